@@ -1,0 +1,107 @@
+package keydesign
+
+// Key types (API_KeySchemaElement). Anything else is reported by rule DK101, not rejected here, so that
+// the user sees the rule and its remedy.
+const (
+	KeyTypeString = "S"
+	KeyTypeNumber = "N"
+	KeyTypeBinary = "B"
+)
+
+// Sharding strategies (DESIGN §3.1).
+const (
+	StrategyNone       = "none"
+	StrategyCalculated = "calculated"
+	StrategyRandom     = "random"
+)
+
+// ShardingStrategies lists the valid strategies.
+var ShardingStrategies = []string{StrategyNone, StrategyCalculated, StrategyRandom}
+
+// Projection types of secondary indexes.
+const (
+	ProjectionAll      = "ALL"
+	ProjectionKeysOnly = "KEYS_ONLY"
+	ProjectionInclude  = "INCLUDE"
+)
+
+// Input is a key design as the user wrote it. Nil pointers are values not set (defaults apply) or not
+// known yet; Unknown lists the paths that are not known at plan time.
+type Input struct {
+	Kind    string // "keydesign" (data source) or "sharded_table" (resource)
+	Address string
+
+	TableName     string
+	BillingMode   string
+	ReadCapacity  *int64
+	WriteCapacity *int64
+
+	PartitionKey Key
+	SortKey      *Key
+	Segments     map[string]Segment
+	Sharding     Sharding
+	Traffic      Traffic
+	// TargetUtilization is the share of a partition's throughput a shard may use; nil means 0.8.
+	TargetUtilization *float64
+
+	LocalSecondaryIndexes  []LocalSecondaryIndex
+	GlobalSecondaryIndexes []GlobalSecondaryIndex
+
+	Unknown []Path
+	// Prior is the document built from the prior state (resource updates only).
+	Prior *Document
+}
+
+// Key is a table key attribute with an optional value template.
+type Key struct {
+	Name     string
+	Type     string
+	Template *string
+}
+
+// IndexKeyAttribute is one attribute of a secondary index key.
+type IndexKeyAttribute struct {
+	Name        string
+	Type        string
+	Cardinality *int64
+}
+
+// LocalSecondaryIndex shares the table partition key and has its own sort key.
+type LocalSecondaryIndex struct {
+	Name             string
+	SortKey          IndexKeyAttribute
+	ProjectionType   string
+	NonKeyAttributes []string
+}
+
+// GlobalSecondaryIndex has 1–4 partition and 0–4 sort key attributes (multi-attribute keys).
+type GlobalSecondaryIndex struct {
+	Name             string
+	PartitionKey     []IndexKeyAttribute
+	SortKey          []IndexKeyAttribute
+	ProjectionType   string
+	NonKeyAttributes []string
+	ReadCapacity     *int64
+	WriteCapacity    *int64
+}
+
+// Sharding describes write sharding of the partition key.
+type Sharding struct {
+	Strategy      string // "" means none
+	Source        string
+	Count         *int64 // nil: computed from traffic
+	SchemeVersion *int64 // nil means 1
+}
+
+// Traffic is measured or expected peak traffic; every field is optional.
+type Traffic struct {
+	WritesPerSecond            *float64
+	ReadsPerSecond             *float64
+	ItemSizeBytes              *int64
+	ReadConsistency            string
+	TransactionalWrites        bool
+	HotKeyShare                *float64
+	HottestItemWritesPerSecond *float64
+	HottestItemReadsPerSecond  *float64
+	MaxItemsPerPartitionKey    *int64
+}

@@ -1,0 +1,200 @@
+package keydesign
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// ReportFinding is the part of a policy finding the report shows.
+type ReportFinding struct {
+	Rule     string
+	Name     string
+	Severity string
+	Message  string
+}
+
+// barWidth is the number of characters that stand for one partition's limit in the report's bar chart;
+// demand beyond the limit runs past the "|" marker, up to barOverflow more characters.
+const (
+	barWidth    = 40
+	barOverflow = 20
+)
+
+// Report renders a document as text for `terraform output`: key layout, capacity and a bar chart of the
+// busiest key's demand (whole and per shard) against the per-partition limits.
+func Report(doc *Document, findings []ReportFinding) string {
+	var b strings.Builder
+	d := &doc.Derived
+	title := cmp.Or(doc.Table.Name, doc.Address, "key design")
+	fmt.Fprintf(&b, "dynamokeys key design: %s\n\n", title)
+
+	b.WriteString("Keys\n")
+	writeKey(&b, "partition key", doc.Table.PartitionKey, &d.PartitionKey)
+	if doc.Table.SortKey != nil && d.SortKey != nil {
+		writeKey(&b, "sort key", *doc.Table.SortKey, d.SortKey)
+	}
+	for _, s := range d.PartitionKey.Segments {
+		fmt.Fprintf(&b, "  {%s} %s, %s values, up to %d bytes\n", s.Name, segmentLabel(doc.Segments[s.Name]), cardinalityLabel(s.Cardinality), s.MaxLength)
+	}
+	switch doc.Sharding.Strategy {
+	case StrategyCalculated:
+		fmt.Fprintf(&b, "  {shard} %d shards, suffixes %s..%s = sha256(%s) mod %d, scheme v%d\n", d.ShardCount,
+			FormatShard(0, d.ShardWidth), FormatShard(d.ShardCount-1, d.ShardWidth), cmp.Or(doc.Sharding.Source, "?"), d.ShardCount, doc.Sharding.SchemeVersion)
+	case StrategyRandom:
+		fmt.Fprintf(&b, "  {shard} %d shards, random suffix %s..%s, scheme v%d\n", d.ShardCount,
+			FormatShard(0, d.ShardWidth), FormatShard(d.ShardCount-1, d.ShardWidth), doc.Sharding.SchemeVersion)
+	}
+
+	c := d.Capacity
+	b.WriteString("\nCapacity at peak\n")
+	fmt.Fprintf(&b, "  item %s bytes: %s WCU per write%s, %s RCU per read (%s)\n", thousands(float64(doc.Traffic.ItemSizeBytes)),
+		num(c.WriteUnitsPerWrite), map[bool]string{true: " (transactional)"}[doc.Traffic.TransactionalWrites], num(c.ReadUnitsPerRead), doc.Traffic.ReadConsistency)
+	if c.PeakWriteUnits != nil {
+		fmt.Fprintf(&b, "  writes %s/s = %s WCU\n", thousands(*doc.Traffic.WritesPerSecond), thousands(*c.PeakWriteUnits))
+	}
+	if c.PeakReadUnits != nil {
+		fmt.Fprintf(&b, "  reads  %s/s = %s RCU\n", thousands(*doc.Traffic.ReadsPerSecond), thousands(*c.PeakReadUnits))
+	}
+	if c.PeakWriteUnits == nil && c.PeakReadUnits == nil {
+		b.WriteString("  no traffic given: set traffic.writes_per_second and reads_per_second to size shards\n")
+	}
+	fmt.Fprintf(&b, "  busiest partition-key value takes %s of traffic (%s)\n", percent(c.HotKeyShare), shareBasisLabel(c.HotKeyShareSource))
+	fmt.Fprintf(&b, "  shards needed at %s utilisation: %d; shards used: %d; queries to read one collection: %d\n",
+		percent(doc.TargetUtilization), d.RequiredShards, d.ShardCount, c.ReadFanout)
+
+	if c.HotKeyWriteUnits != nil || c.HotKeyReadUnits != nil {
+		fmt.Fprintf(&b, "\nBusiest key against one partition (| = limit: %s WCU, %s RCU)\n",
+			thousands(PartitionWriteUnitsLimit), thousands(PartitionReadUnitsLimit))
+		if c.HotKeyWriteUnits != nil {
+			writeBar(&b, "write, whole key", *c.HotKeyWriteUnits, PartitionWriteUnitsLimit, "WCU")
+			if d.ShardCount > 1 {
+				writeBar(&b, "write, per shard", *c.PerShardWriteUnits, PartitionWriteUnitsLimit, "WCU")
+			}
+		}
+		if c.HotKeyReadUnits != nil {
+			writeBar(&b, "read, whole key", *c.HotKeyReadUnits, PartitionReadUnitsLimit, "RCU")
+			if d.ShardCount > 1 {
+				writeBar(&b, "read, per shard", *c.PerShardReadUnits, PartitionReadUnitsLimit, "RCU")
+			}
+		}
+	}
+
+	if doc.Derived.Collection.Bytes != nil && len(doc.Table.LSIs) > 0 {
+		fmt.Fprintf(&b, "\nItem collection with %d LSI(s): ~%s per partition-key value (limit 10 GB)\n",
+			len(doc.Table.LSIs), bytesLabel(*doc.Derived.Collection.Bytes))
+	}
+
+	b.WriteString("\nFindings\n")
+	if len(findings) == 0 {
+		b.WriteString("  none\n")
+	}
+	for _, f := range findings {
+		fmt.Fprintf(&b, "  %-7s %s %s: %s\n", strings.ToUpper(f.Severity), f.Rule, f.Name, f.Message)
+	}
+	return b.String()
+}
+
+func writeKey(b *strings.Builder, label string, k KeyDoc, f *KeyFacts) {
+	tmpl := "(no template)"
+	if k.Template != nil {
+		tmpl = *k.Template
+	}
+	size := ""
+	if f.MaxBytes != nil {
+		size = fmt.Sprintf(", up to %d bytes", *f.MaxBytes)
+	}
+	fmt.Fprintf(b, "  %-13s %s (%s) = %s%s\n", label, k.Name, k.Type, tmpl, size)
+}
+
+func writeBar(b *strings.Builder, label string, demand, limit float64, unit string) {
+	filled := int(math.Round(demand / limit * barWidth))
+	if demand > 0 && filled == 0 {
+		filled = 1
+	}
+	var bar strings.Builder
+	for i := range barWidth + barOverflow {
+		switch {
+		case i == barWidth:
+			bar.WriteByte('|')
+		case i < filled && i < barWidth:
+			bar.WriteByte('#')
+		case i < filled:
+			bar.WriteByte('!')
+		case i < barWidth:
+			bar.WriteByte('.')
+		}
+	}
+	over := ""
+	if filled > barWidth+barOverflow {
+		over = "+"
+	}
+	fmt.Fprintf(b, "  %-17s %s%s %s %s (%s of a partition)\n", label, bar.String(), over, thousands(demand), unit, percent(demand/limit))
+}
+
+func segmentLabel(s ResolvedSegment) string {
+	if s.Kind == KindTime {
+		return "time bucket per " + s.Granularity
+	}
+	return string(s.Kind)
+}
+
+func cardinalityLabel(c *int64) string {
+	if c == nil {
+		return "unbounded"
+	}
+	return thousands(float64(*c))
+}
+
+func shareBasisLabel(basis string) string {
+	switch basis {
+	case "given":
+		return "given as traffic.hot_key_share"
+	case "time_bucket":
+		return "every current write lands in the current time bucket"
+	case "key_cardinality":
+		return "1 / number of partition-key values; give traffic.hot_key_share for skew"
+	}
+	return "unknown: " + basis
+}
+
+func percent(f float64) string {
+	if f != 0 && f < 0.001 {
+		return "<0.1%"
+	}
+	return strings.TrimSuffix(strconv.FormatFloat(f*100, 'f', 1, 64), ".0") + "%"
+}
+
+// num prints a unit count without trailing zeros: 0.5, 2, 12.5.
+func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// thousands prints a number with comma separators and at most one decimal: 2,500 or 156.3.
+func thousands(f float64) string {
+	f = math.Round(f*10) / 10
+	whole := int64(f)
+	s := strconv.FormatInt(whole, 10)
+	var b strings.Builder
+	for i, ch := range s {
+		if i > 0 && (len(s)-i)%3 == 0 && s[i-1] != '-' {
+			b.WriteByte(',')
+		}
+		b.WriteRune(ch)
+	}
+	if frac := math.Abs(f - float64(whole)); frac >= 0.05 {
+		b.WriteString(strconv.FormatFloat(frac, 'f', 1, 64)[1:])
+	}
+	return b.String()
+}
+
+func bytesLabel(n float64) string {
+	const gb = 1024 * 1024 * 1024
+	switch {
+	case n >= gb:
+		return strconv.FormatFloat(n/gb, 'f', 2, 64) + " GB"
+	case n >= 1024*1024:
+		return strconv.FormatFloat(n/(1024*1024), 'f', 1, 64) + " MB"
+	}
+	return thousands(n) + " bytes"
+}
