@@ -1,0 +1,104 @@
+// Package dynamo is the aws-sdk-go-v2 DynamoDB adapter of dynamokeys: client configuration, and the
+// table calls the resource makes. It knows nothing of Terraform.
+package dynamo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+)
+
+// DefaultMaxRetries is used when the provider does not set max_retries. DynamoDB control-plane calls
+// throttle readily (LimitExceededException), so the default is more generous than the SDK's 2.
+const DefaultMaxRetries = 10
+
+// Config is what the provider block says about reaching DynamoDB. Empty fields defer to the standard
+// AWS chain: AWS_REGION, AWS_PROFILE, shared config and credentials files, AWS_ENDPOINT_URL_DYNAMODB,
+// AWS_ENDPOINT_URL.
+type Config struct {
+	Region     string
+	Endpoint   string
+	Profile    string
+	AccessKey  string
+	SecretKey  string
+	MaxRetries *int
+}
+
+// Client builds its SDK client on first use, so that configuring the provider, the data source and the
+// functions never read credentials or touch the network.
+type Client struct {
+	cfg  Config
+	once sync.Once
+	api  *dynamodb.Client
+	err  error
+}
+
+// NewClient returns a client that is built lazily from cfg.
+func NewClient(cfg Config) *Client { return &Client{cfg: cfg} }
+
+// ErrNoRegion says that no region was configured anywhere in the chain.
+var ErrNoRegion = errors.New("no AWS region is configured: set region in the provider block, or AWS_REGION, or a region in the AWS profile")
+
+// API returns the SDK client, building it on the first call.
+func (c *Client) API(ctx context.Context) (*dynamodb.Client, error) {
+	c.once.Do(func() { c.api, c.err = c.build(ctx) })
+	return c.api, c.err
+}
+
+func (c *Client) build(ctx context.Context) (*dynamodb.Client, error) {
+	maxRetries := DefaultMaxRetries
+	if c.cfg.MaxRetries != nil {
+		maxRetries = *c.cfg.MaxRetries
+	}
+	opts := []func(*config.LoadOptions) error{
+		config.WithRetryer(func() aws.Retryer {
+			return retry.NewStandard(func(o *retry.StandardOptions) { o.MaxAttempts = maxRetries + 1 })
+		}),
+	}
+	if c.cfg.Region != "" {
+		opts = append(opts, config.WithRegion(c.cfg.Region))
+	}
+	if c.cfg.Profile != "" {
+		opts = append(opts, config.WithSharedConfigProfile(c.cfg.Profile))
+	}
+	if c.cfg.AccessKey != "" {
+		opts = append(opts, config.WithCredentialsProvider(credentials.NewStaticCredentialsProvider(c.cfg.AccessKey, c.cfg.SecretKey, "")))
+	}
+	awsCfg, err := config.LoadDefaultConfig(ctx, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("loading the AWS configuration: %w", err)
+	}
+	if awsCfg.Region == "" {
+		return nil, ErrNoRegion
+	}
+	return dynamodb.NewFromConfig(awsCfg, func(o *dynamodb.Options) {
+		if c.cfg.Endpoint != "" {
+			o.BaseEndpoint = aws.String(c.cfg.Endpoint)
+		}
+	}), nil
+}
+
+// ListTableNames returns every table name, following pagination.
+func (c *Client) ListTableNames(ctx context.Context) ([]string, error) {
+	api, err := c.API(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	p := dynamodb.NewListTablesPaginator(api, &dynamodb.ListTablesInput{})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("listing DynamoDB tables: %w", err)
+		}
+		names = append(names, page.TableNames...)
+	}
+	return names, nil
+}

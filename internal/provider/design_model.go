@@ -1,0 +1,292 @@
+package provider
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+)
+
+// designInputModel holds the design shapes of DESIGN §3.1. Nested values stay framework values so that
+// unknowns at plan time can be told apart from nulls.
+type designInputModel struct {
+	PartitionKey           types.Object  `tfsdk:"partition_key"`
+	SortKey                types.Object  `tfsdk:"sort_key"`
+	Segments               types.Map     `tfsdk:"segments"`
+	Sharding               types.Object  `tfsdk:"sharding"`
+	Traffic                types.Object  `tfsdk:"traffic"`
+	TargetUtilization      types.Float64 `tfsdk:"target_utilization"`
+	LocalSecondaryIndexes  types.Map     `tfsdk:"local_secondary_indexes"`
+	GlobalSecondaryIndexes types.Map     `tfsdk:"global_secondary_indexes"`
+	Enforce                types.Bool    `tfsdk:"enforce"`
+}
+
+type keyModel struct {
+	Name     types.String `tfsdk:"name"`
+	Type     types.String `tfsdk:"type"`
+	Template types.String `tfsdk:"template"`
+}
+
+type segmentModel struct {
+	Kind        types.String `tfsdk:"kind"`
+	Granularity types.String `tfsdk:"granularity"`
+	Values      types.List   `tfsdk:"values"`
+	MaxLength   types.Int64  `tfsdk:"max_length"`
+	Cardinality types.Int64  `tfsdk:"cardinality"`
+	Monotonic   types.Bool   `tfsdk:"monotonic"`
+}
+
+type shardingModel struct {
+	Strategy      types.String `tfsdk:"strategy"`
+	Source        types.String `tfsdk:"source"`
+	Count         types.Int64  `tfsdk:"count"`
+	SchemeVersion types.Int64  `tfsdk:"scheme_version"`
+}
+
+type trafficModel struct {
+	WritesPerSecond            types.Float64 `tfsdk:"writes_per_second"`
+	ReadsPerSecond             types.Float64 `tfsdk:"reads_per_second"`
+	ItemSizeBytes              types.Int64   `tfsdk:"item_size_bytes"`
+	ReadConsistency            types.String  `tfsdk:"read_consistency"`
+	TransactionalWrites        types.Bool    `tfsdk:"transactional_writes"`
+	HotKeyShare                types.Float64 `tfsdk:"hot_key_share"`
+	HottestItemWritesPerSecond types.Float64 `tfsdk:"hottest_item_writes_per_second"`
+	HottestItemReadsPerSecond  types.Float64 `tfsdk:"hottest_item_reads_per_second"`
+	MaxItemsPerPartitionKey    types.Int64   `tfsdk:"max_items_per_partition_key"`
+}
+
+type indexKeyModel struct {
+	Name types.String `tfsdk:"name"`
+	Type types.String `tfsdk:"type"`
+}
+
+type gsiKeyModel struct {
+	Name        types.String `tfsdk:"name"`
+	Type        types.String `tfsdk:"type"`
+	Cardinality types.Int64  `tfsdk:"cardinality"`
+}
+
+type lsiModel struct {
+	SortKey          types.Object `tfsdk:"sort_key"`
+	ProjectionType   types.String `tfsdk:"projection_type"`
+	NonKeyAttributes types.List   `tfsdk:"non_key_attributes"`
+}
+
+type gsiModel struct {
+	PartitionKey     types.List   `tfsdk:"partition_key"`
+	SortKey          types.List   `tfsdk:"sort_key"`
+	ProjectionType   types.String `tfsdk:"projection_type"`
+	NonKeyAttributes types.List   `tfsdk:"non_key_attributes"`
+	ReadCapacity     types.Int64  `tfsdk:"read_capacity"`
+	WriteCapacity    types.Int64  `tfsdk:"write_capacity"`
+}
+
+// expander converts models to the domain, recording which paths are unknown.
+type expander struct {
+	ctx     context.Context
+	unknown []keydesign.Path
+	diags   diag.Diagnostics
+}
+
+// known reports whether v has a value; an unknown v is recorded under p.
+func (e *expander) known(v attr.Value, p keydesign.Path) bool {
+	if v.IsUnknown() {
+		e.unknown = append(e.unknown, append(keydesign.Path(nil), p...))
+		return false
+	}
+	return !v.IsNull()
+}
+
+func (e *expander) object(v types.Object, p keydesign.Path, target any) bool {
+	if !e.known(v, p) {
+		return false
+	}
+	e.diags.Append(v.As(e.ctx, target, basetypes.ObjectAsOptions{})...)
+	return !e.diags.HasError()
+}
+
+func (e *expander) str(v types.String, p keydesign.Path) string {
+	if e.known(v, p) {
+		return v.ValueString()
+	}
+	return ""
+}
+
+func (e *expander) strPtr(v types.String, p keydesign.Path) *string {
+	if e.known(v, p) {
+		s := v.ValueString()
+		return &s
+	}
+	return nil
+}
+
+func (e *expander) int64Ptr(v types.Int64, p keydesign.Path) *int64 {
+	if e.known(v, p) {
+		n := v.ValueInt64()
+		return &n
+	}
+	return nil
+}
+
+func (e *expander) floatPtr(v types.Float64, p keydesign.Path) *float64 {
+	if e.known(v, p) {
+		f := v.ValueFloat64()
+		return &f
+	}
+	return nil
+}
+
+func (e *expander) boolPtr(v types.Bool, p keydesign.Path) *bool {
+	if e.known(v, p) {
+		b := v.ValueBool()
+		return &b
+	}
+	return nil
+}
+
+func (e *expander) strings(v types.List, p keydesign.Path) []string {
+	if !e.known(v, p) {
+		return nil
+	}
+	var out []string
+	for i, el := range v.Elements() {
+		s, ok := el.(types.String)
+		if ok && e.known(s, append(p, strconv.Itoa(i))) {
+			out = append(out, s.ValueString())
+		}
+	}
+	return out
+}
+
+func (e *expander) key(v types.Object, name string) *keydesign.Key {
+	var m keyModel
+	if !e.object(v, keydesign.Path{name}, &m) {
+		return nil
+	}
+	return &keydesign.Key{
+		Name:     e.str(m.Name, keydesign.Path{name, "name"}),
+		Type:     e.str(m.Type, keydesign.Path{name, "type"}),
+		Template: e.strPtr(m.Template, keydesign.Path{name, "template"}),
+	}
+}
+
+// expandDesign builds the domain input from the design attributes. Unknown values become nil and are
+// listed in Input.Unknown, so the policies stay silent on them instead of failing the plan.
+func expandDesign(ctx context.Context, m designInputModel) (*keydesign.Input, diag.Diagnostics) {
+	e := &expander{ctx: ctx}
+	in := &keydesign.Input{Segments: map[string]keydesign.Segment{}}
+	if pk := e.key(m.PartitionKey, "partition_key"); pk != nil {
+		in.PartitionKey = *pk
+	}
+	in.SortKey = e.key(m.SortKey, "sort_key")
+
+	if e.known(m.Segments, keydesign.Path{"segments"}) {
+		for name, v := range m.Segments.Elements() {
+			p := keydesign.Path{"segments", name}
+			var sm segmentModel
+			if !e.object(v.(types.Object), p, &sm) {
+				continue
+			}
+			seg := keydesign.Segment{
+				Kind:        keydesign.SegmentKind(e.str(sm.Kind, append(p, "kind"))),
+				Granularity: e.str(sm.Granularity, append(p, "granularity")),
+				Values:      e.strings(sm.Values, append(p, "values")),
+				MaxLength:   e.int64Ptr(sm.MaxLength, append(p, "max_length")),
+				Cardinality: e.int64Ptr(sm.Cardinality, append(p, "cardinality")),
+				Monotonic:   e.boolPtr(sm.Monotonic, append(p, "monotonic")),
+			}
+			in.Segments[name] = seg
+		}
+	}
+
+	var sh shardingModel
+	if e.object(m.Sharding, keydesign.Path{"sharding"}, &sh) {
+		in.Sharding = keydesign.Sharding{
+			Strategy:      e.str(sh.Strategy, keydesign.Path{"sharding", "strategy"}),
+			Source:        e.str(sh.Source, keydesign.Path{"sharding", "source"}),
+			Count:         e.int64Ptr(sh.Count, keydesign.Path{"sharding", "count"}),
+			SchemeVersion: e.int64Ptr(sh.SchemeVersion, keydesign.Path{"sharding", "scheme_version"}),
+		}
+	}
+
+	var tm trafficModel
+	if e.object(m.Traffic, keydesign.Path{"traffic"}, &tm) {
+		tp := func(attr string) keydesign.Path { return keydesign.Path{"traffic", attr} }
+		in.Traffic = keydesign.Traffic{
+			WritesPerSecond:            e.floatPtr(tm.WritesPerSecond, tp("writes_per_second")),
+			ReadsPerSecond:             e.floatPtr(tm.ReadsPerSecond, tp("reads_per_second")),
+			ItemSizeBytes:              e.int64Ptr(tm.ItemSizeBytes, tp("item_size_bytes")),
+			ReadConsistency:            e.str(tm.ReadConsistency, tp("read_consistency")),
+			HotKeyShare:                e.floatPtr(tm.HotKeyShare, tp("hot_key_share")),
+			HottestItemWritesPerSecond: e.floatPtr(tm.HottestItemWritesPerSecond, tp("hottest_item_writes_per_second")),
+			HottestItemReadsPerSecond:  e.floatPtr(tm.HottestItemReadsPerSecond, tp("hottest_item_reads_per_second")),
+			MaxItemsPerPartitionKey:    e.int64Ptr(tm.MaxItemsPerPartitionKey, tp("max_items_per_partition_key")),
+		}
+		if b := e.boolPtr(tm.TransactionalWrites, tp("transactional_writes")); b != nil {
+			in.Traffic.TransactionalWrites = *b
+		}
+	}
+	in.TargetUtilization = e.floatPtr(m.TargetUtilization, keydesign.Path{"target_utilization"})
+
+	if e.known(m.LocalSecondaryIndexes, keydesign.Path{"local_secondary_indexes"}) {
+		for name, v := range m.LocalSecondaryIndexes.Elements() {
+			p := keydesign.Path{"local_secondary_indexes", name}
+			var lm lsiModel
+			if !e.object(v.(types.Object), p, &lm) {
+				continue
+			}
+			lsi := keydesign.LocalSecondaryIndex{Name: name,
+				ProjectionType:   e.str(lm.ProjectionType, append(p, "projection_type")),
+				NonKeyAttributes: e.strings(lm.NonKeyAttributes, append(p, "non_key_attributes"))}
+			var km indexKeyModel
+			if e.object(lm.SortKey, append(p, "sort_key"), &km) {
+				lsi.SortKey = keydesign.IndexKeyAttribute{Name: e.str(km.Name, append(p, "sort_key", "name")), Type: e.str(km.Type, append(p, "sort_key", "type"))}
+			}
+			in.LocalSecondaryIndexes = append(in.LocalSecondaryIndexes, lsi)
+		}
+	}
+	if e.known(m.GlobalSecondaryIndexes, keydesign.Path{"global_secondary_indexes"}) {
+		for name, v := range m.GlobalSecondaryIndexes.Elements() {
+			p := keydesign.Path{"global_secondary_indexes", name}
+			var gm gsiModel
+			if !e.object(v.(types.Object), p, &gm) {
+				continue
+			}
+			in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, keydesign.GlobalSecondaryIndex{Name: name,
+				PartitionKey:     e.gsiKeys(gm.PartitionKey, append(p, "partition_key")),
+				SortKey:          e.gsiKeys(gm.SortKey, append(p, "sort_key")),
+				ProjectionType:   e.str(gm.ProjectionType, append(p, "projection_type")),
+				NonKeyAttributes: e.strings(gm.NonKeyAttributes, append(p, "non_key_attributes")),
+				ReadCapacity:     e.int64Ptr(gm.ReadCapacity, append(p, "read_capacity")),
+				WriteCapacity:    e.int64Ptr(gm.WriteCapacity, append(p, "write_capacity")),
+			})
+		}
+	}
+	in.Unknown = e.unknown
+	return in, e.diags
+}
+
+func (e *expander) gsiKeys(v types.List, p keydesign.Path) []keydesign.IndexKeyAttribute {
+	if !e.known(v, p) {
+		return nil
+	}
+	var out []keydesign.IndexKeyAttribute
+	for i, el := range v.Elements() {
+		ip := append(append(keydesign.Path(nil), p...), strconv.Itoa(i))
+		var km gsiKeyModel
+		if !e.object(el.(types.Object), ip, &km) {
+			continue
+		}
+		out = append(out, keydesign.IndexKeyAttribute{
+			Name:        e.str(km.Name, append(ip, "name")),
+			Type:        e.str(km.Type, append(ip, "type")),
+			Cardinality: e.int64Ptr(km.Cardinality, append(ip, "cardinality")),
+		})
+	}
+	return out
+}

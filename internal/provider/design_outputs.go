@@ -1,0 +1,173 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/policy"
+)
+
+// designOutputModel holds the computed attributes of DESIGN §3.2.
+type designOutputModel struct {
+	ShardCount           types.Int64  `tfsdk:"shard_count"`
+	ShardWidth           types.Int64  `tfsdk:"shard_width"`
+	ShardSuffixes        types.List   `tfsdk:"shard_suffixes"`
+	PartitionKeyTemplate types.String `tfsdk:"partition_key_template"`
+	Capacity             types.Object `tfsdk:"capacity"`
+	Routing              types.Object `tfsdk:"routing"`
+	Findings             types.List   `tfsdk:"findings"`
+	OK                   types.Bool   `tfsdk:"ok"`
+	Report               types.String `tfsdk:"report"`
+}
+
+// unknownDesignOutputs marks every computed design attribute unknown (values known only after apply).
+func unknownDesignOutputs() designOutputModel {
+	return designOutputModel{
+		ShardCount:           types.Int64Unknown(),
+		ShardWidth:           types.Int64Unknown(),
+		ShardSuffixes:        types.ListUnknown(types.StringType),
+		PartitionKeyTemplate: types.StringUnknown(),
+		Capacity:             types.ObjectUnknown(capacitySpec.objectType().AttrTypes),
+		Routing:              types.ObjectUnknown(routingSpec.objectType().AttrTypes),
+		Findings:             types.ListUnknown(findingsSpec.objectType()),
+		OK:                   types.BoolUnknown(),
+		Report:               types.StringUnknown(),
+	}
+}
+
+func floatOrNull(f *float64) types.Float64 {
+	if f == nil {
+		return types.Float64Null()
+	}
+	return types.Float64Value(*f)
+}
+
+// flattenDesign turns a document and its findings into the computed attributes.
+func flattenDesign(ctx context.Context, doc *keydesign.Document, findings []policy.Finding) (designOutputModel, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	d := doc.Derived
+	c := d.Capacity
+	out := designOutputModel{
+		ShardCount:           types.Int64Value(d.ShardCount),
+		ShardWidth:           types.Int64Value(int64(d.ShardWidth)),
+		PartitionKeyTemplate: types.StringPointerValue(doc.Table.PartitionKey.Template),
+	}
+	var dg diag.Diagnostics
+	out.ShardSuffixes, dg = types.ListValueFrom(ctx, types.StringType, keydesign.ShardSuffixes(d.ShardCount))
+	diags.Append(dg...)
+	out.Capacity, dg = types.ObjectValue(capacitySpec.objectType().AttrTypes, map[string]attr.Value{
+		"write_units_per_write": types.Float64Value(c.WriteUnitsPerWrite),
+		"read_units_per_read":   types.Float64Value(c.ReadUnitsPerRead),
+		"peak_write_units":      floatOrNull(c.PeakWriteUnits),
+		"peak_read_units":       floatOrNull(c.PeakReadUnits),
+		"hot_key_share":         types.Float64Value(c.HotKeyShare),
+		"hot_key_write_units":   floatOrNull(c.HotKeyWriteUnits),
+		"hot_key_read_units":    floatOrNull(c.HotKeyReadUnits),
+		"per_shard_write_units": floatOrNull(c.PerShardWriteUnits),
+		"per_shard_read_units":  floatOrNull(c.PerShardReadUnits),
+		"read_fanout":           types.Int64Value(c.ReadFanout),
+		"required_shard_count":  types.Int64Value(d.RequiredShards),
+	})
+	diags.Append(dg...)
+	out.Routing, dg = types.ObjectValue(routingSpec.objectType().AttrTypes, map[string]attr.Value{
+		"algorithm":      types.StringValue(d.Routing.Algorithm),
+		"count":          types.Int64Value(d.Routing.Count),
+		"width":          types.Int64Value(int64(d.Routing.Width)),
+		"source":         types.StringValue(d.Routing.Source),
+		"scheme_version": types.Int64Value(d.Routing.SchemeVersion),
+	})
+	diags.Append(dg...)
+
+	ok := true
+	items := make([]attr.Value, 0, len(findings))
+	report := make([]keydesign.ReportFinding, 0, len(findings))
+	for _, f := range findings {
+		if f.Severity == policy.SeverityError {
+			ok = false
+		}
+		obj, dg := types.ObjectValue(findingsSpec.objectType().AttrTypes, map[string]attr.Value{
+			"rule": types.StringValue(f.Rule), "name": types.StringValue(f.Name), "severity": types.StringValue(f.Severity),
+			"message": types.StringValue(f.Message), "path": types.StringValue(f.Path.String()),
+			"remediation": types.StringValue(f.Remediation), "docs_url": types.StringValue(f.DocsURL),
+		})
+		diags.Append(dg...)
+		items = append(items, obj)
+		report = append(report, keydesign.ReportFinding{Rule: f.Rule, Name: f.Name, Severity: f.Severity, Message: f.Message})
+	}
+	out.Findings, dg = types.ListValue(findingsSpec.objectType(), items)
+	diags.Append(dg...)
+	out.OK = types.BoolValue(ok)
+	out.Report = types.StringValue(keydesign.Report(doc, report))
+	return out, diags
+}
+
+// mapAttributes are the attributes whose next path step is a map key.
+var mapAttributes = map[string]bool{"segments": true, "local_secondary_indexes": true, "global_secondary_indexes": true, "tags": true}
+
+// attributePath converts a domain path to a Terraform attribute path, using the schema's shape: the step
+// after a map attribute is a key, a number after a list attribute is an index.
+func attributePath(p keydesign.Path) path.Path {
+	out := path.Empty()
+	expectKey := false
+	for _, step := range p {
+		if expectKey {
+			out = out.AtMapKey(step)
+			expectKey = false
+			continue
+		}
+		if i, err := strconv.Atoi(step); err == nil && len(out.Steps()) > 0 {
+			out = out.AtListIndex(i)
+			continue
+		}
+		out = out.AtName(step)
+		expectKey = mapAttributes[step]
+	}
+	return out
+}
+
+// findingDiagnostics reports findings as diagnostics on their attributes. Error findings are errors only
+// when enforce is true; warnings are always warnings.
+func findingDiagnostics(findings []policy.Finding, enforce bool) diag.Diagnostics {
+	var diags diag.Diagnostics
+	for _, f := range findings {
+		summary := fmt.Sprintf("%s %s: %s", f.Rule, f.Name, f.Message)
+		detail := f.Message
+		if f.Remediation != "" {
+			detail += "\n\nRemedy: " + f.Remediation
+		}
+		if f.DocsURL != "" {
+			detail += "\n\nSee " + f.DocsURL
+		}
+		p := attributePath(f.Path)
+		if f.Severity == policy.SeverityError && enforce {
+			if len(p.Steps()) == 0 {
+				diags.AddError(summary, detail)
+			} else {
+				diags.AddAttributeError(p, summary, detail)
+			}
+			continue
+		}
+		if len(p.Steps()) == 0 {
+			diags.AddWarning(summary, detail)
+		} else {
+			diags.AddAttributeWarning(p, summary, detail)
+		}
+	}
+	return diags
+}
+
+// fieldErrorDiagnostics reports bad input on its attribute.
+func fieldErrorDiagnostics(errs []*keydesign.FieldError) diag.Diagnostics {
+	var diags diag.Diagnostics
+	for _, e := range errs {
+		diags.AddAttributeError(attributePath(e.Path), "Invalid key design", e.Path.String()+": "+e.Message)
+	}
+	return diags
+}

@@ -1,0 +1,189 @@
+// Package provider is the Terraform glue of dynamokeys: schemas, models ⇄ domain types, diagnostics.
+package provider
+
+import (
+	"context"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/dynamo"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/policy"
+)
+
+// DefaultEvalTimeout bounds one policy evaluation when the provider does not set policy.eval_timeout.
+const DefaultEvalTimeout = 2 * time.Second
+
+var (
+	_ provider.Provider              = (*dynamokeysProvider)(nil)
+	_ provider.ProviderWithFunctions = (*dynamokeysProvider)(nil)
+)
+
+// New returns the provider factory for main and the tests.
+func New(version string) func() provider.Provider {
+	return func() provider.Provider { return &dynamokeysProvider{version: version} }
+}
+
+type dynamokeysProvider struct {
+	version string
+}
+
+// providerModel is the provider block of DESIGN §3.4.
+type providerModel struct {
+	Region     types.String `tfsdk:"region"`
+	Endpoint   types.String `tfsdk:"endpoint"`
+	Profile    types.String `tfsdk:"profile"`
+	AccessKey  types.String `tfsdk:"access_key"`
+	SecretKey  types.String `tfsdk:"secret_key"`
+	MaxRetries types.Int64  `tfsdk:"max_retries"`
+	Policy     *policyModel `tfsdk:"policy"`
+}
+
+type policyModel struct {
+	Enforce       types.Bool   `tfsdk:"enforce"`
+	DisabledRules types.List   `tfsdk:"disabled_rules"`
+	PolicyDirs    types.List   `tfsdk:"policy_dirs"`
+	EvalTimeout   types.String `tfsdk:"eval_timeout"`
+}
+
+// providerData is what Configure hands to data sources and resources.
+type providerData struct {
+	dynamo *dynamo.Client
+	policy policySettings
+}
+
+// policySettings are the provider-wide policy options.
+type policySettings struct {
+	enforce       bool
+	disabledRules map[string]bool
+	evalTimeout   time.Duration
+	evaluator     policy.Evaluator
+}
+
+func (p *dynamokeysProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = "dynamokeys"
+	resp.Version = p.version
+}
+
+func (p *dynamokeysProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		Description: "The dynamokeys provider computes DynamoDB partition-key designs (capacity units, shard counts, " +
+			"shard routing) and enforces key-design policies at plan time. No attribute is required: the data source " +
+			"and the functions work offline, and the AWS client is only built when a table is managed.",
+		Attributes: map[string]schema.Attribute{
+			"region": schema.StringAttribute{
+				Optional:    true,
+				Description: "AWS region of the managed tables. Defaults to AWS_REGION or the region of the AWS profile.",
+			},
+			"endpoint": schema.StringAttribute{
+				Optional: true,
+				Description: "Absolute http(s) URL of a DynamoDB-API endpoint, e.g. a local server. Defaults to " +
+					"AWS_ENDPOINT_URL_DYNAMODB, then AWS_ENDPOINT_URL, then the regional AWS endpoint.",
+				Validators: []validator.String{absoluteHTTPURL()},
+			},
+			"profile": schema.StringAttribute{
+				Optional:    true,
+				Description: "Named profile of the shared AWS config and credentials files. Defaults to AWS_PROFILE.",
+			},
+			"access_key": schema.StringAttribute{
+				Optional:    true,
+				Description: "AWS access key ID. Requires secret_key. Defaults to the standard AWS credential chain.",
+				Validators:  []validator.String{stringvalidator.AlsoRequires(path.MatchRoot("secret_key"))},
+			},
+			"secret_key": schema.StringAttribute{
+				Optional:    true,
+				Sensitive:   true,
+				Description: "AWS secret access key. Requires access_key.",
+				Validators:  []validator.String{stringvalidator.AlsoRequires(path.MatchRoot("access_key"))},
+			},
+			"max_retries": schema.Int64Attribute{
+				Optional:    true,
+				Description: "Maximum number of retries of a throttled or failed AWS call by the SDK's standard retryer. Defaults to 10; 0 disables retries.",
+				Validators:  []validator.Int64{int64validator.AtLeast(0)},
+			},
+			"policy": schema.SingleNestedAttribute{
+				Optional:    true,
+				Description: "Settings of the plan-time key-design policies.",
+				Attributes: map[string]schema.Attribute{
+					"enforce": schema.BoolAttribute{
+						Optional: true,
+						Description: "Provider-wide default of `enforce`: when true (the default), error findings fail the plan; " +
+							"when false, every finding is a warning.",
+					},
+					"disabled_rules": schema.ListAttribute{
+						Optional:    true,
+						ElementType: types.StringType,
+						Description: "Rule ids whose findings are dropped, e.g. [\"DK305\"].",
+					},
+					"policy_dirs": schema.ListAttribute{
+						Optional:    true,
+						ElementType: types.StringType,
+						Description: "Directories of extra Rego policies (packages dynamokeys.custom.*), loaded once when the provider is configured.",
+					},
+					"eval_timeout": schema.StringAttribute{
+						Optional:    true,
+						Description: "Time limit of one policy evaluation, as a Go duration such as \"2s\" or \"500ms\". Defaults to 2s.",
+						Validators:  []validator.String{positiveDuration()},
+					},
+				},
+			},
+		},
+	}
+}
+
+func (p *dynamokeysProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	var cfg providerModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	dcfg := dynamo.Config{
+		Region:    cfg.Region.ValueString(),
+		Endpoint:  cfg.Endpoint.ValueString(),
+		Profile:   cfg.Profile.ValueString(),
+		AccessKey: cfg.AccessKey.ValueString(),
+		SecretKey: cfg.SecretKey.ValueString(),
+	}
+	if !cfg.MaxRetries.IsNull() && !cfg.MaxRetries.IsUnknown() {
+		n := int(cfg.MaxRetries.ValueInt64())
+		dcfg.MaxRetries = &n
+	}
+	data := &providerData{
+		dynamo: dynamo.NewClient(dcfg),
+		policy: policySettings{enforce: true, evalTimeout: DefaultEvalTimeout, disabledRules: map[string]bool{}},
+	}
+	if pm := cfg.Policy; pm != nil {
+		if !pm.Enforce.IsNull() && !pm.Enforce.IsUnknown() {
+			data.policy.enforce = pm.Enforce.ValueBool()
+		}
+		if d, err := time.ParseDuration(pm.EvalTimeout.ValueString()); err == nil && d > 0 {
+			data.policy.evalTimeout = d
+		}
+		var disabled []string
+		resp.Diagnostics.Append(pm.DisabledRules.ElementsAs(ctx, &disabled, false)...)
+		for _, id := range disabled {
+			data.policy.disabledRules[id] = true
+		}
+	}
+	resp.DataSourceData = data
+	resp.ResourceData = data
+}
+
+func (p *dynamokeysProvider) Resources(context.Context) []func() resource.Resource { return nil }
+
+func (p *dynamokeysProvider) DataSources(context.Context) []func() datasource.DataSource {
+	return []func() datasource.DataSource{NewKeydesignDataSource}
+}
+
+func (p *dynamokeysProvider) Functions(context.Context) []func() function.Function {
+	return []func() function.Function{NewShardFunction, NewShardSuffixFunction, NewRenderKeyFunction, NewShardKeysFunction}
+}

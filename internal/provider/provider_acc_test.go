@@ -1,0 +1,74 @@
+package provider
+
+import (
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+)
+
+const minimalDesign = `
+data "dynamokeys_keydesign" "orders" {
+  partition_key = { name = "pk", template = "CUSTOMER#{customer_id}" }
+  segments      = { customer_id = { kind = "id" } }
+}
+`
+
+// TestAccProviderAgainstDynoxide plans and applies a configuration with the provider pointed at a local
+// DynamoDB server.
+func TestAccProviderAgainstDynoxide(t *testing.T) {
+	endpoint := testAccDynoxide(t)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: providerBlock(endpoint) + minimalDesign,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.dynamokeys_keydesign.orders", tfjsonpath.New("shard_count"), knownvalue.Int64Exact(1)),
+			},
+		}},
+	})
+}
+
+// TestProviderWorksUnconfigured shows that no provider attribute is required and nothing is contacted.
+func TestProviderWorksUnconfigured(t *testing.T) {
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `provider "dynamokeys" {}` + minimalDesign,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.dynamokeys_keydesign.orders", tfjsonpath.New("ok"), knownvalue.Bool(true)),
+			},
+		}},
+	})
+}
+
+func TestProviderInvalidConfiguration(t *testing.T) {
+	tests := []struct {
+		name   string
+		block  string
+		expect string
+	}{
+		{"endpoint without scheme", `endpoint = "127.0.0.1:8000"`, `(?s)Invalid endpoint URL.*not an absolute http\(s\) URL`},
+		{"endpoint with another scheme", `endpoint = "ftp://127.0.0.1"`, `(?s)Invalid endpoint URL.*endpoint`},
+		{"relative endpoint", `endpoint = "/dynamodb"`, `Invalid endpoint URL`},
+		{"negative max_retries", `max_retries = -1`, `(?s)max_retries.*at least 0`},
+		{"unparsable eval_timeout", `policy = { eval_timeout = "soon" }`, `(?s)Invalid duration.*"soon" is not a positive duration`},
+		{"zero eval_timeout", `policy = { eval_timeout = "0s" }`, `Invalid duration`},
+		{"access_key without secret_key", `access_key = "AKIDEXAMPLE"`, `(?s)secret_key.*must be specified`},
+		{"secret_key without access_key", `secret_key = "x"`, `(?s)access_key.*must be specified`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resource.UnitTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:      "provider \"dynamokeys\" {\n  " + tt.block + "\n}\n" + minimalDesign,
+					ExpectError: regexp.MustCompile(tt.expect),
+				}},
+			})
+		})
+	}
+}

@@ -1,0 +1,83 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"maps"
+
+	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+)
+
+var _ function.Function = (*shardKeysFunction)(nil)
+
+// NewShardKeysFunction returns the shard_keys(template, values, count) function.
+func NewShardKeysFunction() function.Function { return &shardKeysFunction{} }
+
+type shardKeysFunction struct{}
+
+func (f *shardKeysFunction) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
+	resp.Name = "shard_keys"
+}
+
+func (f *shardKeysFunction) Definition(_ context.Context, _ function.DefinitionRequest, resp *function.DefinitionResponse) {
+	resp.Definition = function.Definition{
+		Summary: "Every sharded key of a logical key, for fan-out reads",
+		Description: "Renders the template once per shard, with `{shard}` set to each zero-padded suffix (\"00\" to \"15\" " +
+			"for 16 shards) and every other placeholder from `values`: the keys a reader must query to read one logical " +
+			"collection.",
+		Parameters: []function.Parameter{
+			function.StringParameter{Name: "template", Description: "A key template that contains {shard}."},
+			function.MapParameter{Name: "values", ElementType: types.StringType, Description: "A value for every placeholder except shard."},
+			function.Int64Parameter{Name: "count", Description: fmt.Sprintf("The number of shards, from 1 to %d.", keydesign.MaxShardCount)},
+		},
+		Return: function.ListReturn{ElementType: types.StringType},
+	}
+}
+
+func (f *shardKeysFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
+	var src string
+	var values map[string]string
+	var count int64
+	resp.Error = function.ConcatFuncErrors(req.Arguments.Get(ctx, &src, &values, &count))
+	if resp.Error != nil {
+		return
+	}
+	tmpl, ferr := parseTemplateArgument(src, 0)
+	if ferr != nil {
+		resp.Error = ferr
+		return
+	}
+	if !tmpl.HasPlaceholder(keydesign.ShardPlaceholder) {
+		resp.Error = function.NewArgumentFuncError(0, fmt.Sprintf("template %q has no {shard} placeholder, so every shard would render the same key", src))
+		return
+	}
+	if _, ok := values[keydesign.ShardPlaceholder]; ok {
+		resp.Error = function.NewArgumentFuncError(1, "values must not set shard: shard_keys fills {shard} with every suffix")
+		return
+	}
+	if resp.Error = checkShardCount(count, 2); resp.Error != nil {
+		return
+	}
+	if count > keydesign.MaxShardCount {
+		resp.Error = function.NewArgumentFuncError(2, fmt.Sprintf("count %d is above the %d-shard maximum", count, keydesign.MaxShardCount))
+		return
+	}
+	fill := maps.Clone(values)
+	if fill == nil {
+		fill = map[string]string{}
+	}
+	keys := make([]string, 0, count)
+	for _, suffix := range keydesign.ShardSuffixes(count) {
+		fill[keydesign.ShardPlaceholder] = suffix
+		key, err := tmpl.Render(fill)
+		if err != nil {
+			resp.Error = renderError(err, 1)
+			return
+		}
+		keys = append(keys, key)
+	}
+	resp.Error = resp.Result.Set(ctx, keys)
+}
