@@ -1,0 +1,196 @@
+package provider
+
+import (
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/policy"
+)
+
+const shardedEventLog = `
+data "dynamokeys_keydesign" "events" {
+  partition_key = { name = "pk", template = "DAY#{day}#SHARD#{shard}" }
+  sort_key      = { name = "sk", template = "EVENT#{event_id}" }
+  segments = {
+    day      = { kind = "time", granularity = "day" }
+    event_id = { kind = "id", max_length = 36 }
+  }
+  sharding = { strategy = "calculated", source = "event_id" }
+  traffic  = { writes_per_second = 2500, reads_per_second = 400, item_size_bytes = 800 }
+}
+`
+
+func TestKeydesignDataSourceComputesShards(t *testing.T) {
+	ds := "data.dynamokeys_keydesign.events"
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: shardedEventLog,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(ds, tfjsonpath.New("shard_count"), knownvalue.Int64Exact(4)),
+				statecheck.ExpectKnownValue(ds, tfjsonpath.New("shard_width"), knownvalue.Int64Exact(1)),
+				statecheck.ExpectKnownValue(ds, tfjsonpath.New("shard_suffixes"), knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.StringExact("0"), knownvalue.StringExact("1"), knownvalue.StringExact("2"), knownvalue.StringExact("3")})),
+				statecheck.ExpectKnownValue(ds, tfjsonpath.New("partition_key_template"), knownvalue.StringExact("DAY#{day}#SHARD#{shard}")),
+				statecheck.ExpectKnownValue(ds, tfjsonpath.New("capacity"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"write_units_per_write": knownvalue.Float64Exact(1),
+					"read_units_per_read":   knownvalue.Float64Exact(0.5),
+					"peak_write_units":      knownvalue.Float64Exact(2500),
+					"peak_read_units":       knownvalue.Float64Exact(200),
+					"hot_key_share":         knownvalue.Float64Exact(1),
+					"hot_key_write_units":   knownvalue.Float64Exact(2500),
+					"hot_key_read_units":    knownvalue.Float64Exact(200),
+					"per_shard_write_units": knownvalue.Float64Exact(625),
+					"per_shard_read_units":  knownvalue.Float64Exact(50),
+					"read_fanout":           knownvalue.Int64Exact(4),
+					"required_shard_count":  knownvalue.Int64Exact(4),
+				})),
+				statecheck.ExpectKnownValue(ds, tfjsonpath.New("routing"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"algorithm":      knownvalue.StringExact("sha256-be32-mod"),
+					"count":          knownvalue.Int64Exact(4),
+					"width":          knownvalue.Int64Exact(1),
+					"source":         knownvalue.StringExact("event_id"),
+					"scheme_version": knownvalue.Int64Exact(1),
+				})),
+				statecheck.ExpectKnownValue(ds, tfjsonpath.New("report"), knownvalue.StringRegexp(expectError(`per shard #+\.+\| 625 WCU`))),
+			},
+		}},
+	})
+}
+
+func TestKeydesignDataSourceWithoutTrafficLeavesDemandNull(t *testing.T) {
+	ds := "data.dynamokeys_keydesign.orders"
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: minimalDesign,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(ds, tfjsonpath.New("capacity").AtMapKey("peak_write_units"), knownvalue.Null()),
+				statecheck.ExpectKnownValue(ds, tfjsonpath.New("capacity").AtMapKey("hot_key_share"), knownvalue.Float64Exact(0)),
+				statecheck.ExpectKnownValue(ds, tfjsonpath.New("routing").AtMapKey("algorithm"), knownvalue.StringExact("none")),
+				statecheck.ExpectKnownValue(ds, tfjsonpath.New("findings"), knownvalue.ListSizeExact(0)),
+			},
+		}},
+	})
+}
+
+// TestKeydesignDataSourceUnknownInput shows that an input unknown at plan time defers the read: the
+// computed attributes are unknown in the plan, known after apply, and nothing fails.
+func TestKeydesignDataSourceUnknownInput(t *testing.T) {
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+resource "terraform_data" "measured" {
+  input = 4000
+}
+data "dynamokeys_keydesign" "events" {
+  partition_key = { name = "pk", template = "DAY#{day}#SHARD#{shard}" }
+  segments      = { day = { kind = "time", granularity = "day" }, event_id = { kind = "id" } }
+  sharding      = { strategy = "calculated", source = "event_id" }
+  traffic       = { writes_per_second = terraform_data.measured.output }
+}
+output "shards" {
+  value = data.dynamokeys_keydesign.events.shard_count
+}`,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectUnknownOutputValue("shards")}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownOutputValue("shards", knownvalue.Int64Exact(5)), // 4,000 WCU / (1,000 × 0.8)
+			},
+		}},
+	})
+}
+
+func TestKeydesignDataSourceBadInput(t *testing.T) {
+	tests := []struct {
+		name, config, expect string
+	}{
+		{"braces in literal text", `partition_key = { name = "pk", template = "DAY}#{day}" }
+  segments = { day = { kind = "time", granularity = "day" } }`, `partition_key.template: template "DAY}#{day}" is malformed at character 4`},
+		{"bad placeholder name", `partition_key = { name = "pk", template = "T#{Tenant}" }`, `partition_key.template: .*\[a-z\]\[a-z0-9_\]\*`},
+		{"negative traffic", `partition_key = { name = "pk", template = "C#{id}" }
+  segments = { id = { kind = "id" } }
+  traffic = { writes_per_second = -5 }`, `traffic.writes_per_second: must be a finite number ≥ 0`},
+		{"utilisation above one", `partition_key = { name = "pk", template = "C#{id}" }
+  segments = { id = { kind = "id" } }
+  target_utilization = 1.2`, `target_utilization: must be in \(0, 1\]`},
+		{"unknown kind", `partition_key = { name = "pk", template = "C#{id}" }
+  segments = { id = { kind = "uuid" } }`, `segments\["id"\].kind value must be one of`},
+		{"unknown granularity", `partition_key = { name = "pk", template = "D#{d}" }
+  segments = { d = { kind = "time", granularity = "fortnight" } }`, `segments\["d"\].granularity value must be one of`},
+		{"time without granularity", `partition_key = { name = "pk", template = "D#{d}" }
+  segments = { d = { kind = "time" } }`, `segments.d.granularity: a time segment needs a granularity`},
+		{"unknown consistency", `partition_key = { name = "pk", template = "C#{id}" }
+  segments = { id = { kind = "id" } }
+  traffic = { read_consistency = "linearizable" }`, `traffic.read_consistency value must be one of`},
+		{"enum without values", `partition_key = { name = "pk", template = "S#{status}" }
+  segments = { status = { kind = "enum" } }`, `segments.status.values: an enum segment needs at least one value`},
+		{"zero shards", `partition_key = { name = "pk", template = "S#{id}#{shard}" }
+  segments = { id = { kind = "id" } }
+  sharding = { strategy = "calculated", source = "id", count = 0 }`, `sharding.count: must be between 1 and 100000`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resource.UnitTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:      "data \"dynamokeys_keydesign\" \"x\" {\n  " + tt.config + "\n}\n",
+					ExpectError: expectError(tt.expect),
+				}},
+			})
+		})
+	}
+}
+
+func TestAttributePath(t *testing.T) {
+	tests := []struct {
+		in   keydesign.Path
+		want path.Path
+	}{
+		{keydesign.Path{"traffic", "writes_per_second"}, path.Root("traffic").AtName("writes_per_second")},
+		{keydesign.Path{"segments", "day", "granularity"}, path.Root("segments").AtMapKey("day").AtName("granularity")},
+		{keydesign.Path{"global_secondary_indexes", "by.customer", "partition_key", "1", "type"},
+			path.Root("global_secondary_indexes").AtMapKey("by.customer").AtName("partition_key").AtListIndex(1).AtName("type")},
+		{keydesign.Path{"segments", "segments", "values", "0"}, path.Root("segments").AtMapKey("segments").AtName("values").AtListIndex(0)},
+		{keydesign.Path{}, path.Empty()},
+	}
+	for _, tt := range tests {
+		if got := attributePath(tt.in); !got.Equal(tt.want) {
+			t.Errorf("attributePath(%v) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestFindingDiagnosticsFollowEnforce(t *testing.T) {
+	findings := []policy.Finding{
+		{Rule: "DK303", Name: "hot-key-demand", Severity: policy.SeverityError, Message: "busiest key needs 2,500 WCU",
+			Path: keydesign.Path{"traffic", "writes_per_second"}, Remediation: "shard the key", DocsURL: "https://example.test/DK303"},
+		{Rule: "DK302", Name: "low-cardinality-partition-key", Severity: policy.SeverityWarning, Message: "few values"},
+	}
+	enforced := findingDiagnostics(findings, true)
+	if enforced.ErrorsCount() != 1 || enforced.WarningsCount() != 1 {
+		t.Fatalf("enforced: %d errors, %d warnings; want 1 and 1", enforced.ErrorsCount(), enforced.WarningsCount())
+	}
+	withPath, ok := enforced.Errors()[0].(diag.DiagnosticWithPath)
+	if !ok || !withPath.Path().Equal(path.Root("traffic").AtName("writes_per_second")) {
+		t.Errorf("error diagnostic is not on traffic.writes_per_second: %v", enforced.Errors()[0])
+	}
+	if got := enforced.Errors()[0].Summary(); got != "DK303 hot-key-demand: busiest key needs 2,500 WCU" {
+		t.Errorf("summary = %q", got)
+	}
+	if detail := enforced.Errors()[0].Detail(); detail != "busiest key needs 2,500 WCU\n\nRemedy: shard the key\n\nSee https://example.test/DK303" {
+		t.Errorf("detail = %q", detail)
+	}
+	relaxed := findingDiagnostics(findings, false)
+	if relaxed.ErrorsCount() != 0 || relaxed.WarningsCount() != 2 {
+		t.Errorf("enforce = false: %d errors, %d warnings; want 0 and 2", relaxed.ErrorsCount(), relaxed.WarningsCount())
+	}
+}

@@ -1,0 +1,61 @@
+package provider
+
+import (
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+)
+
+func TestShardKeysFunction(t *testing.T) {
+	resource.UnitTest(t, resource.TestCase{
+		TerraformVersionChecks:   functionsAvailable,
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+output "keys" {
+  value = provider::dynamokeys::shard_keys("DAY#{day}#SHARD#{shard}", { day = "2026-11-30" }, 12)
+}
+output "single" {
+  value = provider::dynamokeys::shard_keys("{shard}", {}, 1)
+}`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownOutputValue("keys", knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.StringExact("DAY#2026-11-30#SHARD#00"), knownvalue.StringExact("DAY#2026-11-30#SHARD#01"),
+					knownvalue.StringExact("DAY#2026-11-30#SHARD#02"), knownvalue.StringExact("DAY#2026-11-30#SHARD#03"),
+					knownvalue.StringExact("DAY#2026-11-30#SHARD#04"), knownvalue.StringExact("DAY#2026-11-30#SHARD#05"),
+					knownvalue.StringExact("DAY#2026-11-30#SHARD#06"), knownvalue.StringExact("DAY#2026-11-30#SHARD#07"),
+					knownvalue.StringExact("DAY#2026-11-30#SHARD#08"), knownvalue.StringExact("DAY#2026-11-30#SHARD#09"),
+					knownvalue.StringExact("DAY#2026-11-30#SHARD#10"), knownvalue.StringExact("DAY#2026-11-30#SHARD#11"),
+				})),
+				statecheck.ExpectKnownOutputValue("single", knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("0")})),
+			},
+		}},
+	})
+}
+
+func TestShardKeysFunctionErrors(t *testing.T) {
+	tests := []struct {
+		name, call, expect string
+	}{
+		{"count below one", `shard_keys("A#{shard}", {}, 0)`, `Invalid value for "count" parameter.*at least 1`},
+		{"count above the maximum", `shard_keys("A#{shard}", {}, 100001)`, `Invalid value for "count" parameter.*maximum`},
+		{"no shard placeholder", `shard_keys("A#{day}", { day = "x" }, 4)`, `Invalid value for "template" parameter.*no \{shard\} placeholder`},
+		{"missing value", `shard_keys("A#{day}#{shard}", {}, 4)`, `Invalid value for "values" parameter.*\{day\}`},
+		{"shard given", `shard_keys("A#{shard}", { shard = "1" }, 4)`, `Invalid value for "values" parameter.*must not set shard`},
+		{"malformed template", `shard_keys("A#{shard", {}, 4)`, `Invalid value for "template" parameter.*never closed`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resource.UnitTest(t, resource.TestCase{
+				TerraformVersionChecks:   functionsAvailable,
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:      `output "x" { value = provider::dynamokeys::` + tt.call + ` }`,
+					ExpectError: expectError(tt.expect),
+				}},
+			})
+		})
+	}
+}

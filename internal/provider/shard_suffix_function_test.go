@@ -1,0 +1,40 @@
+package provider
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+)
+
+// TestShardSuffixFunctionMatchesNode checks zero-padded suffixes against Node.js's padStart output.
+func TestShardSuffixFunctionMatchesNode(t *testing.T) {
+	var config strings.Builder
+	var checks []statecheck.StateCheck
+	for i, v := range nodeVectors(t) {
+		if i%5 != 2 {
+			continue
+		}
+		fmt.Fprintf(&config, "output \"v%d\" {\n  value = provider::dynamokeys::shard_suffix(%q, %d)\n}\n", i, v.ID, v.Count)
+		checks = append(checks, statecheck.ExpectKnownOutputValue(fmt.Sprintf("v%d", i), knownvalue.StringExact(v.Suffix)))
+	}
+	resource.UnitTest(t, resource.TestCase{
+		TerraformVersionChecks:   functionsAvailable,
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps:                    []resource.TestStep{{Config: config.String(), ConfigStateChecks: checks}},
+	})
+}
+
+func TestShardSuffixFunctionRejectsZeroCount(t *testing.T) {
+	resource.UnitTest(t, resource.TestCase{
+		TerraformVersionChecks:   functionsAvailable,
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      `output "x" { value = provider::dynamokeys::shard_suffix("a", 0) }`,
+			ExpectError: expectError(`Invalid value for "count" parameter.*at least 1`),
+		}},
+	})
+}
