@@ -1,0 +1,106 @@
+package dynamo
+
+import (
+	"context"
+	"errors"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil/localddb"
+)
+
+func TestMain(m *testing.M) {
+	_ = os.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+	undo := localddb.StopAllOnInterrupt()
+	code := m.Run()
+	undo()
+	localddb.StopAll()
+	os.Exit(code)
+}
+
+func localClient(t *testing.T) *Client {
+	t.Helper()
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("needs a local DynamoDB server: set TF_ACC=1 (make testacc)")
+	}
+	s, err := localddb.Start(localddb.Dynoxide, localddb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Stop() })
+	return NewClient(Config{Region: "us-east-1", Endpoint: s.Endpoint, AccessKey: "test", SecretKey: "test"})
+}
+
+func TestClientReachesEndpoint(t *testing.T) {
+	ctx := context.Background()
+	c := localClient(t)
+	api, err := c.API(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"alpha", "beta"} {
+		_, err := api.CreateTable(ctx, &dynamodb.CreateTableInput{
+			TableName:            aws.String(name),
+			BillingMode:          types.BillingModePayPerRequest,
+			AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+			KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		})
+		if err != nil {
+			t.Fatalf("creating %s: %v", name, err)
+		}
+	}
+	names, err := c.ListTableNames(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(names, "alpha") || !slices.Contains(names, "beta") {
+		t.Errorf("ListTableNames = %v, want alpha and beta", names)
+	}
+}
+
+// TestClientIsLazy shows that creating a client touches nothing: an unreachable endpoint only fails on
+// the first call.
+func TestClientIsLazy(t *testing.T) {
+	c := NewClient(Config{Region: "us-east-1", Endpoint: "http://127.0.0.1:1", AccessKey: "a", SecretKey: "b", MaxRetries: new(int)})
+	if c.api != nil {
+		t.Fatal("the SDK client was built eagerly")
+	}
+	if _, err := c.ListTableNames(context.Background()); err == nil {
+		t.Fatal("a call to a closed port must fail")
+	}
+}
+
+func TestClientWithoutRegionSaysWhatToSet(t *testing.T) {
+	t.Setenv("AWS_REGION", "")
+	t.Setenv("AWS_DEFAULT_REGION", "")
+	t.Setenv("AWS_PROFILE", "")
+	t.Setenv("AWS_CONFIG_FILE", t.TempDir()+"/none")
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", t.TempDir()+"/none")
+	_, err := NewClient(Config{AccessKey: "a", SecretKey: "b"}).API(context.Background())
+	if !errors.Is(err, ErrNoRegion) {
+		t.Errorf("err = %v, want ErrNoRegion", err)
+	}
+}
+
+func TestClientHonoursEndpointEnvironment(t *testing.T) {
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("needs a local DynamoDB server: set TF_ACC=1 (make testacc)")
+	}
+	s, err := localddb.Start(localddb.Dynoxide, localddb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Stop() })
+	t.Setenv("AWS_ENDPOINT_URL_DYNAMODB", s.Endpoint)
+	t.Setenv("AWS_REGION", "eu-west-1")
+	t.Setenv("AWS_ACCESS_KEY_ID", "env")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "env")
+	if _, err := NewClient(Config{}).ListTableNames(context.Background()); err != nil {
+		t.Errorf("a client configured only from the environment cannot reach %s: %v", s.Endpoint, err)
+	}
+}
