@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Document is the policy input of DESIGN §4.1: the design as written plus the facts Go derived from it.
@@ -71,6 +73,10 @@ type GSIDoc struct {
 	PartitionKeyCardinality *int64 `json:"partition_key_cardinality"`
 	// TimeBucketed is true when a partition attribute is named like a time segment of the table's keys.
 	TimeBucketed bool `json:"time_bucketed"`
+	// HotPartitionWriteUnits is the write demand on the busiest index partition: every table write
+	// lands in the index, spread over its partition-key values (all into one when time-bucketed); nil
+	// without writes or a bounded cardinality.
+	HotPartitionWriteUnits *float64 `json:"hot_partition_write_units"`
 }
 
 // ShardingDoc is the sharding block with defaults applied.
@@ -112,6 +118,11 @@ type Derived struct {
 
 	// UndeclaredPlaceholders lists template placeholders with no segment, as paths to the template.
 	UndeclaredPlaceholders []PlaceholderRef `json:"undeclared_placeholders"`
+
+	// KeyAttributes lists every key attribute of the table and its indexes, with its attribute path.
+	KeyAttributes []KeyAttributeRef `json:"key_attributes"`
+	// Conventions are the delimiters and letter cases used in the literal text of the templates.
+	Conventions Conventions `json:"conventions"`
 
 	Collection CollectionEstimate `json:"collection"`
 	// ProjectedNonKeyAttributes counts INCLUDE non-key attributes across all indexes (duplicates count).
@@ -169,6 +180,22 @@ type SegmentRef struct {
 	Cardinality *int64      `json:"cardinality"`
 	MaxLength   int64       `json:"max_length"`
 	Monotonic   bool        `json:"monotonic"`
+}
+
+// KeyAttributeRef is one key attribute of the table or an index.
+type KeyAttributeRef struct {
+	Path      Path   `json:"path"`
+	Name      string `json:"name"`
+	NameBytes int    `json:"name_bytes"`
+	Type      string `json:"type"`
+}
+
+// Conventions summarises the literal text of the key templates.
+type Conventions struct {
+	// Delimiters are the separator characters used (#, |, :, /, ~, ;, ,), sorted.
+	Delimiters []string `json:"delimiters"`
+	// LetterCases are the cases of the literal words: "upper", "lower" and/or "mixed", sorted.
+	LetterCases []string `json:"letter_cases"`
 }
 
 // PlaceholderRef points at a placeholder in a template.
@@ -373,6 +400,8 @@ func (a *analyzer) build(pk, sk *Template) *Document {
 	}
 	a.gsiFacts(doc)
 	a.collection(doc)
+	d.KeyAttributes = keyAttributes(doc.Table)
+	d.Conventions = conventions(pk, sk)
 	return doc
 }
 
@@ -597,6 +626,14 @@ func (a *analyzer) gsiFacts(doc *Document) {
 		if bounded {
 			g.PartitionKeyCardinality = ptr(product)
 		}
+		if w := doc.Derived.Capacity.PeakWriteUnits; w != nil {
+			switch {
+			case g.TimeBucketed:
+				g.HotPartitionWriteUnits = ptr(*w)
+			case g.PartitionKeyCardinality != nil:
+				g.HotPartitionWriteUnits = ptr(*w / float64(*g.PartitionKeyCardinality))
+			}
+		}
 		if g.ProjectionType == ProjectionInclude {
 			doc.Derived.ProjectedNonKeyAttributes += len(g.NonKeyAttributes)
 		}
@@ -668,4 +705,75 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+func keyAttributes(t TableDoc) []KeyAttributeRef {
+	refs := []KeyAttributeRef{}
+	add := func(p Path, name, typ string) {
+		refs = append(refs, KeyAttributeRef{Path: p, Name: name, NameBytes: len(name), Type: typ})
+	}
+	add(Path{"partition_key"}, t.PartitionKey.Name, t.PartitionKey.Type)
+	if t.SortKey != nil {
+		add(Path{"sort_key"}, t.SortKey.Name, t.SortKey.Type)
+	}
+	for _, l := range t.LSIs {
+		add(Path{"local_secondary_indexes", l.Name, "sort_key"}, l.SortKey.Name, l.SortKey.Type)
+	}
+	for _, g := range t.GSIs {
+		for i, k := range g.PartitionKey {
+			add(Path{"global_secondary_indexes", g.Name, "partition_key", strconv.Itoa(i)}, k.Name, k.Type)
+		}
+		for i, k := range g.SortKey {
+			add(Path{"global_secondary_indexes", g.Name, "sort_key", strconv.Itoa(i)}, k.Name, k.Type)
+		}
+	}
+	return refs
+}
+
+// delimiterChars are the characters treated as key separators.
+const delimiterChars = "#|:/~;,"
+
+func conventions(templates ...*Template) Conventions {
+	delims, cases := map[string]bool{}, map[string]bool{}
+	for _, t := range templates {
+		if t == nil {
+			continue
+		}
+		for _, lit := range t.Literals() {
+			word := strings.Builder{}
+			flush := func() {
+				if c := letterCase(word.String()); c != "" {
+					cases[c] = true
+				}
+				word.Reset()
+			}
+			for _, r := range lit {
+				if strings.ContainsRune(delimiterChars, r) {
+					delims[string(r)] = true
+					flush()
+					continue
+				}
+				word.WriteRune(r)
+			}
+			flush()
+		}
+	}
+	return Conventions{Delimiters: sortedKeys(delims), LetterCases: sortedKeys(cases)}
+}
+
+func letterCase(word string) string {
+	upper, lower := false, false
+	for _, r := range word {
+		upper = upper || unicode.IsUpper(r)
+		lower = lower || unicode.IsLower(r)
+	}
+	switch {
+	case upper && lower:
+		return "mixed"
+	case upper:
+		return "upper"
+	case lower:
+		return "lower"
+	}
+	return ""
 }

@@ -56,6 +56,7 @@ type ResolvedSegment struct {
 	Name        string      `json:"name"`
 	Kind        SegmentKind `json:"kind"`
 	Granularity string      `json:"granularity,omitempty"`
+	Values      []string    `json:"values,omitempty"`
 	// Cardinality is the number of distinct values; nil means unbounded.
 	Cardinality *int64 `json:"cardinality"`
 	MaxLength   int64  `json:"max_length"`
@@ -91,6 +92,7 @@ func (s Segment) Resolve(name string) (ResolvedSegment, []*FieldError) {
 			fail("values", "an enum segment needs at least one value, e.g. values = [\"pending\", \"shipped\"]")
 			break
 		}
+		r.Values = s.Values
 		seen := make(map[string]bool, len(s.Values))
 		r.MinLength = int64(len(s.Values[0]))
 		for _, v := range s.Values {

@@ -8,6 +8,7 @@ import (
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/policy"
 )
 
 var (
@@ -97,5 +98,9 @@ func (d *keydesignDataSource) settings() policySettings {
 	if d.data != nil {
 		return d.data.policy
 	}
-	return policySettings{enforce: true, evalTimeout: DefaultEvalTimeout, disabledRules: map[string]bool{}}
+	settings := policySettings{enforce: true, evalTimeout: DefaultEvalTimeout, disabledRules: map[string]bool{}}
+	if engine, err := policy.Builtin(); err == nil {
+		settings.evaluator = engine
+	}
+	return settings
 }

@@ -3,11 +3,13 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -161,6 +163,7 @@ func (p *dynamokeysProvider) Configure(ctx context.Context, req provider.Configu
 		dynamo: dynamo.NewClient(dcfg),
 		policy: policySettings{enforce: true, evalTimeout: DefaultEvalTimeout, disabledRules: map[string]bool{}},
 	}
+	var policyDirs []string
 	if pm := cfg.Policy; pm != nil {
 		if !pm.Enforce.IsNull() && !pm.Enforce.IsUnknown() {
 			data.policy.enforce = pm.Enforce.ValueBool()
@@ -173,9 +176,42 @@ func (p *dynamokeysProvider) Configure(ctx context.Context, req provider.Configu
 		for _, id := range disabled {
 			data.policy.disabledRules[id] = true
 		}
+		resp.Diagnostics.Append(pm.PolicyDirs.ElementsAs(ctx, &policyDirs, false)...)
+	}
+	engine, diags := loadPolicyEngine(ctx, policyDirs)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	data.policy.evaluator = engine
+	for id := range data.policy.disabledRules {
+		if !engine.HasRule(id) {
+			resp.Diagnostics.AddAttributeWarning(path.Root("policy").AtName("disabled_rules"), "Unknown rule id in disabled_rules",
+				fmt.Sprintf("%q is not a dynamokeys rule id, so disabling it has no effect. Rule ids look like DK303; see the rule reference guide.", id))
+		}
 	}
 	resp.DataSourceData = data
 	resp.ResourceData = data
+}
+
+// loadPolicyEngine returns the built-in engine (compiled once per process) or, with policy_dirs, one that
+// also holds the user policies, compiled in the same sandbox.
+func loadPolicyEngine(ctx context.Context, dirs []string) (*policy.Engine, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	if len(dirs) == 0 {
+		engine, err := policy.Builtin()
+		if err != nil {
+			diags.AddError("Built-in policies failed to compile", fmt.Sprintf("%v. Please report this issue.", err))
+		}
+		return engine, diags
+	}
+	engine, err := policy.NewEngine(ctx, policy.Options{PolicyDirs: dirs})
+	if err != nil {
+		diags.AddAttributeError(path.Root("policy").AtName("policy_dirs"), "Policies in policy_dirs cannot be loaded",
+			fmt.Sprintf("%v\n\nUser policies are Rego v1 modules in packages dynamokeys.custom.*, and may not call network, time, "+
+				"randomness or runtime built-ins (http.send, net.lookup_ip_addr, time.now_ns, rand.intn, opa.runtime, ...).", err))
+	}
+	return engine, diags
 }
 
 func (p *dynamokeysProvider) Resources(context.Context) []func() resource.Resource { return nil }

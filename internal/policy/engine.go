@@ -1,0 +1,305 @@
+package policy
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/policies"
+)
+
+// FindingsQuery is the query the engine evaluates: the built-in rules' and custom packages' findings.
+const FindingsQuery = "data.dynamokeys.findings"
+
+// CustomPackagePrefix is the package every user policy must live under.
+const CustomPackagePrefix = "data.dynamokeys.custom."
+
+// removedBuiltins are taken away from policies on top of every non-deterministic built-in: opa.runtime
+// exposes the environment (AWS keys among it) and trace writes to the host's output.
+var removedBuiltins = map[string]bool{"opa.runtime": true, "trace": true}
+
+// Capabilities returns the sandbox policies compile with: this OPA version's built-ins minus every
+// non-deterministic one (http.send, net.lookup_ip_addr, time.now_ns, rand.intn, uuid.rfc4122, …) and
+// opa.runtime, and no network access.
+func Capabilities() *ast.Capabilities {
+	base := ast.CapabilitiesForThisVersion()
+	caps := *base
+	caps.Builtins = nil
+	for _, b := range base.Builtins {
+		if b.Nondeterministic || removedBuiltins[b.Name] {
+			continue
+		}
+		caps.Builtins = append(caps.Builtins, b)
+	}
+	caps.AllowNet = []string{}
+	return &caps
+}
+
+// Rule is one entry of the rule catalogue, read from the rules' METADATA annotations.
+type Rule struct {
+	ID          string
+	Name        string
+	Severities  []string // "error", "warning" or both for rules whose severity depends on the case
+	Title       string
+	Description string
+	Remediation string
+	DocsURL     string
+}
+
+// Engine evaluates design documents with a compiled, prepared policy bundle. It is safe for concurrent use.
+type Engine struct {
+	query     rego.PreparedEvalQuery
+	catalogue []Rule
+}
+
+// Options add user policies to the built-in bundle.
+type Options struct {
+	// PolicyDirs are directories of .rego files (packages dynamokeys.custom.*); *_test.rego files are skipped.
+	PolicyDirs []string
+}
+
+var builtinEngine = sync.OnceValues(func() (*Engine, error) { return NewEngine(context.Background(), Options{}) })
+
+// Builtin returns the engine of the embedded bundle, compiled once per process.
+func Builtin() (*Engine, error) { return builtinEngine() }
+
+func parserOptions() ast.ParserOptions {
+	return ast.ParserOptions{RegoVersion: ast.RegoV1, ProcessAnnotation: true, Capabilities: Capabilities()}
+}
+
+// BundleModules parses the embedded bundle; withTests includes the *_test.rego files.
+func BundleModules(withTests bool) (map[string]*ast.Module, error) {
+	modules := map[string]*ast.Module{}
+	err := fs.WalkDir(policies.FS, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(name, ".rego") {
+			return err
+		}
+		if strings.HasSuffix(name, "_test.rego") && !withTests {
+			return nil
+		}
+		src, err := fs.ReadFile(policies.FS, name)
+		if err != nil {
+			return err
+		}
+		m, err := ast.ParseModuleWithOpts("policies/"+name, string(src), parserOptions())
+		if err != nil {
+			return err
+		}
+		modules["policies/"+name] = m
+		return nil
+	})
+	return modules, err
+}
+
+// loadCustom parses the user policies of dirs and refuses any outside dynamokeys.custom.*.
+func loadCustom(dirs []string) (map[string]*ast.Module, error) {
+	modules := map[string]*ast.Module{}
+	for _, dir := range dirs {
+		err := filepath.WalkDir(dir, func(name string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return fmt.Errorf("reading policy directory: %w", err)
+			}
+			if d.IsDir() || !strings.HasSuffix(name, ".rego") || strings.HasSuffix(name, "_test.rego") {
+				return nil
+			}
+			src, err := os.ReadFile(name)
+			if err != nil {
+				return err
+			}
+			m, err := ast.ParseModuleWithOpts(name, string(src), parserOptions())
+			if err != nil {
+				return err
+			}
+			if pkg := m.Package.Path.String(); !strings.HasPrefix(pkg, CustomPackagePrefix) {
+				return fmt.Errorf("%s:%d: package %s is outside dynamokeys.custom: user policies must declare package dynamokeys.custom.<name>",
+					name, m.Package.Location.Row, strings.TrimPrefix(pkg, "data."))
+			}
+			modules[name] = m
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return modules, nil
+}
+
+// NewEngine compiles the embedded bundle plus any user policies in the sandbox and prepares the query.
+// Compile errors name the file and line.
+func NewEngine(ctx context.Context, opts Options) (*Engine, error) {
+	modules, err := BundleModules(false)
+	if err != nil {
+		return nil, fmt.Errorf("parsing the embedded policies: %w", err)
+	}
+	custom, err := loadCustom(opts.PolicyDirs)
+	if err != nil {
+		return nil, err
+	}
+	for name, m := range custom {
+		modules[name] = m
+	}
+	compiler := ast.NewCompiler().WithCapabilities(Capabilities()).WithEnablePrintStatements(false)
+	if compiler.Compile(modules); compiler.Failed() {
+		return nil, fmt.Errorf("compiling the policies: %w", compiler.Errors)
+	}
+	query, err := rego.New(rego.Query(FindingsQuery), rego.Compiler(compiler), rego.Capabilities(Capabilities()),
+		rego.StrictBuiltinErrors(false)).PrepareForEval(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("preparing the policy query: %w", err)
+	}
+	return &Engine{query: query, catalogue: catalogue(compiler)}, nil
+}
+
+// catalogue reads every rule's id, name, severity, title and remedy from its METADATA.
+func catalogue(compiler *ast.Compiler) []Rule {
+	byID := map[string]*Rule{}
+	for _, ref := range compiler.GetAnnotationSet().Flatten() {
+		a := ref.Annotations
+		id, _ := a.Custom["id"].(string)
+		if id == "" {
+			continue
+		}
+		r, ok := byID[id]
+		if !ok {
+			r = &Rule{ID: id, DocsURL: DocsURL(id)}
+			byID[id] = r
+		}
+		r.Name = cmp.Or(r.Name, stringField(a.Custom, "name"))
+		r.Title = cmp.Or(r.Title, a.Title)
+		r.Description = cmp.Or(r.Description, strings.TrimSpace(a.Description))
+		r.Remediation = cmp.Or(r.Remediation, stringField(a.Custom, "remediation"))
+		if sev := stringField(a.Custom, "severity"); sev != "" && !slices.Contains(r.Severities, sev) {
+			r.Severities = append(r.Severities, sev)
+			slices.Sort(r.Severities)
+		}
+	}
+	rules := make([]Rule, 0, len(byID))
+	for _, r := range byID {
+		rules = append(rules, *r)
+	}
+	slices.SortFunc(rules, func(a, b Rule) int { return cmp.Compare(a.ID, b.ID) })
+	return rules
+}
+
+func stringField(m map[string]any, key string) string {
+	s, _ := m[key].(string)
+	return s
+}
+
+// DocsURL is where a rule is documented.
+func DocsURL(id string) string {
+	return "https://registry.terraform.io/providers/dynamokeys/dynamokeys/latest/docs/guides/rule-reference#" + strings.ToLower(id)
+}
+
+// Catalogue lists the rules the engine knows, sorted by id.
+func (e *Engine) Catalogue() []Rule { return e.catalogue }
+
+// HasRule reports whether id names a rule of the catalogue.
+func (e *Engine) HasRule(id string) bool {
+	_, found := slices.BinarySearchFunc(e.catalogue, id, func(r Rule, id string) int { return cmp.Compare(r.ID, id) })
+	return found
+}
+
+// ErrTimeout is returned when an evaluation outlives its context deadline.
+var ErrTimeout = errors.New("the policy evaluation exceeded eval_timeout")
+
+// Evaluate runs the rules on doc and returns its findings, errors first, then by rule and path. The
+// context's deadline bounds the evaluation.
+func (e *Engine) Evaluate(ctx context.Context, doc *keydesign.Document) ([]Finding, error) {
+	raw, err := json.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the design document: %w", err)
+	}
+	input, err := ast.ValueFromReader(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("converting the design document: %w", err)
+	}
+	return e.EvaluateValue(ctx, input)
+}
+
+// EvaluateValue runs the rules on an input document already converted to an OPA value.
+func (e *Engine) EvaluateValue(ctx context.Context, input ast.Value) ([]Finding, error) {
+	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(input))
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("%w (%v)", ErrTimeout, ctx.Err())
+		}
+		return nil, fmt.Errorf("evaluating the policies: %w", err)
+	}
+	if len(rs) == 0 || len(rs[0].Expressions) == 0 {
+		return nil, nil
+	}
+	set, ok := rs[0].Expressions[0].Value.([]any)
+	if !ok {
+		return nil, fmt.Errorf("%s is %T, not a set of findings", FindingsQuery, rs[0].Expressions[0].Value)
+	}
+	findings := make([]Finding, 0, len(set))
+	for _, item := range set {
+		f, err := decodeFinding(item)
+		if err != nil {
+			return nil, err
+		}
+		findings = append(findings, f)
+	}
+	SortFindings(findings)
+	return findings, nil
+}
+
+func decodeFinding(item any) (Finding, error) {
+	obj, ok := item.(map[string]any)
+	if !ok {
+		return Finding{}, fmt.Errorf("a policy returned a finding that is not an object: %v", item)
+	}
+	f := Finding{
+		Rule: stringField(obj, "rule"), Name: stringField(obj, "name"), Severity: stringField(obj, "severity"),
+		Message: stringField(obj, "message"), Remediation: stringField(obj, "remediation"), DocsURL: stringField(obj, "docs_url"),
+	}
+	if f.Rule == "" || f.Message == "" {
+		return Finding{}, fmt.Errorf("a policy returned a finding without rule or message: %v", item)
+	}
+	if f.Severity != SeverityError && f.Severity != SeverityWarning {
+		return Finding{}, fmt.Errorf("finding of %s has severity %q; use %q or %q", f.Rule, f.Severity, SeverityError, SeverityWarning)
+	}
+	if f.DocsURL == "" && strings.HasPrefix(f.Rule, "DK") {
+		f.DocsURL = DocsURL(f.Rule)
+	}
+	switch p := obj["path"].(type) {
+	case []any:
+		for _, step := range p {
+			f.Path = append(f.Path, fmt.Sprint(step))
+		}
+	case string:
+		if p != "" {
+			f.Path = strings.Split(p, ".")
+		}
+	}
+	return f, nil
+}
+
+// SortFindings orders findings: errors first, then by rule id, then by path.
+func SortFindings(findings []Finding) {
+	slices.SortFunc(findings, func(a, b Finding) int {
+		if a.Severity != b.Severity {
+			if a.Severity == SeverityError {
+				return -1
+			}
+			if b.Severity == SeverityError {
+				return 1
+			}
+		}
+		return cmp.Or(cmp.Compare(a.Rule, b.Rule), cmp.Compare(a.Path.String(), b.Path.String()), cmp.Compare(a.Message, b.Message))
+	})
+}

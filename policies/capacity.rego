@@ -1,0 +1,71 @@
+# METADATA
+# title: Table capacity
+# description: Rules DK601–DK603 on table quotas, cold on-demand tables and provisioned capacity.
+package dynamokeys.rules.capacity
+
+import data.dynamokeys.lib
+
+peak := {
+	"write": input.derived.capacity.peak_write_units,
+	"read": input.derived.capacity.peak_read_units,
+}
+
+# METADATA
+# title: On-demand table quota
+# description: |
+#   An on-demand table serves at most 40,000 read and 40,000 write request units by default, GSIs included
+#   (ServiceQuotas "Throughput default quotas").
+# custom:
+#   id: DK601
+#   name: table-quota
+#   severity: warning
+#   remediation: Request a higher table quota (or set on_demand_throughput) before the traffic arrives, or split the data over tables.
+findings contains lib.finding(rego.metadata.rule(), msg, ["traffic", sprintf("%ss_per_second", [kind])]) if {
+	lib.on_demand
+	lib.known("derived.capacity")
+	some kind, units in peak
+	lib.number(units)
+	units > lib.limits.on_demand_table_units
+	msg := sprintf("peak %s demand is %s units/s; an on-demand table's default quota is %s", [kind, lib.fmt(units), lib.fmt(lib.limits.on_demand_table_units)])
+}
+
+# METADATA
+# title: Cold on-demand table
+# description: |
+#   A new on-demand table serves 4,000 write and 12,000 read units/s at once (its default warm throughput);
+#   more takes time or pre-warming (on-demand-capacity-mode; warm-throughput.html).
+# custom:
+#   id: DK602
+#   name: cold-table
+#   severity: warning
+#   remediation: Pre-warm the table (warm throughput) before launch, or ramp traffic up gradually.
+findings contains lib.finding(rego.metadata.rule(), msg, ["traffic", sprintf("%ss_per_second", [kind])]) if {
+	lib.on_demand
+	not is_object(input.prior)
+	lib.known("derived.capacity")
+	some kind, units in peak
+	lib.number(units)
+	units > warm[kind]
+	msg := sprintf("peak %s demand is %s units/s; a new on-demand table starts warm for %s", [kind, lib.fmt(units), lib.fmt(warm[kind])])
+}
+
+warm := {"write": lib.limits.new_table_write_units, "read": lib.limits.new_table_read_units}
+
+# METADATA
+# title: Provisioned capacity below demand
+# description: A PROVISIONED table throttles when peak demand is above its capacity units.
+# custom:
+#   id: DK603
+#   name: provisioned-capacity
+#   severity: error
+#   remediation: Raise read_capacity / write_capacity to at least the peak demand (with headroom), or switch to PAY_PER_REQUEST.
+findings contains lib.finding(rego.metadata.rule(), msg, [sprintf("%s_capacity", [kind])]) if {
+	input.table.billing_mode == "PROVISIONED"
+	lib.known("derived.capacity")
+	some kind, units in peak
+	lib.number(units)
+	provisioned := input.table[sprintf("%s_capacity", [kind])]
+	lib.number(provisioned)
+	provisioned < units
+	msg := sprintf("%s_capacity is %s units but peak %s demand is %s units/s", [kind, lib.fmt(provisioned), kind, lib.fmt(units)])
+}

@@ -1,0 +1,84 @@
+# METADATA
+# title: Global secondary indexes
+# description: Rules DK501–DK503 on GSI hot partitions, projections and counts.
+package dynamokeys.rules.gsi
+
+import data.dynamokeys.lib
+
+# METADATA
+# title: GSI hot partition
+# description: |
+#   Every table write that touches a GSI needs write capacity in that index; a throttled GSI partition
+#   throttles the base-table writes (back-pressure). A low-cardinality or time-bucketed GSI partition key
+#   under write load makes such a hot partition (GSI.html; gsi-throttling.html).
+# custom:
+#   id: DK501
+#   name: gsi-hot-partition
+#   severity: error
+#   remediation: Give the GSI a high-cardinality partition key (add an id or a shard attribute to its multi-attribute key), or project the index sparsely.
+findings contains lib.finding(rego.metadata.rule(), msg, ["global_secondary_indexes", gsi.name, "partition_key"]) if {
+	some gsi in input.table.gsis
+	units := gsi.hot_partition_write_units
+	lib.number(units)
+	units > lib.limits.partition_write_units
+	msg := sprintf("GSI %q sends %s WCU to its busiest partition (a partition serves %s); its throttling would throttle writes to the table", [
+		gsi.name, lib.fmt(units), lib.fmt(lib.limits.partition_write_units),
+	])
+}
+
+# METADATA
+# custom:
+#   id: DK501
+#   name: gsi-hot-partition
+#   severity: warning
+#   remediation: Give the GSI a high-cardinality partition key (add an id or a shard attribute to its multi-attribute key), or project the index sparsely.
+findings contains lib.finding(rego.metadata.rule(), msg, ["global_secondary_indexes", gsi.name, "partition_key"]) if {
+	some gsi in input.table.gsis
+	lib.number(input.derived.capacity.peak_write_units)
+	input.derived.capacity.peak_write_units > 0
+	reason := hot_reason(gsi)
+	not over_partition(gsi)
+	msg := sprintf("GSI %q has a %s partition key under %s WCU of table writes: its hot partitions can throttle writes to the table", [
+		gsi.name, reason, lib.fmt(input.derived.capacity.peak_write_units),
+	])
+}
+
+hot_reason(gsi) := "time-bucketed" if gsi.time_bucketed
+
+hot_reason(gsi) := sprintf("low-cardinality (%d values)", [gsi.partition_key_cardinality]) if {
+	not gsi.time_bucketed
+	lib.number(gsi.partition_key_cardinality)
+	gsi.partition_key_cardinality < lib.limits.low_cardinality
+}
+
+over_partition(gsi) if gsi.hot_partition_write_units > lib.limits.partition_write_units
+
+# METADATA
+# title: Projected attribute limit
+# description: |
+#   A table's indexes together project at most 100 INCLUDE non-key attributes; the same name in two
+#   indexes counts twice (ServiceQuotas).
+# custom:
+#   id: DK502
+#   name: projection-limit
+#   severity: error
+#   remediation: Project fewer non-key attributes, or use projection_type = "ALL" on the index that needs many.
+findings contains lib.finding(rego.metadata.rule(), msg, ["global_secondary_indexes"]) if {
+	n := input.derived.projected_non_key_attributes
+	n > lib.limits.max_projected_attributes
+	msg := sprintf("the indexes project %d INCLUDE non-key attributes in all; DynamoDB allows %d per table", [n, lib.limits.max_projected_attributes])
+}
+
+# METADATA
+# title: GSI count
+# description: The default quota is 20 GSIs per table; more needs a quota increase (ServiceQuotas).
+# custom:
+#   id: DK503
+#   name: gsi-count
+#   severity: warning
+#   remediation: Request a quota increase before applying, or overload GSIs (one index serving several access patterns).
+findings contains lib.finding(rego.metadata.rule(), msg, ["global_secondary_indexes"]) if {
+	n := count(input.table.gsis)
+	n > lib.limits.max_gsis
+	msg := sprintf("the table has %d GSIs; the default quota is %d", [n, lib.limits.max_gsis])
+}

@@ -1,0 +1,152 @@
+# METADATA
+# title: Hot partitions
+# description: Rules DK301–DK305 on time buckets, low cardinality, hot keys, hot items and monotonic sort keys.
+package dynamokeys.rules.hot
+
+import data.dynamokeys.lib
+
+capacity := input.derived.capacity
+
+# demand lists the busiest logical key's write and read demand with its partition limit, when known.
+demand contains {"units": units, "limit": lib.limits.partition_write_units, "unit": "WCU", "path": ["traffic", "writes_per_second"]} if {
+	lib.known("derived.capacity")
+	units := capacity.hot_key_write_units
+	lib.number(units)
+}
+
+demand contains {"units": units, "limit": lib.limits.partition_read_units, "unit": "RCU", "path": ["traffic", "reads_per_second"]} if {
+	lib.known("derived.capacity")
+	units := capacity.hot_key_read_units
+	lib.number(units)
+}
+
+time_bucket_without_shard if {
+	lib.known("partition_key.template")
+	lib.known("segments")
+	input.derived.partition_key.has_time_bucket
+	not input.derived.partition_key.has_shard
+}
+
+# METADATA
+# title: Time-bucket partition key
+# description: |
+#   A partition key made of a time bucket sends every current write to the current bucket's one key. Above
+#   one partition's throughput that key throttles, whatever the table's capacity (bp-partition-key-design).
+# custom:
+#   id: DK301
+#   name: time-bucket-partition-key
+#   severity: error
+#   remediation: Add a {shard} placeholder with calculated sharding (sharding.strategy = "calculated") or lead the key with a high-cardinality segment.
+findings contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "template"]) if {
+	time_bucket_without_shard
+	some d in demand
+	d.units > d.limit
+	msg := sprintf("every current write lands in the current time bucket: %s %s on one key, a partition serves %s; shard it into at least %d", [
+		lib.fmt(d.units), d.unit, lib.fmt(d.limit), input.derived.required_shards,
+	])
+}
+
+# METADATA
+# custom:
+#   id: DK301
+#   name: time-bucket-partition-key
+#   severity: warning
+#   remediation: Add a {shard} placeholder with calculated sharding before traffic grows, or lead the key with a high-cardinality segment.
+findings contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "template"]) if {
+	time_bucket_without_shard
+	not over_limit
+	msg := "the partition key is a time bucket without a shard: every current write lands on one key, which caps the table at one partition's throughput"
+}
+
+over_limit if {
+	some d in demand
+	d.units > d.limit
+}
+
+# METADATA
+# title: Low-cardinality partition key
+# description: |
+#   A partition key with few distinct values (status, type, a literal) concentrates traffic on few
+#   partitions and cannot spread as the table grows (bp-partition-key-uniform-load).
+# custom:
+#   id: DK302
+#   name: low-cardinality-partition-key
+#   severity: warning
+#   remediation: Lead the partition key with a high-cardinality segment (customer, order or device id) and move the low-cardinality value to the sort key or a GSI.
+findings contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "template"]) if {
+	lib.known("partition_key.template")
+	lib.known("segments")
+	cardinality := input.derived.partition_key.cardinality
+	lib.number(cardinality)
+	cardinality < lib.limits.low_cardinality
+	msg := sprintf("the partition key has only %d distinct value(s); traffic cannot spread over more partitions than that", [cardinality])
+}
+
+# METADATA
+# title: Hot key demand
+# description: |
+#   Each partition serves at most 1,000 WCU and 3,000 RCU. When the busiest logical key's demand per shard
+#   is above that, its writes or reads throttle (bp-partition-key-design; bp-partition-key-sharding).
+# custom:
+#   id: DK303
+#   name: hot-key-demand
+#   severity: error
+#   remediation: Shard the partition key with a {shard} suffix and set sharding.count to at least the shard count named in the message (or omit count to compute it).
+findings contains lib.finding(rego.metadata.rule(), msg, path) if {
+	some [units, limit, unit] in [
+		[capacity.per_shard_write_units, lib.limits.partition_write_units, "WCU"],
+		[capacity.per_shard_read_units, lib.limits.partition_read_units, "RCU"],
+	]
+	lib.known("derived.capacity")
+	lib.number(units)
+	units > limit
+	path := shard_path
+	msg := sprintf("the busiest key needs %s %s per shard across %d shard(s); a partition serves %s: use at least %d shards", [
+		lib.fmt(units), unit, input.derived.shard_count, lib.fmt(limit), input.derived.required_shards,
+	])
+}
+
+default shard_path := ["partition_key", "template"]
+
+shard_path := ["sharding", "count"] if input.sharding.strategy != "none"
+
+# METADATA
+# title: Hot item
+# description: |
+#   One item lives in one partition: its writes above 1,000 WCU or reads above 3,000 RCU throttle, and no
+#   key sharding can spread them (bp-partition-key-design).
+# custom:
+#   id: DK304
+#   name: hot-item
+#   severity: error
+#   remediation: Spread the item's updates over several items (write-sharded counters), buffer and batch them, or cache reads (DAX).
+findings contains lib.finding(rego.metadata.rule(), msg, path) if {
+	some [units, limit, unit, path] in [
+		[capacity.hottest_item_write_units, lib.limits.partition_write_units, "WCU", ["traffic", "hottest_item_writes_per_second"]],
+		[capacity.hottest_item_read_units, lib.limits.partition_read_units, "RCU", ["traffic", "hottest_item_reads_per_second"]],
+	]
+	lib.number(units)
+	units > limit
+	msg := sprintf("one item takes %s %s; a partition serves %s, and sharding the key cannot split a single item", [lib.fmt(units), unit, lib.fmt(limit)])
+}
+
+# METADATA
+# title: Monotonic sort key under a busy partition key
+# description: |
+#   A sort key that only grows (a timestamp, a sequence) keeps every new write at the end of a busy key's
+#   range, where split-for-heat cannot help (HowItWorks.Partitions).
+# custom:
+#   id: DK305
+#   name: monotonic-sort-key
+#   severity: warning
+#   remediation: Lead the sort key with a non-monotonic value, or shard the partition key so each value takes less of a partition.
+findings contains lib.finding(rego.metadata.rule(), msg, ["sort_key", "template"]) if {
+	lib.known("sort_key.template")
+	input.derived.sort_key.monotonic
+	units := capacity.per_shard_write_units
+	lib.number(units)
+	units >= lib.limits.busy_partition_share * lib.limits.partition_write_units
+	msg := sprintf("the sort key only grows and each partition-key value takes %s WCU (%s of a partition): new writes pile up at one end", [
+		lib.fmt(units), lib.percent(units / lib.limits.partition_write_units),
+	])
+}

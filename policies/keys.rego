@@ -1,0 +1,232 @@
+# METADATA
+# title: Key attributes, sizes and names
+# description: Rules DK101–DK108 on key types, key sizes, templates and names.
+package dynamokeys.rules.keys
+
+import data.dynamokeys.lib
+
+# METADATA
+# title: Key attributes are S, N or B
+# description: |
+#   Table, LSI and GSI key attributes must be top-level scalars of type S, N or B; there is no Date or
+#   BOOL key type (API_KeySchemaElement, HowItWorks.NamingRulesDataTypes).
+# custom:
+#   id: DK101
+#   name: key-attribute-type
+#   severity: error
+#   remediation: Set type to S (string), N (number) or B (binary); encode dates as ISO-8601 strings or epoch numbers.
+findings contains lib.finding(rego.metadata.rule(), msg, array.concat(k.path, ["type"])) if {
+	some k in input.derived.key_attributes
+	not k.type in lib.key_types
+	msg := sprintf("key attribute %q has type %q; DynamoDB keys are S, N or B", [k.name, k.type])
+}
+
+# METADATA
+# title: Partition key length
+# description: A partition key value is 1 to 2,048 bytes (ServiceQuotas "Partition key length").
+# custom:
+#   id: DK102
+#   name: partition-key-length
+#   severity: error
+#   remediation: Shorten literal text or lower the segments' max_length; make sure no rendering can be empty.
+findings contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "template"]) if {
+	lib.known("partition_key.template")
+	max_bytes := input.derived.partition_key.max_bytes
+	lib.number(max_bytes)
+	max_bytes > lib.limits.partition_key_max_bytes
+	msg := sprintf("the partition key can render %s bytes; DynamoDB allows %s", [lib.fmt(max_bytes), lib.fmt(lib.limits.partition_key_max_bytes)])
+}
+
+# METADATA
+# custom:
+#   id: DK102
+#   name: partition-key-length
+#   severity: error
+#   remediation: Shorten literal text or lower the segments' max_length; make sure no rendering can be empty.
+findings contains lib.finding(rego.metadata.rule(), "the partition key can render as an empty value, which DynamoDB rejects", ["partition_key", "template"]) if {
+	lib.known("partition_key.template")
+	input.derived.partition_key.min_bytes == 0
+}
+
+# METADATA
+# title: Sort key length
+# description: A sort key value is 1 to 1,024 bytes (ServiceQuotas "Sort key length").
+# custom:
+#   id: DK103
+#   name: sort-key-length
+#   severity: error
+#   remediation: Shorten literal text or lower the segments' max_length; make sure no rendering can be empty.
+findings contains lib.finding(rego.metadata.rule(), msg, ["sort_key", "template"]) if {
+	lib.known("sort_key.template")
+	max_bytes := input.derived.sort_key.max_bytes
+	lib.number(max_bytes)
+	max_bytes > lib.limits.sort_key_max_bytes
+	msg := sprintf("the sort key can render %s bytes; DynamoDB allows %s", [lib.fmt(max_bytes), lib.fmt(lib.limits.sort_key_max_bytes)])
+}
+
+# METADATA
+# custom:
+#   id: DK103
+#   name: sort-key-length
+#   severity: error
+#   remediation: Shorten literal text or lower the segments' max_length; make sure no rendering can be empty.
+findings contains lib.finding(rego.metadata.rule(), "the sort key can render as an empty value, which DynamoDB rejects", ["sort_key", "template"]) if {
+	lib.known("sort_key.template")
+	input.derived.sort_key.min_bytes == 0
+}
+
+# METADATA
+# title: Undeclared placeholder
+# description: Every template placeholder other than {shard} needs a segment that says what it holds.
+# custom:
+#   id: DK104
+#   name: undeclared-placeholder
+#   severity: error
+#   remediation: Add a segments entry for the placeholder, e.g. segments = { customer_id = { kind = "id" } }.
+findings contains lib.finding(rego.metadata.rule(), msg, [ref.key, "template"]) if {
+	lib.known("segments")
+	some ref in input.derived.undeclared_placeholders
+	msg := sprintf("placeholder {%s} in %s.template has no segment", [ref.placeholder, ref.key])
+}
+
+# METADATA
+# title: Number key template
+# description: |
+#   A key of type N must render as a number: literal text must be digits, enum values numeric, time
+#   segments epoch milliseconds, and the value at most 38 digits (ServiceQuotas "Number").
+# custom:
+#   id: DK105
+#   name: number-key-template
+#   severity: error
+#   remediation: Use type S for keys with prefixes or delimiters, or keep an N key to digits and numeric segments.
+findings contains lib.finding(rego.metadata.rule(), msg, [key, "template"]) if {
+	some key in number_keys
+	some literal in input.derived[key].literals
+	not regex.match(`^[0-9]+$`, literal)
+	msg := sprintf("%s has type N but its template has the literal text %q, which is not a number", [key, literal])
+}
+
+findings contains lib.finding(rego.metadata.rule(), msg, [key, "template"]) if {
+	some key in number_keys
+	some seg in input.derived[key].segments
+	not numeric_segment(input.segments[seg.name])
+	msg := sprintf("%s has type N but segment {%s} (%s) does not render as a number", [key, seg.name, seg.kind])
+}
+
+findings contains lib.finding(rego.metadata.rule(), msg, [key, "template"]) if {
+	some key in number_keys
+	max_bytes := input.derived[key].max_bytes
+	lib.number(max_bytes)
+	max_bytes > lib.limits.max_number_digits
+	msg := sprintf("%s has type N and can render %d digits; a DynamoDB number holds %d", [key, max_bytes, lib.limits.max_number_digits])
+}
+
+number_keys contains "partition_key" if {
+	input.table.partition_key.type == "N"
+	lib.known("partition_key.template")
+}
+
+number_keys contains "sort_key" if {
+	input.table.sort_key.type == "N"
+	lib.known("sort_key.template")
+}
+
+numeric_segment(seg) if seg.kind in {"id", "number"}
+
+numeric_segment(seg) if {
+	seg.kind == "time"
+	seg.granularity == "millisecond"
+}
+
+numeric_segment(seg) if {
+	seg.kind == "enum"
+	every v in seg.values {
+		regex.match(`^[0-9]+$`, v)
+	}
+}
+
+# METADATA
+# title: Key conventions
+# description: |
+#   Templates of one table should share one delimiter and one letter case for their literal prefixes, so
+#   that keys read alike and begins_with queries are not thrown off by case.
+# custom:
+#   id: DK106
+#   name: key-convention
+#   severity: warning
+#   remediation: Pick one delimiter (usually #) and one case (usually UPPER) for every literal prefix.
+findings contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "template"]) if {
+	delimiters := input.derived.conventions.delimiters
+	count(delimiters) > 1
+	msg := sprintf("the key templates mix delimiters %s", [concat(" ", delimiters)])
+}
+
+findings contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "template"]) if {
+	cases := input.derived.conventions.letter_cases
+	count(cases) > 1
+	msg := sprintf("the key templates mix letter cases in literal text (%s)", [concat(", ", cases)])
+}
+
+# METADATA
+# title: Names
+# description: |
+#   Table and index names are 3 to 255 characters of [A-Za-z0-9_.-]; key attribute names are 1 to 255
+#   bytes (HowItWorks.NamingRulesDataTypes, API_KeySchemaElement).
+# custom:
+#   id: DK107
+#   name: names
+#   severity: error
+#   remediation: Rename to 3–255 characters of letters, digits, underscore, dot or hyphen (attribute names 1–255 bytes).
+findings contains lib.finding(rego.metadata.rule(), msg, ["name"]) if {
+	name := input.table.name
+	name != ""
+	not valid_name(name)
+	msg := sprintf("table name %q is not 3–255 characters of [A-Za-z0-9_.-]", [name])
+}
+
+findings contains lib.finding(rego.metadata.rule(), msg, [attr, index.name]) if {
+	some attr, list in {"local_secondary_indexes": input.table.lsis, "global_secondary_indexes": input.table.gsis}
+	some index in list
+	not valid_name(index.name)
+	msg := sprintf("index name %q is not 3–255 characters of [A-Za-z0-9_.-]", [index.name])
+}
+
+findings contains lib.finding(rego.metadata.rule(), msg, array.concat(k.path, ["name"])) if {
+	some k in input.derived.key_attributes
+	not valid_attribute_name(k)
+	msg := sprintf("key attribute name %q is %d bytes; DynamoDB allows 1 to %d", [k.name, k.name_bytes, lib.limits.max_attribute_name_bytes])
+}
+
+valid_name(name) if {
+	regex.match(`^[A-Za-z0-9_.-]+$`, name)
+	count(name) >= lib.limits.min_name_length
+	count(name) <= lib.limits.max_name_length
+}
+
+valid_attribute_name(k) if {
+	k.name_bytes >= 1
+	k.name_bytes <= lib.limits.max_attribute_name_bytes
+}
+
+# METADATA
+# title: GSI key schema
+# description: A GSI key has 1 to 4 partition attributes and 0 to 4 sort attributes (GSI.DesignPattern.MultiAttributeKeys).
+# custom:
+#   id: DK108
+#   name: gsi-key-schema
+#   severity: error
+#   remediation: Give each GSI 1 to 4 partition_key attributes and at most 4 sort_key attributes.
+findings contains lib.finding(rego.metadata.rule(), msg, ["global_secondary_indexes", gsi.name, "partition_key"]) if {
+	some gsi in input.table.gsis
+	lib.known(concat(".", ["global_secondary_indexes", gsi.name, "partition_key"]))
+	n := count(gsi.partition_key)
+	not n in numbers.range(1, lib.limits.max_gsi_key_attributes)
+	msg := sprintf("GSI %q has %d partition key attributes; a GSI needs 1 to %d", [gsi.name, n, lib.limits.max_gsi_key_attributes])
+}
+
+findings contains lib.finding(rego.metadata.rule(), msg, ["global_secondary_indexes", gsi.name, "sort_key"]) if {
+	some gsi in input.table.gsis
+	n := count(gsi.sort_key)
+	n > lib.limits.max_gsi_key_attributes
+	msg := sprintf("GSI %q has %d sort key attributes; a GSI allows at most %d", [gsi.name, n, lib.limits.max_gsi_key_attributes])
+}

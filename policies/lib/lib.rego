@@ -1,0 +1,108 @@
+# METADATA
+# title: dynamokeys policy library
+# description: |
+#   Helpers shared by the dynamokeys rules: the finding builder, unknown-path checks, DynamoDB limits
+#   and number formatting. Rules read facts from input.derived; this package holds no design math.
+package dynamokeys.lib
+
+# DynamoDB limits the rules compare against. Go keeps the same numbers in internal/keydesign/limits.go, and
+# a test checks that both agree. Sources: AWS DynamoDB Developer Guide (shared/reference/dynamodb-facts.md).
+limits := {
+	# Per physical partition, both capacity modes (bp-partition-key-design).
+	"partition_write_units": 1000,
+	"partition_read_units": 3000,
+	# ServiceQuotas "Partition key length", "Sort key length".
+	"partition_key_max_bytes": 2048,
+	"sort_key_max_bytes": 1024,
+	# LSI.html#LSI.ItemCollections.SizeLimit: 10 GB cap, alarm near 8 GB.
+	"item_collection_bytes": 10737418240,
+	"item_collection_warn_bytes": 8589934592,
+	# ServiceQuotas: 5 LSIs (fixed), 20 GSIs (default), 100 projected attributes across indexes.
+	"max_lsis": 5,
+	"max_gsis": 20,
+	"max_projected_attributes": 100,
+	# GSI.DesignPattern.MultiAttributeKeys: up to 4 partition and 4 sort attributes.
+	"max_gsi_key_attributes": 4,
+	# ServiceQuotas "Throughput default quotas": on-demand units per table, GSIs included.
+	"on_demand_table_units": 40000,
+	# on-demand-capacity-mode / warm-throughput.html: a new table's default warm throughput.
+	"new_table_write_units": 4000,
+	"new_table_read_units": 12000,
+	# HowItWorks.NamingRulesDataTypes; API_KeySchemaElement.
+	"min_name_length": 3,
+	"max_name_length": 255,
+	"max_attribute_name_bytes": 255,
+	# ServiceQuotas "Number": 38 significant digits.
+	"max_number_digits": 38,
+	# Design thresholds (DESIGN §4.2): low cardinality, fan-out, over-sharding, busy partition share.
+	"low_cardinality": 100,
+	"fanout_shards": 100,
+	"fanout_overprovision_factor": 4,
+	"busy_partition_share": 0.5,
+}
+
+key_types := {"S", "N", "B"}
+
+docs_base := "https://registry.terraform.io/providers/dynamokeys/dynamokeys/latest/docs/guides/rule-reference"
+
+# finding builds a finding from the METADATA of the rule that calls it.
+finding(meta, message, path) := finding_with_severity(meta, meta.custom.severity, message, path)
+
+finding_with_severity(meta, severity, message, path) := {
+	"rule": meta.custom.id,
+	"name": meta.custom.name,
+	"severity": severity,
+	"message": message,
+	"path": path,
+	"remediation": meta.custom.remediation,
+	"docs_url": sprintf("%s#%s", [docs_base, lower(meta.custom.id)]),
+}
+
+# unknown(p) holds when the dotted path p, or one of its parents, is not known at plan time.
+unknown(p) if p in {u | some u in input.unknown}
+
+unknown(p) if {
+	some u in input.unknown
+	startswith(p, concat("", [u, "."]))
+}
+
+known(p) if not unknown(p)
+
+# Traffic-derived facts are usable only when known and numeric.
+number(x) if is_number(x)
+
+# fmt formats a number for messages: 2,500 or 156.3.
+fmt(n) := group(format_int(n, 10)) if {
+	is_number(n)
+	n == round(n)
+}
+
+fmt(n) := sprintf("%s.%d", [group(format_int(whole, 10)), tenth]) if {
+	is_number(n)
+	n != round(n)
+	tenths := round(n * 10)
+	whole := floor(tenths / 10)
+	tenth := tenths - (whole * 10)
+}
+
+# group inserts thousands separators into a string of digits.
+group(s) := concat(",", array.concat(head, tail)) if {
+	n := count(s)
+	first := n % 3
+	head := [substring(s, 0, first) | first > 0]
+	tail := [substring(s, i, 3) | some i in numbers.range_step(first, n - 1, 3)]
+}
+
+# percent formats a share: 0.625 → 62.5%.
+percent(x) := concat("", [fmt(x * 100), "%"])
+
+# key_name names the key attribute at a path for messages: partition_key or a GSI attribute.
+path_string(path) := concat(".", [format_step(step) | some step in path])
+
+format_step(step) := step if is_string(step)
+
+format_step(step) := format_int(step, 10) if is_number(step)
+
+on_demand if input.table.billing_mode in {"", "PAY_PER_REQUEST"}
+
+on_demand if not input.table.billing_mode

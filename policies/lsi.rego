@@ -1,0 +1,106 @@
+# METADATA
+# title: Local secondary indexes
+# description: Rules DK201–DK204 on LSI counts, sort keys and item-collection limits.
+package dynamokeys.rules.lsi
+
+import data.dynamokeys.lib
+
+# METADATA
+# title: LSI count
+# description: A table has at most 5 local secondary indexes, a fixed limit (ServiceQuotas; LSI.html).
+# custom:
+#   id: DK201
+#   name: lsi-count
+#   severity: error
+#   remediation: Keep at most 5 LSIs; move the other access patterns to GSIs, which can also be added later.
+findings contains lib.finding(rego.metadata.rule(), msg, ["local_secondary_indexes"]) if {
+	n := count(input.table.lsis)
+	n > lib.limits.max_lsis
+	msg := sprintf("the table has %d LSIs; DynamoDB allows %d", [n, lib.limits.max_lsis])
+}
+
+# METADATA
+# title: LSIs need a table sort key
+# description: A local secondary index shares the table's partition key and needs a table sort key (LSI.html).
+# custom:
+#   id: DK202
+#   name: lsi-needs-sort-key
+#   severity: error
+#   remediation: Add a sort_key to the table, or use a GSI instead of the LSI.
+findings contains lib.finding(rego.metadata.rule(), msg, ["local_secondary_indexes"]) if {
+	count(input.table.lsis) > 0
+	lib.known("sort_key")
+	not input.table.sort_key
+	msg := sprintf("the table has %d LSI(s) but no sort key", [count(input.table.lsis)])
+}
+
+# METADATA
+# title: LSI item-collection limit
+# description: |
+#   With an LSI, all items of one partition-key value plus their LSI entries are capped at 10 GB; writes
+#   beyond fail with ItemCollectionSizeLimitExceededException. AWS suggests alarming near 8 GB
+#   (LSI.html#LSI.ItemCollections.SizeLimit).
+# custom:
+#   id: DK203
+#   name: lsi-collection-limit
+#   severity: error
+#   remediation: Bound items per partition-key value (add a time bucket or shard the key), project less into the LSIs, or replace them with GSIs.
+findings contains lib.finding(rego.metadata.rule(), msg, ["traffic", "max_items_per_partition_key"]) if {
+	count(input.table.lsis) > 0
+	bytes := input.derived.collection.bytes
+	lib.number(bytes)
+	bytes > lib.limits.item_collection_bytes
+	msg := sprintf("one partition-key value's item collection is estimated at %s GB (%s items × %s bytes); the LSI limit is 10 GB", [
+		lib.fmt(bytes / 1073741824), lib.fmt(input.derived.collection.items_per_key), lib.fmt(input.derived.collection.entry_bytes),
+	])
+}
+
+# METADATA
+# custom:
+#   id: DK203
+#   name: lsi-collection-limit
+#   severity: warning
+#   remediation: Alarm on ReturnItemCollectionMetrics=SIZE, bound items per partition-key value, or replace the LSIs with GSIs.
+findings contains lib.finding(rego.metadata.rule(), msg, ["traffic", "max_items_per_partition_key"]) if {
+	count(input.table.lsis) > 0
+	bytes := input.derived.collection.bytes
+	lib.number(bytes)
+	bytes >= lib.limits.item_collection_warn_bytes
+	bytes <= lib.limits.item_collection_bytes
+	msg := sprintf("one partition-key value's item collection is estimated at %s GB, within 2 GB of the 10 GB LSI limit", [lib.fmt(bytes / 1073741824)])
+}
+
+# METADATA
+# custom:
+#   id: DK203
+#   name: lsi-collection-limit
+#   severity: warning
+#   remediation: Set traffic.max_items_per_partition_key to the real bound, or bound the collections with a time bucket.
+findings contains lib.finding(rego.metadata.rule(), msg, ["traffic", "max_items_per_partition_key"]) if {
+	count(input.table.lsis) > 0
+	lib.known("traffic.max_items_per_partition_key")
+	input.derived.collection.basis == "unbounded"
+	msg := "the table has an LSI and the items under one partition-key value can grow without bound; an item collection stops taking writes at 10 GB"
+}
+
+# METADATA
+# title: LSI blocks split for heat
+# description: |
+#   With an LSI, an item collection cannot be split across partitions, so one partition-key value is capped
+#   at a single partition's 1,000 WCU / 3,000 RCU (bp-partition-key-design).
+# custom:
+#   id: DK204
+#   name: lsi-blocks-split
+#   severity: error
+#   remediation: Shard the partition key so that each value stays under one partition's throughput, or replace the LSIs with GSIs.
+findings contains lib.finding(rego.metadata.rule(), msg, ["local_secondary_indexes"]) if {
+	count(input.table.lsis) > 0
+	lib.known("derived.capacity")
+	some [units, limit, unit] in [
+		[input.derived.capacity.per_shard_write_units, lib.limits.partition_write_units, "WCU"],
+		[input.derived.capacity.per_shard_read_units, lib.limits.partition_read_units, "RCU"],
+	]
+	lib.number(units)
+	units > limit
+	msg := sprintf("each partition-key value takes %s %s, but with an LSI its items cannot be split across partitions (%s %s each)", [lib.fmt(units), unit, lib.fmt(limit), unit])
+}

@@ -1,0 +1,148 @@
+# METADATA
+# title: Write sharding
+# description: Rules DK401–DK405 on random suffixes, scheme changes, the {shard} placeholder, fan-out and the shard source.
+package dynamokeys.rules.sharding
+
+import data.dynamokeys.lib
+
+# METADATA
+# title: Random suffix
+# description: |
+#   A random suffix spreads writes, but readers must query every shard, and a retried write that draws a
+#   new suffix creates a duplicate when identity depends on the suffix (bp-partition-key-sharding).
+# custom:
+#   id: DK401
+#   name: random-suffix
+#   severity: warning
+#   remediation: Use strategy = "calculated" with a stable source segment, so writers and readers compute the same shard.
+findings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "strategy"]) if {
+	input.sharding.strategy == "random"
+	msg := sprintf("random sharding: every read of one logical key queries %d shards, and a retry that draws a new suffix writes a duplicate", [input.derived.shard_count])
+}
+
+# METADATA
+# title: Shard scheme change
+# description: |
+#   Changing the shard count, source or strategy remaps existing ids to other shards; readers then miss
+#   old items. Version the scheme (bp-partition-key-sharding).
+# custom:
+#   id: DK402
+#   name: shard-scheme-change
+#   severity: error
+#   remediation: Bump sharding.scheme_version and migrate or dual-read the old scheme, or keep the previous count, source and strategy.
+findings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "scheme_version"]) if {
+	prior := input.prior
+	is_object(prior)
+	lib.known("derived.shard_count")
+	lib.known("sharding")
+	prior.sharding.scheme_version == input.sharding.scheme_version
+	some change in scheme_changes(prior)
+	msg := sprintf("the shard %s changes from %v to %v while scheme_version stays %d: existing items would be looked up in the wrong shard", [
+		change.what, change.from, change.to, input.sharding.scheme_version,
+	])
+}
+
+scheme_changes(prior) := {c |
+	some [what, from, to] in [
+		["count", prior.derived.shard_count, input.derived.shard_count],
+		["source", prior.sharding.source, input.sharding.source],
+		["strategy", prior.sharding.strategy, input.sharding.strategy],
+	]
+	from != to
+	c := {"what": what, "from": from, "to": to}
+}
+
+# METADATA
+# title: Shard placeholder
+# description: Sharding needs a {shard} placeholder in the partition-key template, and {shard} needs sharding.
+# custom:
+#   id: DK403
+#   name: shard-placeholder
+#   severity: error
+#   remediation: Add {shard} to partition_key.template (e.g. DAY#{day}#SHARD#{shard}), or set sharding.strategy to match the template.
+findings contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "template"]) if {
+	lib.known("partition_key.template")
+	lib.known("sharding.strategy")
+	input.sharding.strategy != "none"
+	not input.derived.partition_key.has_shard
+	msg := sprintf("sharding.strategy is %q but partition_key.template has no {shard} placeholder", [input.sharding.strategy])
+}
+
+findings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "strategy"]) if {
+	lib.known("partition_key.template")
+	lib.known("sharding.strategy")
+	input.sharding.strategy == "none"
+	input.derived.partition_key.has_shard
+	msg := "partition_key.template has a {shard} placeholder but sharding is off (strategy none)"
+}
+
+# METADATA
+# title: Shard fan-out
+# description: |
+#   Reading one logical key queries every shard. More than 100 shards, or far more than the traffic needs,
+#   makes every read slower and costlier.
+# custom:
+#   id: DK404
+#   name: fanout
+#   severity: warning
+#   remediation: Lower sharding.count towards the required shard count, or omit it to compute it from traffic.
+findings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "count"]) if {
+	lib.known("derived.shard_count")
+	n := input.derived.shard_count
+	n > lib.limits.fanout_shards
+	msg := sprintf("%d shards: every read of one logical key fans out to %d queries", [n, n])
+}
+
+findings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "count"]) if {
+	lib.known("derived.shard_count")
+	has_traffic
+	n := input.derived.shard_count
+	required := input.derived.required_shards
+	n > lib.limits.fanout_overprovision_factor * required
+	n <= lib.limits.fanout_shards
+	msg := sprintf("%d shards where the traffic needs %d: reads fan out %s× more than necessary", [n, required, lib.fmt(n / required)])
+}
+
+has_traffic if lib.number(input.traffic.writes_per_second)
+
+has_traffic if lib.number(input.traffic.reads_per_second)
+
+# METADATA
+# title: Shard source
+# description: |
+#   Calculated sharding hashes a source segment that readers know from the item's key; without one, or with
+#   one that is not in the keys, readers cannot compute the shard.
+# custom:
+#   id: DK405
+#   name: shard-source
+#   severity: error
+#   remediation: Set sharding.source to a segment that appears in partition_key.template or sort_key.template, e.g. the sort key's id.
+findings contains lib.finding(rego.metadata.rule(), "calculated sharding needs sharding.source: the segment whose value is hashed", ["sharding", "source"]) if {
+	input.sharding.strategy == "calculated"
+	lib.known("sharding.source")
+	input.sharding.source == ""
+}
+
+findings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "source"]) if {
+	input.sharding.strategy == "calculated"
+	lib.known("sharding.source")
+	lib.known("partition_key.template")
+	lib.known("sort_key.template")
+	source := input.sharding.source
+	source != ""
+	not source in key_placeholders
+	msg := sprintf("sharding.source %q is not a placeholder of the partition or sort key, so a reader cannot compute the shard from an item's key", [source])
+}
+
+findings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "source"]) if {
+	input.sharding.strategy == "calculated"
+	lib.known("sharding.source")
+	lib.known("partition_key.template")
+	source := input.sharding.source
+	source in input.derived.partition_key.placeholders
+	msg := sprintf("sharding.source %q is part of the partition key, so every item of one logical key hashes to the same shard and nothing is spread; hash a segment that varies within the key, such as the sort key's id", [source])
+}
+
+key_placeholders contains p if some p in input.derived.partition_key.placeholders
+
+key_placeholders contains p if some p in input.derived.sort_key.placeholders
