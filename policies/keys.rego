@@ -99,21 +99,25 @@ findings contains lib.finding(rego.metadata.rule(), msg, [ref.key, "template"]) 
 #   name: number-key-template
 #   severity: error
 #   remediation: Use type S for keys with prefixes or delimiters, or keep an N key to digits and numeric segments.
-findings contains lib.finding(rego.metadata.rule(), msg, [key, "template"]) if {
+findings contains lib.finding(rego.metadata.rule(), problem.msg, [problem.key, "template"]) if {
+	some problem in number_key_problems
+}
+
+number_key_problems contains {"key": key, "msg": msg} if {
 	some key in number_keys
 	some literal in input.derived[key].literals
 	not regex.match(`^[0-9]+$`, literal)
 	msg := sprintf("%s has type N but its template has the literal text %q, which is not a number", [key, literal])
 }
 
-findings contains lib.finding(rego.metadata.rule(), msg, [key, "template"]) if {
+number_key_problems contains {"key": key, "msg": msg} if {
 	some key in number_keys
 	some seg in input.derived[key].segments
 	not numeric_segment(input.segments[seg.name])
 	msg := sprintf("%s has type N but segment {%s} (%s) does not render as a number", [key, seg.name, seg.kind])
 }
 
-findings contains lib.finding(rego.metadata.rule(), msg, [key, "template"]) if {
+number_key_problems contains {"key": key, "msg": msg} if {
 	some key in number_keys
 	max_bytes := input.derived[key].max_bytes
 	lib.number(max_bytes)
@@ -156,12 +160,16 @@ numeric_segment(seg) if {
 #   severity: warning
 #   remediation: Pick one delimiter (usually #) and one case (usually UPPER) for every literal prefix.
 findings contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "template"]) if {
+	some msg in convention_problems
+}
+
+convention_problems contains msg if {
 	delimiters := input.derived.conventions.delimiters
 	count(delimiters) > 1
 	msg := sprintf("the key templates mix delimiters %s", [concat(" ", delimiters)])
 }
 
-findings contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "template"]) if {
+convention_problems contains msg if {
 	cases := input.derived.conventions.letter_cases
 	count(cases) > 1
 	msg := sprintf("the key templates mix letter cases in literal text (%s)", [concat(", ", cases)])
@@ -177,21 +185,25 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "temp
 #   name: names
 #   severity: error
 #   remediation: Rename to 3–255 characters of letters, digits, underscore, dot or hyphen (attribute names 1–255 bytes).
-findings contains lib.finding(rego.metadata.rule(), msg, ["name"]) if {
+findings contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
+	some problem in name_problems
+}
+
+name_problems contains {"path": ["name"], "msg": msg} if {
 	name := input.table.name
 	name != ""
 	not valid_name(name)
 	msg := sprintf("table name %q is not 3–255 characters of [A-Za-z0-9_.-]", [name])
 }
 
-findings contains lib.finding(rego.metadata.rule(), msg, [attr, index.name]) if {
+name_problems contains {"path": [attr, index.name], "msg": msg} if {
 	some attr, list in {"local_secondary_indexes": input.table.lsis, "global_secondary_indexes": input.table.gsis}
 	some index in list
 	not valid_name(index.name)
 	msg := sprintf("index name %q is not 3–255 characters of [A-Za-z0-9_.-]", [index.name])
 }
 
-findings contains lib.finding(rego.metadata.rule(), msg, array.concat(k.path, ["name"])) if {
+name_problems contains {"path": array.concat(k.path, ["name"]), "msg": msg} if {
 	some k in input.derived.key_attributes
 	not valid_attribute_name(k)
 	msg := sprintf("key attribute name %q is %d bytes; DynamoDB allows 1 to %d", [k.name, k.name_bytes, lib.limits.max_attribute_name_bytes])
@@ -216,7 +228,11 @@ valid_attribute_name(k) if {
 #   name: gsi-key-schema
 #   severity: error
 #   remediation: Give each GSI 1 to 4 partition_key attributes and at most 4 sort_key attributes.
-findings contains lib.finding(rego.metadata.rule(), msg, ["global_secondary_indexes", gsi.name, "partition_key"]) if {
+findings contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
+	some problem in gsi_key_problems
+}
+
+gsi_key_problems contains {"path": ["global_secondary_indexes", gsi.name, "partition_key"], "msg": msg} if {
 	some gsi in input.table.gsis
 	lib.known(concat(".", ["global_secondary_indexes", gsi.name, "partition_key"]))
 	n := count(gsi.partition_key)
@@ -224,7 +240,7 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["global_secondary_inde
 	msg := sprintf("GSI %q has %d partition key attributes; a GSI needs 1 to %d", [gsi.name, n, lib.limits.max_gsi_key_attributes])
 }
 
-findings contains lib.finding(rego.metadata.rule(), msg, ["global_secondary_indexes", gsi.name, "sort_key"]) if {
+gsi_key_problems contains {"path": ["global_secondary_indexes", gsi.name, "sort_key"], "msg": msg} if {
 	some gsi in input.table.gsis
 	n := count(gsi.sort_key)
 	n > lib.limits.max_gsi_key_attributes

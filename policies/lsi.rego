@@ -30,7 +30,7 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["local_secondary_index
 findings contains lib.finding(rego.metadata.rule(), msg, ["local_secondary_indexes"]) if {
 	count(input.table.lsis) > 0
 	lib.known("sort_key")
-	not input.table.sort_key
+	no_sort_key
 	msg := sprintf("the table has %d LSI(s) but no sort key", [count(input.table.lsis)])
 }
 
@@ -104,3 +104,7 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["local_secondary_index
 	units > limit
 	msg := sprintf("each partition-key value takes %s %s, but with an LSI its items cannot be split across partitions (%s %s each)", [lib.fmt(units), unit, lib.fmt(limit), unit])
 }
+
+no_sort_key if not input.table.sort_key
+
+no_sort_key if input.table.sort_key == null

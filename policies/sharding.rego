@@ -60,7 +60,11 @@ scheme_changes(prior) := {c |
 #   name: shard-placeholder
 #   severity: error
 #   remediation: Add {shard} to partition_key.template (e.g. DAY#{day}#SHARD#{shard}), or set sharding.strategy to match the template.
-findings contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "template"]) if {
+findings contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
+	some problem in placeholder_problems
+}
+
+placeholder_problems contains {"path": ["partition_key", "template"], "msg": msg} if {
 	lib.known("partition_key.template")
 	lib.known("sharding.strategy")
 	input.sharding.strategy != "none"
@@ -68,7 +72,7 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "temp
 	msg := sprintf("sharding.strategy is %q but partition_key.template has no {shard} placeholder", [input.sharding.strategy])
 }
 
-findings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "strategy"]) if {
+placeholder_problems contains {"path": ["sharding", "strategy"], "msg": msg} if {
 	lib.known("partition_key.template")
 	lib.known("sharding.strategy")
 	input.sharding.strategy == "none"
@@ -87,13 +91,17 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "strategy"
 #   severity: warning
 #   remediation: Lower sharding.count towards the required shard count, or omit it to compute it from traffic.
 findings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "count"]) if {
+	some msg in fanout_problems
+}
+
+fanout_problems contains msg if {
 	lib.known("derived.shard_count")
 	n := input.derived.shard_count
 	n > lib.limits.fanout_shards
 	msg := sprintf("%d shards: every read of one logical key fans out to %d queries", [n, n])
 }
 
-findings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "count"]) if {
+fanout_problems contains msg if {
 	lib.known("derived.shard_count")
 	has_traffic
 	n := input.derived.shard_count
@@ -117,13 +125,17 @@ has_traffic if lib.number(input.traffic.reads_per_second)
 #   name: shard-source
 #   severity: error
 #   remediation: Set sharding.source to a segment that appears in partition_key.template or sort_key.template, e.g. the sort key's id.
-findings contains lib.finding(rego.metadata.rule(), "calculated sharding needs sharding.source: the segment whose value is hashed", ["sharding", "source"]) if {
+findings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "source"]) if {
+	some msg in source_problems
+}
+
+source_problems contains "calculated sharding needs sharding.source: the segment whose value is hashed" if {
 	input.sharding.strategy == "calculated"
 	lib.known("sharding.source")
 	input.sharding.source == ""
 }
 
-findings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "source"]) if {
+source_problems contains msg if {
 	input.sharding.strategy == "calculated"
 	lib.known("sharding.source")
 	lib.known("partition_key.template")
@@ -134,7 +146,7 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "source"])
 	msg := sprintf("sharding.source %q is not a placeholder of the partition or sort key, so a reader cannot compute the shard from an item's key", [source])
 }
 
-findings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "source"]) if {
+source_problems contains msg if {
 	input.sharding.strategy == "calculated"
 	lib.known("sharding.source")
 	lib.known("partition_key.template")

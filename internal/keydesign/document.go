@@ -398,6 +398,9 @@ func (a *analyzer) build(pk, sk *Template) *Document {
 			}
 		}
 	}
+	if d.UndeclaredPlaceholders == nil {
+		d.UndeclaredPlaceholders = []PlaceholderRef{}
+	}
 	a.gsiFacts(doc)
 	a.collection(doc)
 	d.KeyAttributes = keyAttributes(doc.Table)

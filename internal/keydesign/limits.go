@@ -71,3 +71,7 @@ const (
 	FanoutWarningShards       = 100
 	FanoutOverprovisionFactor = 4
 )
+
+// BusyPartitionShare is the share of a partition's write throughput above which a partition-key value
+// counts as busy for the monotonic-sort-key rule (DK305).
+const BusyPartitionShare = 0.5

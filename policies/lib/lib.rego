@@ -90,7 +90,7 @@ group(s) := concat(",", array.concat(head, tail)) if {
 	n := count(s)
 	first := n % 3
 	head := [substring(s, 0, first) | first > 0]
-	tail := [substring(s, i, 3) | some i in numbers.range_step(first, n - 1, 3)]
+	tail := [substring(s, i, 3) | some i in numbers.range_step(first, n - 1, 3); i < n]
 }
 
 # percent formats a share: 0.625 → 62.5%.

@@ -1,0 +1,119 @@
+package policy
+
+import (
+	"context"
+	"io/fs"
+	"strings"
+	"testing"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/format"
+	"github.com/open-policy-agent/opa/v1/rego"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/policies"
+)
+
+// TestBundleIsOPAFormatted is `opa fmt --fail` on every file of the bundle.
+func TestBundleIsOPAFormatted(t *testing.T) {
+	err := fs.WalkDir(policies.FS, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		src, err := fs.ReadFile(policies.FS, name)
+		if err != nil {
+			return err
+		}
+		formatted, err := format.SourceWithOpts(name, src, format.Opts{RegoVersion: ast.RegoV1})
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			return nil
+		}
+		if string(formatted) != string(src) {
+			t.Errorf("policies/%s is not opa fmt clean: run opa fmt -w policies (make fmt)", name)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLimitsMatchGo keeps the Rego limits and the Go constants in internal/keydesign one set of numbers.
+func TestLimitsMatchGo(t *testing.T) {
+	modules, err := BundleModules(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compiler := ast.NewCompiler().WithCapabilities(Capabilities())
+	if compiler.Compile(modules); compiler.Failed() {
+		t.Fatal(compiler.Errors)
+	}
+	rs, err := rego.New(rego.Query("data.dynamokeys.lib.limits"), rego.Compiler(compiler)).Eval(context.Background())
+	if err != nil || len(rs) == 0 {
+		t.Fatalf("evaluating limits: %v", err)
+	}
+	limits := rs[0].Expressions[0].Value.(map[string]any)
+	want := map[string]float64{
+		"partition_write_units":       keydesign.PartitionWriteUnitsLimit,
+		"partition_read_units":        keydesign.PartitionReadUnitsLimit,
+		"partition_key_max_bytes":     keydesign.PartitionKeyMaxBytes,
+		"sort_key_max_bytes":          keydesign.SortKeyMaxBytes,
+		"item_collection_bytes":       keydesign.ItemCollectionLimitBytes,
+		"item_collection_warn_bytes":  keydesign.ItemCollectionWarnBytes,
+		"max_lsis":                    keydesign.MaxLocalSecondaryIndexes,
+		"max_gsis":                    keydesign.DefaultMaxGlobalSecondaryIndexes,
+		"max_projected_attributes":    keydesign.MaxProjectedNonKeyAttributes,
+		"max_gsi_key_attributes":      keydesign.MaxGSIKeyAttributes,
+		"on_demand_table_units":       keydesign.OnDemandTableUnitsQuota,
+		"new_table_write_units":       keydesign.NewTableWarmWritesPerSecond,
+		"new_table_read_units":        keydesign.NewTableWarmReadsPerSecond,
+		"min_name_length":             keydesign.MinNameLength,
+		"max_name_length":             keydesign.MaxNameLength,
+		"max_attribute_name_bytes":    keydesign.MaxAttributeNameBytes,
+		"max_number_digits":           keydesign.MaxNumberDigits,
+		"low_cardinality":             keydesign.LowCardinalityThreshold,
+		"fanout_shards":               keydesign.FanoutWarningShards,
+		"fanout_overprovision_factor": keydesign.FanoutOverprovisionFactor,
+		"busy_partition_share":        keydesign.BusyPartitionShare,
+	}
+	for key, v := range want {
+		got, ok := limits[key]
+		if !ok {
+			t.Errorf("policies/lib/lib.rego limits lacks %q", key)
+			continue
+		}
+		if g, _ := got.(interface{ Float64() (float64, error) }).Float64(); g != v {
+			t.Errorf("limits.%s = %v in Rego, %v in Go", key, got, v)
+		}
+	}
+	for key := range limits {
+		if _, ok := want[key]; !ok {
+			t.Errorf("limits.%s has no Go counterpart in internal/keydesign/limits.go", key)
+		}
+	}
+}
+
+// TestEveryRuleHasCompleteMetadata checks the catalogue the docs and diagnostics are built from.
+func TestEveryRuleHasCompleteMetadata(t *testing.T) {
+	e, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	for _, r := range e.Catalogue() {
+		ids[r.ID] = true
+		if r.Name == "" || r.Title == "" || r.Description == "" || r.Remediation == "" || len(r.Severities) == 0 {
+			t.Errorf("%s has incomplete METADATA: %+v", r.ID, r)
+		}
+		if !strings.HasSuffix(r.DocsURL, "#"+strings.ToLower(r.ID)) {
+			t.Errorf("%s docs URL %s", r.ID, r.DocsURL)
+		}
+	}
+	for _, id := range strings.Fields("DK101 DK102 DK103 DK104 DK105 DK106 DK107 DK108 DK201 DK202 DK203 DK204 " +
+		"DK301 DK302 DK303 DK304 DK305 DK401 DK402 DK403 DK404 DK405 DK501 DK502 DK503 DK601 DK602 DK603") {
+		if !ids[id] {
+			t.Errorf("rule %s of DESIGN §4.2 is missing from the bundle", id)
+		}
+	}
+}

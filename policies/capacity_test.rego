@@ -1,0 +1,58 @@
+package dynamokeys.rules.capacity_test
+
+import data.dynamokeys.fixtures
+import data.dynamokeys.rules.capacity
+
+with_peak(w, r) := fixtures.doc({"derived": {"capacity": {"peak_write_units": w, "peak_read_units": r}}})
+
+test_moderate_traffic_passes if {
+	count(capacity.findings) == 0 with input as fixtures.base
+}
+
+test_on_demand_quota_exceeded_warns if {
+	some f in capacity.findings with input as with_peak(40001, 100)
+	f.rule == "DK601"
+	f.path == ["traffic", "writes_per_second"]
+	contains(f.message, "40,001")
+}
+
+test_on_demand_quota_at_limit_passes if {
+	not "DK601" in fixtures.ids(capacity.findings) with input as with_peak(40000, 40000)
+}
+
+test_quota_ignores_provisioned_tables if {
+	doc := object.union(with_peak(50000, 0), {"table": {"billing_mode": "PROVISIONED", "write_capacity": 60000, "read_capacity": 10}})
+	not "DK601" in fixtures.ids(capacity.findings) with input as doc
+}
+
+test_new_table_over_warm_writes_warns if {
+	some f in capacity.findings with input as with_peak(4001, 0)
+	f.rule == "DK602"
+	f.severity == "warning"
+}
+
+test_new_table_over_warm_reads_warns if {
+	"DK602" in fixtures.ids(capacity.findings) with input as with_peak(0, 12001)
+}
+
+test_existing_table_is_not_cold if {
+	doc := object.union(with_peak(5000, 0), {"prior": fixtures.base})
+	not "DK602" in fixtures.ids(capacity.findings) with input as doc
+}
+
+test_provisioned_below_peak_is_error if {
+	doc := object.union(with_peak(500, 100), {"table": {"billing_mode": "PROVISIONED", "write_capacity": 400, "read_capacity": 100}})
+	some f in capacity.findings with input as doc
+	f.rule == "DK603"
+	f.path == ["write_capacity"]
+}
+
+test_provisioned_at_peak_passes if {
+	doc := object.union(with_peak(500, 100), {"table": {"billing_mode": "PROVISIONED", "write_capacity": 500, "read_capacity": 100}})
+	not "DK603" in fixtures.ids(capacity.findings) with input as doc
+}
+
+test_provisioned_unknown_capacity_passes if {
+	doc := object.union(with_peak(500, 100), {"table": {"billing_mode": "PROVISIONED", "write_capacity": null}})
+	not "DK603" in fixtures.ids(capacity.findings) with input as doc
+}

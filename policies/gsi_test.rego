@@ -1,0 +1,56 @@
+package dynamokeys.rules.gsi_test
+
+import data.dynamokeys.fixtures
+import data.dynamokeys.rules.gsi
+
+with_gsi(overrides) := fixtures.doc({"table": {"gsis": [object.union(fixtures.gsi("by_status"), overrides)]}})
+
+test_high_cardinality_gsi_passes if {
+	count(gsi.findings) == 0 with input as with_gsi({"partition_key_cardinality": 1000000, "hot_partition_write_units": 0.0001})
+}
+
+test_low_cardinality_gsi_under_writes_warns if {
+	doc := with_gsi({"partition_key_cardinality": 4, "hot_partition_write_units": 25})
+	some f in gsi.findings with input as doc
+	f.rule == "DK501"
+	f.severity == "warning"
+	contains(f.message, "low-cardinality (4 values)")
+	f.path == ["global_secondary_indexes", "by_status", "partition_key"]
+}
+
+test_time_bucketed_gsi_warns if {
+	doc := with_gsi({"time_bucketed": true, "hot_partition_write_units": 100})
+	some f in gsi.findings with input as doc
+	f.rule == "DK501"
+	contains(f.message, "time-bucketed")
+}
+
+test_gsi_hot_partition_over_limit_is_error if {
+	doc := with_gsi({"partition_key_cardinality": 2, "hot_partition_write_units": 1001})
+	fixtures.severities(gsi.findings, "DK501") == {"error"} with input as doc
+}
+
+test_low_cardinality_gsi_without_writes_passes if {
+	doc := object.union(with_gsi({"partition_key_cardinality": 4}), {"derived": {"capacity": {"peak_write_units": null}}})
+	not "DK501" in fixtures.ids(gsi.findings) with input as doc
+}
+
+test_100_projected_attributes_pass if {
+	not "DK502" in fixtures.ids(gsi.findings) with input as fixtures.doc({"derived": {"projected_non_key_attributes": 100}})
+}
+
+test_101_projected_attributes_are_error if {
+	some f in gsi.findings with input as fixtures.doc({"derived": {"projected_non_key_attributes": 101}})
+	f.rule == "DK502"
+	contains(f.message, "101")
+}
+
+test_20_gsis_pass if {
+	doc := fixtures.doc({"table": {"gsis": [fixtures.gsi(sprintf("gsi_%d", [i])) | some i in numbers.range(1, 20)]}})
+	not "DK503" in fixtures.ids(gsi.findings) with input as doc
+}
+
+test_21_gsis_warn if {
+	doc := fixtures.doc({"table": {"gsis": [fixtures.gsi(sprintf("gsi_%d", [i])) | some i in numbers.range(1, 21)]}})
+	fixtures.severities(gsi.findings, "DK503") == {"warning"} with input as doc
+}

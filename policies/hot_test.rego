@@ -1,0 +1,116 @@
+package dynamokeys.rules.hot_test
+
+import data.dynamokeys.fixtures
+import data.dynamokeys.rules.hot
+
+daily := fixtures.doc({
+	"table": {"partition_key": {"name": "pk", "type": "S", "template": "DAY#{day}"}},
+	"derived": {"partition_key": {"has_time_bucket": true, "has_shard": false, "cardinality": null}},
+})
+
+daily_with(capacity, required) := object.union(daily, {"derived": {"capacity": capacity, "required_shards": required}})
+
+test_clean_design_has_no_hot_findings if {
+	count(hot.findings) == 0 with input as fixtures.base
+}
+
+test_time_bucket_over_partition_is_error_naming_shards if {
+	doc := daily_with({"hot_key_write_units": 2500, "per_shard_write_units": 2500}, 4)
+	some f in hot.findings with input as doc
+	f.rule == "DK301"
+	f.severity == "error"
+	contains(f.message, "2,500 WCU")
+	contains(f.message, "at least 4")
+}
+
+test_time_bucket_under_partition_warns if {
+	doc := daily_with({"hot_key_write_units": 1000, "hot_key_read_units": 3000, "per_shard_write_units": 1000}, 2)
+	fixtures.severities(hot.findings, "DK301") == {"warning"} with input as doc
+}
+
+test_time_bucket_with_shard_passes if {
+	doc := object.union(daily, {"derived": {"partition_key": {"has_shard": true}}})
+	not "DK301" in fixtures.ids(hot.findings) with input as doc
+}
+
+test_time_bucket_silent_when_template_unknown if {
+	doc := object.union(daily, {"unknown": ["partition_key.template"]})
+	not "DK301" in fixtures.ids(hot.findings) with input as doc
+}
+
+test_status_partition_key_warns if {
+	doc := fixtures.doc({"derived": {"partition_key": {"cardinality": 4}}})
+	some f in hot.findings with input as doc
+	f.rule == "DK302"
+	f.severity == "warning"
+	contains(f.message, "only 4")
+}
+
+test_99_values_warn if {
+	"DK302" in fixtures.ids(hot.findings) with input as fixtures.doc({"derived": {"partition_key": {"cardinality": 99}}})
+}
+
+test_100_values_pass if {
+	not "DK302" in fixtures.ids(hot.findings) with input as fixtures.doc({"derived": {"partition_key": {"cardinality": 100}}})
+}
+
+test_1000_wcu_per_shard_passes if {
+	not "DK303" in fixtures.ids(hot.findings) with input as fixtures.doc({"derived": {"capacity": {"per_shard_write_units": 1000}}})
+}
+
+test_1001_wcu_per_shard_is_error_naming_shards if {
+	doc := fixtures.doc({"derived": {"capacity": {"per_shard_write_units": 1001}, "required_shards": 2}})
+	some f in hot.findings with input as doc
+	f.rule == "DK303"
+	f.severity == "error"
+	contains(f.message, "at least 2 shards")
+	f.path == ["partition_key", "template"]
+}
+
+test_sharded_hot_key_points_at_count if {
+	doc := fixtures.doc({"sharding": {"strategy": "calculated"}, "derived": {"capacity": {"per_shard_write_units": 1500}, "shard_count": 2, "required_shards": 4}})
+	some f in hot.findings with input as doc
+	f.rule == "DK303"
+	f.path == ["sharding", "count"]
+}
+
+test_3001_rcu_per_shard_is_error if {
+	"DK303" in fixtures.ids(hot.findings) with input as fixtures.doc({"derived": {"capacity": {"per_shard_read_units": 3001}}})
+}
+
+test_3000_rcu_per_shard_passes if {
+	not "DK303" in fixtures.ids(hot.findings) with input as fixtures.doc({"derived": {"capacity": {"per_shard_read_units": 3000}}})
+}
+
+test_hot_key_silent_when_capacity_unknown if {
+	doc := fixtures.doc({"derived": {"capacity": {"per_shard_write_units": 5000}}, "unknown": ["derived.capacity"]})
+	not "DK303" in fixtures.ids(hot.findings) with input as doc
+}
+
+test_hot_item_writes_are_error if {
+	doc := fixtures.doc({"derived": {"capacity": {"hottest_item_write_units": 1001}}})
+	some f in hot.findings with input as doc
+	f.rule == "DK304"
+	f.path == ["traffic", "hottest_item_writes_per_second"]
+}
+
+test_hot_item_reads_are_error if {
+	"DK304" in fixtures.ids(hot.findings) with input as fixtures.doc({"derived": {"capacity": {"hottest_item_read_units": 3001}}})
+}
+
+test_hot_item_at_limit_passes if {
+	doc := fixtures.doc({"derived": {"capacity": {"hottest_item_write_units": 1000, "hottest_item_read_units": 3000}}})
+	not "DK304" in fixtures.ids(hot.findings) with input as doc
+}
+
+test_monotonic_sort_key_under_busy_key_warns if {
+	doc := fixtures.doc({"derived": {"sort_key": {"monotonic": true}, "capacity": {"per_shard_write_units": 625}}})
+	some f in hot.findings with input as doc
+	f.rule == "DK305"
+	contains(f.message, "62.5%")
+}
+
+test_monotonic_sort_key_under_quiet_key_passes if {
+	doc := fixtures.doc({"derived": {"sort_key": {"monotonic": true}, "capacity": {"per_shard_write_units": 499}}})
+	not "DK305" in fixtures.ids(hot.findings) with input as doc
+}

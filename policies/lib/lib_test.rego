@@ -1,0 +1,39 @@
+package dynamokeys.lib_test
+
+import data.dynamokeys.lib
+
+test_fmt_groups_thousands if {
+	lib.fmt(0) == "0"
+	lib.fmt(999) == "999"
+	lib.fmt(1000) == "1,000"
+	lib.fmt(2500) == "2,500"
+	lib.fmt(1234567) == "1,234,567"
+}
+
+test_fmt_keeps_one_decimal if {
+	lib.fmt(156.25) == "156.3"
+	lib.fmt(0.5) == "0.5"
+	lib.fmt(1000.04) == "1,000.0"
+}
+
+test_percent if {
+	lib.percent(0.625) == "62.5%"
+	lib.percent(1) == "100%"
+}
+
+test_unknown_covers_children if {
+	lib.unknown("traffic.writes_per_second") with input as {"unknown": ["traffic"]}
+	lib.unknown("traffic") with input as {"unknown": ["traffic"]}
+	not lib.unknown("traffic_x") with input as {"unknown": ["traffic"]}
+	lib.known("segments") with input as {"unknown": ["traffic"]}
+}
+
+test_path_string if {
+	lib.path_string(["global_secondary_indexes", "by_x", "partition_key", 0]) == "global_secondary_indexes.by_x.partition_key.0"
+}
+
+test_on_demand if {
+	lib.on_demand with input as {"table": {"billing_mode": ""}}
+	lib.on_demand with input as {"table": {}}
+	not lib.on_demand with input as {"table": {"billing_mode": "PROVISIONED"}}
+}
