@@ -5,10 +5,19 @@
 #   every user package under dynamokeys.custom.*, evaluated on one design document (DESIGN §4.1).
 package dynamokeys
 
-findings contains f if {
-	some area
-	some f in data.dynamokeys.rules[area].findings
-}
+# The areas are listed rather than iterated with data.dynamokeys.rules[_]: a variable in the ref makes OPA
+# walk the whole rule tree on every evaluation.
+findings contains f if some f in data.dynamokeys.rules.keys.findings
+
+findings contains f if some f in data.dynamokeys.rules.lsi.findings
+
+findings contains f if some f in data.dynamokeys.rules.hot.findings
+
+findings contains f if some f in data.dynamokeys.rules.sharding.findings
+
+findings contains f if some f in data.dynamokeys.rules.gsi.findings
+
+findings contains f if some f in data.dynamokeys.rules.capacity.findings
 
 findings contains f if {
 	walk(data.dynamokeys.custom, [path, value])

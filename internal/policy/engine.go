@@ -1,10 +1,8 @@
 package policy
 
 import (
-	"bytes"
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -219,11 +217,7 @@ var ErrTimeout = errors.New("the policy evaluation exceeded eval_timeout")
 // Evaluate runs the rules on doc and returns its findings, errors first, then by rule and path. The
 // context's deadline bounds the evaluation.
 func (e *Engine) Evaluate(ctx context.Context, doc *keydesign.Document) ([]Finding, error) {
-	raw, err := json.Marshal(doc)
-	if err != nil {
-		return nil, fmt.Errorf("encoding the design document: %w", err)
-	}
-	input, err := ast.ValueFromReader(bytes.NewReader(raw))
+	input, err := ToValue(doc)
 	if err != nil {
 		return nil, fmt.Errorf("converting the design document: %w", err)
 	}

@@ -58,11 +58,14 @@ finding_with_severity(meta, severity, message, path) := {
 	"docs_url": sprintf("%s#%s", [docs_base, lower(meta.custom.id)]),
 }
 
+# unknown_paths are the dotted paths not known at plan time, built once per evaluation.
+unknown_paths := {u | some u in input.unknown}
+
 # unknown(p) holds when the dotted path p, or one of its parents, is not known at plan time.
-unknown(p) if p in {u | some u in input.unknown}
+unknown(p) if unknown_paths[p]
 
 unknown(p) if {
-	some u in input.unknown
+	some u in unknown_paths
 	startswith(p, concat("", [u, "."]))
 }
 

@@ -1,0 +1,100 @@
+package policy
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// ToValue converts a Go value to an OPA value the way encoding/json would encode it (json tags,
+// omitempty, nil pointers and slices as null), without the JSON round trip: the document is converted once
+// per evaluation and the round trip cost more than the rules.
+func ToValue(v any) (ast.Value, error) {
+	return toValue(reflect.ValueOf(v))
+}
+
+func toValue(v reflect.Value) (ast.Value, error) {
+	switch v.Kind() {
+	case reflect.Invalid:
+		return ast.Null{}, nil
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return ast.Null{}, nil
+		}
+		return toValue(v.Elem())
+	case reflect.Bool:
+		return ast.Boolean(v.Bool()), nil
+	case reflect.String:
+		return ast.String(v.String()), nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return ast.Number(strconv.FormatInt(v.Int(), 10)), nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return ast.Number(strconv.FormatUint(v.Uint(), 10)), nil
+	case reflect.Float32, reflect.Float64:
+		return ast.Number(strconv.FormatFloat(v.Float(), 'f', -1, 64)), nil
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.IsNil() {
+			return ast.Null{}, nil
+		}
+		terms := make([]*ast.Term, v.Len())
+		for i := range terms {
+			el, err := toValue(v.Index(i))
+			if err != nil {
+				return nil, err
+			}
+			terms[i] = ast.NewTerm(el)
+		}
+		return ast.NewArray(terms...), nil
+	case reflect.Map:
+		if v.IsNil() {
+			return ast.Null{}, nil
+		}
+		if v.Type().Key().Kind() != reflect.String {
+			return nil, fmt.Errorf("map key type %s is not string", v.Type().Key())
+		}
+		obj := ast.NewObject()
+		iter := v.MapRange()
+		for iter.Next() {
+			el, err := toValue(iter.Value())
+			if err != nil {
+				return nil, err
+			}
+			obj.Insert(ast.StringTerm(iter.Key().String()), ast.NewTerm(el))
+		}
+		return obj, nil
+	case reflect.Struct:
+		return structToValue(v)
+	}
+	return nil, fmt.Errorf("cannot convert %s to a policy value", v.Type())
+}
+
+func structToValue(v reflect.Value) (ast.Value, error) {
+	t := v.Type()
+	obj := ast.NewObject()
+	for i := range t.NumField() {
+		field := t.Field(i)
+		if !field.IsExported() {
+			continue
+		}
+		name, opts, _ := strings.Cut(field.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = field.Name
+		}
+		fv := v.Field(i)
+		if strings.Contains(opts, "omitempty") && fv.IsZero() {
+			continue
+		}
+		el, err := toValue(fv)
+		if err != nil {
+			return nil, fmt.Errorf("%s.%s: %w", t.Name(), field.Name, err)
+		}
+		obj.Insert(ast.StringTerm(name), ast.NewTerm(el))
+	}
+	return obj, nil
+}
