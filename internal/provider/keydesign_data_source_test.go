@@ -94,6 +94,7 @@ resource "terraform_data" "measured" {
 }
 data "dynamokeys_keydesign" "events" {
   partition_key = { name = "pk", template = "DAY#{day}#SHARD#{shard}" }
+  sort_key      = { name = "sk", template = "EVENT#{event_id}" }
   segments      = { day = { kind = "time", granularity = "day" }, event_id = { kind = "id" } }
   sharding      = { strategy = "calculated", source = "event_id" }
   traffic       = { writes_per_second = terraform_data.measured.output }

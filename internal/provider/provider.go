@@ -184,6 +184,10 @@ func (p *dynamokeysProvider) Configure(ctx context.Context, req provider.Configu
 		return
 	}
 	data.policy.evaluator = engine
+	if len(policyDirs) == 0 && allRulesDisabled(engine, data.policy.disabledRules) {
+		// Nothing could survive the filter: skip the evaluation altogether.
+		data.policy.evaluator = nil
+	}
 	for id := range data.policy.disabledRules {
 		if !engine.HasRule(id) {
 			resp.Diagnostics.AddAttributeWarning(path.Root("policy").AtName("disabled_rules"), "Unknown rule id in disabled_rules",
@@ -192,6 +196,15 @@ func (p *dynamokeysProvider) Configure(ctx context.Context, req provider.Configu
 	}
 	resp.DataSourceData = data
 	resp.ResourceData = data
+}
+
+func allRulesDisabled(engine *policy.Engine, disabled map[string]bool) bool {
+	for _, r := range engine.Catalogue() {
+		if !disabled[r.ID] {
+			return false
+		}
+	}
+	return true
 }
 
 // loadPolicyEngine returns the built-in engine (compiled once per process) or, with policy_dirs, one that

@@ -1,0 +1,204 @@
+package provider
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+)
+
+// findingRules outputs the rule ids of a data source's findings, for assertions.
+func findingRules(name string) string {
+	return fmt.Sprintf(`
+output "rules" {
+  value = distinct([for f in data.dynamokeys_keydesign.%[1]s.findings : "${f.rule}:${f.severity}"])
+}
+output "ok" {
+  value = data.dynamokeys_keydesign.%[1]s.ok
+}
+`, name)
+}
+
+func expectRules(ok bool, rules ...string) []statecheck.StateCheck {
+	checks := make([]knownvalue.Check, len(rules))
+	for i, r := range rules {
+		checks[i] = knownvalue.StringExact(r)
+	}
+	return []statecheck.StateCheck{
+		statecheck.ExpectKnownOutputValue("rules", knownvalue.SetExact(checks)),
+		statecheck.ExpectKnownOutputValue("ok", knownvalue.Bool(ok)),
+	}
+}
+
+func unitSteps(t *testing.T, steps ...resource.TestStep) {
+	t.Helper()
+	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
+}
+
+const dailyLogUnsharded = `
+data "dynamokeys_keydesign" "log" {
+  partition_key = { name = "pk", template = "DAY#{day}" }
+  sort_key      = { name = "sk", template = "EVENT#{event_id}" }
+  segments = {
+    day      = { kind = "time", granularity = "day" }
+    event_id = { kind = "id" }
+  }
+  traffic = { writes_per_second = 2500 }
+  %s
+}
+`
+
+// The partition-key guidance's daily event log: 2,500 writes/s into one day's key fails the plan.
+func TestScenarioDailyEventLogFails(t *testing.T) {
+	unitSteps(t, resource.TestStep{
+		Config:      fmt.Sprintf(dailyLogUnsharded, ""),
+		ExpectError: expectError(`DK301 time-bucket-partition-key: .*shard it into at least 4`),
+	}, resource.TestStep{
+		Config:      fmt.Sprintf(dailyLogUnsharded, ""),
+		ExpectError: expectError(`DK303 hot-key-demand: the busiest key needs 2,500 WCU per shard .* use at least 4 shards`),
+	})
+}
+
+func TestScenarioDailyEventLogWithoutEnforceWarns(t *testing.T) {
+	unitSteps(t, resource.TestStep{
+		Config:            fmt.Sprintf(dailyLogUnsharded, "enforce = false") + findingRules("log"),
+		ConfigStateChecks: expectRules(false, "DK301:error", "DK303:error"),
+	})
+}
+
+func TestScenarioDailyEventLogShardedPasses(t *testing.T) {
+	unitSteps(t, resource.TestStep{
+		Config: `
+data "dynamokeys_keydesign" "log" {
+  partition_key = { name = "pk", template = "DAY#{day}#SHARD#{shard}" }
+  sort_key      = { name = "sk", template = "EVENT#{event_id}" }
+  segments = {
+    day      = { kind = "time", granularity = "day" }
+    event_id = { kind = "id" }
+  }
+  sharding = { strategy = "calculated", source = "event_id" }
+  traffic  = { writes_per_second = 2500 }
+}
+` + findingRules("log"),
+		ConfigStateChecks: append(expectRules(true),
+			statecheck.ExpectKnownOutputValue("ok", knownvalue.Bool(true))),
+	})
+}
+
+func TestScenarioStatusPartitionKeyWarns(t *testing.T) {
+	unitSteps(t, resource.TestStep{
+		Config: `
+data "dynamokeys_keydesign" "orders" {
+  partition_key = { name = "status", template = "{status}" }
+  sort_key      = { name = "sk", template = "ORDER#{order_id}" }
+  segments = {
+    status   = { kind = "enum", values = ["pending", "paid", "shipped", "delivered"] }
+    order_id = { kind = "id" }
+  }
+  traffic = { writes_per_second = 100 }
+}
+` + findingRules("orders"),
+		ConfigStateChecks: expectRules(true, "DK302:warning"),
+	})
+}
+
+func TestScenarioLSIWithUnboundedTenantCollectionsWarns(t *testing.T) {
+	unitSteps(t, resource.TestStep{
+		Config: `
+data "dynamokeys_keydesign" "tenants" {
+  partition_key = { name = "pk", template = "TENANT#{tenant_id}" }
+  sort_key      = { name = "sk", template = "DOC#{doc_id}" }
+  segments = {
+    tenant_id = { kind = "id" }
+    doc_id    = { kind = "id" }
+  }
+  local_secondary_indexes = {
+    by_updated = { sort_key = { name = "updated", type = "N" }, projection_type = "KEYS_ONLY" }
+  }
+  traffic = { writes_per_second = 50 }
+}
+` + findingRules("tenants"),
+		ConfigStateChecks: expectRules(true, "DK203:warning"),
+	})
+}
+
+func TestScenarioBoolKeyTypeFails(t *testing.T) {
+	unitSteps(t, resource.TestStep{
+		Config: `
+data "dynamokeys_keydesign" "flags" {
+  partition_key = { name = "enabled", type = "BOOL" }
+}
+`,
+		ExpectError: expectError(`DK101 key-attribute-type: key attribute "enabled" has type "BOOL"`),
+	})
+}
+
+func TestScenarioRandomShardingWarns(t *testing.T) {
+	unitSteps(t, resource.TestStep{
+		Config: `
+data "dynamokeys_keydesign" "votes" {
+  partition_key = { name = "pk", template = "CANDIDATE#{candidate}#{shard}" }
+  segments      = { candidate = { kind = "id" } }
+  sharding      = { strategy = "random", count = 4 }
+  traffic       = { writes_per_second = 3000, hot_key_share = 0.5 }
+}
+` + findingRules("votes"),
+		ConfigStateChecks: expectRules(true, "DK401:warning"),
+	})
+}
+
+func TestPolicyDisabledRulesDropFindings(t *testing.T) {
+	unitSteps(t, resource.TestStep{
+		Config: `
+provider "dynamokeys" {
+  policy = { disabled_rules = ["DK301", "DK303", "DK999"] }
+}
+` + fmt.Sprintf(dailyLogUnsharded, "") + findingRules("log"),
+		ConfigStateChecks: expectRules(true),
+	})
+}
+
+func TestPolicyProviderEnforceFalse(t *testing.T) {
+	unitSteps(t, resource.TestStep{
+		Config: `
+provider "dynamokeys" {
+  policy = { enforce = false }
+}
+` + fmt.Sprintf(dailyLogUnsharded, "") + findingRules("log"),
+		ConfigStateChecks: expectRules(false, "DK301:error", "DK303:error"),
+	})
+}
+
+func writeRego(t *testing.T, src string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "org.rego"), []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestPolicyDirsAddCustomRules(t *testing.T) {
+	dir := writeRego(t, `package dynamokeys.custom.org
+
+findings contains {"rule": "ORG001", "name": "prefix", "severity": "error", "message": "partition key templates start with TENANT#", "path": ["partition_key", "template"]} if {
+	not startswith(input.table.partition_key.template, "TENANT#")
+}
+`)
+	unitSteps(t, resource.TestStep{
+		Config:      fmt.Sprintf("provider \"dynamokeys\" {\n  policy = { policy_dirs = [%q] }\n}\n", dir) + minimalDesign,
+		ExpectError: expectError(`ORG001 prefix: partition key templates start with TENANT#`),
+	})
+}
+
+func TestPolicyDirsCompileErrorNamesFileAndLine(t *testing.T) {
+	dir := writeRego(t, "package dynamokeys.custom.org\n\nleak := http.send({\"method\": \"GET\", \"url\": \"http://127.0.0.1:1\"})\n")
+	unitSteps(t, resource.TestStep{
+		Config:      fmt.Sprintf("provider \"dynamokeys\" {\n  policy = { policy_dirs = [%q] }\n}\n", dir) + minimalDesign,
+		ExpectError: expectError(`Policies in policy_dirs cannot be loaded.*org.rego:3.*http.send`),
+	})
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Measures what the policies cost a real `terraform plan`: a configuration of 100 dynamokeys_keydesign
+# data sources, planned with every rule on and with every rule disabled (evaluation skipped). Prints
+# the median wall time of each and their ratio (target: at most 1.10).
+set -euo pipefail
+
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+runs="${RUNS:-7}"
+work="$(mktemp -d)"
+trap 'rm -rf "${work}"' EXIT
+
+tf="$(bash "${repo_root}/scripts/terraform-cli.sh")"
+(cd "${repo_root}" && go build -o "${work}/bin/terraform-provider-dynamokeys" .)
+cat > "${work}/terraformrc" <<RC
+provider_installation {
+  dev_overrides {
+    "registry.terraform.io/dynamokeys/dynamokeys" = "${work}/bin"
+    "registry.opentofu.org/dynamokeys/dynamokeys" = "${work}/bin"
+  }
+  direct {}
+}
+RC
+export TF_CLI_CONFIG_FILE="${work}/terraformrc" TF_IN_AUTOMATION=1 TF_INPUT=0
+
+all_rules="$(cd "${repo_root}" && grep -rhoE '^#   id: DK[0-9]+' policies/*.rego | awk '{print "\"" $3 "\""}' | sort -u | paste -sd, -)"
+
+write_config() { # $1: dir, $2: provider policy block
+  mkdir -p "$1"
+  {
+    echo "terraform {"
+    echo "  required_providers {"
+    echo "    dynamokeys = { source = \"dynamokeys/dynamokeys\" }"
+    echo "  }"
+    echo "}"
+    echo "provider \"dynamokeys\" {"
+    echo "  $2"
+    echo "}"
+    for i in $(seq 1 100); do
+      cat <<HCL
+data "dynamokeys_keydesign" "t${i}" {
+  partition_key = { name = "pk", template = "DAY#{day}#SHARD#{shard}" }
+  sort_key      = { name = "sk", template = "EVENT#{event_id}" }
+  segments = {
+    day      = { kind = "time", granularity = "day" }
+    event_id = { kind = "id" }
+  }
+  sharding = { strategy = "calculated", source = "event_id" }
+  traffic  = { writes_per_second = $((1000 + i * 20)), reads_per_second = 400, max_items_per_partition_key = 100000 }
+  local_secondary_indexes = { by_created = { sort_key = { name = "created", type = "N" }, projection_type = "KEYS_ONLY" } }
+  global_secondary_indexes = {
+    by_customer = { partition_key = [{ name = "customerId", cardinality = 1000000 }] }
+    by_region   = { partition_key = [{ name = "region", cardinality = 20 }, { name = "customerId", cardinality = 1000000 }] }
+  }
+}
+HCL
+    done
+  } > "$1/main.tf"
+}
+
+write_config "${work}/on" ""
+write_config "${work}/off" "policy = { disabled_rules = [${all_rules}] }"
+
+median_ms() { # $1: dir
+  local times=()
+  for _ in $(seq 1 "${runs}"); do
+    local start end
+    start=$(date +%s%N)
+    (cd "$1" && "${tf}" plan -no-color -refresh=false >/dev/null 2>&1)
+    end=$(date +%s%N)
+    times+=($(((end - start) / 1000000)))
+  done
+  printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+}
+
+(cd "${work}/on" && "${tf}" plan -no-color >"${work}/warmup.log" 2>&1) || { tail -40 "${work}/warmup.log"; exit 1; } # warm-up; fail on a broken config
+on=$(median_ms "${work}/on")
+off=$(median_ms "${work}/off")
+echo "terraform plan, 100 dynamokeys_keydesign data sources, median of ${runs}:"
+echo "  rules on:           ${on} ms"
+echo "  all rules disabled: ${off} ms"
+awk -v on="${on}" -v off="${off}" 'BEGIN { printf "  ratio on/off:       %.3f (target <= 1.10)\n", on / off }'
