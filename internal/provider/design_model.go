@@ -278,15 +278,23 @@ func (e *expander) gsiKeys(v types.List, p keydesign.Path) []keydesign.IndexKeyA
 	var out []keydesign.IndexKeyAttribute
 	for i, el := range v.Elements() {
 		ip := append(append(keydesign.Path(nil), p...), strconv.Itoa(i))
-		var km gsiKeyModel
-		if !e.object(el.(types.Object), ip, &km) {
+		obj, ok := el.(types.Object)
+		if !ok || !e.known(obj, ip) {
 			continue
 		}
-		out = append(out, keydesign.IndexKeyAttribute{
-			Name:        e.str(km.Name, append(ip, "name")),
-			Type:        e.str(km.Type, append(ip, "type")),
-			Cardinality: e.int64Ptr(km.Cardinality, append(ip, "cardinality")),
-		})
+		// Partition attributes carry a cardinality, sort attributes do not: read by attribute name.
+		attrs := obj.Attributes()
+		k := keydesign.IndexKeyAttribute{}
+		if name, ok := attrs["name"].(types.String); ok {
+			k.Name = e.str(name, append(ip, "name"))
+		}
+		if typ, ok := attrs["type"].(types.String); ok {
+			k.Type = e.str(typ, append(ip, "type"))
+		}
+		if card, ok := attrs["cardinality"].(types.Int64); ok {
+			k.Cardinality = e.int64Ptr(card, append(ip, "cardinality"))
+		}
+		out = append(out, k)
 	}
 	return out
 }

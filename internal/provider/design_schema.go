@@ -13,6 +13,10 @@ import (
 func optionalString(desc string, v ...validator.String) spec {
 	return spec{kind: kindString, desc: desc, stringValidators: v}
 }
+func withDefault(s spec, value string) spec {
+	s.resourceDefault = value
+	return s
+}
 func requiredString(desc string) spec { return spec{kind: kindString, mode: modeRequired, desc: desc} }
 func optionalInt(desc string) spec    { return spec{kind: kindInt64, desc: desc} }
 func optionalFloat(desc string) spec  { return spec{kind: kindFloat64, desc: desc} }
@@ -30,7 +34,7 @@ func designInputSpecs() map[string]spec {
 	tableKey := func(what string, required bool) spec {
 		s := spec{kind: kindObject, desc: what, children: map[string]spec{
 			"name": requiredString("Name of the key attribute, 1 to 255 bytes."),
-			"type": optionalString(keyTypeDesc),
+			"type": withDefault(optionalString(keyTypeDesc), keydesign.KeyTypeString),
 			"template": optionalString("Key template: literal text with {placeholder} segments, e.g. `DAY#{day}#SHARD#{shard}`. " +
 				"Placeholder names match [a-z][a-z0-9_]*; {shard} is reserved for the shard suffix; braces cannot appear in literal text."),
 		}}
@@ -42,7 +46,7 @@ func designInputSpecs() map[string]spec {
 	indexKeyAttribute := func(withCardinality bool) map[string]spec {
 		children := map[string]spec{
 			"name": requiredString("Name of the key attribute."),
-			"type": optionalString(keyTypeDesc),
+			"type": withDefault(optionalString(keyTypeDesc), keydesign.KeyTypeString),
 		}
 		if withCardinality {
 			children["cardinality"] = optionalInt("Number of distinct values of this attribute, used to find hot GSI partitions.")
@@ -85,13 +89,13 @@ func designInputSpecs() map[string]spec {
 		"target_utilization": optionalFloat("Share of a partition's throughput one shard may use when the shard count is computed, in (0, 1]. Defaults to 0.8."),
 		"local_secondary_indexes": {kind: kindObjectMap, desc: "Local secondary indexes keyed by index name (at most 5; they need a table sort key).", children: map[string]spec{
 			"sort_key":           {kind: kindObject, mode: modeRequired, desc: "The index sort key.", children: indexKeyAttribute(false)},
-			"projection_type":    optionalString("ALL (the default), KEYS_ONLY or INCLUDE.", projectionValidator),
+			"projection_type":    withDefault(optionalString("ALL (the default), KEYS_ONLY or INCLUDE.", projectionValidator), keydesign.ProjectionAll),
 			"non_key_attributes": {kind: kindStringList, desc: "Attributes projected by INCLUDE."},
 		}},
 		"global_secondary_indexes": {kind: kindObjectMap, desc: "Global secondary indexes keyed by index name.", children: map[string]spec{
 			"partition_key":      {kind: kindObjectList, mode: modeRequired, desc: "1 to 4 partition key attributes (multi-attribute keys).", children: indexKeyAttribute(true)},
 			"sort_key":           {kind: kindObjectList, desc: "0 to 4 sort key attributes.", children: indexKeyAttribute(false)},
-			"projection_type":    optionalString("ALL (the default), KEYS_ONLY or INCLUDE.", projectionValidator),
+			"projection_type":    withDefault(optionalString("ALL (the default), KEYS_ONLY or INCLUDE.", projectionValidator), keydesign.ProjectionAll),
 			"non_key_attributes": {kind: kindStringList, desc: "Attributes projected by INCLUDE."},
 			"read_capacity":      optionalInt("Provisioned read capacity units of the index (PROVISIONED tables only)."),
 			"write_capacity":     optionalInt("Provisioned write capacity units of the index (PROVISIONED tables only)."),

@@ -227,7 +227,9 @@ func loadPolicyEngine(ctx context.Context, dirs []string) (*policy.Engine, diag.
 	return engine, diags
 }
 
-func (p *dynamokeysProvider) Resources(context.Context) []func() resource.Resource { return nil }
+func (p *dynamokeysProvider) Resources(context.Context) []func() resource.Resource {
+	return []func() resource.Resource{NewShardedTableResource}
+}
 
 func (p *dynamokeysProvider) DataSources(context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{NewKeydesignDataSource}

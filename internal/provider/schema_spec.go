@@ -4,6 +4,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
@@ -15,6 +16,10 @@ type spec struct {
 	mode     specMode
 	desc     string
 	children map[string]spec // object, object map and object list kinds
+
+	// resourceDefault, when set, makes a string attribute Optional+Computed with this default in the
+	// resource (the data source reads null as the same default).
+	resourceDefault string
 
 	stringValidators []validator.String
 	int64Validators  []validator.Int64
@@ -108,7 +113,11 @@ func (s spec) resource() rschema.Attribute {
 	req, opt, comp := s.mode == modeRequired, s.mode == modeOptional, s.mode == modeComputed
 	switch s.kind {
 	case kindString:
-		return rschema.StringAttribute{Required: req, Optional: opt, Computed: comp, Description: s.desc, Validators: s.stringValidators}
+		a := rschema.StringAttribute{Required: req, Optional: opt, Computed: comp, Description: s.desc, Validators: s.stringValidators}
+		if s.resourceDefault != "" {
+			a.Computed, a.Default = true, stringdefault.StaticString(s.resourceDefault)
+		}
+		return a
 	case kindInt64:
 		return rschema.Int64Attribute{Required: req, Optional: opt, Computed: comp, Description: s.desc, Validators: s.int64Validators}
 	case kindFloat64:

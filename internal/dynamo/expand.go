@@ -1,0 +1,132 @@
+package dynamo
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// attributeDefinitions derives the AttributeDefinitions CreateTable and UpdateTable need from the key
+// attributes of the table and its indexes: every definition is used by a key, and one name has one type.
+func attributeDefinitions(t Table, indexes ...Index) ([]types.AttributeDefinition, error) {
+	byName := map[string]string{}
+	add := func(k KeyAttribute, where string) error {
+		if prev, ok := byName[k.Name]; ok && prev != k.Type {
+			return fmt.Errorf("attribute %q is type %s in one key and %s in %s: a DynamoDB attribute has one type", k.Name, prev, k.Type, where)
+		}
+		byName[k.Name] = k.Type
+		return nil
+	}
+	if err := add(t.PartitionKey, "the partition key"); err != nil {
+		return nil, err
+	}
+	if t.SortKey != nil {
+		if err := add(*t.SortKey, "the sort key"); err != nil {
+			return nil, err
+		}
+	}
+	for _, idx := range slices.Concat(t.LSIs, t.GSIs, indexes) {
+		for _, k := range slices.Concat(idx.PartitionKey, idx.SortKey) {
+			if err := add(k, "index "+idx.Name); err != nil {
+				return nil, err
+			}
+		}
+	}
+	defs := make([]types.AttributeDefinition, 0, len(byName))
+	for _, name := range slices.Sorted(maps.Keys(byName)) {
+		defs = append(defs, types.AttributeDefinition{AttributeName: aws.String(name), AttributeType: types.ScalarAttributeType(byName[name])})
+	}
+	return defs, nil
+}
+
+func keySchema(partition, sort []KeyAttribute) []types.KeySchemaElement {
+	schema := make([]types.KeySchemaElement, 0, len(partition)+len(sort))
+	for _, k := range partition {
+		schema = append(schema, types.KeySchemaElement{AttributeName: aws.String(k.Name), KeyType: types.KeyTypeHash})
+	}
+	for _, k := range sort {
+		schema = append(schema, types.KeySchemaElement{AttributeName: aws.String(k.Name), KeyType: types.KeyTypeRange})
+	}
+	return schema
+}
+
+func expandProjection(idx Index) *types.Projection {
+	p := &types.Projection{ProjectionType: types.ProjectionType(idx.ProjectionType)}
+	if p.ProjectionType == "" {
+		p.ProjectionType = types.ProjectionTypeAll
+	}
+	if p.ProjectionType == types.ProjectionTypeInclude {
+		p.NonKeyAttributes = idx.NonKeyAttributes
+	}
+	return p
+}
+
+func expandThroughput(read, write *int64) *types.ProvisionedThroughput {
+	if read == nil || write == nil {
+		return nil
+	}
+	return &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(*read), WriteCapacityUnits: aws.Int64(*write)}
+}
+
+func expandGSI(t Table, idx Index) types.GlobalSecondaryIndex {
+	g := types.GlobalSecondaryIndex{
+		IndexName:  aws.String(idx.Name),
+		KeySchema:  keySchema(idx.PartitionKey, idx.SortKey),
+		Projection: expandProjection(idx),
+	}
+	if t.BillingMode == BillingProvisioned {
+		g.ProvisionedThroughput = expandThroughput(idx.ReadCapacity, idx.WriteCapacity)
+	}
+	return g
+}
+
+func expandTags(tags map[string]string) []types.Tag {
+	out := make([]types.Tag, 0, len(tags))
+	for _, k := range slices.Sorted(maps.Keys(tags)) {
+		out = append(out, types.Tag{Key: aws.String(k), Value: aws.String(tags[k])})
+	}
+	return out
+}
+
+// expandCreateTable builds the CreateTable call for t.
+func expandCreateTable(t Table) (*dynamodb.CreateTableInput, error) {
+	defs, err := attributeDefinitions(t)
+	if err != nil {
+		return nil, err
+	}
+	in := &dynamodb.CreateTableInput{
+		TableName:                 aws.String(t.Name),
+		AttributeDefinitions:      defs,
+		BillingMode:               types.BillingMode(t.BillingMode),
+		DeletionProtectionEnabled: t.DeletionProtection,
+	}
+	if t.TableClass != "" {
+		in.TableClass = types.TableClass(t.TableClass)
+	}
+	var sortKey []KeyAttribute
+	if t.SortKey != nil {
+		sortKey = []KeyAttribute{*t.SortKey}
+	}
+	in.KeySchema = keySchema([]KeyAttribute{t.PartitionKey}, sortKey)
+	if t.BillingMode == BillingProvisioned {
+		in.ProvisionedThroughput = expandThroughput(t.ReadCapacity, t.WriteCapacity)
+	}
+	for _, idx := range t.LSIs {
+		in.LocalSecondaryIndexes = append(in.LocalSecondaryIndexes, types.LocalSecondaryIndex{
+			IndexName:  aws.String(idx.Name),
+			KeySchema:  keySchema([]KeyAttribute{t.PartitionKey}, idx.SortKey),
+			Projection: expandProjection(idx),
+		})
+	}
+	for _, idx := range t.GSIs {
+		in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, expandGSI(t, idx))
+	}
+	if len(t.Tags) > 0 {
+		in.Tags = expandTags(t.Tags)
+	}
+	return in, nil
+}

@@ -1,0 +1,82 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// describe reads the table description alone; a missing table is ErrTableNotFound.
+func (c *Client) describe(ctx context.Context, name string) (*Table, error) {
+	api, err := c.API(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out, err := api.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+	if isNotFound(err) {
+		return nil, ErrTableNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("describing table %s: %w", name, err)
+	}
+	return flattenTable(out.Table), nil
+}
+
+// FindTable reads a table with its TTL, point-in-time recovery and tags. Settings the endpoint does not
+// implement (UnknownOperationException) are left nil. A missing table is ErrTableNotFound.
+func (c *Client) FindTable(ctx context.Context, name string) (*Table, error) {
+	t, err := c.describe(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	api, _ := c.API(ctx)
+	ttl, err := api.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(name)})
+	switch {
+	case err == nil && ttl.TimeToLiveDescription != nil:
+		d := ttl.TimeToLiveDescription
+		t.TTL = &TTL{AttributeName: aws.ToString(d.AttributeName),
+			Enabled: d.TimeToLiveStatus == types.TimeToLiveStatusEnabled || d.TimeToLiveStatus == types.TimeToLiveStatusEnabling}
+	case err != nil && !IsUnknownOperation(err):
+		return nil, fmt.Errorf("reading the TTL of %s: %w", name, err)
+	}
+	backups, err := api.DescribeContinuousBackups(ctx, &dynamodb.DescribeContinuousBackupsInput{TableName: aws.String(name)})
+	switch {
+	case err == nil && backups.ContinuousBackupsDescription != nil && backups.ContinuousBackupsDescription.PointInTimeRecoveryDescription != nil:
+		status := backups.ContinuousBackupsDescription.PointInTimeRecoveryDescription.PointInTimeRecoveryStatus
+		t.PointInTimeRecovery = aws.Bool(status == types.PointInTimeRecoveryStatusEnabled)
+	case err != nil && !IsUnknownOperation(err):
+		return nil, fmt.Errorf("reading point-in-time recovery of %s: %w", name, err)
+	}
+	if t.ARN != "" {
+		tags, err := c.listTags(ctx, t.ARN)
+		switch {
+		case err == nil:
+			t.Tags = tags
+		case !IsUnknownOperation(err):
+			return nil, fmt.Errorf("reading the tags of %s: %w", name, err)
+		}
+	}
+	return t, nil
+}
+
+func (c *Client) listTags(ctx context.Context, arn string) (map[string]string, error) {
+	api, _ := c.API(ctx)
+	tags := map[string]string{}
+	var next *string
+	for {
+		out, err := api.ListTagsOfResource(ctx, &dynamodb.ListTagsOfResourceInput{ResourceArn: aws.String(arn), NextToken: next})
+		if err != nil {
+			return nil, err
+		}
+		for _, tag := range out.Tags {
+			tags[aws.ToString(tag.Key)] = aws.ToString(tag.Value)
+		}
+		if out.NextToken == nil {
+			return tags, nil
+		}
+		next = out.NextToken
+	}
+}

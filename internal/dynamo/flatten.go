@@ -1,0 +1,92 @@
+package dynamo
+
+import (
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// flattenTable maps a TableDescription to a Table. Settings DescribeTable does not carry (TTL, PITR, tags)
+// are filled in by FindTable.
+func flattenTable(d *types.TableDescription) *Table {
+	t := &Table{
+		Name:               aws.ToString(d.TableName),
+		ARN:                aws.ToString(d.TableArn),
+		Status:             string(d.TableStatus),
+		BillingMode:        BillingProvisioned,
+		TableClass:         TableClassStandard,
+		DeletionProtection: d.DeletionProtectionEnabled,
+	}
+	if d.BillingModeSummary != nil && d.BillingModeSummary.BillingMode != "" {
+		t.BillingMode = string(d.BillingModeSummary.BillingMode)
+	}
+	if d.TableClassSummary != nil && d.TableClassSummary.TableClass != "" {
+		t.TableClass = string(d.TableClassSummary.TableClass)
+	}
+	if t.BillingMode == BillingProvisioned && d.ProvisionedThroughput != nil {
+		t.ReadCapacity = reportedUnits(d.ProvisionedThroughput.ReadCapacityUnits)
+		t.WriteCapacity = reportedUnits(d.ProvisionedThroughput.WriteCapacityUnits)
+	}
+	types_ := map[string]string{}
+	for _, def := range d.AttributeDefinitions {
+		types_[aws.ToString(def.AttributeName)] = string(def.AttributeType)
+	}
+	partition, sort := flattenKeySchema(d.KeySchema, types_)
+	if len(partition) > 0 {
+		t.PartitionKey = partition[0]
+	}
+	if len(sort) > 0 {
+		t.SortKey = &sort[0]
+	}
+	for _, l := range d.LocalSecondaryIndexes {
+		_, sortKey := flattenKeySchema(l.KeySchema, types_)
+		t.LSIs = append(t.LSIs, Index{Name: aws.ToString(l.IndexName), SortKey: sortKey, ProjectionType: projectionType(l.Projection),
+			NonKeyAttributes: nonKeyAttributes(l.Projection)})
+	}
+	for _, g := range d.GlobalSecondaryIndexes {
+		partition, sort := flattenKeySchema(g.KeySchema, types_)
+		idx := Index{Name: aws.ToString(g.IndexName), PartitionKey: partition, SortKey: sort, ProjectionType: projectionType(g.Projection),
+			NonKeyAttributes: nonKeyAttributes(g.Projection), Status: string(g.IndexStatus)}
+		if t.BillingMode == BillingProvisioned && g.ProvisionedThroughput != nil {
+			idx.ReadCapacity = reportedUnits(g.ProvisionedThroughput.ReadCapacityUnits)
+			idx.WriteCapacity = reportedUnits(g.ProvisionedThroughput.WriteCapacityUnits)
+		}
+		t.GSIs = append(t.GSIs, idx)
+	}
+	return t
+}
+
+// flattenKeySchema splits a key schema into its HASH and RANGE attributes, in order.
+func flattenKeySchema(schema []types.KeySchemaElement, attributeTypes map[string]string) (partition, sort []KeyAttribute) {
+	for _, k := range schema {
+		attr := KeyAttribute{Name: aws.ToString(k.AttributeName), Type: attributeTypes[aws.ToString(k.AttributeName)]}
+		if k.KeyType == types.KeyTypeHash {
+			partition = append(partition, attr)
+		} else {
+			sort = append(sort, attr)
+		}
+	}
+	return partition, sort
+}
+
+func projectionType(p *types.Projection) string {
+	if p == nil || p.ProjectionType == "" {
+		return string(types.ProjectionTypeAll)
+	}
+	return string(p.ProjectionType)
+}
+
+func nonKeyAttributes(p *types.Projection) []string {
+	if p == nil || p.ProjectionType != types.ProjectionTypeInclude {
+		return nil
+	}
+	return p.NonKeyAttributes
+}
+
+// reportedUnits treats 0 capacity units as not reported: provisioned capacity is at least 1 on DynamoDB, and
+// some compatible stores answer 0 for index capacity they do not track.
+func reportedUnits(units *int64) *int64 {
+	if units == nil || *units == 0 {
+		return nil
+	}
+	return units
+}

@@ -1,0 +1,360 @@
+package dynamo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// ErrDeletionProtected is returned by DeleteTable for a table with deletion protection on.
+var ErrDeletionProtected = errors.New("deletion protection is on")
+
+// CreateTable creates t, waits until it and its indexes are ACTIVE, then applies TTL and point-in-time
+// recovery. It returns the table as read back. An optional setting the endpoint does not implement is a
+// warning when t asks for it. ctx bounds the whole operation.
+func (c *Client) CreateTable(ctx context.Context, t Table) (*Table, Warnings, error) {
+	api, err := c.API(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	in, err := expandCreateTable(t)
+	if err != nil {
+		return nil, nil, err
+	}
+	err = retryTransient(ctx, "creating table "+t.Name, func(ctx context.Context) error {
+		_, err := api.CreateTable(ctx, in)
+		return err
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("creating table %s: %w", t.Name, err)
+	}
+	if err := c.waitTableActive(ctx, t.Name); err != nil {
+		return nil, nil, err
+	}
+	var warnings Warnings
+	if t.TTL != nil && t.TTL.Enabled {
+		w, err := c.updateTTL(ctx, t.Name, *t.TTL)
+		warnings = append(warnings, w...)
+		if err != nil {
+			return nil, warnings, err
+		}
+	}
+	if t.PointInTimeRecovery != nil && *t.PointInTimeRecovery {
+		w, err := c.updatePITR(ctx, t.Name, true)
+		warnings = append(warnings, w...)
+		if err != nil {
+			return nil, warnings, err
+		}
+	}
+	read, err := c.FindTable(ctx, t.Name)
+	return read, warnings, err
+}
+
+// UpdateTable moves the table from old to want: GSI deletes first (one per UpdateTable call, each waited
+// for), then one table update (billing mode and capacity, deletion protection, table class), then GSI
+// creates (one per call, each waited for), then TTL, point-in-time recovery and tags. A GSI whose key or
+// projection changed is deleted and created again; the other indexes are not touched.
+func (c *Client) UpdateTable(ctx context.Context, old, want Table) (*Table, Warnings, error) {
+	api, err := c.API(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	name := want.Name
+	deletes, creates, throughput := diffGSIs(old, want)
+	for _, idx := range deletes {
+		if err := c.updateTable(ctx, api, &dynamodb.UpdateTableInput{TableName: aws.String(name),
+			GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Delete: &types.DeleteGlobalSecondaryIndexAction{IndexName: aws.String(idx.Name)}}}},
+			"deleting index "+idx.Name); err != nil {
+			return nil, nil, err
+		}
+		if err := c.waitIndexDeleted(ctx, name, idx.Name); err != nil {
+			return nil, nil, err
+		}
+	}
+
+	if in := tableSettingsUpdate(old, want, throughput); in != nil {
+		if err := c.updateTable(ctx, api, in, "updating table settings"); err != nil {
+			return nil, nil, err
+		}
+		if err := c.waitTableActive(ctx, name); err != nil {
+			return nil, nil, err
+		}
+		if err := c.settleIndexThroughput(ctx, api, want, throughput); err != nil {
+			return nil, nil, err
+		}
+	}
+
+	for _, idx := range creates {
+		defs, err := attributeDefinitions(want)
+		if err != nil {
+			return nil, nil, err
+		}
+		g := expandGSI(want, idx)
+		action := &types.CreateGlobalSecondaryIndexAction{IndexName: g.IndexName, KeySchema: g.KeySchema,
+			Projection: g.Projection, ProvisionedThroughput: g.ProvisionedThroughput}
+		if err := c.updateTable(ctx, api, &dynamodb.UpdateTableInput{TableName: aws.String(name), AttributeDefinitions: defs,
+			GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: action}}}, "creating index "+idx.Name); err != nil {
+			return nil, nil, err
+		}
+		if err := c.waitTableActive(ctx, name); err != nil {
+			return nil, nil, err
+		}
+	}
+
+	var warnings Warnings
+	if !ttlEqual(old.TTL, want.TTL) {
+		target := TTL{}
+		if want.TTL != nil {
+			target = *want.TTL
+		} else if old.TTL != nil {
+			target = TTL{AttributeName: old.TTL.AttributeName}
+		}
+		if target.Enabled || (old.TTL != nil && old.TTL.Enabled) {
+			w, err := c.updateTTL(ctx, name, target)
+			warnings = append(warnings, w...)
+			if err != nil {
+				return nil, warnings, err
+			}
+		}
+	}
+	if want.PointInTimeRecovery != nil && aws.ToBool(old.PointInTimeRecovery) != *want.PointInTimeRecovery {
+		w, err := c.updatePITR(ctx, name, *want.PointInTimeRecovery)
+		warnings = append(warnings, w...)
+		if err != nil {
+			return nil, warnings, err
+		}
+	}
+	if err := c.updateTags(ctx, api, old, want); err != nil {
+		return nil, warnings, err
+	}
+	read, err := c.FindTable(ctx, name)
+	return read, warnings, err
+}
+
+// settleIndexThroughput re-sends index capacity updates that the table update did not apply. AWS applies
+// them with the billing-mode switch; some DynamoDB-compatible stores only apply them on their own.
+func (c *Client) settleIndexThroughput(ctx context.Context, api *dynamodb.Client, want Table, updates []types.GlobalSecondaryIndexUpdate) error {
+	if len(updates) == 0 {
+		return nil
+	}
+	current, err := c.describe(ctx, want.Name)
+	if err != nil {
+		return err
+	}
+	wantByName := map[string]Index{}
+	for _, idx := range want.GSIs {
+		wantByName[idx.Name] = idx
+	}
+	var pending []types.GlobalSecondaryIndexUpdate
+	for _, idx := range current.GSIs {
+		w, ok := wantByName[idx.Name]
+		reported := idx.ReadCapacity != nil && idx.WriteCapacity != nil
+		if ok && reported && (aws.ToInt64(idx.ReadCapacity) != aws.ToInt64(w.ReadCapacity) || aws.ToInt64(idx.WriteCapacity) != aws.ToInt64(w.WriteCapacity)) {
+			pending = append(pending, types.GlobalSecondaryIndexUpdate{Update: &types.UpdateGlobalSecondaryIndexAction{
+				IndexName: aws.String(idx.Name), ProvisionedThroughput: expandThroughput(w.ReadCapacity, w.WriteCapacity)}})
+		}
+	}
+	if len(pending) == 0 {
+		return nil
+	}
+	if err := c.updateTable(ctx, api, &dynamodb.UpdateTableInput{TableName: aws.String(want.Name), GlobalSecondaryIndexUpdates: pending},
+		"updating index capacity"); err != nil {
+		return err
+	}
+	return c.waitTableActive(ctx, want.Name)
+}
+
+func (c *Client) updateTable(ctx context.Context, api *dynamodb.Client, in *dynamodb.UpdateTableInput, what string) error {
+	err := retryTransient(ctx, what, func(ctx context.Context) error {
+		_, err := api.UpdateTable(ctx, in)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("%s of table %s: %w", what, aws.ToString(in.TableName), err)
+	}
+	return nil
+}
+
+// diffGSIs splits the index changes: indexes to delete (removed or changed in key or projection), to create
+// (new or changed), and capacity-only updates of PROVISIONED indexes.
+func diffGSIs(old, want Table) (deletes, creates []Index, throughput []types.GlobalSecondaryIndexUpdate) {
+	oldByName := map[string]Index{}
+	for _, idx := range old.GSIs {
+		oldByName[idx.Name] = idx
+	}
+	wantByName := map[string]Index{}
+	for _, idx := range want.GSIs {
+		wantByName[idx.Name] = idx
+	}
+	for _, name := range slices.Sorted(maps.Keys(oldByName)) {
+		w, ok := wantByName[name]
+		if !ok || !sameIndexShape(oldByName[name], w) {
+			deletes = append(deletes, oldByName[name])
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(wantByName)) {
+		w := wantByName[name]
+		o, ok := oldByName[name]
+		switch {
+		case !ok || !sameIndexShape(o, w):
+			creates = append(creates, w)
+		case want.BillingMode == BillingProvisioned && (old.BillingMode != BillingProvisioned ||
+			aws.ToInt64(o.ReadCapacity) != aws.ToInt64(w.ReadCapacity) || aws.ToInt64(o.WriteCapacity) != aws.ToInt64(w.WriteCapacity)):
+			throughput = append(throughput, types.GlobalSecondaryIndexUpdate{Update: &types.UpdateGlobalSecondaryIndexAction{
+				IndexName: aws.String(name), ProvisionedThroughput: expandThroughput(w.ReadCapacity, w.WriteCapacity)}})
+		}
+	}
+	return deletes, creates, throughput
+}
+
+// sameIndexShape compares what cannot change in place: keys and projection.
+func sameIndexShape(a, b Index) bool {
+	return slices.Equal(a.PartitionKey, b.PartitionKey) && slices.Equal(a.SortKey, b.SortKey) &&
+		projectionOrDefault(a.ProjectionType) == projectionOrDefault(b.ProjectionType) &&
+		slices.Equal(sortedCopy(a.NonKeyAttributes), sortedCopy(b.NonKeyAttributes))
+}
+
+func projectionOrDefault(p string) string {
+	if p == "" {
+		return string(types.ProjectionTypeAll)
+	}
+	return p
+}
+
+func sortedCopy(s []string) []string {
+	c := slices.Clone(s)
+	slices.Sort(c)
+	return c
+}
+
+// tableSettingsUpdate is the single UpdateTable call for table-level settings, or nil when none changed.
+func tableSettingsUpdate(old, want Table, gsiThroughput []types.GlobalSecondaryIndexUpdate) *dynamodb.UpdateTableInput {
+	in := &dynamodb.UpdateTableInput{TableName: aws.String(want.Name)}
+	changed := false
+	if want.BillingMode != old.BillingMode {
+		in.BillingMode = types.BillingMode(want.BillingMode)
+		changed = true
+	}
+	if want.BillingMode == BillingProvisioned && (in.BillingMode != "" ||
+		aws.ToInt64(old.ReadCapacity) != aws.ToInt64(want.ReadCapacity) || aws.ToInt64(old.WriteCapacity) != aws.ToInt64(want.WriteCapacity)) {
+		in.ProvisionedThroughput = expandThroughput(want.ReadCapacity, want.WriteCapacity)
+		changed = true
+	}
+	if len(gsiThroughput) > 0 {
+		in.GlobalSecondaryIndexUpdates = gsiThroughput
+		changed = true
+	}
+	if want.DeletionProtection != nil && aws.ToBool(old.DeletionProtection) != *want.DeletionProtection {
+		in.DeletionProtectionEnabled = want.DeletionProtection
+		changed = true
+	}
+	if want.TableClass != "" && want.TableClass != old.TableClass {
+		in.TableClass = types.TableClass(want.TableClass)
+		changed = true
+	}
+	if !changed {
+		return nil
+	}
+	return in
+}
+
+func ttlEqual(a, b *TTL) bool {
+	enabled := func(t *TTL) bool { return t != nil && t.Enabled }
+	if enabled(a) != enabled(b) {
+		return false
+	}
+	return !enabled(a) || a.AttributeName == b.AttributeName
+}
+
+func (c *Client) updateTTL(ctx context.Context, name string, ttl TTL) (Warnings, error) {
+	api, _ := c.API(ctx)
+	_, err := api.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: aws.String(name),
+		TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String(ttl.AttributeName), Enabled: aws.Bool(ttl.Enabled)}})
+	if IsUnknownOperation(err) {
+		return Warnings{"The endpoint does not implement UpdateTimeToLive (UnknownOperationException), so TTL was not configured on table " + name + "."}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("updating the TTL of %s: %w", name, err)
+	}
+	return nil, nil
+}
+
+func (c *Client) updatePITR(ctx context.Context, name string, enabled bool) (Warnings, error) {
+	api, _ := c.API(ctx)
+	_, err := api.UpdateContinuousBackups(ctx, &dynamodb.UpdateContinuousBackupsInput{TableName: aws.String(name),
+		PointInTimeRecoverySpecification: &types.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: aws.Bool(enabled)}})
+	if IsUnknownOperation(err) {
+		if enabled {
+			return Warnings{"The endpoint does not implement UpdateContinuousBackups (UnknownOperationException), so point-in-time recovery is not enabled on table " + name + "."}, nil
+		}
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("updating point-in-time recovery of %s: %w", name, err)
+	}
+	return nil, nil
+}
+
+func (c *Client) updateTags(ctx context.Context, api *dynamodb.Client, old, want Table) error {
+	arn := old.ARN
+	var remove []string
+	for k := range old.Tags {
+		if _, ok := want.Tags[k]; !ok {
+			remove = append(remove, k)
+		}
+	}
+	add := map[string]string{}
+	for k, v := range want.Tags {
+		if ov, ok := old.Tags[k]; !ok || ov != v {
+			add[k] = v
+		}
+	}
+	if len(remove) > 0 {
+		slices.Sort(remove)
+		if _, err := api.UntagResource(ctx, &dynamodb.UntagResourceInput{ResourceArn: aws.String(arn), TagKeys: remove}); err != nil {
+			return fmt.Errorf("removing tags from %s: %w", want.Name, err)
+		}
+	}
+	if len(add) > 0 {
+		if _, err := api.TagResource(ctx, &dynamodb.TagResourceInput{ResourceArn: aws.String(arn), Tags: expandTags(add)}); err != nil {
+			return fmt.Errorf("tagging %s: %w", want.Name, err)
+		}
+	}
+	return nil
+}
+
+// DeleteTable deletes the table and waits until it is gone. A table with deletion protection on is not
+// touched: ErrDeletionProtected. A table that is already gone is not an error.
+func (c *Client) DeleteTable(ctx context.Context, name string) error {
+	api, err := c.API(ctx)
+	if err != nil {
+		return err
+	}
+	current, err := c.describe(ctx, name)
+	if errors.Is(err, ErrTableNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if aws.ToBool(current.DeletionProtection) {
+		return ErrDeletionProtected
+	}
+	err = retryTransient(ctx, "deleting table "+name, func(ctx context.Context) error {
+		_, err := api.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(name)})
+		return err
+	})
+	if isNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("deleting table %s: %w", name, err)
+	}
+	return c.waitTableDeleted(ctx, name)
+}

@@ -1,0 +1,417 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/dynamo"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+)
+
+// Default operation timeouts.
+const (
+	defaultCreateTimeout = 30 * time.Minute
+	defaultUpdateTimeout = 60 * time.Minute
+	defaultDeleteTimeout = 10 * time.Minute
+)
+
+var (
+	_ resource.Resource                   = (*shardedTableResource)(nil)
+	_ resource.ResourceWithConfigure      = (*shardedTableResource)(nil)
+	_ resource.ResourceWithImportState    = (*shardedTableResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*shardedTableResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*shardedTableResource)(nil)
+)
+
+// NewShardedTableResource returns the dynamokeys_sharded_table resource.
+func NewShardedTableResource() resource.Resource { return &shardedTableResource{} }
+
+type shardedTableResource struct {
+	data *providerData
+}
+
+func (r *shardedTableResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_sharded_table"
+}
+
+func (r *shardedTableResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	attrs := map[string]rschema.Attribute{}
+	for name, s := range designInputSpecs() {
+		attrs[name] = s.resource()
+	}
+	for name, s := range designOutputSpecs() {
+		attrs[name] = s.resource()
+	}
+	attrs["id"] = rschema.StringAttribute{Computed: true, Description: "The table name.",
+		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
+	attrs["arn"] = rschema.StringAttribute{Computed: true, Description: "The table's ARN.",
+		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
+	attrs["status"] = rschema.StringAttribute{Computed: true, Description: "The table status DynamoDB reported last, e.g. ACTIVE.",
+		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
+	attrs["name"] = rschema.StringAttribute{Required: true,
+		Description:   "Table name: 3 to 255 characters of letters, digits, underscore, dot or hyphen. Changing it replaces the table.",
+		PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}}
+	attrs["billing_mode"] = rschema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(dynamo.BillingPayPerRequest),
+		Description: "PAY_PER_REQUEST (on-demand, the default) or PROVISIONED (set read_capacity and write_capacity).",
+		Validators:  []validator.String{stringvalidator.OneOf(dynamo.BillingPayPerRequest, dynamo.BillingProvisioned)}}
+	attrs["read_capacity"] = rschema.Int64Attribute{Optional: true, Description: "Provisioned read capacity units per second (PROVISIONED only)."}
+	attrs["write_capacity"] = rschema.Int64Attribute{Optional: true, Description: "Provisioned write capacity units per second (PROVISIONED only)."}
+	attrs["ttl"] = rschema.SingleNestedAttribute{Optional: true, Description: "Time to live: DynamoDB deletes items after the epoch-seconds time in attribute_name.",
+		Attributes: map[string]rschema.Attribute{
+			"attribute_name": rschema.StringAttribute{Optional: true, Description: "Attribute holding the expiry time in epoch seconds."},
+			"enabled":        rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true), Description: "Whether TTL is on. Defaults to true."},
+		}}
+	attrs["point_in_time_recovery"] = rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+		Description: "Whether continuous backups with point-in-time recovery are on. Defaults to false."}
+	attrs["deletion_protection"] = rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true),
+		Description: "Whether DynamoDB refuses to delete the table. Defaults to true: set it to false and apply before destroying or replacing the table."}
+	attrs["table_class"] = rschema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(dynamo.TableClassStandard),
+		Description: "STANDARD (the default) or STANDARD_INFREQUENT_ACCESS.",
+		Validators:  []validator.String{stringvalidator.OneOf(dynamo.TableClassStandard, dynamo.TableClassStandardInfrequentAccess)}}
+	attrs["tags"] = rschema.MapAttribute{Optional: true, ElementType: types.StringType, Description: "Tags of the table."}
+	attrs["timeouts"] = timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true})
+	resp.Schema = rschema.Schema{
+		Description: "Manages a DynamoDB table whose keys follow a dynamokeys key design. The templates, segments, sharding " +
+			"and traffic are design metadata: the plan computes capacity, shard counts and routing from them and enforces " +
+			"the key-design policies before any API call; changing them never touches the table.",
+		Attributes: attrs,
+	}
+}
+
+func (r *shardedTableResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	if req.ProviderData == nil {
+		return
+	}
+	data, ok := req.ProviderData.(*providerData)
+	if !ok {
+		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("Expected *providerData, got %T. Please report this issue.", req.ProviderData))
+		return
+	}
+	r.data = data
+}
+
+// ValidateConfig catches table settings that contradict each other, before any plan.
+func (r *shardedTableResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m shardedTableModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || m.BillingMode.IsUnknown() {
+		return
+	}
+	provisioned := m.BillingMode.ValueString() == dynamo.BillingProvisioned
+	for attrName, v := range map[string]types.Int64{"read_capacity": m.ReadCapacity, "write_capacity": m.WriteCapacity} {
+		switch {
+		case provisioned && v.IsNull():
+			resp.Diagnostics.AddAttributeError(path.Root(attrName), "Missing provisioned capacity",
+				fmt.Sprintf("billing_mode = \"PROVISIONED\" needs %s: set both read_capacity and write_capacity, or use PAY_PER_REQUEST.", attrName))
+		case !provisioned && !v.IsNull() && !v.IsUnknown():
+			resp.Diagnostics.AddAttributeError(path.Root(attrName), "Capacity without PROVISIONED billing",
+				fmt.Sprintf("%s applies only to billing_mode = \"PROVISIONED\"; remove it or set billing_mode = \"PROVISIONED\".", attrName))
+		case !v.IsNull() && !v.IsUnknown() && v.ValueInt64() < 1:
+			resp.Diagnostics.AddAttributeError(path.Root(attrName), "Invalid capacity", fmt.Sprintf("%s must be at least 1 unit.", attrName))
+		}
+	}
+	if !m.GlobalSecondaryIndexes.IsNull() && !m.GlobalSecondaryIndexes.IsUnknown() {
+		for name, v := range m.GlobalSecondaryIndexes.Elements() {
+			obj, ok := v.(types.Object)
+			if !ok || obj.IsUnknown() || obj.IsNull() {
+				continue
+			}
+			var g gsiModel
+			if d := obj.As(ctx, &g, basetypes.ObjectAsOptions{UnhandledUnknownAsEmpty: true}); d.HasError() {
+				continue
+			}
+			for attrName, c := range map[string]types.Int64{"read_capacity": g.ReadCapacity, "write_capacity": g.WriteCapacity} {
+				p := path.Root("global_secondary_indexes").AtMapKey(name).AtName(attrName)
+				switch {
+				case provisioned && c.IsNull():
+					resp.Diagnostics.AddAttributeError(p, "Missing index capacity", fmt.Sprintf("GSI %q of a PROVISIONED table needs %s.", name, attrName))
+				case !provisioned && !c.IsNull() && !c.IsUnknown():
+					resp.Diagnostics.AddAttributeError(p, "Index capacity without PROVISIONED billing",
+						fmt.Sprintf("%s of GSI %q applies only to billing_mode = \"PROVISIONED\"; remove it.", attrName, name))
+				}
+			}
+		}
+	}
+	if !m.TTL.IsNull() && !m.TTL.IsUnknown() {
+		var ttl ttlModel
+		resp.Diagnostics.Append(m.TTL.As(ctx, &ttl, basetypes.ObjectAsOptions{UnhandledNullAsEmpty: true, UnhandledUnknownAsEmpty: true})...)
+		enabled := ttl.Enabled.IsNull() || ttl.Enabled.ValueBool()
+		if enabled && !ttl.AttributeName.IsUnknown() && ttl.AttributeName.ValueString() == "" {
+			resp.Diagnostics.AddAttributeError(path.Root("ttl").AtName("attribute_name"), "Missing TTL attribute",
+				"ttl is enabled but has no attribute_name: name the attribute that holds the expiry time in epoch seconds, e.g. attribute_name = \"expires_at\".")
+		}
+	}
+}
+
+// ModifyPlan evaluates the key design against the policies and fills in the computed design attributes,
+// so that an error finding stops the plan before any API call. It also decides replacement.
+func (r *shardedTableResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() { // destroy
+		var state shardedTableModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if state.DeletionProtection.ValueBool() {
+			resp.Diagnostics.AddError("Table has deletion protection",
+				fmt.Sprintf("Table %s has deletion_protection = true, so it cannot be destroyed. Set deletion_protection = false and apply, then destroy.", state.Name.ValueString()))
+		}
+		return
+	}
+	var plan shardedTableModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	var prior *keydesign.Document
+	if !req.State.Raw.IsNull() {
+		var state shardedTableModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		resp.RequiresReplace = append(resp.RequiresReplace, replacedPaths(ctx, state, plan)...)
+		if (len(resp.RequiresReplace) > 0 || !plan.Name.Equal(state.Name)) && state.DeletionProtection.ValueBool() {
+			resp.Diagnostics.AddError("Replacement blocked by deletion protection",
+				fmt.Sprintf("This change replaces table %s (a new name, a key or an LSI change), but the table has deletion_protection = true. "+
+					"Set deletion_protection = false and apply first, then apply the change.", state.Name.ValueString()))
+		}
+		if in, diags := designInput(ctx, state); !diags.HasError() {
+			prior, _ = keydesign.Analyze(in)
+		}
+	}
+
+	in, diags := designInput(ctx, plan)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	in.Prior = prior
+	doc, errs := keydesign.Analyze(in)
+	if len(errs) > 0 {
+		resp.Diagnostics.Append(fieldErrorDiagnostics(errs)...)
+		return
+	}
+	settings := r.settings()
+	findings, diags := evaluateDesign(ctx, settings, doc)
+	resp.Diagnostics.Append(diags...)
+	enforce := settings.enforce
+	if !plan.Enforce.IsNull() && !plan.Enforce.IsUnknown() {
+		enforce = plan.Enforce.ValueBool()
+	}
+	resp.Diagnostics.Append(findingDiagnostics(findings, enforce)...)
+	if len(in.Unknown) > 0 {
+		plan.designOutputModel = unknownDesignOutputs()
+	} else {
+		out, diags := flattenDesign(ctx, doc, findings)
+		resp.Diagnostics.Append(diags...)
+		plan.designOutputModel = out
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// replacedPaths lists the changes DynamoDB cannot make in place: table key names and types (and adding or
+// removing the sort key), and any LSI change.
+func replacedPaths(ctx context.Context, state, plan shardedTableModel) path.Paths {
+	var out path.Paths
+	keyOf := func(v types.Object) (string, string, bool) {
+		if v.IsNull() || v.IsUnknown() {
+			return "", "", v.IsNull()
+		}
+		var k keyModel
+		v.As(ctx, &k, basetypes.ObjectAsOptions{UnhandledUnknownAsEmpty: true})
+		return k.Name.ValueString(), k.Type.ValueString(), true
+	}
+	for _, attrName := range []string{"partition_key", "sort_key"} {
+		before, after := state.PartitionKey, plan.PartitionKey
+		if attrName == "sort_key" {
+			before, after = state.SortKey, plan.SortKey
+		}
+		bn, bt, _ := keyOf(before)
+		an, at, known := keyOf(after)
+		if known && (bn != an || bt != at) {
+			out = append(out, path.Root(attrName))
+		}
+	}
+	if !plan.LocalSecondaryIndexes.IsUnknown() && !lsisEqual(state.LocalSecondaryIndexes, plan.LocalSecondaryIndexes) {
+		out = append(out, path.Root("local_secondary_indexes"))
+	}
+	return out
+}
+
+// lsisEqual compares LSI maps, treating null and empty alike.
+func lsisEqual(a, b types.Map) bool {
+	if len(a.Elements()) == 0 && len(b.Elements()) == 0 {
+		return true
+	}
+	return a.Equal(b)
+}
+
+func (r *shardedTableResource) settings() policySettings {
+	if r.data != nil {
+		return r.data.policy
+	}
+	return (&keydesignDataSource{}).settings()
+}
+
+func (r *shardedTableResource) client() (*dynamo.Client, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	if r.data == nil {
+		diags.AddError("Provider not configured", "The dynamokeys provider was not configured. Please report this issue.")
+		return nil, diags
+	}
+	return r.data.dynamo, diags
+}
+
+func warningDiagnostics(warnings dynamo.Warnings) diag.Diagnostics {
+	var diags diag.Diagnostics
+	for _, w := range warnings {
+		diags.AddWarning("Optional table feature not available", w+" The rest of the table was managed as configured.")
+	}
+	return diags
+}
+
+func (r *shardedTableResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan shardedTableModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	client, diags := r.client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Create(ctx, defaultCreateTimeout)
+	resp.Diagnostics.Append(diags...)
+	table, diags := expandTable(ctx, plan)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	read, warnings, err := client.CreateTable(ctx, table)
+	resp.Diagnostics.Append(warningDiagnostics(warnings)...)
+	if err != nil {
+		// If the table exists despite the error (a wait or a TTL call failed), keep it in state so Terraform
+		// taints it instead of losing track of it.
+		if existing, findErr := client.FindTable(context.WithoutCancel(ctx), table.Name); findErr == nil {
+			setComputed(&plan, existing)
+			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		}
+		resp.Diagnostics.AddError("Creating the DynamoDB table failed", err.Error())
+		return
+	}
+	setComputed(&plan, read)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// setComputed fills the attributes only DynamoDB knows.
+func setComputed(m *shardedTableModel, t *dynamo.Table) {
+	m.ID = types.StringValue(t.Name)
+	m.ARN = types.StringValue(t.ARN)
+	m.Status = types.StringValue(t.Status)
+}
+
+func (r *shardedTableResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state shardedTableModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	client, diags := r.client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	table, err := client.FindTable(ctx, state.Name.ValueString())
+	if errors.Is(err, dynamo.ErrTableNotFound) {
+		resp.Diagnostics.AddWarning("Table no longer exists",
+			fmt.Sprintf("Table %s was not found, so it is removed from the state and the plan will create it again.", state.Name.ValueString()))
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Reading the DynamoDB table failed", err.Error())
+		return
+	}
+	resp.Diagnostics.Append(flattenTable(ctx, table, &state)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *shardedTableResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan shardedTableModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	client, diags := r.client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Update(ctx, defaultUpdateTimeout)
+	resp.Diagnostics.Append(diags...)
+	want, diags := expandTable(ctx, plan)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	current, err := client.FindTable(ctx, want.Name)
+	if err != nil {
+		resp.Diagnostics.AddError("Reading the DynamoDB table before the update failed", err.Error())
+		return
+	}
+	read, warnings, err := client.UpdateTable(ctx, *current, want)
+	resp.Diagnostics.Append(warningDiagnostics(warnings)...)
+	if err != nil {
+		resp.Diagnostics.AddError("Updating the DynamoDB table failed",
+			err.Error()+"\n\nChanges applied before the failure are kept; run terraform plan to see what remains.")
+		return
+	}
+	setComputed(&plan, read)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *shardedTableResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state shardedTableModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	client, diags := r.client()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := state.Timeouts.Delete(ctx, defaultDeleteTimeout)
+	resp.Diagnostics.Append(diags...)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	err := client.DeleteTable(ctx, state.Name.ValueString())
+	if errors.Is(err, dynamo.ErrDeletionProtected) {
+		resp.Diagnostics.AddError("Table has deletion protection",
+			fmt.Sprintf("Table %s has deletion protection on, so it was not deleted. Set deletion_protection = false and apply, then destroy.", state.Name.ValueString()))
+		return
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Deleting the DynamoDB table failed", err.Error())
+	}
+}
+
+// ImportState imports a table by name. Design metadata (templates, segments, sharding, traffic, GSI
+// cardinalities) is not stored in DynamoDB and comes from the configuration on the next plan.
+func (r *shardedTableResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	name := strings.TrimSpace(req.ID)
+	if name == "" {
+		resp.Diagnostics.AddError("Invalid import ID", "Import a dynamokeys_sharded_table by its table name, e.g. terraform import dynamokeys_sharded_table.events events.")
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), name)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), name)...)
+}

@@ -1,0 +1,215 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/dynamo"
+)
+
+// testAPI is an SDK client on a local endpoint, for checks and out-of-band changes.
+func testAPI(t *testing.T, endpoint string) *dynamodb.Client {
+	t.Helper()
+	api, err := dynamo.NewClient(dynamo.Config{Region: "us-east-1", Endpoint: endpoint, AccessKey: "test", SecretKey: "test"}).API(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return api
+}
+
+// checkTable compares the live table with what a step expects.
+func checkTable(api *dynamodb.Client, name string, gsis []string, tags map[string]string, billing string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		ctx := context.Background()
+		out, err := api.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+		if err != nil {
+			return err
+		}
+		var got []string
+		for _, g := range out.Table.GlobalSecondaryIndexes {
+			got = append(got, aws.ToString(g.IndexName))
+		}
+		sort.Strings(got)
+		if !slices.Equal(got, gsis) {
+			return fmt.Errorf("table %s has GSIs %v, want %v", name, got, gsis)
+		}
+		mode := "PROVISIONED"
+		if out.Table.BillingModeSummary != nil {
+			mode = string(out.Table.BillingModeSummary.BillingMode)
+		}
+		if mode != billing {
+			return fmt.Errorf("billing mode %s, want %s", mode, billing)
+		}
+		tagsOut, err := api.ListTagsOfResource(ctx, &dynamodb.ListTagsOfResourceInput{ResourceArn: out.Table.TableArn})
+		if err != nil {
+			return err
+		}
+		gotTags := map[string]string{}
+		for _, tag := range tagsOut.Tags {
+			gotTags[aws.ToString(tag.Key)] = aws.ToString(tag.Value)
+		}
+		if fmt.Sprint(gotTags) != fmt.Sprint(tags) {
+			return fmt.Errorf("tags %v, want %v", gotTags, tags)
+		}
+		return nil
+	}
+}
+
+func checkTableGone(api *dynamodb.Client, names ...string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		for _, name := range names {
+			_, err := api.DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+			if err == nil {
+				return fmt.Errorf("table %s still exists", name)
+			}
+			if !strings.Contains(err.Error(), "ResourceNotFoundException") {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// tableConfig renders a dynamokeys_sharded_table for the lifecycle test.
+func tableConfig(endpoint, name, gsis, tags, billing string) string {
+	return providerBlock(endpoint) + fmt.Sprintf(`
+resource "dynamokeys_sharded_table" "events" {
+  name                = %[1]q
+  deletion_protection = false
+  %[4]s
+
+  partition_key = { name = "pk", template = "DAY#{day}#SHARD#{shard}" }
+  sort_key      = { name = "sk", template = "EVENT#{event_id}" }
+  segments = {
+    day      = { kind = "time", granularity = "day" }
+    event_id = { kind = "id", max_length = 36 }
+  }
+  sharding = { strategy = "calculated", source = "event_id" }
+  traffic  = { writes_per_second = 2500, reads_per_second = 400, item_size_bytes = 800, max_items_per_partition_key = 100000 }
+
+  local_secondary_indexes = {
+    by_created = { sort_key = { name = "created", type = "N" }, projection_type = "KEYS_ONLY" }
+  }
+  global_secondary_indexes = {
+%[2]s
+  }
+  ttl  = { attribute_name = "expires_at" }
+  tags = %[3]s
+}
+`, name, gsis, tags, billing)
+}
+
+const (
+	gsiByCustomer = `    by_customer = {
+      partition_key = [{ name = "customerId", cardinality = 1000000 }]
+      sort_key      = [{ name = "created", type = "N" }]
+      %s
+    }
+`
+	gsiByTenantRegion = `    by_tenant_region = {
+      partition_key      = [{ name = "tenantId", cardinality = 5000 }, { name = "region", cardinality = 20 }]
+      sort_key           = [{ name = "status" }, { name = "created", type = "N" }]
+      projection_type    = "INCLUDE"
+      non_key_attributes = ["total", "currency"]
+      %s
+    }
+`
+	gsiByStatus = `    by_status_code = {
+      partition_key   = [{ name = "statusCode", cardinality = 500000 }]
+      projection_type = "KEYS_ONLY"
+      %s
+    }
+`
+)
+
+func gsiBlock(templates ...string) string {
+	var b strings.Builder
+	for _, t := range templates {
+		b.WriteString(fmt.Sprintf(t, ""))
+	}
+	return b.String()
+}
+
+func gsiBlockProvisioned(templates ...string) string {
+	var b strings.Builder
+	for _, t := range templates {
+		b.WriteString(fmt.Sprintf(t, "read_capacity = 5\n      write_capacity = 5"))
+	}
+	return b.String()
+}
+
+// designMetadata is what an import cannot read back: it lives only in the configuration.
+var designMetadata = []string{
+	"partition_key.template", "sort_key.template", "segments", "sharding", "traffic", "target_utilization", "enforce",
+	"shard_count", "shard_width", "shard_suffixes", "partition_key_template", "capacity", "routing", "findings", "ok", "report",
+	"global_secondary_indexes.by_customer.partition_key.0.cardinality",
+	"global_secondary_indexes.by_tenant_region.partition_key.0.cardinality",
+	"global_secondary_indexes.by_tenant_region.partition_key.1.cardinality",
+	"timeouts",
+}
+
+// TestAccShardedTableLifecycle: create with 2 GSIs (one multi-attribute), an LSI, TTL and tags; import;
+// add and remove a GSI; change tags; switch billing mode; every apply followed by an empty plan; destroy.
+func TestAccShardedTableLifecycle(t *testing.T) {
+	endpoint := testAccDynoxide(t)
+	api := testAPI(t, endpoint)
+	name := "lifecycle-events"
+	address := "dynamokeys_sharded_table.events"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkTableGone(api, name),
+		Steps: []resource.TestStep{
+			{
+				Config: tableConfig(endpoint, name, gsiBlock(gsiByCustomer, gsiByTenantRegion), `{ team = "data", env = "test" }`, ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(address, plancheck.ResourceActionCreate),
+					plancheck.ExpectKnownValue(address, tfjsonpath.New("shard_count"), knownvalue.Int64Exact(4)),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("status"), knownvalue.StringExact("ACTIVE")),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("arn"), knownvalue.StringRegexp(expectError(`table/lifecycle-events$`))),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("routing").AtMapKey("count"), knownvalue.Int64Exact(4)),
+					statecheck.ExpectKnownValue(address, tfjsonpath.New("ok"), knownvalue.Bool(true)),
+				},
+				Check: checkTable(api, name, []string{"by_customer", "by_tenant_region"}, map[string]string{"team": "data", "env": "test"}, "PAY_PER_REQUEST"),
+			},
+			{
+				ResourceName:            address,
+				ImportState:             true,
+				ImportStateId:           name,
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: designMetadata,
+			},
+			{
+				Config: tableConfig(endpoint, name, gsiBlock(gsiByCustomer, gsiByStatus), `{ team = "platform" }`, ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate),
+				}},
+				Check: checkTable(api, name, []string{"by_customer", "by_status_code"}, map[string]string{"team": "platform"}, "PAY_PER_REQUEST"),
+			},
+			{
+				Config: tableConfig(endpoint, name, gsiBlockProvisioned(gsiByCustomer, gsiByStatus), `{ team = "platform" }`,
+					`billing_mode = "PROVISIONED"
+  read_capacity  = 500
+  write_capacity = 3000`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate),
+				}},
+				Check: checkTable(api, name, []string{"by_customer", "by_status_code"}, map[string]string{"team": "platform"}, "PROVISIONED"),
+			},
+		},
+	})
+}
