@@ -3,6 +3,9 @@ package provider
 import (
 	"context"
 	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
@@ -19,7 +22,9 @@ func evaluateDesign(ctx context.Context, settings policySettings, doc *keydesign
 	}
 	ctx, cancel := context.WithTimeout(ctx, settings.evalTimeout)
 	defer cancel()
+	start := time.Now()
 	all, err := settings.evaluator.Evaluate(ctx, doc)
+	tflog.Debug(ctx, "dynamokeys policy evaluation", map[string]any{"duration_us": time.Since(start).Microseconds(), "findings": len(all)})
 	if err != nil {
 		diags.AddError("Key-design policy evaluation failed",
 			fmt.Sprintf("The policies could not be evaluated: %v. Check policy.policy_dirs and policy.eval_timeout in the provider block.", err))

@@ -1,0 +1,338 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil/localddb"
+)
+
+// smallTable renders a minimal table; extra goes inside the resource block.
+func smallTable(endpoint, name, extra string) string {
+	return providerBlock(endpoint) + fmt.Sprintf(`
+resource "dynamokeys_sharded_table" "t" {
+  name          = %[1]q
+  partition_key = { name = "pk", template = "CUSTOMER#{customer_id}" }
+  sort_key      = { name = "sk", template = "ORDER#{order_id}" }
+  segments = {
+    customer_id = { kind = "id" }
+    order_id    = { kind = "id" }
+  }
+  %[2]s
+}
+`, name, extra)
+}
+
+const smallAddress = "dynamokeys_sharded_table.t"
+
+func TestAccShardedTableDeletionProtection(t *testing.T) {
+	endpoint := testAccDynoxide(t)
+	api := testAPI(t, endpoint)
+	name := "protected-orders"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkTableGone(api, name),
+		Steps: []resource.TestStep{
+			{
+				Config: smallTable(endpoint, name, ""),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("deletion_protection"), knownvalue.Bool(true)),
+				},
+			},
+			{
+				Config:      smallTable(endpoint, name, ""),
+				Destroy:     true,
+				ExpectError: expectError(`Table has deletion protection.*Set deletion_protection = false and apply, then destroy`),
+			},
+			{
+				Config:      smallTable(endpoint, name+"-renamed", ""),
+				ExpectError: expectError(`Replacement blocked by deletion protection`),
+			},
+			{
+				// The table survived both attempts; turning protection off lets the test's destroy run.
+				Config: smallTable(endpoint, name, "deletion_protection = false"),
+				Check: func(*terraform.State) error {
+					out, err := api.DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+					if err != nil {
+						return err
+					}
+					if aws.ToBool(out.Table.DeletionProtectionEnabled) {
+						return fmt.Errorf("deletion protection is still on")
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+func TestAccShardedTableDrift(t *testing.T) {
+	endpoint := testAccDynoxide(t)
+	api := testAPI(t, endpoint)
+	name := "drifting-orders"
+	config := smallTable(endpoint, name, `deletion_protection = false
+  tags = { owner = "orders" }`)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkTableGone(api, name),
+		Steps: []resource.TestStep{
+			{Config: config},
+			{
+				// Deleted outside Terraform: the refresh drops it and the plan creates it again.
+				PreConfig: func() {
+					if _, err := api.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(name)}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(smallAddress, plancheck.ResourceActionCreate),
+				}},
+			},
+			{
+				// An index and a tag added outside Terraform show in the plan, which removes them.
+				PreConfig: func() {
+					ctx := context.Background()
+					_, err := api.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String(name),
+						AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("rogue"), AttributeType: types.ScalarAttributeTypeS}},
+						GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
+							IndexName: aws.String("rogue_index"), KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("rogue"), KeyType: types.KeyTypeHash}},
+							Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}}}}})
+					if err != nil {
+						t.Fatal(err)
+					}
+					out, err := api.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if _, err := api.TagResource(ctx, &dynamodb.TagResourceInput{ResourceArn: out.Table.TableArn,
+						Tags: []types.Tag{{Key: aws.String("rogue"), Value: aws.String("yes")}}}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(smallAddress, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(smallAddress, tfjsonpath.New("global_secondary_indexes"), knownvalue.Null()),
+					plancheck.ExpectKnownValue(smallAddress, tfjsonpath.New("tags"), knownvalue.MapExact(map[string]knownvalue.Check{"owner": knownvalue.StringExact("orders")})),
+				}},
+				Check: checkTable(api, name, nil, map[string]string{"owner": "orders"}, "PAY_PER_REQUEST"),
+			},
+		},
+	})
+}
+
+// TestAccShardedTablePITRWithoutEndpointSupport: dynoxide has no PITR; asking for it warns and the rest of
+// the table is managed.
+func TestAccShardedTablePITRWithoutEndpointSupport(t *testing.T) {
+	endpoint := testAccDynoxide(t)
+	api := testAPI(t, endpoint)
+	name := "pitr-orders"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkTableGone(api, name),
+		Steps: []resource.TestStep{{
+			Config: smallTable(endpoint, name, `deletion_protection = false
+  point_in_time_recovery = true`),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("point_in_time_recovery"), knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("status"), knownvalue.StringExact("ACTIVE")),
+			},
+		}},
+	})
+}
+
+func TestAccShardedTableKeyChangeReplaces(t *testing.T) {
+	endpoint := testAccDynoxide(t)
+	api := testAPI(t, endpoint)
+	name := "replaced-orders"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkTableGone(api, name),
+		Steps: []resource.TestStep{
+			{Config: smallTable(endpoint, name, "deletion_protection = false")},
+			{
+				// A template change is design metadata: an in-place update, no table change.
+				Config: smallTable(endpoint, name, "deletion_protection = false") + "\n",
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(smallAddress, plancheck.ResourceActionNoop),
+				}},
+			},
+			{
+				Config: providerBlock(endpoint) + fmt.Sprintf(`
+resource "dynamokeys_sharded_table" "t" {
+  name                = %q
+  deletion_protection = false
+  partition_key       = { name = "customer", template = "CUSTOMER#{customer_id}" }
+  sort_key            = { name = "sk", template = "ORDER#{order_id}" }
+  segments            = { customer_id = { kind = "id" }, order_id = { kind = "id" } }
+}`, name),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(smallAddress, plancheck.ResourceActionDestroyBeforeCreate),
+				}},
+			},
+		},
+	})
+}
+
+func TestAccShardedTableTemplateChangeTouchesNothing(t *testing.T) {
+	endpoint := testAccDynoxide(t)
+	api := testAPI(t, endpoint)
+	name := "metadata-orders"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkTableGone(api, name),
+		Steps: []resource.TestStep{
+			{Config: smallTable(endpoint, name, "deletion_protection = false")},
+			{
+				Config: providerBlock(endpoint) + fmt.Sprintf(`
+resource "dynamokeys_sharded_table" "t" {
+  name                = %q
+  deletion_protection = false
+  partition_key       = { name = "pk", template = "TENANT#{tenant_id}" }
+  sort_key            = { name = "sk", template = "ORDER#{order_id}" }
+  segments            = { tenant_id = { kind = "id" }, order_id = { kind = "id" } }
+  traffic             = { writes_per_second = 100 }
+}`, name),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(smallAddress, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(smallAddress, tfjsonpath.New("partition_key_template"), knownvalue.StringExact("TENANT#{tenant_id}")),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("capacity").AtMapKey("peak_write_units"), knownvalue.Float64Exact(100)),
+				},
+			},
+		},
+	})
+}
+
+// TestAccShardedTableShardSchemeChange: changing the shard count of a live table without bumping
+// scheme_version fails the plan (DK402); with the bump it applies.
+func TestAccShardedTableShardSchemeChange(t *testing.T) {
+	endpoint := testAccDynoxide(t)
+	api := testAPI(t, endpoint)
+	name := "sharded-events"
+	config := func(count, version int) string {
+		return providerBlock(endpoint) + fmt.Sprintf(`
+resource "dynamokeys_sharded_table" "t" {
+  name                = %q
+  deletion_protection = false
+  partition_key       = { name = "pk", template = "DAY#{day}#SHARD#{shard}" }
+  sort_key            = { name = "sk", template = "EVENT#{event_id}" }
+  segments            = { day = { kind = "time", granularity = "day" }, event_id = { kind = "id" } }
+  sharding            = { strategy = "calculated", source = "event_id", count = %d, scheme_version = %d }
+  traffic             = { writes_per_second = 2500 }
+}`, name, count, version)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkTableGone(api, name),
+		Steps: []resource.TestStep{
+			{Config: config(4, 1)},
+			{Config: config(8, 1), ExpectError: expectError(`DK402 shard-scheme-change: the shard count changes from 4 to 8 while scheme_version stays 1`)},
+			{
+				Config: config(8, 2),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("routing").AtMapKey("scheme_version"), knownvalue.Int64Exact(2)),
+					statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("shard_count"), knownvalue.Int64Exact(8)),
+				},
+			},
+		},
+	})
+}
+
+// TestAccShardedTableBadInput: each mistake fails the plan and no table is created.
+func TestAccShardedTableBadInput(t *testing.T) {
+	endpoint := testAccDynoxide(t)
+	api := testAPI(t, endpoint)
+	tests := []struct {
+		name, table, extra, expect string
+	}{
+		{"provisioned without capacities", "bad-provisioned", `billing_mode = "PROVISIONED"`, `Missing provisioned capacity`},
+		{"capacities with on-demand", "bad-ondemand", `read_capacity = 5
+  write_capacity = 5`, `Capacity without PROVISIONED billing`},
+		{"ttl without attribute", "bad-ttl", `ttl = { enabled = true }`, `Missing TTL attribute`},
+		{"gsi without partition key", "bad-gsi", `global_secondary_indexes = { by_x = { partition_key = [] } }`, `DK108 gsi-key-schema`},
+		{"invalid table name", "bad table!", ``, `DK107 names: table name "bad table!"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				CheckDestroy:             checkTableGone(api, tt.table),
+				Steps: []resource.TestStep{{
+					Config:      smallTable(endpoint, tt.table, "deletion_protection = false\n  "+tt.extra),
+					ExpectError: expectError(tt.expect),
+				}},
+			})
+		})
+	}
+	t.Run("lsi without table sort key", func(t *testing.T) {
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			CheckDestroy:             checkTableGone(api, "bad-lsi"),
+			Steps: []resource.TestStep{{
+				Config: providerBlock(endpoint) + `
+resource "dynamokeys_sharded_table" "t" {
+  name                    = "bad-lsi"
+  deletion_protection     = false
+  partition_key           = { name = "pk", template = "C#{id}" }
+  segments                = { id = { kind = "id" } }
+  local_secondary_indexes = { by_created = { sort_key = { name = "created", type = "N" } } }
+}`,
+				ExpectError: expectError(`DK202 lsi-needs-sort-key`),
+			}},
+		})
+	})
+}
+
+// TestAccShardedTableWaitersOnDynalite: dynalite keeps tables CREATING, UPDATING and DELETING for a while;
+// the waiters must see them through (status ACTIVE in state, table gone after destroy).
+func TestAccShardedTableWaitersOnDynalite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: waits for dynalite transitions")
+	}
+	testAccDynoxide(t) // skips without TF_ACC
+	server, err := localddb.Start(localddb.Dynalite, localddb.Options{CreateTableMs: 1500, UpdateTableMs: 1500, DeleteTableMs: 1500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = server.Stop() })
+	api := testAPI(t, server.Endpoint)
+	name := "waiting-orders"
+	config := func(billing string) string {
+		return smallTable(server.Endpoint, name, "deletion_protection = false\n  "+billing)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkTableGone(api, name),
+		Steps: []resource.TestStep{
+			{
+				Config: config(""),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("status"), knownvalue.StringExact("ACTIVE")),
+				},
+			},
+			{
+				Config: config(`billing_mode = "PROVISIONED"
+  read_capacity  = 10
+  write_capacity = 10`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("status"), knownvalue.StringExact("ACTIVE")),
+					statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("read_capacity"), knownvalue.Int64Exact(10)),
+				},
+			},
+		},
+	})
+}
