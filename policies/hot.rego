@@ -41,7 +41,7 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "temp
 	time_bucket_without_shard
 	some d in demand
 	d.units > d.limit
-	msg := sprintf("every current write lands in the current time bucket: %s %s on one key, a partition serves %s; shard it into at least %d", [
+	msg := sprintf("every current write lands in the current time bucket: %s %s on one key, a partition serves %s; shard it into at least %d shards", [
 		lib.fmt(d.units), d.unit, lib.fmt(d.limit), input.derived.required_shards,
 	])
 }

@@ -29,12 +29,33 @@ export TF_IN_AUTOMATION=1 TF_INPUT=0
 # Static credentials for the local server; nothing here talks to AWS.
 export AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_REGION=us-east-1 AWS_EC2_METADATA_DISABLED=true
 
+color=()
+[[ -t 1 ]] || color=(-no-color)
+run() { echo; echo "==> $(basename "${tf}") $*"; "${tf}" "$@" "${color[@]}"; }
+say() { printf '\n### %s\n' "$*"; }
+
+say "1. A hot design: every event of a day under one partition key (examples/scenarios/daily-event-log)"
+cp -r "${repo_root}/examples/scenarios/daily-event-log" "${work}/hot"
+cd "${work}/hot"
+if run plan -compact-warnings; then
+  echo "demo: the hot design was expected to fail its plan" >&2
+  exit 1
+fi
+say "   The plan failed before any API call, naming the rules, the numbers and the remedies."
+
+say "2. The fixed design: calculated sharding (examples/quickstart), applied to a local DynamoDB at ${DYNAMODB_ENDPOINT}"
 cp -r "${repo_root}/examples/quickstart" "${work}/quickstart"
 cd "${work}/quickstart"
-run() { echo; echo "==> $(basename "${tf}") $*"; "${tf}" "$@"; }
 run apply -auto-approve -compact-warnings -var "endpoint=${DYNAMODB_ENDPOINT}"
+
+say "3. The report: key layout, capacity, and per-shard demand against the partition limits"
 run output -raw report
-run output
-run destroy -auto-approve -compact-warnings -var "endpoint=${DYNAMODB_ENDPOINT}"
-echo
-echo "==> demo finished: the local DynamoDB server is stopped next"
+run output routing
+run output example_key
+
+say "4. Clean up"
+echo; echo "==> $(basename "${tf}") destroy -auto-approve"
+"${tf}" destroy -auto-approve -compact-warnings -var "endpoint=${DYNAMODB_ENDPOINT}" "${color[@]}" >"${work}/destroy.log" 2>&1 ||
+  { cat "${work}/destroy.log"; exit 1; }
+grep -E "Destruction complete|Destroy complete" "${work}/destroy.log"
+say "Demo finished; the local DynamoDB server is stopped next."

@@ -1,6 +1,6 @@
-# Quickstart: an event log keyed by day. 2,500 writes/s into one day's key would need 4 partitions, so the
-# design shards it with a calculated suffix; the plan computes the shard count, the routing spec for the
-# application and a report.
+# Quickstart: an event log keyed by day. At 2,500 writes/s one day's key would need 4 partitions, so the
+# table shards it with a calculated suffix. The plan computes the shard count, the routing spec the
+# application follows, and a report; the policies check the design before any API call.
 terraform {
   required_version = ">= 1.8"
   required_providers {
@@ -21,7 +21,11 @@ provider "dynamokeys" {
   endpoint = var.endpoint
 }
 
-data "dynamokeys_keydesign" "events" {
+resource "dynamokeys_sharded_table" "events" {
+  name = "quickstart-events"
+  # The demo destroys the table at the end; keep the default (true) for real tables.
+  deletion_protection = false
+
   partition_key = { name = "pk", template = "DAY#{day}#SHARD#{shard}" }
   sort_key      = { name = "sk", template = "EVENT#{event_id}" }
   segments = {
@@ -30,25 +34,34 @@ data "dynamokeys_keydesign" "events" {
   }
   sharding = { strategy = "calculated", source = "event_id" }
   traffic  = { writes_per_second = 2500, reads_per_second = 400, item_size_bytes = 800 }
+
+  global_secondary_indexes = {
+    by_customer = {
+      partition_key = [{ name = "customerId", cardinality = 1000000 }]
+      sort_key      = [{ name = "createdAt" }]
+    }
+  }
+  ttl  = { attribute_name = "expiresAt" }
+  tags = { app = "quickstart" }
 }
 
 output "shard_count" {
-  value = data.dynamokeys_keydesign.events.shard_count
+  value = dynamokeys_sharded_table.events.shard_count
 }
 
 output "routing" {
   description = "What application code needs to compute the same shard as Terraform."
-  value       = data.dynamokeys_keydesign.events.routing
+  value       = dynamokeys_sharded_table.events.routing
 }
 
 output "example_key" {
-  description = "The key of event 4f1c… written on 2026-11-30."
-  value = provider::dynamokeys::render_key(data.dynamokeys_keydesign.events.partition_key_template, {
+  description = "The partition key of event 4f1c2b7e-… written on 2026-11-30."
+  value = provider::dynamokeys::render_key(dynamokeys_sharded_table.events.partition_key_template, {
     day   = "2026-11-30"
-    shard = provider::dynamokeys::shard_suffix("4f1c2b7e-9a8d-4b1e-8f00-000000000001", data.dynamokeys_keydesign.events.shard_count)
+    shard = provider::dynamokeys::shard_suffix("4f1c2b7e-9a8d-4b1e-8f00-000000000001", dynamokeys_sharded_table.events.shard_count)
   })
 }
 
 output "report" {
-  value = data.dynamokeys_keydesign.events.report
+  value = dynamokeys_sharded_table.events.report
 }

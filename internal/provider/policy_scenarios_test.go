@@ -56,7 +56,7 @@ data "dynamokeys_keydesign" "log" {
 func TestScenarioDailyEventLogFails(t *testing.T) {
 	unitSteps(t, resource.TestStep{
 		Config:      fmt.Sprintf(dailyLogUnsharded, ""),
-		ExpectError: expectError(`DK301 time-bucket-partition-key: .*shard it into at least 4`),
+		ExpectError: expectError(`DK301 time-bucket-partition-key: .*shard it into at least 4 shards`),
 	}, resource.TestStep{
 		Config:      fmt.Sprintf(dailyLogUnsharded, ""),
 		ExpectError: expectError(`DK303 hot-key-demand: the busiest key needs 2,500 WCU per shard .* use at least 4 shards`),
