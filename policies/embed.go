@@ -6,5 +6,5 @@ import "embed"
 
 // FS holds every .rego file of the bundle, tests included.
 //
-//go:embed *.rego lib/*.rego
+//go:embed *.rego lib/*.rego plan/*.rego
 var FS embed.FS

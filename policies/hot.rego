@@ -52,10 +52,20 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "temp
 #   name: time-bucket-partition-key
 #   severity: warning
 #   remediation: Add a {shard} placeholder with calculated sharding before traffic grows, or lead the key with a high-cardinality segment.
-findings contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "template"]) if {
+findings contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
+	some problem in time_bucket_warnings
+}
+
+time_bucket_warnings contains {"path": ["partition_key", "template"], "msg": msg} if {
 	time_bucket_without_shard
 	not over_limit
 	msg := "the partition key is a time bucket without a shard: every current write lands on one key, which caps the table at one partition's throughput"
+}
+
+# Name heuristic for tables known only by attribute names (the plan adapter's aws_dynamodb_table).
+time_bucket_warnings contains {"path": ["partition_key", "name"], "msg": msg} if {
+	input.derived.partition_key.name_hint == "time"
+	msg := sprintf("the partition key attribute %q is named like a date or time: if it holds a time bucket, every current write lands on one key", [input.table.partition_key.name])
 }
 
 over_limit if {
@@ -73,13 +83,23 @@ over_limit if {
 #   name: low-cardinality-partition-key
 #   severity: warning
 #   remediation: Lead the partition key with a high-cardinality segment (customer, order or device id) and move the low-cardinality value to the sort key or a GSI.
-findings contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "template"]) if {
+findings contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
+	some problem in low_cardinality_problems
+}
+
+low_cardinality_problems contains {"path": ["partition_key", "template"], "msg": msg} if {
 	lib.known("partition_key.template")
 	lib.known("segments")
 	cardinality := input.derived.partition_key.cardinality
 	lib.number(cardinality)
 	cardinality < lib.limits.low_cardinality
 	msg := sprintf("the partition key has only %d distinct value(s); traffic cannot spread over more partitions than that", [cardinality])
+}
+
+# Name heuristic for tables known only by attribute names (the plan adapter's aws_dynamodb_table).
+low_cardinality_problems contains {"path": ["partition_key", "name"], "msg": msg} if {
+	input.derived.partition_key.name_hint == "low_cardinality"
+	msg := sprintf("the partition key attribute %q is named like a status or type, which has few distinct values: traffic cannot spread over partitions", [input.table.partition_key.name])
 }
 
 # METADATA

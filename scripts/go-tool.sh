@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Builds a pinned Go tool from the Go module proxy into .bin/ once, and prints its path.
+# Usage: scripts/go-tool.sh NAME  (conftest | regal | tfplugindocs | goreleaser | golangci-lint | opa)
+# Tools stay out of the provider's go.mod. A module whose go.mod has replace directives cannot be
+# `go install`ed by version, so every tool is built inside its downloaded module directory with -mod=mod.
+set -euo pipefail
+
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bin_dir="${repo_root}/.bin"
+
+case "${1:?tool name}" in
+  conftest)      module=github.com/open-policy-agent/conftest version=v0.71.1 pkg=. ;;
+  regal)         module=github.com/open-policy-agent/regal version=v0.42.0 pkg=. ;;
+  tfplugindocs)  module=github.com/hashicorp/terraform-plugin-docs version=v0.25.0 pkg=./cmd/tfplugindocs ;;
+  goreleaser)    module=github.com/goreleaser/goreleaser/v2 version=v2.15.1 pkg=. ;;
+  golangci-lint) module=github.com/golangci/golangci-lint/v2 version=v2.15.0 pkg=./cmd/golangci-lint ;;
+  opa)           module=github.com/open-policy-agent/opa version=v1.22.3 pkg=. ;;
+  *) echo "go-tool: unknown tool $1" >&2; exit 2 ;;
+esac
+target="${bin_dir}/$1-${version}"
+if [[ ! -x "${target}" ]]; then
+  echo "go-tool: building $1 ${version} from the Go module proxy (once)" >&2
+  dir="$(cd /tmp && GOFLAGS=-mod=mod go mod download -json "${module}@${version}" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+  [[ -n "${dir}" ]] || { echo "go-tool: could not download ${module}@${version}" >&2; exit 1; }
+  mkdir -p "${bin_dir}"
+  (cd "${dir}" && CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath -o "${target}.tmp" "${pkg}") >&2
+  mv "${target}.tmp" "${target}"
+fi
+echo "${target}"
