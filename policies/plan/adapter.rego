@@ -66,7 +66,7 @@ get(obj, key, fallback) := object.get(obj, key, fallback) if is_object(obj)
 get(obj, _, fallback) := fallback if not is_object(obj)
 
 # or_default replaces null with a default.
-or_default(x, fallback) := x if x != null
+or_default(x, _) := x if x != null
 
 or_default(null, fallback) := fallback
 
