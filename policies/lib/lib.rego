@@ -62,7 +62,7 @@ finding_with_severity(meta, severity, message, path) := {
 unknown_paths := {u | some u in input.unknown}
 
 # unknown(p) holds when the dotted path p, or one of its parents, is not known at plan time.
-unknown(p) if unknown_paths[p]
+unknown(p) if p in unknown_paths
 
 unknown(p) if {
 	some u in unknown_paths

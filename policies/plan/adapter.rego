@@ -79,11 +79,18 @@ map_entries(x) := x if is_object(x)
 map_entries(x) := {} if not is_object(x)
 
 # unknown_paths turns after_unknown into dotted paths (two levels deep is enough for the rules). The
-# computed design attributes live under derived in the document.
+# computed design attributes live under derived in the document. Attributes no rule reads (arn, id,
+# stream and tag settings) are left out: every rule checks its inputs against this list.
 unknown_paths(au) := array.concat(
-	[doc_path(k) | some k, v in map_entries(au); v == true],
-	[concat(".", [doc_path(k), k2]) | some k, sub in map_entries(au); is_object(sub); some k2, v2 in sub; v2 == true],
+	[doc_path(k) | some k, v in map_entries(au); v == true; k in relevant_attributes],
+	[concat(".", [doc_path(k), k2]) | some k, sub in map_entries(au); k in relevant_attributes; is_object(sub); some k2, v2 in sub; v2 == true],
 )
+
+relevant_attributes := {
+	"name", "billing_mode", "read_capacity", "write_capacity", "partition_key", "sort_key", "segments", "sharding",
+	"traffic", "target_utilization", "local_secondary_indexes", "global_secondary_indexes", "capacity", "shard_count",
+	"shard_width", "routing", "hash_key", "range_key", "attribute", "local_secondary_index", "global_secondary_index",
+}
 
 derived_attributes := {"capacity", "shard_count", "shard_width", "routing"}
 

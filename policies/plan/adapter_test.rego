@@ -27,14 +27,15 @@ change(type, address, actions, after, after_unknown) := {
 	"change": {"actions": actions, "before": null, "after": after, "after_unknown": after_unknown},
 }
 
-aws_plan(after) := {"format_version": "1.2", "resource_changes": [change("aws_dynamodb_table", "aws_dynamodb_table.orders", ["create"], after, {"arn": true})]}
+aws_plan(after) := {"format_version": "1.2", "resource_changes": [change("aws_dynamodb_table", "aws_dynamodb_table.orders", ["create"], after, {"arn": true, "read_capacity": true})]}
 
 test_aws_table_is_mapped if {
 	doc := plan.documents["aws_dynamodb_table.orders"] with input as aws_plan(aws_table({}))
 	doc.table.partition_key == {"name": "customerId", "type": "S", "template": null}
 	doc.table.sort_key.name == "orderId"
 	"traffic" in doc.unknown
-	"arn" in doc.unknown
+	"read_capacity" in doc.unknown
+	not "arn" in doc.unknown
 }
 
 test_aws_clean_table_has_no_findings if {
