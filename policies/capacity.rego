@@ -23,10 +23,10 @@ peak := {
 findings contains lib.finding(rego.metadata.rule(), msg, ["traffic", sprintf("%ss_per_second", [kind])]) if {
 	lib.on_demand
 	lib.known("derived.capacity")
-	some kind, units in peak
-	lib.number(units)
-	units > lib.limits.on_demand_table_units
-	msg := sprintf("peak %s demand is %s units/s; an on-demand table's default quota is %s", [kind, lib.fmt(units), lib.fmt(lib.limits.on_demand_table_units)])
+	some kind, demand in peak
+	lib.number(demand)
+	demand > lib.limits.on_demand_table_units
+	msg := sprintf("peak %s demand is %s units/s; an on-demand table's default quota is %s", [kind, lib.fmt(demand), lib.fmt(lib.limits.on_demand_table_units)])
 }
 
 # METADATA
@@ -43,10 +43,10 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["traffic", sprintf("%s
 	lib.on_demand
 	not is_object(input.prior)
 	lib.known("derived.capacity")
-	some kind, units in peak
-	lib.number(units)
-	units > warm[kind]
-	msg := sprintf("peak %s demand is %s units/s; a new on-demand table starts warm for %s", [kind, lib.fmt(units), lib.fmt(warm[kind])])
+	some kind, demand in peak
+	lib.number(demand)
+	demand > warm[kind]
+	msg := sprintf("peak %s demand is %s units/s; a new on-demand table starts warm for %s", [kind, lib.fmt(demand), lib.fmt(warm[kind])])
 }
 
 warm := {"write": lib.limits.new_table_write_units, "read": lib.limits.new_table_read_units}
@@ -62,10 +62,10 @@ warm := {"write": lib.limits.new_table_write_units, "read": lib.limits.new_table
 findings contains lib.finding(rego.metadata.rule(), msg, [sprintf("%s_capacity", [kind])]) if {
 	input.table.billing_mode == "PROVISIONED"
 	lib.known("derived.capacity")
-	some kind, units in peak
-	lib.number(units)
+	some kind, demand in peak
+	lib.number(demand)
 	provisioned := input.table[sprintf("%s_capacity", [kind])]
 	lib.number(provisioned)
-	provisioned < units
-	msg := sprintf("%s_capacity is %s units but peak %s demand is %s units/s", [kind, lib.fmt(provisioned), kind, lib.fmt(units)])
+	provisioned < demand
+	msg := sprintf("%s_capacity is %s units but peak %s demand is %s units/s", [kind, lib.fmt(provisioned), kind, lib.fmt(demand)])
 }

@@ -24,11 +24,17 @@ result(entry) := {
 	"docs_url": entry.finding.docs_url,
 }
 
+# METADATA
+# entrypoint: true
+# description: Error findings of every planned table.
 deny contains result(entry) if {
 	some entry in plan_findings
 	entry.finding.severity == "error"
 }
 
+# METADATA
+# entrypoint: true
+# description: Warnings of every planned table, and tables the adapter could not read.
 warn contains result(entry) if {
 	some entry in plan_findings
 	entry.finding.severity == "warning"

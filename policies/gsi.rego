@@ -18,11 +18,11 @@ import data.dynamokeys.lib
 #   remediation: Give the GSI a high-cardinality partition key (add an id or a shard attribute to its multi-attribute key), or project the index sparsely.
 findings contains lib.finding(rego.metadata.rule(), msg, ["global_secondary_indexes", gsi.name, "partition_key"]) if {
 	some gsi in input.table.gsis
-	units := gsi.hot_partition_write_units
-	lib.number(units)
-	units > lib.limits.partition_write_units
+	hot := gsi.hot_partition_write_units
+	lib.number(hot)
+	hot > lib.limits.partition_write_units
 	msg := sprintf("GSI %q sends %s WCU to its busiest partition (a partition serves %s); its throttling would throttle writes to the table", [
-		gsi.name, lib.fmt(units), lib.fmt(lib.limits.partition_write_units),
+		gsi.name, lib.fmt(hot), lib.fmt(lib.limits.partition_write_units),
 	])
 }
 
@@ -33,11 +33,11 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["global_secondary_inde
 #   severity: warning
 #   remediation: Give the GSI a high-cardinality partition key (add an id or a shard attribute to its multi-attribute key), or project the index sparsely.
 findings contains lib.finding(rego.metadata.rule(), msg, ["global_secondary_indexes", gsi.name, "partition_key"]) if {
-	some gsi in input.table.gsis
 	lib.number(input.derived.capacity.peak_write_units)
 	input.derived.capacity.peak_write_units > 0
-	reason := hot_reason(gsi)
+	some gsi in input.table.gsis
 	not over_partition(gsi)
+	reason := hot_reason(gsi)
 	msg := sprintf("GSI %q has a %s partition key under %s WCU of table writes: its hot partitions can throttle writes to the table", [
 		gsi.name, reason, lib.fmt(input.derived.capacity.peak_write_units),
 	])

@@ -7,10 +7,16 @@ package dynamokeys.hcp
 
 import data.dynamokeys.conftest
 
+# METADATA
+# entrypoint: true
+# description: Messages of error findings for an HCP Terraform policy set.
 deny contains r.msg if {
 	some r in conftest.deny with input as input.plan
 }
 
+# METADATA
+# entrypoint: true
+# description: Messages of warnings for an HCP Terraform policy set (advisory).
 warn contains r.msg if {
 	some r in conftest.warn with input as input.plan
 }

@@ -8,16 +8,16 @@ import data.dynamokeys.lib
 capacity := input.derived.capacity
 
 # demand lists the busiest logical key's write and read demand with its partition limit, when known.
-demand contains {"units": units, "limit": lib.limits.partition_write_units, "unit": "WCU", "path": ["traffic", "writes_per_second"]} if {
+demand contains {"units": wcu, "limit": lib.limits.partition_write_units, "unit": "WCU", "path": ["traffic", "writes_per_second"]} if {
 	lib.known("derived.capacity")
-	units := capacity.hot_key_write_units
-	lib.number(units)
+	wcu := capacity.hot_key_write_units
+	lib.number(wcu)
 }
 
-demand contains {"units": units, "limit": lib.limits.partition_read_units, "unit": "RCU", "path": ["traffic", "reads_per_second"]} if {
+demand contains {"units": rcu, "limit": lib.limits.partition_read_units, "unit": "RCU", "path": ["traffic", "reads_per_second"]} if {
 	lib.known("derived.capacity")
-	units := capacity.hot_key_read_units
-	lib.number(units)
+	rcu := capacity.hot_key_read_units
+	lib.number(rcu)
 }
 
 time_bucket_without_shard if {
@@ -65,7 +65,10 @@ time_bucket_warnings contains {"path": ["partition_key", "template"], "msg": msg
 # Name heuristic for tables known only by attribute names (the plan adapter's aws_dynamodb_table).
 time_bucket_warnings contains {"path": ["partition_key", "name"], "msg": msg} if {
 	input.derived.partition_key.name_hint == "time"
-	msg := sprintf("the partition key attribute %q is named like a date or time: if it holds a time bucket, every current write lands on one key", [input.table.partition_key.name])
+	msg := sprintf(
+		"the partition key attribute %q is named like a date or time: if it holds a time bucket, every current write lands on one key",
+		[input.table.partition_key.name],
+	)
 }
 
 over_limit if {
@@ -99,7 +102,10 @@ low_cardinality_problems contains {"path": ["partition_key", "template"], "msg":
 # Name heuristic for tables known only by attribute names (the plan adapter's aws_dynamodb_table).
 low_cardinality_problems contains {"path": ["partition_key", "name"], "msg": msg} if {
 	input.derived.partition_key.name_hint == "low_cardinality"
-	msg := sprintf("the partition key attribute %q is named like a status or type, which has few distinct values: traffic cannot spread over partitions", [input.table.partition_key.name])
+	msg := sprintf(
+		"the partition key attribute %q is named like a status or type, which has few distinct values: traffic cannot spread over partitions",
+		[input.table.partition_key.name],
+	)
 }
 
 # METADATA
@@ -112,17 +118,16 @@ low_cardinality_problems contains {"path": ["partition_key", "name"], "msg": msg
 #   name: hot-key-demand
 #   severity: error
 #   remediation: Shard the partition key with a {shard} suffix and set sharding.count to at least the shard count named in the message (or omit count to compute it).
-findings contains lib.finding(rego.metadata.rule(), msg, path) if {
-	some [units, limit, unit] in [
+findings contains lib.finding(rego.metadata.rule(), msg, shard_path) if {
+	lib.known("derived.capacity")
+	some [per_shard, limit, unit] in [
 		[capacity.per_shard_write_units, lib.limits.partition_write_units, "WCU"],
 		[capacity.per_shard_read_units, lib.limits.partition_read_units, "RCU"],
 	]
-	lib.known("derived.capacity")
-	lib.number(units)
-	units > limit
-	path := shard_path
+	lib.number(per_shard)
+	per_shard > limit
 	msg := sprintf("the busiest key needs %s %s per shard across %d shard(s); a partition serves %s: use at least %d shards", [
-		lib.fmt(units), unit, input.derived.shard_count, lib.fmt(limit), input.derived.required_shards,
+		lib.fmt(per_shard), unit, input.derived.shard_count, lib.fmt(limit), input.derived.required_shards,
 	])
 }
 
@@ -141,13 +146,13 @@ shard_path := ["sharding", "count"] if input.sharding.strategy != "none"
 #   severity: error
 #   remediation: Spread the item's updates over several items (write-sharded counters), buffer and batch them, or cache reads (DAX).
 findings contains lib.finding(rego.metadata.rule(), msg, path) if {
-	some [units, limit, unit, path] in [
+	some [item_units, limit, unit, path] in [
 		[capacity.hottest_item_write_units, lib.limits.partition_write_units, "WCU", ["traffic", "hottest_item_writes_per_second"]],
 		[capacity.hottest_item_read_units, lib.limits.partition_read_units, "RCU", ["traffic", "hottest_item_reads_per_second"]],
 	]
-	lib.number(units)
-	units > limit
-	msg := sprintf("one item takes %s %s; a partition serves %s, and sharding the key cannot split a single item", [lib.fmt(units), unit, lib.fmt(limit)])
+	lib.number(item_units)
+	item_units > limit
+	msg := sprintf("one item takes %s %s; a partition serves %s, and sharding the key cannot split a single item", [lib.fmt(item_units), unit, lib.fmt(limit)])
 }
 
 # METADATA
@@ -163,10 +168,10 @@ findings contains lib.finding(rego.metadata.rule(), msg, path) if {
 findings contains lib.finding(rego.metadata.rule(), msg, ["sort_key", "template"]) if {
 	lib.known("sort_key.template")
 	input.derived.sort_key.monotonic
-	units := capacity.per_shard_write_units
-	lib.number(units)
-	units >= lib.limits.busy_partition_share * lib.limits.partition_write_units
+	per_shard := capacity.per_shard_write_units
+	lib.number(per_shard)
+	per_shard >= lib.limits.busy_partition_share * lib.limits.partition_write_units
 	msg := sprintf("the sort key only grows and each partition-key value takes %s WCU (%s of a partition): new writes pile up at one end", [
-		lib.fmt(units), lib.percent(units / lib.limits.partition_write_units),
+		lib.fmt(per_shard), lib.percent(per_shard / lib.limits.partition_write_units),
 	])
 }

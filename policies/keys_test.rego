@@ -17,7 +17,8 @@ test_bool_key_type_is_error if {
 }
 
 test_gsi_key_type_names_the_attribute_path if {
-	doc := fixtures.doc({"derived": {"key_attributes": [{"path": ["global_secondary_indexes", "by_x", "partition_key", "1"], "name": "d", "name_bytes": 1, "type": "DATE"}]}})
+	attr := {"path": ["global_secondary_indexes", "by_x", "partition_key", "1"], "name": "d", "name_bytes": 1, "type": "DATE"}
+	doc := fixtures.doc({"derived": {"key_attributes": [attr]}})
 	some f in keys.findings with input as doc
 	f.rule == "DK101"
 	f.path == ["global_secondary_indexes", "by_x", "partition_key", "1", "type"]
@@ -108,7 +109,10 @@ test_number_key_with_text_enum_is_error if {
 }
 
 test_number_key_over_38_digits_is_error if {
-	doc := fixtures.doc({"table": {"partition_key": {"name": "pk", "type": "N", "template": "{n}"}}, "derived": {"partition_key": {"literals": [], "segments": [], "max_bytes": 39}}})
+	doc := fixtures.doc({
+		"table": {"partition_key": {"name": "pk", "type": "N", "template": "{n}"}},
+		"derived": {"partition_key": {"literals": [], "segments": [], "max_bytes": 39}},
+	})
 	"DK105" in fixtures.ids(keys.findings) with input as doc
 }
 

@@ -96,13 +96,16 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["traffic", "max_items_
 findings contains lib.finding(rego.metadata.rule(), msg, ["local_secondary_indexes"]) if {
 	count(input.table.lsis) > 0
 	lib.known("derived.capacity")
-	some [units, limit, unit] in [
+	some [per_shard, limit, unit] in [
 		[input.derived.capacity.per_shard_write_units, lib.limits.partition_write_units, "WCU"],
 		[input.derived.capacity.per_shard_read_units, lib.limits.partition_read_units, "RCU"],
 	]
-	lib.number(units)
-	units > limit
-	msg := sprintf("each partition-key value takes %s %s, but with an LSI its items cannot be split across partitions (%s %s each)", [lib.fmt(units), unit, lib.fmt(limit), unit])
+	lib.number(per_shard)
+	per_shard > limit
+	msg := sprintf(
+		"each partition-key value takes %s %s, but with an LSI its items cannot be split across partitions (%s %s each)",
+		[lib.fmt(per_shard), unit, lib.fmt(limit), unit],
+	)
 }
 
 no_sort_key if not input.table.sort_key

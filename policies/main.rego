@@ -7,6 +7,9 @@ package dynamokeys
 
 # The areas are listed rather than iterated with data.dynamokeys.rules[_]: a variable in the ref makes OPA
 # walk the whole rule tree on every evaluation.
+# METADATA
+# entrypoint: true
+# description: Every finding on the design document in input, built-in and custom.
 findings contains f if some f in data.dynamokeys.rules.keys.findings
 
 findings contains f if some f in data.dynamokeys.rules.lsi.findings

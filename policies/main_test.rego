@@ -15,7 +15,7 @@ test_findings_gather_every_area if {
 
 test_findings_gather_custom_packages if {
 	custom := {"team": {"findings": {{"rule": "ORG1", "name": "x", "severity": "warning", "message": "m", "path": []}}}}
-	ids := fixtures.ids(dynamokeys.findings) with input as fixtures.base with data.dynamokeys.custom as custom
+	ids := fixtures.ids(dynamokeys.findings) with input as fixtures.base with dynamokeys.custom as custom
 	ids == {"ORG1"}
 }
 

@@ -36,20 +36,19 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "scheme_ve
 	lib.known("derived.shard_count")
 	lib.known("sharding")
 	prior.sharding.scheme_version == input.sharding.scheme_version
-	some change in scheme_changes(prior)
+	some change in scheme_changes
 	msg := sprintf("the shard %s changes from %v to %v while scheme_version stays %d: existing items would be looked up in the wrong shard", [
 		change.what, change.from, change.to, input.sharding.scheme_version,
 	])
 }
 
-scheme_changes(prior) := {c |
+scheme_changes contains {"what": what, "from": from, "to": to} if {
 	some [what, from, to] in [
-		["count", prior.derived.shard_count, input.derived.shard_count],
-		["source", prior.sharding.source, input.sharding.source],
-		["strategy", prior.sharding.strategy, input.sharding.strategy],
+		["count", input.prior.derived.shard_count, input.derived.shard_count],
+		["source", input.prior.sharding.source, input.sharding.source],
+		["strategy", input.prior.sharding.strategy, input.sharding.strategy],
 	]
 	from != to
-	c := {"what": what, "from": from, "to": to}
 }
 
 # METADATA
@@ -152,7 +151,10 @@ source_problems contains msg if {
 	lib.known("partition_key.template")
 	source := input.sharding.source
 	source in input.derived.partition_key.placeholders
-	msg := sprintf("sharding.source %q is part of the partition key, so every item of one logical key hashes to the same shard and nothing is spread; hash a segment that varies within the key, such as the sort key's id", [source])
+	msg := sprintf(
+		"sharding.source %q is in the partition key, so all items of one logical key hash to one shard: hash a segment that varies within the key",
+		[source],
+	)
 }
 
 key_placeholders contains p if some p in input.derived.partition_key.placeholders

@@ -40,7 +40,7 @@ test_count_change_with_version_bump_passes if {
 }
 
 test_source_change_without_version_bump_is_error if {
-	doc := object.union(object.union(prior_of(sharded), {"sharding": {"source": "customer_id"}}), {"derived": {"sort_key": {"placeholders": ["customer_id"]}}})
+	doc := object.union_n([prior_of(sharded), {"sharding": {"source": "customer_id"}}, {"derived": {"sort_key": {"placeholders": ["customer_id"]}}}])
 	"DK402" in fixtures.ids(sharding.findings) with input as doc
 }
 

@@ -106,24 +106,25 @@ literal_parts(template) := [p | some p in regex.split(`\{[a-z][a-z0-9_]*\}`, tem
 
 literal_parts(template) := [] if not is_string(template)
 
-key_facts(key, segments) := {
-	"template": template,
-	"placeholders": names,
-	"literals": literal_parts(template),
-	"segments": [{"name": n, "kind": segments[n].kind, "cardinality": get(segments[n], "cardinality", null), "monotonic": monotonic(segments[n])} |
-		some n in names
-		is_object(segments[n])
-	],
-	"has_shard": "shard" in names,
-	"has_time_bucket": count([n | some n in names; segments[n].kind == "time"]) > 0,
-	"max_bytes": null,
-	"min_bytes": null,
-	"cardinality": null,
-	"monotonic": leading_monotonic(names, segments),
-	"name_hint": "",
-} if {
+key_facts(key, segments) := facts if {
 	template := get(key, "template", null)
 	names := placeholder_names(template)
+	facts := {
+		"template": template,
+		"placeholders": names,
+		"literals": literal_parts(template),
+		"segments": [{"name": n, "kind": segments[n].kind, "cardinality": get(segments[n], "cardinality", null), "monotonic": monotonic(segments[n])} |
+			some n in names
+			is_object(segments[n])
+		],
+		"has_shard": "shard" in names,
+		"has_time_bucket": count([n | some n in names; segments[n].kind == "time"]) > 0,
+		"max_bytes": null,
+		"min_bytes": null,
+		"cardinality": null,
+		"monotonic": leading_monotonic(names, segments),
+		"name_hint": "",
+	}
 }
 
 # monotonic: a time segment grows unless monotonic = false; other kinds only when monotonic = true.
@@ -144,19 +145,19 @@ key_attribute(path, key) := {"path": path, "name": name, "name_bytes": count(nam
 	name := or_default(get(key, "name", ""), "")
 }
 
-table_key_attributes(table) := array.concat(
-	array.concat(
-		[key_attribute(["partition_key"], table.partition_key)],
-		[key_attribute(["sort_key"], table.sort_key) | is_object(table.sort_key)],
-	),
-	array.concat(
-		[key_attribute(["local_secondary_indexes", l.name, "sort_key"], l.sort_key) | some l in table.lsis],
-		array.concat(
-			[key_attribute(["global_secondary_indexes", g.name, "partition_key", format_int(i, 10)], k) | some g in table.gsis; some i, k in g.partition_key],
-			[key_attribute(["global_secondary_indexes", g.name, "sort_key", format_int(i, 10)], k) | some g in table.gsis; some i, k in g.sort_key],
-		),
-	),
-)
+table_key_attributes(table) := array.flatten([
+	[key_attribute(["partition_key"], table.partition_key)],
+	[key_attribute(["sort_key"], table.sort_key) | is_object(table.sort_key)],
+	[key_attribute(["local_secondary_indexes", l.name, "sort_key"], l.sort_key) | some l in table.lsis],
+	[key_attribute(["global_secondary_indexes", g.name, "partition_key", format_int(i, 10)], k) |
+		some g in table.gsis
+		some i, k in g.partition_key
+	],
+	[key_attribute(["global_secondary_indexes", g.name, "sort_key", format_int(i, 10)], k) |
+		some g in table.gsis
+		some i, k in g.sort_key
+	],
+])
 
 projected(table) := count([a |
 	some idx in array.concat(table.lsis, table.gsis)
@@ -328,16 +329,20 @@ aws_sort_key(after, _) := null if after.range_key == ""
 aws_sort_key(after, _) := null if after.range_key == null
 
 # aws_gsi_keys reads a GSI key from the multi-attribute key_schema blocks, else from hash_key/range_key.
-aws_gsi_keys(g, key_type, _, types) := [{"name": k.attribute_name, "type": object.get(types, k.attribute_name, "S"), "cardinality": null} |
-	some k in list(get(g, "key_schema", []))
-	k.key_type == key_type
-] if count(list(get(g, "key_schema", []))) > 0
+aws_gsi_keys(g, key_type, _, types) := keys if {
+	schema := list(get(g, "key_schema", []))
+	count(schema) > 0
+	keys := [{"name": k.attribute_name, "type": object.get(types, k.attribute_name, "S"), "cardinality": null} |
+		some k in schema
+		k.key_type == key_type
+	]
+}
 
-aws_gsi_keys(g, _, attr, types) := [{"name": name, "type": object.get(types, name, "S"), "cardinality": null} |
+aws_gsi_keys(g, _, attr, types) := keys if {
+	count(list(get(g, "key_schema", []))) == 0
 	name := get(g, attr, "")
-	is_string(name)
-	name != ""
-] if count(list(get(g, "key_schema", []))) == 0
+	keys := [{"name": name, "type": object.get(types, name, "S"), "cardinality": null} | is_string(name); name != ""]
+}
 
 # name_hint applies the partition-key guidance to a bare attribute name.
 name_hint(name) := "low_cardinality" if regex.match(`(?i)^(status|state|type|kind|category|flag|level|priority|gender|country)$|(_|-)?(status|state|type)$`, name)
