@@ -105,5 +105,5 @@ test_source_in_partition_key_is_error if {
 	doc := object.union(sharded, {"sharding": {"source": "day"}})
 	some f in sharding.findings with input as doc
 	f.rule == "DK405"
-	contains(f.message, "same shard")
+	contains(f.message, "hash to one shard")
 }
