@@ -28,3 +28,6 @@ func main() {
 		log.Fatal(err.Error())
 	}
 }
+
+// Documentation: the rule reference from the rules' METADATA, then docs/ with tfplugindocs.
+//go:generate bash scripts/docs.sh

@@ -138,7 +138,7 @@ const (
 func gsiBlock(templates ...string) string {
 	var b strings.Builder
 	for _, t := range templates {
-		b.WriteString(fmt.Sprintf(t, ""))
+		fmt.Fprintf(&b, t, "")
 	}
 	return b.String()
 }
@@ -146,7 +146,7 @@ func gsiBlock(templates ...string) string {
 func gsiBlockProvisioned(templates ...string) string {
 	var b strings.Builder
 	for _, t := range templates {
-		b.WriteString(fmt.Sprintf(t, "read_capacity = 5\n      write_capacity = 5"))
+		fmt.Fprintf(&b, t, "read_capacity = 5\n      write_capacity = 5")
 	}
 	return b.String()
 }

@@ -37,7 +37,7 @@ func run(kind localddb.Kind, opts localddb.Options, argv []string) int {
 		fmt.Fprintln(os.Stderr, "with-dynamodb:", err)
 		return 1
 	}
-	defer server.Stop()
+	defer func() { _ = server.Stop() }()
 	fmt.Fprintf(os.Stderr, "with-dynamodb: %s listening on %s (pid %d)\n", kind, server.Endpoint, server.PID)
 
 	cmd := exec.Command(argv[0], argv[1:]...)

@@ -146,7 +146,7 @@ func freePort() (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("finding a free loopback port: %w", err)
 	}
-	defer l.Close()
+	defer func() { _ = l.Close() }()
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 

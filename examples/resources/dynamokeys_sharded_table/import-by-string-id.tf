@@ -1,0 +1,4 @@
+import {
+  to = dynamokeys_sharded_table.orders
+  id = "orders"
+}
