@@ -110,3 +110,18 @@ func fileContains(t *testing.T, dir, needle string) bool {
 	}
 	return false
 }
+
+// TestAccReleaseSnapshotFromMirror runs scripts/release-check.sh: goreleaser check, a linux/amd64 snapshot
+// build, and Terraform installing it from a filesystem mirror.
+func TestAccReleaseSnapshotFromMirror(t *testing.T) {
+	testAccDynoxide(t) // skips without TF_ACC
+	root, err := testutil.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", filepath.Join(root, "scripts", "release-check.sh"))
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("release check: %v\n%s", err, out)
+	}
+}
