@@ -15,6 +15,16 @@ var (
 	pollFactor  = 1.5
 )
 
+// sleep waits for d or until ctx ends; tests replace it to observe the intervals.
+var sleep = func(ctx context.Context, d time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
+}
+
 // poll calls check until it reports done, fails, or ctx ends.
 func poll(ctx context.Context, what string, check func(context.Context) (bool, error)) error {
 	interval := pollInitial
@@ -26,10 +36,8 @@ func poll(ctx context.Context, what string, check func(context.Context) (bool, e
 		if done {
 			return nil
 		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("timed out waiting for %s: %w", what, ctx.Err())
-		case <-time.After(interval):
+		if err := sleep(ctx, interval); err != nil {
+			return fmt.Errorf("timed out waiting for %s: %w", what, err)
 		}
 		interval = min(time.Duration(float64(interval)*pollFactor), pollMax)
 	}
@@ -44,10 +52,8 @@ func retryTransient(ctx context.Context, what string, call func(context.Context)
 		if err == nil || !isRetryable(err) {
 			return err
 		}
-		select {
-		case <-ctx.Done():
+		if sleepErr := sleep(ctx, interval); sleepErr != nil {
 			return fmt.Errorf("%s: still failing when the timeout ran out: %w", what, err)
-		case <-time.After(interval):
 		}
 		interval = min(time.Duration(float64(interval)*pollFactor)*2, pollMax)
 	}

@@ -10,25 +10,31 @@ import (
 )
 
 func TestPollBacksOffToTheCap(t *testing.T) {
-	saved := pollInitial
-	t.Cleanup(func() { pollInitial = saved })
-	pollInitial = time.Millisecond
-
-	var calls []time.Time
-	err := poll(context.Background(), "test", func(context.Context) (bool, error) {
-		calls = append(calls, time.Now())
-		return len(calls) == 6, nil
-	})
-	if err != nil || len(calls) != 6 {
-		t.Fatalf("poll = %v after %d calls", err, len(calls))
+	saved := sleep
+	t.Cleanup(func() { sleep = saved })
+	var intervals []time.Duration
+	sleep = func(_ context.Context, d time.Duration) error {
+		intervals = append(intervals, d)
+		return nil
 	}
-	for i := 2; i < len(calls); i++ {
-		if calls[i].Sub(calls[i-1]) < calls[i-1].Sub(calls[i-2]) {
-			t.Errorf("interval %d shrank: %v after %v", i, calls[i].Sub(calls[i-1]), calls[i-1].Sub(calls[i-2]))
+	calls := 0
+	err := poll(context.Background(), "test", func(context.Context) (bool, error) {
+		calls++
+		return calls == 20, nil
+	})
+	if err != nil || len(intervals) != 19 {
+		t.Fatalf("poll = %v with %d sleeps", err, len(intervals))
+	}
+	if intervals[0] > 250*time.Millisecond {
+		t.Errorf("first interval %v; polling must start at 250ms or less", intervals[0])
+	}
+	for i := 1; i < len(intervals); i++ {
+		if intervals[i] < intervals[i-1] || intervals[i] > 5*time.Second {
+			t.Errorf("interval %d = %v after %v: must grow to the 5s cap", i, intervals[i], intervals[i-1])
 		}
 	}
-	if pollMax != 5*time.Second || saved > 250*time.Millisecond {
-		t.Errorf("polling starts at %v and caps at %v; want ≤ 250ms and 5s", saved, pollMax)
+	if intervals[len(intervals)-1] != 5*time.Second {
+		t.Errorf("last interval %v, want the 5s cap", intervals[len(intervals)-1])
 	}
 }
 
@@ -42,6 +48,9 @@ func TestPollStopsAtDeadline(t *testing.T) {
 }
 
 func TestRetryTransientRetriesOnlyTransientErrors(t *testing.T) {
+	saved := sleep
+	t.Cleanup(func() { sleep = saved })
+	sleep = func(context.Context, time.Duration) error { return nil }
 	inUse := &smithy.GenericAPIError{Code: "ResourceInUseException", Message: "busy"}
 	calls := 0
 	err := retryTransient(context.Background(), "x", func(context.Context) error {
