@@ -75,12 +75,12 @@ known(p) if not unknown(p)
 number(x) if is_number(x)
 
 # fmt formats a number for messages: 2,500 or 156.3.
-fmt(n) := group(format_int(n, 10)) if {
+fmt(n) := grouped(n) if {
 	is_number(n)
 	n == round(n)
 }
 
-fmt(n) := sprintf("%s.%d", [group(format_int(whole, 10)), tenth]) if {
+fmt(n) := sprintf("%s.%d", [grouped(whole), tenth]) if {
 	is_number(n)
 	n != round(n)
 	tenths := round(n * 10)
@@ -88,13 +88,20 @@ fmt(n) := sprintf("%s.%d", [group(format_int(whole, 10)), tenth]) if {
 	tenth := tenths - (whole * 10)
 }
 
-# group inserts thousands separators into a string of digits.
-group(s) := concat(",", array.concat(head, tail)) if {
-	n := count(s)
-	first := n % 3
-	head := [substring(s, 0, first) | first > 0]
-	tail := [substring(s, i, 3) | some i in numbers.range_step(first, n - 1, 3); i < n]
+# grouped prints a whole number with thousands separators, by magnitude (no loops: it runs in every message).
+grouped(n) := format_int(n, 10) if abs(n) < 1000
+
+grouped(n) := sprintf("%d,%03d", [floor(n / 1000), n % 1000]) if {
+	abs(n) >= 1000
+	abs(n) < 1000000
 }
+
+grouped(n) := sprintf("%d,%03d,%03d", [floor(n / 1000000), floor(n / 1000) % 1000, n % 1000]) if {
+	abs(n) >= 1000000
+	abs(n) < 1000000000
+}
+
+grouped(n) := format_int(n, 10) if abs(n) >= 1000000000
 
 # percent formats a share: 0.625 → 62.5%.
 percent(x) := concat("", [fmt(x * 100), "%"])

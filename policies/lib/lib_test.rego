@@ -8,6 +8,10 @@ test_fmt_groups_thousands if {
 	lib.fmt(1000) == "1,000"
 	lib.fmt(2500) == "2,500"
 	lib.fmt(1234567) == "1,234,567"
+	lib.fmt(1000001) == "1,000,001"
+	lib.fmt(216000000) == "216,000,000"
+	lib.fmt(40001) == "40,001"
+	lib.fmt(12345678901) == "12345678901"
 }
 
 test_fmt_keeps_one_decimal if {
