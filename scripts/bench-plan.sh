@@ -9,20 +9,11 @@ runs="${RUNS:-7}"
 work="$(mktemp -d)"
 trap 'rm -rf "${work}"' EXIT
 
-tf="$(bash "${repo_root}/scripts/terraform-cli.sh")"
-(cd "${repo_root}" && go build -o "${work}/bin/terraform-provider-dynamokeys" .)
-cat > "${work}/terraformrc" <<RC
-provider_installation {
-  dev_overrides {
-    "registry.terraform.io/dynamokeys/dynamokeys" = "${work}/bin"
-    "registry.opentofu.org/dynamokeys/dynamokeys" = "${work}/bin"
-  }
-  direct {}
-}
-RC
-export TF_CLI_CONFIG_FILE="${work}/terraformrc" TF_IN_AUTOMATION=1 TF_INPUT=0
+# shellcheck source=scripts/lib.sh
+source "${repo_root}/scripts/lib.sh"
+use_dev_provider "${work}"
 
-all_rules="$(cd "${repo_root}" && grep -rhoE '^#   id: DK[0-9]+' policies/*.rego | awk '{print "\"" $3 "\""}' | sort -u | paste -sd, -)"
+all_rules="$(all_rule_ids)"
 
 write_config() { # $1: dir, $2: provider policy block
   mkdir -p "$1"

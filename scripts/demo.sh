@@ -10,24 +10,11 @@ repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "${work}"' EXIT
 
-tf="$(bash "${repo_root}/scripts/terraform-cli.sh")"
 echo "==> building the provider"
-(cd "${repo_root}" && go build -o "${work}/bin/terraform-provider-dynamokeys" .)
-
-# dev_overrides makes Terraform use the fresh build without a registry or `terraform init`.
-cat > "${work}/terraformrc" <<RC
-provider_installation {
-  dev_overrides {
-    "registry.terraform.io/dynamokeys/dynamokeys"  = "${work}/bin"
-    "registry.opentofu.org/dynamokeys/dynamokeys"  = "${work}/bin"
-  }
-  direct {}
-}
-RC
-export TF_CLI_CONFIG_FILE="${work}/terraformrc"
-export TF_IN_AUTOMATION=1 TF_INPUT=0
-# Static credentials for the local server; nothing here talks to AWS.
-export AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_REGION=us-east-1 AWS_EC2_METADATA_DISABLED=true
+# shellcheck source=scripts/lib.sh
+source "${repo_root}/scripts/lib.sh"
+use_dev_provider "${work}" # dev_overrides: the fresh build, without a registry or `terraform init`
+use_local_aws
 
 color=()
 [[ -t 1 ]] || color=(-no-color)

@@ -7,21 +7,13 @@ set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tfplugindocs="$(bash "${repo_root}/scripts/go-tool.sh" tfplugindocs)"
-tf="$(bash "${repo_root}/scripts/terraform-cli.sh")"
 work="$(mktemp -d)"
 trap 'rm -rf "${work}"' EXIT
 
 (cd "${repo_root}" && go run ./internal/cmd/rulesdoc -o templates/guides/rule-reference.md.tmpl)
-(cd "${repo_root}" && go build -o "${work}/bin/terraform-provider-dynamokeys" .)
-cat > "${work}/terraformrc" <<RC
-provider_installation {
-  dev_overrides {
-    "registry.terraform.io/dynamokeys/dynamokeys" = "${work}/bin"
-    "registry.opentofu.org/dynamokeys/dynamokeys" = "${work}/bin"
-  }
-  direct {}
-}
-RC
+# shellcheck source=scripts/lib.sh
+source "${repo_root}/scripts/lib.sh"
+use_dev_provider "${work}"
 mkdir -p "${work}/schema"
 cat > "${work}/schema/main.tf" <<'HCL'
 terraform {
@@ -30,7 +22,7 @@ terraform {
   }
 }
 HCL
-(cd "${work}/schema" && TF_CLI_CONFIG_FILE="${work}/terraformrc" "${tf}" providers schema -json > "${work}/schema.json" 2>"${work}/schema.log") ||
+(cd "${work}/schema" && "${tf}" providers schema -json > "${work}/schema.json" 2>"${work}/schema.log") ||
   { cat "${work}/schema.log"; exit 1; }
 # tfplugindocs looks the schema up as registry.terraform.io/hashicorp/<name>, whichever CLI produced it.
 sed -i -e "s|registry.opentofu.org/dynamokeys/dynamokeys|registry.terraform.io/hashicorp/dynamokeys|" -e "s|registry.terraform.io/dynamokeys/dynamokeys|registry.terraform.io/hashicorp/dynamokeys|" "${work}/schema.json"

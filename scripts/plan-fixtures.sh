@@ -10,19 +10,10 @@ out_dir="${repo_root}/internal/policy/testdata/plans"
 work="$(mktemp -d)"
 trap 'rm -rf "${work}"' EXIT
 
-tf="$(bash "${repo_root}/scripts/terraform-cli.sh")"
-(cd "${repo_root}" && go build -o "${work}/bin/terraform-provider-dynamokeys" .)
-cat > "${work}/terraformrc" <<RC
-provider_installation {
-  dev_overrides {
-    "registry.terraform.io/dynamokeys/dynamokeys" = "${work}/bin"
-    "registry.opentofu.org/dynamokeys/dynamokeys" = "${work}/bin"
-  }
-  direct {}
-}
-RC
-export TF_CLI_CONFIG_FILE="${work}/terraformrc" TF_IN_AUTOMATION=1 TF_INPUT=0
-export AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_REGION=us-east-1 AWS_EC2_METADATA_DISABLED=true
+# shellcheck source=scripts/lib.sh
+source "${repo_root}/scripts/lib.sh"
+use_dev_provider "${work}"
+use_local_aws
 
 header() {
   cat <<HCL

@@ -1,0 +1,29 @@
+# Shared helpers of the scripts; source it after setting repo_root.
+
+# use_dev_provider WORK: builds the provider into WORK/bin and points Terraform at it with a dev_overrides
+# CLI configuration (no registry, no `terraform init`). Sets tf to the CLI of scripts/terraform-cli.sh.
+use_dev_provider() {
+  local work="$1"
+  tf="$(bash "${repo_root}/scripts/terraform-cli.sh")"
+  (cd "${repo_root}" && go build -o "${work}/bin/terraform-provider-dynamokeys" .)
+  cat > "${work}/terraformrc" <<RC
+provider_installation {
+  dev_overrides {
+    "registry.terraform.io/dynamokeys/dynamokeys" = "${work}/bin"
+    "registry.opentofu.org/dynamokeys/dynamokeys" = "${work}/bin"
+  }
+  direct {}
+}
+RC
+  export TF_CLI_CONFIG_FILE="${work}/terraformrc" TF_IN_AUTOMATION=1 TF_INPUT=0
+}
+
+# use_local_aws: static credentials for a local DynamoDB-API server; nothing here talks to AWS.
+use_local_aws() {
+  export AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_REGION=us-east-1 AWS_EC2_METADATA_DISABLED=true
+}
+
+# all_rule_ids prints every rule id of the bundle as a quoted, comma-separated HCL list body.
+all_rule_ids() {
+  grep -rhoE '^#   id: DK[0-9]+' "${repo_root}"/policies/*.rego | awk '{print "\"" $3 "\""}' | sort -u | paste -sd, -
+}
