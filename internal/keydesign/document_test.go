@@ -275,3 +275,43 @@ func BenchmarkAnalyze(b *testing.B) {
 		}
 	}
 }
+
+func TestConventionsAndKeyAttributes(t *testing.T) {
+	in := dailyEventLog()
+	in.PartitionKey.Template = p("day|{day}")
+	in.GlobalSecondaryIndexes = []GlobalSecondaryIndex{{Name: "by_tenant", PartitionKey: []IndexKeyAttribute{{Name: "tenantId"}, {Name: "region", Type: "S"}}}}
+	d := analyze(t, in).Derived
+	if strings.Join(d.Conventions.Delimiters, "") != "#|" || strings.Join(d.Conventions.LetterCases, ",") != "lower,upper" {
+		t.Errorf("conventions = %+v", d.Conventions)
+	}
+	var paths []string
+	for _, k := range d.KeyAttributes {
+		paths = append(paths, k.Path.String()+"="+k.Name+":"+k.Type)
+	}
+	want := "partition_key=pk:S sort_key=sk:S global_secondary_indexes.by_tenant.partition_key[0]=tenantId:S global_secondary_indexes.by_tenant.partition_key[1]=region:S"
+	if strings.Join(paths, " ") != want {
+		t.Errorf("key attributes = %s", strings.Join(paths, " "))
+	}
+}
+
+func TestGSIHotPartitionFacts(t *testing.T) {
+	in := dailyEventLog() // 2,500 writes/s of 800 bytes: 2,500 WCU at peak
+	in.GlobalSecondaryIndexes = []GlobalSecondaryIndex{
+		{Name: "by_day", PartitionKey: []IndexKeyAttribute{{Name: "day"}}},
+		{Name: "by_status", PartitionKey: []IndexKeyAttribute{{Name: "status", Cardinality: p(int64(4))}}},
+		{Name: "by_customer", PartitionKey: []IndexKeyAttribute{{Name: "customerId"}}},
+	}
+	gsis := map[string]GSIDoc{}
+	for _, g := range analyze(t, in).Table.GSIs {
+		gsis[g.Name] = g
+	}
+	if g := gsis["by_day"]; !g.TimeBucketed || *g.HotPartitionWriteUnits != 2500 {
+		t.Errorf("a GSI keyed by the day bucket takes every write in one partition: %+v", g)
+	}
+	if g := gsis["by_status"]; *g.PartitionKeyCardinality != 4 || *g.HotPartitionWriteUnits != 625 {
+		t.Errorf("4 statuses share 2,500 WCU: %+v", g)
+	}
+	if g := gsis["by_customer"]; g.PartitionKeyCardinality != nil || g.HotPartitionWriteUnits != nil {
+		t.Errorf("an unstated cardinality gives no estimate: %+v", g)
+	}
+}
