@@ -9,22 +9,22 @@ capacity := input.derived.capacity
 
 # demand lists the busiest logical key's write and read demand with its partition limit, when known.
 demand contains {"units": wcu, "limit": lib.limits.partition_write_units, "unit": "WCU", "path": ["traffic", "writes_per_second"]} if {
-	lib.known("derived.capacity")
 	wcu := capacity.hot_key_write_units
 	lib.number(wcu)
+	lib.known("derived.capacity")
 }
 
 demand contains {"units": rcu, "limit": lib.limits.partition_read_units, "unit": "RCU", "path": ["traffic", "reads_per_second"]} if {
-	lib.known("derived.capacity")
 	rcu := capacity.hot_key_read_units
 	lib.number(rcu)
+	lib.known("derived.capacity")
 }
 
 time_bucket_without_shard if {
-	lib.known("partition_key.template")
-	lib.known("segments")
 	input.derived.partition_key.has_time_bucket
 	not input.derived.partition_key.has_shard
+	lib.known("partition_key.template")
+	lib.known("segments")
 }
 
 # METADATA
@@ -91,11 +91,11 @@ findings contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) i
 }
 
 low_cardinality_problems contains {"path": ["partition_key", "template"], "msg": msg} if {
-	lib.known("partition_key.template")
-	lib.known("segments")
 	cardinality := input.derived.partition_key.cardinality
 	lib.number(cardinality)
 	cardinality < lib.limits.low_cardinality
+	lib.known("partition_key.template")
+	lib.known("segments")
 	msg := sprintf("the partition key has only %d distinct value(s); traffic cannot spread over more partitions than that", [cardinality])
 }
 
@@ -119,13 +119,13 @@ low_cardinality_problems contains {"path": ["partition_key", "name"], "msg": msg
 #   severity: error
 #   remediation: Shard the partition key with a {shard} suffix and set sharding.count to at least the shard count named in the message (or omit count to compute it).
 findings contains lib.finding(rego.metadata.rule(), msg, shard_path) if {
-	lib.known("derived.capacity")
 	some [per_shard, limit, unit] in [
 		[capacity.per_shard_write_units, lib.limits.partition_write_units, "WCU"],
 		[capacity.per_shard_read_units, lib.limits.partition_read_units, "RCU"],
 	]
 	lib.number(per_shard)
 	per_shard > limit
+	lib.known("derived.capacity")
 	msg := sprintf("the busiest key needs %s %s per shard across %d shard(s); a partition serves %s: use at least %d shards", [
 		lib.fmt(per_shard), unit, input.derived.shard_count, lib.fmt(limit), input.derived.required_shards,
 	])
@@ -166,11 +166,11 @@ findings contains lib.finding(rego.metadata.rule(), msg, path) if {
 #   severity: warning
 #   remediation: Lead the sort key with a non-monotonic value, or shard the partition key so each value takes less of a partition.
 findings contains lib.finding(rego.metadata.rule(), msg, ["sort_key", "template"]) if {
-	lib.known("sort_key.template")
 	input.derived.sort_key.monotonic
 	per_shard := capacity.per_shard_write_units
 	lib.number(per_shard)
 	per_shard >= lib.limits.busy_partition_share * lib.limits.partition_write_units
+	lib.known("sort_key.template")
 	msg := sprintf("the sort key only grows and each partition-key value takes %s WCU (%s of a partition): new writes pile up at one end", [
 		lib.fmt(per_shard), lib.percent(per_shard / lib.limits.partition_write_units),
 	])

@@ -30,10 +30,10 @@ findings contains lib.finding(rego.metadata.rule(), msg, array.concat(k.path, ["
 #   severity: error
 #   remediation: Shorten literal text or lower the segments' max_length; make sure no rendering can be empty.
 findings contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "template"]) if {
-	lib.known("partition_key.template")
 	max_bytes := input.derived.partition_key.max_bytes
 	lib.number(max_bytes)
 	max_bytes > lib.limits.partition_key_max_bytes
+	lib.known("partition_key.template")
 	msg := sprintf("the partition key can render %s bytes; DynamoDB allows %s", [lib.fmt(max_bytes), lib.fmt(lib.limits.partition_key_max_bytes)])
 }
 
@@ -44,8 +44,8 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "temp
 #   severity: error
 #   remediation: Shorten literal text or lower the segments' max_length; make sure no rendering can be empty.
 findings contains lib.finding(rego.metadata.rule(), "the partition key can render as an empty value, which DynamoDB rejects", ["partition_key", "template"]) if {
-	lib.known("partition_key.template")
 	input.derived.partition_key.min_bytes == 0
+	lib.known("partition_key.template")
 }
 
 # METADATA
@@ -57,10 +57,10 @@ findings contains lib.finding(rego.metadata.rule(), "the partition key can rende
 #   severity: error
 #   remediation: Shorten literal text or lower the segments' max_length; make sure no rendering can be empty.
 findings contains lib.finding(rego.metadata.rule(), msg, ["sort_key", "template"]) if {
-	lib.known("sort_key.template")
 	max_bytes := input.derived.sort_key.max_bytes
 	lib.number(max_bytes)
 	max_bytes > lib.limits.sort_key_max_bytes
+	lib.known("sort_key.template")
 	msg := sprintf("the sort key can render %s bytes; DynamoDB allows %s", [lib.fmt(max_bytes), lib.fmt(lib.limits.sort_key_max_bytes)])
 }
 
@@ -71,8 +71,8 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["sort_key", "template"
 #   severity: error
 #   remediation: Shorten literal text or lower the segments' max_length; make sure no rendering can be empty.
 findings contains lib.finding(rego.metadata.rule(), "the sort key can render as an empty value, which DynamoDB rejects", ["sort_key", "template"]) if {
-	lib.known("sort_key.template")
 	input.derived.sort_key.min_bytes == 0
+	lib.known("sort_key.template")
 }
 
 # METADATA
@@ -84,8 +84,8 @@ findings contains lib.finding(rego.metadata.rule(), "the sort key can render as 
 #   severity: error
 #   remediation: Add a segments entry for the placeholder, e.g. segments = { customer_id = { kind = "id" } }.
 findings contains lib.finding(rego.metadata.rule(), msg, [ref.key, "template"]) if {
-	lib.known("segments")
 	some ref in input.derived.undeclared_placeholders
+	lib.known("segments")
 	msg := sprintf("placeholder {%s} in %s.template has no segment", [ref.placeholder, ref.key])
 }
 
@@ -234,9 +234,9 @@ findings contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) i
 
 gsi_key_problems contains {"path": ["global_secondary_indexes", gsi.name, "partition_key"], "msg": msg} if {
 	some gsi in input.table.gsis
-	lib.known(concat(".", ["global_secondary_indexes", gsi.name, "partition_key"]))
 	n := count(gsi.partition_key)
 	not n in numbers.range(1, lib.limits.max_gsi_key_attributes)
+	lib.known(concat(".", ["global_secondary_indexes", gsi.name, "partition_key"]))
 	msg := sprintf("GSI %q has %d partition key attributes; a GSI needs 1 to %d", [gsi.name, n, lib.limits.max_gsi_key_attributes])
 }
 

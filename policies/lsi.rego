@@ -29,8 +29,8 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["local_secondary_index
 #   remediation: Add a sort_key to the table, or use a GSI instead of the LSI.
 findings contains lib.finding(rego.metadata.rule(), msg, ["local_secondary_indexes"]) if {
 	count(input.table.lsis) > 0
-	lib.known("sort_key")
 	no_sort_key
+	lib.known("sort_key")
 	msg := sprintf("the table has %d LSI(s) but no sort key", [count(input.table.lsis)])
 }
 
@@ -78,8 +78,8 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["traffic", "max_items_
 #   remediation: Set traffic.max_items_per_partition_key to the real bound, or bound the collections with a time bucket.
 findings contains lib.finding(rego.metadata.rule(), msg, ["traffic", "max_items_per_partition_key"]) if {
 	count(input.table.lsis) > 0
-	lib.known("traffic.max_items_per_partition_key")
 	input.derived.collection.basis == "unbounded"
+	lib.known("traffic.max_items_per_partition_key")
 	msg := "the table has an LSI and the items under one partition-key value can grow without bound; an item collection stops taking writes at 10 GB"
 }
 
@@ -95,13 +95,13 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["traffic", "max_items_
 #   remediation: Shard the partition key so that each value stays under one partition's throughput, or replace the LSIs with GSIs.
 findings contains lib.finding(rego.metadata.rule(), msg, ["local_secondary_indexes"]) if {
 	count(input.table.lsis) > 0
-	lib.known("derived.capacity")
 	some [per_shard, limit, unit] in [
 		[input.derived.capacity.per_shard_write_units, lib.limits.partition_write_units, "WCU"],
 		[input.derived.capacity.per_shard_read_units, lib.limits.partition_read_units, "RCU"],
 	]
 	lib.number(per_shard)
 	per_shard > limit
+	lib.known("derived.capacity")
 	msg := sprintf(
 		"each partition-key value takes %s %s, but with an LSI its items cannot be split across partitions (%s %s each)",
 		[lib.fmt(per_shard), unit, lib.fmt(limit), unit],

@@ -33,10 +33,10 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "strategy"
 findings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "scheme_version"]) if {
 	prior := input.prior
 	is_object(prior)
-	lib.known("derived.shard_count")
-	lib.known("sharding")
 	prior.sharding.scheme_version == input.sharding.scheme_version
 	some change in scheme_changes
+	lib.known("derived.shard_count")
+	lib.known("sharding")
 	msg := sprintf("the shard %s changes from %v to %v while scheme_version stays %d: existing items would be looked up in the wrong shard", [
 		change.what, change.from, change.to, input.sharding.scheme_version,
 	])
@@ -64,18 +64,18 @@ findings contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) i
 }
 
 placeholder_problems contains {"path": ["partition_key", "template"], "msg": msg} if {
-	lib.known("partition_key.template")
-	lib.known("sharding.strategy")
 	input.sharding.strategy != "none"
 	not input.derived.partition_key.has_shard
+	lib.known("partition_key.template")
+	lib.known("sharding.strategy")
 	msg := sprintf("sharding.strategy is %q but partition_key.template has no {shard} placeholder", [input.sharding.strategy])
 }
 
 placeholder_problems contains {"path": ["sharding", "strategy"], "msg": msg} if {
-	lib.known("partition_key.template")
-	lib.known("sharding.strategy")
 	input.sharding.strategy == "none"
 	input.derived.partition_key.has_shard
+	lib.known("partition_key.template")
+	lib.known("sharding.strategy")
 	msg := "partition_key.template has a {shard} placeholder but sharding is off (strategy none)"
 }
 
@@ -94,19 +94,19 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "count"]) 
 }
 
 fanout_problems contains msg if {
-	lib.known("derived.shard_count")
 	n := input.derived.shard_count
 	n > lib.limits.fanout_shards
+	lib.known("derived.shard_count")
 	msg := sprintf("%d shards: every read of one logical key fans out to %d queries", [n, n])
 }
 
 fanout_problems contains msg if {
-	lib.known("derived.shard_count")
 	has_traffic
 	n := input.derived.shard_count
 	required := input.derived.required_shards
 	n > lib.limits.fanout_overprovision_factor * required
 	n <= lib.limits.fanout_shards
+	lib.known("derived.shard_count")
 	msg := sprintf("%d shards where the traffic needs %d: reads fan out %s× more than necessary", [n, required, lib.fmt(n / required)])
 }
 
@@ -130,27 +130,27 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "source"])
 
 source_problems contains "calculated sharding needs sharding.source: the segment whose value is hashed" if {
 	input.sharding.strategy == "calculated"
-	lib.known("sharding.source")
 	input.sharding.source == ""
+	lib.known("sharding.source")
 }
 
 source_problems contains msg if {
 	input.sharding.strategy == "calculated"
-	lib.known("sharding.source")
-	lib.known("partition_key.template")
-	lib.known("sort_key.template")
 	source := input.sharding.source
 	source != ""
 	not source in key_placeholders
+	lib.known("sharding.source")
+	lib.known("partition_key.template")
+	lib.known("sort_key.template")
 	msg := sprintf("sharding.source %q is not a placeholder of the partition or sort key, so a reader cannot compute the shard from an item's key", [source])
 }
 
 source_problems contains msg if {
 	input.sharding.strategy == "calculated"
-	lib.known("sharding.source")
-	lib.known("partition_key.template")
 	source := input.sharding.source
 	source in input.derived.partition_key.placeholders
+	lib.known("sharding.source")
+	lib.known("partition_key.template")
 	msg := sprintf(
 		"sharding.source %q is in the partition key, so all items of one logical key hash to one shard: hash a segment that varies within the key",
 		[source],
