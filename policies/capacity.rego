@@ -22,10 +22,10 @@ peak := {
 #   remediation: Request a higher table quota (or set on_demand_throughput) before the traffic arrives, or split the data over tables.
 findings contains lib.finding(rego.metadata.rule(), msg, ["traffic", sprintf("%ss_per_second", [kind])]) if {
 	lib.on_demand
+	lib.known("derived.capacity")
 	some kind, demand in peak
 	lib.number(demand)
 	demand > lib.limits.on_demand_table_units
-	lib.known("derived.capacity")
 	msg := sprintf("peak %s demand is %s units/s; an on-demand table's default quota is %s", [kind, lib.fmt(demand), lib.fmt(lib.limits.on_demand_table_units)])
 }
 
@@ -42,10 +42,10 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["traffic", sprintf("%s
 findings contains lib.finding(rego.metadata.rule(), msg, ["traffic", sprintf("%ss_per_second", [kind])]) if {
 	lib.on_demand
 	not is_object(input.prior)
+	lib.known("derived.capacity")
 	some kind, demand in peak
 	lib.number(demand)
 	demand > warm[kind]
-	lib.known("derived.capacity")
 	msg := sprintf("peak %s demand is %s units/s; a new on-demand table starts warm for %s", [kind, lib.fmt(demand), lib.fmt(warm[kind])])
 }
 
@@ -61,11 +61,11 @@ warm := {"write": lib.limits.new_table_write_units, "read": lib.limits.new_table
 #   remediation: Raise read_capacity / write_capacity to at least the peak demand (with headroom), or switch to PAY_PER_REQUEST.
 findings contains lib.finding(rego.metadata.rule(), msg, [sprintf("%s_capacity", [kind])]) if {
 	input.table.billing_mode == "PROVISIONED"
+	lib.known("derived.capacity")
 	some kind, demand in peak
 	lib.number(demand)
 	provisioned := input.table[sprintf("%s_capacity", [kind])]
 	lib.number(provisioned)
 	provisioned < demand
-	lib.known("derived.capacity")
 	msg := sprintf("%s_capacity is %s units but peak %s demand is %s units/s", [kind, lib.fmt(provisioned), kind, lib.fmt(demand)])
 }

@@ -119,13 +119,13 @@ low_cardinality_problems contains {"path": ["partition_key", "name"], "msg": msg
 #   severity: error
 #   remediation: Shard the partition key with a {shard} suffix and set sharding.count to at least the shard count named in the message (or omit count to compute it).
 findings contains lib.finding(rego.metadata.rule(), msg, shard_path) if {
+	lib.known("derived.capacity")
 	some [per_shard, limit, unit] in [
 		[capacity.per_shard_write_units, lib.limits.partition_write_units, "WCU"],
 		[capacity.per_shard_read_units, lib.limits.partition_read_units, "RCU"],
 	]
 	lib.number(per_shard)
 	per_shard > limit
-	lib.known("derived.capacity")
 	msg := sprintf("the busiest key needs %s %s per shard across %d shard(s); a partition serves %s: use at least %d shards", [
 		lib.fmt(per_shard), unit, input.derived.shard_count, lib.fmt(limit), input.derived.required_shards,
 	])

@@ -84,8 +84,8 @@ findings contains lib.finding(rego.metadata.rule(), "the sort key can render as 
 #   severity: error
 #   remediation: Add a segments entry for the placeholder, e.g. segments = { customer_id = { kind = "id" } }.
 findings contains lib.finding(rego.metadata.rule(), msg, [ref.key, "template"]) if {
-	some ref in input.derived.undeclared_placeholders
 	lib.known("segments")
+	some ref in input.derived.undeclared_placeholders
 	msg := sprintf("placeholder {%s} in %s.template has no segment", [ref.placeholder, ref.key])
 }
 

@@ -95,13 +95,13 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["traffic", "max_items_
 #   remediation: Shard the partition key so that each value stays under one partition's throughput, or replace the LSIs with GSIs.
 findings contains lib.finding(rego.metadata.rule(), msg, ["local_secondary_indexes"]) if {
 	count(input.table.lsis) > 0
+	lib.known("derived.capacity")
 	some [per_shard, limit, unit] in [
 		[input.derived.capacity.per_shard_write_units, lib.limits.partition_write_units, "WCU"],
 		[input.derived.capacity.per_shard_read_units, lib.limits.partition_read_units, "RCU"],
 	]
 	lib.number(per_shard)
 	per_shard > limit
-	lib.known("derived.capacity")
 	msg := sprintf(
 		"each partition-key value takes %s %s, but with an LSI its items cannot be split across partitions (%s %s each)",
 		[lib.fmt(per_shard), unit, lib.fmt(limit), unit],

@@ -34,9 +34,9 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "scheme_ve
 	prior := input.prior
 	is_object(prior)
 	prior.sharding.scheme_version == input.sharding.scheme_version
-	some change in scheme_changes
 	lib.known("derived.shard_count")
 	lib.known("sharding")
+	some change in scheme_changes
 	msg := sprintf("the shard %s changes from %v to %v while scheme_version stays %d: existing items would be looked up in the wrong shard", [
 		change.what, change.from, change.to, input.sharding.scheme_version,
 	])
