@@ -33,6 +33,7 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "strategy"
 findings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "scheme_version"]) if {
 	prior := input.prior
 	is_object(prior)
+	not prior_scheme_unknown
 	prior.sharding.scheme_version == input.sharding.scheme_version
 	lib.known("derived.shard_count")
 	lib.known("sharding")
@@ -40,6 +41,13 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "scheme_ve
 	msg := sprintf("the shard %s changes from %v to %v while scheme_version stays %d: existing items would be looked up in the wrong shard", [
 		change.what, change.from, change.to, input.sharding.scheme_version,
 	])
+}
+
+# prior_scheme_unknown: the prior state recorded no design (an imported table), so there is no scheme to
+# compare with.
+prior_scheme_unknown if {
+	some p in input.prior.unknown
+	p in {"sharding", "derived.shard_count"}
 }
 
 scheme_changes contains {"what": what, "from": from, "to": to} if {

@@ -107,3 +107,9 @@ test_source_in_partition_key_is_error if {
 	f.rule == "DK405"
 	contains(f.message, "hash to one shard")
 }
+
+test_imported_table_without_recorded_design_is_not_a_scheme_change if {
+	prior := object.union(fixtures.base, {"unknown": ["sharding", "derived.shard_count"]})
+	doc := object.union(sharded, {"prior": prior})
+	not "DK402" in fixtures.ids(sharding.findings) with input as doc
+}

@@ -194,6 +194,20 @@ func TestAccShardedTableLifecycle(t *testing.T) {
 				ImportStateVerifyIgnore: designMetadata,
 			},
 			{
+				// The same through an import block (plannable import). The plan imports the table and fills in
+				// the design metadata from the configuration: an update of metadata only, no DK402.
+				ResourceName:       address,
+				ImportState:        true,
+				ImportStateKind:    resource.ImportBlockWithID,
+				ImportStateId:      name,
+				ExpectNonEmptyPlan: true,
+				ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(address, tfjsonpath.New("shard_count"), knownvalue.Int64Exact(4)),
+					plancheck.ExpectKnownValue(address, tfjsonpath.New("ok"), knownvalue.Bool(true)),
+				}},
+			},
+			{
 				Config: tableConfig(endpoint, name, gsiBlock(gsiByCustomer, gsiByStatus), `{ team = "platform" }`, ""),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate),

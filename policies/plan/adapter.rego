@@ -246,7 +246,17 @@ single_cardinality(keys) := keys[0].cardinality if count(keys) == 1
 
 single_cardinality(keys) := null if count(keys) != 1
 
-prior_document(before) := sharded_base(before, {}) if is_object(before)
+prior_document(before) := doc if {
+	is_object(before)
+	base := sharded_base(before, {})
+	doc := object.union(base, {"unknown": recorded_design_unknown(base)})
+}
+
+# recorded_design_unknown: a state without a partition-key template (an imported table) recorded no design,
+# so its sharding scheme is unknown.
+recorded_design_unknown(doc) := ["sharding", "derived.shard_count"] if not is_string(doc.table.partition_key.template)
+
+recorded_design_unknown(doc) := [] if is_string(doc.table.partition_key.template)
 
 prior_document(null) := null
 

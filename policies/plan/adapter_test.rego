@@ -209,3 +209,10 @@ test_hcp_entry_point_reads_input_plan if {
 	some msg in hcp.deny with input as {"plan": aws_plan(after)}
 	startswith(msg, "DK101 aws_dynamodb_table.orders")
 }
+
+test_update_after_import_is_not_a_scheme_change if {
+	imported := object.union(sharded_after, {"partition_key": {"template": null}, "sharding": null, "shard_count": 1})
+	doc := plan.documents["dynamokeys_sharded_table.events"] with input as sharded_plan(sharded_after, imported, ["update"], {})
+	"sharding" in doc.prior.unknown
+	not "DK402" in {d.rule | some d in conftest.deny} with input as sharded_plan(sharded_after, imported, ["update"], {})
+}
