@@ -336,3 +336,35 @@ func TestAccShardedTableWaitersOnDynalite(t *testing.T) {
 		},
 	})
 }
+
+// TestAccShardedTableUnknownAtPlan: a name and traffic known only at apply plan without error, with the
+// design outputs unknown, and apply creates the table.
+func TestAccShardedTableUnknownAtPlan(t *testing.T) {
+	endpoint := testAccDynoxide(t)
+	api := testAPI(t, endpoint)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkTableGone(api, "late-orders"),
+		Steps: []resource.TestStep{{
+			Config: providerBlock(endpoint) + `
+resource "terraform_data" "late" {
+  input = { name = "late-orders", writes = 500 }
+}
+resource "dynamokeys_sharded_table" "t" {
+  name                = terraform_data.late.output.name
+  deletion_protection = false
+  partition_key       = { name = "pk", template = "CUSTOMER#{customer_id}" }
+  segments            = { customer_id = { kind = "id" } }
+  traffic             = { writes_per_second = terraform_data.late.output.writes }
+}`,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectUnknownValue(smallAddress, tfjsonpath.New("capacity")),
+				plancheck.ExpectUnknownValue(smallAddress, tfjsonpath.New("shard_count")),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("capacity").AtMapKey("peak_write_units"), knownvalue.Float64Exact(500)),
+				statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("status"), knownvalue.StringExact("ACTIVE")),
+			},
+		}},
+	})
+}
