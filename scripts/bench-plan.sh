@@ -5,7 +5,7 @@
 set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-runs="${RUNS:-7}"
+runs="${RUNS:-11}"
 work="$(mktemp -d)"
 trap 'rm -rf "${work}"' EXIT
 
@@ -51,21 +51,23 @@ HCL
 write_config "${work}/on" ""
 write_config "${work}/off" "policy = { disabled_rules = [${all_rules}] }"
 
-median_ms() { # $1: dir
-  local times=()
-  for _ in $(seq 1 "${runs}"); do
-    local start end
-    start=$(date +%s%N)
-    (cd "$1" && "${tf}" plan -no-color -refresh=false >/dev/null 2>&1)
-    end=$(date +%s%N)
-    times+=($(((end - start) / 1000000)))
-  done
-  printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+plan_ms() { # $1: dir; one plan's wall time in ms
+  local start end
+  start=$(date +%s%N)
+  (cd "$1" && "${tf}" plan -no-color -refresh=false >/dev/null 2>&1)
+  end=$(date +%s%N)
+  echo $(((end - start) / 1000000))
 }
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 (cd "${work}/on" && "${tf}" plan -no-color >"${work}/warmup.log" 2>&1) || { tail -40 "${work}/warmup.log"; exit 1; } # warm-up; fail on a broken config
-on=$(median_ms "${work}/on")
-off=$(median_ms "${work}/off")
+# Alternate the two configurations so that drift in machine load hits both alike.
+for _ in $(seq 1 "${runs}"); do
+  plan_ms "${work}/on" >>"${work}/on.times"
+  plan_ms "${work}/off" >>"${work}/off.times"
+done
+on=$(median <"${work}/on.times")
+off=$(median <"${work}/off.times")
 echo "terraform plan, 100 dynamokeys_keydesign data sources, median of ${runs}:"
 echo "  rules on:           ${on} ms"
 echo "  all rules disabled: ${off} ms"
