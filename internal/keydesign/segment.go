@@ -2,7 +2,6 @@ package keydesign
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -140,6 +139,3 @@ func (s Segment) Resolve(name string) (ResolvedSegment, []*FieldError) {
 	}
 	return r, errs
 }
-
-// IsValidGranularity reports whether g names a time granularity.
-func IsValidGranularity(g string) bool { return slices.Contains(TimeGranularities, g) }
