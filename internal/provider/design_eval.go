@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/policy"
@@ -37,4 +38,63 @@ func evaluateDesign(ctx context.Context, settings policySettings, doc *keydesign
 		}
 	}
 	return findings, diags
+}
+
+// defaultPolicySettings are the policy settings of an unconfigured provider block.
+func defaultPolicySettings() policySettings {
+	return policySettings{enforce: true, evalTimeout: DefaultEvalTimeout, disabledRules: map[string]bool{}}
+}
+
+// policySettingsOf returns the provider's settings, or the defaults with the built-in rules when the
+// provider was not configured (validate-time calls).
+func policySettingsOf(data *providerData) policySettings {
+	if data != nil {
+		return data.policy
+	}
+	settings := defaultPolicySettings()
+	if engine, err := policy.Builtin(); err == nil {
+		settings.evaluator = engine
+	}
+	return settings
+}
+
+// providerDataFrom type-asserts the data Configure receives; nil means the provider is not configured yet.
+func providerDataFrom(raw any) (*providerData, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	if raw == nil {
+		return nil, diags
+	}
+	data, ok := raw.(*providerData)
+	if !ok {
+		diags.AddError("Unexpected provider data", fmt.Sprintf("Expected *providerData, got %T. Please report this issue.", raw))
+	}
+	return data, diags
+}
+
+// designOutputs is the flow the data source and the resource share: analyze the design, evaluate the
+// policies, report the findings (errors only when enforced) and compute the design attributes. Unknown
+// inputs give unknown attributes. ok is false when the input itself is invalid.
+func designOutputs(ctx context.Context, settings policySettings, in *keydesign.Input, enforceAttr types.Bool) (designOutputModel, diag.Diagnostics, bool) {
+	var diags diag.Diagnostics
+	doc, errs := keydesign.Analyze(in)
+	if len(errs) > 0 {
+		diags.Append(fieldErrorDiagnostics(errs)...)
+		return designOutputModel{}, diags, false
+	}
+	findings, evalDiags := evaluateDesign(ctx, settings, doc)
+	diags.Append(evalDiags...)
+	if diags.HasError() {
+		return designOutputModel{}, diags, false
+	}
+	enforce := settings.enforce
+	if !enforceAttr.IsNull() && !enforceAttr.IsUnknown() {
+		enforce = enforceAttr.ValueBool()
+	}
+	diags.Append(findingDiagnostics(findings, enforce)...)
+	if len(in.Unknown) > 0 {
+		return unknownDesignOutputs(), diags, true
+	}
+	out, flattenDiags := flattenDesign(ctx, doc, findings)
+	diags.Append(flattenDiags...)
+	return out, diags, true
 }

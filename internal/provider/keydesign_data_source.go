@@ -2,13 +2,9 @@ package provider
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/policy"
 )
 
 var (
@@ -48,14 +44,8 @@ func (d *keydesignDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 }
 
 func (d *keydesignDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	if req.ProviderData == nil {
-		return
-	}
-	data, ok := req.ProviderData.(*providerData)
-	if !ok {
-		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("Expected *providerData, got %T. Please report this issue.", req.ProviderData))
-		return
-	}
+	data, diags := providerDataFrom(req.ProviderData)
+	resp.Diagnostics.Append(diags...)
 	d.data = data
 }
 
@@ -71,36 +61,11 @@ func (d *keydesignDataSource) Read(ctx context.Context, req datasource.ReadReque
 		return
 	}
 	in.Kind = "keydesign"
-	doc, errs := keydesign.Analyze(in)
-	if len(errs) > 0 {
-		resp.Diagnostics.Append(fieldErrorDiagnostics(errs)...)
+	out, diags, ok := designOutputs(ctx, policySettingsOf(d.data), in, m.Enforce)
+	resp.Diagnostics.Append(diags...)
+	if !ok {
 		return
 	}
-	settings := d.settings()
-	findings, diags := evaluateDesign(ctx, settings, doc)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	enforce := settings.enforce
-	if !m.Enforce.IsNull() {
-		enforce = m.Enforce.ValueBool()
-	}
-	resp.Diagnostics.Append(findingDiagnostics(findings, enforce)...)
-	out, diags := flattenDesign(ctx, doc, findings)
-	resp.Diagnostics.Append(diags...)
 	m.designOutputModel = out
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-}
-
-// settings are the provider's policy settings, or the defaults when the provider was not configured.
-func (d *keydesignDataSource) settings() policySettings {
-	if d.data != nil {
-		return d.data.policy
-	}
-	settings := policySettings{enforce: true, evalTimeout: DefaultEvalTimeout, disabledRules: map[string]bool{}}
-	if engine, err := policy.Builtin(); err == nil {
-		settings.evaluator = engine
-	}
-	return settings
 }

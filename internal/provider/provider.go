@@ -161,7 +161,7 @@ func (p *dynamokeysProvider) Configure(ctx context.Context, req provider.Configu
 	}
 	data := &providerData{
 		dynamo: dynamo.NewClient(dcfg),
-		policy: policySettings{enforce: true, evalTimeout: DefaultEvalTimeout, disabledRules: map[string]bool{}},
+		policy: defaultPolicySettings(),
 	}
 	var policyDirs []string
 	if pm := cfg.Policy; pm != nil {

@@ -96,14 +96,8 @@ func (r *shardedTableResource) Schema(ctx context.Context, _ resource.SchemaRequ
 }
 
 func (r *shardedTableResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	if req.ProviderData == nil {
-		return
-	}
-	data, ok := req.ProviderData.(*providerData)
-	if !ok {
-		resp.Diagnostics.AddError("Unexpected provider data", fmt.Sprintf("Expected *providerData, got %T. Please report this issue.", req.ProviderData))
-		return
-	}
+	data, diags := providerDataFrom(req.ProviderData)
+	resp.Diagnostics.Append(diags...)
 	r.data = data
 }
 
@@ -206,26 +200,12 @@ func (r *shardedTableResource) ModifyPlan(ctx context.Context, req resource.Modi
 		return
 	}
 	in.Prior = prior
-	doc, errs := keydesign.Analyze(in)
-	if len(errs) > 0 {
-		resp.Diagnostics.Append(fieldErrorDiagnostics(errs)...)
+	out, diags, ok := designOutputs(ctx, policySettingsOf(r.data), in, plan.Enforce)
+	resp.Diagnostics.Append(diags...)
+	if !ok {
 		return
 	}
-	settings := r.settings()
-	findings, diags := evaluateDesign(ctx, settings, doc)
-	resp.Diagnostics.Append(diags...)
-	enforce := settings.enforce
-	if !plan.Enforce.IsNull() && !plan.Enforce.IsUnknown() {
-		enforce = plan.Enforce.ValueBool()
-	}
-	resp.Diagnostics.Append(findingDiagnostics(findings, enforce)...)
-	if len(in.Unknown) > 0 {
-		plan.designOutputModel = unknownDesignOutputs()
-	} else {
-		out, diags := flattenDesign(ctx, doc, findings)
-		resp.Diagnostics.Append(diags...)
-		plan.designOutputModel = out
-	}
+	plan.designOutputModel = out
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
@@ -264,13 +244,6 @@ func lsisEqual(a, b types.Map) bool {
 		return true
 	}
 	return a.Equal(b)
-}
-
-func (r *shardedTableResource) settings() policySettings {
-	if r.data != nil {
-		return r.data.policy
-	}
-	return (&keydesignDataSource{}).settings()
 }
 
 func (r *shardedTableResource) client() (*dynamo.Client, diag.Diagnostics) {
