@@ -5,6 +5,10 @@ package dynamokeys.rules.capacity
 
 import data.dynamokeys.lib
 
+# findings are the area's errors and warnings; the conftest entry point asks for each severity on its own,
+# so that deny and warn each evaluate only their half of the rules.
+findings := errors | warnings
+
 peak := {
 	"write": input.derived.capacity.peak_write_units,
 	"read": input.derived.capacity.peak_read_units,
@@ -20,7 +24,7 @@ peak := {
 #   name: table-quota
 #   severity: warning
 #   remediation: Request a higher table quota (or set on_demand_throughput) before the traffic arrives, or split the data over tables.
-findings contains lib.finding(rego.metadata.rule(), msg, ["traffic", sprintf("%ss_per_second", [kind])]) if {
+warnings contains lib.finding(rego.metadata.rule(), msg, ["traffic", sprintf("%ss_per_second", [kind])]) if {
 	lib.on_demand
 	lib.known("derived.capacity")
 	some kind, demand in peak
@@ -39,7 +43,7 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["traffic", sprintf("%s
 #   name: cold-table
 #   severity: warning
 #   remediation: Pre-warm the table (warm throughput) before launch, or ramp traffic up gradually.
-findings contains lib.finding(rego.metadata.rule(), msg, ["traffic", sprintf("%ss_per_second", [kind])]) if {
+warnings contains lib.finding(rego.metadata.rule(), msg, ["traffic", sprintf("%ss_per_second", [kind])]) if {
 	lib.on_demand
 	not is_object(input.prior)
 	lib.known("derived.capacity")
@@ -59,7 +63,7 @@ warm := {"write": lib.limits.new_table_write_units, "read": lib.limits.new_table
 #   name: provisioned-capacity
 #   severity: error
 #   remediation: Raise read_capacity / write_capacity to at least the peak demand (with headroom), or switch to PAY_PER_REQUEST.
-findings contains lib.finding(rego.metadata.rule(), msg, [sprintf("%s_capacity", [kind])]) if {
+errors contains lib.finding(rego.metadata.rule(), msg, [sprintf("%s_capacity", [kind])]) if {
 	input.table.billing_mode == "PROVISIONED"
 	lib.known("derived.capacity")
 	some kind, demand in peak

@@ -9,35 +9,32 @@ package dynamokeys.conftest
 import data.dynamokeys.lib
 import data.dynamokeys.plan
 
-# plan_findings pairs each planned table with its findings.
-plan_findings contains {"address": address, "finding": f} if {
-	some address, doc in plan.documents
-	some f in data.dynamokeys.findings with input as object.union(doc, {"address": address})
+# result is one conftest result: the message conftest prints, and the fields --output json and sarif carry.
+result(address, finding) := {
+	"msg": sprintf("%s %s: %s (remedy: %s)", [finding.rule, address, finding.message, finding.remediation]),
+	"rule": finding.rule,
+	"name": finding.name,
+	"address": address,
+	"path": lib.path_string(finding.path),
+	"docs_url": finding.docs_url,
 }
 
-result(entry) := {
-	"msg": sprintf("%s %s: %s (remedy: %s)", [entry.finding.rule, entry.address, entry.finding.message, entry.finding.remediation]),
-	"rule": entry.finding.rule,
-	"name": entry.finding.name,
-	"address": entry.address,
-	"path": lib.path_string(entry.finding.path),
-	"docs_url": entry.finding.docs_url,
-}
-
+# conftest queries deny and warn one after the other, each in a fresh evaluation: deny asks only for the
+# error rules (data.dynamokeys.errors) and warn only for the warnings, so no rule runs twice.
 # METADATA
 # entrypoint: true
 # description: Error findings of every planned table.
-deny contains result(entry) if {
-	some entry in plan_findings
-	entry.finding.severity == "error"
+deny contains result(address, f) if {
+	some address, doc in plan.documents
+	some f in data.dynamokeys.errors with input as doc
 }
 
 # METADATA
 # entrypoint: true
 # description: Warnings of every planned table, and tables the adapter could not read.
-warn contains result(entry) if {
-	some entry in plan_findings
-	entry.finding.severity == "warning"
+warn contains result(address, f) if {
+	some address, doc in plan.documents
+	some f in data.dynamokeys.warnings with input as doc
 }
 
 warn contains {"msg": sprintf("dynamokeys: could not read the planned values of %s; its key design was not checked", [address]), "address": address} if {

@@ -5,6 +5,10 @@ package dynamokeys.rules.gsi
 
 import data.dynamokeys.lib
 
+# findings are the area's errors and warnings; the conftest entry point asks for each severity on its own,
+# so that deny and warn each evaluate only their half of the rules.
+findings := errors | warnings
+
 # METADATA
 # title: GSI hot partition
 # description: |
@@ -16,7 +20,7 @@ import data.dynamokeys.lib
 #   name: gsi-hot-partition
 #   severity: error
 #   remediation: Give the GSI a high-cardinality partition key (add an id or a shard attribute to its multi-attribute key), or project the index sparsely.
-findings contains lib.finding(rego.metadata.rule(), msg, ["global_secondary_indexes", gsi.name, "partition_key"]) if {
+errors contains lib.finding(rego.metadata.rule(), msg, ["global_secondary_indexes", gsi.name, "partition_key"]) if {
 	some gsi in input.table.gsis
 	hot := gsi.hot_partition_write_units
 	lib.number(hot)
@@ -32,7 +36,7 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["global_secondary_inde
 #   name: gsi-hot-partition
 #   severity: warning
 #   remediation: Give the GSI a high-cardinality partition key (add an id or a shard attribute to its multi-attribute key), or project the index sparsely.
-findings contains lib.finding(rego.metadata.rule(), msg, ["global_secondary_indexes", gsi.name, "partition_key"]) if {
+warnings contains lib.finding(rego.metadata.rule(), msg, ["global_secondary_indexes", gsi.name, "partition_key"]) if {
 	lib.number(input.derived.capacity.peak_write_units)
 	input.derived.capacity.peak_write_units > 0
 	some gsi in input.table.gsis
@@ -63,7 +67,7 @@ over_partition(gsi) if gsi.hot_partition_write_units > lib.limits.partition_writ
 #   name: projection-limit
 #   severity: error
 #   remediation: Project fewer non-key attributes, or use projection_type = "ALL" on the index that needs many.
-findings contains lib.finding(rego.metadata.rule(), msg, ["global_secondary_indexes"]) if {
+errors contains lib.finding(rego.metadata.rule(), msg, ["global_secondary_indexes"]) if {
 	n := input.derived.projected_non_key_attributes
 	n > lib.limits.max_projected_attributes
 	msg := sprintf("the indexes project %d INCLUDE non-key attributes in all; DynamoDB allows %d per table", [n, lib.limits.max_projected_attributes])
@@ -77,7 +81,7 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["global_secondary_inde
 #   name: gsi-count
 #   severity: warning
 #   remediation: Request a quota increase before applying, or overload GSIs (one index serving several access patterns).
-findings contains lib.finding(rego.metadata.rule(), msg, ["global_secondary_indexes"]) if {
+warnings contains lib.finding(rego.metadata.rule(), msg, ["global_secondary_indexes"]) if {
 	n := count(input.table.gsis)
 	n > lib.limits.max_gsis
 	msg := sprintf("the table has %d GSIs; the default quota is %d", [n, lib.limits.max_gsis])

@@ -5,6 +5,10 @@ package dynamokeys.rules.hot
 
 import data.dynamokeys.lib
 
+# findings are the area's errors and warnings; the conftest entry point asks for each severity on its own,
+# so that deny and warn each evaluate only their half of the rules.
+findings := errors | warnings
+
 capacity := input.derived.capacity
 
 # demand lists the busiest logical key's write and read demand with its partition limit, when known.
@@ -37,7 +41,7 @@ time_bucket_without_shard if {
 #   name: time-bucket-partition-key
 #   severity: error
 #   remediation: Add a {shard} placeholder with calculated sharding (sharding.strategy = "calculated") or lead the key with a high-cardinality segment.
-findings contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "template"]) if {
+errors contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "template"]) if {
 	time_bucket_without_shard
 	some d in demand
 	d.units > d.limit
@@ -52,7 +56,7 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "temp
 #   name: time-bucket-partition-key
 #   severity: warning
 #   remediation: Add a {shard} placeholder with calculated sharding before traffic grows, or lead the key with a high-cardinality segment.
-findings contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
+warnings contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
 	some problem in time_bucket_warnings
 }
 
@@ -86,7 +90,7 @@ over_limit if {
 #   name: low-cardinality-partition-key
 #   severity: warning
 #   remediation: Lead the partition key with a high-cardinality segment (customer, order or device id) and move the low-cardinality value to the sort key or a GSI.
-findings contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
+warnings contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
 	some problem in low_cardinality_problems
 }
 
@@ -118,7 +122,7 @@ low_cardinality_problems contains {"path": ["partition_key", "name"], "msg": msg
 #   name: hot-key-demand
 #   severity: error
 #   remediation: Shard the partition key with a {shard} suffix and set sharding.count to at least the shard count named in the message (or omit count to compute it).
-findings contains lib.finding(rego.metadata.rule(), msg, shard_path) if {
+errors contains lib.finding(rego.metadata.rule(), msg, shard_path) if {
 	lib.known("derived.capacity")
 	some [per_shard, limit, unit] in [
 		[capacity.per_shard_write_units, lib.limits.partition_write_units, "WCU"],
@@ -145,7 +149,7 @@ shard_path := ["sharding", "count"] if input.sharding.strategy != "none"
 #   name: hot-item
 #   severity: error
 #   remediation: Spread the item's updates over several items (write-sharded counters), buffer and batch them, or cache reads (DAX).
-findings contains lib.finding(rego.metadata.rule(), msg, path) if {
+errors contains lib.finding(rego.metadata.rule(), msg, path) if {
 	some [item_units, limit, unit, path] in [
 		[capacity.hottest_item_write_units, lib.limits.partition_write_units, "WCU", ["traffic", "hottest_item_writes_per_second"]],
 		[capacity.hottest_item_read_units, lib.limits.partition_read_units, "RCU", ["traffic", "hottest_item_reads_per_second"]],
@@ -165,7 +169,7 @@ findings contains lib.finding(rego.metadata.rule(), msg, path) if {
 #   name: monotonic-sort-key
 #   severity: warning
 #   remediation: Lead the sort key with a non-monotonic value, or shard the partition key so each value takes less of a partition.
-findings contains lib.finding(rego.metadata.rule(), msg, ["sort_key", "template"]) if {
+warnings contains lib.finding(rego.metadata.rule(), msg, ["sort_key", "template"]) if {
 	input.derived.sort_key.monotonic
 	per_shard := capacity.per_shard_write_units
 	lib.number(per_shard)

@@ -5,6 +5,10 @@ package dynamokeys.rules.keys
 
 import data.dynamokeys.lib
 
+# findings are the area's errors and warnings; the conftest entry point asks for each severity on its own,
+# so that deny and warn each evaluate only their half of the rules.
+findings := errors | warnings
+
 # METADATA
 # title: Key attributes are S, N or B
 # description: |
@@ -15,7 +19,7 @@ import data.dynamokeys.lib
 #   name: key-attribute-type
 #   severity: error
 #   remediation: Set type to S (string), N (number) or B (binary); encode dates as ISO-8601 strings or epoch numbers.
-findings contains lib.finding(rego.metadata.rule(), msg, array.concat(k.path, ["type"])) if {
+errors contains lib.finding(rego.metadata.rule(), msg, array.concat(k.path, ["type"])) if {
 	some k in input.derived.key_attributes
 	not k.type in lib.key_types
 	msg := sprintf("key attribute %q has type %q; DynamoDB keys are S, N or B", [k.name, k.type])
@@ -29,7 +33,7 @@ findings contains lib.finding(rego.metadata.rule(), msg, array.concat(k.path, ["
 #   name: partition-key-length
 #   severity: error
 #   remediation: Shorten literal text or lower the segments' max_length; make sure no rendering can be empty.
-findings contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "template"]) if {
+errors contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "template"]) if {
 	max_bytes := input.derived.partition_key.max_bytes
 	lib.number(max_bytes)
 	max_bytes > lib.limits.partition_key_max_bytes
@@ -43,7 +47,7 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "temp
 #   name: partition-key-length
 #   severity: error
 #   remediation: Shorten literal text or lower the segments' max_length; make sure no rendering can be empty.
-findings contains lib.finding(rego.metadata.rule(), "the partition key can render as an empty value, which DynamoDB rejects", ["partition_key", "template"]) if {
+errors contains lib.finding(rego.metadata.rule(), "the partition key can render as an empty value, which DynamoDB rejects", ["partition_key", "template"]) if {
 	input.derived.partition_key.min_bytes == 0
 	lib.known("partition_key.template")
 }
@@ -56,7 +60,7 @@ findings contains lib.finding(rego.metadata.rule(), "the partition key can rende
 #   name: sort-key-length
 #   severity: error
 #   remediation: Shorten literal text or lower the segments' max_length; make sure no rendering can be empty.
-findings contains lib.finding(rego.metadata.rule(), msg, ["sort_key", "template"]) if {
+errors contains lib.finding(rego.metadata.rule(), msg, ["sort_key", "template"]) if {
 	max_bytes := input.derived.sort_key.max_bytes
 	lib.number(max_bytes)
 	max_bytes > lib.limits.sort_key_max_bytes
@@ -70,7 +74,7 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["sort_key", "template"
 #   name: sort-key-length
 #   severity: error
 #   remediation: Shorten literal text or lower the segments' max_length; make sure no rendering can be empty.
-findings contains lib.finding(rego.metadata.rule(), "the sort key can render as an empty value, which DynamoDB rejects", ["sort_key", "template"]) if {
+errors contains lib.finding(rego.metadata.rule(), "the sort key can render as an empty value, which DynamoDB rejects", ["sort_key", "template"]) if {
 	input.derived.sort_key.min_bytes == 0
 	lib.known("sort_key.template")
 }
@@ -83,7 +87,7 @@ findings contains lib.finding(rego.metadata.rule(), "the sort key can render as 
 #   name: undeclared-placeholder
 #   severity: error
 #   remediation: Add a segments entry for the placeholder, e.g. segments = { customer_id = { kind = "id" } }.
-findings contains lib.finding(rego.metadata.rule(), msg, [ref.key, "template"]) if {
+errors contains lib.finding(rego.metadata.rule(), msg, [ref.key, "template"]) if {
 	lib.known("segments")
 	some ref in input.derived.undeclared_placeholders
 	msg := sprintf("placeholder {%s} in %s.template has no segment", [ref.placeholder, ref.key])
@@ -99,7 +103,7 @@ findings contains lib.finding(rego.metadata.rule(), msg, [ref.key, "template"]) 
 #   name: number-key-template
 #   severity: error
 #   remediation: Use type S for keys with prefixes or delimiters, or keep an N key to digits and numeric segments.
-findings contains lib.finding(rego.metadata.rule(), problem.msg, [problem.key, "template"]) if {
+errors contains lib.finding(rego.metadata.rule(), problem.msg, [problem.key, "template"]) if {
 	some problem in number_key_problems
 }
 
@@ -159,7 +163,7 @@ numeric_segment(seg) if {
 #   name: key-convention
 #   severity: warning
 #   remediation: Pick one delimiter (usually #) and one case (usually UPPER) for every literal prefix.
-findings contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "template"]) if {
+warnings contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "template"]) if {
 	some msg in convention_problems
 }
 
@@ -185,40 +189,44 @@ convention_problems contains msg if {
 #   name: names
 #   severity: error
 #   remediation: Rename to 3–255 characters of letters, digits, underscore, dot or hyphen (attribute names 1–255 bytes).
-findings contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
+errors contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
 	some problem in name_problems
 }
 
 name_problems contains {"path": ["name"], "msg": msg} if {
 	name := input.table.name
 	name != ""
-	not valid_name(name)
+	not regex.match(name_pattern, name)
 	msg := sprintf("table name %q is not 3–255 characters of [A-Za-z0-9_.-]", [name])
 }
 
-name_problems contains {"path": [attr, index.name], "msg": msg} if {
-	some attr, list in {"local_secondary_indexes": input.table.lsis, "global_secondary_indexes": input.table.gsis}
-	some index in list
-	not valid_name(index.name)
-	msg := sprintf("index name %q is not 3–255 characters of [A-Za-z0-9_.-]", [index.name])
+name_problems contains {"path": ["local_secondary_indexes", index.name], "msg": index_name_message(index.name)} if {
+	some index in input.table.lsis
+	not regex.match(name_pattern, index.name)
 }
 
-name_problems contains {"path": array.concat(k.path, ["name"]), "msg": msg} if {
+name_problems contains {"path": ["global_secondary_indexes", index.name], "msg": index_name_message(index.name)} if {
+	some index in input.table.gsis
+	not regex.match(name_pattern, index.name)
+}
+
+# Key attribute names: two plain comparisons rather than a negated helper, as they run for every key attribute.
+name_problems contains {"path": array.concat(k.path, ["name"]), "msg": attribute_name_message(k)} if {
 	some k in input.derived.key_attributes
-	not valid_attribute_name(k)
-	msg := sprintf("key attribute name %q is %d bytes; DynamoDB allows 1 to %d", [k.name, k.name_bytes, lib.limits.max_attribute_name_bytes])
+	k.name_bytes < 1
 }
 
-valid_name(name) if {
-	regex.match(`^[A-Za-z0-9_.-]+$`, name)
-	count(name) >= lib.limits.min_name_length
-	count(name) <= lib.limits.max_name_length
+name_problems contains {"path": array.concat(k.path, ["name"]), "msg": attribute_name_message(k)} if {
+	some k in input.derived.key_attributes
+	k.name_bytes > lib.limits.max_attribute_name_bytes
 }
 
-valid_attribute_name(k) if {
-	k.name_bytes >= 1
-	k.name_bytes <= lib.limits.max_attribute_name_bytes
-}
+# name_pattern is the whole table and index name rule in one regular expression: characters and length.
+name_pattern := sprintf(`^[A-Za-z0-9_.-]{%d,%d}$`, [lib.limits.min_name_length, lib.limits.max_name_length])
+
+index_name_message(name) := sprintf("index name %q is not 3–255 characters of [A-Za-z0-9_.-]", [name])
+
+attribute_name_message(k) := sprintf("key attribute name %q is %d bytes; DynamoDB allows 1 to %d", [k.name, k.name_bytes, lib.limits.max_attribute_name_bytes])
 
 # METADATA
 # title: GSI key schema
@@ -228,7 +236,7 @@ valid_attribute_name(k) if {
 #   name: gsi-key-schema
 #   severity: error
 #   remediation: Give each GSI 1 to 4 partition_key attributes and at most 4 sort_key attributes.
-findings contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
+errors contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
 	some problem in gsi_key_problems
 }
 

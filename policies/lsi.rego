@@ -5,6 +5,10 @@ package dynamokeys.rules.lsi
 
 import data.dynamokeys.lib
 
+# findings are the area's errors and warnings; the conftest entry point asks for each severity on its own,
+# so that deny and warn each evaluate only their half of the rules.
+findings := errors | warnings
+
 # METADATA
 # title: LSI count
 # description: A table has at most 5 local secondary indexes, a fixed limit (ServiceQuotas; LSI.html).
@@ -13,7 +17,7 @@ import data.dynamokeys.lib
 #   name: lsi-count
 #   severity: error
 #   remediation: Keep at most 5 LSIs; move the other access patterns to GSIs, which can also be added later.
-findings contains lib.finding(rego.metadata.rule(), msg, ["local_secondary_indexes"]) if {
+errors contains lib.finding(rego.metadata.rule(), msg, ["local_secondary_indexes"]) if {
 	n := count(input.table.lsis)
 	n > lib.limits.max_lsis
 	msg := sprintf("the table has %d LSIs; DynamoDB allows %d", [n, lib.limits.max_lsis])
@@ -27,7 +31,7 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["local_secondary_index
 #   name: lsi-needs-sort-key
 #   severity: error
 #   remediation: Add a sort_key to the table, or use a GSI instead of the LSI.
-findings contains lib.finding(rego.metadata.rule(), msg, ["local_secondary_indexes"]) if {
+errors contains lib.finding(rego.metadata.rule(), msg, ["local_secondary_indexes"]) if {
 	count(input.table.lsis) > 0
 	no_sort_key
 	lib.known("sort_key")
@@ -45,7 +49,7 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["local_secondary_index
 #   name: lsi-collection-limit
 #   severity: error
 #   remediation: Bound items per partition-key value (add a time bucket or shard the key), project less into the LSIs, or replace them with GSIs.
-findings contains lib.finding(rego.metadata.rule(), msg, ["traffic", "max_items_per_partition_key"]) if {
+errors contains lib.finding(rego.metadata.rule(), msg, ["traffic", "max_items_per_partition_key"]) if {
 	count(input.table.lsis) > 0
 	bytes := input.derived.collection.bytes
 	lib.number(bytes)
@@ -61,7 +65,7 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["traffic", "max_items_
 #   name: lsi-collection-limit
 #   severity: warning
 #   remediation: Alarm on ReturnItemCollectionMetrics=SIZE, bound items per partition-key value, or replace the LSIs with GSIs.
-findings contains lib.finding(rego.metadata.rule(), msg, ["traffic", "max_items_per_partition_key"]) if {
+warnings contains lib.finding(rego.metadata.rule(), msg, ["traffic", "max_items_per_partition_key"]) if {
 	count(input.table.lsis) > 0
 	bytes := input.derived.collection.bytes
 	lib.number(bytes)
@@ -76,7 +80,7 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["traffic", "max_items_
 #   name: lsi-collection-limit
 #   severity: warning
 #   remediation: Set traffic.max_items_per_partition_key to the real bound, or bound the collections with a time bucket.
-findings contains lib.finding(rego.metadata.rule(), msg, ["traffic", "max_items_per_partition_key"]) if {
+warnings contains lib.finding(rego.metadata.rule(), msg, ["traffic", "max_items_per_partition_key"]) if {
 	count(input.table.lsis) > 0
 	input.derived.collection.basis == "unbounded"
 	lib.known("traffic.max_items_per_partition_key")
@@ -93,7 +97,7 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["traffic", "max_items_
 #   name: lsi-blocks-split
 #   severity: error
 #   remediation: Shard the partition key so that each value stays under one partition's throughput, or replace the LSIs with GSIs.
-findings contains lib.finding(rego.metadata.rule(), msg, ["local_secondary_indexes"]) if {
+errors contains lib.finding(rego.metadata.rule(), msg, ["local_secondary_indexes"]) if {
 	count(input.table.lsis) > 0
 	lib.known("derived.capacity")
 	some [per_shard, limit, unit] in [

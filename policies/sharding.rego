@@ -5,6 +5,10 @@ package dynamokeys.rules.sharding
 
 import data.dynamokeys.lib
 
+# findings are the area's errors and warnings; the conftest entry point asks for each severity on its own,
+# so that deny and warn each evaluate only their half of the rules.
+findings := errors | warnings
+
 # METADATA
 # title: Random suffix
 # description: |
@@ -15,7 +19,7 @@ import data.dynamokeys.lib
 #   name: random-suffix
 #   severity: warning
 #   remediation: Use strategy = "calculated" with a stable source segment, so writers and readers compute the same shard.
-findings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "strategy"]) if {
+warnings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "strategy"]) if {
 	input.sharding.strategy == "random"
 	msg := sprintf("random sharding: every read of one logical key queries %d shards, and a retry that draws a new suffix writes a duplicate", [input.derived.shard_count])
 }
@@ -30,7 +34,7 @@ findings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "strategy"
 #   name: shard-scheme-change
 #   severity: error
 #   remediation: Bump sharding.scheme_version and migrate or dual-read the old scheme, or keep the previous count, source and strategy.
-findings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "scheme_version"]) if {
+errors contains lib.finding(rego.metadata.rule(), msg, ["sharding", "scheme_version"]) if {
 	prior := input.prior
 	is_object(prior)
 	not prior_scheme_unknown
@@ -67,7 +71,7 @@ scheme_changes contains {"what": what, "from": from, "to": to} if {
 #   name: shard-placeholder
 #   severity: error
 #   remediation: Add {shard} to partition_key.template (e.g. DAY#{day}#SHARD#{shard}), or set sharding.strategy to match the template.
-findings contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
+errors contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
 	some problem in placeholder_problems
 }
 
@@ -97,7 +101,7 @@ placeholder_problems contains {"path": ["sharding", "strategy"], "msg": msg} if 
 #   name: fanout
 #   severity: warning
 #   remediation: Lower sharding.count towards the required shard count, or omit it to compute it from traffic.
-findings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "count"]) if {
+warnings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "count"]) if {
 	some msg in fanout_problems
 }
 
@@ -132,7 +136,7 @@ has_traffic if lib.number(input.traffic.reads_per_second)
 #   name: shard-source
 #   severity: error
 #   remediation: Set sharding.source to a segment that appears in partition_key.template or sort_key.template, e.g. the sort key's id.
-findings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "source"]) if {
+errors contains lib.finding(rego.metadata.rule(), msg, ["sharding", "source"]) if {
 	some msg in source_problems
 }
 

@@ -21,6 +21,11 @@ for i in range(1000):
         rc = copy.deepcopy(source[i % len(source)])
         rc["name"] = f"{rc['name']}_{i}"
         rc["address"] = f"{rc['type']}.{rc['name']}"
+        # Each copy gets its own table name, as in a real plan: identical planned values would let OPA's
+        # function-result cache answer for all but the first copy and flatter the policy.
+        for state in ("after", "before"):
+            if isinstance(rc["change"].get(state), dict) and "name" in rc["change"][state]:
+                rc["change"][state]["name"] = f"{rc['change'][state]['name']}-{i}"
         changes.append(rc)
 json.dump({"format_version": "1.2", "terraform_version": "1.11.4", "resource_changes": changes}, open(out, "w"))
 PY

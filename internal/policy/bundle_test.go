@@ -117,3 +117,39 @@ func TestEveryRuleHasCompleteMetadata(t *testing.T) {
 		}
 	}
 }
+
+// TestRuleHeadsMatchSeverity: conftest's deny reads data.dynamokeys.errors and warn data.dynamokeys.warnings,
+// so a rule body filed under the wrong head would fail a plan on a warning or let an error pass.
+func TestRuleHeadsMatchSeverity(t *testing.T) {
+	modules, err := BundleModules(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantHead := map[string]string{SeverityError: "errors", SeverityWarning: "warnings"}
+	checked := 0
+	for name, m := range modules {
+		if !strings.HasPrefix(m.Package.Path.String(), "data.dynamokeys.rules.") {
+			continue
+		}
+		for _, rule := range m.Rules {
+			var severity string
+			for _, a := range rule.Annotations {
+				severity = stringField(a.Custom, "severity")
+			}
+			head := rule.Head.Name.String()
+			if severity == "" {
+				if head == "errors" || head == "warnings" {
+					t.Errorf("%s:%d: %s body without a METADATA severity", name, rule.Location.Row, head)
+				}
+				continue
+			}
+			checked++
+			if head != wantHead[severity] {
+				t.Errorf("%s:%d: a rule of severity %s is filed under %q; use %q", name, rule.Location.Row, severity, head, wantHead[severity])
+			}
+		}
+	}
+	if checked < 28 {
+		t.Errorf("checked %d rule bodies with METADATA, want at least one per rule of the catalogue", checked)
+	}
+}

@@ -58,15 +58,18 @@ finding_with_severity(meta, severity, message, path) := {
 	"docs_url": sprintf("%s#%s", [docs_base, lower(meta.custom.id)]),
 }
 
-# unknown_paths are the dotted paths not known at plan time, built once per evaluation.
+# unknown_paths are the dotted paths not known at plan time, built once per evaluation; unknown_prefixes
+# the same with a trailing dot, for the children of each.
 unknown_paths := {u | some u in input.unknown}
+
+unknown_prefixes contains concat("", [u, "."]) if some u in input.unknown
 
 # unknown(p) holds when the dotted path p, or one of its parents, is not known at plan time.
 unknown(p) if p in unknown_paths
 
 unknown(p) if {
-	some u in unknown_paths
-	startswith(p, concat("", [u, "."]))
+	some prefix in unknown_prefixes
+	startswith(p, prefix)
 }
 
 known(p) if not unknown(p)

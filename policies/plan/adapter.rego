@@ -8,31 +8,35 @@ package dynamokeys.plan
 
 supported_types := {"dynamokeys_sharded_table", "aws_dynamodb_table"}
 
-# candidates are the supported resources the plan creates or updates (replacements included).
-candidates contains rc if {
-	some rc in input.resource_changes
-	is_object(rc)
+# candidates are the indexes of the supported resources the plan creates or updates (replacements included).
+# Indexes rather than the changes themselves: a set of whole resource changes would hash every one of them.
+candidates contains i if {
+	some i, rc in input.resource_changes
 	rc.type in supported_types
 	some action in rc.change.actions
 	action in {"create", "update"}
 }
 
-# documents maps each readable candidate's address to its design document.
-documents[rc.address] := sharded_document(rc.change.after, rc.change.after_unknown, prior_after(rc)) if {
-	some rc in candidates
-	rc.type == "dynamokeys_sharded_table"
+# documents maps each readable candidate's address to its design document. A comprehension, not a partial
+# object rule: OPA checks each new key of a partial object against every earlier one, quadratic in tables.
+documents := {rc.address: document(rc) |
+	some i in candidates
+	rc := input.resource_changes[i]
 	readable(rc)
 }
 
-documents[rc.address] := aws_document(rc.change.after, rc.change.after_unknown) if {
-	some rc in candidates
+document(rc) := sharded_document(rc.address, rc.change.after, rc.change.after_unknown, prior_after(rc)) if {
+	rc.type == "dynamokeys_sharded_table"
+}
+
+document(rc) := aws_document(rc.address, rc.change.after, rc.change.after_unknown) if {
 	rc.type == "aws_dynamodb_table"
-	readable(rc)
 }
 
 # unreadable lists candidates whose planned values are missing or malformed.
 unreadable contains rc.address if {
-	some rc in candidates
+	some i in candidates
+	rc := input.resource_changes[i]
 	not readable(rc)
 }
 
@@ -61,18 +65,13 @@ prior_after(rc) := before if {
 	is_object(before)
 } else := null
 
-get(obj, key, fallback) := object.get(obj, key, fallback) if is_object(obj)
+# present drops null attributes, so that object.union over a defaults object fills the unset ones. One
+# comprehension per block instead of a helper call per attribute: the adapter runs for every planned table.
+present(obj) := {k: v | some k, v in obj; v != null}
 
-get(obj, _, fallback) := fallback if not is_object(obj)
-
-# or_default replaces null with a default.
-or_default(x, _) := x if x != null
-
-or_default(null, fallback) := fallback
-
-list(x) := x if is_array(x)
-
-list(x) := [] if not is_array(x)
+# with_defaults picks the attributes named in defaults from a planned block, defaults where null or missing.
+# object.filter first: a planned aws_dynamodb_table has many more attributes than the rules read.
+with_defaults(block, defaults) := object.union(defaults, present(object.filter(block, object.keys(defaults))))
 
 map_entries(x) := x if is_object(x)
 
@@ -107,15 +106,16 @@ literal_parts(template) := [p | some p in regex.split(`\{[a-z][a-z0-9_]*\}`, tem
 literal_parts(template) := [] if not is_string(template)
 
 key_facts(key, segments) := facts if {
-	template := get(key, "template", null)
+	template := object.get(map_entries(key), "template", null)
 	names := placeholder_names(template)
 	facts := {
 		"template": template,
 		"placeholders": names,
 		"literals": literal_parts(template),
-		"segments": [{"name": n, "kind": segments[n].kind, "cardinality": get(segments[n], "cardinality", null), "monotonic": monotonic(segments[n])} |
+		"segments": [{"name": n, "kind": seg.kind, "cardinality": object.get(seg, "cardinality", null), "monotonic": monotonic(seg)} |
 			some n in names
-			is_object(segments[n])
+			seg := segments[n]
+			is_object(seg)
 		],
 		"has_shard": "shard" in names,
 		"has_time_bucket": count([n | some n in names; segments[n].kind == "time"]) > 0,
@@ -139,10 +139,8 @@ leading_monotonic(names, segments) := monotonic(seg) if {
 	is_object(seg)
 } else := false
 
-index_list(indexes) := [object.union(idx, {"name": name}) | some name, idx in map_entries(indexes)]
-
-key_attribute(path, key) := {"path": path, "name": name, "name_bytes": count(name), "type": or_default(get(key, "type", "S"), "S")} if {
-	name := or_default(get(key, "name", ""), "")
+key_attribute(path, key) := {"path": path, "name": attrs.name, "name_bytes": count(attrs.name), "type": attrs.type} if {
+	attrs := object.union({"name": "", "type": "S"}, present(key))
 }
 
 table_key_attributes(table) := array.flatten([
@@ -167,29 +165,32 @@ projected(table) := count([a |
 
 # sharded_document maps a planned dynamokeys_sharded_table: its computed design attributes (capacity,
 # shard_count, routing) are in the plan; the prior state is the same mapping of change.before.
-sharded_document(after, after_unknown, before) := object.union(sharded_base(after, after_unknown), {"prior": prior_document(before)})
+sharded_document(address, after, after_unknown, before) := object.union(
+	sharded_base(after, after_unknown),
+	{"address": address, "prior": prior_document(before)},
+)
 
 sharded_base(after, after_unknown) := {
 	"kind": "sharded_table",
 	"address": "",
 	"table": table,
 	"segments": segments,
-	"sharding": sharding,
-	"traffic": traffic,
-	"target_utilization": or_default(get(after, "target_utilization", null), 0.8),
+	"sharding": with_defaults(map_entries(values.sharding), {"strategy": "none", "source": "", "count": null, "scheme_version": 1}),
+	"traffic": map_entries(values.traffic),
+	"target_utilization": values.target_utilization,
 	"derived": {
 		"capacity": capacity,
-		"required_shards": or_default(get(capacity, "required_shard_count", 1), 1),
-		"shard_count": or_default(get(after, "shard_count", 1), 1),
-		"shard_width": or_default(get(after, "shard_width", 1), 1),
-		"routing": get(after, "routing", {}),
+		"required_shards": object.get(present(capacity), "required_shard_count", 1),
+		"shard_count": values.shard_count,
+		"shard_width": values.shard_width,
+		"routing": values.routing,
 		"partition_key": pk_facts,
 		"sort_key": sk_facts,
 		"partition_key_max_bytes": null,
 		"partition_key_segments": pk_facts.segments,
 		"has_time_bucket": pk_facts.has_time_bucket,
 		"undeclared_placeholders": [{"key": key, "placeholder": p} |
-			some key, facts in {"partition_key": pk_facts, "sort_key": object.union(sk_facts_or_empty, {})}
+			some key, facts in {"partition_key": pk_facts, "sort_key": object.union({"placeholders": []}, present(sk_facts))}
 			some p in facts.placeholders
 			p != "shard"
 			not segments[p]
@@ -202,40 +203,39 @@ sharded_base(after, after_unknown) := {
 	"prior": null,
 	"unknown": unknown_paths(after_unknown),
 } if {
-	segments := map_entries(get(after, "segments", {}))
-	raw_sharding := map_entries(get(after, "sharding", {}))
-	sharding := {
-		"strategy": or_default(get(raw_sharding, "strategy", null), "none"),
-		"source": or_default(get(raw_sharding, "source", null), ""),
-		"count": get(raw_sharding, "count", null),
-		"scheme_version": or_default(get(raw_sharding, "scheme_version", null), 1),
-	}
-	traffic := map_entries(get(after, "traffic", {}))
-	capacity := map_entries(get(after, "capacity", {}))
+	# The attributes the document reads, with the values they take where the plan has null.
+	values := with_defaults(after, {
+		"name": "", "billing_mode": "PAY_PER_REQUEST", "read_capacity": null, "write_capacity": null,
+		"partition_key": {}, "sort_key": null, "segments": {}, "sharding": {}, "traffic": {}, "capacity": {},
+		"target_utilization": 0.8, "shard_count": 1, "shard_width": 1, "routing": {},
+		"local_secondary_indexes": {}, "global_secondary_indexes": {},
+	})
+	segments := map_entries(values.segments)
+	capacity := map_entries(values.capacity)
 	table := {
-		"name": or_default(get(after, "name", ""), ""),
-		"billing_mode": or_default(get(after, "billing_mode", "PAY_PER_REQUEST"), "PAY_PER_REQUEST"),
-		"read_capacity": get(after, "read_capacity", null),
-		"write_capacity": get(after, "write_capacity", null),
-		"partition_key": get(after, "partition_key", {}),
-		"sort_key": get(after, "sort_key", null),
-		"lsis": [object.union(l, {"non_key_attributes": list(get(l, "non_key_attributes", []))}) |
-			some l in index_list(get(after, "local_secondary_indexes", {}))
+		"name": values.name,
+		"billing_mode": values.billing_mode,
+		"read_capacity": values.read_capacity,
+		"write_capacity": values.write_capacity,
+		"partition_key": map_entries(values.partition_key),
+		"sort_key": values.sort_key,
+		"lsis": [object.union(present(l), {"name": name, "non_key_attributes": object.get(present(l), "non_key_attributes", [])}) |
+			some name, l in map_entries(values.local_secondary_indexes)
+			is_object(l)
 		],
 		"gsis": [object.union(g, {
-			"partition_key": list(get(g, "partition_key", [])),
-			"sort_key": list(get(g, "sort_key", [])),
-			"non_key_attributes": list(get(g, "non_key_attributes", [])),
-			"partition_key_cardinality": single_cardinality(list(get(g, "partition_key", []))),
-			"time_bucketed": count([k | some k in list(get(g, "partition_key", [])); segments[k.name].kind == "time"]) > 0,
+			"name": name,
+			"partition_key_cardinality": single_cardinality(g.partition_key),
+			"time_bucketed": count([k | some k in g.partition_key; segments[k.name].kind == "time"]) > 0,
 			"hot_partition_write_units": null,
 		}) |
-			some g in index_list(get(after, "global_secondary_indexes", {}))
+			some name, raw in map_entries(values.global_secondary_indexes)
+			is_object(raw)
+			g := object.union({"partition_key": [], "sort_key": [], "non_key_attributes": []}, present(raw))
 		],
 	}
 	pk_facts := key_facts(table.partition_key, segments)
 	sk_facts := sort_facts(table.sort_key, segments)
-	sk_facts_or_empty := or_default(sk_facts, {"placeholders": []})
 }
 
 sort_facts(key, segments) := key_facts(key, segments) if is_object(key)
@@ -263,9 +263,9 @@ prior_document(null) := null
 # aws_document maps a planned aws_dynamodb_table (hashicorp/aws >= 5). Without templates or traffic, the
 # rules that need them stay silent (their inputs are listed as unknown); a partition key named like a
 # status or a date gives the name heuristics of DK302 and DK301.
-aws_document(after, after_unknown) := {
+aws_document(address, after, after_unknown) := {
 	"kind": "aws_dynamodb_table",
-	"address": "",
+	"address": address,
 	"table": table,
 	"segments": {},
 	"sharding": {"strategy": "none", "source": "", "count": null, "scheme_version": 1},
@@ -294,75 +294,74 @@ aws_document(after, after_unknown) := {
 		unknown_paths(after_unknown),
 	),
 } if {
-	types := {a.name: a.type | some a in list(get(after, "attribute", [])); is_object(a)}
+	# The attributes the document reads, with their values where the plan has null.
+	values := with_defaults(after, {
+		"name": "", "billing_mode": "PROVISIONED", "read_capacity": null, "write_capacity": null,
+		"hash_key": "", "range_key": null, "attribute": [], "local_secondary_index": [], "global_secondary_index": [],
+	})
+	types := {a.name: a.type | some a in values.attribute; is_object(a)}
 	table := {
-		"name": or_default(get(after, "name", ""), ""),
-		"billing_mode": or_default(get(after, "billing_mode", "PROVISIONED"), "PROVISIONED"),
-		"read_capacity": get(after, "read_capacity", null),
-		"write_capacity": get(after, "write_capacity", null),
-		"partition_key": {"name": after.hash_key, "type": object.get(types, after.hash_key, "S"), "template": null},
-		"sort_key": aws_sort_key(after, types),
+		"name": values.name,
+		"billing_mode": values.billing_mode,
+		"read_capacity": values.read_capacity,
+		"write_capacity": values.write_capacity,
+		"partition_key": {"name": values.hash_key, "type": object.get(types, values.hash_key, "S"), "template": null},
+		"sort_key": aws_sort_key(values.range_key, types),
 		"lsis": [{
-			"name": or_default(get(l, "name", ""), ""),
-			"sort_key": {"name": get(l, "range_key", ""), "type": object.get(types, get(l, "range_key", ""), "S"), "cardinality": null},
-			"projection_type": or_default(get(l, "projection_type", "ALL"), "ALL"),
-			"non_key_attributes": list(get(l, "non_key_attributes", [])),
+			"name": l.name,
+			"sort_key": {"name": l.range_key, "type": object.get(types, l.range_key, "S"), "cardinality": null},
+			"projection_type": l.projection_type,
+			"non_key_attributes": l.non_key_attributes,
 		} |
-			some l in list(get(after, "local_secondary_index", []))
+			some raw in values.local_secondary_index
+			is_object(raw)
+			l := with_defaults(raw, {"name": "", "range_key": "", "projection_type": "ALL", "non_key_attributes": []})
 		],
 		"gsis": [{
-			"name": or_default(get(g, "name", ""), ""),
-			"partition_key": aws_gsi_keys(g, "HASH", "hash_key", types),
-			"sort_key": aws_gsi_keys(g, "RANGE", "range_key", types),
-			"projection_type": or_default(get(g, "projection_type", "ALL"), "ALL"),
-			"non_key_attributes": list(get(g, "non_key_attributes", [])),
-			"read_capacity": get(g, "read_capacity", null),
-			"write_capacity": get(g, "write_capacity", null),
+			"name": g.name,
+			"partition_key": aws_gsi_keys(g, "HASH", g.hash_key, types),
+			"sort_key": aws_gsi_keys(g, "RANGE", g.range_key, types),
+			"projection_type": g.projection_type,
+			"non_key_attributes": g.non_key_attributes,
+			"read_capacity": g.read_capacity,
+			"write_capacity": g.write_capacity,
 			"partition_key_cardinality": null,
 			"time_bucketed": false,
 			"hot_partition_write_units": null,
 		} |
-			some g in list(get(after, "global_secondary_index", []))
+			some raw in values.global_secondary_index
+			is_object(raw)
+			g := with_defaults(raw, {
+				"name": "", "hash_key": "", "range_key": "", "key_schema": [], "projection_type": "ALL",
+				"non_key_attributes": [], "read_capacity": null, "write_capacity": null,
+			})
 		],
 	}
 }
 
-aws_sort_key(after, types) := {"name": after.range_key, "type": object.get(types, after.range_key, "S"), "template": null} if {
-	is_string(after.range_key)
-	after.range_key != ""
-}
-
-aws_sort_key(after, _) := null if not after.range_key
-
-aws_sort_key(after, _) := null if after.range_key == ""
-
-aws_sort_key(after, _) := null if after.range_key == null
+aws_sort_key(name, types) := {"name": name, "type": object.get(types, name, "S"), "template": null} if {
+	is_string(name)
+	name != ""
+} else := null
 
 # aws_gsi_keys reads a GSI key from the multi-attribute key_schema blocks, else from hash_key/range_key.
-aws_gsi_keys(g, key_type, _, types) := keys if {
-	schema := list(get(g, "key_schema", []))
-	count(schema) > 0
-	keys := [{"name": k.attribute_name, "type": object.get(types, k.attribute_name, "S"), "cardinality": null} |
-		some k in schema
-		k.key_type == key_type
-	]
+aws_gsi_keys(g, key_type, _, types) := [{"name": k.attribute_name, "type": object.get(types, k.attribute_name, "S"), "cardinality": null} |
+	some k in g.key_schema
+	k.key_type == key_type
+] if {
+	count(g.key_schema) > 0
 }
 
-aws_gsi_keys(g, _, attr, types) := keys if {
-	count(list(get(g, "key_schema", []))) == 0
-	name := get(g, attr, "")
-	keys := [{"name": name, "type": object.get(types, name, "S"), "cardinality": null} | is_string(name); name != ""]
+aws_gsi_keys(g, _, name, types) := [{"name": name, "type": object.get(types, name, "S"), "cardinality": null} |
+	is_string(name)
+	name != ""
+] if {
+	count(g.key_schema) == 0
 }
 
 # name_hint applies the partition-key guidance to a bare attribute name.
-name_hint(name) := "low_cardinality" if regex.match(`(?i)^(status|state|type|kind|category|flag|level|priority|gender|country)$|(_|-)?(status|state|type)$`, name)
-
-name_hint(name) := "time" if {
-	not regex.match(`(?i)^(status|state|type|kind|category|flag|level|priority|gender|country)$|(_|-)?(status|state|type)$`, name)
+name_hint(name) := "low_cardinality" if {
+	regex.match(`(?i)^(status|state|type|kind|category|flag|level|priority|gender|country)$|(_|-)?(status|state|type)$`, name)
+} else := "time" if {
 	regex.match(`(?i)(date|day|hour|month|year|time|timestamp|created|updated)`, name)
-}
-
-name_hint(name) := "" if {
-	not regex.match(`(?i)^(status|state|type|kind|category|flag|level|priority|gender|country)$|(_|-)?(status|state|type)$`, name)
-	not regex.match(`(?i)(date|day|hour|month|year|time|timestamp|created|updated)`, name)
-}
+} else := ""
