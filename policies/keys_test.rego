@@ -1,6 +1,7 @@
 package dynamokeys.rules.keys_test
 
 import data.dynamokeys.fixtures
+import data.dynamokeys.lib
 import data.dynamokeys.rules.keys
 
 test_clean_design_has_no_key_findings if {
@@ -183,4 +184,8 @@ test_gsi_with_five_sort_attributes_is_error if {
 	attrs := [{"name": sprintf("a%d", [i]), "type": "S", "cardinality": null} | some i in numbers.range(1, 5)]
 	g := object.union(fixtures.gsi("by_x"), {"sort_key": attrs})
 	"DK108" in fixtures.ids(keys.findings) with input as fixtures.doc({"table": {"gsis": [g]}})
+}
+
+test_name_pattern_agrees_with_name_limits if {
+	keys.name_pattern == sprintf(`^[A-Za-z0-9_.-]{%d,%d}$`, [lib.limits.min_name_length, lib.limits.max_name_length])
 }

@@ -41,8 +41,6 @@ limits := {
 	"busy_partition_share": 0.5,
 }
 
-key_types := {"S", "N", "B"}
-
 docs_base := "https://registry.terraform.io/providers/dynamokeys/dynamokeys/latest/docs/guides/rule-reference"
 
 # finding builds a finding from the METADATA of the rule that calls it.
@@ -58,14 +56,11 @@ finding_with_severity(meta, severity, message, path) := {
 	"docs_url": sprintf("%s#%s", [docs_base, lower(meta.custom.id)]),
 }
 
-# unknown_paths are the dotted paths not known at plan time, built once per evaluation; unknown_prefixes
-# the same with a trailing dot, for the children of each.
-unknown_paths := {u | some u in input.unknown}
-
+# unknown_prefixes are the dotted paths not known at plan time with a trailing dot, to match their children.
 unknown_prefixes contains concat("", [u, "."]) if some u in input.unknown
 
 # unknown(p) holds when the dotted path p, or one of its parents, is not known at plan time.
-unknown(p) if p in unknown_paths
+unknown(p) if p in input.unknown
 
 unknown(p) if {
 	some prefix in unknown_prefixes
