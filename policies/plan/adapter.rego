@@ -51,7 +51,9 @@ not_a_plan if {
 readable(rc) if {
 	is_string(rc.address)
 	is_object(rc.change.after)
-	key_name(rc) != ""
+	name := key_name(rc)
+	is_string(name)
+	name != ""
 }
 
 key_name(rc) := rc.change.after.partition_key.name if rc.type == "dynamokeys_sharded_table"

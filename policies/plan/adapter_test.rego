@@ -119,6 +119,13 @@ test_unreadable_resource_warns_by_name if {
 	contains(w.msg, "aws_dynamodb_table.broken")
 }
 
+test_key_name_that_is_not_a_string_warns_by_name if {
+	p := {"resource_changes": [change("aws_dynamodb_table", "aws_dynamodb_table.numeric", ["create"], {"hash_key": 7}, {})]}
+	count(plan.documents) == 0 with input as p
+	some w in conftest.warn with input as p
+	contains(w.msg, "aws_dynamodb_table.numeric")
+}
+
 test_not_a_plan_warns if {
 	some w in conftest.warn with input as {"hello": "world"}
 	contains(w.msg, "not a Terraform plan")
