@@ -25,25 +25,35 @@ func (f *shardFunction) Definition(_ context.Context, _ function.DefinitionReque
 		Description: "Returns the shard of `id` among `count` shards: the first 4 bytes of SHA-256 of the UTF-8 id, read " +
 			"big-endian as an unsigned 32-bit integer, modulo `count`. Node.js application code computes the same number with " +
 			"`createHash(\"sha256\").update(id).digest().readUInt32BE(0) % count`.",
-		Parameters: []function.Parameter{
-			function.StringParameter{Name: "id", Description: "The stable id to route, e.g. an order id."},
-			function.Int64Parameter{Name: "count", Description: "The number of shards, at least 1."},
-		},
-		Return: function.Int64Return{},
+		Parameters: routingParameters(),
+		Return:     function.Int64Return{},
 	}
 }
 
 func (f *shardFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
-	var id string
-	var count int64
-	resp.Error = function.ConcatFuncErrors(req.Arguments.Get(ctx, &id, &count))
-	if resp.Error != nil {
-		return
-	}
-	if resp.Error = checkShardCount(count, 1); resp.Error != nil {
+	id, count, err := routingArguments(ctx, req)
+	if resp.Error = err; err != nil {
 		return
 	}
 	resp.Error = resp.Result.Set(ctx, keydesign.Shard(id, count))
+}
+
+// routingParameters are the (id, count) parameters of shard and shard_suffix.
+func routingParameters() []function.Parameter {
+	return []function.Parameter{
+		function.StringParameter{Name: "id", Description: "The stable id to route, e.g. an order id."},
+		function.Int64Parameter{Name: "count", Description: "The number of shards, at least 1."},
+	}
+}
+
+// routingArguments reads the (id, count) arguments of shard and shard_suffix and checks the count.
+func routingArguments(ctx context.Context, req function.RunRequest) (string, int64, *function.FuncError) {
+	var id string
+	var count int64
+	if err := function.ConcatFuncErrors(req.Arguments.Get(ctx, &id, &count)); err != nil {
+		return "", 0, err
+	}
+	return id, count, checkShardCount(count, 1)
 }
 
 // checkShardCount validates a count argument at the given argument index.

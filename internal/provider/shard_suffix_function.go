@@ -24,22 +24,14 @@ func (f *shardSuffixFunction) Definition(_ context.Context, _ function.Definitio
 		Summary: "Zero-padded calculated shard suffix of an id",
 		Description: "Returns `shard(id, count)` zero-padded to the number of digits of `count - 1` (at least 1): " +
 			"\"07\" for shard 7 of 16. Node.js: `String(shard).padStart(String(count - 1).length, \"0\")`.",
-		Parameters: []function.Parameter{
-			function.StringParameter{Name: "id", Description: "The stable id to route, e.g. an order id."},
-			function.Int64Parameter{Name: "count", Description: "The number of shards, at least 1."},
-		},
-		Return: function.StringReturn{},
+		Parameters: routingParameters(),
+		Return:     function.StringReturn{},
 	}
 }
 
 func (f *shardSuffixFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
-	var id string
-	var count int64
-	resp.Error = function.ConcatFuncErrors(req.Arguments.Get(ctx, &id, &count))
-	if resp.Error != nil {
-		return
-	}
-	if resp.Error = checkShardCount(count, 1); resp.Error != nil {
+	id, count, err := routingArguments(ctx, req)
+	if resp.Error = err; err != nil {
 		return
 	}
 	resp.Error = resp.Result.Set(ctx, keydesign.ShardSuffix(id, count))
