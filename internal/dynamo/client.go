@@ -6,10 +6,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"sync"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -18,6 +21,14 @@ import (
 // DefaultMaxRetries is used when the provider does not set max_retries. DynamoDB control-plane calls
 // throttle readily (LimitExceededException), so the default is more generous than the SDK's 2.
 const DefaultMaxRetries = 10
+
+// DefaultRequestTimeout bounds one HTTP attempt of an API call when the provider does not set
+// request_timeout. DynamoDB control-plane calls answer in well under a second; the bound is for an endpoint
+// that accepts a connection and never answers, which would otherwise hold plan and apply forever.
+const DefaultRequestTimeout = 30 * time.Second
+
+// maxDialTimeout bounds connecting, within the request timeout.
+const maxDialTimeout = 10 * time.Second
 
 // Config is what the provider block says about reaching DynamoDB. Empty fields defer to the standard
 // AWS chain: AWS_REGION, AWS_PROFILE, shared config and credentials files, AWS_ENDPOINT_URL_DYNAMODB,
@@ -29,6 +40,11 @@ type Config struct {
 	AccessKey  string
 	SecretKey  string
 	MaxRetries *int
+	// RequestTimeout bounds each HTTP attempt; zero means DefaultRequestTimeout. The SDK retries an attempt
+	// that timed out, up to MaxRetries times, and every call also ends with its context.
+	RequestTimeout time.Duration
+	// Polling paces the waits for table and index transitions; the zero value means DefaultPolling.
+	Polling Polling
 }
 
 // Client builds its SDK client on first use, so that configuring the provider, the data source and the
@@ -41,7 +57,15 @@ type Client struct {
 }
 
 // NewClient returns a client that is built lazily from cfg.
-func NewClient(cfg Config) *Client { return &Client{cfg: cfg} }
+func NewClient(cfg Config) *Client {
+	if cfg.Polling.Sleep == nil {
+		cfg.Polling = DefaultPolling()
+	}
+	if cfg.RequestTimeout <= 0 {
+		cfg.RequestTimeout = DefaultRequestTimeout
+	}
+	return &Client{cfg: cfg}
+}
 
 // ErrNoRegion says that no region was configured anywhere in the chain.
 var ErrNoRegion = errors.New("no AWS region is configured: set region in the provider block, or AWS_REGION, or a region in the AWS profile")
@@ -57,7 +81,10 @@ func (c *Client) build(ctx context.Context) (*dynamodb.Client, error) {
 	if c.cfg.MaxRetries != nil {
 		maxRetries = *c.cfg.MaxRetries
 	}
+	httpClient := awshttp.NewBuildableClient().WithTimeout(c.cfg.RequestTimeout).
+		WithDialerOptions(func(d *net.Dialer) { d.Timeout = min(c.cfg.RequestTimeout, maxDialTimeout) })
 	opts := []func(*config.LoadOptions) error{
+		config.WithHTTPClient(httpClient),
 		config.WithRetryer(func() aws.Retryer {
 			return retry.NewStandard(func(o *retry.StandardOptions) { o.MaxAttempts = maxRetries + 1 })
 		}),

@@ -2,35 +2,37 @@ package dynamo
 
 import (
 	"errors"
+	"fmt"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
 )
 
 // ErrTableNotFound is returned by FindTable when the table does not exist.
 var ErrTableNotFound = errors.New("table not found")
 
-// apiErrorCode returns the AWS error code of err, or "".
-func apiErrorCode(err error) string {
-	var apiErr smithy.APIError
-	if errors.As(err, &apiErr) {
-		return apiErr.ErrorCode()
-	}
-	return ""
+// TableExistsError is returned by CreateTable when a table of that name already exists in the account and
+// region. The existing table belongs to someone else as far as this operation knows: it is never adopted.
+type TableExistsError struct{ Name string }
+
+func (e *TableExistsError) Error() string {
+	return fmt.Sprintf("a table named %s already exists in this account and region. To manage it with Terraform, import it "+
+		"(an import block or terraform import, by its name); otherwise choose another name", e.Name)
 }
 
 // IsUnknownOperation reports whether the endpoint does not implement the operation, as DynamoDB-compatible
-// stores answer for PITR or TTL.
-func IsUnknownOperation(err error) bool { return apiErrorCode(err) == "UnknownOperationException" }
+// stores answer for PITR or TTL. The SDK has no type for it: it is not a DynamoDB error.
+func IsUnknownOperation(err error) bool {
+	var apiErr smithy.APIError
+	return errors.As(err, &apiErr) && apiErr.ErrorCode() == "UnknownOperationException"
+}
 
-func isNotFound(err error) bool { return apiErrorCode(err) == "ResourceNotFoundException" }
+func isNotFound(err error) bool {
+	var notFound *types.ResourceNotFoundException
+	return errors.As(err, &notFound)
+}
 
-// isRetryable covers the control-plane conditions that clear with time: another operation on the table or
-// an index is in progress, too many concurrent control-plane operations, or throttling.
-func isRetryable(err error) bool {
-	switch apiErrorCode(err) {
-	case "ResourceInUseException", "LimitExceededException", "ThrottlingException",
-		"ProvisionedThroughputExceededException", "RequestLimitExceeded":
-		return true
-	}
-	return false
+func isInUse(err error) bool {
+	var inUse *types.ResourceInUseException
+	return errors.As(err, &inUse)
 }

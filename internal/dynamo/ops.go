@@ -18,6 +18,11 @@ var ErrDeletionProtected = errors.New("deletion protection is on")
 // CreateTable creates t, waits until it and its indexes are ACTIVE, then applies TTL and point-in-time
 // recovery. It returns the table as read back. An optional setting the endpoint does not implement is a
 // warning when t asks for it. ctx bounds the whole operation.
+//
+// On failure the returned table is non-nil only when this call's own CreateTable succeeded, described by
+// that call's response: the caller may then record it (a later step failed, the table is half-configured).
+// A name that is already taken is a *TableExistsError, at once and with nil: the table that holds the name
+// was not made here and must never be adopted.
 func (c *Client) CreateTable(ctx context.Context, t Table) (*Table, Warnings, error) {
 	api, err := c.API(ctx)
 	if err != nil {
@@ -27,33 +32,40 @@ func (c *Client) CreateTable(ctx context.Context, t Table) (*Table, Warnings, er
 	if err != nil {
 		return nil, nil, err
 	}
-	err = retryTransient(ctx, "creating table "+t.Name, func(ctx context.Context) error {
-		_, err := api.CreateTable(ctx, in)
-		return err
-	})
-	if err != nil {
+	out, err := api.CreateTable(ctx, in)
+	switch {
+	case isInUse(err):
+		return nil, nil, &TableExistsError{Name: t.Name}
+	case err != nil:
 		return nil, nil, fmt.Errorf("creating table %s: %w", t.Name, err)
 	}
+	created := flattenTable(out.TableDescription)
+	if created.Name == "" {
+		created.Name = t.Name
+	}
 	if err := c.waitTableActive(ctx, t.Name); err != nil {
-		return nil, nil, err
+		return created, nil, err
 	}
 	var warnings Warnings
 	if t.TTL != nil && t.TTL.Enabled {
 		w, err := c.updateTTL(ctx, t.Name, *t.TTL)
 		warnings = append(warnings, w...)
 		if err != nil {
-			return nil, warnings, err
+			return created, warnings, err
 		}
 	}
 	if t.PointInTimeRecovery != nil && *t.PointInTimeRecovery {
 		w, err := c.updatePITR(ctx, t.Name, true)
 		warnings = append(warnings, w...)
 		if err != nil {
-			return nil, warnings, err
+			return created, warnings, err
 		}
 	}
 	read, err := c.FindTable(ctx, t.Name)
-	return read, warnings, err
+	if err != nil {
+		return created, warnings, err
+	}
+	return read, warnings, nil
 }
 
 // UpdateTable moves the table from old to want: GSI deletes first (one per UpdateTable call, each waited
@@ -171,7 +183,7 @@ func (c *Client) settleIndexThroughput(ctx context.Context, api *dynamodb.Client
 }
 
 func (c *Client) updateTable(ctx context.Context, api *dynamodb.Client, in *dynamodb.UpdateTableInput, what string) error {
-	err := retryTransient(ctx, what, func(ctx context.Context) error {
+	err := c.cfg.Polling.retryWhileInUse(ctx, what, func(ctx context.Context) error {
 		_, err := api.UpdateTable(ctx, in)
 		return err
 	})
@@ -346,7 +358,7 @@ func (c *Client) DeleteTable(ctx context.Context, name string) error {
 	if aws.ToBool(current.DeletionProtection) {
 		return ErrDeletionProtected
 	}
-	err = retryTransient(ctx, "deleting table "+name, func(ctx context.Context) error {
+	err = c.cfg.Polling.retryWhileInUse(ctx, "deleting table "+name, func(ctx context.Context) error {
 		_, err := api.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(name)})
 		return err
 	})

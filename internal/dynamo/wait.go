@@ -7,27 +7,39 @@ import (
 	"time"
 )
 
-// Poll intervals: start short, so that a wait ends soon after the server's transition, and back off to a cap
-// so that a long wait does not hammer a real endpoint.
-var (
-	pollInitial = 100 * time.Millisecond
-	pollMax     = 5 * time.Second
-	pollFactor  = 1.5
-)
+// Polling paces the waits for table and index transitions. Sleep waits for d or until ctx ends; tests
+// inject one to observe the intervals without the clock.
+type Polling struct {
+	Initial time.Duration
+	Max     time.Duration
+	Factor  float64
+	Sleep   func(ctx context.Context, d time.Duration) error
+}
 
-// sleep waits for d or until ctx ends; tests replace it to observe the intervals.
-var sleep = func(ctx context.Context, d time.Duration) error {
+// DefaultPolling starts short, so that a wait ends soon after the server's transition, and backs off to a
+// cap, so that a long wait does not hammer a real endpoint.
+func DefaultPolling() Polling {
+	return Polling{Initial: 100 * time.Millisecond, Max: 5 * time.Second, Factor: 1.5, Sleep: sleepContext}
+}
+
+func sleepContext(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
 	select {
 	case <-ctx.Done():
 		return ctx.Err()
-	case <-time.After(d):
+	case <-t.C:
 		return nil
 	}
 }
 
+func (p Polling) next(interval time.Duration) time.Duration {
+	return min(time.Duration(float64(interval)*p.Factor), p.Max)
+}
+
 // poll calls check until it reports done, fails, or ctx ends.
-func poll(ctx context.Context, what string, check func(context.Context) (bool, error)) error {
-	interval := pollInitial
+func (p Polling) poll(ctx context.Context, what string, check func(context.Context) (bool, error)) error {
+	interval := p.Initial
 	for {
 		done, err := check(ctx)
 		if err != nil {
@@ -36,32 +48,34 @@ func poll(ctx context.Context, what string, check func(context.Context) (bool, e
 		if done {
 			return nil
 		}
-		if err := sleep(ctx, interval); err != nil {
+		if err := p.Sleep(ctx, interval); err != nil {
 			return fmt.Errorf("timed out waiting for %s: %w", what, err)
 		}
-		interval = min(time.Duration(float64(interval)*pollFactor), pollMax)
+		interval = p.next(interval)
 	}
 }
 
-// retryTransient runs call until it succeeds or fails with an error that does not clear with time, backing off like
-// poll; ctx bounds the whole.
-func retryTransient(ctx context.Context, what string, call func(context.Context) error) error {
-	interval := pollInitial
+// retryWhileInUse runs call until it succeeds or fails with anything but ResourceInUseException, which
+// UpdateTable and DeleteTable answer while another operation on the table or an index is in progress. The
+// SDK's retryer already retries throttling and transport errors; this covers only what it does not. ctx
+// bounds the whole.
+func (p Polling) retryWhileInUse(ctx context.Context, what string, call func(context.Context) error) error {
+	interval := p.Initial
 	for {
 		err := call(ctx)
-		if err == nil || !isRetryable(err) {
+		if err == nil || !isInUse(err) {
 			return err
 		}
-		if sleepErr := sleep(ctx, interval); sleepErr != nil {
-			return fmt.Errorf("%s: still failing when the timeout ran out: %w", what, err)
+		if sleepErr := p.Sleep(ctx, interval); sleepErr != nil {
+			return fmt.Errorf("%s: the table stayed busy with another operation until the timeout ran out: %w", what, err)
 		}
-		interval = min(time.Duration(float64(interval)*pollFactor)*2, pollMax)
+		interval = p.next(interval)
 	}
 }
 
 // waitTableActive waits until the table and every one of its indexes are ACTIVE.
 func (c *Client) waitTableActive(ctx context.Context, name string) error {
-	return poll(ctx, "table "+name+" to become ACTIVE", func(ctx context.Context) (bool, error) {
+	return c.cfg.Polling.poll(ctx, "table "+name+" to become ACTIVE", func(ctx context.Context) (bool, error) {
 		t, err := c.describe(ctx, name)
 		if err != nil {
 			return false, err
@@ -80,7 +94,7 @@ func (c *Client) waitTableActive(ctx context.Context, name string) error {
 
 // waitIndexDeleted waits until the named GSI is gone and the table is ACTIVE again.
 func (c *Client) waitIndexDeleted(ctx context.Context, table, index string) error {
-	return poll(ctx, "index "+index+" of "+table+" to be deleted", func(ctx context.Context) (bool, error) {
+	return c.cfg.Polling.poll(ctx, "index "+index+" of "+table+" to be deleted", func(ctx context.Context) (bool, error) {
 		t, err := c.describe(ctx, table)
 		if err != nil {
 			return false, err
@@ -96,7 +110,7 @@ func (c *Client) waitIndexDeleted(ctx context.Context, table, index string) erro
 
 // waitTableDeleted waits until DescribeTable says the table does not exist.
 func (c *Client) waitTableDeleted(ctx context.Context, name string) error {
-	return poll(ctx, "table "+name+" to be deleted", func(ctx context.Context) (bool, error) {
+	return c.cfg.Polling.poll(ctx, "table "+name+" to be deleted", func(ctx context.Context) (bool, error) {
 		_, err := c.describe(ctx, name)
 		if errors.Is(err, ErrTableNotFound) {
 			return true, nil

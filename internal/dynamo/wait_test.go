@@ -6,19 +6,24 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/smithy-go"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-func TestPollBacksOffToTheCap(t *testing.T) {
-	saved := sleep
-	t.Cleanup(func() { sleep = saved })
-	var intervals []time.Duration
-	sleep = func(_ context.Context, d time.Duration) error {
-		intervals = append(intervals, d)
+// recordingPolling is DefaultPolling with a sleep that records the intervals instead of waiting.
+func recordingPolling(intervals *[]time.Duration) Polling {
+	p := DefaultPolling()
+	p.Sleep = func(_ context.Context, d time.Duration) error {
+		*intervals = append(*intervals, d)
 		return nil
 	}
+	return p
+}
+
+func TestPollBacksOffToTheCap(t *testing.T) {
+	var intervals []time.Duration
 	calls := 0
-	err := poll(context.Background(), "test", func(context.Context) (bool, error) {
+	err := recordingPolling(&intervals).poll(context.Background(), "test", func(context.Context) (bool, error) {
 		calls++
 		return calls == 20, nil
 	})
@@ -41,31 +46,47 @@ func TestPollBacksOffToTheCap(t *testing.T) {
 func TestPollStopsAtDeadline(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
 	defer cancel()
-	err := poll(ctx, "table x to become ACTIVE", func(context.Context) (bool, error) { return false, nil })
+	err := DefaultPolling().poll(ctx, "table x to become ACTIVE", func(context.Context) (bool, error) { return false, nil })
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("err = %v, want a deadline error", err)
 	}
 }
 
-func TestRetryTransientRetriesOnlyTransientErrors(t *testing.T) {
-	saved := sleep
-	t.Cleanup(func() { sleep = saved })
-	sleep = func(context.Context, time.Duration) error { return nil }
-	inUse := &smithy.GenericAPIError{Code: "ResourceInUseException", Message: "busy"}
+func TestRetryWhileInUseRetriesOnlyInUse(t *testing.T) {
+	var intervals []time.Duration
+	p := recordingPolling(&intervals)
+	inUse := &types.ResourceInUseException{Message: aws.String("busy")}
 	calls := 0
-	err := retryTransient(context.Background(), "x", func(context.Context) error {
+	err := p.retryWhileInUse(context.Background(), "x", func(context.Context) error {
 		calls++
 		if calls < 3 {
 			return inUse
 		}
 		return nil
 	})
-	if err != nil || calls != 3 {
-		t.Errorf("retry = %v after %d calls; want success after 3", err, calls)
+	if err != nil || calls != 3 || len(intervals) != 2 {
+		t.Errorf("retry = %v after %d calls and %d sleeps; want success after 3 calls", err, calls, len(intervals))
 	}
-	calls = 0
-	validation := &smithy.GenericAPIError{Code: "ValidationException", Message: "bad"}
-	if err := retryTransient(context.Background(), "x", func(context.Context) error { calls++; return validation }); !errors.Is(err, validation) || calls != 1 {
-		t.Errorf("a validation error must not be retried: %v after %d calls", err, calls)
+	// Throttling is the SDK retryer's job: retrying it here as well would multiply the attempts.
+	for _, other := range []error{
+		&types.LimitExceededException{Message: aws.String("too many")},
+		&types.ResourceNotFoundException{Message: aws.String("gone")},
+		errors.New("validation"),
+	} {
+		calls = 0
+		if err := p.retryWhileInUse(context.Background(), "x", func(context.Context) error { calls++; return other }); !errors.Is(err, other) || calls != 1 {
+			t.Errorf("%T must not be retried here: %v after %d calls", other, err, calls)
+		}
+	}
+}
+
+func TestRetryWhileInUseEndsWithTheContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := DefaultPolling().retryWhileInUse(ctx, "deleting table x", func(context.Context) error {
+		return &types.ResourceInUseException{Message: aws.String("busy")}
+	})
+	if err == nil || !isInUse(err) {
+		t.Errorf("err = %v, want the in-use error wrapped once the context ended", err)
 	}
 }

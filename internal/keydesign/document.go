@@ -225,6 +225,8 @@ func Analyze(in *Input) (*Document, []*FieldError) {
 		a.unknown[p.String()] = true
 	}
 	a.validateScalars()
+	a.validateBounds()
+	a.validateStructure()
 	a.resolveSegments()
 	pk := a.parseKey(Path{"partition_key", "template"}, in.PartitionKey.Template)
 	var sk *Template
@@ -234,7 +236,11 @@ func Analyze(in *Input) (*Document, []*FieldError) {
 	if len(a.errs) > 0 {
 		return nil, a.errs
 	}
-	return a.build(pk, sk), nil
+	doc := a.build(pk, sk)
+	if errs := checkFinite(doc); len(errs) > 0 {
+		return nil, errs
+	}
+	return doc, nil
 }
 
 type analyzer struct {

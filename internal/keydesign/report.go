@@ -170,8 +170,12 @@ func percent(f float64) string {
 // num prints a unit count without trailing zeros: 0.5, 2, 12.5.
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
-// thousands prints a number with comma separators and at most one decimal: 2,500 or 156.3.
+// thousands prints a number with comma separators and at most one decimal: 2,500 or 156.3. Numbers beyond
+// int64 precision (and non-finite ones) print in scientific notation.
 func thousands(f float64) string {
+	if math.IsInf(f, 0) || math.IsNaN(f) || math.Abs(f) >= 1e15 {
+		return strconv.FormatFloat(f, 'g', 3, 64)
+	}
 	f = math.Round(f*10) / 10
 	whole := int64(f)
 	s := strconv.FormatInt(whole, 10)

@@ -214,6 +214,9 @@ func (e *Engine) HasRule(id string) bool {
 // ErrTimeout is returned when an evaluation outlives its context deadline.
 var ErrTimeout = errors.New("the policy evaluation exceeded eval_timeout")
 
+// ErrPanic is returned when the evaluation panicked: a defect to report, never the user's input.
+var ErrPanic = errors.New("the policy evaluation failed unexpectedly")
+
 // Evaluate runs the rules on doc and returns its findings, errors first, then by rule and path. The
 // context's deadline bounds the evaluation.
 func (e *Engine) Evaluate(ctx context.Context, doc *keydesign.Document) ([]Finding, error) {
@@ -224,8 +227,15 @@ func (e *Engine) Evaluate(ctx context.Context, doc *keydesign.Document) ([]Findi
 	return e.EvaluateValue(ctx, input)
 }
 
-// EvaluateValue runs the rules on an input document already converted to an OPA value.
-func (e *Engine) EvaluateValue(ctx context.Context, input ast.Value) ([]Finding, error) {
+// EvaluateValue runs the rules on an input document already converted to an OPA value. A panic inside the
+// evaluation (a bug in OPA or in a rule) comes back as an error, so that the provider reports it instead of
+// crashing the plan.
+func (e *Engine) EvaluateValue(ctx context.Context, input ast.Value) (findings []Finding, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			findings, err = nil, fmt.Errorf("%w: %v", ErrPanic, r)
+		}
+	}()
 	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(input))
 	if err != nil {
 		if ctx.Err() != nil {
@@ -240,7 +250,7 @@ func (e *Engine) EvaluateValue(ctx context.Context, input ast.Value) ([]Finding,
 	if !ok {
 		return nil, fmt.Errorf("%s is %T, not a set of findings", FindingsQuery, rs[0].Expressions[0].Value)
 	}
-	findings := make([]Finding, 0, len(set))
+	findings = make([]Finding, 0, len(set))
 	for _, item := range set {
 		f, err := decodeFinding(item)
 		if err != nil {

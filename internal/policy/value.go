@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -34,7 +35,12 @@ func toValue(v reflect.Value) (ast.Value, error) {
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		return ast.Number(strconv.FormatUint(v.Uint(), 10)), nil
 	case reflect.Float32, reflect.Float64:
-		return ast.Number(strconv.FormatFloat(v.Float(), 'f', -1, 64)), nil
+		f := v.Float()
+		if math.IsInf(f, 0) || math.IsNaN(f) {
+			// JSON has no form for these, and OPA panics comparing them.
+			return nil, fmt.Errorf("the number %v cannot be evaluated: every number of a design document must be finite", f)
+		}
+		return ast.Number(strconv.FormatFloat(f, 'f', -1, 64)), nil
 	case reflect.Slice, reflect.Array:
 		if v.Kind() == reflect.Slice && v.IsNil() {
 			return ast.Null{}, nil

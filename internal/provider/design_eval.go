@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -26,7 +27,13 @@ func evaluateDesign(ctx context.Context, settings policySettings, doc *keydesign
 	start := time.Now()
 	all, err := settings.evaluator.Evaluate(ctx, doc)
 	tflog.Debug(ctx, "dynamokeys policy evaluation", map[string]any{"duration_us": time.Since(start).Microseconds(), "findings": len(all)})
-	if err != nil {
+	switch {
+	case errors.Is(err, policy.ErrPanic):
+		diags.AddError("Key-design policy evaluation failed",
+			fmt.Sprintf("%v. This is a defect in dynamokeys or in a policy of policy.policy_dirs: please report it with this "+
+				"message and the design (templates, segments, sharding, traffic) that caused it.", err))
+		return nil, diags
+	case err != nil:
 		diags.AddError("Key-design policy evaluation failed",
 			fmt.Sprintf("The policies could not be evaluated: %v. Check policy.policy_dirs and policy.eval_timeout in the provider block.", err))
 		return nil, diags

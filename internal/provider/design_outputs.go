@@ -14,7 +14,7 @@ import (
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/policy"
 )
 
-// designOutputModel holds the computed attributes of DESIGN §3.2.
+// designOutputModel holds the computed design attributes the data source and the resource share.
 type designOutputModel struct {
 	ShardCount           types.Int64  `tfsdk:"shard_count"`
 	ShardWidth           types.Int64  `tfsdk:"shard_width"`
@@ -132,6 +132,37 @@ func attributePath(p keydesign.Path) path.Path {
 	return out
 }
 
+// diagnosticPath is the path a diagnostic is attached to: the top-level attribute and, when it is a map or
+// a list, the element. Terraform places a diagnostic by looking the path's last attribute name up in the
+// block's body, which for a path into a nested attribute finds a top-level attribute of the same name (a
+// GSI's partition_key would highlight the table's) or nothing. Cut at the element, the right expression is
+// highlighted; the diagnostic's text names the full path.
+func diagnosticPath(p keydesign.Path) path.Path {
+	if len(p) > 2 || (len(p) == 2 && !mapAttributes[p[0]]) {
+		if mapAttributes[p[0]] {
+			p = p[:2]
+		} else {
+			p = p[:1]
+		}
+	}
+	return attributePath(p)
+}
+
+// addPathDiagnostic adds an error or a warning on the attribute at p (on the block when p is empty).
+func addPathDiagnostic(diags *diag.Diagnostics, isError bool, p keydesign.Path, summary, detail string) {
+	at := diagnosticPath(p)
+	switch {
+	case isError && len(at.Steps()) == 0:
+		diags.AddError(summary, detail)
+	case isError:
+		diags.AddAttributeError(at, summary, detail)
+	case len(at.Steps()) == 0:
+		diags.AddWarning(summary, detail)
+	default:
+		diags.AddAttributeWarning(at, summary, detail)
+	}
+}
+
 // findingDiagnostics reports findings as diagnostics on their attributes. Error findings are errors only
 // when enforce is true; warnings are always warnings.
 func findingDiagnostics(findings []policy.Finding, enforce bool) diag.Diagnostics {
@@ -139,26 +170,16 @@ func findingDiagnostics(findings []policy.Finding, enforce bool) diag.Diagnostic
 	for _, f := range findings {
 		summary := fmt.Sprintf("%s %s: %s", f.Rule, f.Name, f.Message)
 		detail := f.Message
+		if len(f.Path) > 0 {
+			detail = f.Path.String() + ": " + detail
+		}
 		if f.Remediation != "" {
 			detail += "\n\nRemedy: " + f.Remediation
 		}
 		if f.DocsURL != "" {
 			detail += "\n\nSee " + f.DocsURL
 		}
-		p := attributePath(f.Path)
-		if f.Severity == policy.SeverityError && enforce {
-			if len(p.Steps()) == 0 {
-				diags.AddError(summary, detail)
-			} else {
-				diags.AddAttributeError(p, summary, detail)
-			}
-			continue
-		}
-		if len(p.Steps()) == 0 {
-			diags.AddWarning(summary, detail)
-		} else {
-			diags.AddAttributeWarning(p, summary, detail)
-		}
+		addPathDiagnostic(&diags, f.Severity == policy.SeverityError && enforce, f.Path, summary, detail)
 	}
 	return diags
 }
@@ -167,7 +188,16 @@ func findingDiagnostics(findings []policy.Finding, enforce bool) diag.Diagnostic
 func fieldErrorDiagnostics(errs []*keydesign.FieldError) diag.Diagnostics {
 	var diags diag.Diagnostics
 	for _, e := range errs {
-		diags.AddAttributeError(attributePath(e.Path), "Invalid key design", e.Path.String()+": "+e.Message)
+		addPathDiagnostic(&diags, true, e.Path, "Invalid key design", e.Error())
+	}
+	return diags
+}
+
+// fieldWarningDiagnostics reports input that is accepted but almost certainly not what the user meant.
+func fieldWarningDiagnostics(warnings []*keydesign.FieldError) diag.Diagnostics {
+	var diags diag.Diagnostics
+	for _, w := range warnings {
+		addPathDiagnostic(&diags, false, w.Path, "Questionable key design", w.Error())
 	}
 	return diags
 }

@@ -41,13 +41,14 @@ type dynamokeysProvider struct {
 
 // providerModel is the provider block of DESIGN §3.4.
 type providerModel struct {
-	Region     types.String `tfsdk:"region"`
-	Endpoint   types.String `tfsdk:"endpoint"`
-	Profile    types.String `tfsdk:"profile"`
-	AccessKey  types.String `tfsdk:"access_key"`
-	SecretKey  types.String `tfsdk:"secret_key"`
-	MaxRetries types.Int64  `tfsdk:"max_retries"`
-	Policy     *policyModel `tfsdk:"policy"`
+	Region         types.String `tfsdk:"region"`
+	Endpoint       types.String `tfsdk:"endpoint"`
+	Profile        types.String `tfsdk:"profile"`
+	AccessKey      types.String `tfsdk:"access_key"`
+	SecretKey      types.String `tfsdk:"secret_key"`
+	MaxRetries     types.Int64  `tfsdk:"max_retries"`
+	RequestTimeout types.String `tfsdk:"request_timeout"`
+	Policy         *policyModel `tfsdk:"policy"`
 }
 
 type policyModel struct {
@@ -112,6 +113,13 @@ func (p *dynamokeysProvider) Schema(_ context.Context, _ provider.SchemaRequest,
 				Description: "Maximum number of retries of a throttled or failed AWS call by the SDK's standard retryer. Defaults to 10; 0 disables retries.",
 				Validators:  []validator.Int64{int64validator.AtLeast(0)},
 			},
+			"request_timeout": schema.StringAttribute{
+				Optional: true,
+				Description: "Time limit of one HTTP attempt of a DynamoDB API call, as a Go duration such as \"30s\". An attempt " +
+					"that runs out is retried like any transport error, up to max_retries times. Defaults to 30s. Waits for a " +
+					"table to change state are bounded by the resource's timeouts instead.",
+				Validators: []validator.String{positiveDuration()},
+			},
 			"policy": schema.SingleNestedAttribute{
 				Optional:    true,
 				Description: "Settings of the plan-time key-design policies.",
@@ -154,6 +162,9 @@ func (p *dynamokeysProvider) Configure(ctx context.Context, req provider.Configu
 		Profile:   cfg.Profile.ValueString(),
 		AccessKey: cfg.AccessKey.ValueString(),
 		SecretKey: cfg.SecretKey.ValueString(),
+	}
+	if d, err := time.ParseDuration(cfg.RequestTimeout.ValueString()); err == nil && d > 0 {
+		dcfg.RequestTimeout = d
 	}
 	if !cfg.MaxRetries.IsNull() && !cfg.MaxRetries.IsUnknown() {
 		n := int(cfg.MaxRetries.ValueInt64())

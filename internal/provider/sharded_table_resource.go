@@ -30,6 +30,7 @@ const (
 	defaultCreateTimeout = 30 * time.Minute
 	defaultUpdateTimeout = 60 * time.Minute
 	defaultDeleteTimeout = 10 * time.Minute
+	defaultReadTimeout   = 5 * time.Minute
 )
 
 var (
@@ -86,7 +87,7 @@ func (r *shardedTableResource) Schema(ctx context.Context, _ resource.SchemaRequ
 		Description: "STANDARD (the default) or STANDARD_INFREQUENT_ACCESS.",
 		Validators:  []validator.String{stringvalidator.OneOf(dynamo.TableClassStandard, dynamo.TableClassStandardInfrequentAccess)}}
 	attrs["tags"] = rschema.MapAttribute{Optional: true, ElementType: types.StringType, Description: "Tags of the table."}
-	attrs["timeouts"] = timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true})
+	attrs["timeouts"] = timeouts.Attributes(ctx, timeouts.Opts{Create: true, Read: true, Update: true, Delete: true})
 	resp.Schema = rschema.Schema{
 		Description: "Manages a DynamoDB table whose keys follow a dynamokeys key design. The templates, segments, sharding " +
 			"and traffic are design metadata: the plan computes capacity, shard counts and routing from them and enforces " +
@@ -282,14 +283,22 @@ func (r *shardedTableResource) Create(ctx context.Context, req resource.CreateRe
 	defer cancel()
 	read, warnings, err := client.CreateTable(ctx, table)
 	resp.Diagnostics.Append(warningDiagnostics(warnings)...)
-	if err != nil {
-		// If the table exists despite the error (a wait or a TTL call failed), keep it in state so Terraform
-		// taints it instead of losing track of it.
-		if existing, findErr := client.FindTable(context.WithoutCancel(ctx), table.Name); findErr == nil {
-			setComputed(&plan, existing)
-			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-		}
-		resp.Diagnostics.AddError("Creating the DynamoDB table failed", err.Error())
+	var exists *dynamo.TableExistsError
+	switch {
+	case errors.As(err, &exists):
+		resp.Diagnostics.AddAttributeError(path.Root("name"), "Table name already in use", err.Error()+".")
+		return
+	case err != nil && read != nil:
+		// This apply created the table and a later step failed: record it, so that Terraform marks it
+		// tainted and replaces it, instead of leaving a table nobody manages. Only the table this call
+		// created (read is its own CreateTable response) is ever recorded.
+		setComputed(&plan, read)
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		resp.Diagnostics.AddError("Creating the DynamoDB table failed",
+			err.Error()+"\n\nThe table was created and is recorded in the state as tainted: the next apply replaces it.")
+		return
+	case err != nil:
+		resp.Diagnostics.AddError("Creating the DynamoDB table failed", err.Error()+"\n\nNo table was created.")
 		return
 	}
 	setComputed(&plan, read)
@@ -311,6 +320,10 @@ func (r *shardedTableResource) Read(ctx context.Context, req resource.ReadReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	timeout, diags := state.Timeouts.Read(ctx, defaultReadTimeout)
+	resp.Diagnostics.Append(diags...)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	table, err := client.FindTable(ctx, state.Name.ValueString())
 	if errors.Is(err, dynamo.ErrTableNotFound) {
 		resp.Diagnostics.AddWarning("Table no longer exists",

@@ -28,7 +28,7 @@ func (v httpURLValidator) ValidateString(ctx context.Context, req validator.Stri
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid endpoint URL",
-			fmt.Sprintf("%q is not an absolute http(s) URL. Write the scheme and host, e.g. \"http://127.0.0.1:8000\" or \"https://dynamodb.us-east-1.amazonaws.com\".", raw))
+			fmt.Sprintf("%s = %q is not an absolute http(s) URL. Write the scheme and host, e.g. \"http://127.0.0.1:8000\" or \"https://dynamodb.us-east-1.amazonaws.com\".", req.Path, raw))
 	}
 }
 
@@ -50,6 +50,6 @@ func (v durationValidator) ValidateString(ctx context.Context, req validator.Str
 	raw := req.ConfigValue.ValueString()
 	if d, err := time.ParseDuration(raw); err != nil || d <= 0 {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid duration",
-			fmt.Sprintf("%q is not a positive duration. Use a number with a unit: \"2s\", \"500ms\", \"1m\".", raw))
+			fmt.Sprintf("%s = %q is not a positive duration. Use a number with a unit: \"2s\", \"500ms\", \"1m\".", req.Path, raw))
 	}
 }

@@ -99,7 +99,22 @@ grouped(n) := sprintf("%d,%03d,%03d", [floor(n / 1000000), floor(n / 1000) % 100
 	abs(n) < 1000000000
 }
 
-grouped(n) := format_int(n, 10) if abs(n) >= 1000000000
+grouped(n) := sprintf("%d,%03d,%03d,%03d", [floor(n / 1000000000), floor(n / 1000000) % 1000, floor(n / 1000) % 1000, n % 1000]) if {
+	abs(n) >= 1000000000
+	abs(n) < 1000000000000
+}
+
+grouped(n) := sprintf("%d,%03d,%03d,%03d,%03d", [
+	floor(n / 1000000000000), floor(n / 1000000000) % 1000,
+	floor(n / 1000000) % 1000, floor(n / 1000) % 1000, n % 1000,
+]) if {
+	abs(n) >= 1000000000000
+	abs(n) < 1000000000000000
+}
+
+# Beyond 15 digits a whole number prints in scientific notation (1.23e+18). sprintf formats an integer
+# with %g as an error, so a fraction is added to make it a float first; it is far below the 3 digits shown.
+grouped(n) := sprintf("%.3g", [n + 0.25]) if abs(n) >= 1000000000000000
 
 # percent formats a share: 0.625 → 62.5%.
 percent(x) := concat("", [fmt(x * 100), "%"])

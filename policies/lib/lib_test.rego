@@ -11,7 +11,12 @@ test_fmt_groups_thousands if {
 	lib.fmt(1000001) == "1,000,001"
 	lib.fmt(216000000) == "216,000,000"
 	lib.fmt(40001) == "40,001"
-	lib.fmt(12345678901) == "12345678901"
+	lib.fmt(12345678901) == "12,345,678,901"
+	lib.fmt(1234567890123) == "1,234,567,890,123"
+}
+
+test_fmt_large_numbers_read_as_numbers if {
+	lib.fmt(2457600000000000000) == "2.46e+18"
 }
 
 test_fmt_keeps_one_decimal if {
