@@ -1,6 +1,6 @@
 # METADATA
 # title: Test fixtures
-# description: A clean design document (DESIGN §4.1) that tests override with object.union.
+# description: A clean design document (contributing/design-document.md) that tests override with object.union.
 package dynamokeys.fixtures
 
 segment_id := {"kind": "id", "cardinality": null, "max_length": 64, "min_length": 1, "monotonic": false}

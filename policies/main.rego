@@ -2,7 +2,7 @@
 # title: dynamokeys findings
 # description: |
 #   Entry point of the embedded engine: every finding of the built-in rules (dynamokeys.rules.*) and of
-#   every user package under dynamokeys.custom.*, evaluated on one design document (DESIGN §4.1).
+#   every user package under dynamokeys.custom.*, evaluated on one design document (contributing/design-document.md).
 #   errors and warnings hold the two severities apart for the conftest entry point, which queries deny and
 #   warn separately: each query then evaluates only the rules of its own severity.
 package dynamokeys

@@ -10,7 +10,8 @@ import (
 	"unicode"
 )
 
-// Document is the policy input of DESIGN §4.1: the design as written plus the facts Go derived from it.
+// Document is the policy input (contributing/design-document.md): the design as written plus the facts Go
+// derived from it.
 // It serialises to JSON with the field names the Rego rules read.
 type Document struct {
 	Kind              string                     `json:"kind"`
@@ -111,7 +112,7 @@ type Derived struct {
 	PartitionKey KeyFacts  `json:"partition_key"`
 	SortKey      *KeyFacts `json:"sort_key"`
 
-	// Flat aliases of the partition-key facts (DESIGN §4.1).
+	// Flat aliases of the partition-key facts, read by the rules without going through partition_key.
 	PartitionKeyMaxBytes *int64       `json:"partition_key_max_bytes"`
 	PartitionKeySegments []SegmentRef `json:"partition_key_segments"`
 	HasTimeBucket        bool         `json:"has_time_bucket"`
@@ -129,7 +130,8 @@ type Derived struct {
 	ProjectedNonKeyAttributes int `json:"projected_non_key_attributes"`
 }
 
-// Capacity is the capacity-unit arithmetic of DESIGN §2.1. Nil values need traffic that was not given.
+// Capacity is the capacity-unit arithmetic of contributing/capacity-model.md. Nil values need traffic that
+// was not given.
 type Capacity struct {
 	WriteUnitsPerWrite    float64  `json:"write_units_per_write"`
 	ReadUnitsPerRead      float64  `json:"read_units_per_read"`
@@ -204,7 +206,7 @@ type PlaceholderRef struct {
 	Placeholder string `json:"placeholder"`
 }
 
-// CollectionEstimate is the item-collection size estimate of DESIGN §2.1.
+// CollectionEstimate is the item-collection size estimate of contributing/capacity-model.md.
 type CollectionEstimate struct {
 	// ItemsPerKey is the estimated number of items under one partition-key value; nil when unbounded.
 	ItemsPerKey *float64 `json:"items_per_key"`
@@ -513,7 +515,7 @@ func saturatingMul(a, b int64) int64 {
 	return a * b
 }
 
-// hotKeyShare is the default share of traffic on the busiest partition-key value (DESIGN §2.1):
+// hotKeyShare is the default share of traffic on the busiest partition-key value (contributing/capacity-model.md):
 // with a time segment, 1 / product of the other non-shard segments' cardinalities (1.0 when the time
 // bucket stands alone: every current write lands in the current bucket); otherwise 1 / product of all
 // segment cardinalities (a literal-only key is 1.0; an unbounded id is 0, i.e. uniform). The second result

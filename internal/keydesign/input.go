@@ -8,7 +8,7 @@ const (
 	KeyTypeBinary = "B"
 )
 
-// Sharding strategies (DESIGN §3.1).
+// Sharding strategies: none (the default), calculated (a hash of the source segment) or random.
 const (
 	StrategyNone       = "none"
 	StrategyCalculated = "calculated"

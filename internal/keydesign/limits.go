@@ -4,7 +4,7 @@
 package keydesign
 
 // DynamoDB limits and unit sizes. Every number the rules rely on lives here, with the page it comes from
-// (AWS DynamoDB Developer Guide unless marked API); see also shared/reference/dynamodb-facts.md.
+// (AWS DynamoDB Developer Guide unless marked API); contributing/capacity-model.md lists them with the URLs.
 const (
 	// PartitionWriteUnitsLimit is the write throughput of one physical partition, in WCU/s
 	// (bp-partition-key-design; warm-throughput-scenarios).
@@ -60,7 +60,7 @@ const (
 	MaxNumberDigits = 38
 )
 
-// Defaults of the design inputs (DESIGN §3.1).
+// Defaults of the design inputs, and the design thresholds of the rules (contributing/capacity-model.md).
 const (
 	DefaultItemSizeBytes      = 1024
 	DefaultTargetUtilization  = 0.8

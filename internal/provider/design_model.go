@@ -12,7 +12,7 @@ import (
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
 )
 
-// designInputModel holds the design shapes of DESIGN §3.1. Nested values stay framework values so that
+// designInputModel holds the design inputs (keys, segments, sharding, traffic, indexes). Nested values stay framework values so that
 // unknowns at plan time can be told apart from nulls.
 type designInputModel struct {
 	PartitionKey           types.Object  `tfsdk:"partition_key"`

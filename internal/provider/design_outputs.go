@@ -14,7 +14,8 @@ import (
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/policy"
 )
 
-// designOutputModel holds the computed design attributes the data source and the resource share.
+// designOutputModel holds the computed attributes the data source and the resource share: shard count,
+// width and suffixes, capacity, routing, findings and the report.
 type designOutputModel struct {
 	ShardCount           types.Int64  `tfsdk:"shard_count"`
 	ShardWidth           types.Int64  `tfsdk:"shard_width"`

@@ -29,7 +29,8 @@ const keyTypeDesc = "Attribute type: S (string, the default), N (number) or B (b
 
 var projectionValidator = stringvalidator.OneOf(keydesign.ProjectionAll, keydesign.ProjectionKeysOnly, keydesign.ProjectionInclude)
 
-// designInputSpecs are the design shapes of DESIGN §3.1, shared by the data source and the resource.
+// designInputSpecs are the design inputs (keys, segments, sharding, traffic, indexes), shared by the data
+// source and the resource.
 func designInputSpecs() map[string]spec {
 	tableKey := func(what string, required bool) spec {
 		s := spec{kind: kindObject, desc: what, children: map[string]spec{
@@ -105,7 +106,7 @@ func designInputSpecs() map[string]spec {
 }
 
 var (
-	capacitySpec = computed(kindObject, "Capacity units of the design, per DESIGN's capacity model.", map[string]spec{
+	capacitySpec = computed(kindObject, "Capacity units computed from traffic: units per request, peak demand, the busiest partition-key value's demand before and after sharding, the shards it needs and the read fan-out.", map[string]spec{
 		"write_units_per_write": computed(kindFloat64, "Write units one write costs: ceil(item size / 1 KB), doubled for transactional writes.", nil),
 		"read_units_per_read":   computed(kindFloat64, "Read units one read costs: ceil(item size / 4 KB) × 0.5 eventual, 1 strong, 2 transactional.", nil),
 		"peak_write_units":      computed(kindFloat64, "Write units per second at peak, whole table; null without traffic.writes_per_second.", nil),
@@ -136,7 +137,8 @@ var (
 	})
 )
 
-// designOutputSpecs are the computed attributes of DESIGN §3.2.
+// designOutputSpecs are the computed attributes of the data source and the resource; the capacity numbers
+// follow the capacity model of contributing/capacity-model.md.
 func designOutputSpecs() map[string]spec {
 	return map[string]spec{
 		"shard_count":            computed(kindInt64, "Number of shards of the partition key: sharding.count, or computed from traffic, or 1 without sharding.", nil),

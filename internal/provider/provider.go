@@ -39,7 +39,8 @@ type dynamokeysProvider struct {
 	version string
 }
 
-// providerModel is the provider block of DESIGN §3.4.
+// providerModel is the provider block: AWS client settings and the policy settings. No attribute is
+// required; the AWS client is built lazily.
 type providerModel struct {
 	Region         types.String `tfsdk:"region"`
 	Endpoint       types.String `tfsdk:"endpoint"`

@@ -10,7 +10,8 @@ import (
 )
 
 // spec describes an attribute once for both the data source and the resource, which share the design
-// shapes of DESIGN §3.1 and the computed outputs of §3.2 but use different schema packages.
+// inputs (keys, segments, sharding, traffic, indexes) and the computed outputs (shard count, capacity,
+// routing, findings, report) but use different schema packages.
 type spec struct {
 	kind     specKind
 	mode     specMode

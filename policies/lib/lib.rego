@@ -6,7 +6,7 @@
 package dynamokeys.lib
 
 # DynamoDB limits the rules compare against. Go keeps the same numbers in internal/keydesign/limits.go, and
-# a test checks that both agree. Sources: AWS DynamoDB Developer Guide (shared/reference/dynamodb-facts.md).
+# a test checks that both agree. Sources: AWS DynamoDB Developer Guide (URLs in contributing/capacity-model.md).
 limits := {
 	# Per physical partition, both capacity modes (bp-partition-key-design).
 	"partition_write_units": 1000,
@@ -34,7 +34,7 @@ limits := {
 	"max_attribute_name_bytes": 255,
 	# ServiceQuotas "Number": 38 significant digits.
 	"max_number_digits": 38,
-	# Design thresholds (DESIGN §4.2): low cardinality, fan-out, over-sharding, busy partition share.
+	# Design thresholds of the rules (contributing/capacity-model.md): low cardinality, fan-out, over-sharding, busy partition share.
 	"low_cardinality": 100,
 	"fanout_shards": 100,
 	"fanout_overprovision_factor": 4,

@@ -1,7 +1,7 @@
 # METADATA
 # title: Terraform plan adapter
 # description: |
-#   Builds design documents (DESIGN §4.1) from the resource_changes of `terraform show -json` output, for
+#   Builds design documents (contributing/design-document.md) from the resource_changes of `terraform show -json` output, for
 #   dynamokeys_sharded_table and for the AWS provider's aws_dynamodb_table. It only maps: the rules in
 #   dynamokeys.rules.* decide. Values in after_unknown become input.unknown paths, so rules on them stay silent.
 package dynamokeys.plan
