@@ -61,6 +61,7 @@ type Rule struct {
 type Engine struct {
 	query     rego.PreparedEvalQuery
 	catalogue []Rule
+	emptyDirs []int
 }
 
 // Options add user policies to the built-in bundle.
@@ -102,10 +103,13 @@ func BundleModules(withTests bool) (map[string]*ast.Module, error) {
 	return modules, err
 }
 
-// loadCustom parses the user policies of dirs and refuses any outside dynamokeys.custom.*.
-func loadCustom(dirs []string) (map[string]*ast.Module, error) {
+// loadCustom parses the user policies of dirs and refuses any outside dynamokeys.custom.*. It also returns
+// the indexes of the dirs that hold no policy at all (a wrong path is more likely than an intent).
+func loadCustom(dirs []string) (map[string]*ast.Module, []int, error) {
 	modules := map[string]*ast.Module{}
-	for _, dir := range dirs {
+	var empty []int
+	for i, dir := range dirs {
+		before := len(modules)
 		err := filepath.WalkDir(dir, func(name string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return fmt.Errorf("reading policy directory: %w", err)
@@ -129,10 +133,13 @@ func loadCustom(dirs []string) (map[string]*ast.Module, error) {
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
+		}
+		if len(modules) == before {
+			empty = append(empty, i)
 		}
 	}
-	return modules, nil
+	return modules, empty, nil
 }
 
 // NewEngine compiles the embedded bundle plus any user policies in the sandbox and prepares the query.
@@ -142,7 +149,7 @@ func NewEngine(ctx context.Context, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parsing the embedded policies: %w", err)
 	}
-	custom, err := loadCustom(opts.PolicyDirs)
+	custom, emptyDirs, err := loadCustom(opts.PolicyDirs)
 	if err != nil {
 		return nil, err
 	}
@@ -158,8 +165,11 @@ func NewEngine(ctx context.Context, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("preparing the policy query: %w", err)
 	}
-	return &Engine{query: query, catalogue: catalogue(compiler)}, nil
+	return &Engine{query: query, catalogue: catalogue(compiler), emptyDirs: emptyDirs}, nil
 }
+
+// EmptyPolicyDirs are the indexes of Options.PolicyDirs that hold no .rego policy.
+func (e *Engine) EmptyPolicyDirs() []int { return e.emptyDirs }
 
 // catalogue reads every rule's id, name, severity, title and remedy from its METADATA.
 func catalogue(compiler *ast.Compiler) []Rule {

@@ -88,6 +88,7 @@ func designOutputs(ctx context.Context, settings policySettings, in *keydesign.I
 		diags.Append(fieldErrorDiagnostics(errs)...)
 		return designOutputModel{}, diags, false
 	}
+	diags.Append(fieldWarningDiagnostics(keydesign.Questionable(in))...)
 	findings, evalDiags := evaluateDesign(ctx, settings, doc)
 	diags.Append(evalDiags...)
 	if diags.HasError() {

@@ -15,15 +15,15 @@ import (
 // designInputModel holds the design inputs (keys, segments, sharding, traffic, indexes). Nested values stay framework values so that
 // unknowns at plan time can be told apart from nulls.
 type designInputModel struct {
-	PartitionKey           types.Object  `tfsdk:"partition_key"`
-	SortKey                types.Object  `tfsdk:"sort_key"`
-	Segments               types.Map     `tfsdk:"segments"`
-	Sharding               types.Object  `tfsdk:"sharding"`
-	Traffic                types.Object  `tfsdk:"traffic"`
-	TargetUtilization      types.Float64 `tfsdk:"target_utilization"`
-	LocalSecondaryIndexes  types.Map     `tfsdk:"local_secondary_indexes"`
-	GlobalSecondaryIndexes types.Map     `tfsdk:"global_secondary_indexes"`
-	Enforce                types.Bool    `tfsdk:"enforce"`
+	PartitionKey           types.Object `tfsdk:"partition_key"`
+	SortKey                types.Object `tfsdk:"sort_key"`
+	Segments               types.Map    `tfsdk:"segments"`
+	Sharding               types.Object `tfsdk:"sharding"`
+	Traffic                types.Object `tfsdk:"traffic"`
+	TargetUtilization      types.Number `tfsdk:"target_utilization"`
+	LocalSecondaryIndexes  types.Map    `tfsdk:"local_secondary_indexes"`
+	GlobalSecondaryIndexes types.Map    `tfsdk:"global_secondary_indexes"`
+	Enforce                types.Bool   `tfsdk:"enforce"`
 }
 
 type keyModel struct {
@@ -36,28 +36,28 @@ type segmentModel struct {
 	Kind        types.String `tfsdk:"kind"`
 	Granularity types.String `tfsdk:"granularity"`
 	Values      types.List   `tfsdk:"values"`
-	MaxLength   types.Int64  `tfsdk:"max_length"`
-	Cardinality types.Int64  `tfsdk:"cardinality"`
+	MaxLength   types.Number `tfsdk:"max_length"`
+	Cardinality types.Number `tfsdk:"cardinality"`
 	Monotonic   types.Bool   `tfsdk:"monotonic"`
 }
 
 type shardingModel struct {
 	Strategy      types.String `tfsdk:"strategy"`
 	Source        types.String `tfsdk:"source"`
-	Count         types.Int64  `tfsdk:"count"`
-	SchemeVersion types.Int64  `tfsdk:"scheme_version"`
+	Count         types.Number `tfsdk:"count"`
+	SchemeVersion types.Number `tfsdk:"scheme_version"`
 }
 
 type trafficModel struct {
-	WritesPerSecond            types.Float64 `tfsdk:"writes_per_second"`
-	ReadsPerSecond             types.Float64 `tfsdk:"reads_per_second"`
-	ItemSizeBytes              types.Int64   `tfsdk:"item_size_bytes"`
-	ReadConsistency            types.String  `tfsdk:"read_consistency"`
-	TransactionalWrites        types.Bool    `tfsdk:"transactional_writes"`
-	HotKeyShare                types.Float64 `tfsdk:"hot_key_share"`
-	HottestItemWritesPerSecond types.Float64 `tfsdk:"hottest_item_writes_per_second"`
-	HottestItemReadsPerSecond  types.Float64 `tfsdk:"hottest_item_reads_per_second"`
-	MaxItemsPerPartitionKey    types.Int64   `tfsdk:"max_items_per_partition_key"`
+	WritesPerSecond            types.Number `tfsdk:"writes_per_second"`
+	ReadsPerSecond             types.Number `tfsdk:"reads_per_second"`
+	ItemSizeBytes              types.Number `tfsdk:"item_size_bytes"`
+	ReadConsistency            types.String `tfsdk:"read_consistency"`
+	TransactionalWrites        types.Bool   `tfsdk:"transactional_writes"`
+	HotKeyShare                types.Number `tfsdk:"hot_key_share"`
+	HottestItemWritesPerSecond types.Number `tfsdk:"hottest_item_writes_per_second"`
+	HottestItemReadsPerSecond  types.Number `tfsdk:"hottest_item_reads_per_second"`
+	MaxItemsPerPartitionKey    types.Number `tfsdk:"max_items_per_partition_key"`
 }
 
 type indexKeyModel struct {
@@ -68,7 +68,7 @@ type indexKeyModel struct {
 type gsiKeyModel struct {
 	Name        types.String `tfsdk:"name"`
 	Type        types.String `tfsdk:"type"`
-	Cardinality types.Int64  `tfsdk:"cardinality"`
+	Cardinality types.Number `tfsdk:"cardinality"`
 }
 
 type lsiModel struct {
@@ -82,8 +82,8 @@ type gsiModel struct {
 	SortKey          types.List   `tfsdk:"sort_key"`
 	ProjectionType   types.String `tfsdk:"projection_type"`
 	NonKeyAttributes types.List   `tfsdk:"non_key_attributes"`
-	ReadCapacity     types.Int64  `tfsdk:"read_capacity"`
-	WriteCapacity    types.Int64  `tfsdk:"write_capacity"`
+	ReadCapacity     types.Number `tfsdk:"read_capacity"`
+	WriteCapacity    types.Number `tfsdk:"write_capacity"`
 }
 
 // expander converts models to the domain, recording which paths are unknown.
@@ -125,20 +125,28 @@ func (e *expander) strPtr(v types.String, p keydesign.Path) *string {
 	return nil
 }
 
-func (e *expander) int64Ptr(v types.Int64, p keydesign.Path) *int64 {
-	if e.known(v, p) {
-		n := v.ValueInt64()
-		return &n
+func (e *expander) int64Ptr(v types.Number, p keydesign.Path) *int64 {
+	if !e.known(v, p) {
+		return nil
 	}
-	return nil
+	n, err := wholeNumber(v)
+	if err != nil {
+		e.diags.AddAttributeError(attributePath(p), "Invalid number", p.String()+": "+err.Error())
+		return nil
+	}
+	return &n
 }
 
-func (e *expander) floatPtr(v types.Float64, p keydesign.Path) *float64 {
-	if e.known(v, p) {
-		f := v.ValueFloat64()
-		return &f
+func (e *expander) floatPtr(v types.Number, p keydesign.Path) *float64 {
+	if !e.known(v, p) {
+		return nil
 	}
-	return nil
+	f, err := finiteNumber(v)
+	if err != nil {
+		e.diags.AddAttributeError(attributePath(p), "Invalid number", p.String()+": "+err.Error())
+		return nil
+	}
+	return &f
 }
 
 func (e *expander) boolPtr(v types.Bool, p keydesign.Path) *bool {
@@ -291,7 +299,7 @@ func (e *expander) gsiKeys(v types.List, p keydesign.Path) []keydesign.IndexKeyA
 		if typ, ok := attrs["type"].(types.String); ok {
 			k.Type = e.str(typ, append(ip, "type"))
 		}
-		if card, ok := attrs["cardinality"].(types.Int64); ok {
+		if card, ok := attrs["cardinality"].(types.Number); ok {
 			k.Cardinality = e.int64Ptr(card, append(ip, "cardinality"))
 		}
 		out = append(out, k)

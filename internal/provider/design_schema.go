@@ -18,9 +18,15 @@ func withDefault(s spec, value string) spec {
 	return s
 }
 func requiredString(desc string) spec { return spec{kind: kindString, mode: modeRequired, desc: desc} }
-func optionalInt(desc string) spec    { return spec{kind: kindInt64, desc: desc} }
-func optionalFloat(desc string) spec  { return spec{kind: kindFloat64, desc: desc} }
-func optionalBool(desc string) spec   { return spec{kind: kindBool, desc: desc} }
+
+// optionalInt and optionalFloat are Number attributes (see numbers.go) holding a whole or any finite number.
+func optionalInt(desc string) spec {
+	return spec{kind: kindNumber, desc: desc, numberValidators: []validator.Number{wholeNumberValidator()}}
+}
+func optionalFloat(desc string) spec {
+	return spec{kind: kindNumber, desc: desc, numberValidators: []validator.Number{finiteNumberValidator()}}
+}
+func optionalBool(desc string) spec { return spec{kind: kindBool, desc: desc} }
 func computed(kind specKind, desc string, children map[string]spec) spec {
 	return spec{kind: kind, mode: modeComputed, desc: desc, children: children}
 }

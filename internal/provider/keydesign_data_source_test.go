@@ -181,17 +181,39 @@ func TestFindingDiagnosticsFollowEnforce(t *testing.T) {
 		t.Fatalf("enforced: %d errors, %d warnings; want 1 and 1", enforced.ErrorsCount(), enforced.WarningsCount())
 	}
 	withPath, ok := enforced.Errors()[0].(diag.DiagnosticWithPath)
-	if !ok || !withPath.Path().Equal(path.Root("traffic").AtName("writes_per_second")) {
-		t.Errorf("error diagnostic is not on traffic.writes_per_second: %v", enforced.Errors()[0])
+	// Terraform places nested paths by their last name, so the diagnostic sits on the top-level attribute
+	// and the text names the full path.
+	if !ok || !withPath.Path().Equal(path.Root("traffic")) {
+		t.Errorf("error diagnostic is not on traffic: %v", enforced.Errors()[0])
 	}
 	if got := enforced.Errors()[0].Summary(); got != "DK303 hot-key-demand: busiest key needs 2,500 WCU" {
 		t.Errorf("summary = %q", got)
 	}
-	if detail := enforced.Errors()[0].Detail(); detail != "busiest key needs 2,500 WCU\n\nRemedy: shard the key\n\nSee https://example.test/DK303" {
+	if detail := enforced.Errors()[0].Detail(); detail != "traffic.writes_per_second: busiest key needs 2,500 WCU\n\nRemedy: shard the key\n\nSee https://example.test/DK303" {
 		t.Errorf("detail = %q", detail)
 	}
 	relaxed := findingDiagnostics(findings, false)
 	if relaxed.ErrorsCount() != 0 || relaxed.WarningsCount() != 2 {
 		t.Errorf("enforce = false: %d errors, %d warnings; want 0 and 2", relaxed.ErrorsCount(), relaxed.WarningsCount())
+	}
+}
+
+func TestDiagnosticPathStopsAtTheElement(t *testing.T) {
+	tests := []struct {
+		in   keydesign.Path
+		want path.Path
+	}{
+		{keydesign.Path{"global_secondary_indexes", "by_customer", "partition_key", "0", "type"}, path.Root("global_secondary_indexes").AtMapKey("by_customer")},
+		{keydesign.Path{"global_secondary_indexes", "by_customer"}, path.Root("global_secondary_indexes").AtMapKey("by_customer")},
+		{keydesign.Path{"segments", "day", "granularity"}, path.Root("segments").AtMapKey("day")},
+		{keydesign.Path{"sharding", "count"}, path.Root("sharding")},
+		{keydesign.Path{"partition_key", "template"}, path.Root("partition_key")},
+		{keydesign.Path{"name"}, path.Root("name")},
+		{nil, path.Empty()},
+	}
+	for _, tt := range tests {
+		if got := diagnosticPath(tt.in); !got.Equal(tt.want) {
+			t.Errorf("diagnosticPath(%v) = %s, want %s", tt.in, got, tt.want)
+		}
 	}
 }

@@ -196,6 +196,11 @@ func (p *dynamokeysProvider) Configure(ctx context.Context, req provider.Configu
 		return
 	}
 	data.policy.evaluator = engine
+	for _, i := range engine.EmptyPolicyDirs() {
+		resp.Diagnostics.AddAttributeWarning(path.Root("policy").AtName("policy_dirs").AtListIndex(i), "No policies in policy_dirs entry",
+			fmt.Sprintf("policy.policy_dirs[%d] = %q holds no .rego file (test files aside), so it adds no rule. Check the path: it is "+
+				"relative to the directory terraform runs in.", i, policyDirs[i]))
+	}
 	if len(policyDirs) == 0 && allRulesDisabled(engine, data.policy.disabledRules) {
 		// Nothing could survive the filter: skip the evaluation altogether.
 		data.policy.evaluator = nil

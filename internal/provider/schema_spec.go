@@ -25,6 +25,7 @@ type spec struct {
 	stringValidators []validator.String
 	int64Validators  []validator.Int64
 	floatValidators  []validator.Float64
+	numberValidators []validator.Number
 	listValidators   []validator.List
 }
 
@@ -34,6 +35,7 @@ const (
 	kindString specKind = iota
 	kindInt64
 	kindFloat64
+	kindNumber
 	kindBool
 	kindStringList
 	kindObject
@@ -57,6 +59,8 @@ func (s spec) attrType() attr.Type {
 		return types.Int64Type
 	case kindFloat64:
 		return types.Float64Type
+	case kindNumber:
+		return types.NumberType
 	case kindBool:
 		return types.BoolType
 	case kindStringList:
@@ -87,6 +91,8 @@ func (s spec) dataSource() dschema.Attribute {
 		return dschema.Int64Attribute{Required: req, Optional: opt, Computed: comp, Description: s.desc, Validators: s.int64Validators}
 	case kindFloat64:
 		return dschema.Float64Attribute{Required: req, Optional: opt, Computed: comp, Description: s.desc, Validators: s.floatValidators}
+	case kindNumber:
+		return dschema.NumberAttribute{Required: req, Optional: opt, Computed: comp, Description: s.desc, Validators: s.numberValidators}
 	case kindBool:
 		return dschema.BoolAttribute{Required: req, Optional: opt, Computed: comp, Description: s.desc}
 	case kindStringList:
@@ -123,6 +129,8 @@ func (s spec) resource() rschema.Attribute {
 		return rschema.Int64Attribute{Required: req, Optional: opt, Computed: comp, Description: s.desc, Validators: s.int64Validators}
 	case kindFloat64:
 		return rschema.Float64Attribute{Required: req, Optional: opt, Computed: comp, Description: s.desc, Validators: s.floatValidators}
+	case kindNumber:
+		return rschema.NumberAttribute{Required: req, Optional: opt, Computed: comp, Description: s.desc, Validators: s.numberValidators}
 	case kindBool:
 		return rschema.BoolAttribute{Required: req, Optional: opt, Computed: comp, Description: s.desc}
 	case kindStringList:

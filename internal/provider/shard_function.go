@@ -2,6 +2,8 @@ package provider
 
 import (
 	"context"
+	"fmt"
+	"math/big"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
 
@@ -42,24 +44,36 @@ func (f *shardFunction) Run(ctx context.Context, req function.RunRequest, resp *
 func routingParameters() []function.Parameter {
 	return []function.Parameter{
 		function.StringParameter{Name: "id", Description: "The stable id to route, e.g. an order id."},
-		function.Int64Parameter{Name: "count", Description: "The number of shards, at least 1."},
+		shardCountParameter(),
 	}
+}
+
+// shardCountParameter is a Number, not an Int64: the framework converts 2.5 for an Int64 parameter with an
+// internal error, while a number reaches shardCountArgument, which says what is wrong with the argument.
+func shardCountParameter() function.NumberParameter {
+	return function.NumberParameter{Name: "count", Description: fmt.Sprintf("The number of shards, a whole number from 1 to %d.", keydesign.MaxShardCount)}
 }
 
 // routingArguments reads the (id, count) arguments of shard and shard_suffix and checks the count.
 func routingArguments(ctx context.Context, req function.RunRequest) (string, int64, *function.FuncError) {
 	var id string
-	var count int64
+	var count *big.Float
 	if err := function.ConcatFuncErrors(req.Arguments.Get(ctx, &id, &count)); err != nil {
 		return "", 0, err
 	}
-	return id, count, checkShardCount(count, 1)
+	n, err := shardCountArgument(count, 1)
+	return id, n, err
 }
 
-// checkShardCount validates a count argument at the given argument index.
-func checkShardCount(count, argument int64) *function.FuncError {
-	if count < 1 {
-		return function.NewArgumentFuncError(argument, "count must be at least 1 shard")
+// shardCountArgument checks the count argument at the given index: a whole number of shards from 1 to
+// the maximum.
+func shardCountArgument(count *big.Float, argument int64) (int64, *function.FuncError) {
+	if count == nil || !count.IsInt() {
+		return 0, function.NewArgumentFuncError(argument, fmt.Sprintf("count must be a whole number of shards, got %s", numberString(count)))
 	}
-	return nil
+	n, accuracy := count.Int64()
+	if accuracy != big.Exact || n < 1 || n > keydesign.MaxShardCount {
+		return 0, function.NewArgumentFuncError(argument, fmt.Sprintf("count must be from 1 to %d shards, got %s", keydesign.MaxShardCount, numberString(count)))
+	}
+	return n, nil
 }

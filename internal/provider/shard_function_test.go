@@ -55,7 +55,7 @@ func TestShardFunctionRejectsCountBelowOne(t *testing.T) {
 			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 			Steps: []resource.TestStep{{
 				Config:      `output "x" { value = provider::dynamokeys::shard("a", ` + count + `) }`,
-				ExpectError: expectError(`Invalid value for "count" parameter.*count must be at least 1`),
+				ExpectError: expectError(`Invalid value for "count" parameter.*count must be from 1 to`),
 			}},
 		})
 	}

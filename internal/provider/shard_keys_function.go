@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math/big"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -31,7 +32,7 @@ func (f *shardKeysFunction) Definition(_ context.Context, _ function.DefinitionR
 		Parameters: []function.Parameter{
 			function.StringParameter{Name: "template", Description: "A key template that contains {shard}."},
 			function.MapParameter{Name: "values", ElementType: types.StringType, Description: "A value for every placeholder except shard."},
-			function.Int64Parameter{Name: "count", Description: fmt.Sprintf("The number of shards, from 1 to %d.", keydesign.MaxShardCount)},
+			shardCountParameter(),
 		},
 		Return: function.ListReturn{ElementType: types.StringType},
 	}
@@ -40,8 +41,8 @@ func (f *shardKeysFunction) Definition(_ context.Context, _ function.DefinitionR
 func (f *shardKeysFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
 	var src string
 	var values map[string]string
-	var count int64
-	resp.Error = function.ConcatFuncErrors(req.Arguments.Get(ctx, &src, &values, &count))
+	var countArg *big.Float
+	resp.Error = function.ConcatFuncErrors(req.Arguments.Get(ctx, &src, &values, &countArg))
 	if resp.Error != nil {
 		return
 	}
@@ -58,11 +59,8 @@ func (f *shardKeysFunction) Run(ctx context.Context, req function.RunRequest, re
 		resp.Error = function.NewArgumentFuncError(1, "values must not set shard: shard_keys fills {shard} with every suffix")
 		return
 	}
-	if resp.Error = checkShardCount(count, 2); resp.Error != nil {
-		return
-	}
-	if count > keydesign.MaxShardCount {
-		resp.Error = function.NewArgumentFuncError(2, fmt.Sprintf("count %d is above the %d-shard maximum", count, keydesign.MaxShardCount))
+	count, countErr := shardCountArgument(countArg, 2)
+	if resp.Error = countErr; countErr != nil {
 		return
 	}
 	fill := maps.Clone(values)

@@ -39,8 +39,9 @@ func TestShardKeysFunctionErrors(t *testing.T) {
 	tests := []struct {
 		name, call, expect string
 	}{
-		{"count below one", `shard_keys("A#{shard}", {}, 0)`, `Invalid value for "count" parameter.*at least 1`},
-		{"count above the maximum", `shard_keys("A#{shard}", {}, 100001)`, `Invalid value for "count" parameter.*maximum`},
+		{"count below one", `shard_keys("A#{shard}", {}, 0)`, `Invalid value for "count" parameter.*from 1 to 100000 shards,\s+got 0`},
+		{"count above the maximum", `shard_keys("A#{shard}", {}, 100001)`, `Invalid value for "count" parameter.*from 1 to 100000 shards,\s+got 100001`},
+		{"count not whole", `shard_keys("A#{shard}", {}, 2.5)`, `Invalid value for "count" parameter.*whole number of shards, got 2.5`},
 		{"no shard placeholder", `shard_keys("A#{day}", { day = "x" }, 4)`, `Invalid value for "template" parameter.*no \{shard\} placeholder`},
 		{"missing value", `shard_keys("A#{day}#{shard}", {}, 4)`, `Invalid value for "values" parameter.*\{day\}`},
 		{"shard given", `shard_keys("A#{shard}", { shard = "1" }, 4)`, `Invalid value for "values" parameter.*must not set shard`},

@@ -34,7 +34,7 @@ func TestShardSuffixFunctionRejectsZeroCount(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:      `output "x" { value = provider::dynamokeys::shard_suffix("a", 0) }`,
-			ExpectError: expectError(`Invalid value for "count" parameter.*at least 1`),
+			ExpectError: expectError(`Invalid value for "count" parameter.*from 1 to 100000 shards,\s+got 0`),
 		}},
 	})
 }

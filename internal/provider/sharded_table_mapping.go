@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"math/big"
 	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -24,8 +25,8 @@ type shardedTableModel struct {
 	ARN                 types.String   `tfsdk:"arn"`
 	Status              types.String   `tfsdk:"status"`
 	BillingMode         types.String   `tfsdk:"billing_mode"`
-	ReadCapacity        types.Int64    `tfsdk:"read_capacity"`
-	WriteCapacity       types.Int64    `tfsdk:"write_capacity"`
+	ReadCapacity        types.Number   `tfsdk:"read_capacity"`
+	WriteCapacity       types.Number   `tfsdk:"write_capacity"`
 	TTL                 types.Object   `tfsdk:"ttl"`
 	PointInTimeRecovery types.Bool     `tfsdk:"point_in_time_recovery"`
 	DeletionProtection  types.Bool     `tfsdk:"deletion_protection"`
@@ -41,27 +42,31 @@ type ttlModel struct {
 
 var ttlAttrTypes = map[string]attr.Type{"attribute_name": types.StringType, "enabled": types.BoolType}
 
-func int64Ptr(v types.Int64) *int64 {
+// int64Ptr reads a whole number of a known plan; validation has rejected anything else.
+func int64Ptr(v types.Number) *int64 {
 	if v.IsNull() || v.IsUnknown() {
 		return nil
 	}
-	n := v.ValueInt64()
+	n, err := wholeNumber(v)
+	if err != nil {
+		return nil
+	}
 	return &n
 }
 
 // reportedOr is the reported value, or the prior one when the endpoint did not report it.
-func reportedOr(reported *int64, prior types.Int64) types.Int64 {
+func reportedOr(reported *int64, prior types.Number) types.Number {
 	if reported == nil && !prior.IsUnknown() {
 		return prior
 	}
 	return int64Value(reported)
 }
 
-func int64Value(p *int64) types.Int64 {
+func int64Value(p *int64) types.Number {
 	if p == nil {
-		return types.Int64Null()
+		return types.NumberNull()
 	}
-	return types.Int64Value(*p)
+	return types.NumberValue(new(big.Float).SetInt64(*p))
 }
 
 // expandTable maps a known plan to the table dynamo manages.
@@ -297,7 +302,7 @@ func flattenGSIs(ctx context.Context, gsis []dynamo.Index, prior types.Map, prov
 	for _, idx := range gsis {
 		before := priorByName[idx.Name]
 		// Cardinality is design metadata: keep the prior value of the attribute with the same name.
-		cardinality := map[string]types.Int64{}
+		cardinality := map[string]types.Number{}
 		if !before.PartitionKey.IsNull() && !before.PartitionKey.IsUnknown() {
 			var keys []gsiKeyModel
 			diags.Append(before.PartitionKey.ElementsAs(ctx, &keys, false)...)
@@ -309,7 +314,7 @@ func flattenGSIs(ctx context.Context, gsis []dynamo.Index, prior types.Map, prov
 		for _, k := range idx.PartitionKey {
 			card, ok := cardinality[k.Name]
 			if !ok {
-				card = types.Int64Null()
+				card = types.NumberNull()
 			}
 			obj, dg := types.ObjectValue(pkType.AttrTypes, map[string]attr.Value{"name": types.StringValue(k.Name), "type": types.StringValue(k.Type), "cardinality": card})
 			diags.Append(dg...)
@@ -331,7 +336,7 @@ func flattenGSIs(ctx context.Context, gsis []dynamo.Index, prior types.Map, prov
 		nonKey, dg := nonKeyList(ctx, idx.NonKeyAttributes, before.NonKeyAttributes)
 		diags.Append(dg...)
 		if !provisioned {
-			before.ReadCapacity, before.WriteCapacity = types.Int64Null(), types.Int64Null()
+			before.ReadCapacity, before.WriteCapacity = types.NumberNull(), types.NumberNull()
 		}
 		obj, dg := types.ObjectValue(elemType.AttrTypes, map[string]attr.Value{
 			"partition_key": pk, "sort_key": sk, "projection_type": types.StringValue(idx.ProjectionType),

@@ -72,8 +72,10 @@ func (r *shardedTableResource) Schema(ctx context.Context, _ resource.SchemaRequ
 	attrs["billing_mode"] = rschema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(dynamo.BillingPayPerRequest),
 		Description: "PAY_PER_REQUEST (on-demand, the default) or PROVISIONED (set read_capacity and write_capacity).",
 		Validators:  []validator.String{stringvalidator.OneOf(dynamo.BillingPayPerRequest, dynamo.BillingProvisioned)}}
-	attrs["read_capacity"] = rschema.Int64Attribute{Optional: true, Description: "Provisioned read capacity units per second (PROVISIONED only)."}
-	attrs["write_capacity"] = rschema.Int64Attribute{Optional: true, Description: "Provisioned write capacity units per second (PROVISIONED only)."}
+	attrs["read_capacity"] = rschema.NumberAttribute{Optional: true, Description: "Provisioned read capacity units per second (PROVISIONED only), a whole number of at least 1.",
+		Validators: []validator.Number{wholeNumberValidator()}}
+	attrs["write_capacity"] = rschema.NumberAttribute{Optional: true, Description: "Provisioned write capacity units per second (PROVISIONED only), a whole number of at least 1.",
+		Validators: []validator.Number{wholeNumberValidator()}}
 	attrs["ttl"] = rschema.SingleNestedAttribute{Optional: true, Description: "Time to live: DynamoDB deletes items after the epoch-seconds time in attribute_name.",
 		Attributes: map[string]rschema.Attribute{
 			"attribute_name": rschema.StringAttribute{Optional: true, Description: "Attribute holding the expiry time in epoch seconds."},
@@ -110,7 +112,7 @@ func (r *shardedTableResource) ValidateConfig(ctx context.Context, req resource.
 		return
 	}
 	provisioned := m.BillingMode.ValueString() == dynamo.BillingProvisioned
-	for attrName, v := range map[string]types.Int64{"read_capacity": m.ReadCapacity, "write_capacity": m.WriteCapacity} {
+	for attrName, v := range map[string]types.Number{"read_capacity": m.ReadCapacity, "write_capacity": m.WriteCapacity} {
 		switch {
 		case provisioned && v.IsNull():
 			resp.Diagnostics.AddAttributeError(path.Root(attrName), "Missing provisioned capacity",
@@ -118,7 +120,7 @@ func (r *shardedTableResource) ValidateConfig(ctx context.Context, req resource.
 		case !provisioned && !v.IsNull() && !v.IsUnknown():
 			resp.Diagnostics.AddAttributeError(path.Root(attrName), "Capacity without PROVISIONED billing",
 				fmt.Sprintf("%s applies only to billing_mode = \"PROVISIONED\"; remove it or set billing_mode = \"PROVISIONED\".", attrName))
-		case !v.IsNull() && !v.IsUnknown() && v.ValueInt64() < 1:
+		case !v.IsNull() && !v.IsUnknown() && v.ValueBigFloat().Sign() < 1:
 			resp.Diagnostics.AddAttributeError(path.Root(attrName), "Invalid capacity", fmt.Sprintf("%s must be at least 1 unit.", attrName))
 		}
 	}
@@ -132,7 +134,7 @@ func (r *shardedTableResource) ValidateConfig(ctx context.Context, req resource.
 			if d := obj.As(ctx, &g, basetypes.ObjectAsOptions{UnhandledUnknownAsEmpty: true}); d.HasError() {
 				continue
 			}
-			for attrName, c := range map[string]types.Int64{"read_capacity": g.ReadCapacity, "write_capacity": g.WriteCapacity} {
+			for attrName, c := range map[string]types.Number{"read_capacity": g.ReadCapacity, "write_capacity": g.WriteCapacity} {
 				p := path.Root("global_secondary_indexes").AtMapKey(name).AtName(attrName)
 				switch {
 				case provisioned && c.IsNull():
