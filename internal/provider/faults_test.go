@@ -1,0 +1,163 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+)
+
+// The bounds these tests check are behaviour, not speed: a create that retried the name clash, or a call
+// without a request timeout, would run into the minutes.
+const faultBound = 60 * time.Second
+
+// TestAccNameClashNeverAdoptsTheOtherTable: a table of the same name exists already (another configuration's).
+// The create fails at once with a clear error, records nothing, and the other table is untouched — it would
+// be destroyed at the end of the test if it had been recorded, since this configuration turns deletion
+// protection off.
+func TestAccNameClashNeverAdoptsTheOtherTable(t *testing.T) {
+	endpoint := testAccDynoxide(t)
+	api := testAPI(t, endpoint)
+	name := "clash-orders"
+	out, err := api.CreateTable(context.Background(), &dynamodb.CreateTableInput{
+		TableName:            aws.String(name),
+		BillingMode:          types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: types.KeyTypeHash}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	otherARN := aws.ToString(out.TableDescription.TableArn)
+	start := time.Now()
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(*terraform.State) error {
+			got, err := api.DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+			if err != nil {
+				return fmt.Errorf("the other table is gone: %w", err)
+			}
+			if aws.ToString(got.Table.TableArn) != otherARN || aws.ToString(got.Table.KeySchema[0].AttributeName) != "id" {
+				return fmt.Errorf("the other table changed: %+v", got.Table)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{{
+			Config:      smallTable(endpoint, name, `deletion_protection = false`+"\n"+`timeouts = { create = "5m" }`),
+			ExpectError: expectError(`Table name already in use.*a table named clash-orders already exists in this account and region.*import it`),
+		}},
+	})
+	if elapsed := time.Since(start); elapsed > faultBound {
+		t.Errorf("the clash took %v to report; it must fail at once, not retry until the create timeout", elapsed)
+	}
+}
+
+// silentEndpoint accepts connections and never answers; it stops with the test.
+func silentEndpoint(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		_ = l.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			_ = c.Close()
+		}
+	})
+	return "http://" + l.Addr().String()
+}
+
+func silentProviderBlock(endpoint, requestTimeout string) string {
+	return fmt.Sprintf(`
+provider "dynamokeys" {
+  region          = "us-east-1"
+  endpoint        = %[1]q
+  access_key      = "test"
+  secret_key      = "test"
+  max_retries     = 1
+  request_timeout = %[2]q
+}
+`, endpoint, requestTimeout)
+}
+
+// TestSilentEndpointBoundsApply: the create ends with its timeout although the endpoint never answers, and
+// nothing is recorded (the create cannot have been made).
+func TestSilentEndpointBoundsApply(t *testing.T) {
+	endpoint := silentEndpoint(t)
+	start := time.Now()
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: silentProviderBlock(endpoint, "30s") + `
+resource "dynamokeys_sharded_table" "t" {
+  name          = "silent-orders"
+  partition_key = { name = "pk" }
+  timeouts      = { create = "3s" }
+}`,
+			ExpectError: expectError(`Creating the DynamoDB table failed.*No table was created`),
+		}},
+	})
+	if elapsed := time.Since(start); elapsed > faultBound {
+		t.Errorf("apply against a silent endpoint took %v; the 3s create timeout must end it", elapsed)
+	}
+}
+
+// TestAccSilentEndpointBoundsRefresh: a table in state, then its endpoint goes silent: the refresh of the
+// next plan fails within request_timeout × attempts instead of waiting forever.
+func TestAccSilentEndpointBoundsRefresh(t *testing.T) {
+	endpoint := testAccDynoxide(t)
+	silent := silentEndpoint(t)
+	name := "silent-refresh"
+	table := func(provider string) string {
+		return provider + fmt.Sprintf(`
+resource "dynamokeys_sharded_table" "t" {
+  name                = %q
+  partition_key       = { name = "pk" }
+  deletion_protection = false
+}`, name)
+	}
+	var refreshStart time.Time
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: table(providerBlock(endpoint))},
+			{
+				PreConfig:   func() { refreshStart = time.Now() },
+				Config:      table(silentProviderBlock(silent, "1s")),
+				ExpectError: expectError(`Reading the DynamoDB table failed`),
+			},
+			{
+				PreConfig: func() {
+					if refreshTook := time.Since(refreshStart); refreshTook > faultBound {
+						t.Errorf("refresh against a silent endpoint took %v; request_timeout 1s with 1 retry must end it", refreshTook)
+					}
+				},
+				Config: table(providerBlock(endpoint)),
+			},
+		},
+	})
+}
