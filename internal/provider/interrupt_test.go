@@ -1,0 +1,118 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil"
+)
+
+// serveInProcess serves the provider from this test process the way Terraform's debug mode does, and returns
+// the TF_REATTACH_PROVIDERS value that points a Terraform CLI at it.
+func serveInProcess(t *testing.T) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	reattach := make(chan *plugin.ReattachConfig, 1)
+	closed := make(chan struct{})
+	go func() {
+		_ = tf6server.Serve("registry.terraform.io/dynamokeys/dynamokeys", providerserver.NewProtocol6(New("test")()),
+			tf6server.WithDebug(ctx, reattach, closed), tf6server.WithGoPluginLogger(hclog.NewNullLogger()), tf6server.WithoutLogStderrOverride())
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-closed
+	})
+	var cfg *plugin.ReattachConfig
+	select {
+	case cfg = <-reattach:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the in-process provider did not start")
+	}
+	raw, err := json.Marshal(map[string]any{"registry.terraform.io/dynamokeys/dynamokeys": map[string]any{
+		"Protocol": string(cfg.Protocol), "ProtocolVersion": cfg.ProtocolVersion, "Pid": cfg.Pid, "Test": true,
+		"Addr": map[string]string{"Network": cfg.Addr.Network(), "String": cfg.Addr.String()},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(raw)
+}
+
+// TestInterruptStopsAHangingApply: against an endpoint that never answers, with generous timeouts, one
+// interrupt (Ctrl-C) ends the apply promptly, and no table is recorded.
+func TestInterruptStopsAHangingApply(t *testing.T) {
+	tf, err := testutil.EnsureTerraformCLI()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	config := `
+terraform {
+  required_providers {
+    dynamokeys = { source = "dynamokeys/dynamokeys" }
+  }
+}
+` + silentProviderBlock(silentEndpoint(t), "10m") + `
+resource "dynamokeys_sharded_table" "t" {
+  name          = "interrupted-orders"
+  partition_key = { name = "pk" }
+  timeouts      = { create = "30m" }
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "TF_REATTACH_PROVIDERS="+serveInProcess(t), "TF_IN_AUTOMATION=1", "TF_INPUT=0", "CHECKPOINT_DISABLE=1")
+	run := func(args ...string) *exec.Cmd {
+		cmd := exec.Command(tf, args...)
+		cmd.Dir, cmd.Env = dir, env
+		return cmd
+	}
+	if out, err := run("init", "-no-color").CombinedOutput(); err != nil {
+		t.Fatalf("terraform init: %v\n%s", err, out)
+	}
+	apply := run("apply", "-auto-approve", "-no-color")
+	var output strings.Builder
+	apply.Stdout, apply.Stderr = &output, &output
+	if err := apply.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- apply.Wait() }()
+	time.Sleep(3 * time.Second) // the create is now waiting on the silent endpoint
+	interrupted := time.Now()
+	if err := apply.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Errorf("an interrupted apply succeeded:\n%s", output.String())
+		}
+		if !strings.Contains(output.String(), "Interrupt received") {
+			t.Errorf("the apply ended before the interrupt, so the test proves nothing:\n%s", output.String())
+		}
+		if took := time.Since(interrupted); took > faultBound {
+			t.Errorf("the apply took %v to stop after one interrupt", took)
+		}
+	case <-time.After(2 * faultBound):
+		_ = apply.Process.Kill()
+		t.Fatalf("one interrupt did not stop the apply within %v:\n%s", 2*faultBound, output.String())
+	}
+	state, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
+	if err == nil && strings.Contains(string(state), "interrupted-orders") {
+		t.Errorf("the interrupted create recorded a table it never made:\n%s", state)
+	}
+}
