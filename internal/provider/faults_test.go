@@ -4,6 +4,11 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -13,6 +18,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil/localddb"
 )
 
 // The bounds these tests check are behaviour, not speed: a create that retried the name clash, or a call
@@ -157,6 +164,66 @@ resource "dynamokeys_sharded_table" "t" {
 					}
 				},
 				Config: table(providerBlock(endpoint)),
+			},
+		},
+	})
+}
+
+// TestAccServerKilledAndRestartedConverges: the server dies while a change is applied (the apply fails, with
+// nothing half-recorded), comes back on the same data, and the same configuration applied again converges to
+// an empty plan. dynoxide makes tables ACTIVE at once, so the kill lands at the start of the apply step.
+func TestAccServerKilledAndRestartedConverges(t *testing.T) {
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: set TF_ACC=1 (make testacc) to run it against a local DynamoDB server")
+	}
+	dbPath := filepath.Join(t.TempDir(), "tables.db")
+	server, err := localddb.Start(localddb.Dynoxide, localddb.Options{DBPath: dbPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = server.Stop() })
+	u, err := url.Parse(server.Endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	port, err := strconv.Atoi(u.Port())
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := "killed-orders"
+	gsis := func(names ...string) string {
+		var b strings.Builder
+		b.WriteString("deletion_protection = false\n  global_secondary_indexes = {\n")
+		for _, n := range names {
+			fmt.Fprintf(&b, "    %s = { partition_key = [{ name = %q }] }\n", n, n+"_key")
+		}
+		b.WriteString("  }")
+		return b.String()
+	}
+	noRetries := strings.Replace(smallTable(server.Endpoint, name, gsis("by_region", "by_status", "by_day")),
+		`secret_key = "test"`, "secret_key = \"test\"\n  max_retries = 0", 1)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: smallTable(server.Endpoint, name, gsis("by_region"))},
+			{
+				PreConfig:   func() { _ = server.Stop() },
+				Config:      noRetries,
+				ExpectError: expectError(`connection refused`),
+			},
+			{
+				PreConfig: func() {
+					server, err = localddb.Start(localddb.Dynoxide, localddb.Options{DBPath: dbPath, Port: port})
+					if err != nil {
+						t.Fatalf("restarting dynoxide on the same data: %v", err)
+					}
+				},
+				Config: smallTable(server.Endpoint, name, gsis("by_region", "by_status", "by_day")),
+				Check:  checkTable(testAPI(t, server.Endpoint), name, []string{"by_day", "by_region", "by_status"}, map[string]string{}, "PAY_PER_REQUEST"),
+			},
+			{
+				Config:   smallTable(server.Endpoint, name, gsis("by_region", "by_status", "by_day")),
+				PlanOnly: true,
 			},
 		},
 	})

@@ -38,6 +38,12 @@ type Options struct {
 	DeleteTableMs int
 	// StartTimeout bounds the wait until the server answers; default 20s.
 	StartTimeout time.Duration
+	// DBPath keeps dynoxide's data in this SQLite file instead of memory, so that a server restarted on it
+	// finds its tables again.
+	DBPath string
+	// Port, when set, is the port to bind (to restart a server where its clients expect it); otherwise a
+	// free port is chosen.
+	Port int
 }
 
 // Server is a running DynamoDB-API server.
@@ -72,7 +78,10 @@ func Start(kind Kind, opts Options) (*Server, error) {
 	}
 	var lastErr error
 	for range 3 { // a port freed by freePort can be taken by someone else before the server binds it
-		port, err := freePort()
+		port, err := opts.Port, error(nil)
+		if port == 0 {
+			port, err = freePort()
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -87,7 +96,7 @@ func Start(kind Kind, opts Options) (*Server, error) {
 
 func portArgs(kind Kind, port int) []string {
 	if kind == Dynoxide {
-		return []string{"serve", "--host", "127.0.0.1", "--port", strconv.Itoa(port)}
+		return []string{"--host", "127.0.0.1", "--port", strconv.Itoa(port)}
 	}
 	return []string{"--host", "127.0.0.1", "--port", strconv.Itoa(port)}
 }
@@ -104,7 +113,10 @@ func command(kind Kind, opts Options) ([]string, error) {
 		if err := ensureInstalled(root, bin); err != nil {
 			return nil, err
 		}
-		return []string{bin}, nil
+		if opts.DBPath != "" {
+			return []string{bin, "serve", "--db-path", opts.DBPath}, nil
+		}
+		return []string{bin, "serve"}, nil
 	case Dynalite:
 		cli := filepath.Join(modules, "dynalite", "cli.js")
 		if err := ensureInstalled(root, cli); err != nil {
