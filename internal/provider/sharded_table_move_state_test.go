@@ -2,11 +2,13 @@ package provider
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"math/big"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -14,11 +16,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	dtypes "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil"
 )
 
 const movedTargetType = "dynamokeys_sharded_table"
@@ -456,5 +463,360 @@ func TestReplacedPathsAfterMove(t *testing.T) {
 	}
 	if !lsisEqual(ctx, lsi("status", "", nil...), lsi("status", "ALL", nil...)) {
 		t.Error("a null projection_type differs from ALL")
+	}
+}
+
+// awsStateOfAdoptedOrders is the state the AWS provider v6 stores for the table that
+// TestAccShardedTableMovedFromAWSTable creates (attributes in the order Terraform writes them).
+const awsStateOfAdoptedOrders = `{
+  "arn": %[2]q,
+  "attribute": [
+    {"name": "created_at", "type": "N"},
+    {"name": "pk", "type": "S"},
+    {"name": "region", "type": "S"},
+    {"name": "sk", "type": "S"},
+    {"name": "sku", "type": "S"},
+    {"name": "status", "type": "S"}
+  ],
+  "billing_mode": "PROVISIONED",
+  "deletion_protection_enabled": false,
+  "global_secondary_index": [
+    {
+      "hash_key": "sku",
+      "key_schema": [{"attribute_name": "sku", "key_type": "HASH"}, {"attribute_name": "created_at", "key_type": "RANGE"}],
+      "name": "by_sku",
+      "non_key_attributes": [],
+      "on_demand_throughput": [],
+      "projection_type": "KEYS_ONLY",
+      "range_key": "created_at",
+      "read_capacity": 2,
+      "warm_throughput": [],
+      "write_capacity": 2
+    },
+    {
+      "hash_key": "",
+      "key_schema": [{"attribute_name": "region", "key_type": "HASH"}, {"attribute_name": "status", "key_type": "HASH"}, {"attribute_name": "created_at", "key_type": "RANGE"}],
+      "name": "by_region_status",
+      "non_key_attributes": [],
+      "on_demand_throughput": [],
+      "projection_type": "ALL",
+      "range_key": "",
+      "read_capacity": 1,
+      "warm_throughput": [],
+      "write_capacity": 1
+    }
+  ],
+  "global_table_witness": [],
+  "hash_key": "pk",
+  "id": %[1]q,
+  "import_table": [],
+  "local_secondary_index": [
+    {"name": "by_status", "non_key_attributes": ["total", "customer_id"], "projection_type": "INCLUDE", "range_key": "status"}
+  ],
+  "name": %[1]q,
+  "on_demand_throughput": [],
+  "point_in_time_recovery": [{"enabled": false, "recovery_period_in_days": 0}],
+  "range_key": "sk",
+  "read_capacity": 5,
+  "region": "us-east-1",
+  "replica": [],
+  "restore_date_time": null,
+  "restore_source_name": null,
+  "restore_source_table_arn": null,
+  "restore_to_latest_time": null,
+  "server_side_encryption": [],
+  "stream_arn": "",
+  "stream_enabled": false,
+  "stream_label": "",
+  "stream_view_type": "",
+  "table_class": "STANDARD",
+  "tags": {"team": "orders"},
+  "tags_all": {"owner": "platform", "team": "orders"},
+  "timeouts": null,
+  "ttl": [{"attribute_name": "expires_at", "enabled": true}],
+  "warm_throughput": [],
+  "write_capacity": 5
+}`
+
+// adoptedOrdersConfig is the dynamokeys configuration written for that table: the same table settings
+// plus the design metadata the AWS resource never had.
+func adoptedOrdersConfig(endpoint, name string) string {
+	return providerBlock(endpoint) + fmt.Sprintf(`
+resource "dynamokeys_sharded_table" "orders" {
+  name                = %[1]q
+  deletion_protection = false
+  billing_mode        = "PROVISIONED"
+  read_capacity       = 5
+  write_capacity      = 5
+  partition_key       = { name = "pk", template = "CUSTOMER#{customer_id}" }
+  sort_key            = { name = "sk", template = "ORDER#{order_id}" }
+  segments = {
+    customer_id = { kind = "id" }
+    order_id    = { kind = "id" }
+  }
+  traffic = { writes_per_second = 3, reads_per_second = 8, item_size_bytes = 900 }
+  local_secondary_indexes = {
+    by_status = { sort_key = { name = "status" }, projection_type = "INCLUDE", non_key_attributes = ["total", "customer_id"] }
+  }
+  global_secondary_indexes = {
+    by_sku = {
+      partition_key   = [{ name = "sku", cardinality = 5000 }]
+      sort_key        = [{ name = "created_at", type = "N" }]
+      projection_type = "KEYS_ONLY"
+      read_capacity   = 2
+      write_capacity  = 2
+    }
+    by_region_status = {
+      partition_key  = [{ name = "region", cardinality = 12 }, { name = "status", cardinality = 4 }]
+      sort_key       = [{ name = "created_at", type = "N" }]
+      read_capacity  = 1
+      write_capacity = 1
+    }
+  }
+  ttl  = { attribute_name = "expires_at" }
+  tags = { team = "orders", owner = "platform" }
+}
+`, name)
+}
+
+// movedDesignAttributes are the attributes that exist only in dynamokeys (inputs and computed design outputs).
+var movedDesignAttributes = []string{"segments", "sharding", "traffic", "target_utilization", "enforce", "shard_count", "shard_width",
+	"shard_suffixes", "partition_key_template", "capacity", "routing", "findings", "ok", "report"}
+
+// withoutDesignMetadata drops design metadata from a resource's values in plan JSON, nested parts
+// included (key templates, GSI cardinalities), and attributes that are null.
+func withoutDesignMetadata(values map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range values {
+		if v != nil && !slices.Contains(movedDesignAttributes, k) {
+			out[k] = v
+		}
+	}
+	for _, k := range []string{"partition_key", "sort_key"} {
+		if key, ok := out[k].(map[string]any); ok {
+			delete(key, "template")
+		}
+	}
+	if gsis, ok := out["global_secondary_indexes"].(map[string]any); ok {
+		for _, g := range gsis {
+			for _, k := range g.(map[string]any)["partition_key"].([]any) {
+				delete(k.(map[string]any), "cardinality")
+			}
+		}
+	}
+	return out
+}
+
+// checkDesignOnlyUpdate reads `terraform show -json` of a plan and checks that the table is updated in
+// place, that nothing forces a replacement, and that every change and every value left unknown is
+// design metadata (or, in allowUnknown, a value the plan cannot know).
+func checkDesignOnlyUpdate(t *testing.T, planJSON []byte, address string, allowUnknown ...string) {
+	t.Helper()
+	var plan struct {
+		ResourceChanges []struct {
+			Address string `json:"address"`
+			Change  struct {
+				Actions      []string       `json:"actions"`
+				Before       map[string]any `json:"before"`
+				After        map[string]any `json:"after"`
+				AfterUnknown map[string]any `json:"after_unknown"`
+				ReplacePaths []any          `json:"replace_paths"`
+			} `json:"change"`
+		} `json:"resource_changes"`
+	}
+	if err := json.Unmarshal(planJSON, &plan); err != nil {
+		t.Fatalf("plan JSON: %v", err)
+	}
+	if len(plan.ResourceChanges) != 1 || plan.ResourceChanges[0].Address != address {
+		t.Fatalf("resource changes: %+v", plan.ResourceChanges)
+	}
+	c := plan.ResourceChanges[0].Change
+	if !slices.Equal(c.Actions, []string{"update"}) || len(c.ReplacePaths) > 0 {
+		t.Fatalf("actions %v, replace_paths %v; want an in-place update", c.Actions, c.ReplacePaths)
+	}
+	if tmpl := c.After["partition_key"].(map[string]any)["template"]; tmpl != "CUSTOMER#{customer_id}" {
+		t.Errorf("the update does not set the partition-key template: %v", tmpl)
+	}
+	for k := range c.AfterUnknown {
+		if !slices.Contains(movedDesignAttributes, k) && !slices.Contains(allowUnknown, k) {
+			t.Errorf("%s is unknown in the plan", k)
+		}
+	}
+	before, after := withoutDesignMetadata(c.Before), withoutDesignMetadata(c.After)
+	for _, k := range allowUnknown {
+		delete(before, k)
+		delete(after, k)
+	}
+	if !reflect.DeepEqual(before, after) {
+		b, _ := json.MarshalIndent(before, "", " ")
+		a, _ := json.MarshalIndent(after, "", " ")
+		t.Errorf("the plan changes table settings, not only design metadata:\nbefore %s\nafter %s", b, a)
+	}
+}
+
+// TestAccShardedTableMovedFromAWSTable adopts a table that exists on dynoxide, with data in it. Terraform
+// here cannot install the AWS provider, so a cross-provider `moved` block cannot run: the test sends the
+// MoveResourceState request Terraform would send (the AWS provider v6 state of that table) to the provider
+// server, writes the returned state into a state file, and then drives the real CLI with a fresh provider
+// build: a plan without refresh (the converted state as it is) and a plan with refresh are in-place
+// updates of design metadata only, the apply touches no table setting, the next plan is empty, and the
+// table (same creation time, same item) was never re-created.
+func TestAccShardedTableMovedFromAWSTable(t *testing.T) {
+	endpoint := testAccDynoxide(t)
+	api := testAPI(t, endpoint)
+	ctx := context.Background()
+	name := "adopted-orders"
+	s, n := aws.String, aws.Int64
+	_, err := api.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:   s(name),
+		BillingMode: dtypes.BillingModeProvisioned, ProvisionedThroughput: &dtypes.ProvisionedThroughput{ReadCapacityUnits: n(5), WriteCapacityUnits: n(5)},
+		AttributeDefinitions: []dtypes.AttributeDefinition{
+			{AttributeName: s("pk"), AttributeType: dtypes.ScalarAttributeTypeS}, {AttributeName: s("sk"), AttributeType: dtypes.ScalarAttributeTypeS},
+			{AttributeName: s("status"), AttributeType: dtypes.ScalarAttributeTypeS}, {AttributeName: s("sku"), AttributeType: dtypes.ScalarAttributeTypeS},
+			{AttributeName: s("created_at"), AttributeType: dtypes.ScalarAttributeTypeN}, {AttributeName: s("region"), AttributeType: dtypes.ScalarAttributeTypeS}},
+		KeySchema: []dtypes.KeySchemaElement{{AttributeName: s("pk"), KeyType: dtypes.KeyTypeHash}, {AttributeName: s("sk"), KeyType: dtypes.KeyTypeRange}},
+		LocalSecondaryIndexes: []dtypes.LocalSecondaryIndex{{IndexName: s("by_status"),
+			KeySchema:  []dtypes.KeySchemaElement{{AttributeName: s("pk"), KeyType: dtypes.KeyTypeHash}, {AttributeName: s("status"), KeyType: dtypes.KeyTypeRange}},
+			Projection: &dtypes.Projection{ProjectionType: dtypes.ProjectionTypeInclude, NonKeyAttributes: []string{"total", "customer_id"}}}},
+		GlobalSecondaryIndexes: []dtypes.GlobalSecondaryIndex{{IndexName: s("by_sku"),
+			KeySchema:             []dtypes.KeySchemaElement{{AttributeName: s("sku"), KeyType: dtypes.KeyTypeHash}, {AttributeName: s("created_at"), KeyType: dtypes.KeyTypeRange}},
+			Projection:            &dtypes.Projection{ProjectionType: dtypes.ProjectionTypeKeysOnly},
+			ProvisionedThroughput: &dtypes.ProvisionedThroughput{ReadCapacityUnits: n(2), WriteCapacityUnits: n(2)}}, {IndexName: s("by_region_status"),
+			KeySchema: []dtypes.KeySchemaElement{{AttributeName: s("region"), KeyType: dtypes.KeyTypeHash}, {AttributeName: s("status"), KeyType: dtypes.KeyTypeHash},
+				{AttributeName: s("created_at"), KeyType: dtypes.KeyTypeRange}},
+			Projection:            &dtypes.Projection{ProjectionType: dtypes.ProjectionTypeAll},
+			ProvisionedThroughput: &dtypes.ProvisionedThroughput{ReadCapacityUnits: n(1), WriteCapacityUnits: n(1)}}},
+		DeletionProtectionEnabled: aws.Bool(false),
+		Tags:                      []dtypes.Tag{{Key: s("team"), Value: s("orders")}, {Key: s("owner"), Value: s("platform")}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _, _ = api.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: s(name)}) })
+	if _, err := api.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: s(name),
+		TimeToLiveSpecification: &dtypes.TimeToLiveSpecification{AttributeName: s("expires_at"), Enabled: aws.Bool(true)}}); err != nil {
+		t.Fatal(err)
+	}
+	item := map[string]dtypes.AttributeValue{"pk": &dtypes.AttributeValueMemberS{Value: "CUSTOMER#c1"}, "sk": &dtypes.AttributeValueMemberS{Value: "ORDER#o1"},
+		"status": &dtypes.AttributeValueMemberS{Value: "PAID"}, "total": &dtypes.AttributeValueMemberN{Value: "42"}}
+	if _, err := api.PutItem(ctx, &dynamodb.PutItemInput{TableName: s(name), Item: item}); err != nil {
+		t.Fatal(err)
+	}
+	described, err := api.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: s(name)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	created := aws.ToTime(described.Table.CreationDateTime)
+
+	// What Terraform does for the moved block: MoveResourceState with the AWS provider's state.
+	resp, moved := moveThroughServer(t, moveRequest(fmt.Appendf(nil, awsStateOfAdoptedOrders, name, aws.ToString(described.Table.TableArn))))
+	if len(resp.Diagnostics) > 0 || moved == nil {
+		t.Fatalf("move: diagnostics %v, state %v", diagnosticTexts(resp.Diagnostics, tfprotov6.DiagnosticSeverityError), moved)
+	}
+
+	work := t.TempDir()
+	host := cmp.Or(os.Getenv("TF_ACC_PROVIDER_HOST"), "registry.terraform.io")
+	stateFile, err := json.MarshalIndent(map[string]any{
+		"version": 4, "terraform_version": "1.8.0", "serial": 1, "lineage": "9d3a1f2e-0b7c-4c55-8f0e-2a6b4d1c7e90", "outputs": map[string]any{},
+		"resources": []any{map[string]any{
+			"mode": "managed", "type": movedTargetType, "name": "orders",
+			"provider":  fmt.Sprintf("provider[%q]", host+"/dynamokeys/dynamokeys"),
+			"instances": []any{map[string]any{"schema_version": 0, "attributes": moved, "sensitive_attributes": []any{}}},
+		}},
+		"check_results": nil,
+	}, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(work, "terraform.tfstate"), stateFile, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(work, "main.tf"), []byte(requiredProviders+adoptedOrdersConfig(endpoint, name)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	terraform := devTerraform(t, work)
+
+	// The converted state as it is, without a refresh: the provider's conversion alone makes the plan an
+	// in-place update of design metadata. status is not in the AWS state, so it is known only after apply.
+	terraform("plan", "-refresh=false", "-out=norefresh.tfplan")
+	checkDesignOnlyUpdate(t, []byte(terraform("show", "-json", "norefresh.tfplan")), "dynamokeys_sharded_table.orders", "status")
+
+	// The normal workflow: refresh, plan, apply, and the next plan is empty.
+	terraform("plan", "-out=first.tfplan")
+	checkDesignOnlyUpdate(t, []byte(terraform("show", "-json", "first.tfplan")), "dynamokeys_sharded_table.orders")
+	terraform("apply", "first.tfplan")
+	terraform("plan", "-detailed-exitcode") // exit code 2 (changes) fails the test
+
+	after, err := api.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: s(name)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !aws.ToTime(after.Table.CreationDateTime).Equal(created) || len(after.Table.GlobalSecondaryIndexes) != 2 || len(after.Table.LocalSecondaryIndexes) != 1 {
+		t.Errorf("the table changed: created %v (was %v), %d GSIs, %d LSIs", after.Table.CreationDateTime, created,
+			len(after.Table.GlobalSecondaryIndexes), len(after.Table.LocalSecondaryIndexes))
+	}
+	got, err := api.GetItem(ctx, &dynamodb.GetItemInput{TableName: s(name), Key: map[string]dtypes.AttributeValue{"pk": item["pk"], "sk": item["sk"]}})
+	if err != nil || len(got.Item) == 0 {
+		t.Errorf("the item written before the move is gone: %v", err)
+	}
+	state := terraform("show", "-json")
+	for _, want := range []string{`"template":"CUSTOMER#{customer_id}"`, `"cardinality":5000`, `"status":"ACTIVE"`} {
+		if !strings.Contains(state, want) {
+			t.Errorf("state after apply lacks %s", want)
+		}
+	}
+}
+
+const requiredProviders = `terraform {
+  required_providers {
+    dynamokeys = { source = "dynamokeys/dynamokeys" }
+  }
+}
+`
+
+// devTerraform builds the provider into dir/bin and returns a function that runs the Terraform CLI in dir
+// with a dev_overrides configuration for that build (no registry, no init), failing the test on a
+// non-zero exit code and returning the standard output.
+func devTerraform(t *testing.T, dir string) func(args ...string) string {
+	t.Helper()
+	tf, err := testutil.EnsureTerraformCLI()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := testutil.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "bin")
+	build := exec.Command("go", "build", "-o", filepath.Join(bin, "terraform-provider-dynamokeys"), ".")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the provider: %v\n%s", err, out)
+	}
+	rc := filepath.Join(dir, "terraformrc")
+	if err := os.WriteFile(rc, []byte(`provider_installation {
+  dev_overrides {
+    "registry.terraform.io/dynamokeys/dynamokeys" = "`+bin+`"
+    "registry.opentofu.org/dynamokeys/dynamokeys" = "`+bin+`"
+  }
+  direct {}
+}
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(tf, append(args[:1:1], append([]string{"-no-color", "-input=false"}, args[1:]...)...)...)
+		if args[0] == "show" {
+			cmd = exec.Command(tf, append([]string{"show", "-no-color"}, args[1:]...)...)
+		}
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc, "TF_IN_AUTOMATION=1")
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("terraform %s: %v\n%s\n%s", strings.Join(args, " "), err, stdout.String(), stderr.String())
+		}
+		return stdout.String()
 	}
 }
