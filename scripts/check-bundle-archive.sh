@@ -51,7 +51,13 @@ mkdir -p "${work}/unpacked"
 tar -xzf "${archive}" -C "${work}/unpacked"
 "${conftest}" pull --absolute-paths --policy "${work}/pulled-file" "${repo_root}/${archive}" >/dev/null
 mkdir -p "${work}/www" && cp "${archive}" "${work}/www/"
-python3 -m http.server 0 --bind 127.0.0.1 --directory "${work}/www" >"${work}/http.log" 2>&1 &
+# A static file server on a free loopback port (Node.js is a prerequisite of the repository anyway).
+node -e '
+  const fs = require("fs"), path = require("path"), dir = process.argv[1];
+  require("http").createServer((req, res) => {
+    fs.createReadStream(path.join(dir, path.basename(req.url))).on("error", () => { res.statusCode = 404; res.end(); }).pipe(res);
+  }).listen(0, "127.0.0.1", function () { console.log("port " + this.address().port); });
+' "${work}/www" >"${work}/http.log" 2>&1 &
 server_pid=$!
 port=""
 for _ in $(seq 50); do
