@@ -48,7 +48,7 @@ func archiveEntries(t *testing.T, archive string) map[string]string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	gz, err := gzip.NewReader(f)
 	if err != nil {
 		t.Fatal(err)
@@ -107,7 +107,7 @@ func TestPolicyBundleArchive(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, err := bundle.NewReader(f).Read()
-	f.Close()
+	_ = f.Close()
 	if err != nil {
 		t.Fatalf("OPA cannot read the archive as a bundle: %v", err)
 	}
