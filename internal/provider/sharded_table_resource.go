@@ -1,9 +1,11 @@
 package provider
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -235,18 +237,46 @@ func replacedPaths(ctx context.Context, state, plan shardedTableModel) path.Path
 			out = append(out, path.Root(attrName))
 		}
 	}
-	if !plan.LocalSecondaryIndexes.IsUnknown() && !lsisEqual(state.LocalSecondaryIndexes, plan.LocalSecondaryIndexes) {
+	if !plan.LocalSecondaryIndexes.IsUnknown() && !lsisEqual(ctx, state.LocalSecondaryIndexes, plan.LocalSecondaryIndexes) {
 		out = append(out, path.Root("local_secondary_indexes"))
 	}
 	return out
 }
 
-// lsisEqual compares LSI maps, treating null and empty alike.
-func lsisEqual(a, b types.Map) bool {
+// lsisEqual compares LSI maps as DynamoDB sees them: null and empty maps alike, a null projection_type as
+// ALL, and non_key_attributes as a set (null, empty and any order alike). A state that did not come from
+// this configuration (an imported or moved table) then matches a configuration that describes the same
+// indexes. Values unknown at plan time compare strictly.
+func lsisEqual(ctx context.Context, a, b types.Map) bool {
 	if len(a.Elements()) == 0 && len(b.Elements()) == 0 {
 		return true
 	}
-	return a.Equal(b)
+	if a.Equal(b) {
+		return true
+	}
+	var before, after map[string]lsiModel
+	if a.ElementsAs(ctx, &before, false).HasError() || b.ElementsAs(ctx, &after, false).HasError() || len(before) != len(after) {
+		return false
+	}
+	for name, x := range before {
+		y, ok := after[name]
+		if !ok || !sameLSI(ctx, x, y) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameLSI(ctx context.Context, a, b lsiModel) bool {
+	var aKeys, bKeys []string
+	if a.SortKey.IsUnknown() || b.SortKey.IsUnknown() || a.ProjectionType.IsUnknown() || b.ProjectionType.IsUnknown() ||
+		a.NonKeyAttributes.IsUnknown() || b.NonKeyAttributes.IsUnknown() ||
+		a.NonKeyAttributes.ElementsAs(ctx, &aKeys, false).HasError() || b.NonKeyAttributes.ElementsAs(ctx, &bKeys, false).HasError() {
+		return false
+	}
+	projection := func(p types.String) string { return cmp.Or(p.ValueString(), keydesign.ProjectionAll) }
+	return a.SortKey.Equal(b.SortKey) && projection(a.ProjectionType) == projection(b.ProjectionType) &&
+		slices.Equal(sortedCopy(aKeys), sortedCopy(bKeys))
 }
 
 func (r *shardedTableResource) client() (*dynamo.Client, diag.Diagnostics) {
