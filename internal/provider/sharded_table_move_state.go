@@ -166,7 +166,7 @@ const defaultRecoveryPeriodDays = 35
 // else (design metadata, computed design outputs, status, timeouts) stays null.
 type movedTable struct {
 	id, name, arn, billingMode, tableClass        types.String
-	readCapacity, writeCapacity                   types.Int64
+	readCapacity, writeCapacity                   types.Number
 	partitionKey, sortKey, ttl                    types.Object
 	localSecondaryIndexes, globalSecondaryIndexes types.Map
 	pointInTimeRecovery, deletionProtection       types.Bool
@@ -218,7 +218,7 @@ func convertAWSTable(ctx context.Context, raw []byte) (movedTable, diag.Diagnost
 
 	m := movedTable{
 		id: types.StringValue(src.Name), name: types.StringValue(src.Name), arn: types.StringValue(src.ARN),
-		readCapacity: types.Int64Null(), writeCapacity: types.Int64Null(),
+		readCapacity: types.NumberNull(), writeCapacity: types.NumberNull(),
 		sortKey: types.ObjectNull(tableKeyAttrTypes()), ttl: types.ObjectNull(ttlAttrTypes),
 		pointInTimeRecovery: types.BoolValue(len(src.PITR) > 0 && src.PITR[0].Enabled),
 		deletionProtection:  types.BoolValue(src.DeletionProtection != nil && *src.DeletionProtection),
@@ -483,7 +483,7 @@ func convertGSIs(ctx context.Context, gsis []awsGSI, provisioned bool, typeOf fu
 		pk := make([]attr.Value, 0, len(hash))
 		for _, name := range hash {
 			obj, dg := types.ObjectValue(pkType.AttrTypes, map[string]attr.Value{
-				"name": types.StringValue(name), "type": typeOf(name, where), "cardinality": types.Int64Null()})
+				"name": types.StringValue(name), "type": typeOf(name, where), "cardinality": types.NumberNull()})
 			diags.Append(dg...)
 			pk = append(pk, obj)
 		}
@@ -502,7 +502,7 @@ func convertGSIs(ctx context.Context, gsis []awsGSI, provisioned bool, typeOf fu
 		}
 		nonKey, dg := nonKeyValue(ctx, g.NonKeyAttributes)
 		diags.Append(dg...)
-		read, write := types.Int64Null(), types.Int64Null()
+		read, write := types.NumberNull(), types.NumberNull()
 		if provisioned {
 			read, write = int64Value(g.ReadCapacity), int64Value(g.WriteCapacity)
 		}
