@@ -2,42 +2,14 @@ package policy
 
 import (
 	"context"
-	"io/fs"
 	"strings"
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
-	"github.com/open-policy-agent/opa/v1/format"
 	"github.com/open-policy-agent/opa/v1/rego"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
-	"github.com/dynamokeys/terraform-provider-dynamokeys/policies"
 )
-
-// TestBundleIsOPAFormatted is `opa fmt --fail` on every file of the bundle.
-func TestBundleIsOPAFormatted(t *testing.T) {
-	err := fs.WalkDir(policies.FS, ".", func(name string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		src, err := fs.ReadFile(policies.FS, name)
-		if err != nil {
-			return err
-		}
-		formatted, err := format.SourceWithOpts(name, src, format.Opts{RegoVersion: ast.RegoV1})
-		if err != nil {
-			t.Errorf("%s: %v", name, err)
-			return nil
-		}
-		if string(formatted) != string(src) {
-			t.Errorf("policies/%s is not opa fmt clean: run opa fmt -w policies (make fmt)", name)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
 
 // TestLimitsMatchGo keeps the Rego limits and the Go constants in internal/keydesign one set of numbers.
 func TestLimitsMatchGo(t *testing.T) {
@@ -113,7 +85,7 @@ func TestEveryRuleHasCompleteMetadata(t *testing.T) {
 	for _, id := range strings.Fields("DK101 DK102 DK103 DK104 DK105 DK106 DK107 DK108 DK201 DK202 DK203 DK204 " +
 		"DK301 DK302 DK303 DK304 DK305 DK401 DK402 DK403 DK404 DK405 DK501 DK502 DK503 DK601 DK602 DK603") {
 		if !ids[id] {
-			t.Errorf("rule %s of DESIGN §4.2 is missing from the bundle", id)
+			t.Errorf("rule %s of the catalogue is missing from the bundle", id)
 		}
 	}
 }
