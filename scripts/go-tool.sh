@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds a pinned Go tool from the Go module proxy into .bin/ once, and prints its path.
-# Usage: scripts/go-tool.sh NAME  (conftest | regal | tfplugindocs | goreleaser | golangci-lint | opa)
+# Usage: scripts/go-tool.sh NAME  (conftest | regal | tfplugindocs | goreleaser | golangci-lint)
 # Tools stay out of the provider's go.mod. A module whose go.mod has replace directives cannot be
 # `go install`ed by version, so every tool is built inside its downloaded module directory with -mod=mod.
 set -euo pipefail
@@ -14,7 +14,6 @@ case "${1:?tool name}" in
   tfplugindocs)  module=github.com/hashicorp/terraform-plugin-docs version=v0.25.0 pkg=./cmd/tfplugindocs ;;
   goreleaser)    module=github.com/goreleaser/goreleaser/v2 version=v2.15.1 pkg=. ;;
   golangci-lint) module=github.com/golangci/golangci-lint/v2 version=v2.15.0 pkg=./cmd/golangci-lint ;;
-  opa)           module=github.com/open-policy-agent/opa version=v1.22.3 pkg=. ;;
   *) echo "go-tool: unknown tool $1" >&2; exit 2 ;;
 esac
 target="${bin_dir}/$1-${version}"
@@ -23,7 +22,11 @@ if [[ ! -x "${target}" ]]; then
   dir="$(cd /tmp && GOFLAGS=-mod=mod go mod download -json "${module}@${version}" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
   [[ -n "${dir}" ]] || { echo "go-tool: could not download ${module}@${version}" >&2; exit 1; }
   mkdir -p "${bin_dir}"
-  (cd "${dir}" && CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath -o "${target}.tmp" "${pkg}") >&2
-  mv "${target}.tmp" "${target}"
+  # .bin/ may be shared by several checkouts building the same tool at once: each builds to its own
+  # temporary file and renames it into place, which is atomic, so the last one wins with a whole binary.
+  tmp="${target}.tmp.$$"
+  trap 'rm -f "${tmp}"' EXIT
+  (cd "${dir}" && CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath -o "${tmp}" "${pkg}") >&2
+  mv -f "${tmp}" "${target}"
 fi
 echo "${target}"

@@ -2,42 +2,14 @@ package policy
 
 import (
 	"context"
-	"io/fs"
 	"strings"
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
-	"github.com/open-policy-agent/opa/v1/format"
 	"github.com/open-policy-agent/opa/v1/rego"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
-	"github.com/dynamokeys/terraform-provider-dynamokeys/policies"
 )
-
-// TestBundleIsOPAFormatted is `opa fmt --fail` on every file of the bundle.
-func TestBundleIsOPAFormatted(t *testing.T) {
-	err := fs.WalkDir(policies.FS, ".", func(name string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		src, err := fs.ReadFile(policies.FS, name)
-		if err != nil {
-			return err
-		}
-		formatted, err := format.SourceWithOpts(name, src, format.Opts{RegoVersion: ast.RegoV1})
-		if err != nil {
-			t.Errorf("%s: %v", name, err)
-			return nil
-		}
-		if string(formatted) != string(src) {
-			t.Errorf("policies/%s is not opa fmt clean: run opa fmt -w policies (make fmt)", name)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
 
 // TestLimitsMatchGo keeps the Rego limits and the Go constants in internal/keydesign one set of numbers.
 func TestLimitsMatchGo(t *testing.T) {

@@ -20,7 +20,7 @@ var exampleExpectations = map[string]string{
 }
 
 // TestAccExamplesPlan plans every example directory with the real CLI and a fresh provider build, against
-// a local DynamoDB server, and checks that the examples are terraform fmt clean.
+// a local DynamoDB server. (That the examples are terraform fmt clean is checked by make lint.)
 func TestAccExamplesPlan(t *testing.T) {
 	endpoint := testAccDynoxide(t)
 	tf, err := testutil.EnsureTerraformCLI()
@@ -31,10 +31,6 @@ func TestAccExamplesPlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out, err := exec.Command(tf, "fmt", "-check", "-recursive", filepath.Join(root, "examples")).CombinedOutput(); err != nil {
-		t.Errorf("examples are not terraform fmt clean: %v\n%s", err, out)
-	}
-
 	work := t.TempDir()
 	bin := filepath.Join(work, "bin")
 	build := exec.Command("go", "build", "-o", filepath.Join(bin, "terraform-provider-dynamokeys"), ".")
@@ -109,19 +105,4 @@ func fileContains(t *testing.T, dir, needle string) bool {
 		}
 	}
 	return false
-}
-
-// TestAccReleaseSnapshotFromMirror runs scripts/release-check.sh: goreleaser check, a linux/amd64 snapshot
-// build, and Terraform installing it from a filesystem mirror.
-func TestAccReleaseSnapshotFromMirror(t *testing.T) {
-	testAccDynoxide(t) // skips without TF_ACC
-	root, err := testutil.RepoRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("bash", filepath.Join(root, "scripts", "release-check.sh"))
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("release check: %v\n%s", err, out)
-	}
 }

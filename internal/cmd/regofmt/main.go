@@ -1,11 +1,14 @@
-// Command regofmt formats Rego files in place with the OPA v1 formatter of the version in go.mod (the
-// same check `opa fmt --fail` makes in the tests), without building the OPA CLI.
+// Command regofmt formats Rego files with the OPA v1 formatter of the version in go.mod, without building
+// the OPA CLI. By default it rewrites files in place (`opa fmt -w`); with -check it only lists the files
+// that are not formatted and exits 1 when there is one (`opa fmt --list --fail`).
 //
-//	go run ./internal/cmd/regofmt policies
+//	go run ./internal/cmd/regofmt policies          # make fmt
+//	go run ./internal/cmd/regofmt -check policies   # make lint
 package main
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -17,8 +20,10 @@ import (
 )
 
 func main() {
-	changed, failed := 0, false
-	for _, root := range os.Args[1:] {
+	check := flag.Bool("check", false, "list unformatted files and exit 1 if there is one; change nothing")
+	flag.Parse()
+	unformatted, failed := 0, false
+	for _, root := range flag.Args() {
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".rego") {
 				return err
@@ -33,17 +38,24 @@ func main() {
 				failed = true
 				return nil
 			}
-			if !bytes.Equal(out, src) {
-				changed++
-				fmt.Println(path)
-				return os.WriteFile(path, out, 0o644)
+			if bytes.Equal(out, src) {
+				return nil
 			}
-			return nil
+			unformatted++
+			fmt.Println(path)
+			if *check {
+				return nil
+			}
+			return os.WriteFile(path, out, 0o644)
 		})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			failed = true
 		}
+	}
+	if *check && unformatted > 0 {
+		fmt.Fprintf(os.Stderr, "regofmt: %d Rego file(s) not formatted: run make fmt\n", unformatted)
+		failed = true
 	}
 	if failed {
 		os.Exit(1)
