@@ -99,16 +99,7 @@ func silentEndpoint(t *testing.T) string {
 }
 
 func silentProviderBlock(endpoint, requestTimeout string) string {
-	return fmt.Sprintf(`
-provider "dynamokeys" {
-  region          = "us-east-1"
-  endpoint        = %[1]q
-  access_key      = "test"
-  secret_key      = "test"
-  max_retries     = 1
-  request_timeout = %[2]q
-}
-`, endpoint, requestTimeout)
+	return providerBlockWith(endpoint, fmt.Sprintf("max_retries = 1\n  request_timeout = %q", requestTimeout))
 }
 
 // TestSilentEndpointBoundsApply: the create ends with its timeout although the endpoint never answers, and
@@ -201,7 +192,7 @@ func TestAccServerKilledAndRestartedConverges(t *testing.T) {
 		return b.String()
 	}
 	noRetries := strings.Replace(smallTable(server.Endpoint, name, gsis("by_region", "by_status", "by_day")),
-		`secret_key = "test"`, "secret_key = \"test\"\n  max_retries = 0", 1)
+		providerBlock(server.Endpoint), providerBlockWith(server.Endpoint, "max_retries = 0"), 1)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{

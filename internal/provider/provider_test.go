@@ -54,13 +54,17 @@ func testAccDynoxide(t *testing.T) string {
 }
 
 // providerBlock configures the provider against a local endpoint with static test credentials.
-func providerBlock(endpoint string) string {
+func providerBlock(endpoint string) string { return providerBlockWith(endpoint, "") }
+
+// providerBlockWith is providerBlock with extra provider arguments.
+func providerBlockWith(endpoint, extra string) string {
 	return fmt.Sprintf(`
 provider "dynamokeys" {
   region     = "us-east-1"
   endpoint   = %[1]q
   access_key = "test"
   secret_key = "test"
+  %[2]s
 }
-`, endpoint)
+`, endpoint, extra)
 }
