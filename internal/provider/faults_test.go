@@ -44,10 +44,13 @@ func TestAccNameClashNeverAdoptsTheOtherTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	otherARN := aws.ToString(out.TableDescription.TableArn)
-	start := time.Now()
+	var start time.Time // set when the step starts: a parallel test first waits for the serial ones
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy: func(*terraform.State) error {
+			if elapsed := time.Since(start); elapsed > faultBound {
+				t.Errorf("the clash took %v to report; it must fail at once, not retry until the create timeout", elapsed)
+			}
 			got, err := api.DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String(name)})
 			if err != nil {
 				return fmt.Errorf("the other table is gone: %w", err)
@@ -58,13 +61,11 @@ func TestAccNameClashNeverAdoptsTheOtherTable(t *testing.T) {
 			return nil
 		},
 		Steps: []resource.TestStep{{
+			PreConfig:   func() { start = time.Now() },
 			Config:      smallTable(endpoint, name, `deletion_protection = false`+"\n"+`timeouts = { create = "5m" }`),
 			ExpectError: expectError(`Table name already in use.*a table named clash-orders already exists in this account and region.*import it`),
 		}},
 	})
-	if elapsed := time.Since(start); elapsed > faultBound {
-		t.Errorf("the clash took %v to report; it must fail at once, not retry until the create timeout", elapsed)
-	}
 }
 
 // silentEndpoint accepts connections and never answers; it stops with the test.
