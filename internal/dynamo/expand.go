@@ -128,5 +128,53 @@ func expandCreateTable(t Table) (*dynamodb.CreateTableInput, error) {
 	if len(t.Tags) > 0 {
 		in.Tags = expandTags(t.Tags)
 	}
+	if t.Stream != nil && t.Stream.Enabled {
+		in.StreamSpecification = expandStream(*t.Stream)
+	}
+	if t.Encryption != nil && t.Encryption.Enabled {
+		in.SSESpecification = expandEncryption(*t.Encryption)
+	}
+	if t.OnDemand != nil && t.BillingMode == BillingPayPerRequest {
+		in.OnDemandThroughput = expandOnDemand(*t.OnDemand)
+	}
+	if t.Warm != nil {
+		in.WarmThroughput = expandWarm(*t.Warm)
+	}
 	return in, nil
+}
+
+func expandStream(s Stream) *types.StreamSpecification {
+	spec := &types.StreamSpecification{StreamEnabled: aws.Bool(s.Enabled)}
+	if s.Enabled {
+		spec.StreamViewType = types.StreamViewType(s.ViewType)
+	}
+	return spec
+}
+
+func expandEncryption(e Encryption) *types.SSESpecification {
+	spec := &types.SSESpecification{Enabled: aws.Bool(e.Enabled)}
+	if e.Enabled {
+		spec.SSEType = types.SSETypeKms
+		if e.KMSKeyARN != "" {
+			spec.KMSMasterKeyId = aws.String(e.KMSKeyARN)
+		}
+	}
+	return spec
+}
+
+// expandOnDemand sends -1 for a side without a cap: DynamoDB's "no maximum".
+func expandOnDemand(t Throughput) *types.OnDemandThroughput {
+	unlimited := int64(-1)
+	return &types.OnDemandThroughput{MaxReadRequestUnits: aws.Int64(unitsOr(t.Read, unlimited)), MaxWriteRequestUnits: aws.Int64(unitsOr(t.Write, unlimited))}
+}
+
+func expandWarm(t Throughput) *types.WarmThroughput {
+	return &types.WarmThroughput{ReadUnitsPerSecond: t.Read, WriteUnitsPerSecond: t.Write}
+}
+
+func unitsOr(p *int64, fallback int64) int64 {
+	if p == nil {
+		return fallback
+	}
+	return *p
 }

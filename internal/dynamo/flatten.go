@@ -26,6 +26,24 @@ func flattenTable(d *types.TableDescription) *Table {
 		t.ReadCapacity = reportedUnits(d.ProvisionedThroughput.ReadCapacityUnits)
 		t.WriteCapacity = reportedUnits(d.ProvisionedThroughput.WriteCapacityUnits)
 	}
+	if d.StreamSpecification != nil && aws.ToBool(d.StreamSpecification.StreamEnabled) {
+		t.Stream = &Stream{Enabled: true, ViewType: string(d.StreamSpecification.StreamViewType)}
+		t.StreamARN, t.StreamLabel = aws.ToString(d.LatestStreamArn), aws.ToString(d.LatestStreamLabel)
+	} else {
+		t.Stream = &Stream{}
+	}
+	if e := d.SSEDescription; e != nil && (e.Status == types.SSEStatusEnabled || e.Status == types.SSEStatusEnabling || e.Status == types.SSEStatusUpdating) {
+		t.Encryption = &Encryption{Enabled: true, KMSKeyARN: aws.ToString(e.KMSMasterKeyArn)}
+	}
+	if o := d.OnDemandThroughput; o != nil {
+		read, write := cappedUnits(o.MaxReadRequestUnits), cappedUnits(o.MaxWriteRequestUnits)
+		if read != nil || write != nil {
+			t.OnDemand = &Throughput{Read: read, Write: write}
+		}
+	}
+	if w := d.WarmThroughput; w != nil && (w.ReadUnitsPerSecond != nil || w.WriteUnitsPerSecond != nil) {
+		t.Warm = &Throughput{Read: w.ReadUnitsPerSecond, Write: w.WriteUnitsPerSecond}
+	}
 	types_ := map[string]string{}
 	for _, def := range d.AttributeDefinitions {
 		types_[aws.ToString(def.AttributeName)] = string(def.AttributeType)
@@ -80,6 +98,14 @@ func nonKeyAttributes(p *types.Projection) []string {
 		return nil
 	}
 	return p.NonKeyAttributes
+}
+
+// cappedUnits treats -1 (and 0, as some local servers answer) as "no cap".
+func cappedUnits(units *int64) *int64 {
+	if units == nil || *units <= 0 {
+		return nil
+	}
+	return units
 }
 
 // reportedUnits treats 0 capacity units as not reported: provisioned capacity is at least 1 on DynamoDB, and

@@ -119,6 +119,35 @@ func (c *Client) UpdateTable(ctx context.Context, old, want Table) (*Table, Warn
 		}
 	}
 
+	for _, spec := range streamUpdates(old, want) {
+		what := "enabling the stream"
+		if !aws.ToBool(spec.StreamEnabled) {
+			what = "disabling the stream"
+		}
+		if err := c.updateTable(ctx, api, &dynamodb.UpdateTableInput{TableName: aws.String(name), StreamSpecification: spec}, what); err != nil {
+			return nil, nil, err
+		}
+		if err := c.waitTableActive(ctx, name); err != nil {
+			return nil, nil, err
+		}
+	}
+	if spec := encryptionUpdate(old, want); spec != nil {
+		if err := c.updateTable(ctx, api, &dynamodb.UpdateTableInput{TableName: aws.String(name), SSESpecification: spec}, "changing the encryption key"); err != nil {
+			return nil, nil, err
+		}
+		if err := c.waitTableActive(ctx, name); err != nil {
+			return nil, nil, err
+		}
+	}
+	if warm := warmUpdate(old, want); warm != nil {
+		if err := c.updateTable(ctx, api, &dynamodb.UpdateTableInput{TableName: aws.String(name), WarmThroughput: warm}, "pre-warming"); err != nil {
+			return nil, nil, err
+		}
+		if err := c.waitTableActive(ctx, name); err != nil {
+			return nil, nil, err
+		}
+	}
+
 	var warnings Warnings
 	if !ttlEqual(old.TTL, want.TTL) {
 		target := TTL{}
@@ -266,6 +295,10 @@ func tableSettingsUpdate(old, want Table, gsiThroughput []types.GlobalSecondaryI
 		in.DeletionProtectionEnabled = want.DeletionProtection
 		changed = true
 	}
+	if want.BillingMode == BillingPayPerRequest && !sameThroughput(old.OnDemand, want.OnDemand) {
+		in.OnDemandThroughput = expandOnDemand(orNoThroughput(want.OnDemand))
+		changed = true
+	}
 	if want.TableClass != "" && want.TableClass != old.TableClass {
 		in.TableClass = types.TableClass(want.TableClass)
 		changed = true
@@ -274,6 +307,70 @@ func tableSettingsUpdate(old, want Table, gsiThroughput []types.GlobalSecondaryI
 		return nil
 	}
 	return in
+}
+
+// streamUpdates are the UpdateTable stream specifications that move the stream from old to want, in order.
+// A nil stream is a disabled one. DynamoDB changes a view type only by disabling the stream and enabling it
+// again (with a new stream ARN), so that takes two calls.
+func streamUpdates(old, want Table) []*types.StreamSpecification {
+	from, to := orDisabled(old.Stream), orDisabled(want.Stream)
+	switch {
+	case from.Enabled == to.Enabled && (!to.Enabled || from.ViewType == to.ViewType):
+		return nil
+	case from.Enabled && to.Enabled:
+		return []*types.StreamSpecification{expandStream(Stream{}), expandStream(to)}
+	}
+	return []*types.StreamSpecification{expandStream(to)}
+}
+
+func orDisabled(s *Stream) Stream {
+	if s == nil {
+		return Stream{}
+	}
+	return *s
+}
+
+// encryptionUpdate is the SSE specification that moves the table from old to want, or nil. A nil
+// encryption is the AWS owned key. An enabled setting without a key ARN (the AWS managed key) matches any
+// enabled table: DynamoDB reports the managed key's ARN, which the configuration does not name.
+func encryptionUpdate(old, want Table) *types.SSESpecification {
+	from, to := Encryption{}, Encryption{}
+	if old.Encryption != nil {
+		from = *old.Encryption
+	}
+	if want.Encryption != nil {
+		to = *want.Encryption
+	}
+	if from.Enabled == to.Enabled && (!to.Enabled || to.KMSKeyARN == "" || to.KMSKeyARN == from.KMSKeyARN) {
+		return nil
+	}
+	return expandEncryption(to)
+}
+
+// warmUpdate pre-warms the table when want asks for more than it has. Warm throughput only grows: a lower
+// figure than the table already has is satisfied, not an update.
+func warmUpdate(old, want Table) *types.WarmThroughput {
+	if want.Warm == nil {
+		return nil
+	}
+	have := orNoThroughput(old.Warm)
+	more := func(w, h *int64) bool { return w != nil && (h == nil || *w > *h) }
+	if !more(want.Warm.Read, have.Read) && !more(want.Warm.Write, have.Write) {
+		return nil
+	}
+	return expandWarm(*want.Warm)
+}
+
+func orNoThroughput(t *Throughput) Throughput {
+	if t == nil {
+		return Throughput{}
+	}
+	return *t
+}
+
+func sameThroughput(a, b *Throughput) bool {
+	x, y := orNoThroughput(a), orNoThroughput(b)
+	return aws.ToInt64(x.Read) == aws.ToInt64(y.Read) && aws.ToInt64(x.Write) == aws.ToInt64(y.Write)
 }
 
 func ttlEqual(a, b *TTL) bool {

@@ -45,6 +45,37 @@ type Table struct {
 	PointInTimeRecovery *bool
 	DeletionProtection  *bool
 	Tags                map[string]string
+
+	// Stream is nil when not managed; on read it is always set. StreamARN and StreamLabel are read back
+	// only, and only while the stream is enabled.
+	Stream      *Stream
+	StreamARN   string
+	StreamLabel string
+	// Encryption is nil when not managed; on read, nil means the AWS owned key (the default).
+	Encryption *Encryption
+	// OnDemand caps an on-demand table's request units; nil when not managed or not capped.
+	OnDemand *Throughput
+	// Warm is the throughput the table is pre-warmed for; nil when not managed.
+	Warm *Throughput
+}
+
+// Stream is a table's DynamoDB stream setting.
+type Stream struct {
+	Enabled  bool
+	ViewType string // KEYS_ONLY, NEW_IMAGE, OLD_IMAGE or NEW_AND_OLD_IMAGES
+}
+
+// Encryption is a table's server-side encryption: disabled means the AWS owned key; enabled with no key
+// ARN means the AWS managed key (aws/dynamodb); with a key ARN, that customer managed key.
+type Encryption struct {
+	Enabled   bool
+	KMSKeyARN string
+}
+
+// Throughput is a pair of read and write unit figures; a nil side is not set.
+type Throughput struct {
+	Read  *int64
+	Write *int64
 }
 
 // Billing modes.

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // Polling paces the waits for table and index transitions. Sleep waits for d or until ctx ends; tests
@@ -73,18 +75,43 @@ func (p Polling) retryWhileInUse(ctx context.Context, what string, call func(con
 	}
 }
 
-// waitTableActive waits until the table and every one of its indexes are ACTIVE.
+// stuckStatuses are table states a wait for ACTIVE cannot leave by waiting, with what the user can do.
+var stuckStatuses = map[types.TableStatus]string{
+	types.TableStatusDeleting: "the table is being deleted",
+	types.TableStatusInaccessibleEncryptionCredentials: "DynamoDB cannot use the table's KMS key: re-enable the key or " +
+		"restore its grant, and the table becomes ACTIVE again",
+	types.TableStatusArchiving: "the table is being archived because its KMS key has been inaccessible for more than seven days",
+	types.TableStatusArchived:  "the table is archived because its KMS key was inaccessible: restore it from its backup",
+	types.TableStatusReplicationNotAuthorized: "the table's replication is not authorized: check the permissions of the " +
+		"global table's replica regions",
+}
+
+// errTableStuck reports a table in a state that waiting cannot end.
+type errTableStuck struct {
+	name, status, why string
+}
+
+func (e *errTableStuck) Error() string {
+	return fmt.Sprintf("table %s is %s, not ACTIVE: %s", e.name, e.status, e.why)
+}
+
+// waitTableActive waits until the table and every one of its indexes are ACTIVE. A table status the wait
+// cannot leave ends it at once instead of at the timeout.
 func (c *Client) waitTableActive(ctx context.Context, name string) error {
 	return c.cfg.Polling.poll(ctx, "table "+name+" to become ACTIVE", func(ctx context.Context) (bool, error) {
 		t, err := c.describe(ctx, name)
 		if err != nil {
 			return false, err
 		}
-		if t.Status != "ACTIVE" {
-			return false, nil
+		status := types.TableStatus(t.Status)
+		if why, stuck := stuckStatuses[status]; stuck {
+			return false, &errTableStuck{name: name, status: t.Status, why: why}
+		}
+		if status != types.TableStatusActive {
+			return false, nil // CREATING, UPDATING, or a state newer than this SDK: keep waiting
 		}
 		for _, g := range t.GSIs {
-			if g.Status != "" && g.Status != "ACTIVE" {
+			if g.Status != "" && types.IndexStatus(g.Status) != types.IndexStatusActive {
 				return false, nil
 			}
 		}
@@ -104,7 +131,7 @@ func (c *Client) waitIndexDeleted(ctx context.Context, table, index string) erro
 				return false, nil
 			}
 		}
-		return t.Status == "ACTIVE", nil
+		return types.TableStatus(t.Status) == types.TableStatusActive, nil
 	})
 }
 

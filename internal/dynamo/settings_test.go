@@ -1,0 +1,175 @@
+package dynamo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+func TestCreateTableSendsStreamEncryptionAndThroughput(t *testing.T) {
+	tb := table()
+	tb.Stream = &Stream{Enabled: true, ViewType: "NEW_AND_OLD_IMAGES"}
+	tb.Encryption = &Encryption{Enabled: true, KMSKeyARN: "arn:aws:kms:us-east-1:111122223333:key/abc"}
+	tb.OnDemand = &Throughput{Read: aws.Int64(2000)}
+	tb.Warm = &Throughput{Read: aws.Int64(15000), Write: aws.Int64(5000)}
+	in, err := expandCreateTable(tb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !aws.ToBool(in.StreamSpecification.StreamEnabled) || in.StreamSpecification.StreamViewType != types.StreamViewTypeNewAndOldImages {
+		t.Errorf("stream = %+v", in.StreamSpecification)
+	}
+	if in.SSESpecification.SSEType != types.SSETypeKms || aws.ToString(in.SSESpecification.KMSMasterKeyId) != tb.Encryption.KMSKeyARN {
+		t.Errorf("encryption = %+v", in.SSESpecification)
+	}
+	if aws.ToInt64(in.OnDemandThroughput.MaxReadRequestUnits) != 2000 || aws.ToInt64(in.OnDemandThroughput.MaxWriteRequestUnits) != -1 {
+		t.Errorf("on-demand throughput = %+v; an uncapped side is -1", in.OnDemandThroughput)
+	}
+	if aws.ToInt64(in.WarmThroughput.WriteUnitsPerSecond) != 5000 {
+		t.Errorf("warm throughput = %+v", in.WarmThroughput)
+	}
+	plain, _ := expandCreateTable(table())
+	if plain.StreamSpecification != nil || plain.SSESpecification != nil || plain.OnDemandThroughput != nil || plain.WarmThroughput != nil {
+		t.Errorf("a table without these settings must not send them: %+v", plain)
+	}
+}
+
+func TestStreamUpdates(t *testing.T) {
+	on := func(view string) *Stream { return &Stream{Enabled: true, ViewType: view} }
+	tests := []struct {
+		name     string
+		old, new *Stream
+		want     string // the calls, in order
+	}{
+		{"unchanged", on("KEYS_ONLY"), on("KEYS_ONLY"), ""},
+		{"both off", &Stream{}, nil, ""},
+		{"enable", &Stream{}, on("NEW_IMAGE"), "on:NEW_IMAGE"},
+		{"disable", on("NEW_IMAGE"), &Stream{}, "off"},
+		{"removed from config disables", on("NEW_IMAGE"), nil, "off"},
+		{"view type change is off then on", on("KEYS_ONLY"), on("NEW_AND_OLD_IMAGES"), "off,on:NEW_AND_OLD_IMAGES"},
+	}
+	for _, tt := range tests {
+		var calls []string
+		for _, s := range streamUpdates(Table{Stream: tt.old}, Table{Stream: tt.new}) {
+			if aws.ToBool(s.StreamEnabled) {
+				calls = append(calls, "on:"+string(s.StreamViewType))
+			} else {
+				calls = append(calls, "off")
+			}
+		}
+		if got := strings.Join(calls, ","); got != tt.want {
+			t.Errorf("%s: calls %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestEncryptionUpdate(t *testing.T) {
+	cmk := func(arn string) *Encryption { return &Encryption{Enabled: true, KMSKeyARN: arn} }
+	tests := []struct {
+		name      string
+		old, new  *Encryption
+		wantCall  bool
+		wantKeyID string
+	}{
+		{"owned to owned", nil, nil, false, ""},
+		{"owned to managed", nil, &Encryption{Enabled: true}, true, ""},
+		{"managed stays managed", cmk("arn:aws:kms:us-east-1:1:key/aws-managed"), &Encryption{Enabled: true}, false, ""},
+		{"switch keys in place", cmk("arn:aws:kms:us-east-1:1:key/a"), cmk("arn:aws:kms:us-east-1:1:key/b"), true, "arn:aws:kms:us-east-1:1:key/b"},
+		{"same key", cmk("arn:aws:kms:us-east-1:1:key/a"), cmk("arn:aws:kms:us-east-1:1:key/a"), false, ""},
+		{"back to owned", cmk("arn:aws:kms:us-east-1:1:key/a"), nil, true, ""},
+	}
+	for _, tt := range tests {
+		spec := encryptionUpdate(Table{Encryption: tt.old}, Table{Encryption: tt.new})
+		if (spec != nil) != tt.wantCall {
+			t.Errorf("%s: update = %+v, want a call: %v", tt.name, spec, tt.wantCall)
+			continue
+		}
+		if spec != nil && aws.ToString(spec.KMSMasterKeyId) != tt.wantKeyID {
+			t.Errorf("%s: key = %q, want %q", tt.name, aws.ToString(spec.KMSMasterKeyId), tt.wantKeyID)
+		}
+	}
+}
+
+func TestWarmUpdateOnlyGrows(t *testing.T) {
+	have := &Throughput{Read: aws.Int64(12000), Write: aws.Int64(4000)}
+	if warmUpdate(Table{Warm: have}, Table{Warm: &Throughput{Read: aws.Int64(10000)}}) != nil {
+		t.Error("a warm throughput below what the table has must not be sent (it cannot shrink)")
+	}
+	if warmUpdate(Table{Warm: have}, Table{}) != nil {
+		t.Error("an unmanaged warm throughput must not be sent")
+	}
+	if w := warmUpdate(Table{Warm: have}, Table{Warm: &Throughput{Write: aws.Int64(6000)}}); w == nil || aws.ToInt64(w.WriteUnitsPerSecond) != 6000 {
+		t.Errorf("more write units must be sent: %+v", w)
+	}
+}
+
+func TestOnDemandCapChangeIsATableSettingsUpdate(t *testing.T) {
+	old, want := table(), table()
+	want.OnDemand = &Throughput{Write: aws.Int64(500)}
+	in := tableSettingsUpdate(old, want, nil)
+	if in == nil || aws.ToInt64(in.OnDemandThroughput.MaxWriteRequestUnits) != 500 || aws.ToInt64(in.OnDemandThroughput.MaxReadRequestUnits) != -1 {
+		t.Errorf("update = %+v", in)
+	}
+	old.OnDemand = want.OnDemand
+	want.OnDemand = nil
+	if in := tableSettingsUpdate(old, want, nil); in == nil || aws.ToInt64(in.OnDemandThroughput.MaxWriteRequestUnits) != -1 {
+		t.Errorf("removing the cap must send -1: %+v", in)
+	}
+}
+
+func TestFlattenReadsStreamEncryptionAndThroughput(t *testing.T) {
+	d := &types.TableDescription{TableName: aws.String("t"), TableStatus: types.TableStatusActive,
+		StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewImage},
+		LatestStreamArn:     aws.String("arn:stream/1"), LatestStreamLabel: aws.String("1"),
+		SSEDescription:      &types.SSEDescription{Status: types.SSEStatusEnabled, KMSMasterKeyArn: aws.String("arn:key")},
+		OnDemandThroughput:  &types.OnDemandThroughput{MaxReadRequestUnits: aws.Int64(-1), MaxWriteRequestUnits: aws.Int64(300)},
+		WarmThroughput:      &types.TableWarmThroughputDescription{ReadUnitsPerSecond: aws.Int64(12000), WriteUnitsPerSecond: aws.Int64(4000)},
+	}
+	got := flattenTable(d)
+	if got.Stream == nil || got.Stream.ViewType != "NEW_IMAGE" || got.StreamARN != "arn:stream/1" || got.StreamLabel != "1" {
+		t.Errorf("stream = %+v %q %q", got.Stream, got.StreamARN, got.StreamLabel)
+	}
+	if got.Encryption == nil || got.Encryption.KMSKeyARN != "arn:key" {
+		t.Errorf("encryption = %+v", got.Encryption)
+	}
+	if got.OnDemand == nil || got.OnDemand.Read != nil || aws.ToInt64(got.OnDemand.Write) != 300 {
+		t.Errorf("on-demand = %+v; -1 is no cap", got.OnDemand)
+	}
+	if got.Warm == nil || aws.ToInt64(got.Warm.Read) != 12000 {
+		t.Errorf("warm = %+v", got.Warm)
+	}
+	off := flattenTable(&types.TableDescription{TableName: aws.String("t"), LatestStreamArn: aws.String("arn:old")})
+	if off.Stream == nil || off.Stream.Enabled || off.StreamARN != "" || off.Encryption != nil || off.OnDemand != nil {
+		t.Errorf("a disabled stream has no ARN, the owned key is nil: %+v", off)
+	}
+}
+
+// TestWaitFailsFastOnAStuckTable: a table whose KMS key is inaccessible stays so until someone acts; the
+// wait says so at once instead of polling until its timeout. The endpoint is a real HTTP server that
+// answers DescribeTable as DynamoDB does.
+func TestWaitFailsFastOnAStuckTable(t *testing.T) {
+	for status, fragment := range map[types.TableStatus]string{
+		types.TableStatusInaccessibleEncryptionCredentials: "KMS key",
+		types.TableStatusArchived:                          "archived",
+		types.TableStatusDeleting:                          "being deleted",
+	} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+			_, _ = fmt.Fprintf(w, `{"Table":{"TableName":"stuck","TableStatus":%q}}`, status)
+		}))
+		c := NewClient(Config{Region: "us-east-1", Endpoint: srv.URL, AccessKey: "a", SecretKey: "b"})
+		err := c.waitTableActive(context.Background(), "stuck")
+		srv.Close()
+		var stuck *errTableStuck
+		if !errors.As(err, &stuck) || !strings.Contains(err.Error(), fragment) {
+			t.Errorf("%s: err = %v, want a stuck-table error mentioning %q", status, err, fragment)
+		}
+	}
+}
