@@ -128,9 +128,9 @@ func TestFlattenReadsStreamEncryptionAndThroughput(t *testing.T) {
 	d := &types.TableDescription{TableName: aws.String("t"), TableStatus: types.TableStatusActive,
 		StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewImage},
 		LatestStreamArn:     aws.String("arn:stream/1"), LatestStreamLabel: aws.String("1"),
-		SSEDescription:      &types.SSEDescription{Status: types.SSEStatusEnabled, KMSMasterKeyArn: aws.String("arn:key")},
-		OnDemandThroughput:  &types.OnDemandThroughput{MaxReadRequestUnits: aws.Int64(-1), MaxWriteRequestUnits: aws.Int64(300)},
-		WarmThroughput:      &types.TableWarmThroughputDescription{ReadUnitsPerSecond: aws.Int64(12000), WriteUnitsPerSecond: aws.Int64(4000)},
+		SSEDescription:     &types.SSEDescription{Status: types.SSEStatusEnabled, KMSMasterKeyArn: aws.String("arn:key")},
+		OnDemandThroughput: &types.OnDemandThroughput{MaxReadRequestUnits: aws.Int64(-1), MaxWriteRequestUnits: aws.Int64(300)},
+		WarmThroughput:     &types.TableWarmThroughputDescription{ReadUnitsPerSecond: aws.Int64(12000), WriteUnitsPerSecond: aws.Int64(4000)},
 	}
 	got := flattenTable(d)
 	if got.Stream == nil || got.Stream.ViewType != "NEW_IMAGE" || got.StreamARN != "arn:stream/1" || got.StreamLabel != "1" {
