@@ -33,6 +33,13 @@ type shardedTableModel struct {
 	TableClass          types.String   `tfsdk:"table_class"`
 	Tags                types.Map      `tfsdk:"tags"`
 	Timeouts            timeouts.Value `tfsdk:"timeouts"`
+
+	Stream               types.Object `tfsdk:"stream"`
+	StreamARN            types.String `tfsdk:"stream_arn"`
+	StreamLabel          types.String `tfsdk:"stream_label"`
+	ServerSideEncryption types.Object `tfsdk:"server_side_encryption"`
+	OnDemandThroughput   types.Object `tfsdk:"on_demand_throughput"`
+	WarmThroughput       types.Object `tfsdk:"warm_throughput"`
 }
 
 type ttlModel struct {
@@ -124,6 +131,7 @@ func expandTable(ctx context.Context, m shardedTableModel) (dynamo.Table, diag.D
 		t.Tags = map[string]string{}
 		diags.Append(m.Tags.ElementsAs(ctx, &t.Tags, false)...)
 	}
+	expandTableSettings(ctx, m, &t, &diags)
 	return t, diags
 }
 
@@ -210,6 +218,7 @@ func flattenTable(ctx context.Context, t *dynamo.Table, m *shardedTableModel) di
 			diags.Append(dg...)
 		}
 	}
+	flattenTableSettings(ctx, t, m, &diags)
 	return diags
 }
 

@@ -91,6 +91,9 @@ func (r *shardedTableResource) Schema(ctx context.Context, _ resource.SchemaRequ
 		Description: "STANDARD (the default) or STANDARD_INFREQUENT_ACCESS.",
 		Validators:  []validator.String{stringvalidator.OneOf(dynamo.TableClassStandard, dynamo.TableClassStandardInfrequentAccess)}}
 	attrs["tags"] = rschema.MapAttribute{Optional: true, ElementType: types.StringType, Description: "Tags of the table."}
+	for name, a := range tableSettingsAttributes() {
+		attrs[name] = a
+	}
 	attrs["timeouts"] = timeouts.Attributes(ctx, timeouts.Opts{Create: true, Read: true, Update: true, Delete: true})
 	resp.Schema = rschema.Schema{
 		Description: "Manages a DynamoDB table whose keys follow a dynamokeys key design. The templates, segments, sharding " +
@@ -114,6 +117,7 @@ func (r *shardedTableResource) ValidateConfig(ctx context.Context, req resource.
 		return
 	}
 	provisioned := m.BillingMode.ValueString() == dynamo.BillingProvisioned
+	validateTableSettings(ctx, m, provisioned, &resp.Diagnostics)
 	for attrName, v := range map[string]types.Number{"read_capacity": m.ReadCapacity, "write_capacity": m.WriteCapacity} {
 		switch {
 		case provisioned && v.IsNull():
@@ -177,12 +181,14 @@ func (r *shardedTableResource) ModifyPlan(ctx context.Context, req resource.Modi
 		return
 	}
 	var prior *keydesign.Document
+	var priorState *shardedTableModel
 	if !req.State.Raw.IsNull() {
 		var state shardedTableModel
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
+		priorState = &state
 		resp.RequiresReplace = append(resp.RequiresReplace, replacedPaths(ctx, state, plan)...)
 		if (len(resp.RequiresReplace) > 0 || !plan.Name.Equal(state.Name)) && state.DeletionProtection.ValueBool() {
 			resp.Diagnostics.AddError("Replacement blocked by deletion protection",
@@ -211,6 +217,7 @@ func (r *shardedTableResource) ModifyPlan(ctx context.Context, req resource.Modi
 		return
 	}
 	plan.designOutputModel = out
+	planStreamIdentity(ctx, priorState, &plan, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
@@ -342,6 +349,10 @@ func setComputed(m *shardedTableModel, t *dynamo.Table) {
 	m.ID = types.StringValue(t.Name)
 	m.ARN = types.StringValue(t.ARN)
 	m.Status = types.StringValue(t.Status)
+	m.StreamARN, m.StreamLabel = types.StringNull(), types.StringNull()
+	if t.Stream != nil && t.Stream.Enabled {
+		m.StreamARN, m.StreamLabel = types.StringValue(t.StreamARN), types.StringValue(t.StreamLabel)
+	}
 }
 
 func (r *shardedTableResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {

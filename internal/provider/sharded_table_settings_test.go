@@ -1,0 +1,255 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	dtypes "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/dynamo"
+)
+
+// smallTableMetadata is what an import of smallTable cannot read back: the design metadata.
+var smallTableMetadata = []string{
+	"partition_key.template", "sort_key.template", "segments", "sharding", "traffic", "target_utilization", "enforce",
+	"shard_count", "shard_width", "shard_suffixes", "partition_key_template", "capacity", "routing", "findings", "ok", "report", "timeouts",
+}
+
+const testKeyARN = "arn:aws:kms:us-east-1:000000000000:key/1234abcd-12ab-34cd-56ef-1234567890ab"
+
+// streamOf reads the live stream setting.
+func streamOf(api *dynamodb.Client, name string) (bool, dtypes.StreamViewType, error) {
+	out, err := api.DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+	if err != nil {
+		return false, "", err
+	}
+	s := out.Table.StreamSpecification
+	if s == nil || !aws.ToBool(s.StreamEnabled) {
+		return false, "", nil
+	}
+	return true, s.StreamViewType, nil
+}
+
+func checkStream(api *dynamodb.Client, name string, enabled bool, view dtypes.StreamViewType) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		on, got, err := streamOf(api, name)
+		if err != nil {
+			return err
+		}
+		if on != enabled || got != view {
+			return fmt.Errorf("table %s stream enabled=%v view=%s, want %v %s", name, on, got, enabled, view)
+		}
+		return nil
+	}
+}
+
+// TestAccShardedTableStream: create with a stream, change its view type (off then on, new ARN, in one apply),
+// turn it off, restore it after it is disabled out of band, and import it.
+func TestAccShardedTableStream(t *testing.T) {
+	endpoint := testAccDynoxide(t)
+	api := testAPI(t, endpoint)
+	name := "stream-orders"
+	config := func(stream string) string {
+		return smallTable(endpoint, name, "deletion_protection = false\n  "+stream)
+	}
+	arnChanges := statecheck.CompareValue(compare.ValuesDiffer())
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkTableGone(api, name),
+		Steps: []resource.TestStep{
+			{
+				Config: config(`stream = { enabled = true, view_type = "NEW_IMAGE" }`),
+				Check:  checkStream(api, name, true, dtypes.StreamViewTypeNewImage),
+				ConfigStateChecks: []statecheck.StateCheck{
+					arnChanges.AddStateValue(smallAddress, tfjsonpath.New("stream_arn")),
+					statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("stream_label"), knownvalue.NotNull()),
+				},
+			},
+			{
+				Config: config(`stream = { enabled = true, view_type = "NEW_AND_OLD_IMAGES" }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(smallAddress, plancheck.ResourceActionUpdate),
+					plancheck.ExpectUnknownValue(smallAddress, tfjsonpath.New("stream_arn")),
+				}},
+				Check:             checkStream(api, name, true, dtypes.StreamViewTypeNewAndOldImages),
+				ConfigStateChecks: []statecheck.StateCheck{arnChanges.AddStateValue(smallAddress, tfjsonpath.New("stream_arn"))},
+			},
+			{
+				// Unchanged: the ARN is kept, not planned unknown.
+				Config: config(`stream = { enabled = true, view_type = "NEW_AND_OLD_IMAGES" }` + "\n  tags = { team = \"orders\" }"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(smallAddress, tfjsonpath.New("stream_arn"), knownvalue.NotNull()),
+				}},
+			},
+			{
+				Config: config(`stream = { enabled = false }` + "\n  tags = { team = \"orders\" }"),
+				Check:  checkStream(api, name, false, ""),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("stream_arn"), knownvalue.Null()),
+				},
+			},
+			{
+				// Enabled again, then disabled outside Terraform: the next plan restores it.
+				Config: config(`stream = { enabled = true, view_type = "KEYS_ONLY" }` + "\n  tags = { team = \"orders\" }"),
+				Check: func(*terraform.State) error {
+					_, err := api.UpdateTable(context.Background(), &dynamodb.UpdateTableInput{TableName: aws.String(name),
+						StreamSpecification: &dtypes.StreamSpecification{StreamEnabled: aws.Bool(false)}})
+					return err
+				},
+				ExpectNonEmptyPlan: true,
+			},
+			{
+				Config: config(`stream = { enabled = true, view_type = "KEYS_ONLY" }` + "\n  tags = { team = \"orders\" }"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(smallAddress, plancheck.ResourceActionUpdate),
+				}},
+				Check: checkStream(api, name, true, dtypes.StreamViewTypeKeysOnly),
+			},
+			{
+				ResourceName: smallAddress, ImportState: true, ImportStateId: name, ImportStateVerify: true,
+				ImportStateVerifyIgnore: smallTableMetadata,
+			},
+		},
+	})
+}
+
+// TestAccShardedTableEncryptionAndOnDemandCaps: a customer managed key and on-demand caps on create, caps
+// changed and removed in place, and both read back by import. Switching keys is not implemented by the local
+// server; the UpdateTable it sends is unit-tested in internal/dynamo.
+func TestAccShardedTableEncryptionAndOnDemandCaps(t *testing.T) {
+	endpoint := testAccDynoxide(t)
+	api := testAPI(t, endpoint)
+	name := "encrypted-orders"
+	config := func(extra string) string {
+		return smallTable(endpoint, name, "deletion_protection = false\n  server_side_encryption = { enabled = true, kms_key_arn = \""+testKeyARN+"\" }\n  "+extra)
+	}
+	caps := func(read, write int64) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			out, err := api.DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+			if err != nil {
+				return err
+			}
+			o := out.Table.OnDemandThroughput
+			gotRead, gotWrite := int64(-1), int64(-1)
+			if o != nil {
+				gotRead, gotWrite = aws.ToInt64(o.MaxReadRequestUnits), aws.ToInt64(o.MaxWriteRequestUnits)
+			}
+			uncapped := func(n int64) int64 { // DynamoDB answers -1 for no cap, the local server 0
+				if n <= 0 {
+					return -1
+				}
+				return n
+			}
+			if gotRead, gotWrite = uncapped(gotRead), uncapped(gotWrite); gotRead != read || gotWrite != write {
+				return fmt.Errorf("on-demand caps read=%d write=%d, want %d %d", gotRead, gotWrite, read, write)
+			}
+			if e := out.Table.SSEDescription; e == nil || e.SSEType != dtypes.SSETypeKms {
+				return fmt.Errorf("encryption = %+v, want KMS", e)
+			}
+			return nil
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkTableGone(api, name),
+		Steps: []resource.TestStep{
+			{
+				Config: config(`on_demand_throughput = { max_read_request_units = 2000, max_write_request_units = 500 }`),
+				Check:  caps(2000, 500),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("server_side_encryption").AtMapKey("kms_key_arn"), knownvalue.StringExact(testKeyARN)),
+				},
+			},
+			{
+				Config: config(`on_demand_throughput = { max_write_request_units = 800 }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(smallAddress, plancheck.ResourceActionUpdate),
+				}},
+				Check: caps(-1, 800),
+			},
+			{
+				ResourceName: smallAddress, ImportState: true, ImportStateId: name, ImportStateVerify: true,
+				ImportStateVerifyIgnore: smallTableMetadata,
+			},
+			{
+				Config: config(""),
+				Check:  caps(-1, -1),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("on_demand_throughput"), knownvalue.Null()),
+				},
+			},
+		},
+	})
+}
+
+func TestTableSettingsBadInput(t *testing.T) {
+	for _, tt := range []badInput{
+		{"stream without view type", `stream = { enabled = true }`, `stream\.view_type is required when stream\.enabled = true`},
+		{"unknown view type", `stream = { enabled = true, view_type = "EVERYTHING" }`, `stream\.view_type value must be one of`},
+		{"key alias", `server_side_encryption = { enabled = true, kms_key_arn = "alias/orders" }`, `must be a KMS key ARN`},
+		{"key without encryption", `server_side_encryption = { enabled = false, kms_key_arn = "` + testKeyARN + `" }`, `kms_key_arn applies only with enabled = true`},
+		{"on-demand caps on a provisioned table", `billing_mode = "PROVISIONED"
+  read_capacity = 5
+  write_capacity = 5
+  on_demand_throughput = { max_read_request_units = 100 }`, `on_demand_throughput applies only to billing_mode = "PAY_PER_REQUEST"`},
+		{"zero warm units", `warm_throughput = { read_units_per_second = 0 }`, `warm_throughput\.read_units_per_second must be at least 1 unit`},
+		{"fractional cap", `on_demand_throughput = { max_read_request_units = 10.5 }`, `max_read_request_units must be a whole number`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			resource.UnitTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:      providerBlock("http://127.0.0.1:1") + fmt.Sprintf("resource \"dynamokeys_sharded_table\" \"t\" {\n  name = \"settings\"\n  %s\n}\n", withDefaults(tt.attrs)),
+					PlanOnly:    true,
+					ExpectError: expectError(tt.expect),
+				}},
+			})
+		})
+	}
+}
+
+// TestFlattenWarmThroughputKeepsASatisfiedConfiguration: DynamoDB reports the table's actual warm throughput,
+// often more than configured (it never shrinks); that is no change. Less than configured is one.
+func TestFlattenWarmThroughputKeepsASatisfiedConfiguration(t *testing.T) {
+	ctx := context.Background()
+	configured := func(read, write int64) shardedTableModel {
+		var m shardedTableModel
+		m.WarmThroughput, _ = types.ObjectValue(warmAttrTypes, map[string]attr.Value{
+			"read_units_per_second": int64Value(&read), "write_units_per_second": int64Value(&write)})
+		m.Stream, m.ServerSideEncryption, m.OnDemandThroughput = types.ObjectNull(streamAttrTypes), types.ObjectNull(encryptionAttrTypes), types.ObjectNull(onDemandAttrTypes)
+		return m
+	}
+	var diags diag.Diagnostics
+	warmer := configured(10000, 3000)
+	flattenTableSettings(ctx, &dynamo.Table{Warm: &dynamo.Throughput{Read: aws.Int64(12000), Write: aws.Int64(4000)}}, &warmer, &diags)
+	if want := configured(10000, 3000); !warmer.WarmThroughput.Equal(want.WarmThroughput) {
+		t.Errorf("a warmer table changed the state: %v", warmer.WarmThroughput)
+	}
+	colder := configured(20000, 3000)
+	flattenTableSettings(ctx, &dynamo.Table{Warm: &dynamo.Throughput{Read: aws.Int64(12000), Write: aws.Int64(4000)}}, &colder, &diags)
+	if want := configured(12000, 3000); !colder.WarmThroughput.Equal(want.WarmThroughput) {
+		t.Errorf("a colder table must read back its real read units: %v", colder.WarmThroughput)
+	}
+	unmanaged := configured(1, 1)
+	unmanaged.WarmThroughput = types.ObjectNull(warmAttrTypes)
+	flattenTableSettings(ctx, &dynamo.Table{Warm: &dynamo.Throughput{Read: aws.Int64(12000), Write: aws.Int64(4000)}}, &unmanaged, &diags)
+	if !unmanaged.WarmThroughput.IsNull() || !unmanaged.Stream.IsNull() || !unmanaged.ServerSideEncryption.IsNull() {
+		t.Errorf("defaults the configuration does not mention must stay null: %+v", unmanaged)
+	}
+	if diags.HasError() {
+		t.Fatal(diags)
+	}
+}
