@@ -45,8 +45,11 @@ func (c *Client) FindTable(ctx context.Context, name string) (*Table, error) {
 	backups, err := api.DescribeContinuousBackups(ctx, &dynamodb.DescribeContinuousBackupsInput{TableName: aws.String(name)})
 	switch {
 	case err == nil && backups.ContinuousBackupsDescription != nil && backups.ContinuousBackupsDescription.PointInTimeRecoveryDescription != nil:
-		status := backups.ContinuousBackupsDescription.PointInTimeRecoveryDescription.PointInTimeRecoveryStatus
-		t.PointInTimeRecovery = aws.Bool(status == types.PointInTimeRecoveryStatusEnabled)
+		d := backups.ContinuousBackupsDescription.PointInTimeRecoveryDescription
+		t.PointInTimeRecovery = &PITR{Enabled: d.PointInTimeRecoveryStatus == types.PointInTimeRecoveryStatusEnabled}
+		if t.PointInTimeRecovery.Enabled {
+			t.PointInTimeRecovery.RecoveryPeriodDays = d.RecoveryPeriodInDays
+		}
 	case err != nil && !IsUnknownOperation(err):
 		return nil, fmt.Errorf("reading point-in-time recovery of %s: %w", name, err)
 	}

@@ -54,8 +54,8 @@ func (c *Client) CreateTable(ctx context.Context, t Table) (*Table, Warnings, er
 			return created, warnings, err
 		}
 	}
-	if t.PointInTimeRecovery != nil && *t.PointInTimeRecovery {
-		w, err := c.updatePITR(ctx, t.Name, true)
+	if t.PointInTimeRecovery != nil && t.PointInTimeRecovery.Enabled {
+		w, err := c.updatePITR(ctx, t.Name, *t.PointInTimeRecovery)
 		warnings = append(warnings, w...)
 		if err != nil {
 			return created, warnings, err
@@ -164,8 +164,8 @@ func (c *Client) UpdateTable(ctx context.Context, old, want Table) (*Table, Warn
 			}
 		}
 	}
-	if want.PointInTimeRecovery != nil && aws.ToBool(old.PointInTimeRecovery) != *want.PointInTimeRecovery {
-		w, err := c.updatePITR(ctx, name, *want.PointInTimeRecovery)
+	if spec := pitrUpdate(old, want); spec != nil {
+		w, err := c.updatePITR(ctx, name, *spec)
 		warnings = append(warnings, w...)
 		if err != nil {
 			return nil, warnings, err
@@ -394,12 +394,40 @@ func (c *Client) updateTTL(ctx context.Context, name string, ttl TTL) (Warnings,
 	return nil, nil
 }
 
-func (c *Client) updatePITR(ctx context.Context, name string, enabled bool) (Warnings, error) {
+// pitrUpdate is the point-in-time recovery want asks for when it differs from old, or nil. A nil setting in
+// want is not managed; a nil recovery period is DynamoDB's default.
+func pitrUpdate(old, want Table) *PITR {
+	if want.PointInTimeRecovery == nil {
+		return nil
+	}
+	to, from := *want.PointInTimeRecovery, PITR{}
+	if old.PointInTimeRecovery != nil {
+		from = *old.PointInTimeRecovery
+	}
+	period := func(p PITR) int32 {
+		if p.RecoveryPeriodDays == nil {
+			return DefaultRecoveryPeriodDays
+		}
+		return *p.RecoveryPeriodDays
+	}
+	if to.Enabled == from.Enabled && (!to.Enabled || period(to) == period(from)) {
+		return nil
+	}
+	if to.Enabled && from.Enabled {
+		to.RecoveryPeriodDays = aws.Int32(period(to)) // back to the default is a change of period too
+	}
+	return &to
+}
+
+func (c *Client) updatePITR(ctx context.Context, name string, pitr PITR) (Warnings, error) {
 	api, _ := c.API(ctx)
-	_, err := api.UpdateContinuousBackups(ctx, &dynamodb.UpdateContinuousBackupsInput{TableName: aws.String(name),
-		PointInTimeRecoverySpecification: &types.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: aws.Bool(enabled)}})
+	spec := &types.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: aws.Bool(pitr.Enabled)}
+	if pitr.Enabled {
+		spec.RecoveryPeriodInDays = pitr.RecoveryPeriodDays
+	}
+	_, err := api.UpdateContinuousBackups(ctx, &dynamodb.UpdateContinuousBackupsInput{TableName: aws.String(name), PointInTimeRecoverySpecification: spec})
 	if IsUnknownOperation(err) {
-		if enabled {
+		if pitr.Enabled {
 			return Warnings{"The endpoint does not implement UpdateContinuousBackups (UnknownOperationException), so point-in-time recovery is not enabled on table " + name + "."}, nil
 		}
 		return nil, nil

@@ -173,3 +173,26 @@ func TestWaitFailsFastOnAStuckTable(t *testing.T) {
 		}
 	}
 }
+
+func TestPITRUpdate(t *testing.T) {
+	days := func(n int32) *int32 { return &n }
+	tests := []struct {
+		name     string
+		old, new *PITR
+		want     *PITR
+	}{
+		{"unmanaged", &PITR{Enabled: true}, nil, nil},
+		{"enable", nil, &PITR{Enabled: true}, &PITR{Enabled: true}},
+		{"default period matches any", &PITR{Enabled: true, RecoveryPeriodDays: days(35)}, &PITR{Enabled: true}, nil},
+		{"shorten the period", &PITR{Enabled: true, RecoveryPeriodDays: days(35)}, &PITR{Enabled: true, RecoveryPeriodDays: days(7)}, &PITR{Enabled: true, RecoveryPeriodDays: days(7)}},
+		{"back to the default period", &PITR{Enabled: true, RecoveryPeriodDays: days(7)}, &PITR{Enabled: true}, &PITR{Enabled: true, RecoveryPeriodDays: days(35)}},
+		{"disable", &PITR{Enabled: true}, &PITR{}, &PITR{}},
+		{"both off", &PITR{}, &PITR{}, nil},
+	}
+	for _, tt := range tests {
+		got := pitrUpdate(Table{PointInTimeRecovery: tt.old}, Table{PointInTimeRecovery: tt.new})
+		if (got == nil) != (tt.want == nil) || (got != nil && (got.Enabled != tt.want.Enabled || aws.ToInt32(got.RecoveryPeriodDays) != aws.ToInt32(tt.want.RecoveryPeriodDays))) {
+			t.Errorf("%s: pitrUpdate = %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -42,7 +42,7 @@ type Table struct {
 	GSIs         []Index
 
 	TTL                 *TTL
-	PointInTimeRecovery *bool
+	PointInTimeRecovery *PITR
 	DeletionProtection  *bool
 	Tags                map[string]string
 
@@ -57,6 +57,20 @@ type Table struct {
 	OnDemand *Throughput
 	// Warm is the throughput the table is pre-warmed for; nil when not managed.
 	Warm *Throughput
+}
+
+// Point-in-time recovery keeps 1 to 35 days, 35 by default
+// (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/PointInTimeRecovery.html).
+const (
+	MinRecoveryPeriodDays     = 1
+	DefaultRecoveryPeriodDays = 35
+)
+
+// PITR is a table's point-in-time recovery: continuous backups kept for RecoveryPeriodDays (nil means
+// DynamoDB's default).
+type PITR struct {
+	Enabled            bool
+	RecoveryPeriodDays *int32
 }
 
 // Stream is a table's DynamoDB stream setting.

@@ -144,9 +144,9 @@ func TestAccShardedTablePITRWithoutEndpointSupport(t *testing.T) {
 		CheckDestroy:             checkTableGone(api, name),
 		Steps: []resource.TestStep{{
 			Config: smallTable(endpoint, name, `deletion_protection = false
-  point_in_time_recovery = true`),
+  point_in_time_recovery = { enabled = true, recovery_period_in_days = 7 }`),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("point_in_time_recovery"), knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("point_in_time_recovery").AtMapKey("recovery_period_in_days"), knownvalue.Int64Exact(7)),
 				statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("status"), knownvalue.StringExact("ACTIVE")),
 			},
 		}},

@@ -28,7 +28,7 @@ type shardedTableModel struct {
 	ReadCapacity        types.Number   `tfsdk:"read_capacity"`
 	WriteCapacity       types.Number   `tfsdk:"write_capacity"`
 	TTL                 types.Object   `tfsdk:"ttl"`
-	PointInTimeRecovery types.Bool     `tfsdk:"point_in_time_recovery"`
+	PointInTimeRecovery types.Object   `tfsdk:"point_in_time_recovery"`
 	DeletionProtection  types.Bool     `tfsdk:"deletion_protection"`
 	TableClass          types.String   `tfsdk:"table_class"`
 	Tags                types.Map      `tfsdk:"tags"`
@@ -80,13 +80,12 @@ func int64Value(p *int64) types.Number {
 func expandTable(ctx context.Context, m shardedTableModel) (dynamo.Table, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	t := dynamo.Table{
-		Name:                m.Name.ValueString(),
-		BillingMode:         m.BillingMode.ValueString(),
-		TableClass:          m.TableClass.ValueString(),
-		ReadCapacity:        int64Ptr(m.ReadCapacity),
-		WriteCapacity:       int64Ptr(m.WriteCapacity),
-		PointInTimeRecovery: m.PointInTimeRecovery.ValueBoolPointer(),
-		DeletionProtection:  m.DeletionProtection.ValueBoolPointer(),
+		Name:               m.Name.ValueString(),
+		BillingMode:        m.BillingMode.ValueString(),
+		TableClass:         m.TableClass.ValueString(),
+		ReadCapacity:       int64Ptr(m.ReadCapacity),
+		WriteCapacity:      int64Ptr(m.WriteCapacity),
+		DeletionProtection: m.DeletionProtection.ValueBoolPointer(),
 	}
 	var pk keyModel
 	diags.Append(m.PartitionKey.As(ctx, &pk, basetypes.ObjectAsOptions{})...)
@@ -173,11 +172,6 @@ func flattenTable(ctx context.Context, t *dynamo.Table, m *shardedTableModel) di
 		m.DeletionProtection = types.BoolValue(*t.DeletionProtection)
 	} else if m.DeletionProtection.IsNull() {
 		m.DeletionProtection = types.BoolValue(false)
-	}
-	if t.PointInTimeRecovery != nil {
-		m.PointInTimeRecovery = types.BoolValue(*t.PointInTimeRecovery)
-	} else if m.PointInTimeRecovery.IsNull() {
-		m.PointInTimeRecovery = types.BoolValue(false)
 	}
 
 	var dg diag.Diagnostics

@@ -159,9 +159,6 @@ var awsTableAttributes = []string{
 	"table_class", "tags", "tags_all", "timeouts", "ttl", "warm_throughput", "write_capacity",
 }
 
-// The default point-in-time recovery period: 35 days.
-const defaultRecoveryPeriodDays = 35
-
 // movedTable is the converted state, as the values of dynamokeys_sharded_table's attributes. Everything
 // else (design metadata, computed design outputs, status, timeouts) stays null.
 type movedTable struct {
@@ -169,7 +166,8 @@ type movedTable struct {
 	readCapacity, writeCapacity                   types.Number
 	partitionKey, sortKey, ttl                    types.Object
 	localSecondaryIndexes, globalSecondaryIndexes types.Map
-	pointInTimeRecovery, deletionProtection       types.Bool
+	pointInTimeRecovery                           types.Object
+	deletionProtection                            types.Bool
 	tags                                          types.Map
 }
 
@@ -220,7 +218,7 @@ func convertAWSTable(ctx context.Context, raw []byte) (movedTable, diag.Diagnost
 		id: types.StringValue(src.Name), name: types.StringValue(src.Name), arn: types.StringValue(src.ARN),
 		readCapacity: types.NumberNull(), writeCapacity: types.NumberNull(),
 		sortKey: types.ObjectNull(tableKeyAttrTypes()), ttl: types.ObjectNull(ttlAttrTypes),
-		pointInTimeRecovery: types.BoolValue(len(src.PITR) > 0 && src.PITR[0].Enabled),
+		pointInTimeRecovery: types.ObjectNull(pitrAttrTypes),
 		deletionProtection:  types.BoolValue(src.DeletionProtection != nil && *src.DeletionProtection),
 		tableClass:          types.StringValue(orDefault(src.TableClass, dynamo.TableClassStandard)),
 		tags:                types.MapNull(types.StringType),
@@ -255,6 +253,14 @@ func convertAWSTable(ctx context.Context, raw []byte) (movedTable, diag.Diagnost
 	m.globalSecondaryIndexes, dg = convertGSIs(ctx, src.GSIs, provisioned, typeOf)
 	diags.Append(dg...)
 
+	if len(src.PITR) > 0 && src.PITR[0].Enabled {
+		days := types.NumberNull() // DynamoDB's default period, which a configuration omits
+		if p := src.PITR[0].RecoveryPeriodInDays; positive(p) && *p != maxRecoveryDays {
+			days = int64Value(p)
+		}
+		m.pointInTimeRecovery, dg = types.ObjectValue(pitrAttrTypes, map[string]attr.Value{"enabled": types.BoolValue(true), "recovery_period_in_days": days})
+		diags.Append(dg...)
+	}
 	if len(src.TTL) > 0 && src.TTL[0].Enabled {
 		m.ttl, dg = types.ObjectValue(ttlAttrTypes, map[string]attr.Value{
 			"attribute_name": types.StringValue(src.TTL[0].AttributeName), "enabled": types.BoolValue(true)})
@@ -341,11 +347,6 @@ func checkUnrepresentable(src awsTable) diag.Diagnostics {
 		diags.AddWarning("Warm throughput is not managed: warm_throughput",
 			fmt.Sprintf("aws_dynamodb_table %s has warm throughput of %s. The table keeps it (warm throughput never decreases), "+
 				"but dynamokeys_sharded_table does not manage it: raise it with the AWS CLI or console when needed.", src.Name, warmText(src.Warm[0])))
-	}
-	if len(src.PITR) > 0 && src.PITR[0].Enabled && positive(src.PITR[0].RecoveryPeriodInDays) && *src.PITR[0].RecoveryPeriodInDays != defaultRecoveryPeriodDays {
-		diags.AddWarning("Recovery period is not managed: point_in_time_recovery.recovery_period_in_days",
-			fmt.Sprintf("aws_dynamodb_table %s keeps point-in-time recovery for %d days. dynamokeys_sharded_table manages only whether "+
-				"point-in-time recovery is on; the table keeps its %d-day period.", src.Name, *src.PITR[0].RecoveryPeriodInDays, *src.PITR[0].RecoveryPeriodInDays))
 	}
 	return diags
 }

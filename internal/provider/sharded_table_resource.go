@@ -83,8 +83,6 @@ func (r *shardedTableResource) Schema(ctx context.Context, _ resource.SchemaRequ
 			"attribute_name": rschema.StringAttribute{Optional: true, Description: "Attribute holding the expiry time in epoch seconds."},
 			"enabled":        rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true), Description: "Whether TTL is on. Defaults to true."},
 		}}
-	attrs["point_in_time_recovery"] = rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false),
-		Description: "Whether continuous backups with point-in-time recovery are on. Defaults to false."}
 	attrs["deletion_protection"] = rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true),
 		Description: "Whether DynamoDB refuses to delete the table. Defaults to true: set it to false and apply before destroying or replacing the table."}
 	attrs["table_class"] = rschema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(dynamo.TableClassStandard),
@@ -100,6 +98,7 @@ func (r *shardedTableResource) Schema(ctx context.Context, _ resource.SchemaRequ
 			"and traffic are design metadata: the plan computes capacity, shard counts and routing from them and enforces " +
 			"the key-design policies before any API call; changing them never touches the table.",
 		Attributes: attrs,
+		Version:    shardedTableSchemaVersion,
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"regexp"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -22,12 +23,23 @@ import (
 // Each is a nested object; null means "not configured" and is read back as null while the table has the
 // default (no stream, the AWS owned key, no cap), so that a table without them shows no diff.
 
+// The recovery period's bounds: the default is also the longest period.
+const (
+	minRecoveryDays = dynamo.MinRecoveryPeriodDays
+	maxRecoveryDays = dynamo.DefaultRecoveryPeriodDays
+)
+
 // streamViewTypes are the stream record contents DynamoDB offers.
 var streamViewTypes = []string{"KEYS_ONLY", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES"}
 
 // kmsKeyARN matches a KMS key ARN. Aliases and key ids are refused: DynamoDB reports the key's ARN, so any
 // other form would show a change on every plan.
 var kmsKeyARN = regexp.MustCompile(`^arn:aws[a-z-]*:kms:[a-z0-9-]+:[0-9]{12}:key/[A-Za-z0-9-]+$`)
+
+type pitrModel struct {
+	Enabled              types.Bool   `tfsdk:"enabled"`
+	RecoveryPeriodInDays types.Number `tfsdk:"recovery_period_in_days"`
+}
 
 type streamModel struct {
 	Enabled  types.Bool   `tfsdk:"enabled"`
@@ -50,6 +62,7 @@ type warmModel struct {
 }
 
 var (
+	pitrAttrTypes       = map[string]attr.Type{"enabled": types.BoolType, "recovery_period_in_days": types.NumberType}
 	streamAttrTypes     = map[string]attr.Type{"enabled": types.BoolType, "view_type": types.StringType}
 	encryptionAttrTypes = map[string]attr.Type{"enabled": types.BoolType, "kms_key_arn": types.StringType}
 	onDemandAttrTypes   = map[string]attr.Type{"max_read_request_units": types.NumberType, "max_write_request_units": types.NumberType}
@@ -63,6 +76,14 @@ func unitsAttribute(desc string) rschema.NumberAttribute {
 // tableSettingsAttributes are the schema of the settings in this file.
 func tableSettingsAttributes() map[string]rschema.Attribute {
 	return map[string]rschema.Attribute{
+		"point_in_time_recovery": rschema.SingleNestedAttribute{Optional: true,
+			Description: "Continuous backups that restore the table to any second of the recovery period. Omitted: off.",
+			Attributes: map[string]rschema.Attribute{
+				"enabled": rschema.BoolAttribute{Required: true, Description: "Whether point-in-time recovery is on."},
+				"recovery_period_in_days": rschema.NumberAttribute{Optional: true,
+					Description: fmt.Sprintf("Days of recovery, %d to %d. Omit it for DynamoDB's default of %d days.", minRecoveryDays, maxRecoveryDays, maxRecoveryDays),
+					Validators:  []validator.Number{wholeNumberValidator()}},
+			}},
 		"stream": rschema.SingleNestedAttribute{Optional: true,
 			Description: "DynamoDB Streams: a time-ordered log of item changes, for Lambda triggers and change data capture. Changing " +
 				"view_type disables the stream and enables it again in the same apply, which gives it a new stream_arn.",
@@ -107,6 +128,14 @@ func tableSettingsAttributes() map[string]rschema.Attribute {
 
 // validateTableSettings reports settings that contradict each other.
 func validateTableSettings(ctx context.Context, m shardedTableModel, provisioned bool, diags *diag.Diagnostics) {
+	var p pitrModel
+	if objectAs(ctx, m.PointInTimeRecovery, &p, diags) && !p.RecoveryPeriodInDays.IsNull() && !p.RecoveryPeriodInDays.IsUnknown() {
+		days := p.RecoveryPeriodInDays.ValueBigFloat()
+		if days.Cmp(big.NewFloat(minRecoveryDays)) < 0 || days.Cmp(big.NewFloat(maxRecoveryDays)) > 0 {
+			diags.AddAttributeError(path.Root("point_in_time_recovery").AtName("recovery_period_in_days"), "Invalid recovery period",
+				fmt.Sprintf("point_in_time_recovery.recovery_period_in_days must be from %d to %d days, got %s.", minRecoveryDays, maxRecoveryDays, days.Text('g', 10)))
+		}
+	}
 	var s streamModel
 	if objectAs(ctx, m.Stream, &s, diags) && s.Enabled.ValueBool() && s.ViewType.IsNull() {
 		diags.AddAttributeError(path.Root("stream").AtName("view_type"), "Missing stream view type",
@@ -151,6 +180,15 @@ func objectAs(ctx context.Context, v types.Object, target any, diags *diag.Diagn
 // expandTableSettings sets the settings of a known plan on t. Null settings mean the defaults: no stream, the
 // AWS owned key, no on-demand cap; a null warm throughput is not managed.
 func expandTableSettings(ctx context.Context, m shardedTableModel, t *dynamo.Table, diags *diag.Diagnostics) {
+	var p pitrModel
+	if objectAs(ctx, m.PointInTimeRecovery, &p, diags) {
+		t.PointInTimeRecovery = &dynamo.PITR{Enabled: p.Enabled.ValueBool()}
+		if days := int64Ptr(p.RecoveryPeriodInDays); days != nil {
+			t.PointInTimeRecovery.RecoveryPeriodDays = aws.Int32(int32(*days))
+		}
+	} else if m.PointInTimeRecovery.IsNull() {
+		t.PointInTimeRecovery = &dynamo.PITR{} // omitted: off
+	}
 	var s streamModel
 	if objectAs(ctx, m.Stream, &s, diags) {
 		t.Stream = &dynamo.Stream{Enabled: s.Enabled.ValueBool(), ViewType: s.ViewType.ValueString()}
@@ -174,6 +212,25 @@ func expandTableSettings(ctx context.Context, m shardedTableModel, t *dynamo.Tab
 // than configured).
 func flattenTableSettings(ctx context.Context, t *dynamo.Table, m *shardedTableModel, diags *diag.Diagnostics) {
 	var dg diag.Diagnostics
+	var priorPITR pitrModel
+	hadPITR := objectAs(ctx, m.PointInTimeRecovery, &priorPITR, diags)
+	switch p := t.PointInTimeRecovery; {
+	case p == nil: // the endpoint does not report it: keep what the state says
+	case p.Enabled:
+		days := priorPITR.RecoveryPeriodInDays
+		if reported := p.RecoveryPeriodDays; reported != nil && (!days.IsNull() || *reported != maxRecoveryDays) {
+			days = int64Value(aws.Int64(int64(*reported))) // the default stays null when the configuration omits it
+		}
+		if days.IsUnknown() {
+			days = types.NumberNull()
+		}
+		m.PointInTimeRecovery, dg = types.ObjectValue(pitrAttrTypes, map[string]attr.Value{"enabled": types.BoolValue(true), "recovery_period_in_days": days})
+	case hadPITR:
+		m.PointInTimeRecovery, dg = types.ObjectValue(pitrAttrTypes, map[string]attr.Value{"enabled": types.BoolValue(false), "recovery_period_in_days": priorPITR.RecoveryPeriodInDays})
+	default:
+		m.PointInTimeRecovery = types.ObjectNull(pitrAttrTypes)
+	}
+	diags.Append(dg...)
 	stream := dynamo.Stream{}
 	if t.Stream != nil {
 		stream = *t.Stream

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -10,7 +11,9 @@ import (
 	dtypes "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -206,6 +209,8 @@ func TestTableSettingsBadInput(t *testing.T) {
   write_capacity = 5
   on_demand_throughput = { max_read_request_units = 100 }`, `on_demand_throughput applies only to billing_mode = "PAY_PER_REQUEST"`},
 		{"zero warm units", `warm_throughput = { read_units_per_second = 0 }`, `warm_throughput\.read_units_per_second must be at least 1 unit`},
+		{"recovery period too long", `point_in_time_recovery = { enabled = true, recovery_period_in_days = 36 }`, `recovery_period_in_days must be from 1 to 35 days, got 36`},
+		{"old bool form of point-in-time recovery", `point_in_time_recovery = true`, `point_in_time_recovery`},
 		{"fractional cap", `on_demand_throughput = { max_read_request_units = 10.5 }`, `max_read_request_units must be a whole number`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -251,5 +256,51 @@ func TestFlattenWarmThroughputKeepsASatisfiedConfiguration(t *testing.T) {
 	}
 	if diags.HasError() {
 		t.Fatal(diags)
+	}
+}
+
+// TestUpgradeStateV0PointInTimeRecovery sends version 0 state (point_in_time_recovery as a bool) through the
+// provider's UpgradeResourceState, as Terraform does after a provider upgrade.
+func TestUpgradeStateV0PointInTimeRecovery(t *testing.T) {
+	ctx := context.Background()
+	server, err := providerserver.NewProtocol6WithError(New("test")())()
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas, err := server.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		v0   string
+		want string
+	}{
+		{`true`, `{"enabled":true,"recovery_period_in_days":null}`},
+		{`false`, `null`},
+		{`null`, `null`},
+	} {
+		raw := fmt.Sprintf(`{"id":"orders","name":"orders","point_in_time_recovery":%s,"deletion_protection":true,"read_capacity":5,`+
+			`"partition_key":{"name":"pk","type":"S","template":null}}`, tt.v0)
+		resp, err := server.UpgradeResourceState(ctx, &tfprotov6.UpgradeResourceStateRequest{
+			TypeName: "dynamokeys_sharded_table", Version: 0, RawState: &tfprotov6.RawState{JSON: []byte(raw)}})
+		if err != nil || len(resp.Diagnostics) > 0 {
+			t.Fatalf("upgrade of %s: %v %+v", tt.v0, err, resp.Diagnostics)
+		}
+		value, err := resp.UpgradedState.Unmarshal(schemas.ResourceSchemas["dynamokeys_sharded_table"].ValueType())
+		if err != nil {
+			t.Fatal(err)
+		}
+		state, err := stateJSON(value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		attrs := state.(map[string]any)
+		got, _ := json.Marshal(attrs["point_in_time_recovery"])
+		if string(got) != tt.want {
+			t.Errorf("point_in_time_recovery %s upgraded to %s, want %s", tt.v0, got, tt.want)
+		}
+		if attrs["read_capacity"] != json.Number("5") || attrs["deletion_protection"] != true {
+			t.Errorf("other attributes did not pass through the upgrade: %v", attrs)
+		}
 	}
 }

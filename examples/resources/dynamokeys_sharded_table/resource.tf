@@ -26,7 +26,7 @@ resource "dynamokeys_sharded_table" "orders" {
 
   billing_mode           = "PAY_PER_REQUEST"
   ttl                    = { attribute_name = "expiresAt" }
-  point_in_time_recovery = true
+  point_in_time_recovery = { enabled = true, recovery_period_in_days = 35 }
   deletion_protection    = true
   tags                   = { team = "orders" }
 
