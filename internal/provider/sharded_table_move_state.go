@@ -79,6 +79,8 @@ type awsTable struct {
 	SSE                []awsSSE          `json:"server_side_encryption"`
 	StreamEnabled      *bool             `json:"stream_enabled"`
 	StreamViewType     string            `json:"stream_view_type"`
+	StreamARN          string            `json:"stream_arn"`
+	StreamLabel        string            `json:"stream_label"`
 	DeletionProtection *bool             `json:"deletion_protection_enabled"`
 	TableClass         string            `json:"table_class"`
 	Tags               map[string]string `json:"tags"`
@@ -168,6 +170,8 @@ type movedTable struct {
 	localSecondaryIndexes, globalSecondaryIndexes types.Map
 	pointInTimeRecovery                           types.Object
 	deletionProtection                            types.Bool
+	stream, encryption, onDemand                  types.Object
+	streamARN, streamLabel                        types.String
 	tags                                          types.Map
 }
 
@@ -183,6 +187,8 @@ func (m movedTable) attributes() []namedValue {
 		{"local_secondary_indexes", m.localSecondaryIndexes}, {"global_secondary_indexes", m.globalSecondaryIndexes},
 		{"ttl", m.ttl}, {"point_in_time_recovery", m.pointInTimeRecovery}, {"deletion_protection", m.deletionProtection},
 		{"table_class", m.tableClass}, {"tags", m.tags},
+		{"stream", m.stream}, {"stream_arn", m.streamARN}, {"stream_label", m.streamLabel},
+		{"server_side_encryption", m.encryption}, {"on_demand_throughput", m.onDemand},
 	}
 }
 
@@ -219,9 +225,11 @@ func convertAWSTable(ctx context.Context, raw []byte) (movedTable, diag.Diagnost
 		readCapacity: types.NumberNull(), writeCapacity: types.NumberNull(),
 		sortKey: types.ObjectNull(tableKeyAttrTypes()), ttl: types.ObjectNull(ttlAttrTypes),
 		pointInTimeRecovery: types.ObjectNull(pitrAttrTypes),
-		deletionProtection:  types.BoolValue(src.DeletionProtection != nil && *src.DeletionProtection),
-		tableClass:          types.StringValue(orDefault(src.TableClass, dynamo.TableClassStandard)),
-		tags:                types.MapNull(types.StringType),
+		stream:              types.ObjectNull(streamAttrTypes), streamARN: types.StringNull(), streamLabel: types.StringNull(),
+		encryption: types.ObjectNull(encryptionAttrTypes), onDemand: types.ObjectNull(onDemandAttrTypes),
+		deletionProtection: types.BoolValue(src.DeletionProtection != nil && *src.DeletionProtection),
+		tableClass:         types.StringValue(orDefault(src.TableClass, dynamo.TableClassStandard)),
+		tags:               types.MapNull(types.StringType),
 	}
 	if src.Name == "" {
 		diags.AddError("aws_dynamodb_table state without a name", "The state has no table name. Run terraform apply -refresh-only with the AWS provider, then move it again.")
@@ -259,6 +267,32 @@ func convertAWSTable(ctx context.Context, raw []byte) (movedTable, diag.Diagnost
 			days = int64Value(p)
 		}
 		m.pointInTimeRecovery, dg = types.ObjectValue(pitrAttrTypes, map[string]attr.Value{"enabled": types.BoolValue(true), "recovery_period_in_days": days})
+		diags.Append(dg...)
+	}
+	if src.StreamEnabled != nil && *src.StreamEnabled {
+		m.stream, dg = types.ObjectValue(streamAttrTypes, map[string]attr.Value{"enabled": types.BoolValue(true), "view_type": types.StringValue(src.StreamViewType)})
+		diags.Append(dg...)
+		m.streamARN, m.streamLabel = types.StringValue(src.StreamARN), types.StringValue(src.StreamLabel)
+	}
+	if len(src.SSE) > 0 && src.SSE[0].Enabled {
+		// The AWS provider records the ARN of the key in use, the AWS managed one included; carried as the
+		// configured key, a configuration that names none plans an in-place update that changes nothing.
+		key := types.StringNull()
+		if src.SSE[0].KMSKeyARN != "" {
+			key = types.StringValue(src.SSE[0].KMSKeyARN)
+		}
+		m.encryption, dg = types.ObjectValue(encryptionAttrTypes, map[string]attr.Value{"enabled": types.BoolValue(true), "kms_key_arn": key})
+		diags.Append(dg...)
+	}
+	if o := src.OnDemand; !provisioned && len(o) > 0 && (positive(o[0].MaxReadRequestUnits) || positive(o[0].MaxWriteRequestUnits)) {
+		capOf := func(p *int64) types.Number {
+			if positive(p) {
+				return int64Value(p)
+			}
+			return types.NumberNull()
+		}
+		m.onDemand, dg = types.ObjectValue(onDemandAttrTypes, map[string]attr.Value{
+			"max_read_request_units": capOf(o[0].MaxReadRequestUnits), "max_write_request_units": capOf(o[0].MaxWriteRequestUnits)})
 		diags.Append(dg...)
 	}
 	if len(src.TTL) > 0 && src.TTL[0].Enabled {
@@ -307,29 +341,8 @@ func checkUnrepresentable(src awsTable) diag.Diagnostics {
 			fmt.Sprintf("aws_dynamodb_table %s has a global_table_witness in %s. dynamokeys_sharded_table manages single-region tables only. %s",
 				src.Name, src.Witness[0].RegionName, keep))
 	}
-	if src.StreamEnabled != nil && *src.StreamEnabled {
-		diags.AddError("Cannot move a table with a stream: stream_enabled",
-			fmt.Sprintf("aws_dynamodb_table %s has stream_enabled = true (stream_view_type = %q). dynamokeys_sharded_table has no stream settings yet, "+
-				"so the stream and the consumers reading it would no longer be managed, and a replacement would create the table without it. %s",
-				src.Name, src.StreamViewType, keep))
-	}
-	if len(src.SSE) > 0 && (src.SSE[0].Enabled || src.SSE[0].KMSKeyARN != "") {
-		what := "the AWS managed KMS key (alias/aws/dynamodb)"
-		if src.SSE[0].KMSKeyARN != "" {
-			what = "the customer managed KMS key " + src.SSE[0].KMSKeyARN
-		}
-		diags.AddError("Cannot move a KMS-encrypted table: server_side_encryption",
-			fmt.Sprintf("aws_dynamodb_table %s is encrypted with %s (server_side_encryption.enabled = true). dynamokeys_sharded_table only "+
-				"creates tables with the default AWS owned key and has no encryption setting yet. %s", src.Name, what, keep))
-	}
 	onDemandLimit := func(o []awsOnDemand) bool {
 		return len(o) > 0 && (positive(o[0].MaxReadRequestUnits) || positive(o[0].MaxWriteRequestUnits))
-	}
-	if onDemandLimit(src.OnDemand) {
-		diags.AddError("Cannot move a table with an on-demand limit: on_demand_throughput",
-			fmt.Sprintf("aws_dynamodb_table %s sets on_demand_throughput (a maximum of request units), which dynamokeys_sharded_table cannot hold yet. "+
-				"Remove the limit with the AWS provider first (max_read_request_units = -1 and max_write_request_units = -1) and apply, or %s",
-				src.Name, lowerFirst(keep)))
 	}
 	for _, g := range src.GSIs {
 		if onDemandLimit(g.OnDemand) {
@@ -344,9 +357,9 @@ func checkUnrepresentable(src awsTable) diag.Diagnostics {
 		}
 	}
 	if len(src.Warm) > 0 {
-		diags.AddWarning("Warm throughput is not managed: warm_throughput",
-			fmt.Sprintf("aws_dynamodb_table %s has warm throughput of %s. The table keeps it (warm throughput never decreases), "+
-				"but dynamokeys_sharded_table does not manage it: raise it with the AWS CLI or console when needed.", src.Name, warmText(src.Warm[0])))
+		diags.AddWarning("Warm throughput is not carried over: warm_throughput",
+			fmt.Sprintf("aws_dynamodb_table %s has warm throughput of %s. The table keeps it (warm throughput never decreases); "+
+				"set warm_throughput on dynamokeys_sharded_table to manage it.", src.Name, warmText(src.Warm[0])))
 	}
 	return diags
 }

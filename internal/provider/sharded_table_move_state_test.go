@@ -252,8 +252,8 @@ func TestMoveStateFromAWSTable(t *testing.T) {
 					"projection_type": "KEYS_ONLY", "non_key_attributes": null, "read_capacity": 10, "write_capacity": 5}},
 				"point_in_time_recovery": {"enabled": true, "recovery_period_in_days": 7}, "deletion_protection": true, "table_class": "STANDARD"}`,
 			warnings: []string{
+				`^Warm throughput is not carried over: warm_throughput: aws_dynamodb_table clicks has warm throughput of 15000 read and 5000 write units`,
 				`^Warm throughput is not managed: global_secondary_index.warm_throughput: Index by_day of aws_dynamodb_table clicks has warm throughput of 13000 read and 4500 write units`,
-				`^Warm throughput is not managed: warm_throughput: aws_dynamodb_table clicks has warm throughput of 15000 read and 5000 write units`,
 			},
 		},
 	}
@@ -299,6 +299,36 @@ func TestMoveStateFromAWSTable(t *testing.T) {
 
 // TestMoveStateRefusesWhatItCannotRepresent: settings dynamokeys_sharded_table cannot hold are errors that
 // name the source attribute and what to do, every problem at once, and no state is moved.
+// TestMoveStateCarriesStreamEncryptionAndCaps: the settings dynamokeys_sharded_table holds are moved with
+// the table, not refused.
+func TestMoveStateCarriesStreamEncryptionAndCaps(t *testing.T) {
+	for fixture, want := range map[string]map[string]string{
+		"v6_stream_enabled.json": {
+			"stream":       `{"enabled":true,"view_type":"NEW_AND_OLD_IMAGES"}`,
+			"stream_arn":   `"arn:aws:dynamodb:eu-west-1:123456789012:table/matches/stream/2026-01-02T03:04:05.000"`,
+			"stream_label": `"2026-01-02T03:04:05.000"`, "server_side_encryption": `null`, "on_demand_throughput": `null`,
+		},
+		"v6_customer_managed_key.json": {
+			"server_side_encryption": `{"enabled":true,"kms_key_arn":"arn:aws:kms:us-east-1:123456789012:key/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b"}`,
+			"stream":                 `null`, "stream_arn": `null`,
+		},
+		"v6_on_demand_limit.json": {
+			"on_demand_throughput": `{"max_read_request_units":2000,"max_write_request_units":null}`,
+			"stream":               `null`,
+		},
+	} {
+		resp, got := moveThroughServer(t, moveRequest(readFixture(t, fixture)))
+		if errs := diagnosticTexts(resp.Diagnostics, tfprotov6.DiagnosticSeverityError); len(errs) > 0 || got == nil {
+			t.Fatalf("%s: not moved: %q", fixture, errs)
+		}
+		for attrName, wantJSON := range want {
+			if gotJSON, _ := json.Marshal(got[attrName]); string(gotJSON) != wantJSON {
+				t.Errorf("%s: %s = %s, want %s", fixture, attrName, gotJSON, wantJSON)
+			}
+		}
+	}
+}
+
 func TestMoveStateRefusesWhatItCannotRepresent(t *testing.T) {
 	tests := []struct {
 		fixture string
@@ -306,19 +336,11 @@ func TestMoveStateRefusesWhatItCannotRepresent(t *testing.T) {
 	}{
 		{"error_v5_replica.json", []string{
 			`^Cannot move a global table: replica: aws_dynamodb_table orders has replica blocks \(us-west-2\)\. .*Keep this table in aws_dynamodb_table`}},
-		{"error_v6_stream_enabled.json", []string{
-			`^Cannot move a table with a stream: stream_enabled: aws_dynamodb_table matches has stream_enabled = true \(stream_view_type = "NEW_AND_OLD_IMAGES"\)`}},
-		{"error_v6_customer_managed_key.json", []string{
-			`^Cannot move a KMS-encrypted table: server_side_encryption: aws_dynamodb_table ledger is encrypted with the customer managed KMS key arn:aws:kms:us-east-1:123456789012:key/0f1e2d3c`}},
-		{"error_v6_on_demand_limit.json", []string{
-			`^Cannot move a table with an on-demand limit: on_demand_throughput: .*Remove the limit with the AWS provider first \(max_read_request_units = -1`}},
 		{"error_v6_key_without_type.json", []string{
 			`^Key attribute without a type in aws_dynamodb_table: global_secondary_index "by_tournament_region" names "round", which has no entry in the attribute set`}},
 		{"error_v6_several_problems.json", []string{
-			`^Cannot move a KMS-encrypted table: server_side_encryption: .*matches is encrypted with the AWS managed KMS key`,
 			`^Cannot move a global table: global_table_witness: .*witness in eu-north-1`,
 			`^Cannot move a global table: replica: .*\(eu-central-1\)`,
-			`^Cannot move a table with a stream: stream_enabled: .*KEYS_ONLY`,
 		}},
 	}
 	for _, tt := range tests {
