@@ -50,6 +50,7 @@ func configureProvider(t *testing.T, disabled []string) *tfprotov6.ConfigureProv
 }
 
 func TestConfigureWarnsOnUnknownDisabledRule(t *testing.T) {
+	t.Parallel()
 	resp := configureProvider(t, []string{"DK303", "DK999"})
 	var warnings []string
 	for _, d := range resp.Diagnostics {
@@ -66,6 +67,7 @@ func TestConfigureWarnsOnUnknownDisabledRule(t *testing.T) {
 }
 
 func TestAllRulesDisabledSkipsEvaluation(t *testing.T) {
+	t.Parallel()
 	engine, diags := loadPolicyEngine(context.Background(), nil)
 	if diags.HasError() {
 		t.Fatal(diags)
