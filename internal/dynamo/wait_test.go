@@ -18,7 +18,7 @@ func TestPollBacksOffToTheCap(t *testing.T) {
 		return nil
 	}
 	calls := 0
-	err := poll(context.Background(), "test", func(context.Context) (bool, error) {
+	err := poll(t.Context(), "test", func(context.Context) (bool, error) {
 		calls++
 		return calls == 20, nil
 	})
@@ -39,7 +39,7 @@ func TestPollBacksOffToTheCap(t *testing.T) {
 }
 
 func TestPollStopsAtDeadline(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
+	ctx, cancel := context.WithTimeout(t.Context(), 150*time.Millisecond)
 	defer cancel()
 	err := poll(ctx, "table x to become ACTIVE", func(context.Context) (bool, error) { return false, nil })
 	if !errors.Is(err, context.DeadlineExceeded) {
@@ -53,7 +53,7 @@ func TestRetryTransientRetriesOnlyTransientErrors(t *testing.T) {
 	sleep = func(context.Context, time.Duration) error { return nil }
 	inUse := &smithy.GenericAPIError{Code: "ResourceInUseException", Message: "busy"}
 	calls := 0
-	err := retryTransient(context.Background(), "x", func(context.Context) error {
+	err := retryTransient(t.Context(), "x", func(context.Context) error {
 		calls++
 		if calls < 3 {
 			return inUse
@@ -65,7 +65,7 @@ func TestRetryTransientRetriesOnlyTransientErrors(t *testing.T) {
 	}
 	calls = 0
 	validation := &smithy.GenericAPIError{Code: "ValidationException", Message: "bad"}
-	if err := retryTransient(context.Background(), "x", func(context.Context) error { calls++; return validation }); !errors.Is(err, validation) || calls != 1 {
+	if err := retryTransient(t.Context(), "x", func(context.Context) error { calls++; return validation }); !errors.Is(err, validation) || calls != 1 {
 		t.Errorf("a validation error must not be retried: %v after %d calls", err, calls)
 	}
 }

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -81,7 +80,7 @@ func TestAccShardedTableDeletionProtection(t *testing.T) {
 				// The table survived both attempts; turning protection off lets the test's destroy run.
 				Config: smallTable(endpoint, name, "deletion_protection = false"),
 				Check: func(*terraform.State) error {
-					out, err := api.DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+					out, err := api.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String(name)})
 					if err != nil {
 						return err
 					}
@@ -109,7 +108,7 @@ func TestAccShardedTableDrift(t *testing.T) {
 			{
 				// Deleted outside Terraform: the refresh drops it and the plan creates it again.
 				PreConfig: func() {
-					if _, err := api.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(name)}); err != nil {
+					if _, err := api.DeleteTable(t.Context(), &dynamodb.DeleteTableInput{TableName: aws.String(name)}); err != nil {
 						t.Fatal(err)
 					}
 				},
@@ -121,7 +120,7 @@ func TestAccShardedTableDrift(t *testing.T) {
 			{
 				// An index and a tag added outside Terraform show in the plan, which removes them.
 				PreConfig: func() {
-					ctx := context.Background()
+					ctx := t.Context()
 					_, err := api.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String(name),
 						AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("rogue"), AttributeType: types.ScalarAttributeTypeS}},
 						GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{

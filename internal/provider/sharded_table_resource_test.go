@@ -24,7 +24,7 @@ import (
 // testAPI is an SDK client on a local endpoint, for checks and out-of-band changes.
 func testAPI(t *testing.T, endpoint string) *dynamodb.Client {
 	t.Helper()
-	api, err := dynamo.NewClient(dynamo.Config{Region: "us-east-1", Endpoint: endpoint, AccessKey: "test", SecretKey: "test"}).API(context.Background())
+	api, err := dynamo.NewClient(dynamo.Config{Region: "us-east-1", Endpoint: endpoint, AccessKey: "test", SecretKey: "test"}).API(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
