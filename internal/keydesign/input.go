@@ -8,7 +8,7 @@ const (
 	KeyTypeBinary = "B"
 )
 
-// Sharding strategies (DESIGN §3.1).
+// Sharding strategies (sharding.strategy).
 const (
 	StrategyNone       = "none"
 	StrategyCalculated = "calculated"
