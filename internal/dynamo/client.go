@@ -111,21 +111,3 @@ func (c *Client) build(ctx context.Context) (*dynamodb.Client, error) {
 		}
 	}), nil
 }
-
-// ListTableNames returns every table name, following pagination.
-func (c *Client) ListTableNames(ctx context.Context) ([]string, error) {
-	api, err := c.API(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var names []string
-	p := dynamodb.NewListTablesPaginator(api, &dynamodb.ListTablesInput{})
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("listing DynamoDB tables: %w", err)
-		}
-		names = append(names, page.TableNames...)
-	}
-	return names, nil
-}

@@ -1,7 +1,6 @@
 package dynamo
 
 import (
-	"context"
 	"errors"
 	"os"
 	"slices"
@@ -37,7 +36,7 @@ func localClient(t *testing.T) *Client {
 }
 
 func TestClientReachesEndpoint(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	c := localClient(t)
 	api, err := c.API(ctx)
 	if err != nil {
@@ -54,12 +53,12 @@ func TestClientReachesEndpoint(t *testing.T) {
 			t.Fatalf("creating %s: %v", name, err)
 		}
 	}
-	names, err := c.ListTableNames(ctx)
+	out, err := api.ListTables(ctx, &dynamodb.ListTablesInput{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Contains(names, "alpha") || !slices.Contains(names, "beta") {
-		t.Errorf("ListTableNames = %v, want alpha and beta", names)
+	if !slices.Contains(out.TableNames, "alpha") || !slices.Contains(out.TableNames, "beta") {
+		t.Errorf("ListTables = %v, want alpha and beta", out.TableNames)
 	}
 }
 
@@ -70,7 +69,11 @@ func TestClientIsLazy(t *testing.T) {
 	if c.api != nil {
 		t.Fatal("the SDK client was built eagerly")
 	}
-	if _, err := c.ListTableNames(context.Background()); err == nil {
+	api, err := c.API(t.Context())
+	if err != nil {
+		t.Fatalf("building the SDK client must not contact the endpoint: %v", err)
+	}
+	if _, err := api.ListTables(t.Context(), &dynamodb.ListTablesInput{}); err == nil {
 		t.Fatal("a call to a closed port must fail")
 	}
 }
@@ -81,7 +84,7 @@ func TestClientWithoutRegionSaysWhatToSet(t *testing.T) {
 	t.Setenv("AWS_PROFILE", "")
 	t.Setenv("AWS_CONFIG_FILE", t.TempDir()+"/none")
 	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", t.TempDir()+"/none")
-	_, err := NewClient(Config{AccessKey: "a", SecretKey: "b"}).API(context.Background())
+	_, err := NewClient(Config{AccessKey: "a", SecretKey: "b"}).API(t.Context())
 	if !errors.Is(err, ErrNoRegion) {
 		t.Errorf("err = %v, want ErrNoRegion", err)
 	}
@@ -100,7 +103,11 @@ func TestClientHonoursEndpointEnvironment(t *testing.T) {
 	t.Setenv("AWS_REGION", "eu-west-1")
 	t.Setenv("AWS_ACCESS_KEY_ID", "env")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "env")
-	if _, err := NewClient(Config{}).ListTableNames(context.Background()); err != nil {
+	api, err := NewClient(Config{}).API(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := api.ListTables(t.Context(), &dynamodb.ListTablesInput{}); err != nil {
 		t.Errorf("a client configured only from the environment cannot reach %s: %v", s.Endpoint, err)
 	}
 }

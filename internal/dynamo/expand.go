@@ -12,7 +12,7 @@ import (
 
 // attributeDefinitions derives the AttributeDefinitions CreateTable and UpdateTable need from the key
 // attributes of the table and its indexes: every definition is used by a key, and one name has one type.
-func attributeDefinitions(t Table, indexes ...Index) ([]types.AttributeDefinition, error) {
+func attributeDefinitions(t Table) ([]types.AttributeDefinition, error) {
 	byName := map[string]string{}
 	add := func(k KeyAttribute, where string) error {
 		if prev, ok := byName[k.Name]; ok && prev != k.Type {
@@ -29,7 +29,7 @@ func attributeDefinitions(t Table, indexes ...Index) ([]types.AttributeDefinitio
 			return nil, err
 		}
 	}
-	for _, idx := range slices.Concat(t.LSIs, t.GSIs, indexes) {
+	for _, idx := range slices.Concat(t.LSIs, t.GSIs) {
 		for _, k := range slices.Concat(idx.PartitionKey, idx.SortKey) {
 			if err := add(k, "index "+idx.Name); err != nil {
 				return nil, err

@@ -258,7 +258,7 @@ func diffGSIs(old, want Table) (deletes, creates []Index, throughput []types.Glo
 func sameIndexShape(a, b Index) bool {
 	return slices.Equal(a.PartitionKey, b.PartitionKey) && slices.Equal(a.SortKey, b.SortKey) &&
 		projectionOrDefault(a.ProjectionType) == projectionOrDefault(b.ProjectionType) &&
-		slices.Equal(sortedCopy(a.NonKeyAttributes), sortedCopy(b.NonKeyAttributes))
+		slices.Equal(slices.Sorted(slices.Values(a.NonKeyAttributes)), slices.Sorted(slices.Values(b.NonKeyAttributes)))
 }
 
 func projectionOrDefault(p string) string {
@@ -266,12 +266,6 @@ func projectionOrDefault(p string) string {
 		return string(types.ProjectionTypeAll)
 	}
 	return p
-}
-
-func sortedCopy(s []string) []string {
-	c := slices.Clone(s)
-	slices.Sort(c)
-	return c
 }
 
 // tableSettingsUpdate is the single UpdateTable call for table-level settings, or nil when none changed.

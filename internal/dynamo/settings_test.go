@@ -1,7 +1,6 @@
 package dynamo
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -165,7 +164,7 @@ func TestWaitFailsFastOnAStuckTable(t *testing.T) {
 			_, _ = fmt.Fprintf(w, `{"Table":{"TableName":"stuck","TableStatus":%q}}`, status)
 		}))
 		c := NewClient(Config{Region: "us-east-1", Endpoint: srv.URL, AccessKey: "a", SecretKey: "b"})
-		err := c.waitTableActive(context.Background(), "stuck")
+		err := c.waitTableActive(t.Context(), "stuck")
 		srv.Close()
 		var stuck *errTableStuck
 		if !errors.As(err, &stuck) || !strings.Contains(err.Error(), fragment) {

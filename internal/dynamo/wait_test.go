@@ -23,7 +23,7 @@ func recordingPolling(intervals *[]time.Duration) Polling {
 func TestPollBacksOffToTheCap(t *testing.T) {
 	var intervals []time.Duration
 	calls := 0
-	err := recordingPolling(&intervals).poll(context.Background(), "test", func(context.Context) (bool, error) {
+	err := recordingPolling(&intervals).poll(t.Context(), "test", func(context.Context) (bool, error) {
 		calls++
 		return calls == 20, nil
 	})
@@ -44,7 +44,7 @@ func TestPollBacksOffToTheCap(t *testing.T) {
 }
 
 func TestPollStopsAtDeadline(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
+	ctx, cancel := context.WithTimeout(t.Context(), 150*time.Millisecond)
 	defer cancel()
 	err := DefaultPolling().poll(ctx, "table x to become ACTIVE", func(context.Context) (bool, error) { return false, nil })
 	if !errors.Is(err, context.DeadlineExceeded) {
@@ -57,7 +57,7 @@ func TestRetryWhileInUseRetriesOnlyInUse(t *testing.T) {
 	p := recordingPolling(&intervals)
 	inUse := &types.ResourceInUseException{Message: aws.String("busy")}
 	calls := 0
-	err := p.retryWhileInUse(context.Background(), "x", func(context.Context) error {
+	err := p.retryWhileInUse(t.Context(), "x", func(context.Context) error {
 		calls++
 		if calls < 3 {
 			return inUse
@@ -74,14 +74,14 @@ func TestRetryWhileInUseRetriesOnlyInUse(t *testing.T) {
 		errors.New("validation"),
 	} {
 		calls = 0
-		if err := p.retryWhileInUse(context.Background(), "x", func(context.Context) error { calls++; return other }); !errors.Is(err, other) || calls != 1 {
+		if err := p.retryWhileInUse(t.Context(), "x", func(context.Context) error { calls++; return other }); !errors.Is(err, other) || calls != 1 {
 			t.Errorf("%T must not be retried here: %v after %d calls", other, err, calls)
 		}
 	}
 }
 
 func TestRetryWhileInUseEndsWithTheContext(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	err := DefaultPolling().retryWhileInUse(ctx, "deleting table x", func(context.Context) error {
 		return &types.ResourceInUseException{Message: aws.String("busy")}

@@ -5,6 +5,22 @@ import (
 	"math"
 )
 
+// The capacity model: everything dynamokeys derives from traffic, in the order it is computed.
+//
+//  1. Units per request: a write costs ceil(item size / 1 KB) write units (×2 transactional); a read costs
+//     ceil(item size / 4 KB) read units × 0.5 eventual, 1 strong, 2 transactional.
+//  2. Hot-key share: the busiest partition-key value's share of traffic, given or derived from the
+//     partition key's segments.
+//  3. Hot demand = rate × units per request × share. Required shards = max(1, ceil(hot WCU / (1,000·u)),
+//     ceil(hot RCU / (3,000·u))), u the target utilisation. Per-shard demand = hot demand / shard count;
+//     read fan-out = shard count.
+//  4. GSI hot partition: every table write lands in the index, spread over its partition-key values.
+//  5. Item collection (what the 10 GB LSI limit caps): items per key × (item size + one entry per LSI:
+//     ALL or INCLUDE → item size + 100 bytes, KEYS_ONLY → key bytes + 100 bytes).
+//
+// The results live in Derived.Capacity, Derived.RequiredShards, Derived.ShardCount, GSIDoc and
+// Derived.Collection (document.go); the AWS limits they are compared with are in limits.go.
+
 // ReadConsistency is the read mode that sets the read-unit multiplier.
 type ReadConsistency string
 
@@ -21,6 +37,37 @@ var ReadConsistencies = []string{string(ReadEventual), string(ReadStrong), strin
 // MaxItemSizeBytes is DynamoDB's item size limit, 400 KB (ServiceQuotas "Item size").
 const MaxItemSizeBytes = 400 * 1024
 
+// Request-unit multipliers (ProvisionedThroughput.html, "Read capacity units" and "Write capacity units"):
+// an eventually consistent read of up to 4 KB costs half a read unit, a strongly consistent one a whole
+// unit, a transactional one two; a transactional write costs two write units per KB.
+const (
+	eventualReadFactor       = 0.5
+	strongReadFactor         = 1
+	transactionalReadFactor  = 2
+	transactionalWriteFactor = 2
+)
+
+// Sources of the hot-key share (Capacity.HotKeyShareSource).
+const (
+	ShareGiven                 = "given"                  // traffic.hot_key_share
+	ShareNoTemplate            = "no_template"            // no partition key template: 0
+	ShareUndeclaredPlaceholder = "undeclared_placeholder" // a placeholder has no segment: 0
+	ShareTimeBucket            = "time_bucket"            // 1 / the other segments' cardinalities
+	ShareKeyCardinality        = "key_cardinality"        // 1 / all segments' cardinalities
+)
+
+// Bases of the item-collection estimate (CollectionEstimate.Basis).
+const (
+	CollectionGiven      = "given"       // traffic.max_items_per_partition_key
+	CollectionTimeBucket = "time_bucket" // the hot key's writes over one time bucket
+	CollectionUnbounded  = "unbounded"   // nothing bounds the items under one key
+)
+
+// maxNumberKeyBytes bounds the stored size of a number key value. The Developer Guide sizes a number at
+// about one byte per two significant digits plus one byte (CapacityUnitCalculations.html), 20 bytes for
+// MaxNumberDigits digits; the bound keeps one byte of margin over that approximation.
+const maxNumberKeyBytes = MaxNumberDigits/2 + 2
+
 // ceilEpsilon keeps float noise (3.0000000000000004) from rounding a whole number up.
 const ceilEpsilon = 1e-9
 
@@ -31,7 +78,7 @@ func ceilUnits(x float64) float64 { return math.Ceil(x - ceilEpsilon) }
 func WriteUnitsPerWrite(itemSizeBytes int64, transactional bool) float64 {
 	units := ceilUnits(float64(itemSizeBytes) / WriteUnitBytes)
 	if transactional {
-		units *= 2
+		units *= transactionalWriteFactor
 	}
 	return units
 }
@@ -42,11 +89,11 @@ func ReadUnitsPerRead(itemSizeBytes int64, consistency ReadConsistency) (float64
 	units := ceilUnits(float64(itemSizeBytes) / ReadUnitBytes)
 	switch consistency {
 	case ReadEventual, "":
-		return units * 0.5, nil
+		return units * eventualReadFactor, nil
 	case ReadStrong:
-		return units, nil
+		return units * strongReadFactor, nil
 	case ReadTransactional:
-		return units * 2, nil
+		return units * transactionalReadFactor, nil
 	}
 	return 0, fmt.Errorf("unknown read consistency %q", consistency)
 }
@@ -64,4 +111,157 @@ func RequiredShards(hotWriteUnits, hotReadUnits, targetUtilization float64) int6
 		return math.MaxInt32
 	}
 	return int64(n)
+}
+
+// hotKeyShare is the default share of traffic on the busiest partition-key value: with a time segment,
+// 1 / product of the other non-shard segments' cardinalities (1.0 when the time bucket stands alone: every
+// current write lands in the current bucket); otherwise 1 / product of all segment cardinalities (a
+// literal-only key is 1.0; an unbounded id is 0, i.e. uniform: skew must be stated). The second result
+// says where the share came from.
+func (a *analyzer) hotKeyShare(pk *Template) (float64, string) {
+	if s := a.in.Traffic.HotKeyShare; s != nil {
+		return *s, ShareGiven
+	}
+	if pk == nil {
+		return 0, ShareNoTemplate
+	}
+	product := 1.0
+	timeBucket := false
+	for _, name := range pk.Placeholders() {
+		seg, ok := a.segments[name]
+		switch {
+		case name == ShardPlaceholder:
+		case !ok:
+			return 0, ShareUndeclaredPlaceholder
+		case seg.Kind == KindTime:
+			timeBucket = true
+		case seg.Cardinality == nil:
+			product = math.Inf(1)
+		default:
+			product *= float64(*seg.Cardinality)
+		}
+	}
+	if timeBucket {
+		return 1 / product, ShareTimeBucket
+	}
+	return 1 / product, ShareKeyCardinality
+}
+
+// capacity fills Derived.Capacity, the required shards and the shard count: units per request, peak and
+// hot-key demand, per-shard demand and read fan-out.
+func (a *analyzer) capacity(doc *Document, pk *Template) {
+	in, d, t := a.in, &doc.Derived, doc.Traffic
+	c := &d.Capacity
+	c.WriteUnitsPerWrite = WriteUnitsPerWrite(t.ItemSizeBytes, t.TransactionalWrites)
+	c.ReadUnitsPerRead, _ = ReadUnitsPerRead(t.ItemSizeBytes, ReadConsistency(t.ReadConsistency))
+	c.HotKeyShare, c.HotKeyShareSource = a.hotKeyShare(pk)
+
+	var hotW, hotR float64
+	if t.WritesPerSecond != nil {
+		c.PeakWriteUnits = ptr(*t.WritesPerSecond * c.WriteUnitsPerWrite)
+		hotW = *c.PeakWriteUnits * c.HotKeyShare
+		c.HotKeyWriteUnits = ptr(hotW)
+	}
+	if t.ReadsPerSecond != nil {
+		c.PeakReadUnits = ptr(*t.ReadsPerSecond * c.ReadUnitsPerRead)
+		hotR = *c.PeakReadUnits * c.HotKeyShare
+		c.HotKeyReadUnits = ptr(hotR)
+	}
+	if v := t.HottestItemWritesPerSecond; v != nil {
+		c.HottestItemWriteUnits = ptr(*v * c.WriteUnitsPerWrite)
+	}
+	if v := t.HottestItemReadsPerSecond; v != nil {
+		c.HottestItemReadUnits = ptr(*v * c.ReadUnitsPerRead)
+	}
+	d.RequiredShards = RequiredShards(hotW, hotR, doc.TargetUtilization)
+
+	switch {
+	case doc.Sharding.Strategy == StrategyNone:
+		d.ShardCount = 1
+	case in.Sharding.Count != nil:
+		d.ShardCount = *in.Sharding.Count
+	default:
+		d.ShardCount = min(d.RequiredShards, MaxShardCount)
+	}
+	if c.HotKeyWriteUnits != nil {
+		c.PerShardWriteUnits = ptr(*c.HotKeyWriteUnits / float64(d.ShardCount))
+	}
+	if c.HotKeyReadUnits != nil {
+		c.PerShardReadUnits = ptr(*c.HotKeyReadUnits / float64(d.ShardCount))
+	}
+	c.ReadFanout = d.ShardCount
+	// Derived numbers built from unknown inputs are unknown too, so rules on them stay silent.
+	for _, p := range []string{"traffic", "traffic.writes_per_second", "traffic.reads_per_second", "traffic.item_size_bytes",
+		"traffic.hot_key_share", "sharding", "sharding.count", "sharding.strategy", "segments", "partition_key.template", "target_utilization"} {
+		if a.isUnknown(p) {
+			doc.Unknown = append(doc.Unknown, "derived.capacity", "derived.shard_count", "derived.required_shards")
+			break
+		}
+	}
+}
+
+// gsiHotPartitionWriteUnits is the write demand on an index's busiest partition: every table write lands in
+// the index, all into one partition when the index key is time-bucketed, else spread over its
+// partition-key values; nil without writes or a bounded cardinality.
+func gsiHotPartitionWriteUnits(peakWriteUnits *float64, g GSIDoc) *float64 {
+	switch {
+	case peakWriteUnits == nil:
+		return nil
+	case g.TimeBucketed:
+		return ptr(*peakWriteUnits)
+	case g.PartitionKeyCardinality != nil:
+		return ptr(*peakWriteUnits / float64(*g.PartitionKeyCardinality))
+	}
+	return nil
+}
+
+// collection estimates the item collection of one partition-key value: items per key × (item size + one
+// entry per LSI). ALL and INCLUDE entries are bounded by item size + 100 bytes; KEYS_ONLY entries by the
+// key bytes + 100. Items per key are given, or follow from a time bucket's writes.
+func (a *analyzer) collection(doc *Document) {
+	d, t := &doc.Derived, doc.Traffic
+	entry := t.ItemSizeBytes
+	keyBytes := int64(0)
+	if d.PartitionKey.MaxBytes != nil {
+		keyBytes += *d.PartitionKey.MaxBytes
+	}
+	if d.SortKey != nil && d.SortKey.MaxBytes != nil {
+		keyBytes += *d.SortKey.MaxBytes
+	}
+	for _, l := range doc.Table.LSIs {
+		switch l.ProjectionType {
+		case ProjectionKeysOnly:
+			entry += keyBytes + lsiSortKeyBytes(l.SortKey.Type) + IndexEntryOverheadBytes
+		default:
+			entry += t.ItemSizeBytes + IndexEntryOverheadBytes
+		}
+	}
+	d.Collection = CollectionEstimate{EntryBytes: entry, Basis: CollectionUnbounded}
+	switch {
+	case t.MaxItemsPerPartitionKey != nil:
+		d.Collection.ItemsPerKey = ptr(float64(*t.MaxItemsPerPartitionKey))
+		d.Collection.Basis = CollectionGiven
+	case d.PartitionKey.HasTimeBucket && t.WritesPerSecond != nil:
+		bucket := math.Inf(1)
+		for _, s := range d.PartitionKey.Segments {
+			if s.Kind == KindTime {
+				bucket = math.Min(bucket, a.segments[s.Name].BucketSeconds)
+			}
+		}
+		share := d.Capacity.HotKeyShare
+		d.Collection.ItemsPerKey = ptr(math.Ceil(*t.WritesPerSecond * share * bucket / float64(d.ShardCount)))
+		d.Collection.Basis = CollectionTimeBucket
+	}
+	if d.Collection.ItemsPerKey != nil {
+		d.Collection.Bytes = ptr(*d.Collection.ItemsPerKey * float64(entry))
+	}
+}
+
+// lsiSortKeyBytes bounds an LSI sort key value that has no template: a number takes at most
+// maxNumberKeyBytes; strings and binaries get the id default.
+func lsiSortKeyBytes(keyType string) int64 {
+	if keyType == KeyTypeNumber {
+		return maxNumberKeyBytes
+	}
+	return DefaultIDMaxLength
 }

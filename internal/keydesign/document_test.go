@@ -228,13 +228,22 @@ func TestDocumentIsJSON(t *testing.T) {
 	if err := json.Unmarshal(raw, &generic); err != nil {
 		t.Fatal(err)
 	}
-	derived := generic["derived"].(map[string]any)
+	derived, ok := generic["derived"].(map[string]any)
+	if !ok {
+		t.Fatalf("derived is not an object: %v", generic["derived"])
+	}
 	for _, key := range []string{"capacity", "shard_count", "partition_key_max_bytes", "partition_key_segments", "has_time_bucket"} {
 		if _, ok := derived[key]; !ok {
 			t.Errorf("derived lacks %q", key)
 		}
 	}
-	gsi := generic["table"].(map[string]any)["gsis"].([]any)[0].(map[string]any)
+	var table struct {
+		GSIs []map[string]any `json:"gsis"`
+	}
+	if err := json.Unmarshal(mustJSON(t, generic["table"]), &table); err != nil || len(table.GSIs) == 0 {
+		t.Fatalf("table.gsis: %v %v", err, generic["table"])
+	}
+	gsi := table.GSIs[0]
 	if gsi["time_bucketed"] != true {
 		t.Errorf("a GSI keyed by the day segment is time-bucketed: %v", gsi)
 	}
@@ -314,4 +323,13 @@ func TestGSIHotPartitionFacts(t *testing.T) {
 	if g := gsis["by_customer"]; g.PartitionKeyCardinality != nil || g.HotPartitionWriteUnits != nil {
 		t.Errorf("an unstated cardinality gives no estimate: %+v", g)
 	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	raw, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
 }

@@ -8,7 +8,7 @@ const (
 	KeyTypeBinary = "B"
 )
 
-// Sharding strategies: none (the default), calculated (a hash of the source segment) or random.
+// Sharding strategies (sharding.strategy).
 const (
 	StrategyNone       = "none"
 	StrategyCalculated = "calculated"

@@ -3,8 +3,9 @@
 // Terraform, AWS or OPA.
 package keydesign
 
-// DynamoDB limits and unit sizes. Every number the rules rely on lives here, with the page it comes from
-// (AWS DynamoDB Developer Guide unless marked API); contributing/capacity-model.md lists them with the URLs.
+// DynamoDB limits and unit sizes. Every number the rules rely on lives here, with the page it comes from:
+// pages of the Amazon DynamoDB Developer Guide (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/),
+// or of the API Reference where marked API (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/).
 const (
 	// PartitionWriteUnitsLimit is the write throughput of one physical partition, in WCU/s
 	// (bp-partition-key-design; warm-throughput-scenarios).
@@ -60,15 +61,33 @@ const (
 	MaxNumberDigits = 38
 )
 
-// Defaults of the design inputs, and the design thresholds of the rules (contributing/capacity-model.md).
+// Defaults of the design inputs, applied when the configuration leaves an attribute out. These are
+// dynamokeys choices, not AWS limits.
 const (
-	DefaultItemSizeBytes      = 1024
-	DefaultTargetUtilization  = 0.8
-	DefaultIDMaxLength        = 64
-	DefaultNumberMaxLength    = 40
-	DefaultSchemeVersion      = 1
-	LowCardinalityThreshold   = 100
-	FanoutWarningShards       = 100
+	// DefaultItemSizeBytes is one write unit's worth of item: the smallest item costs the same.
+	DefaultItemSizeBytes = WriteUnitBytes
+	// DefaultTargetUtilization sizes shards at 80% of a partition's throughput, keeping 20% headroom.
+	DefaultTargetUtilization = 0.8
+	// DefaultIDMaxLength bounds an id segment without max_length (a UUID is 36 bytes; 64 leaves room for
+	// prefixed ids).
+	DefaultIDMaxLength = 64
+	// DefaultNumberMaxLength bounds a number segment's text: MaxNumberDigits digits, a sign and a decimal
+	// point.
+	DefaultNumberMaxLength = MaxNumberDigits + 2
+	// DefaultSchemeVersion is the routing scheme version of a new design.
+	DefaultSchemeVersion = 1
+)
+
+// Thresholds of the design rules, read by the Rego rules through the limits data. These are dynamokeys
+// choices, not AWS limits.
+const (
+	// LowCardinalityThreshold: a partition key (or GSI partition key) with fewer distinct values than this
+	// spreads load over too few partitions (DK302 and the GSI rules).
+	LowCardinalityThreshold = 100
+	// FanoutWarningShards: more shards than this make every read of a logical key a large scatter-gather.
+	FanoutWarningShards = 100
+	// FanoutOverprovisionFactor: a fixed shard count more than this many times the required count is
+	// over-sharded (reads fan out for no write benefit).
 	FanoutOverprovisionFactor = 4
 )
 

@@ -16,17 +16,17 @@ type routingVector struct {
 	Suffix string `json:"suffix"`
 }
 
-func loadRoutingVectors(t testing.TB) []routingVector {
-	t.Helper()
+func loadRoutingVectors(tb testing.TB) []routingVector {
+	tb.Helper()
 	raw, err := os.ReadFile("testdata/routing_vectors.json")
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	var file struct {
 		Vectors []routingVector `json:"vectors"`
 	}
 	if err := json.Unmarshal(raw, &file); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	return file.Vectors
 }

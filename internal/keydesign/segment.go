@@ -8,7 +8,7 @@ import (
 // SegmentKind says what a placeholder holds.
 type SegmentKind string
 
-// Segment kinds: what a key placeholder holds.
+// Segment kinds (segments.*.kind).
 const (
 	KindID     SegmentKind = "id"
 	KindEnum   SegmentKind = "enum"
@@ -65,7 +65,7 @@ type ResolvedSegment struct {
 	BucketSeconds float64 `json:"bucket_seconds,omitempty"`
 }
 
-// Resolve validates a segment and applies the segment defaults: id unbounded with max_length 64;
+// Resolve validates a segment and applies the defaults: id unbounded with max_length 64;
 // enum cardinality = number of values and max_length = longest value; time max_length from its
 // granularity; number max_length 40. A time segment is monotonic unless monotonic = false.
 // Errors are returned with the attribute (relative to the segment) they concern.

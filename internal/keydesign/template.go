@@ -79,7 +79,7 @@ func checkPlaceholderName(name string) error {
 	if name == "" {
 		return errors.New(`empty placeholder "{}": name it, e.g. {customer_id}`)
 	}
-	for i := 0; i < len(name); i++ {
+	for i := range len(name) {
 		c := name[i]
 		ok := c >= 'a' && c <= 'z' || i > 0 && (c >= '0' && c <= '9' || c == '_')
 		if !ok {

@@ -2,6 +2,7 @@ package keydesign
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -39,7 +40,7 @@ func (a *analyzer) validateBounds() {
 		a.fail(Path{"traffic", "max_items_per_partition_key"}, "must be at most %s items, got %s",
 			thousands(MaxItemsPerPartitionKey), thousands(float64(*m)))
 	}
-	for _, name := range sortedKeys(in.Segments) {
+	for _, name := range slices.Sorted(maps.Keys(in.Segments)) {
 		if l := in.Segments[name].MaxLength; l != nil && *l > MaxSegmentLength {
 			a.fail(Path{"segments", name, "max_length"}, "must be at most %s bytes (the item size limit), got %s",
 				thousands(MaxSegmentLength), thousands(float64(*l)))
@@ -196,7 +197,7 @@ func Questionable(in *Input) []*FieldError {
 			used[k.Name] = true
 		}
 	}
-	for _, name := range sortedKeys(in.Segments) {
+	for _, name := range slices.Sorted(maps.Keys(in.Segments)) {
 		if !used[name] && name != in.Sharding.Source {
 			out = append(out, &FieldError{Path: Path{"segments", name}, Message: fmt.Sprintf("segment %q is declared but no key "+
 				"template has a {%s} placeholder and no index key attribute is named %s: add it to a template or remove it", name, name, name)})

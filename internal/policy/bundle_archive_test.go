@@ -3,8 +3,8 @@ package policy
 import (
 	"archive/tar"
 	"compress/gzip"
-	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"maps"
 	"os"
@@ -57,7 +57,7 @@ func archiveEntries(t *testing.T, archive string) map[string]string {
 	tr := tar.NewReader(gz)
 	for {
 		h, err := tr.Next()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			return entries
 		}
 		if err != nil {
@@ -127,7 +127,7 @@ func TestPolicyBundleArchive(t *testing.T) {
 		queries = append(queries, q[1])
 	}
 
-	ctx := context.Background()
+	ctx := t.Context()
 	fromArchive := func(query string) *rego.Rego { return rego.New(rego.Query(query), rego.LoadBundle(archive)) }
 	fromDir := func(query string) *rego.Rego {
 		opts := []func(*rego.Rego){rego.Query(query)}

@@ -1,7 +1,7 @@
 package policy
 
 import (
-	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -21,11 +21,14 @@ func TestLimitsMatchGo(t *testing.T) {
 	if compiler.Compile(modules); compiler.Failed() {
 		t.Fatal(compiler.Errors)
 	}
-	rs, err := rego.New(rego.Query("data.dynamokeys.lib.limits"), rego.Compiler(compiler)).Eval(context.Background())
+	rs, err := rego.New(rego.Query("data.dynamokeys.lib.limits"), rego.Compiler(compiler)).Eval(t.Context())
 	if err != nil || len(rs) == 0 {
 		t.Fatalf("evaluating limits: %v", err)
 	}
-	limits := rs[0].Expressions[0].Value.(map[string]any)
+	limits, ok := rs[0].Expressions[0].Value.(map[string]any)
+	if !ok {
+		t.Fatalf("data.dynamokeys.lib.limits is not an object: %v", rs[0].Expressions[0].Value)
+	}
 	want := map[string]float64{
 		"partition_write_units":       keydesign.PartitionWriteUnitsLimit,
 		"partition_read_units":        keydesign.PartitionReadUnitsLimit,
@@ -55,7 +58,12 @@ func TestLimitsMatchGo(t *testing.T) {
 			t.Errorf("policies/lib/lib.rego limits lacks %q", key)
 			continue
 		}
-		if g, _ := got.(interface{ Float64() (float64, error) }).Float64(); g != v {
+		n, ok := got.(json.Number)
+		if !ok {
+			t.Errorf("limits.%s = %v (%T) in Rego, not a number", key, got, got)
+			continue
+		}
+		if g, err := n.Float64(); err != nil || g != v {
 			t.Errorf("limits.%s = %v in Rego, %v in Go", key, got, v)
 		}
 	}

@@ -249,7 +249,7 @@ func (e *Engine) EvaluateValue(ctx context.Context, input ast.Value) (findings [
 	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(input))
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("%w (%v)", ErrTimeout, ctx.Err())
+			return nil, fmt.Errorf("%w (%w)", ErrTimeout, ctx.Err())
 		}
 		return nil, fmt.Errorf("evaluating the policies: %w", err)
 	}

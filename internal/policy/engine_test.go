@@ -36,11 +36,11 @@ func tableDesign() *keydesign.Input {
 	}
 }
 
-func analyzed(t testing.TB, in *keydesign.Input) *keydesign.Document {
-	t.Helper()
+func analyzed(tb testing.TB, in *keydesign.Input) *keydesign.Document {
+	tb.Helper()
 	doc, errs := keydesign.Analyze(in)
 	if errs != nil {
-		t.Fatal(errs)
+		tb.Fatal(errs)
 	}
 	return doc
 }
@@ -50,7 +50,7 @@ func TestEvaluateHotDailyLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	findings, err := e.Evaluate(context.Background(), analyzed(t, tableDesign()))
+	findings, err := e.Evaluate(t.Context(), analyzed(t, tableDesign()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestEvaluateFixedDesignHasNoErrors(t *testing.T) {
 	in.LocalSecondaryIndexes = nil
 	in.GlobalSecondaryIndexes = nil
 	e, _ := Builtin()
-	findings, err := e.Evaluate(context.Background(), analyzed(t, in))
+	findings, err := e.Evaluate(t.Context(), analyzed(t, in))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,11 +108,11 @@ findings contains {"rule": "ORG001", "name": "table-prefix", "severity": "warnin
 	msg := sprintf("table %q does not start with prod-", [input.table.name])
 }
 `)
-	e, err := NewEngine(context.Background(), Options{PolicyDirs: []string{dir}})
+	e, err := NewEngine(t.Context(), Options{PolicyDirs: []string{dir}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	findings, err := e.Evaluate(context.Background(), analyzed(t, tableDesign()))
+	findings, err := e.Evaluate(t.Context(), analyzed(t, tableDesign()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestSandboxRefusesUnsafeBuiltins(t *testing.T) {
 	} {
 		t.Run(strings.SplitN(call, "(", 2)[0], func(t *testing.T) {
 			dir := writePolicy(t, "package dynamokeys.custom.evil\n\nleak := "+call+"\n")
-			_, err := NewEngine(context.Background(), Options{PolicyDirs: []string{dir}})
+			_, err := NewEngine(t.Context(), Options{PolicyDirs: []string{dir}})
 			if err == nil {
 				t.Fatalf("a policy calling %s was accepted", call)
 			}
@@ -156,11 +156,11 @@ func TestEnvironmentNeverReachesPolicies(t *testing.T) {
 
 findings contains {"rule": "SPY", "name": "spy", "severity": "warning", "message": json.marshal([input, data.dynamokeys.lib]), "path": []}
 `)
-	e, err := NewEngine(context.Background(), Options{PolicyDirs: []string{dir}})
+	e, err := NewEngine(t.Context(), Options{PolicyDirs: []string{dir}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	findings, err := e.Evaluate(context.Background(), analyzed(t, tableDesign()))
+	findings, err := e.Evaluate(t.Context(), analyzed(t, tableDesign()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ findings contains {"rule": "SPY", "name": "spy", "severity": "warning", "message
 
 func TestPolicyOutsideCustomNamespaceIsRefused(t *testing.T) {
 	dir := writePolicy(t, "package dynamokeys.rules.hot\n\nfindings contains {\"rule\": \"X\"}\n")
-	_, err := NewEngine(context.Background(), Options{PolicyDirs: []string{dir}})
+	_, err := NewEngine(t.Context(), Options{PolicyDirs: []string{dir}})
 	if err == nil || !strings.Contains(err.Error(), "outside dynamokeys.custom") || !strings.Contains(err.Error(), "org.rego:1") {
 		t.Errorf("err = %v", err)
 	}
@@ -181,7 +181,7 @@ func TestPolicyOutsideCustomNamespaceIsRefused(t *testing.T) {
 
 func TestPolicyCompileErrorNamesFileAndLine(t *testing.T) {
 	dir := writePolicy(t, "package dynamokeys.custom.broken\n\nfindings contains x if {\n\tx := undefined_function(1)\n}\n")
-	_, err := NewEngine(context.Background(), Options{PolicyDirs: []string{dir}})
+	_, err := NewEngine(t.Context(), Options{PolicyDirs: []string{dir}})
 	if err == nil || !strings.Contains(err.Error(), "org.rego:4") {
 		t.Errorf("err = %v", err)
 	}
@@ -195,11 +195,11 @@ findings contains {"rule": "SLOW", "name": "slow", "severity": "warning", "messa
 	count({1 | some i in numbers.range(1, 100000); some j in numbers.range(1, 100000); i != j}) > 0
 }
 `)
-	e, err := NewEngine(context.Background(), Options{PolicyDirs: []string{dir}})
+	e, err := NewEngine(t.Context(), Options{PolicyDirs: []string{dir}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
 	defer cancel()
 	start := time.Now()
 	_, err = e.Evaluate(ctx, analyzed(t, tableDesign()))
@@ -240,12 +240,13 @@ func BenchmarkEvaluate(b *testing.B) { benchmarkEvaluate(b, shardedTableDesign()
 func BenchmarkEvaluateHotDesign(b *testing.B) { benchmarkEvaluate(b, tableDesign()) }
 
 func benchmarkEvaluate(b *testing.B, in *keydesign.Input) {
+	b.Helper()
 	e, err := Builtin()
 	if err != nil {
 		b.Fatal(err)
 	}
 	doc := analyzed(b, in)
-	ctx := context.Background()
+	ctx := b.Context()
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := e.Evaluate(ctx, doc); err != nil {
@@ -258,7 +259,7 @@ func benchmarkEvaluate(b *testing.B, in *keydesign.Input) {
 func BenchmarkCompileBundle(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := NewEngine(context.Background(), Options{}); err != nil {
+		if _, err := NewEngine(b.Context(), Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

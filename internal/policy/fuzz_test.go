@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"context"
 	"math"
 	"testing"
 
@@ -44,7 +43,7 @@ func FuzzEvaluateNumbers(f *testing.F) {
 				t.Fatalf("a derived number is not finite: %+v", doc.Derived)
 			}
 		}
-		if _, err := engine.Evaluate(context.Background(), doc); err != nil {
+		if _, err := engine.Evaluate(t.Context(), doc); err != nil {
 			t.Fatalf("evaluation failed on an accepted design: %v", err)
 		}
 	})

@@ -2,7 +2,6 @@ package policy
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -62,13 +61,13 @@ func TestPlanAdapterEntryPoints(t *testing.T) {
 		t.Fatal(compiler.Errors)
 	}
 	query, err := rego.New(rego.Query("deny := data.dynamokeys.conftest.deny; warn := data.dynamokeys.conftest.warn"),
-		rego.Compiler(compiler), rego.StrictBuiltinErrors(true)).PrepareForEval(context.Background())
+		rego.Compiler(compiler), rego.StrictBuiltinErrors(true)).PrepareForEval(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
 	for name, want := range planExpectations {
 		t.Run(name, func(t *testing.T) {
-			rs, err := query.Eval(context.Background(), rego.EvalParsedInput(loadPlan(t, name)))
+			rs, err := query.Eval(t.Context(), rego.EvalParsedInput(loadPlan(t, name)))
 			if err != nil {
 				t.Fatalf("evaluation error (the adapter must never fail on a plan): %v", err)
 			}

@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"context"
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -17,7 +16,7 @@ const minPolicyCoverage = 90.0
 // TestRegoRules runs every *_test.rego of the bundle with OPA's tester, in the same sandbox as the engine,
 // and reports policy coverage.
 func TestRegoRules(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	modules, err := BundleModules(true)
 	if err != nil {
 		t.Fatal(err)

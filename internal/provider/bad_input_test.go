@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"strings"
@@ -223,7 +222,7 @@ func tableNames(t *testing.T, api *dynamodb.Client) map[string]bool {
 	names := map[string]bool{}
 	pages := dynamodb.NewListTablesPaginator(api, &dynamodb.ListTablesInput{})
 	for pages.HasMorePages() {
-		page, err := pages.NextPage(context.Background())
+		page, err := pages.NextPage(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -12,7 +13,7 @@ import (
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
 )
 
-// designInputModel holds the design inputs (keys, segments, sharding, traffic, indexes). Nested values stay framework values so that
+// designInputModel holds the design shapes shared by the data source and the resource. Nested values stay framework values so that
 // unknowns at plan time can be told apart from nulls.
 type designInputModel struct {
 	PartitionKey           types.Object `tfsdk:"partition_key"`
@@ -110,6 +111,18 @@ func (e *expander) object(v types.Object, p keydesign.Path, target any) bool {
 	return !e.diags.HasError()
 }
 
+// element reads one element of a map of objects into target. The schema makes every element an object; any
+// other value is a provider bug, reported as a diagnostic on the element rather than a panic.
+func (e *expander) element(v attr.Value, p keydesign.Path, target any) bool {
+	obj, ok := v.(types.Object)
+	if !ok {
+		e.diags.AddAttributeError(attributePath(p), "Internal error",
+			fmt.Sprintf("%s holds a %T where an object was expected. This is a bug in the provider; please report it.", p, v))
+		return false
+	}
+	return e.object(obj, p, target)
+}
+
 func (e *expander) str(v types.String, p keydesign.Path) string {
 	if e.known(v, p) {
 		return v.ValueString()
@@ -197,7 +210,7 @@ func expandDesign(ctx context.Context, m designInputModel) (*keydesign.Input, di
 		for name, v := range m.Segments.Elements() {
 			p := keydesign.Path{"segments", name}
 			var sm segmentModel
-			if !e.object(v.(types.Object), p, &sm) {
+			if !e.element(v, p, &sm) {
 				continue
 			}
 			seg := keydesign.Segment{
@@ -245,7 +258,7 @@ func expandDesign(ctx context.Context, m designInputModel) (*keydesign.Input, di
 		for name, v := range m.LocalSecondaryIndexes.Elements() {
 			p := keydesign.Path{"local_secondary_indexes", name}
 			var lm lsiModel
-			if !e.object(v.(types.Object), p, &lm) {
+			if !e.element(v, p, &lm) {
 				continue
 			}
 			lsi := keydesign.LocalSecondaryIndex{Name: name,
@@ -262,7 +275,7 @@ func expandDesign(ctx context.Context, m designInputModel) (*keydesign.Input, di
 		for name, v := range m.GlobalSecondaryIndexes.Elements() {
 			p := keydesign.Path{"global_secondary_indexes", name}
 			var gm gsiModel
-			if !e.object(v.(types.Object), p, &gm) {
+			if !e.element(v, p, &gm) {
 				continue
 			}
 			in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, keydesign.GlobalSecondaryIndex{Name: name,

@@ -23,6 +23,7 @@ var exampleExpectations = map[string]string{
 // a local DynamoDB server. (That the examples are terraform fmt clean is checked by make lint.)
 func TestAccExamplesPlan(t *testing.T) {
 	endpoint := testAccDynoxide(t)
+	t.Parallel()
 	tf, err := testutil.EnsureTerraformCLI()
 	if err != nil {
 		t.Fatal(err)
@@ -66,6 +67,7 @@ func TestAccExamplesPlan(t *testing.T) {
 	for _, dir := range dirs {
 		rel, _ := filepath.Rel(root, dir)
 		t.Run(rel, func(t *testing.T) {
+			t.Parallel()
 			copyDir := filepath.Join(work, strings.ReplaceAll(rel, string(filepath.Separator), "_"))
 			if err := os.CopyFS(copyDir, os.DirFS(dir)); err != nil {
 				t.Fatal(err)

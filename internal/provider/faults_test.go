@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"net"
 	"net/url"
@@ -34,7 +33,7 @@ func TestAccNameClashNeverAdoptsTheOtherTable(t *testing.T) {
 	endpoint := testAccDynoxide(t)
 	api := testAPI(t, endpoint)
 	name := "clash-orders"
-	out, err := api.CreateTable(context.Background(), &dynamodb.CreateTableInput{
+	out, err := api.CreateTable(t.Context(), &dynamodb.CreateTableInput{
 		TableName:            aws.String(name),
 		BillingMode:          types.BillingModePayPerRequest,
 		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeS}},
@@ -51,7 +50,7 @@ func TestAccNameClashNeverAdoptsTheOtherTable(t *testing.T) {
 			if elapsed := time.Since(start); elapsed > faultBound {
 				t.Errorf("the clash took %v to report; it must fail at once, not retry until the create timeout", elapsed)
 			}
-			got, err := api.DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+			got, err := api.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String(name)})
 			if err != nil {
 				return fmt.Errorf("the other table is gone: %w", err)
 			}

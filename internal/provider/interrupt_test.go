@@ -23,7 +23,7 @@ import (
 // the TF_REATTACH_PROVIDERS value that points a Terraform CLI at it.
 func serveInProcess(t *testing.T) string {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	reattach := make(chan *plugin.ReattachConfig, 1)
 	closed := make(chan struct{})
 	go func() {

@@ -29,6 +29,7 @@ data "dynamokeys_keydesign" "events" {
 `
 
 func TestKeydesignDataSourceComputesShards(t *testing.T) {
+	t.Parallel()
 	ds := "data.dynamokeys_keydesign.events"
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -67,6 +68,7 @@ func TestKeydesignDataSourceComputesShards(t *testing.T) {
 }
 
 func TestKeydesignDataSourceWithoutTrafficLeavesDemandNull(t *testing.T) {
+	t.Parallel()
 	ds := "data.dynamokeys_keydesign.orders"
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -85,6 +87,7 @@ func TestKeydesignDataSourceWithoutTrafficLeavesDemandNull(t *testing.T) {
 // TestKeydesignDataSourceUnknownInput shows that an input unknown at plan time defers the read: the
 // computed attributes are unknown in the plan, known after apply, and nothing fails.
 func TestKeydesignDataSourceUnknownInput(t *testing.T) {
+	t.Parallel()
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
@@ -111,6 +114,7 @@ output "shards" {
 }
 
 func TestKeydesignDataSourceBadInput(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, config, expect string
 	}{
@@ -140,6 +144,7 @@ func TestKeydesignDataSourceBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			resource.UnitTest(t, resource.TestCase{
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{{
@@ -152,6 +157,7 @@ func TestKeydesignDataSourceBadInput(t *testing.T) {
 }
 
 func TestAttributePath(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   keydesign.Path
 		want path.Path
@@ -171,6 +177,7 @@ func TestAttributePath(t *testing.T) {
 }
 
 func TestFindingDiagnosticsFollowEnforce(t *testing.T) {
+	t.Parallel()
 	findings := []policy.Finding{
 		{Rule: "DK303", Name: "hot-key-demand", Severity: policy.SeverityError, Message: "busiest key needs 2,500 WCU",
 			Path: keydesign.Path{"traffic", "writes_per_second"}, Remediation: "shard the key", DocsURL: "https://example.test/DK303"},

@@ -16,23 +16,28 @@ data "dynamokeys_keydesign" "orders" {
 }
 `
 
-// TestAccProviderAgainstDynoxide plans and applies a configuration with the provider pointed at a local
-// DynamoDB server.
+// TestAccProviderAgainstDynoxide: the provider configured with a local endpoint and static credentials
+// creates a table on that server (seen there through the SDK, keys included) and deletes it on destroy.
 func TestAccProviderAgainstDynoxide(t *testing.T) {
 	endpoint := testAccDynoxide(t)
-	resource.Test(t, resource.TestCase{
+	api := testAPI(t, endpoint)
+	name := "provider-endpoint-orders"
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkTableGone(api, name),
 		Steps: []resource.TestStep{{
-			Config: providerBlock(endpoint) + minimalDesign,
+			Config: smallTable(endpoint, name, "deletion_protection = false"),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("data.dynamokeys_keydesign.orders", tfjsonpath.New("shard_count"), knownvalue.Int64Exact(1)),
+				statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("status"), knownvalue.StringExact("ACTIVE")),
 			},
+			Check: checkKeySchema(api, name, "pk", "sk"),
 		}},
 	})
 }
 
 // TestProviderWorksUnconfigured shows that no provider attribute is required and nothing is contacted.
 func TestProviderWorksUnconfigured(t *testing.T) {
+	t.Parallel()
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
@@ -45,6 +50,7 @@ func TestProviderWorksUnconfigured(t *testing.T) {
 }
 
 func TestProviderInvalidConfiguration(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		block  string
@@ -61,6 +67,7 @@ func TestProviderInvalidConfiguration(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			resource.UnitTest(t, resource.TestCase{
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{{

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -13,7 +12,7 @@ import (
 // configureProvider calls ConfigureProvider over the protocol with the given policy block.
 func configureProvider(t *testing.T, disabled []string) *tfprotov6.ConfigureProviderResponse {
 	t.Helper()
-	ctx := context.Background()
+	ctx := t.Context()
 	server, err := providerserver.NewProtocol6WithError(New("test")())()
 	if err != nil {
 		t.Fatal(err)
@@ -22,8 +21,14 @@ func configureProvider(t *testing.T, disabled []string) *tfprotov6.ConfigureProv
 	if err != nil {
 		t.Fatal(err)
 	}
-	objType := schema.Provider.ValueType().(tftypes.Object)
-	policyType := objType.AttributeTypes["policy"].(tftypes.Object)
+	objType, ok := schema.Provider.ValueType().(tftypes.Object)
+	if !ok {
+		t.Fatalf("provider schema type is %T, not an object", schema.Provider.ValueType())
+	}
+	policyType, ok := objType.AttributeTypes["policy"].(tftypes.Object)
+	if !ok {
+		t.Fatalf("policy attribute type is %T, not an object", objType.AttributeTypes["policy"])
+	}
 	rules := make([]tftypes.Value, len(disabled))
 	for i, id := range disabled {
 		rules[i] = tftypes.NewValue(tftypes.String, id)
@@ -50,6 +55,7 @@ func configureProvider(t *testing.T, disabled []string) *tfprotov6.ConfigureProv
 }
 
 func TestConfigureWarnsOnUnknownDisabledRule(t *testing.T) {
+	t.Parallel()
 	resp := configureProvider(t, []string{"DK303", "DK999"})
 	var warnings []string
 	for _, d := range resp.Diagnostics {
@@ -66,7 +72,8 @@ func TestConfigureWarnsOnUnknownDisabledRule(t *testing.T) {
 }
 
 func TestAllRulesDisabledSkipsEvaluation(t *testing.T) {
-	engine, diags := loadPolicyEngine(context.Background(), nil)
+	t.Parallel()
+	engine, diags := loadPolicyEngine(t.Context(), nil)
 	if diags.HasError() {
 		t.Fatal(diags)
 	}

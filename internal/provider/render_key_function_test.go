@@ -10,6 +10,7 @@ import (
 )
 
 func TestRenderKeyFunction(t *testing.T) {
+	t.Parallel()
 	resource.UnitTest(t, resource.TestCase{
 		TerraformVersionChecks:   functionsAvailable,
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -30,6 +31,7 @@ output "literal" {
 }
 
 func TestRenderKeyFunctionUnknownValue(t *testing.T) {
+	t.Parallel()
 	resource.UnitTest(t, resource.TestCase{
 		TerraformVersionChecks:   functionsAvailable,
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -48,6 +50,7 @@ output "key" {
 }
 
 func TestRenderKeyFunctionErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, call, expect string
 	}{
@@ -58,6 +61,7 @@ func TestRenderKeyFunctionErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			resource.UnitTest(t, resource.TestCase{
 				TerraformVersionChecks:   functionsAvailable,
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,

@@ -14,6 +14,7 @@ import (
 // TestShardFunctionMatchesNode checks provider::dynamokeys::shard through the Terraform CLI against
 // shard numbers that Node.js computed.
 func TestShardFunctionMatchesNode(t *testing.T) {
+	t.Parallel()
 	var config strings.Builder
 	var checks []statecheck.StateCheck
 	for i, v := range nodeVectors(t) {
@@ -31,6 +32,7 @@ func TestShardFunctionMatchesNode(t *testing.T) {
 }
 
 func TestShardFunctionUnknownIDGivesUnknownResult(t *testing.T) {
+	t.Parallel()
 	resource.UnitTest(t, resource.TestCase{
 		TerraformVersionChecks:   functionsAvailable,
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -49,6 +51,7 @@ output "shard" {
 }
 
 func TestShardFunctionRejectsCountBelowOne(t *testing.T) {
+	t.Parallel()
 	for _, count := range []string{"0", "-3"} {
 		resource.UnitTest(t, resource.TestCase{
 			TerraformVersionChecks:   functionsAvailable,

@@ -9,6 +9,7 @@ import (
 )
 
 func TestShardKeysFunction(t *testing.T) {
+	t.Parallel()
 	resource.UnitTest(t, resource.TestCase{
 		TerraformVersionChecks:   functionsAvailable,
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -36,6 +37,7 @@ output "single" {
 }
 
 func TestShardKeysFunctionErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, call, expect string
 	}{
@@ -49,6 +51,7 @@ func TestShardKeysFunctionErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			resource.UnitTest(t, resource.TestCase{
 				TerraformVersionChecks:   functionsAvailable,
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,

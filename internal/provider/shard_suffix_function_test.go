@@ -12,6 +12,7 @@ import (
 
 // TestShardSuffixFunctionMatchesNode checks zero-padded suffixes against Node.js's padStart output.
 func TestShardSuffixFunctionMatchesNode(t *testing.T) {
+	t.Parallel()
 	var config strings.Builder
 	var checks []statecheck.StateCheck
 	for i, v := range nodeVectors(t) {
@@ -29,6 +30,7 @@ func TestShardSuffixFunctionMatchesNode(t *testing.T) {
 }
 
 func TestShardSuffixFunctionRejectsZeroCount(t *testing.T) {
+	t.Parallel()
 	resource.UnitTest(t, resource.TestCase{
 		TerraformVersionChecks:   functionsAvailable,
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,

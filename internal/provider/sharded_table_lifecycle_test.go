@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -18,9 +17,13 @@ import (
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil/localddb"
 )
 
-// smallTable renders a minimal table; extra goes inside the resource block.
+// smallTable renders a minimal table with its provider block; extra goes inside the resource block.
 func smallTable(endpoint, name, extra string) string {
-	return providerBlock(endpoint) + fmt.Sprintf(`
+	return providerBlock(endpoint) + smallTableResource(name, extra)
+}
+
+func smallTableResource(name, extra string) string {
+	return fmt.Sprintf(`
 resource "dynamokeys_sharded_table" "t" {
   name          = %[1]q
   partition_key = { name = "pk", template = "CUSTOMER#{customer_id}" }
@@ -34,13 +37,27 @@ resource "dynamokeys_sharded_table" "t" {
 `, name, extra)
 }
 
+// unreachableProviderBlock configures the provider against an endpoint nothing listens on, without retries:
+// for tests whose plan must fail before any API call.
+func unreachableProviderBlock(endpoint string) string {
+	return fmt.Sprintf(`
+provider "dynamokeys" {
+  region      = "us-east-1"
+  endpoint    = %[1]q
+  access_key  = "test"
+  secret_key  = "test"
+  max_retries = 0
+}
+`, endpoint)
+}
+
 const smallAddress = "dynamokeys_sharded_table.t"
 
 func TestAccShardedTableDeletionProtection(t *testing.T) {
 	endpoint := testAccDynoxide(t)
 	api := testAPI(t, endpoint)
 	name := "protected-orders"
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             checkTableGone(api, name),
 		Steps: []resource.TestStep{
@@ -63,7 +80,7 @@ func TestAccShardedTableDeletionProtection(t *testing.T) {
 				// The table survived both attempts; turning protection off lets the test's destroy run.
 				Config: smallTable(endpoint, name, "deletion_protection = false"),
 				Check: func(*terraform.State) error {
-					out, err := api.DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+					out, err := api.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String(name)})
 					if err != nil {
 						return err
 					}
@@ -83,7 +100,7 @@ func TestAccShardedTableDrift(t *testing.T) {
 	name := "drifting-orders"
 	config := smallTable(endpoint, name, `deletion_protection = false
   tags = { owner = "orders" }`)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             checkTableGone(api, name),
 		Steps: []resource.TestStep{
@@ -91,7 +108,7 @@ func TestAccShardedTableDrift(t *testing.T) {
 			{
 				// Deleted outside Terraform: the refresh drops it and the plan creates it again.
 				PreConfig: func() {
-					if _, err := api.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(name)}); err != nil {
+					if _, err := api.DeleteTable(t.Context(), &dynamodb.DeleteTableInput{TableName: aws.String(name)}); err != nil {
 						t.Fatal(err)
 					}
 				},
@@ -103,7 +120,7 @@ func TestAccShardedTableDrift(t *testing.T) {
 			{
 				// An index and a tag added outside Terraform show in the plan, which removes them.
 				PreConfig: func() {
-					ctx := context.Background()
+					ctx := t.Context()
 					_, err := api.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String(name),
 						AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("rogue"), AttributeType: types.ScalarAttributeTypeS}},
 						GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
@@ -139,7 +156,7 @@ func TestAccShardedTablePITRWithoutEndpointSupport(t *testing.T) {
 	endpoint := testAccDynoxide(t)
 	api := testAPI(t, endpoint)
 	name := "pitr-orders"
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             checkTableGone(api, name),
 		Steps: []resource.TestStep{{
@@ -153,21 +170,36 @@ func TestAccShardedTablePITRWithoutEndpointSupport(t *testing.T) {
 	})
 }
 
+// TestAccShardedTableKeyChangeReplaces: a template change is design metadata (an in-place update that leaves
+// the table as it was created), while a key attribute change replaces the table.
 func TestAccShardedTableKeyChangeReplaces(t *testing.T) {
 	endpoint := testAccDynoxide(t)
 	api := testAPI(t, endpoint)
 	name := "replaced-orders"
-	resource.Test(t, resource.TestCase{
+	created := &tableCreation{}
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             checkTableGone(api, name),
 		Steps: []resource.TestStep{
-			{Config: smallTable(endpoint, name, "deletion_protection = false")},
 			{
-				// A template change is design metadata: an in-place update, no table change.
-				Config: smallTable(endpoint, name, "deletion_protection = false") + "\n",
+				Config: smallTable(endpoint, name, "deletion_protection = false"),
+				Check:  created.record(api, name),
+			},
+			{
+				// The sort key template changes, its attribute does not: an update of metadata only.
+				Config: providerBlock(endpoint) + fmt.Sprintf(`
+resource "dynamokeys_sharded_table" "t" {
+  name                = %q
+  deletion_protection = false
+  partition_key       = { name = "pk", template = "CUSTOMER#{customer_id}" }
+  sort_key            = { name = "sk", template = "O#{order_id}" }
+  segments            = { customer_id = { kind = "id" }, order_id = { kind = "id" } }
+}`, name),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(smallAddress, plancheck.ResourceActionNoop),
+					plancheck.ExpectResourceAction(smallAddress, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(smallAddress, tfjsonpath.New("sort_key").AtMapKey("template"), knownvalue.StringExact("O#{order_id}")),
 				}},
+				Check: created.unchanged(api, name, "pk", "sk"),
 			},
 			{
 				Config: providerBlock(endpoint) + fmt.Sprintf(`
@@ -181,20 +213,24 @@ resource "dynamokeys_sharded_table" "t" {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(smallAddress, plancheck.ResourceActionDestroyBeforeCreate),
 				}},
+				Check: resource.ComposeAggregateTestCheckFunc(checkKeySchema(api, name, "customer", "sk"), created.replaced(api, name)),
 			},
 		},
 	})
 }
 
+// TestAccShardedTableTemplateChangeTouchesNothing: a partition key template and traffic change update the
+// design outputs in state and leave the table alone (same TableId, same keys).
 func TestAccShardedTableTemplateChangeTouchesNothing(t *testing.T) {
 	endpoint := testAccDynoxide(t)
 	api := testAPI(t, endpoint)
 	name := "metadata-orders"
-	resource.Test(t, resource.TestCase{
+	created := &tableCreation{}
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             checkTableGone(api, name),
 		Steps: []resource.TestStep{
-			{Config: smallTable(endpoint, name, "deletion_protection = false")},
+			{Config: smallTable(endpoint, name, "deletion_protection = false"), Check: created.record(api, name)},
 			{
 				Config: providerBlock(endpoint) + fmt.Sprintf(`
 resource "dynamokeys_sharded_table" "t" {
@@ -212,6 +248,8 @@ resource "dynamokeys_sharded_table" "t" {
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("capacity").AtMapKey("peak_write_units"), knownvalue.Float64Exact(100)),
 				},
+				// The live table is the one step 1 created, with the same key attributes.
+				Check: created.unchanged(api, name, "pk", "sk"),
 			},
 		},
 	})
@@ -235,7 +273,7 @@ resource "dynamokeys_sharded_table" "t" {
   traffic             = { writes_per_second = 2500 }
 }`, name, count, version)
 	}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             checkTableGone(api, name),
 		Steps: []resource.TestStep{
@@ -252,10 +290,12 @@ resource "dynamokeys_sharded_table" "t" {
 	})
 }
 
-// TestAccShardedTableBadInput: each mistake fails the plan and no table is created.
-func TestAccShardedTableBadInput(t *testing.T) {
-	endpoint := testAccDynoxide(t)
-	api := testAPI(t, endpoint)
+// TestShardedTableBadInput: each mistake fails the plan, so no table is created. It needs no server: the
+// provider points at a closed port with no retries, so a plan that called DynamoDB would fail with a
+// connection error instead of the expected diagnostic.
+func TestShardedTableBadInput(t *testing.T) {
+	t.Parallel()
+	const closedEndpoint = "http://127.0.0.1:1"
 	tests := []struct {
 		name, table, extra, expect string
 	}{
@@ -268,22 +308,22 @@ func TestAccShardedTableBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			resource.Test(t, resource.TestCase{
+			t.Parallel()
+			resource.UnitTest(t, resource.TestCase{
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				CheckDestroy:             checkTableGone(api, tt.table),
 				Steps: []resource.TestStep{{
-					Config:      smallTable(endpoint, tt.table, "deletion_protection = false\n  "+tt.extra),
+					Config:      unreachableProviderBlock(closedEndpoint) + smallTableResource(tt.table, "deletion_protection = false\n  "+tt.extra),
 					ExpectError: expectError(tt.expect),
 				}},
 			})
 		})
 	}
 	t.Run("lsi without table sort key", func(t *testing.T) {
-		resource.Test(t, resource.TestCase{
+		t.Parallel()
+		resource.UnitTest(t, resource.TestCase{
 			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-			CheckDestroy:             checkTableGone(api, "bad-lsi"),
 			Steps: []resource.TestStep{{
-				Config: providerBlock(endpoint) + `
+				Config: unreachableProviderBlock(closedEndpoint) + `
 resource "dynamokeys_sharded_table" "t" {
   name                    = "bad-lsi"
   deletion_protection     = false
@@ -314,7 +354,7 @@ func TestAccShardedTableWaitersOnDynalite(t *testing.T) {
 	config := func(billing string) string {
 		return smallTable(server.Endpoint, name, "deletion_protection = false\n  "+billing)
 	}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             checkTableGone(api, name),
 		Steps: []resource.TestStep{
@@ -342,7 +382,7 @@ func TestAccShardedTableWaitersOnDynalite(t *testing.T) {
 func TestAccShardedTableUnknownAtPlan(t *testing.T) {
 	endpoint := testAccDynoxide(t)
 	api := testAPI(t, endpoint)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             checkTableGone(api, "late-orders"),
 		Steps: []resource.TestStep{{

@@ -244,17 +244,11 @@ func nonKeyList(ctx context.Context, got []string, prior types.List) (types.List
 	}
 	if !prior.IsNull() && !prior.IsUnknown() {
 		var before []string
-		if d := prior.ElementsAs(ctx, &before, false); !d.HasError() && slices.Equal(sortedCopy(before), sortedCopy(got)) {
+		if d := prior.ElementsAs(ctx, &before, false); !d.HasError() && slices.Equal(slices.Sorted(slices.Values(before)), slices.Sorted(slices.Values(got))) {
 			return prior, nil
 		}
 	}
 	return types.ListValueFrom(ctx, types.StringType, got)
-}
-
-func sortedCopy(s []string) []string {
-	c := slices.Clone(s)
-	slices.Sort(c)
-	return c
 }
 
 func flattenLSIs(ctx context.Context, lsis []dynamo.Index, prior types.Map) (types.Map, diag.Diagnostics) {

@@ -3,7 +3,6 @@ package provider
 import (
 	"bytes"
 	"cmp"
-	"context"
 	"encoding/json"
 	"fmt"
 	"math/big"
@@ -47,7 +46,7 @@ func moveRequest(state []byte) *tfprotov6.MoveResourceStateRequest {
 // returns the response and the target state decoded with the resource's schema (nil when none).
 func moveThroughServer(t *testing.T, req *tfprotov6.MoveResourceStateRequest) (*tfprotov6.MoveResourceStateResponse, map[string]any) {
 	t.Helper()
-	ctx := context.Background()
+	ctx := t.Context()
 	server, err := providerserver.NewProtocol6WithError(New("test")())()
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +70,11 @@ func moveThroughServer(t *testing.T, req *tfprotov6.MoveResourceStateRequest) (*
 	if err != nil {
 		t.Fatal(err)
 	}
-	return resp, state.(map[string]any)
+	attrs, ok := state.(map[string]any)
+	if !ok {
+		t.Fatalf("the target state is %T, not an object", state)
+	}
+	return resp, attrs
 }
 
 // stateJSON turns a state value into what Terraform writes to a state file: objects and maps as JSON
@@ -421,7 +424,7 @@ func TestMoveStateSourceChecks(t *testing.T) {
 // metadata but replaces nothing; null-versus-default differences (key templates absent in the state,
 // projection_type, empty or reordered INCLUDE attributes) do not count, while a real key change does.
 func TestReplacedPathsAfterMove(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	moved, diags := convertAWSTable(ctx, readFixture(t, "v5_composite_gsi_lsi.json"))
 	if diags.HasError() {
 		t.Fatal(diags)
@@ -620,8 +623,12 @@ func withoutDesignMetadata(values map[string]any) map[string]any {
 	}
 	if gsis, ok := out["global_secondary_indexes"].(map[string]any); ok {
 		for _, g := range gsis {
-			for _, k := range g.(map[string]any)["partition_key"].([]any) {
-				delete(k.(map[string]any), "cardinality")
+			gsi, _ := g.(map[string]any)
+			keys, _ := gsi["partition_key"].([]any)
+			for _, k := range keys {
+				if key, ok := k.(map[string]any); ok {
+					delete(key, "cardinality")
+				}
 			}
 		}
 	}
@@ -655,7 +662,8 @@ func checkDesignOnlyUpdate(t *testing.T, planJSON []byte, address string, allowU
 	if !slices.Equal(c.Actions, []string{"update"}) || len(c.ReplacePaths) > 0 {
 		t.Fatalf("actions %v, replace_paths %v; want an in-place update", c.Actions, c.ReplacePaths)
 	}
-	if tmpl := c.After["partition_key"].(map[string]any)["template"]; tmpl != "CUSTOMER#{customer_id}" {
+	if pk, _ := c.After["partition_key"].(map[string]any); pk["template"] != "CUSTOMER#{customer_id}" {
+		tmpl := pk["template"]
 		t.Errorf("the update does not set the partition-key template: %v", tmpl)
 	}
 	for k := range c.AfterUnknown {
@@ -685,7 +693,7 @@ func checkDesignOnlyUpdate(t *testing.T, planJSON []byte, address string, allowU
 func TestAccShardedTableMovedFromAWSTable(t *testing.T) {
 	endpoint := testAccDynoxide(t)
 	api := testAPI(t, endpoint)
-	ctx := context.Background()
+	ctx := t.Context()
 	name := "adopted-orders"
 	s, n := aws.String, aws.Int64
 	_, err := api.CreateTable(ctx, &dynamodb.CreateTableInput{
@@ -713,7 +721,7 @@ func TestAccShardedTableMovedFromAWSTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _, _ = api.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: s(name)}) })
+	t.Cleanup(func() { _, _ = api.DeleteTable(t.Context(), &dynamodb.DeleteTableInput{TableName: s(name)}) })
 	if _, err := api.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: s(name),
 		TimeToLiveSpecification: &dtypes.TimeToLiveSpecification{AttributeName: s("expires_at"), Enabled: aws.Bool(true)}}); err != nil {
 		t.Fatal(err)

@@ -282,7 +282,7 @@ func sameLSI(ctx context.Context, a, b lsiModel) bool {
 	}
 	projection := func(p types.String) string { return cmp.Or(p.ValueString(), keydesign.ProjectionAll) }
 	return a.SortKey.Equal(b.SortKey) && projection(a.ProjectionType) == projection(b.ProjectionType) &&
-		slices.Equal(sortedCopy(aKeys), sortedCopy(bKeys))
+		slices.Equal(slices.Sorted(slices.Values(aKeys)), slices.Sorted(slices.Values(bKeys)))
 }
 
 func (r *shardedTableResource) client() (*dynamo.Client, diag.Diagnostics) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -23,7 +24,7 @@ import (
 // testAPI is an SDK client on a local endpoint, for checks and out-of-band changes.
 func testAPI(t *testing.T, endpoint string) *dynamodb.Client {
 	t.Helper()
-	api, err := dynamo.NewClient(dynamo.Config{Region: "us-east-1", Endpoint: endpoint, AccessKey: "test", SecretKey: "test"}).API(context.Background())
+	api, err := dynamo.NewClient(dynamo.Config{Region: "us-east-1", Endpoint: endpoint, AccessKey: "test", SecretKey: "test"}).API(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,6 +79,82 @@ func checkTableGone(api *dynamodb.Client, names ...string) resource.TestCheckFun
 			if !strings.Contains(err.Error(), "ResourceNotFoundException") {
 				return err
 			}
+		}
+		return nil
+	}
+}
+
+// tableCreation remembers the TableId DynamoDB gave a table, so that later steps can tell an update in place
+// (same id) from a replacement (a new id; the name and ARN stay the same).
+type tableCreation struct{ id string }
+
+func describeTable(api *dynamodb.Client, name string) (*types.TableDescription, error) {
+	out, err := api.DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+	if err != nil {
+		return nil, err
+	}
+	if aws.ToString(out.Table.TableId) == "" {
+		return nil, fmt.Errorf("table %s has no TableId", name)
+	}
+	return out.Table, nil
+}
+
+// record stores the table's id.
+func (c *tableCreation) record(api *dynamodb.Client, name string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		table, err := describeTable(api, name)
+		if err != nil {
+			return err
+		}
+		c.id = aws.ToString(table.TableId)
+		return nil
+	}
+}
+
+// unchanged checks that the table is still the recorded one, with the given key attributes.
+func (c *tableCreation) unchanged(api *dynamodb.Client, name, hashKey, rangeKey string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		if err := checkKeySchema(api, name, hashKey, rangeKey)(s); err != nil {
+			return err
+		}
+		table, err := describeTable(api, name)
+		if err != nil {
+			return err
+		}
+		if got := aws.ToString(table.TableId); c.id == "" || got != c.id {
+			return fmt.Errorf("table %s has TableId %s, want %q: it was replaced, not updated in place", name, got, c.id)
+		}
+		return nil
+	}
+}
+
+// replaced checks that the table has a new id: it was deleted and created again.
+func (c *tableCreation) replaced(api *dynamodb.Client, name string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		table, err := describeTable(api, name)
+		if err != nil {
+			return err
+		}
+		if got := aws.ToString(table.TableId); c.id == "" || got == c.id {
+			return fmt.Errorf("table %s still has TableId %q: it was not replaced", name, got)
+		}
+		return nil
+	}
+}
+
+// checkKeySchema compares the live table's key attributes with hashKey and rangeKey ("" for none).
+func checkKeySchema(api *dynamodb.Client, name, hashKey, rangeKey string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		table, err := describeTable(api, name)
+		if err != nil {
+			return err
+		}
+		got := map[types.KeyType]string{}
+		for _, k := range table.KeySchema {
+			got[k.KeyType] = aws.ToString(k.AttributeName)
+		}
+		if got[types.KeyTypeHash] != hashKey || got[types.KeyTypeRange] != rangeKey {
+			return fmt.Errorf("table %s has keys HASH=%q RANGE=%q, want %q and %q", name, got[types.KeyTypeHash], got[types.KeyTypeRange], hashKey, rangeKey)
 		}
 		return nil
 	}
@@ -168,7 +245,7 @@ func TestAccShardedTableLifecycle(t *testing.T) {
 	api := testAPI(t, endpoint)
 	name := "lifecycle-events"
 	address := "dynamokeys_sharded_table.events"
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             checkTableGone(api, name),
 		Steps: []resource.TestStep{

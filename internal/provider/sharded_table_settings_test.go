@@ -108,7 +108,7 @@ func TestAccShardedTableStream(t *testing.T) {
 				// Enabled again, then disabled outside Terraform: the next plan restores it.
 				Config: config(`stream = { enabled = true, view_type = "KEYS_ONLY" }` + "\n  tags = { team = \"orders\" }"),
 				Check: func(*terraform.State) error {
-					_, err := api.UpdateTable(context.Background(), &dynamodb.UpdateTableInput{TableName: aws.String(name),
+					_, err := api.UpdateTable(t.Context(), &dynamodb.UpdateTableInput{TableName: aws.String(name),
 						StreamSpecification: &dtypes.StreamSpecification{StreamEnabled: aws.Bool(false)}})
 					return err
 				},
@@ -141,7 +141,7 @@ func TestAccShardedTableEncryptionAndOnDemandCaps(t *testing.T) {
 	}
 	caps := func(read, write int64) resource.TestCheckFunc {
 		return func(*terraform.State) error {
-			out, err := api.DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+			out, err := api.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String(name)})
 			if err != nil {
 				return err
 			}
@@ -229,7 +229,7 @@ func TestTableSettingsBadInput(t *testing.T) {
 // TestFlattenWarmThroughputKeepsASatisfiedConfiguration: DynamoDB reports the table's actual warm throughput,
 // often more than configured (it never shrinks); that is no change. Less than configured is one.
 func TestFlattenWarmThroughputKeepsASatisfiedConfiguration(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	configured := func(read, write int64) shardedTableModel {
 		var m shardedTableModel
 		m.WarmThroughput, _ = types.ObjectValue(warmAttrTypes, map[string]attr.Value{
@@ -262,7 +262,7 @@ func TestFlattenWarmThroughputKeepsASatisfiedConfiguration(t *testing.T) {
 // TestUpgradeStateV0PointInTimeRecovery sends version 0 state (point_in_time_recovery as a bool) through the
 // provider's UpgradeResourceState, as Terraform does after a provider upgrade.
 func TestUpgradeStateV0PointInTimeRecovery(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	server, err := providerserver.NewProtocol6WithError(New("test")())()
 	if err != nil {
 		t.Fatal(err)
@@ -294,7 +294,7 @@ func TestUpgradeStateV0PointInTimeRecovery(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		attrs := state.(map[string]any)
+		attrs, _ := state.(map[string]any)
 		got, _ := json.Marshal(attrs["point_in_time_recovery"])
 		if string(got) != tt.want {
 			t.Errorf("point_in_time_recovery %s upgraded to %s, want %s", tt.v0, got, tt.want)

@@ -159,7 +159,11 @@ func freePort() (int, error) {
 		return 0, fmt.Errorf("finding a free loopback port: %w", err)
 	}
 	defer func() { _ = l.Close() }()
-	return l.Addr().(*net.TCPAddr).Port, nil
+	addr, ok := l.Addr().(*net.TCPAddr)
+	if !ok {
+		return 0, fmt.Errorf("finding a free loopback port: %v is not a TCP address", l.Addr())
+	}
+	return addr.Port, nil
 }
 
 func launch(kind Kind, argv []string, port int, timeout time.Duration) (*Server, error) {

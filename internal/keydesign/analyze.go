@@ -1,0 +1,432 @@
+package keydesign
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// Analyze validates an input and builds its Document. Bad input (malformed templates, unknown kinds,
+// out-of-range numbers) comes back as FieldErrors with the attribute path; design problems are left to
+// the policy rules, which read the derived facts.
+func Analyze(in *Input) (*Document, []*FieldError) {
+	a := analyzer{in: in, unknown: make(map[string]bool, len(in.Unknown))}
+	for _, p := range in.Unknown {
+		a.unknown[p.String()] = true
+	}
+	a.validateScalars()
+	a.validateBounds()
+	a.validateStructure()
+	a.resolveSegments()
+	pk := a.parseKey(Path{"partition_key", "template"}, in.PartitionKey.Template)
+	var sk *Template
+	if in.SortKey != nil {
+		sk = a.parseKey(Path{"sort_key", "template"}, in.SortKey.Template)
+	}
+	if len(a.errs) > 0 {
+		return nil, a.errs
+	}
+	doc := a.build(pk, sk)
+	if errs := checkFinite(doc); len(errs) > 0 {
+		return nil, errs
+	}
+	return doc, nil
+}
+
+type analyzer struct {
+	in       *Input
+	unknown  map[string]bool
+	segments map[string]ResolvedSegment
+	errs     []*FieldError
+}
+
+func (a *analyzer) fail(path Path, format string, args ...any) {
+	a.errs = append(a.errs, &FieldError{Path: path, Message: fmt.Sprintf(format, args...)})
+}
+
+func (a *analyzer) parseKey(path Path, src *string) *Template {
+	if src == nil {
+		return nil
+	}
+	t, err := ParseTemplate(*src)
+	if err != nil {
+		a.fail(path, "template %q is malformed at %v", *src, err)
+		return nil
+	}
+	return t
+}
+
+func (a *analyzer) resolveSegments() {
+	a.segments = make(map[string]ResolvedSegment, len(a.in.Segments))
+	for _, name := range slices.Sorted(maps.Keys(a.in.Segments)) {
+		if name == ShardPlaceholder {
+			a.fail(Path{"segments", name}, "{shard} is reserved for the shard suffix and is set by sharding; remove this segment")
+			continue
+		}
+		if err := checkPlaceholderName(name); err != nil {
+			a.fail(Path{"segments", name}, "segment %v", err)
+			continue
+		}
+		r, errs := a.in.Segments[name].Resolve(name)
+		a.errs = append(a.errs, errs...)
+		a.segments[name] = r
+	}
+}
+
+func (a *analyzer) validateScalars() {
+	in := a.in
+	nonNegative := func(attr string, v *float64) {
+		if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0) {
+			a.fail(Path{"traffic", attr}, "must be a finite number ≥ 0, got %v", *v)
+		}
+	}
+	t := in.Traffic
+	nonNegative("writes_per_second", t.WritesPerSecond)
+	nonNegative("reads_per_second", t.ReadsPerSecond)
+	nonNegative("hottest_item_writes_per_second", t.HottestItemWritesPerSecond)
+	nonNegative("hottest_item_reads_per_second", t.HottestItemReadsPerSecond)
+	if t.ItemSizeBytes != nil && (*t.ItemSizeBytes < 1 || *t.ItemSizeBytes > MaxItemSizeBytes) {
+		a.fail(Path{"traffic", "item_size_bytes"}, "must be between 1 and %d bytes (the 400 KB item limit), got %d", MaxItemSizeBytes, *t.ItemSizeBytes)
+	}
+	if t.ReadConsistency != "" && !slices.Contains(ReadConsistencies, t.ReadConsistency) {
+		a.fail(Path{"traffic", "read_consistency"}, "unknown read consistency %q: use one of %s", t.ReadConsistency, strings.Join(ReadConsistencies, ", "))
+	}
+	if s := t.HotKeyShare; s != nil && (math.IsNaN(*s) || *s < 0 || *s > 1) {
+		a.fail(Path{"traffic", "hot_key_share"}, "is a share of traffic and must be between 0 and 1, got %v", *s)
+	}
+	if m := t.MaxItemsPerPartitionKey; m != nil && *m < 0 {
+		a.fail(Path{"traffic", "max_items_per_partition_key"}, "must be ≥ 0, got %d", *m)
+	}
+	if u := in.TargetUtilization; u != nil && (math.IsNaN(*u) || *u <= 0 || *u > 1) {
+		a.fail(Path{"target_utilization"}, "must be in (0, 1], e.g. 0.8 to keep 20%% headroom, got %v", *u)
+	}
+	s := in.Sharding
+	if s.Strategy != "" && !slices.Contains(ShardingStrategies, s.Strategy) {
+		a.fail(Path{"sharding", "strategy"}, "unknown strategy %q: use one of %s", s.Strategy, strings.Join(ShardingStrategies, ", "))
+	}
+	if c := s.Count; c != nil && (*c < 1 || *c > MaxShardCount) {
+		a.fail(Path{"sharding", "count"}, "must be between 1 and %d shards, got %d (omit it to compute the count from traffic)", MaxShardCount, *c)
+	}
+	if v := s.SchemeVersion; v != nil && *v < 1 {
+		a.fail(Path{"sharding", "scheme_version"}, "must be ≥ 1, got %d", *v)
+	}
+	for _, lsi := range in.LocalSecondaryIndexes {
+		a.checkProjection(Path{"local_secondary_indexes", lsi.Name}, lsi.ProjectionType, lsi.NonKeyAttributes)
+	}
+	for _, gsi := range in.GlobalSecondaryIndexes {
+		a.checkProjection(Path{"global_secondary_indexes", gsi.Name}, gsi.ProjectionType, gsi.NonKeyAttributes)
+	}
+}
+
+func (a *analyzer) checkProjection(path Path, projection string, nonKey []string) {
+	switch projection {
+	case ProjectionAll, ProjectionKeysOnly, "":
+		if len(nonKey) > 0 {
+			a.fail(append(path, "non_key_attributes"), "non_key_attributes apply only to projection_type = \"INCLUDE\"")
+		}
+	case ProjectionInclude:
+		if len(nonKey) == 0 {
+			a.fail(append(path, "non_key_attributes"), "projection_type = \"INCLUDE\" needs at least one non-key attribute")
+		}
+	default:
+		a.fail(append(path, "projection_type"), "unknown projection type %q: use ALL, KEYS_ONLY or INCLUDE", projection)
+	}
+}
+
+func (a *analyzer) isUnknown(path string) bool { return a.unknown[path] }
+
+func (a *analyzer) build(pk, sk *Template) *Document {
+	in := a.in
+	doc := &Document{
+		Kind:     in.Kind,
+		Address:  in.Address,
+		Segments: a.segments,
+		Prior:    in.Prior,
+		Unknown:  make([]string, 0, len(a.unknown)),
+	}
+	for p := range a.unknown {
+		doc.Unknown = append(doc.Unknown, p)
+	}
+	slices.Sort(doc.Unknown)
+	doc.TargetUtilization = DefaultTargetUtilization
+	if in.TargetUtilization != nil {
+		doc.TargetUtilization = *in.TargetUtilization
+	}
+	doc.Sharding = ShardingDoc{Strategy: cmp.Or(in.Sharding.Strategy, StrategyNone), Source: in.Sharding.Source,
+		Count: in.Sharding.Count, SchemeVersion: DefaultSchemeVersion}
+	if in.Sharding.SchemeVersion != nil {
+		doc.Sharding.SchemeVersion = *in.Sharding.SchemeVersion
+	}
+	t := in.Traffic
+	doc.Traffic = TrafficDoc{
+		WritesPerSecond: t.WritesPerSecond, ReadsPerSecond: t.ReadsPerSecond,
+		ItemSizeBytes: DefaultItemSizeBytes, ReadConsistency: cmp.Or(t.ReadConsistency, string(ReadEventual)),
+		TransactionalWrites: t.TransactionalWrites, HotKeyShare: t.HotKeyShare,
+		HottestItemWritesPerSecond: t.HottestItemWritesPerSecond, HottestItemReadsPerSecond: t.HottestItemReadsPerSecond,
+		MaxItemsPerPartitionKey: t.MaxItemsPerPartitionKey,
+	}
+	if t.ItemSizeBytes != nil {
+		doc.Traffic.ItemSizeBytes = *t.ItemSizeBytes
+	}
+	doc.Table = a.tableDoc()
+
+	d := &doc.Derived
+	a.capacity(doc, pk)
+	d.ShardWidth = ShardWidth(d.ShardCount)
+	d.Routing = Routing{Algorithm: routingAlgorithm(doc.Sharding.Strategy), Count: d.ShardCount, Width: d.ShardWidth,
+		Source: doc.Sharding.Source, SchemeVersion: doc.Sharding.SchemeVersion}
+	// The shard count sizes the {shard} placeholder and the key cardinality.
+	d.PartitionKey = a.keyFacts("partition_key", pk, in.PartitionKey.Template, d.ShardCount)
+	d.HasTimeBucket = d.PartitionKey.HasTimeBucket
+	d.PartitionKeyMaxBytes = d.PartitionKey.MaxBytes
+	d.PartitionKeySegments = d.PartitionKey.Segments
+	if in.SortKey != nil {
+		f := a.keyFacts("sort_key", sk, in.SortKey.Template, d.ShardCount)
+		d.SortKey = &f
+	}
+	for _, ref := range [...]struct {
+		key string
+		t   *Template
+	}{{"partition_key", pk}, {"sort_key", sk}} {
+		if ref.t == nil {
+			continue
+		}
+		for _, name := range ref.t.Placeholders() {
+			if _, ok := a.segments[name]; !ok && name != ShardPlaceholder {
+				d.UndeclaredPlaceholders = append(d.UndeclaredPlaceholders, PlaceholderRef{Key: ref.key, Placeholder: name})
+			}
+		}
+	}
+	if d.UndeclaredPlaceholders == nil {
+		d.UndeclaredPlaceholders = []PlaceholderRef{}
+	}
+	a.gsiFacts(doc)
+	a.collection(doc)
+	d.KeyAttributes = keyAttributes(doc.Table)
+	d.Conventions = conventions(pk, sk)
+	return doc
+}
+
+func (a *analyzer) tableDoc() TableDoc {
+	in := a.in
+	td := TableDoc{
+		Name: in.TableName, BillingMode: in.BillingMode, ReadCapacity: in.ReadCapacity, WriteCapacity: in.WriteCapacity,
+		PartitionKey: KeyDoc{Name: in.PartitionKey.Name, Type: cmp.Or(in.PartitionKey.Type, KeyTypeString), Template: in.PartitionKey.Template},
+		LSIs:         make([]LSIDoc, 0, len(in.LocalSecondaryIndexes)),
+		GSIs:         make([]GSIDoc, 0, len(in.GlobalSecondaryIndexes)),
+	}
+	if in.SortKey != nil {
+		td.SortKey = &KeyDoc{Name: in.SortKey.Name, Type: cmp.Or(in.SortKey.Type, KeyTypeString), Template: in.SortKey.Template}
+	}
+	for _, l := range in.LocalSecondaryIndexes {
+		td.LSIs = append(td.LSIs, LSIDoc{Name: l.Name, SortKey: indexKeyDoc(l.SortKey),
+			ProjectionType: cmp.Or(l.ProjectionType, ProjectionAll), NonKeyAttributes: orEmpty(l.NonKeyAttributes)})
+	}
+	for _, g := range in.GlobalSecondaryIndexes {
+		gd := GSIDoc{Name: g.Name, ProjectionType: cmp.Or(g.ProjectionType, ProjectionAll),
+			NonKeyAttributes: orEmpty(g.NonKeyAttributes), ReadCapacity: g.ReadCapacity, WriteCapacity: g.WriteCapacity,
+			PartitionKey: make([]IndexKeyDoc, 0, len(g.PartitionKey)), SortKey: make([]IndexKeyDoc, 0, len(g.SortKey))}
+		for _, k := range g.PartitionKey {
+			gd.PartitionKey = append(gd.PartitionKey, indexKeyDoc(k))
+		}
+		for _, k := range g.SortKey {
+			gd.SortKey = append(gd.SortKey, indexKeyDoc(k))
+		}
+		td.GSIs = append(td.GSIs, gd)
+	}
+	slices.SortFunc(td.LSIs, func(x, y LSIDoc) int { return cmp.Compare(x.Name, y.Name) })
+	slices.SortFunc(td.GSIs, func(x, y GSIDoc) int { return cmp.Compare(x.Name, y.Name) })
+	return td
+}
+
+func indexKeyDoc(k IndexKeyAttribute) IndexKeyDoc {
+	return IndexKeyDoc{Name: k.Name, Type: cmp.Or(k.Type, KeyTypeString), Cardinality: k.Cardinality}
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// keyFacts derives the facts of one key template; shardCount sizes the {shard} placeholder.
+func (a *analyzer) keyFacts(key string, t *Template, src *string, shardCount int64) KeyFacts {
+	f := KeyFacts{Template: src, Placeholders: []string{}, Literals: []string{}, Segments: []SegmentRef{}}
+	if t == nil {
+		return f
+	}
+	f.Placeholders = t.Placeholders()
+	f.Literals = orEmpty(t.Literals())
+	maxBytes, minBytes := int64(t.LiteralBytes()), int64(t.LiteralBytes())
+	cardinality, bounded, declared := int64(1), true, !a.isUnknown("segments") && !a.isUnknown(key+".template")
+	for i, name := range f.Placeholders {
+		if name == ShardPlaceholder {
+			f.HasShard = true
+			w := int64(ShardWidth(shardCount))
+			maxBytes += w
+			minBytes += w
+			cardinality = saturatingMul(cardinality, shardCount)
+			continue
+		}
+		seg, ok := a.segments[name]
+		if !ok {
+			declared = false
+			continue
+		}
+		if i == 0 {
+			f.Monotonic = seg.Monotonic
+		}
+		f.Segments = append(f.Segments, SegmentRef{Name: name, Kind: seg.Kind, Cardinality: seg.Cardinality,
+			MaxLength: seg.MaxLength, Monotonic: seg.Monotonic})
+		if seg.Kind == KindTime {
+			f.HasTimeBucket = true
+		}
+		maxBytes += seg.MaxLength * int64(strings.Count(t.Source, "{"+name+"}"))
+		minBytes += seg.MinLength * int64(strings.Count(t.Source, "{"+name+"}"))
+		if seg.Cardinality == nil {
+			bounded = false
+		} else {
+			cardinality = saturatingMul(cardinality, *seg.Cardinality)
+		}
+	}
+	if declared {
+		f.MaxBytes, f.MinBytes = &maxBytes, &minBytes
+		if bounded {
+			f.Cardinality = &cardinality
+		}
+	}
+	return f
+}
+
+func saturatingMul(a, b int64) int64 {
+	if a != 0 && b > math.MaxInt64/a {
+		return math.MaxInt64
+	}
+	return a * b
+}
+
+func routingAlgorithm(strategy string) string {
+	switch strategy {
+	case StrategyCalculated:
+		return RoutingAlgorithm
+	case StrategyRandom:
+		return "random"
+	}
+	return "none"
+}
+
+// gsiFacts derives each GSI's partition-key cardinality, time bucketing and hot partition demand, and
+// counts the projected non-key attributes of all indexes.
+func (a *analyzer) gsiFacts(doc *Document) {
+	for i := range doc.Table.GSIs {
+		g := &doc.Table.GSIs[i]
+		product, bounded := int64(1), len(g.PartitionKey) > 0
+		for _, k := range g.PartitionKey {
+			if seg, ok := a.segments[k.Name]; ok && seg.Kind == KindTime {
+				g.TimeBucketed = true
+			}
+			card := k.Cardinality
+			if card == nil {
+				if seg, ok := a.segments[k.Name]; ok {
+					card = seg.Cardinality
+				}
+			}
+			if card == nil {
+				bounded = false
+				continue
+			}
+			product = saturatingMul(product, *card)
+		}
+		if bounded {
+			g.PartitionKeyCardinality = ptr(product)
+		}
+		g.HotPartitionWriteUnits = gsiHotPartitionWriteUnits(doc.Derived.Capacity.PeakWriteUnits, *g)
+		if g.ProjectionType == ProjectionInclude {
+			doc.Derived.ProjectedNonKeyAttributes += len(g.NonKeyAttributes)
+		}
+	}
+	for _, l := range doc.Table.LSIs {
+		if l.ProjectionType == ProjectionInclude {
+			doc.Derived.ProjectedNonKeyAttributes += len(l.NonKeyAttributes)
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func keyAttributes(t TableDoc) []KeyAttributeRef {
+	refs := []KeyAttributeRef{}
+	add := func(p Path, name, typ string) {
+		refs = append(refs, KeyAttributeRef{Path: p, Name: name, NameBytes: len(name), Type: typ})
+	}
+	add(Path{"partition_key"}, t.PartitionKey.Name, t.PartitionKey.Type)
+	if t.SortKey != nil {
+		add(Path{"sort_key"}, t.SortKey.Name, t.SortKey.Type)
+	}
+	for _, l := range t.LSIs {
+		add(Path{"local_secondary_indexes", l.Name, "sort_key"}, l.SortKey.Name, l.SortKey.Type)
+	}
+	for _, g := range t.GSIs {
+		for i, k := range g.PartitionKey {
+			add(Path{"global_secondary_indexes", g.Name, "partition_key", strconv.Itoa(i)}, k.Name, k.Type)
+		}
+		for i, k := range g.SortKey {
+			add(Path{"global_secondary_indexes", g.Name, "sort_key", strconv.Itoa(i)}, k.Name, k.Type)
+		}
+	}
+	return refs
+}
+
+// delimiterChars are the characters treated as key separators.
+const delimiterChars = "#|:/~;,"
+
+func conventions(templates ...*Template) Conventions {
+	delims, cases := map[string]bool{}, map[string]bool{}
+	for _, t := range templates {
+		if t == nil {
+			continue
+		}
+		for _, lit := range t.Literals() {
+			word := strings.Builder{}
+			flush := func() {
+				if c := letterCase(word.String()); c != "" {
+					cases[c] = true
+				}
+				word.Reset()
+			}
+			for _, r := range lit {
+				if strings.ContainsRune(delimiterChars, r) {
+					delims[string(r)] = true
+					flush()
+					continue
+				}
+				word.WriteRune(r)
+			}
+			flush()
+		}
+	}
+	return Conventions{Delimiters: slices.Sorted(maps.Keys(delims)), LetterCases: slices.Sorted(maps.Keys(cases))}
+}
+
+func letterCase(word string) string {
+	upper, lower := false, false
+	for _, r := range word {
+		upper = upper || unicode.IsUpper(r)
+		lower = lower || unicode.IsLower(r)
+	}
+	switch {
+	case upper && lower:
+		return "mixed"
+	case upper:
+		return "upper"
+	case lower:
+		return "lower"
+	}
+	return ""
+}
