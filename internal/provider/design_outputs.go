@@ -35,9 +35,9 @@ func unknownDesignOutputs() designOutputModel {
 		ShardWidth:           types.Int64Unknown(),
 		ShardSuffixes:        types.ListUnknown(types.StringType),
 		PartitionKeyTemplate: types.StringUnknown(),
-		Capacity:             types.ObjectUnknown(capacitySpec.objectType().AttrTypes),
-		Routing:              types.ObjectUnknown(routingSpec.objectType().AttrTypes),
-		Findings:             types.ListUnknown(findingsSpec.objectType()),
+		Capacity:             types.ObjectUnknown(capacityType.AttrTypes),
+		Routing:              types.ObjectUnknown(routingType.AttrTypes),
+		Findings:             types.ListUnknown(findingType),
 		OK:                   types.BoolUnknown(),
 		Report:               types.StringUnknown(),
 	}
@@ -63,7 +63,7 @@ func flattenDesign(ctx context.Context, doc *keydesign.Document, findings []poli
 	var dg diag.Diagnostics
 	out.ShardSuffixes, dg = types.ListValueFrom(ctx, types.StringType, keydesign.ShardSuffixes(d.ShardCount))
 	diags.Append(dg...)
-	out.Capacity, dg = types.ObjectValue(capacitySpec.objectType().AttrTypes, map[string]attr.Value{
+	out.Capacity, dg = types.ObjectValue(capacityType.AttrTypes, map[string]attr.Value{
 		"write_units_per_write": types.Float64Value(c.WriteUnitsPerWrite),
 		"read_units_per_read":   types.Float64Value(c.ReadUnitsPerRead),
 		"peak_write_units":      floatOrNull(c.PeakWriteUnits),
@@ -77,7 +77,7 @@ func flattenDesign(ctx context.Context, doc *keydesign.Document, findings []poli
 		"required_shard_count":  types.Int64Value(d.RequiredShards),
 	})
 	diags.Append(dg...)
-	out.Routing, dg = types.ObjectValue(routingSpec.objectType().AttrTypes, map[string]attr.Value{
+	out.Routing, dg = types.ObjectValue(routingType.AttrTypes, map[string]attr.Value{
 		"algorithm":      types.StringValue(d.Routing.Algorithm),
 		"count":          types.Int64Value(d.Routing.Count),
 		"width":          types.Int64Value(int64(d.Routing.Width)),
@@ -93,7 +93,7 @@ func flattenDesign(ctx context.Context, doc *keydesign.Document, findings []poli
 		if f.Severity == policy.SeverityError {
 			ok = false
 		}
-		obj, dg := types.ObjectValue(findingsSpec.objectType().AttrTypes, map[string]attr.Value{
+		obj, dg := types.ObjectValue(findingType.AttrTypes, map[string]attr.Value{
 			"rule": types.StringValue(f.Rule), "name": types.StringValue(f.Name), "severity": types.StringValue(f.Severity),
 			"message": types.StringValue(f.Message), "path": types.StringValue(f.Path.String()),
 			"remediation": types.StringValue(f.Remediation), "docs_url": types.StringValue(f.DocsURL),
@@ -102,7 +102,7 @@ func flattenDesign(ctx context.Context, doc *keydesign.Document, findings []poli
 		items = append(items, obj)
 		report = append(report, keydesign.ReportFinding{Rule: f.Rule, Name: f.Name, Severity: f.Severity, Message: f.Message})
 	}
-	out.Findings, dg = types.ListValue(findingsSpec.objectType(), items)
+	out.Findings, dg = types.ListValue(findingType, items)
 	diags.Append(dg...)
 	out.OK = types.BoolValue(ok)
 	out.Report = types.StringValue(keydesign.Report(doc, report))

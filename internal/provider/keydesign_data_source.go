@@ -2,9 +2,11 @@ package provider
 
 import (
 	"context"
+	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
 var (
@@ -30,12 +32,8 @@ func (d *keydesignDataSource) Metadata(_ context.Context, req datasource.Metadat
 
 func (d *keydesignDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	attrs := map[string]dschema.Attribute{}
-	for name, s := range designInputSpecs() {
-		attrs[name] = s.dataSource()
-	}
-	for name, s := range designOutputSpecs() {
-		attrs[name] = s.dataSource()
-	}
+	maps.Copy(attrs, dataSourceAttributes(designInputAttributes()))
+	maps.Copy(attrs, dataSourceAttributes(designOutputAttributes()))
 	resp.Schema = dschema.Schema{
 		Description: "Computes a DynamoDB key design offline: capacity units, the shard count the busiest key needs, shard " +
 			"suffixes, the routing spec, a readable report and policy findings. Needs no AWS credentials and makes no network call.",
@@ -67,5 +65,9 @@ func (d *keydesignDataSource) Read(ctx context.Context, req datasource.ReadReque
 		return
 	}
 	m.designOutputModel = out
+	m.PartitionKey, _ = withResolvedDefaults(m.PartitionKey).(types.Object)
+	m.SortKey, _ = withResolvedDefaults(m.SortKey).(types.Object)
+	m.LocalSecondaryIndexes, _ = withResolvedDefaults(m.LocalSecondaryIndexes).(types.Map)
+	m.GlobalSecondaryIndexes, _ = withResolvedDefaults(m.GlobalSecondaryIndexes).(types.Map)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

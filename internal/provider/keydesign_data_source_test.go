@@ -224,3 +224,36 @@ func TestDiagnosticPathStopsAtTheElement(t *testing.T) {
 		}
 	}
 }
+
+// TestKeydesignDataSourceReturnsResolvedDefaults: types and projections left out come back as the values
+// the table gets (S, ALL), so a module can pass them on as they are; given values are kept.
+func TestKeydesignDataSourceReturnsResolvedDefaults(t *testing.T) {
+	t.Parallel()
+	ds := "data.dynamokeys_keydesign.orders"
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+data "dynamokeys_keydesign" "orders" {
+  partition_key = { name = "pk", template = "CUSTOMER#{customer_id}" }
+  sort_key      = { name = "sk", type = "N" }
+  segments      = { customer_id = { kind = "id" } }
+  local_secondary_indexes = {
+    by_total = { sort_key = { name = "total" } }
+  }
+  global_secondary_indexes = {
+    by_status = { partition_key = [{ name = "status" }], sort_key = [{ name = "created", type = "N" }], projection_type = "KEYS_ONLY" }
+  }
+}`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(ds, tfjsonpath.New("partition_key").AtMapKey("type"), knownvalue.StringExact("S")),
+				statecheck.ExpectKnownValue(ds, tfjsonpath.New("sort_key").AtMapKey("type"), knownvalue.StringExact("N")),
+				statecheck.ExpectKnownValue(ds, tfjsonpath.New("local_secondary_indexes").AtMapKey("by_total").AtMapKey("projection_type"), knownvalue.StringExact("ALL")),
+				statecheck.ExpectKnownValue(ds, tfjsonpath.New("local_secondary_indexes").AtMapKey("by_total").AtMapKey("sort_key").AtMapKey("type"), knownvalue.StringExact("S")),
+				statecheck.ExpectKnownValue(ds, tfjsonpath.New("global_secondary_indexes").AtMapKey("by_status").AtMapKey("partition_key").AtSliceIndex(0).AtMapKey("type"), knownvalue.StringExact("S")),
+				statecheck.ExpectKnownValue(ds, tfjsonpath.New("global_secondary_indexes").AtMapKey("by_status").AtMapKey("sort_key").AtSliceIndex(0).AtMapKey("type"), knownvalue.StringExact("N")),
+				statecheck.ExpectKnownValue(ds, tfjsonpath.New("global_secondary_indexes").AtMapKey("by_status").AtMapKey("projection_type"), knownvalue.StringExact("KEYS_ONLY")),
+			},
+		}},
+	})
+}

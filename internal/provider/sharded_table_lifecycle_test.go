@@ -408,3 +408,50 @@ resource "dynamokeys_sharded_table" "t" {
 		}},
 	})
 }
+
+// TestAccShardedTableSortKeyAndLSIChangesReplace: the replacing plan modifiers name the attribute that
+// forces the replacement: removing the sort key, changing an LSI.
+func TestAccShardedTableSortKeyAndLSIChangesReplace(t *testing.T) {
+	endpoint := testAccDynoxide(t)
+	api := testAPI(t, endpoint)
+	name := "replace-paths"
+	config := func(sortKey, lsi string) string {
+		return providerBlock(endpoint) + fmt.Sprintf(`
+resource "dynamokeys_sharded_table" "t" {
+  name                = %q
+  deletion_protection = false
+  partition_key       = { name = "pk", template = "CUSTOMER#{customer_id}" }
+  segments            = { customer_id = { kind = "id" }, order_id = { kind = "id" } }
+  %s
+  %s
+}`, name, sortKey, lsi)
+	}
+	withSortKey := `sort_key = { name = "sk", template = "ORDER#{order_id}" }`
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkTableGone(api, name),
+		Steps: []resource.TestStep{
+			{Config: config(withSortKey, `local_secondary_indexes = { by_total = { sort_key = { name = "total", type = "N" } } }`)},
+			{
+				// The same LSI written with its default projection spelled out is no change.
+				Config: config(withSortKey, `local_secondary_indexes = { by_total = { sort_key = { name = "total", type = "N" }, projection_type = "ALL" } }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectEmptyPlan(),
+				}},
+			},
+			{
+				Config: config(withSortKey, `local_secondary_indexes = { by_total = { sort_key = { name = "total", type = "N" }, projection_type = "KEYS_ONLY" } }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(smallAddress, plancheck.ResourceActionDestroyBeforeCreate),
+				}},
+			},
+			{
+				Config: config("", ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(smallAddress, plancheck.ResourceActionDestroyBeforeCreate),
+				}},
+				Check: checkKeySchema(api, name, "pk", ""),
+			},
+		},
+	})
+}

@@ -217,7 +217,7 @@ func flattenTable(ctx context.Context, t *dynamo.Table, m *shardedTableModel) di
 }
 
 func tableKeyAttrTypes() map[string]attr.Type {
-	return designInputSpecs()["partition_key"].objectType().AttrTypes
+	return tableKeyType.AttrTypes
 }
 
 // flattenTableKey sets name and type from DynamoDB and keeps the template from the prior value.
@@ -253,8 +253,7 @@ func nonKeyList(ctx context.Context, got []string, prior types.List) (types.List
 
 func flattenLSIs(ctx context.Context, lsis []dynamo.Index, prior types.Map) (types.Map, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	spec := designInputSpecs()["local_secondary_indexes"]
-	elemType := spec.objectType()
+	elemType := lsiType
 	if len(lsis) == 0 {
 		return types.MapNull(elemType), diags
 	}
@@ -264,7 +263,7 @@ func flattenLSIs(ctx context.Context, lsis []dynamo.Index, prior types.Map) (typ
 	}
 	elems := map[string]attr.Value{}
 	for _, idx := range lsis {
-		sortKey, dg := types.ObjectValue(spec.children["sort_key"].objectType().AttrTypes, map[string]attr.Value{
+		sortKey, dg := types.ObjectValue(lsiSortKeyType.AttrTypes, map[string]attr.Value{
 			"name": types.StringValue(idx.SortKey[0].Name), "type": types.StringValue(idx.SortKey[0].Type)})
 		diags.Append(dg...)
 		nonKey, dg := nonKeyList(ctx, idx.NonKeyAttributes, priorByName[idx.Name].NonKeyAttributes)
@@ -281,8 +280,7 @@ func flattenLSIs(ctx context.Context, lsis []dynamo.Index, prior types.Map) (typ
 
 func flattenGSIs(ctx context.Context, gsis []dynamo.Index, prior types.Map, provisioned bool) (types.Map, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	spec := designInputSpecs()["global_secondary_indexes"]
-	elemType := spec.objectType()
+	elemType := gsiType
 	if len(gsis) == 0 {
 		if !prior.IsNull() && !prior.IsUnknown() && len(prior.Elements()) == 0 {
 			return prior, diags
@@ -293,8 +291,8 @@ func flattenGSIs(ctx context.Context, gsis []dynamo.Index, prior types.Map, prov
 	if !prior.IsNull() && !prior.IsUnknown() {
 		diags.Append(prior.ElementsAs(ctx, &priorByName, false)...)
 	}
-	pkType := spec.children["partition_key"].objectType()
-	skType := spec.children["sort_key"].objectType()
+	pkType := gsiPartKeyType
+	skType := gsiSortKeyType
 	elems := map[string]attr.Value{}
 	for _, idx := range gsis {
 		before := priorByName[idx.Name]

@@ -412,15 +412,14 @@ func emptyJSON(v json.RawMessage) bool {
 
 func convertLSIs(ctx context.Context, lsis []awsLSI, typeOf func(name, where string) types.String) (types.Map, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	spec := designInputSpecs()["local_secondary_indexes"]
-	elemType := spec.objectType()
+	elemType := lsiType
 	if len(lsis) == 0 {
 		return types.MapNull(elemType), diags
 	}
 	elems := map[string]attr.Value{}
 	for _, l := range lsis {
 		where := fmt.Sprintf("local_secondary_index %q range_key", l.Name)
-		sortKey, dg := types.ObjectValue(spec.children["sort_key"].objectType().AttrTypes, map[string]attr.Value{
+		sortKey, dg := types.ObjectValue(lsiSortKeyType.AttrTypes, map[string]attr.Value{
 			"name": types.StringValue(l.RangeKey), "type": typeOf(l.RangeKey, where)})
 		diags.Append(dg...)
 		nonKey, dg := nonKeyValue(ctx, l.NonKeyAttributes)
@@ -478,13 +477,12 @@ func gsiKeys(g awsGSI) (hash, rng []string, err error) {
 
 func convertGSIs(ctx context.Context, gsis []awsGSI, provisioned bool, typeOf func(name, where string) types.String) (types.Map, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	spec := designInputSpecs()["global_secondary_indexes"]
-	elemType := spec.objectType()
+	elemType := gsiType
 	if len(gsis) == 0 {
 		return types.MapNull(elemType), diags
 	}
-	pkType := spec.children["partition_key"].objectType()
-	skType := spec.children["sort_key"].objectType()
+	pkType := gsiPartKeyType
+	skType := gsiSortKeyType
 	elems := map[string]attr.Value{}
 	for _, g := range gsis {
 		hash, rng, err := gsiKeys(g)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -56,12 +57,8 @@ func (r *shardedTableResource) Metadata(_ context.Context, req resource.Metadata
 
 func (r *shardedTableResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	attrs := map[string]rschema.Attribute{}
-	for name, s := range designInputSpecs() {
-		attrs[name] = s.resource()
-	}
-	for name, s := range designOutputSpecs() {
-		attrs[name] = s.resource()
-	}
+	maps.Copy(attrs, designInputAttributes())
+	maps.Copy(attrs, designOutputAttributes())
 	attrs["id"] = rschema.StringAttribute{Computed: true, Description: "The table name.",
 		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
 	attrs["arn"] = rschema.StringAttribute{Computed: true, Description: "The table's ARN.",
@@ -89,9 +86,7 @@ func (r *shardedTableResource) Schema(ctx context.Context, _ resource.SchemaRequ
 		Description: "STANDARD (the default) or STANDARD_INFREQUENT_ACCESS.",
 		Validators:  []validator.String{stringvalidator.OneOf(dynamo.TableClassStandard, dynamo.TableClassStandardInfrequentAccess)}}
 	attrs["tags"] = rschema.MapAttribute{Optional: true, ElementType: types.StringType, Description: "Tags of the table."}
-	for name, a := range tableSettingsAttributes() {
-		attrs[name] = a
-	}
+	maps.Copy(attrs, tableSettingsAttributes())
 	attrs["timeouts"] = timeouts.Attributes(ctx, timeouts.Opts{Create: true, Read: true, Update: true, Delete: true})
 	resp.Schema = rschema.Schema{
 		Description: "Manages a DynamoDB table whose keys follow a dynamokeys key design. The templates, segments, sharding " +
@@ -188,8 +183,9 @@ func (r *shardedTableResource) ModifyPlan(ctx context.Context, req resource.Modi
 			return
 		}
 		priorState = &state
-		resp.RequiresReplace = append(resp.RequiresReplace, replacedPaths(ctx, state, plan)...)
-		if (len(resp.RequiresReplace) > 0 || !plan.Name.Equal(state.Name)) && state.DeletionProtection.ValueBool() {
+		// The plan modifiers of name, the keys and the LSIs mark the replacement; this only refuses it early
+		// for a protected table, which DynamoDB would refuse to delete at apply.
+		if state.DeletionProtection.ValueBool() && tableReplaced(ctx, state, plan) {
 			resp.Diagnostics.AddError("Replacement blocked by deletion protection",
 				fmt.Sprintf("This change replaces table %s (a new name, a key or an LSI change), but the table has deletion_protection = true. "+
 					"Set deletion_protection = false and apply first, then apply the change.", state.Name.ValueString()))
@@ -220,33 +216,26 @@ func (r *shardedTableResource) ModifyPlan(ctx context.Context, req resource.Modi
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
-// replacedPaths lists the changes DynamoDB cannot make in place: table key names and types (and adding or
-// removing the sort key), and any LSI change.
-func replacedPaths(ctx context.Context, state, plan shardedTableModel) path.Paths {
-	var out path.Paths
+// tableReplaced says whether the plan replaces the table: the conditions of the replacing plan modifiers
+// (a new name, a table key's name or type, the sort key added or removed, any LSI change).
+func tableReplaced(ctx context.Context, state, plan shardedTableModel) bool {
 	keyOf := func(v types.Object) (string, string, bool) {
 		if v.IsNull() || v.IsUnknown() {
 			return "", "", v.IsNull()
 		}
 		var k keyModel
 		v.As(ctx, &k, basetypes.ObjectAsOptions{UnhandledUnknownAsEmpty: true})
-		return k.Name.ValueString(), k.Type.ValueString(), true
+		return k.Name.ValueString(), k.Type.ValueString(), !k.Name.IsUnknown() && !k.Type.IsUnknown()
 	}
-	for _, attrName := range []string{"partition_key", "sort_key"} {
-		before, after := state.PartitionKey, plan.PartitionKey
-		if attrName == "sort_key" {
-			before, after = state.SortKey, plan.SortKey
-		}
-		bn, bt, _ := keyOf(before)
-		an, at, known := keyOf(after)
+	for _, key := range [][2]types.Object{{state.PartitionKey, plan.PartitionKey}, {state.SortKey, plan.SortKey}} {
+		bn, bt, _ := keyOf(key[0])
+		an, at, known := keyOf(key[1])
 		if known && (bn != an || bt != at) {
-			out = append(out, path.Root(attrName))
+			return true
 		}
 	}
-	if !plan.LocalSecondaryIndexes.IsUnknown() && !lsisEqual(ctx, state.LocalSecondaryIndexes, plan.LocalSecondaryIndexes) {
-		out = append(out, path.Root("local_secondary_indexes"))
-	}
-	return out
+	return (!plan.Name.IsUnknown() && !plan.Name.Equal(state.Name)) ||
+		(!plan.LocalSecondaryIndexes.IsUnknown() && !lsisEqual(ctx, state.LocalSecondaryIndexes, plan.LocalSecondaryIndexes))
 }
 
 // lsisEqual compares LSI maps as DynamoDB sees them: null and empty maps alike, a null projection_type as
