@@ -25,10 +25,16 @@ resource "dynamokeys_sharded_table" "orders" {
   }
 
   billing_mode           = "PAY_PER_REQUEST"
+  on_demand_throughput   = { max_write_request_units = 20000 } # a runaway-cost guard above the peak
   ttl                    = { attribute_name = "expiresAt" }
   point_in_time_recovery = { enabled = true, recovery_period_in_days = 35 }
   deletion_protection    = true
   tags                   = { team = "orders" }
+
+  # Order events for a Lambda consumer (aws_lambda_event_source_mapping.event_source_arn = stream_arn),
+  # encrypted with the team's customer managed key (give its ARN, e.g. aws_kms_key.orders.arn).
+  stream                 = { enabled = true, view_type = "NEW_AND_OLD_IMAGES" }
+  server_side_encryption = { enabled = true, kms_key_arn = "arn:aws:kms:us-east-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab" }
 
   timeouts = {
     create = "30m"
