@@ -81,6 +81,12 @@ func expandGSI(t Table, idx Index) types.GlobalSecondaryIndex {
 	if t.BillingMode == BillingProvisioned {
 		g.ProvisionedThroughput = expandThroughput(idx.ReadCapacity, idx.WriteCapacity)
 	}
+	if idx.OnDemand != nil && t.BillingMode == BillingPayPerRequest {
+		g.OnDemandThroughput = expandOnDemand(*idx.OnDemand)
+	}
+	if idx.Warm != nil {
+		g.WarmThroughput = expandWarm(*idx.Warm)
+	}
 	return g
 }
 

@@ -53,6 +53,9 @@ func (c *Client) FindTable(ctx context.Context, name string) (*Table, error) {
 	case err != nil && !IsUnknownOperation(err):
 		return nil, fmt.Errorf("reading point-in-time recovery of %s: %w", name, err)
 	}
+	if err := c.readContributorInsights(ctx, t); err != nil {
+		return nil, err
+	}
 	if t.ARN != "" {
 		tags, err := c.listTags(ctx, t.ARN)
 		switch {
@@ -82,4 +85,37 @@ func (c *Client) listTags(ctx context.Context, arn string) (map[string]string, e
 		}
 		next = out.NextToken
 	}
+}
+
+// readContributorInsights sets the Contributor Insights mode of the table and of each GSI; an endpoint
+// without the operation leaves them nil (not reported).
+func (c *Client) readContributorInsights(ctx context.Context, t *Table) error {
+	mode := func(index *string) (*string, error) {
+		api, _ := c.API(ctx)
+		out, err := api.DescribeContributorInsights(ctx, &dynamodb.DescribeContributorInsightsInput{TableName: aws.String(t.Name), IndexName: index})
+		switch {
+		case IsUnknownOperation(err):
+			return nil, nil
+		case err != nil:
+			return nil, fmt.Errorf("reading Contributor Insights of %s: %w", t.Name, err)
+		case out.ContributorInsightsStatus == types.ContributorInsightsStatusEnabled || out.ContributorInsightsStatus == types.ContributorInsightsStatusEnabling:
+			m := string(out.ContributorInsightsMode)
+			if m == "" {
+				m = string(types.ContributorInsightsModeAccessedAndThrottledKeys)
+			}
+			return &m, nil
+		}
+		off := ""
+		return &off, nil
+	}
+	var err error
+	if t.ContributorInsights, err = mode(nil); err != nil || t.ContributorInsights == nil {
+		return err // not implemented by the endpoint: no index has it either
+	}
+	for i := range t.GSIs {
+		if t.GSIs[i].ContributorInsights, err = mode(aws.String(t.GSIs[i].Name)); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -68,6 +68,15 @@ func flattenTable(d *types.TableDescription) *Table {
 			idx.ReadCapacity = reportedUnits(g.ProvisionedThroughput.ReadCapacityUnits)
 			idx.WriteCapacity = reportedUnits(g.ProvisionedThroughput.WriteCapacityUnits)
 		}
+		if o := g.OnDemandThroughput; o != nil {
+			read, write := cappedUnits(o.MaxReadRequestUnits), cappedUnits(o.MaxWriteRequestUnits)
+			if read != nil || write != nil {
+				idx.OnDemand = &Throughput{Read: read, Write: write}
+			}
+		}
+		if w := g.WarmThroughput; w != nil && (w.ReadUnitsPerSecond != nil || w.WriteUnitsPerSecond != nil) {
+			idx.Warm = &Throughput{Read: w.ReadUnitsPerSecond, Write: w.WriteUnitsPerSecond}
+		}
 		t.GSIs = append(t.GSIs, idx)
 	}
 	return t

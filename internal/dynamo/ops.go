@@ -54,6 +54,11 @@ func (c *Client) CreateTable(ctx context.Context, t Table) (*Table, Warnings, er
 			return created, warnings, err
 		}
 	}
+	w, err := c.updateContributorInsights(ctx, Table{Name: t.Name, GSIs: t.GSIs}, t)
+	warnings = append(warnings, w...)
+	if err != nil {
+		return created, warnings, err
+	}
 	if t.PointInTimeRecovery != nil && t.PointInTimeRecovery.Enabled {
 		w, err := c.updatePITR(ctx, t.Name, *t.PointInTimeRecovery)
 		warnings = append(warnings, w...)
@@ -148,7 +153,25 @@ func (c *Client) UpdateTable(ctx context.Context, old, want Table) (*Table, Warn
 		}
 	}
 
+	for _, idx := range want.GSIs {
+		if warm := indexWarmUpdate(old, idx); warm != nil {
+			if err := c.updateTable(ctx, api, &dynamodb.UpdateTableInput{TableName: aws.String(name),
+				GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Update: &types.UpdateGlobalSecondaryIndexAction{
+					IndexName: aws.String(idx.Name), WarmThroughput: warm}}}}, "pre-warming index "+idx.Name); err != nil {
+				return nil, nil, err
+			}
+			if err := c.waitTableActive(ctx, name); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+
 	var warnings Warnings
+	w, err := c.updateContributorInsights(ctx, old, want)
+	warnings = append(warnings, w...)
+	if err != nil {
+		return nil, warnings, err
+	}
 	if !ttlEqual(old.TTL, want.TTL) {
 		target := TTL{}
 		if want.TTL != nil {
@@ -196,9 +219,9 @@ func (c *Client) settleIndexThroughput(ctx context.Context, api *dynamodb.Client
 	for _, idx := range current.GSIs {
 		w, ok := wantByName[idx.Name]
 		reported := idx.ReadCapacity != nil && idx.WriteCapacity != nil
-		if ok && reported && (aws.ToInt64(idx.ReadCapacity) != aws.ToInt64(w.ReadCapacity) || aws.ToInt64(idx.WriteCapacity) != aws.ToInt64(w.WriteCapacity)) {
+		if ok && reported && (capacityChanged(idx.ReadCapacity, w.ReadCapacity, w.Autoscaled.Read) || capacityChanged(idx.WriteCapacity, w.WriteCapacity, w.Autoscaled.Write)) {
 			pending = append(pending, types.GlobalSecondaryIndexUpdate{Update: &types.UpdateGlobalSecondaryIndexAction{
-				IndexName: aws.String(idx.Name), ProvisionedThroughput: expandThroughput(w.ReadCapacity, w.WriteCapacity)}})
+				IndexName: aws.String(idx.Name), ProvisionedThroughput: keepAutoscaled(idx, w)}})
 		}
 	}
 	if len(pending) == 0 {
@@ -246,12 +269,33 @@ func diffGSIs(old, want Table) (deletes, creates []Index, throughput []types.Glo
 		case !ok || !sameIndexShape(o, w):
 			creates = append(creates, w)
 		case want.BillingMode == BillingProvisioned && (old.BillingMode != BillingProvisioned ||
-			aws.ToInt64(o.ReadCapacity) != aws.ToInt64(w.ReadCapacity) || aws.ToInt64(o.WriteCapacity) != aws.ToInt64(w.WriteCapacity)):
+			capacityChanged(o.ReadCapacity, w.ReadCapacity, w.Autoscaled.Read) || capacityChanged(o.WriteCapacity, w.WriteCapacity, w.Autoscaled.Write)):
 			throughput = append(throughput, types.GlobalSecondaryIndexUpdate{Update: &types.UpdateGlobalSecondaryIndexAction{
-				IndexName: aws.String(name), ProvisionedThroughput: expandThroughput(w.ReadCapacity, w.WriteCapacity)}})
+				IndexName: aws.String(name), ProvisionedThroughput: keepAutoscaled(o, w)}})
+		case want.BillingMode == BillingPayPerRequest && w.OnDemand != nil && !sameThroughput(o.OnDemand, w.OnDemand):
+			throughput = append(throughput, types.GlobalSecondaryIndexUpdate{Update: &types.UpdateGlobalSecondaryIndexAction{
+				IndexName: aws.String(name), OnDemandThroughput: expandOnDemand(*w.OnDemand)}})
 		}
 	}
 	return deletes, creates, throughput
+}
+
+// capacityChanged says whether a provisioned side must be sent: it differs and no autoscaler owns it.
+func capacityChanged(have, want *int64, autoscaled bool) bool {
+	return !autoscaled && aws.ToInt64(have) != aws.ToInt64(want)
+}
+
+// keepAutoscaled is the index capacity to send: the configured figure for a side Terraform owns, the
+// current one for a side an autoscaler owns (an UpdateTable carries both sides).
+func keepAutoscaled(have, want Index) *types.ProvisionedThroughput {
+	read, write := want.ReadCapacity, want.WriteCapacity
+	if want.Autoscaled.Read && have.ReadCapacity != nil {
+		read = have.ReadCapacity
+	}
+	if want.Autoscaled.Write && have.WriteCapacity != nil {
+		write = have.WriteCapacity
+	}
+	return expandThroughput(read, write)
 }
 
 // sameIndexShape compares what cannot change in place: keys and projection.
@@ -277,8 +321,9 @@ func tableSettingsUpdate(old, want Table, gsiThroughput []types.GlobalSecondaryI
 		changed = true
 	}
 	if want.BillingMode == BillingProvisioned && (in.BillingMode != "" ||
-		aws.ToInt64(old.ReadCapacity) != aws.ToInt64(want.ReadCapacity) || aws.ToInt64(old.WriteCapacity) != aws.ToInt64(want.WriteCapacity)) {
-		in.ProvisionedThroughput = expandThroughput(want.ReadCapacity, want.WriteCapacity)
+		capacityChanged(old.ReadCapacity, want.ReadCapacity, want.Autoscaled.Read) || capacityChanged(old.WriteCapacity, want.WriteCapacity, want.Autoscaled.Write)) {
+		in.ProvisionedThroughput = keepAutoscaled(Index{ReadCapacity: old.ReadCapacity, WriteCapacity: old.WriteCapacity},
+			Index{ReadCapacity: want.ReadCapacity, WriteCapacity: want.WriteCapacity, Autoscaled: want.Autoscaled})
 		changed = true
 	}
 	if len(gsiThroughput) > 0 {
@@ -353,6 +398,69 @@ func warmUpdate(old, want Table) *types.WarmThroughput {
 		return nil
 	}
 	return expandWarm(*want.Warm)
+}
+
+// indexWarmUpdate pre-warms an existing index when want asks for more than it has (see warmUpdate). An
+// index this apply creates got its warm throughput with the create.
+func indexWarmUpdate(old Table, want Index) *types.WarmThroughput {
+	for _, have := range old.GSIs {
+		if have.Name == want.Name && sameIndexShape(have, want) {
+			return warmUpdate(Table{Warm: have.Warm}, Table{Warm: want.Warm})
+		}
+	}
+	return nil
+}
+
+// insightsChange is one UpdateContributorInsights call: the table's (index nil) or an index's.
+type insightsChange struct {
+	index *string
+	mode  string // "" disables
+}
+
+// contributorInsightsChanges lists the calls that move old's Contributor Insights to want's. A nil mode in
+// want is not managed; a nil mode in old (not reported) is treated as off.
+func contributorInsightsChanges(old, want Table) []insightsChange {
+	differs := func(have, to *string) bool { return to != nil && (have == nil && *to != "" || have != nil && *have != *to) }
+	var out []insightsChange
+	if differs(old.ContributorInsights, want.ContributorInsights) {
+		out = append(out, insightsChange{mode: *want.ContributorInsights})
+	}
+	for _, idx := range want.GSIs {
+		var have *string
+		for _, o := range old.GSIs {
+			if o.Name == idx.Name {
+				have = o.ContributorInsights
+			}
+		}
+		if differs(have, idx.ContributorInsights) {
+			out = append(out, insightsChange{index: aws.String(idx.Name), mode: *idx.ContributorInsights})
+		}
+	}
+	return out
+}
+
+// updateContributorInsights makes the calls of contributorInsightsChanges. An endpoint without the
+// operation is a warning when Contributor Insights is asked for, and nothing when it is turned off.
+func (c *Client) updateContributorInsights(ctx context.Context, old, want Table) (Warnings, error) {
+	api, _ := c.API(ctx)
+	for _, ch := range contributorInsightsChanges(old, want) {
+		in := &dynamodb.UpdateContributorInsightsInput{TableName: aws.String(want.Name), IndexName: ch.index,
+			ContributorInsightsAction: types.ContributorInsightsActionDisable}
+		if ch.mode != "" {
+			in.ContributorInsightsAction = types.ContributorInsightsActionEnable
+			in.ContributorInsightsMode = types.ContributorInsightsMode(ch.mode)
+		}
+		_, err := api.UpdateContributorInsights(ctx, in)
+		switch {
+		case IsUnknownOperation(err) && ch.mode != "":
+			return Warnings{"The endpoint does not implement UpdateContributorInsights (UnknownOperationException), so Contributor Insights is not enabled on table " + want.Name + "."}, nil
+		case IsUnknownOperation(err):
+			return nil, nil
+		case err != nil:
+			return nil, fmt.Errorf("updating Contributor Insights of %s: %w", want.Name, err)
+		}
+	}
+	return nil, nil
 }
 
 func orNoThroughput(t *Throughput) Throughput {

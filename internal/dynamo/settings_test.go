@@ -195,3 +195,84 @@ func TestPITRUpdate(t *testing.T) {
 		}
 	}
 }
+
+func TestAutoscaledCapacityIsNotReverted(t *testing.T) {
+	provisioned := func(read, write int64) Table {
+		tb := table()
+		tb.BillingMode, tb.ReadCapacity, tb.WriteCapacity = BillingProvisioned, aws.Int64(read), aws.Int64(write)
+		for i := range tb.GSIs {
+			tb.GSIs[i].ReadCapacity, tb.GSIs[i].WriteCapacity = aws.Int64(read), aws.Int64(write)
+		}
+		return tb
+	}
+	// The autoscaler raised reads to 50; the configuration still says 5, with reads autoscaled.
+	old, want := provisioned(50, 5), provisioned(5, 5)
+	want.Autoscaled.Read = true
+	for i := range want.GSIs {
+		want.GSIs[i].Autoscaled.Read = true
+	}
+	if in := tableSettingsUpdate(old, want, nil); in != nil {
+		t.Errorf("an autoscaled capacity was sent back: %+v", in.ProvisionedThroughput)
+	}
+	if _, _, throughput := diffGSIs(old, want); len(throughput) != 0 {
+		t.Errorf("an autoscaled index capacity was sent back: %+v", throughput)
+	}
+	// Writes are Terraform's: a change is sent, with the reads the autoscaler set.
+	want.WriteCapacity = aws.Int64(10)
+	in := tableSettingsUpdate(old, want, nil)
+	if in == nil || aws.ToInt64(in.ProvisionedThroughput.WriteCapacityUnits) != 10 || aws.ToInt64(in.ProvisionedThroughput.ReadCapacityUnits) != 50 {
+		t.Errorf("update = %+v, want writes 10 and the autoscaler's 50 reads", in)
+	}
+	// Switching from on-demand sends the configured capacity: there is none to keep.
+	ondemand := table()
+	if in := tableSettingsUpdate(ondemand, want, nil); in == nil || aws.ToInt64(in.ProvisionedThroughput.ReadCapacityUnits) != 5 {
+		t.Errorf("billing switch = %+v, want the configured 5 reads", in)
+	}
+}
+
+func TestIndexOnDemandAndWarmThroughput(t *testing.T) {
+	tb := table()
+	tb.GSIs[0].OnDemand = &Throughput{Write: aws.Int64(300)}
+	tb.GSIs[0].Warm = &Throughput{Read: aws.Int64(20000)}
+	in, err := expandCreateTable(tb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := in.GlobalSecondaryIndexes[0]
+	if aws.ToInt64(g.OnDemandThroughput.MaxWriteRequestUnits) != 300 || aws.ToInt64(g.WarmThroughput.ReadUnitsPerSecond) != 20000 {
+		t.Errorf("index throughput = %+v %+v", g.OnDemandThroughput, g.WarmThroughput)
+	}
+	old := table()
+	_, _, updates := diffGSIs(old, tb)
+	if len(updates) != 1 || aws.ToInt64(updates[0].Update.OnDemandThroughput.MaxWriteRequestUnits) != 300 {
+		t.Errorf("on-demand cap change of an index = %+v", updates)
+	}
+	if w := indexWarmUpdate(old, tb.GSIs[0]); w == nil || aws.ToInt64(w.ReadUnitsPerSecond) != 20000 {
+		t.Errorf("warm update of an existing index = %+v", w)
+	}
+	if w := indexWarmUpdate(Table{}, tb.GSIs[0]); w != nil {
+		t.Errorf("a new index gets its warm throughput with the create, not an update: %+v", w)
+	}
+}
+
+func TestContributorInsightsChanges(t *testing.T) {
+	mode := func(m string) *string { return &m }
+	old, want := table(), table()
+	want.ContributorInsights = mode("THROTTLED_KEYS")
+	want.GSIs[1].ContributorInsights = mode("ACCESSED_AND_THROTTLED_KEYS")
+	old.GSIs[0].ContributorInsights = mode("THROTTLED_KEYS")
+	want.GSIs[0].ContributorInsights = mode("")
+	var got []string
+	for _, ch := range contributorInsightsChanges(old, want) {
+		got = append(got, aws.ToString(ch.index)+"="+ch.mode)
+	}
+	if strings.Join(got, ",") != "=THROTTLED_KEYS,by_customer=,by_tenant_region=ACCESSED_AND_THROTTLED_KEYS" {
+		t.Errorf("changes = %v", got)
+	}
+	if ch := contributorInsightsChanges(want, want); len(ch) != 0 {
+		t.Errorf("no change must make no call: %v", ch)
+	}
+	if ch := contributorInsightsChanges(old, table()); len(ch) != 0 {
+		t.Errorf("an unmanaged setting must make no call: %v", ch)
+	}
+}

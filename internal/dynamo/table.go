@@ -17,6 +17,22 @@ type Index struct {
 	ReadCapacity     *int64 // PROVISIONED tables only
 	WriteCapacity    *int64
 	Status           string // read back only
+
+	// Autoscaled says that an autoscaler owns the index's provisioned capacity: it is sent when the index
+	// is created or the table switches to PROVISIONED, and never otherwise, so that a capacity the autoscaler
+	// moved is not reverted.
+	Autoscaled Autoscaled
+	OnDemand   *Throughput // on-demand caps of the index; nil when not managed
+	Warm       *Throughput // warm throughput of the index; nil when not managed
+	// ContributorInsights is the Contributor Insights mode, "" when off; nil when not managed or not
+	// reported.
+	ContributorInsights *string
+}
+
+// Autoscaled says which sides of a provisioned capacity an autoscaler owns.
+type Autoscaled struct {
+	Read  bool
+	Write bool
 }
 
 // TTL is a table's time-to-live setting.
@@ -57,6 +73,11 @@ type Table struct {
 	OnDemand *Throughput
 	// Warm is the throughput the table is pre-warmed for; nil when not managed.
 	Warm *Throughput
+	// Autoscaled says which sides of the table's provisioned capacity an autoscaler owns (see Index).
+	Autoscaled Autoscaled
+	// ContributorInsights is the Contributor Insights mode (ACCESSED_AND_THROTTLED_KEYS or
+	// THROTTLED_KEYS), "" when off; nil when not managed or not reported.
+	ContributorInsights *string
 }
 
 // Point-in-time recovery keeps 1 to 35 days, 35 by default
