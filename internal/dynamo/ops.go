@@ -420,7 +420,9 @@ type insightsChange struct {
 // contributorInsightsChanges lists the calls that move old's Contributor Insights to want's. A nil mode in
 // want is not managed; a nil mode in old (not reported) is treated as off.
 func contributorInsightsChanges(old, want Table) []insightsChange {
-	differs := func(have, to *string) bool { return to != nil && (have == nil && *to != "" || have != nil && *have != *to) }
+	differs := func(have, to *string) bool {
+		return to != nil && (have == nil && *to != "" || have != nil && *have != *to)
+	}
 	var out []insightsChange
 	if differs(old.ContributorInsights, want.ContributorInsights) {
 		out = append(out, insightsChange{mode: *want.ContributorInsights})
