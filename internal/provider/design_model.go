@@ -85,6 +85,11 @@ type gsiModel struct {
 	NonKeyAttributes types.List   `tfsdk:"non_key_attributes"`
 	ReadCapacity     types.Number `tfsdk:"read_capacity"`
 	WriteCapacity    types.Number `tfsdk:"write_capacity"`
+
+	OnDemandThroughput  types.Object `tfsdk:"on_demand_throughput"`
+	WarmThroughput      types.Object `tfsdk:"warm_throughput"`
+	ContributorInsights types.Object `tfsdk:"contributor_insights"`
+	Autoscaling         types.Object `tfsdk:"autoscaling"`
 }
 
 // expander converts models to the domain, recording which paths are unknown.

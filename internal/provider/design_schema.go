@@ -153,10 +153,14 @@ func gsiAttributes() map[string]rschema.Attribute {
 			NestedObject: rschema.NestedAttributeObject{Attributes: indexKeyAttributes(true)}},
 		"sort_key": rschema.ListNestedAttribute{Optional: true, Description: "0 to 4 sort key attributes.",
 			NestedObject: rschema.NestedAttributeObject{Attributes: indexKeyAttributes(false)}},
-		"projection_type":    defaultedString("ALL (the default), KEYS_ONLY or INCLUDE.", keydesign.ProjectionAll, projectionValidator),
-		"non_key_attributes": rschema.ListAttribute{Optional: true, ElementType: types.StringType, Description: "Attributes projected by INCLUDE."},
-		"read_capacity":      optionalInt("Provisioned read capacity units of the index (PROVISIONED tables only)."),
-		"write_capacity":     optionalInt("Provisioned write capacity units of the index (PROVISIONED tables only)."),
+		"projection_type":      defaultedString("ALL (the default), KEYS_ONLY or INCLUDE.", keydesign.ProjectionAll, projectionValidator),
+		"non_key_attributes":   rschema.ListAttribute{Optional: true, ElementType: types.StringType, Description: "Attributes projected by INCLUDE."},
+		"read_capacity":        optionalInt("Provisioned read capacity units of the index (PROVISIONED tables only)."),
+		"write_capacity":       optionalInt("Provisioned write capacity units of the index (PROVISIONED tables only)."),
+		"on_demand_throughput": onDemandAttribute("the index"),
+		"warm_throughput":      warmAttribute("index"),
+		"contributor_insights": contributorInsightsAttribute("index"),
+		"autoscaling":          autoscalingAttribute("index"),
 	}
 }
 

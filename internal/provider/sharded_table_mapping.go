@@ -40,6 +40,8 @@ type shardedTableModel struct {
 	ServerSideEncryption types.Object `tfsdk:"server_side_encryption"`
 	OnDemandThroughput   types.Object `tfsdk:"on_demand_throughput"`
 	WarmThroughput       types.Object `tfsdk:"warm_throughput"`
+	ContributorInsights  types.Object `tfsdk:"contributor_insights"`
+	Autoscaling          types.Object `tfsdk:"autoscaling"`
 }
 
 type ttlModel struct {
@@ -118,6 +120,7 @@ func expandTable(ctx context.Context, m shardedTableModel) (dynamo.Table, diag.D
 			diags.Append(g.NonKeyAttributes.ElementsAs(ctx, &idx.NonKeyAttributes, false)...)
 			idx.PartitionKey = keyAttributes(g.PartitionKey)
 			idx.SortKey = keyAttributes(g.SortKey)
+			expandIndexSettings(ctx, g, &idx, &diags)
 			t.GSIs = append(t.GSIs, idx)
 		}
 	}
@@ -166,7 +169,8 @@ func flattenTable(ctx context.Context, t *dynamo.Table, m *shardedTableModel) di
 	var diags diag.Diagnostics
 	m.ID, m.Name, m.ARN, m.Status = types.StringValue(t.Name), types.StringValue(t.Name), types.StringValue(t.ARN), types.StringValue(t.Status)
 	m.BillingMode = types.StringValue(t.BillingMode)
-	m.ReadCapacity, m.WriteCapacity = int64Value(t.ReadCapacity), int64Value(t.WriteCapacity)
+	read, write := autoscaledSides(ctx, m.Autoscaling)
+	m.ReadCapacity, m.WriteCapacity = keepIfAutoscaled(t.ReadCapacity, m.ReadCapacity, read), keepIfAutoscaled(t.WriteCapacity, m.WriteCapacity, write)
 	m.TableClass = types.StringValue(t.TableClass)
 	if t.DeletionProtection != nil {
 		m.DeletionProtection = types.BoolValue(*t.DeletionProtection)
@@ -333,11 +337,15 @@ func flattenGSIs(ctx context.Context, gsis []dynamo.Index, prior types.Map, prov
 		if !provisioned {
 			before.ReadCapacity, before.WriteCapacity = types.NumberNull(), types.NumberNull()
 		}
-		obj, dg := types.ObjectValue(elemType.AttrTypes, map[string]attr.Value{
+		read, write := autoscaledSides(ctx, before.Autoscaling)
+		values := map[string]attr.Value{
 			"partition_key": pk, "sort_key": sk, "projection_type": types.StringValue(idx.ProjectionType),
-			"non_key_attributes": nonKey, "read_capacity": reportedOr(idx.ReadCapacity, before.ReadCapacity),
-			"write_capacity": reportedOr(idx.WriteCapacity, before.WriteCapacity),
-		})
+			"non_key_attributes": nonKey,
+			"read_capacity":      keepIfAutoscaled(idx.ReadCapacity, before.ReadCapacity, read),
+			"write_capacity":     keepIfAutoscaled(idx.WriteCapacity, before.WriteCapacity, write),
+		}
+		flattenIndexSettings(ctx, idx, before, values, &diags)
+		obj, dg := types.ObjectValue(elemType.AttrTypes, values)
 		diags.Append(dg...)
 		elems[idx.Name] = obj
 	}

@@ -341,19 +341,11 @@ func checkUnrepresentable(src awsTable) diag.Diagnostics {
 			fmt.Sprintf("aws_dynamodb_table %s has a global_table_witness in %s. dynamokeys_sharded_table manages single-region tables only. %s",
 				src.Name, src.Witness[0].RegionName, keep))
 	}
-	onDemandLimit := func(o []awsOnDemand) bool {
-		return len(o) > 0 && (positive(o[0].MaxReadRequestUnits) || positive(o[0].MaxWriteRequestUnits))
-	}
 	for _, g := range src.GSIs {
-		if onDemandLimit(g.OnDemand) {
-			diags.AddError("Cannot move an index with an on-demand limit: global_secondary_index.on_demand_throughput",
-				fmt.Sprintf("Index %s of aws_dynamodb_table %s sets on_demand_throughput, which dynamokeys_sharded_table cannot hold yet. "+
-					"Remove the limit with the AWS provider first and apply, or %s", g.Name, src.Name, lowerFirst(keep)))
-		}
 		if len(g.Warm) > 0 {
-			diags.AddWarning("Warm throughput is not managed: global_secondary_index.warm_throughput",
+			diags.AddWarning("Warm throughput is not carried over: global_secondary_index.warm_throughput",
 				fmt.Sprintf("Index %s of aws_dynamodb_table %s has warm throughput of %s. The index keeps it (warm throughput never decreases), "+
-					"but dynamokeys_sharded_table does not manage it: raise it with the AWS CLI or console when needed.", g.Name, src.Name, warmText(g.Warm[0])))
+					"which stays on the index; set warm_throughput on the index in dynamokeys_sharded_table to manage it.", g.Name, src.Name, warmText(g.Warm[0])))
 		}
 	}
 	if len(src.Warm) > 0 {
@@ -365,6 +357,13 @@ func checkUnrepresentable(src awsTable) diag.Diagnostics {
 }
 
 func positive(p *int64) bool { return p != nil && *p > 0 }
+
+func positiveOrNil(p *int64) *int64 {
+	if positive(p) {
+		return p
+	}
+	return nil
+}
 
 func lowerFirst(s string) string { return strings.ToLower(s[:1]) + s[1:] }
 
@@ -518,9 +517,15 @@ func convertGSIs(ctx context.Context, gsis []awsGSI, provisioned bool, typeOf fu
 		if provisioned {
 			read, write = int64Value(g.ReadCapacity), int64Value(g.WriteCapacity)
 		}
+		caps := types.ObjectNull(onDemandAttrTypes)
+		if o := g.OnDemand; !provisioned && len(o) > 0 && (positive(o[0].MaxReadRequestUnits) || positive(o[0].MaxWriteRequestUnits)) {
+			caps = onDemandValue(dynamo.Throughput{Read: positiveOrNil(o[0].MaxReadRequestUnits), Write: positiveOrNil(o[0].MaxWriteRequestUnits)}, &diags)
+		}
 		obj, dg := types.ObjectValue(elemType.AttrTypes, map[string]attr.Value{
 			"partition_key": pkList, "sort_key": skList, "projection_type": types.StringValue(orDefault(g.ProjectionType, "ALL")),
-			"non_key_attributes": nonKey, "read_capacity": read, "write_capacity": write})
+			"non_key_attributes": nonKey, "read_capacity": read, "write_capacity": write,
+			"on_demand_throughput": caps, "warm_throughput": types.ObjectNull(warmAttrTypes),
+			"contributor_insights": types.ObjectNull(insightsAttrTypes), "autoscaling": types.ObjectNull(autoscalingType.AttrTypes)})
 		diags.Append(dg...)
 		elems[g.Name] = obj
 	}

@@ -187,7 +187,7 @@ func TestMoveStateFromAWSTable(t *testing.T) {
 					"partition_key": [{"name": "sku", "type": "S", "cardinality": null}],
 					"sort_key": [{"name": "created_at", "type": "N"}],
 					"projection_type": "INCLUDE", "non_key_attributes": ["total", "customer_id"],
-					"read_capacity": null, "write_capacity": null}},
+					"read_capacity": null, "write_capacity": null, "on_demand_throughput": null, "warm_throughput": null, "contributor_insights": null, "autoscaling": null}},
 				"ttl": {"attribute_name": "expires_at", "enabled": true},
 				"point_in_time_recovery": {"enabled": true, "recovery_period_in_days": null}, "deletion_protection": true, "table_class": "STANDARD_INFREQUENT_ACCESS",
 				"tags": {"owner": "platform", "team": "orders"}}`,
@@ -199,7 +199,7 @@ func TestMoveStateFromAWSTable(t *testing.T) {
 				"partition_key": {"name": "sku", "type": "S", "template": null},
 				"global_secondary_indexes": {"by_warehouse": {
 					"partition_key": [{"name": "warehouse_id", "type": "S", "cardinality": null}], "sort_key": null,
-					"projection_type": "ALL", "non_key_attributes": null, "read_capacity": 5, "write_capacity": 5}},
+					"projection_type": "ALL", "non_key_attributes": null, "read_capacity": 5, "write_capacity": 5, "on_demand_throughput": null, "warm_throughput": null, "contributor_insights": null, "autoscaling": null}},
 				"deletion_protection": false, "table_class": "STANDARD"}`,
 		},
 		{
@@ -212,10 +212,10 @@ func TestMoveStateFromAWSTable(t *testing.T) {
 					"by_tournament_region": {
 						"partition_key": [{"name": "tournament_id", "type": "S", "cardinality": null}, {"name": "region", "type": "S", "cardinality": null}],
 						"sort_key": [{"name": "round", "type": "N"}, {"name": "match_id", "type": "S"}],
-						"projection_type": "ALL", "non_key_attributes": null, "read_capacity": null, "write_capacity": null},
+						"projection_type": "ALL", "non_key_attributes": null, "read_capacity": null, "write_capacity": null, "on_demand_throughput": null, "warm_throughput": null, "contributor_insights": null, "autoscaling": null},
 					"by_player": {
 						"partition_key": [{"name": "player_id", "type": "S", "cardinality": null}], "sort_key": null,
-						"projection_type": "KEYS_ONLY", "non_key_attributes": null, "read_capacity": null, "write_capacity": null}},
+						"projection_type": "KEYS_ONLY", "non_key_attributes": null, "read_capacity": null, "write_capacity": null, "on_demand_throughput": null, "warm_throughput": null, "contributor_insights": null, "autoscaling": null}},
 				"point_in_time_recovery": {"enabled": true, "recovery_period_in_days": null}, "deletion_protection": true, "table_class": "STANDARD", "tags": {"game": "arena"}}`,
 		},
 		{
@@ -227,10 +227,10 @@ func TestMoveStateFromAWSTable(t *testing.T) {
 				"global_secondary_indexes": {
 					"by_day": {
 						"partition_key": [{"name": "day", "type": "S", "cardinality": null}], "sort_key": [{"name": "entry_id", "type": "N"}],
-						"projection_type": "KEYS_ONLY", "non_key_attributes": null, "read_capacity": 10, "write_capacity": 5},
+						"projection_type": "KEYS_ONLY", "non_key_attributes": null, "read_capacity": 10, "write_capacity": 5, "on_demand_throughput": null, "warm_throughput": null, "contributor_insights": null, "autoscaling": null},
 					"by_status": {
 						"partition_key": [{"name": "status", "type": "S", "cardinality": null}], "sort_key": null,
-						"projection_type": "INCLUDE", "non_key_attributes": ["amount"], "read_capacity": 4, "write_capacity": 2}},
+						"projection_type": "INCLUDE", "non_key_attributes": ["amount"], "read_capacity": 4, "write_capacity": 2, "on_demand_throughput": null, "warm_throughput": null, "contributor_insights": null, "autoscaling": null}},
 				"deletion_protection": true, "table_class": "STANDARD"}`,
 		},
 		{
@@ -252,11 +252,11 @@ func TestMoveStateFromAWSTable(t *testing.T) {
 				"sort_key": {"name": "entry_id", "type": "N", "template": null},
 				"global_secondary_indexes": {"by_day": {
 					"partition_key": [{"name": "day", "type": "S", "cardinality": null}], "sort_key": [{"name": "entry_id", "type": "N"}],
-					"projection_type": "KEYS_ONLY", "non_key_attributes": null, "read_capacity": 10, "write_capacity": 5}},
+					"projection_type": "KEYS_ONLY", "non_key_attributes": null, "read_capacity": 10, "write_capacity": 5, "on_demand_throughput": null, "warm_throughput": null, "contributor_insights": null, "autoscaling": null}},
 				"point_in_time_recovery": {"enabled": true, "recovery_period_in_days": 7}, "deletion_protection": true, "table_class": "STANDARD"}`,
 			warnings: []string{
+				`^Warm throughput is not carried over: global_secondary_index.warm_throughput: Index by_day of aws_dynamodb_table clicks has warm throughput of 13000 read and 4500 write units`,
 				`^Warm throughput is not carried over: warm_throughput: aws_dynamodb_table clicks has warm throughput of 15000 read and 5000 write units`,
-				`^Warm throughput is not managed: global_secondary_index.warm_throughput: Index by_day of aws_dynamodb_table clicks has warm throughput of 13000 read and 4500 write units`,
 			},
 		},
 	}

@@ -144,6 +144,8 @@ func (r *shardedTableResource) ValidateConfig(ctx context.Context, req resource.
 						fmt.Sprintf("%s of GSI %q applies only to billing_mode = \"PROVISIONED\"; remove it.", attrName, name))
 				}
 			}
+			at := path.Root("global_secondary_indexes").AtMapKey(name)
+			validateThroughputSettings(ctx, at, "GSI "+name, g.OnDemandThroughput, g.Autoscaling, g.ReadCapacity, g.WriteCapacity, provisioned, &resp.Diagnostics)
 		}
 	}
 	if !m.TTL.IsNull() && !m.TTL.IsUnknown() {

@@ -32,6 +32,9 @@ const (
 // streamViewTypes are the stream record contents DynamoDB offers.
 var streamViewTypes = []string{"KEYS_ONLY", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES"}
 
+// contributorInsightsModes are the modes of CloudWatch Contributor Insights for DynamoDB.
+var contributorInsightsModes = []string{"ACCESSED_AND_THROTTLED_KEYS", "THROTTLED_KEYS"}
+
 // kmsKeyARN matches a KMS key ARN. Aliases and key ids are refused: DynamoDB reports the key's ARN, so any
 // other form would show a change on every plan.
 var kmsKeyARN = regexp.MustCompile(`^arn:aws[a-z-]*:kms:[a-z0-9-]+:[0-9]{12}:key/[A-Za-z0-9-]+$`)
@@ -56,6 +59,20 @@ type onDemandModel struct {
 	MaxWrite types.Number `tfsdk:"max_write_request_units"`
 }
 
+type insightsModel struct {
+	Mode types.String `tfsdk:"mode"`
+}
+
+type autoscalingModel struct {
+	Read  types.Object `tfsdk:"read"`
+	Write types.Object `tfsdk:"write"`
+}
+
+type capacityRangeModel struct {
+	Min types.Number `tfsdk:"min"`
+	Max types.Number `tfsdk:"max"`
+}
+
 type warmModel struct {
 	Read  types.Number `tfsdk:"read_units_per_second"`
 	Write types.Number `tfsdk:"write_units_per_second"`
@@ -67,6 +84,7 @@ var (
 	encryptionAttrTypes = map[string]attr.Type{"enabled": types.BoolType, "kms_key_arn": types.StringType}
 	onDemandAttrTypes   = map[string]attr.Type{"max_read_request_units": types.NumberType, "max_write_request_units": types.NumberType}
 	warmAttrTypes       = map[string]attr.Type{"read_units_per_second": types.NumberType, "write_units_per_second": types.NumberType}
+	insightsAttrTypes   = map[string]attr.Type{"mode": types.StringType}
 )
 
 func unitsAttribute(desc string) rschema.NumberAttribute {
@@ -109,20 +127,60 @@ func tableSettingsAttributes() map[string]rschema.Attribute {
 					Validators: []validator.String{stringvalidator.RegexMatches(kmsKeyARN,
 						"must be a KMS key ARN such as arn:aws:kms:us-east-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab (not an alias or key id)")}},
 			}},
-		"on_demand_throughput": rschema.SingleNestedAttribute{Optional: true,
-			Description: "Caps of an on-demand table's request units per second (PAY_PER_REQUEST only), a guard against runaway cost. " +
-				"Omit a side to leave it uncapped. Traffic above a cap is throttled: rule DK601 compares the design's peak with it.",
+		"on_demand_throughput": onDemandAttribute("an on-demand table"),
+		"warm_throughput":      warmAttribute("table"),
+		"contributor_insights": contributorInsightsAttribute("table"),
+		"autoscaling":          autoscalingAttribute("table"),
+	}
+}
+
+// onDemandAttribute, warmAttribute, contributorInsightsAttribute and autoscalingAttribute are shared by the
+// table and each GSI.
+func onDemandAttribute(what string) rschema.SingleNestedAttribute {
+	return rschema.SingleNestedAttribute{Optional: true,
+		Description: "Caps of " + what + "'s request units per second (PAY_PER_REQUEST only), a guard against runaway cost. " +
+			"Omit a side to leave it uncapped. Traffic above a cap is throttled: rule DK601 compares the design's peak with it.",
+		Attributes: map[string]rschema.Attribute{
+			"max_read_request_units":  unitsAttribute("Most read request units per second."),
+			"max_write_request_units": unitsAttribute("Most write request units per second."),
+		}}
+}
+
+func warmAttribute(what string) rschema.SingleNestedAttribute {
+	return rschema.SingleNestedAttribute{Optional: true,
+		Description: "Throughput the " + what + " is pre-warmed to serve at once, e.g. before a launch. It can only grow: a " + what +
+			" that is already warmer than configured shows no change. Rule DK602 counts it against the design's peak.",
+		Attributes: map[string]rschema.Attribute{
+			"read_units_per_second":  unitsAttribute("Read units per second served at once."),
+			"write_units_per_second": unitsAttribute("Write units per second served at once."),
+		}}
+}
+
+func contributorInsightsAttribute(what string) rschema.SingleNestedAttribute {
+	return rschema.SingleNestedAttribute{Optional: true,
+		Description: "CloudWatch Contributor Insights on the " + what + ": the most accessed and most throttled partition keys, which is " +
+			"how to find the hot keys that rules DK301, DK303 and DK501 warn about. Omitted: off.",
+		Attributes: map[string]rschema.Attribute{
+			"mode": rschema.StringAttribute{Required: true,
+				Description: "ACCESSED_AND_THROTTLED_KEYS (every key's traffic) or THROTTLED_KEYS (only keys that were throttled, cheaper).",
+				Validators:  []validator.String{stringvalidator.OneOf(contributorInsightsModes...)}},
+		}}
+}
+
+func autoscalingAttribute(what string) rschema.SingleNestedAttribute {
+	rangeOf := func(side string) rschema.SingleNestedAttribute {
+		return rschema.SingleNestedAttribute{Optional: true,
+			Description: "Range an application autoscaling target gives the " + side + " capacity.",
 			Attributes: map[string]rschema.Attribute{
-				"max_read_request_units":  unitsAttribute("Most read request units per second."),
-				"max_write_request_units": unitsAttribute("Most write request units per second."),
-			}},
-		"warm_throughput": rschema.SingleNestedAttribute{Optional: true,
-			Description: "Throughput the table is pre-warmed to serve at once, e.g. before a launch. It can only grow: a table that is " +
-				"already warmer than configured shows no change. Rule DK602 counts it against the design's peak.",
-			Attributes: map[string]rschema.Attribute{
-				"read_units_per_second":  unitsAttribute("Read units per second the table serves at once."),
-				"write_units_per_second": unitsAttribute("Write units per second the table serves at once."),
-			}},
+				"min": rschema.NumberAttribute{Required: true, Description: "The target's min_capacity.", Validators: []validator.Number{wholeNumberValidator()}},
+				"max": rschema.NumberAttribute{Required: true, Description: "The target's max_capacity.", Validators: []validator.Number{wholeNumberValidator()}},
+			}}
+	}
+	return rschema.SingleNestedAttribute{Optional: true,
+		Description: "The autoscaling range of the " + what + "'s provisioned capacity, when an aws_appautoscaling_target manages it " +
+			"(PROVISIONED only). A side with a range belongs to the autoscaler: the capacity it sets is not reverted and shows no diff, " +
+			"and rule DK603 compares peak demand with max instead of the configured capacity, which is used only when the " + what + " is created.",
+		Attributes: map[string]rschema.Attribute{"read": rangeOf("read"), "write": rangeOf("write")},
 	}
 }
 
@@ -146,10 +204,7 @@ func validateTableSettings(ctx context.Context, m shardedTableModel, provisioned
 		diags.AddAttributeError(path.Root("server_side_encryption").AtName("kms_key_arn"), "KMS key without encryption",
 			"server_side_encryption.kms_key_arn applies only with enabled = true; set enabled = true or remove the key.")
 	}
-	if provisioned && !m.OnDemandThroughput.IsNull() && !m.OnDemandThroughput.IsUnknown() {
-		diags.AddAttributeError(path.Root("on_demand_throughput"), "On-demand caps on a provisioned table",
-			"on_demand_throughput applies only to billing_mode = \"PAY_PER_REQUEST\"; a provisioned table is capped by its capacity.")
-	}
+	validateThroughputSettings(ctx, path.Empty(), "the table", m.OnDemandThroughput, m.Autoscaling, m.ReadCapacity, m.WriteCapacity, provisioned, diags)
 	for _, obj := range []struct {
 		name string
 		v    types.Object
@@ -163,6 +218,50 @@ func validateTableSettings(ctx context.Context, m shardedTableModel, provisioned
 				diags.AddAttributeError(path.Root(obj.name).AtName(attrName), "Invalid units",
 					fmt.Sprintf("%s.%s must be at least 1 unit; omit it for no figure.", obj.name, attrName))
 			}
+		}
+	}
+}
+
+// validateThroughputSettings checks the on-demand caps and the autoscaling range of the table (at the root)
+// or of a GSI (at its path) against its billing mode and capacity.
+func validateThroughputSettings(ctx context.Context, at path.Path, what string, onDemand, autoscaling types.Object, read, write types.Number, provisioned bool, diags *diag.Diagnostics) {
+	attrPath := func(name string) path.Path {
+		if len(at.Steps()) == 0 {
+			return path.Root(name)
+		}
+		return at.AtName(name)
+	}
+	if provisioned && !onDemand.IsNull() && !onDemand.IsUnknown() {
+		diags.AddAttributeError(attrPath("on_demand_throughput"), "On-demand caps on a provisioned table",
+			fmt.Sprintf("on_demand_throughput of %s applies only to billing_mode = \"PAY_PER_REQUEST\"; provisioned capacity is capped by itself.", what))
+	}
+	var a autoscalingModel
+	if !objectAs(ctx, autoscaling, &a, diags) {
+		return
+	}
+	if !provisioned {
+		diags.AddAttributeError(attrPath("autoscaling"), "Autoscaling on an on-demand table",
+			fmt.Sprintf("autoscaling of %s describes an application autoscaling target of provisioned capacity; remove it or set billing_mode = \"PROVISIONED\".", what))
+		return
+	}
+	for side, capacity := range map[string]types.Number{"read": read, "write": write} {
+		rangeObj := a.Read
+		if side == "write" {
+			rangeObj = a.Write
+		}
+		var r capacityRangeModel
+		if !objectAs(ctx, rangeObj, &r, diags) {
+			continue
+		}
+		lo, hi, c := int64Ptr(r.Min), int64Ptr(r.Max), int64Ptr(capacity)
+		switch {
+		case lo != nil && hi != nil && (*lo < 1 || *lo > *hi):
+			diags.AddAttributeError(attrPath("autoscaling").AtName(side), "Invalid autoscaling range",
+				fmt.Sprintf("autoscaling.%s of %s needs 1 <= min <= max, got min %d and max %d.", side, what, *lo, *hi))
+		case lo != nil && hi != nil && c != nil && (*c < *lo || *c > *hi):
+			diags.AddAttributeError(attrPath(side+"_capacity"), "Capacity outside the autoscaling range",
+				fmt.Sprintf("%s_capacity of %s is %d, outside its autoscaling range %d to %d: the autoscaler would move it at once. Set it within the range (it is the capacity at creation).",
+					side, what, *c, *lo, *hi))
 		}
 	}
 }
@@ -201,10 +300,127 @@ func expandTableSettings(ctx context.Context, m shardedTableModel, t *dynamo.Tab
 	if objectAs(ctx, m.OnDemandThroughput, &o, diags) {
 		t.OnDemand = &dynamo.Throughput{Read: int64Ptr(o.MaxRead), Write: int64Ptr(o.MaxWrite)}
 	}
+	t.OnDemand, t.Warm = expandThroughputs(ctx, m.OnDemandThroughput, m.WarmThroughput, diags)
+	t.ContributorInsights = expandInsights(ctx, m.ContributorInsights, diags)
+	read, write := autoscaledSides(ctx, m.Autoscaling)
+	t.Autoscaled = dynamo.Autoscaled{Read: read, Write: write}
+}
+
+// expandIndexSettings sets an index's on-demand caps, warm throughput, Contributor Insights and autoscaled
+// sides.
+func expandIndexSettings(ctx context.Context, g gsiModel, idx *dynamo.Index, diags *diag.Diagnostics) {
+	idx.OnDemand, idx.Warm = expandThroughputs(ctx, g.OnDemandThroughput, g.WarmThroughput, diags)
+	idx.ContributorInsights = expandInsights(ctx, g.ContributorInsights, diags)
+	read, write := autoscaledSides(ctx, g.Autoscaling)
+	idx.Autoscaled = dynamo.Autoscaled{Read: read, Write: write}
+}
+
+func expandThroughputs(ctx context.Context, onDemand, warm types.Object, diags *diag.Diagnostics) (*dynamo.Throughput, *dynamo.Throughput) {
+	var o onDemandModel
 	var w warmModel
-	if objectAs(ctx, m.WarmThroughput, &w, diags) {
-		t.Warm = &dynamo.Throughput{Read: int64Ptr(w.Read), Write: int64Ptr(w.Write)}
+	var caps, warmth *dynamo.Throughput
+	if objectAs(ctx, onDemand, &o, diags) {
+		caps = &dynamo.Throughput{Read: int64Ptr(o.MaxRead), Write: int64Ptr(o.MaxWrite)}
 	}
+	if objectAs(ctx, warm, &w, diags) {
+		warmth = &dynamo.Throughput{Read: int64Ptr(w.Read), Write: int64Ptr(w.Write)}
+	}
+	return caps, warmth
+}
+
+// expandInsights: omitted is off ("").
+func expandInsights(ctx context.Context, v types.Object, diags *diag.Diagnostics) *string {
+	var ci insightsModel
+	mode := ""
+	if objectAs(ctx, v, &ci, diags) {
+		mode = ci.Mode.ValueString()
+	}
+	return &mode
+}
+
+// autoscaledSides says which capacity sides have an autoscaling range.
+func autoscaledSides(ctx context.Context, v types.Object) (read, write bool) {
+	var a autoscalingModel
+	if v.IsNull() || v.IsUnknown() || v.As(ctx, &a, basetypes.ObjectAsOptions{UnhandledUnknownAsEmpty: true}).HasError() {
+		return false, false
+	}
+	return !a.Read.IsNull(), !a.Write.IsNull()
+}
+
+// keepIfAutoscaled is the capacity to record: the configured one for a side the autoscaler owns (whatever
+// it has set now, so there is no diff to revert), else the reported one (the prior one when not reported).
+func keepIfAutoscaled(reported *int64, prior types.Number, autoscaled bool) types.Number {
+	if autoscaled && !prior.IsNull() && !prior.IsUnknown() {
+		return prior
+	}
+	return reportedOr(reported, prior)
+}
+
+// flattenIndexSettings fills an index's settings into values, the attributes of the index being built from
+// the table as read: caps and Contributor Insights as reported (the prior ones when not reported), warm
+// throughput as in flattenTableSettings, the autoscaling range as configured (it is design metadata).
+func flattenIndexSettings(ctx context.Context, idx dynamo.Index, before gsiModel, values map[string]attr.Value, diags *diag.Diagnostics) {
+	values["autoscaling"] = objectOrNull(before.Autoscaling, autoscalingType)
+	values["on_demand_throughput"] = objectOrNull(before.OnDemandThroughput, types.ObjectType{AttrTypes: onDemandAttrTypes})
+	if idx.OnDemand != nil {
+		values["on_demand_throughput"] = onDemandValue(*idx.OnDemand, diags)
+	}
+	values["warm_throughput"] = warmValue(ctx, before.WarmThroughput, idx.Warm, diags)
+	values["contributor_insights"] = insightsValue(idx.ContributorInsights, before.ContributorInsights, diags)
+}
+
+var autoscalingType = objectType(autoscalingAttribute("").Attributes)
+
+func objectOrNull(v types.Object, typ types.ObjectType) types.Object {
+	if v.IsNull() || v.IsUnknown() {
+		return types.ObjectNull(typ.AttrTypes)
+	}
+	return v
+}
+
+func onDemandValue(t dynamo.Throughput, diags *diag.Diagnostics) types.Object {
+	v, dg := types.ObjectValue(onDemandAttrTypes, map[string]attr.Value{
+		"max_read_request_units": int64Value(t.Read), "max_write_request_units": int64Value(t.Write)})
+	diags.Append(dg...)
+	return v
+}
+
+// warmValue keeps a configured warm throughput the object has reached (it only grows) and shows the real
+// figure of a side below it; an unconfigured one stays null.
+func warmValue(ctx context.Context, prior types.Object, have *dynamo.Throughput, diags *diag.Diagnostics) types.Object {
+	var w warmModel
+	if !objectAs(ctx, prior, &w, diags) {
+		return types.ObjectNull(warmAttrTypes)
+	}
+	reported := dynamo.Throughput{}
+	if have != nil {
+		reported = *have
+	}
+	atLeast := func(want types.Number, got *int64) types.Number {
+		n := int64Ptr(want)
+		if n == nil || got == nil || *got >= *n {
+			return want // satisfied, or not reported
+		}
+		return int64Value(got)
+	}
+	v, dg := types.ObjectValue(warmAttrTypes, map[string]attr.Value{
+		"read_units_per_second": atLeast(w.Read, reported.Read), "write_units_per_second": atLeast(w.Write, reported.Write)})
+	diags.Append(dg...)
+	return v
+}
+
+// insightsValue is the Contributor Insights mode as reported: null when off, the prior value when the
+// endpoint does not report it.
+func insightsValue(reported *string, prior types.Object, diags *diag.Diagnostics) types.Object {
+	switch {
+	case reported == nil:
+		return objectOrNull(prior, types.ObjectType{AttrTypes: insightsAttrTypes})
+	case *reported == "":
+		return types.ObjectNull(insightsAttrTypes)
+	}
+	v, dg := types.ObjectValue(insightsAttrTypes, map[string]attr.Value{"mode": types.StringValue(*reported)})
+	diags.Append(dg...)
+	return v
 }
 
 // flattenTableSettings writes what DynamoDB reports, keeping null for defaults the configuration does not
@@ -266,33 +482,14 @@ func flattenTableSettings(ctx context.Context, t *dynamo.Table, m *shardedTableM
 
 	switch {
 	case t.OnDemand != nil:
-		m.OnDemandThroughput, dg = types.ObjectValue(onDemandAttrTypes, map[string]attr.Value{
-			"max_read_request_units": int64Value(t.OnDemand.Read), "max_write_request_units": int64Value(t.OnDemand.Write)})
-		diags.Append(dg...)
+		m.OnDemandThroughput = onDemandValue(*t.OnDemand, diags)
 	case !m.OnDemandThroughput.IsNull() && !m.OnDemandThroughput.IsUnknown():
 		// Configured, but the table has no cap: show the caps as gone, so the plan sets them again.
-		m.OnDemandThroughput, dg = types.ObjectValue(onDemandAttrTypes, map[string]attr.Value{
-			"max_read_request_units": types.NumberNull(), "max_write_request_units": types.NumberNull()})
-		diags.Append(dg...)
+		m.OnDemandThroughput = onDemandValue(dynamo.Throughput{}, diags)
 	}
-
-	var w warmModel
-	if objectAs(ctx, m.WarmThroughput, &w, diags) {
-		have := dynamo.Throughput{}
-		if t.Warm != nil {
-			have = *t.Warm
-		}
-		atLeast := func(want types.Number, got *int64) types.Number {
-			n := int64Ptr(want)
-			if n == nil || (got != nil && *got >= *n) {
-				return want // satisfied: warm throughput only grows
-			}
-			return int64Value(got)
-		}
-		m.WarmThroughput, dg = types.ObjectValue(warmAttrTypes, map[string]attr.Value{
-			"read_units_per_second": atLeast(w.Read, have.Read), "write_units_per_second": atLeast(w.Write, have.Write)})
-		diags.Append(dg...)
-	}
+	m.WarmThroughput = warmValue(ctx, m.WarmThroughput, t.Warm, diags)
+	m.ContributorInsights = insightsValue(t.ContributorInsights, m.ContributorInsights, diags)
+	m.Autoscaling = objectOrNull(m.Autoscaling, autoscalingType)
 }
 
 // planStreamIdentity plans stream_arn and stream_label: kept while the stream stays on with the same view

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -23,6 +24,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/dynamo"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil/localddb"
 )
 
 // smallTableMetadata is what an import of smallTable cannot read back: the design metadata.
@@ -207,10 +209,29 @@ func TestTableSettingsBadInput(t *testing.T) {
 		{"on-demand caps on a provisioned table", `billing_mode = "PROVISIONED"
   read_capacity = 5
   write_capacity = 5
-  on_demand_throughput = { max_read_request_units = 100 }`, `on_demand_throughput applies only to billing_mode = "PAY_PER_REQUEST"`},
+  on_demand_throughput = { max_read_request_units = 100 }`, `on_demand_throughput of the table applies only to billing_mode = "PAY_PER_REQUEST"`},
 		{"zero warm units", `warm_throughput = { read_units_per_second = 0 }`, `warm_throughput\.read_units_per_second must be at least 1 unit`},
 		{"recovery period too long", `point_in_time_recovery = { enabled = true, recovery_period_in_days = 36 }`, `recovery_period_in_days must be from 1 to 35 days, got 36`},
 		{"old bool form of point-in-time recovery", `point_in_time_recovery = true`, `point_in_time_recovery`},
+		{"autoscaling on an on-demand table", `autoscaling = { read = { min = 5, max = 100 } }`, `autoscaling of the table describes an application autoscaling target of provisioned capacity`},
+		{"autoscaling min above max", `billing_mode = "PROVISIONED"
+  read_capacity = 5
+  write_capacity = 5
+  autoscaling = { read = { min = 50, max = 10 } }`, `autoscaling\.read of the table needs 1 <= min <= max, got min 50 and max 10`},
+		{"capacity outside the autoscaling range", `billing_mode = "PROVISIONED"
+  read_capacity = 500
+  write_capacity = 5
+  autoscaling = { read = { min = 5, max = 100 } }`, `read_capacity of the table is 500, outside its autoscaling range 5 to 100`},
+		{"index autoscaling on an on-demand table", `global_secondary_indexes = {
+    by_status = { partition_key = [{ name = "status" }], autoscaling = { write = { min = 1, max = 10 } } }
+  }`, `autoscaling of GSI by_status describes an application autoscaling target`},
+		{"index caps on a provisioned table", `billing_mode = "PROVISIONED"
+  read_capacity = 5
+  write_capacity = 5
+  global_secondary_indexes = {
+    by_status = { partition_key = [{ name = "status" }], read_capacity = 5, write_capacity = 5, on_demand_throughput = { max_read_request_units = 10 } }
+  }`, `on_demand_throughput of GSI by_status applies only to billing_mode = "PAY_PER_REQUEST"`},
+		{"unknown Contributor Insights mode", `contributor_insights = { mode = "ALL_KEYS" }`, `contributor_insights\.mode value must be one of`},
 		{"fractional cap", `on_demand_throughput = { max_read_request_units = 10.5 }`, `max_read_request_units must be a whole number`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -303,4 +324,114 @@ func TestUpgradeStateV0PointInTimeRecovery(t *testing.T) {
 			t.Errorf("other attributes did not pass through the upgrade: %v", attrs)
 		}
 	}
+}
+
+// TestAccAutoscaledCapacityIsNotReverted: an autoscaler (here: UpdateTable out of band, as
+// application autoscaling does) raises the read capacity of an autoscaled table and GSI; the next plan is
+// empty, while a change of the capacity Terraform owns is still planned. dynalite reports index throughput,
+// which dynoxide does not.
+func TestAccAutoscaledCapacityIsNotReverted(t *testing.T) {
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: set TF_ACC=1 (make testacc) to run it against a local DynamoDB server")
+	}
+	server, err := localddb.Start(localddb.Dynalite, localddb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = server.Stop() })
+	api := testAPI(t, server.Endpoint)
+	name := "autoscaled-orders"
+	config := func(write int) string {
+		return providerBlock(server.Endpoint) + fmt.Sprintf(`
+resource "dynamokeys_sharded_table" "t" {
+  name                = %q
+  deletion_protection = false
+  partition_key       = { name = "pk", template = "CUSTOMER#{customer_id}" }
+  segments            = { customer_id = { kind = "id" } }
+  billing_mode        = "PROVISIONED"
+  read_capacity       = 5
+  write_capacity      = %d
+  autoscaling         = { read = { min = 5, max = 100 } }
+  global_secondary_indexes = {
+    by_status = {
+      partition_key  = [{ name = "status", cardinality = 1000 }]
+      read_capacity  = 5
+      write_capacity = 5
+      autoscaling    = { read = { min = 5, max = 100 } }
+    }
+  }
+}`, name, write)
+	}
+	scaleReads := func(*terraform.State) error {
+		_, err := api.UpdateTable(t.Context(), &dynamodb.UpdateTableInput{TableName: aws.String(name),
+			ProvisionedThroughput: &dtypes.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(50), WriteCapacityUnits: aws.Int64(5)},
+			GlobalSecondaryIndexUpdates: []dtypes.GlobalSecondaryIndexUpdate{{Update: &dtypes.UpdateGlobalSecondaryIndexAction{
+				IndexName: aws.String("by_status"), ProvisionedThroughput: &dtypes.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(50), WriteCapacityUnits: aws.Int64(5)}}}},
+		})
+		return err
+	}
+	reads := func(table, index int64) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			out, err := api.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+			if err != nil {
+				return err
+			}
+			gotTable := aws.ToInt64(out.Table.ProvisionedThroughput.ReadCapacityUnits)
+			gotIndex := aws.ToInt64(out.Table.GlobalSecondaryIndexes[0].ProvisionedThroughput.ReadCapacityUnits)
+			if gotTable != table || gotIndex != index {
+				return fmt.Errorf("read capacity table=%d index=%d, want %d and %d", gotTable, gotIndex, table, index)
+			}
+			return nil
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: config(5), Check: scaleReads},
+			{
+				Config: config(5),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectEmptyPlan(),
+				}},
+				Check: reads(50, 50),
+			},
+			{
+				// Writes are not autoscaled: a change is applied, and the autoscaler's reads stay.
+				Config: config(8),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(smallAddress, plancheck.ResourceActionUpdate),
+				}},
+				Check: reads(50, 50),
+			},
+		},
+	})
+}
+
+// TestAccContributorInsightsWithoutEndpointSupport: dynoxide lacks Contributor Insights; asking for it on
+// the table and an index warns, the rest of the table (the index with its on-demand caps) is managed, and
+// the next plan is empty (the setting is kept as configured since the endpoint does not report it).
+func TestAccContributorInsightsWithoutEndpointSupport(t *testing.T) {
+	endpoint := testAccDynoxide(t)
+	api := testAPI(t, endpoint)
+	name := "insights-orders"
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkTableGone(api, name),
+		Steps: []resource.TestStep{{
+			Config: smallTable(endpoint, name, `deletion_protection = false
+  contributor_insights = { mode = "THROTTLED_KEYS" }
+  global_secondary_indexes = {
+    by_status = {
+      partition_key        = [{ name = "status", cardinality = 1000 }]
+      contributor_insights = { mode = "ACCESSED_AND_THROTTLED_KEYS" }
+      on_demand_throughput = { max_write_request_units = 100 }
+    }
+  }`),
+			Check: checkTable(api, name, []string{"by_status"}, map[string]string{}, "PAY_PER_REQUEST"),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("contributor_insights").AtMapKey("mode"), knownvalue.StringExact("THROTTLED_KEYS")),
+				statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("global_secondary_indexes").AtMapKey("by_status").AtMapKey("on_demand_throughput").AtMapKey("max_write_request_units"), knownvalue.Int64Exact(100)),
+			},
+		}},
+	})
 }
