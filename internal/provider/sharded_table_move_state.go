@@ -365,8 +365,6 @@ func positiveOrNil(p *int64) *int64 {
 	return nil
 }
 
-func lowerFirst(s string) string { return strings.ToLower(s[:1]) + s[1:] }
-
 func warmText(w awsWarm) string {
 	return fmt.Sprintf("%d read and %d write units per second", valueOr0(w.ReadUnitsPerSecond), valueOr0(w.WriteUnitsPerSecond))
 }
