@@ -259,6 +259,13 @@ func TestReportShowsBarsAndLimits(t *testing.T) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
 	}
+	if strings.Contains(out, "Contributor Insights") {
+		t.Errorf("a report without a hot-key finding points at Contributor Insights:\n%s", out)
+	}
+	hot := Report(analyze(t, in), []ReportFinding{{Rule: "DK303", Name: "hot-key-demand", Severity: "error", Message: "too hot"}})
+	if !strings.Contains(hot, "contributor_insights = { mode = \"THROTTLED_KEYS\" }") {
+		t.Errorf("a hot-key finding must say how to find the hot keys in production:\n%s", hot)
+	}
 	if testing.Verbose() {
 		t.Log("\n" + out)
 	}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -91,11 +92,20 @@ func Report(doc *Document, findings []ReportFinding) string {
 	if len(findings) == 0 {
 		b.WriteString("  none\n")
 	}
+	hotKey := false
 	for _, f := range findings {
 		fmt.Fprintf(&b, "  %-7s %s %s: %s\n", strings.ToUpper(f.Severity), f.Rule, f.Name, f.Message)
+		hotKey = hotKey || slices.Contains(hotKeyRules, f.Rule)
+	}
+	if hotKey {
+		b.WriteString("\nTo see which keys are hot in production, turn on CloudWatch Contributor Insights\n" +
+			"(contributor_insights = { mode = \"THROTTLED_KEYS\" }) and read its most throttled keys.\n")
 	}
 	return b.String()
 }
+
+// hotKeyRules are the rules that predict hot partition keys, which Contributor Insights shows in production.
+var hotKeyRules = []string{"DK301", "DK303", "DK304", "DK501"}
 
 func writeKey(b *strings.Builder, label string, k KeyDoc, f *KeyFacts) {
 	tmpl := "(no template)"
