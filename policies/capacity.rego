@@ -18,31 +18,48 @@ peak := {
 # title: On-demand table quota
 # description: |
 #   An on-demand table serves at most 40,000 read and 40,000 write request units by default, GSIs included
-#   (ServiceQuotas "Throughput default quotas").
+#   (ServiceQuotas "Throughput default quotas"), and no more than its own on_demand_throughput caps:
+#   requests above either are throttled.
 # custom:
 #   id: DK601
 #   name: table-quota
 #   severity: warning
-#   remediation: Request a higher table quota (or set on_demand_throughput) before the traffic arrives, or split the data over tables.
-warnings contains lib.finding(rego.metadata.rule(), msg, ["traffic", sprintf("%ss_per_second", [kind])]) if {
+#   remediation: Request a higher table quota before the traffic arrives, or split the data over tables; where on_demand_throughput caps the table, raise on_demand_throughput.max_read_request_units / max_write_request_units above the peak.
+warnings contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
 	lib.on_demand
 	lib.known("derived.capacity")
+	some problem in quota_problems
+}
+
+quota_problems contains {"path": ["traffic", sprintf("%ss_per_second", [kind])], "msg": msg} if {
 	some kind, demand in peak
 	lib.number(demand)
 	demand > lib.limits.on_demand_table_units
 	msg := sprintf("peak %s demand is %s units/s; an on-demand table's default quota is %s", [kind, lib.fmt(demand), lib.fmt(lib.limits.on_demand_table_units)])
 }
 
+quota_problems contains {"path": ["on_demand_throughput", sprintf("max_%s_request_units", [kind])], "msg": msg} if {
+	some kind, demand in peak
+	lib.number(demand)
+	cap := input.table.on_demand_throughput[kind]
+	lib.number(cap)
+	demand > cap
+	msg := sprintf(
+		"peak %s demand is %s units/s, above on_demand_throughput.max_%s_request_units = %s: requests above the cap are throttled",
+		[kind, lib.fmt(demand), kind, lib.fmt(cap)],
+	)
+}
+
 # METADATA
 # title: Cold on-demand table
 # description: |
-#   A new on-demand table serves 4,000 write and 12,000 read units/s at once (its default warm throughput);
-#   more takes time or pre-warming (on-demand-capacity-mode; warm-throughput.html).
+#   A new on-demand table serves 4,000 write and 12,000 read units/s at once (its default warm throughput),
+#   or its warm_throughput when that is higher; more takes time (on-demand-capacity-mode; warm-throughput.html).
 # custom:
 #   id: DK602
 #   name: cold-table
 #   severity: warning
-#   remediation: Pre-warm the table (warm throughput) before launch, or ramp traffic up gradually.
+#   remediation: Set warm_throughput = { read_units_per_second, write_units_per_second } at or above the peak before launch, or ramp traffic up gradually.
 warnings contains lib.finding(rego.metadata.rule(), msg, ["traffic", sprintf("%ss_per_second", [kind])]) if {
 	lib.on_demand
 	not is_object(input.prior)
@@ -53,23 +70,50 @@ warnings contains lib.finding(rego.metadata.rule(), msg, ["traffic", sprintf("%s
 	msg := sprintf("peak %s demand is %s units/s; a new on-demand table starts warm for %s", [kind, lib.fmt(demand), lib.fmt(warm[kind])])
 }
 
-warm := {"write": lib.limits.new_table_write_units, "read": lib.limits.new_table_read_units}
+default_warm := {"write": lib.limits.new_table_write_units, "read": lib.limits.new_table_read_units}
+
+# warm is what the table serves at once: its configured warm throughput when higher than a new table's.
+warm[kind] := max({units, configured}) if {
+	some kind, units in default_warm
+	configured := input.table.warm_throughput[kind]
+	is_number(configured)
+}
+
+warm[kind] := units if {
+	some kind, units in default_warm
+	not is_number(object.get(input.table, ["warm_throughput", kind], null))
+}
 
 # METADATA
 # title: Provisioned capacity below demand
-# description: A PROVISIONED table throttles when peak demand is above its capacity units.
+# description: |
+#   A PROVISIONED table throttles when peak demand is above its capacity units; with an autoscaling range,
+#   above the range's max, which is all the autoscaler can give.
 # custom:
 #   id: DK603
 #   name: provisioned-capacity
 #   severity: error
-#   remediation: Raise read_capacity / write_capacity to at least the peak demand (with headroom), or switch to PAY_PER_REQUEST.
-errors contains lib.finding(rego.metadata.rule(), msg, [sprintf("%s_capacity", [kind])]) if {
+#   remediation: Raise read_capacity / write_capacity (or autoscaling.read.max / autoscaling.write.max when autoscaled) to at least the peak demand with headroom, or switch to PAY_PER_REQUEST.
+errors contains lib.finding(rego.metadata.rule(), msg, capacity.path) if {
 	input.table.billing_mode == "PROVISIONED"
 	lib.known("derived.capacity")
 	some kind, demand in peak
 	lib.number(demand)
-	provisioned := input.table[sprintf("%s_capacity", [kind])]
-	lib.number(provisioned)
-	provisioned < demand
-	msg := sprintf("%s_capacity is %s units but peak %s demand is %s units/s", [kind, lib.fmt(provisioned), kind, lib.fmt(demand)])
+	capacity := capacity_of[kind]
+	capacity.units < demand
+	msg := sprintf("%s is %s units but peak %s demand is %s units/s", [capacity.name, lib.fmt(capacity.units), kind, lib.fmt(demand)])
+}
+
+# capacity_of is the most a side can serve: the autoscaling max when autoscaled, else the provisioned capacity.
+capacity_of[kind] := {"units": units, "name": sprintf("autoscaling.%s.max", [kind]), "path": ["autoscaling", kind, "max"]} if {
+	some kind in object.keys(peak)
+	units := input.table.autoscaling[kind].max
+	is_number(units)
+}
+
+capacity_of[kind] := {"units": units, "name": sprintf("%s_capacity", [kind]), "path": [sprintf("%s_capacity", [kind])]} if {
+	some kind in object.keys(peak)
+	not is_number(object.get(input.table, ["autoscaling", kind, "max"], null))
+	units := input.table[sprintf("%s_capacity", [kind])]
+	is_number(units)
 }

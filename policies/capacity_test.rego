@@ -56,3 +56,49 @@ test_provisioned_unknown_capacity_passes if {
 	doc := object.union(with_peak(500, 100), {"table": {"billing_mode": "PROVISIONED", "write_capacity": null}})
 	not "DK603" in fixtures.ids(capacity.findings) with input as doc
 }
+
+test_on_demand_cap_below_peak_warns_on_the_cap if {
+	doc := object.union(with_peak(1500, 100), {"table": {"on_demand_throughput": {"write": 1000, "read": null}}})
+	some f in capacity.findings with input as doc
+	f.rule == "DK601"
+	f.path == ["on_demand_throughput", "max_write_request_units"]
+	contains(f.message, "on_demand_throughput.max_write_request_units = 1,000")
+}
+
+test_on_demand_cap_above_peak_passes if {
+	doc := object.union(with_peak(900, 100), {"table": {"on_demand_throughput": {"write": 1000, "read": 500}}})
+	not "DK601" in fixtures.ids(capacity.findings) with input as doc
+}
+
+test_warm_throughput_at_peak_satisfies_cold_table if {
+	doc := object.union(with_peak(6000, 20000), {"table": {"warm_throughput": {"write": 6000, "read": 20000}}})
+	not "DK602" in fixtures.ids(capacity.findings) with input as doc
+}
+
+test_warm_throughput_below_peak_names_it if {
+	doc := object.union(with_peak(8000, 0), {"table": {"warm_throughput": {"write": 6000, "read": null}}})
+	some f in capacity.findings with input as doc
+	f.rule == "DK602"
+	contains(f.message, "starts warm for 6,000")
+}
+
+test_warm_throughput_below_the_default_keeps_the_default if {
+	doc := object.union(with_peak(3000, 0), {"table": {"warm_throughput": {"write": 100, "read": null}}})
+	not "DK602" in fixtures.ids(capacity.findings) with input as doc
+}
+
+autoscaled(write_capacity, max) := object.union(with_peak(500, 0), {"table": {
+	"billing_mode": "PROVISIONED", "write_capacity": write_capacity, "read_capacity": 10,
+	"autoscaling": {"write": {"min": write_capacity, "max": max}, "read": null},
+}})
+
+test_autoscaling_max_above_peak_passes if {
+	not "DK603" in fixtures.ids(capacity.findings) with input as autoscaled(5, 1000)
+}
+
+test_autoscaling_max_below_peak_is_error_on_the_max if {
+	some f in capacity.findings with input as autoscaled(5, 400)
+	f.rule == "DK603"
+	f.path == ["autoscaling", "write", "max"]
+	contains(f.message, "autoscaling.write.max is 400 units")
+}

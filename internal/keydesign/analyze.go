@@ -216,6 +216,7 @@ func (a *analyzer) tableDoc() TableDoc {
 	in := a.in
 	td := TableDoc{
 		Name: in.TableName, BillingMode: in.BillingMode, ReadCapacity: in.ReadCapacity, WriteCapacity: in.WriteCapacity,
+		OnDemandThroughput: in.OnDemand, WarmThroughput: in.Warm, Autoscaling: in.Autoscaling,
 		PartitionKey: KeyDoc{Name: in.PartitionKey.Name, Type: cmp.Or(in.PartitionKey.Type, KeyTypeString), Template: in.PartitionKey.Template},
 		LSIs:         make([]LSIDoc, 0, len(in.LocalSecondaryIndexes)),
 		GSIs:         make([]GSIDoc, 0, len(in.GlobalSecondaryIndexes)),

@@ -18,14 +18,20 @@ type Document struct {
 
 // TableDoc is the table part of the document.
 type TableDoc struct {
-	Name          string   `json:"name"`
-	BillingMode   string   `json:"billing_mode"`
-	ReadCapacity  *int64   `json:"read_capacity"`
-	WriteCapacity *int64   `json:"write_capacity"`
-	PartitionKey  KeyDoc   `json:"partition_key"`
-	SortKey       *KeyDoc  `json:"sort_key"`
-	LSIs          []LSIDoc `json:"lsis"`
-	GSIs          []GSIDoc `json:"gsis"`
+	Name          string `json:"name"`
+	BillingMode   string `json:"billing_mode"`
+	ReadCapacity  *int64 `json:"read_capacity"`
+	WriteCapacity *int64 `json:"write_capacity"`
+	// OnDemandThroughput caps an on-demand table's request units; nil when uncapped.
+	OnDemandThroughput *UnitPair `json:"on_demand_throughput"`
+	// WarmThroughput is the throughput the table is pre-warmed for; nil when not set.
+	WarmThroughput *UnitPair `json:"warm_throughput"`
+	// Autoscaling is the range of an autoscaled provisioned capacity; nil when not autoscaled.
+	Autoscaling  *Autoscaling `json:"autoscaling"`
+	PartitionKey KeyDoc       `json:"partition_key"`
+	SortKey      *KeyDoc      `json:"sort_key"`
+	LSIs         []LSIDoc     `json:"lsis"`
+	GSIs         []GSIDoc     `json:"gsis"`
 }
 
 // KeyDoc is a table key attribute.

@@ -35,6 +35,10 @@ type Input struct {
 	BillingMode   string
 	ReadCapacity  *int64
 	WriteCapacity *int64
+	// OnDemand, Warm and Autoscaling are the table's throughput settings the capacity rules read.
+	OnDemand    *UnitPair
+	Warm        *UnitPair
+	Autoscaling *Autoscaling
 
 	PartitionKey Key
 	SortKey      *Key
@@ -104,4 +108,22 @@ type Traffic struct {
 	HottestItemWritesPerSecond *float64
 	HottestItemReadsPerSecond  *float64
 	MaxItemsPerPartitionKey    *int64
+}
+
+// UnitPair is a read and a write figure in units per second; a nil side is not set.
+type UnitPair struct {
+	Read  *int64 `json:"read"`
+	Write *int64 `json:"write"`
+}
+
+// CapacityRange is an autoscaling target's range.
+type CapacityRange struct {
+	Min int64 `json:"min"`
+	Max int64 `json:"max"`
+}
+
+// Autoscaling is the autoscaling range of the read and the write capacity; a nil side is not autoscaled.
+type Autoscaling struct {
+	Read  *CapacityRange `json:"read"`
+	Write *CapacityRange `json:"write"`
 }

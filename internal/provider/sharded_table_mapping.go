@@ -363,7 +363,9 @@ func designInput(ctx context.Context, m shardedTableModel) (*keydesign.Input, di
 	in.Address = "dynamokeys_sharded_table." + in.TableName
 	in.BillingMode = m.BillingMode.ValueString()
 	in.ReadCapacity, in.WriteCapacity = int64Ptr(m.ReadCapacity), int64Ptr(m.WriteCapacity)
-	for attrName, v := range map[string]attr.Value{"name": m.Name, "billing_mode": m.BillingMode, "read_capacity": m.ReadCapacity, "write_capacity": m.WriteCapacity} {
+	in.OnDemand, in.Warm, in.Autoscaling = throughputFacts(ctx, m, &diags)
+	for attrName, v := range map[string]attr.Value{"name": m.Name, "billing_mode": m.BillingMode, "read_capacity": m.ReadCapacity,
+		"write_capacity": m.WriteCapacity, "on_demand_throughput": m.OnDemandThroughput, "warm_throughput": m.WarmThroughput, "autoscaling": m.Autoscaling} {
 		if v.IsUnknown() {
 			in.Unknown = append(in.Unknown, keydesign.Path{attrName})
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/dynamo"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
 )
 
 // Table settings beyond keys and indexes: stream, server-side encryption, on-demand and warm throughput.
@@ -513,4 +514,34 @@ func planStreamIdentity(ctx context.Context, state *shardedTableModel, plan *sha
 		return
 	}
 	plan.StreamARN, plan.StreamLabel = types.StringUnknown(), types.StringUnknown()
+}
+
+// throughputFacts are the table's on-demand caps, warm throughput and autoscaling range as the capacity
+// rules read them.
+func throughputFacts(ctx context.Context, m shardedTableModel, diags *diag.Diagnostics) (*keydesign.UnitPair, *keydesign.UnitPair, *keydesign.Autoscaling) {
+	var onDemand, warm *keydesign.UnitPair
+	var o onDemandModel
+	if objectAs(ctx, m.OnDemandThroughput, &o, diags) {
+		onDemand = &keydesign.UnitPair{Read: int64Ptr(o.MaxRead), Write: int64Ptr(o.MaxWrite)}
+	}
+	var w warmModel
+	if objectAs(ctx, m.WarmThroughput, &w, diags) {
+		warm = &keydesign.UnitPair{Read: int64Ptr(w.Read), Write: int64Ptr(w.Write)}
+	}
+	var a autoscalingModel
+	if !objectAs(ctx, m.Autoscaling, &a, diags) {
+		return onDemand, warm, nil
+	}
+	rangeOf := func(v types.Object) *keydesign.CapacityRange {
+		var r capacityRangeModel
+		if !objectAs(ctx, v, &r, diags) {
+			return nil
+		}
+		lo, hi := int64Ptr(r.Min), int64Ptr(r.Max)
+		if lo == nil || hi == nil {
+			return nil
+		}
+		return &keydesign.CapacityRange{Min: *lo, Max: *hi}
+	}
+	return onDemand, warm, &keydesign.Autoscaling{Read: rangeOf(a.Read), Write: rangeOf(a.Write)}
 }

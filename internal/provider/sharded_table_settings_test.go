@@ -232,6 +232,14 @@ func TestTableSettingsBadInput(t *testing.T) {
     by_status = { partition_key = [{ name = "status" }], read_capacity = 5, write_capacity = 5, on_demand_throughput = { max_read_request_units = 10 } }
   }`, `on_demand_throughput of GSI by_status applies only to billing_mode = "PAY_PER_REQUEST"`},
 		{"unknown Contributor Insights mode", `contributor_insights = { mode = "ALL_KEYS" }`, `contributor_insights\.mode value must be one of`},
+		{"autoscaling max below the peak", `billing_mode = "PROVISIONED"
+  read_capacity = 5
+  write_capacity = 5
+  autoscaling = { write = { min = 5, max = 400 } }
+  traffic = { writes_per_second = 500 }`, `DK603 provisioned-capacity: autoscaling\.write\.max is 400 units but peak write demand is 500`},
+		{"on-demand cap below the peak", `on_demand_throughput = { max_write_request_units = 400 }
+  traffic = { writes_per_second = 500 }
+  enforce = true`, `DK601 table-quota: peak write demand is 500 units/s, above on_demand_throughput\.max_write_request_units = 400`},
 		{"fractional cap", `on_demand_throughput = { max_read_request_units = 10.5 }`, `max_read_request_units must be a whole number`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
