@@ -53,6 +53,7 @@ type providerModel struct {
 
 	// Tags and credentials shared by every resource.
 	DefaultTags *defaultTagsModel `tfsdk:"default_tags"`
+	AssumeRole  *assumeRoleModel  `tfsdk:"assume_role"`
 }
 
 type policyModel struct {
@@ -127,6 +128,7 @@ func (p *dynamokeysProvider) Schema(_ context.Context, _ provider.SchemaRequest,
 				Validators: []validator.String{positiveDuration()},
 			},
 			"default_tags": defaultTagsAttribute(),
+			"assume_role":  assumeRoleAttribute(),
 			"policy": schema.SingleNestedAttribute{
 				Optional:    true,
 				Description: "Settings of the plan-time key-design policies.",
@@ -169,6 +171,8 @@ func (p *dynamokeysProvider) Configure(ctx context.Context, req provider.Configu
 		Profile:   cfg.Profile.ValueString(),
 		AccessKey: cfg.AccessKey.ValueString(),
 		SecretKey: cfg.SecretKey.ValueString(),
+
+		AssumeRole: expandAssumeRole(cfg.AssumeRole),
 	}
 	if d, err := time.ParseDuration(cfg.RequestTimeout.ValueString()); err == nil && d > 0 {
 		dcfg.RequestTimeout = d
