@@ -114,13 +114,12 @@ func planTagsAll(ctx context.Context, defaults defaultTags, own types.Map) (type
 	return stringMap(mergeTags(defaults.tags, tags)), diags
 }
 
-// readTags sets tags_all from the tags the table carries and, for a state without tags_all (an import, a
-// moved table, a state written before tags_all existed), tags from them minus the default tags. reported is
-// nil when the endpoint does not report tags: then both stay as they were.
-func readTags(reported map[string]string, defaults defaultTags, m *shardedTableModel) diag.Diagnostics {
-	var diags diag.Diagnostics
+// readTags sets tags_all from the tags the table carries and, for a state without tags_all (an import, or a
+// state written before tags_all existed), tags from them minus the default tags. reported is nil when the
+// endpoint does not report tags: then both stay as they were.
+func readTags(reported map[string]string, defaults defaultTags, m *shardedTableModel) {
 	if reported == nil {
-		return diags
+		return
 	}
 	if m.TagsAll.IsNull() || m.TagsAll.IsUnknown() {
 		own := reported
@@ -135,7 +134,6 @@ func readTags(reported map[string]string, defaults defaultTags, m *shardedTableM
 		}
 	}
 	m.TagsAll = stringMap(reported)
-	return diags
 }
 
 // stringMap is a known map value of tags.

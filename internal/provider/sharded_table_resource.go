@@ -377,7 +377,7 @@ func (r *shardedTableResource) Read(ctx context.Context, req resource.ReadReques
 		return
 	}
 	resp.Diagnostics.Append(flattenTable(ctx, table, &state)...)
-	resp.Diagnostics.Append(readTags(table.Tags, defaultTagsOf(r.data), &state)...)
+	readTags(table.Tags, defaultTagsOf(r.data), &state)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
