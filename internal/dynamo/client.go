@@ -45,6 +45,8 @@ type Config struct {
 	RequestTimeout time.Duration
 	// Polling paces the waits for table and index transitions; the zero value means DefaultPolling.
 	Polling Polling
+	// AssumeRole, when set, is the role whose credentials sign every call.
+	AssumeRole *AssumeRole
 }
 
 // Client builds its SDK client on first use, so that configuring the provider, the data source and the
@@ -77,6 +79,20 @@ func (c *Client) API(ctx context.Context) (*dynamodb.Client, error) {
 }
 
 func (c *Client) build(ctx context.Context) (*dynamodb.Client, error) {
+	awsCfg, err := c.loadConfig(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return dynamodb.NewFromConfig(awsCfg, func(o *dynamodb.Options) {
+		if c.cfg.Endpoint != "" {
+			o.BaseEndpoint = aws.String(c.cfg.Endpoint)
+		}
+	}), nil
+}
+
+// loadConfig is the SDK configuration of the DynamoDB client: the standard chain with the provider's
+// settings, and the assumed role's credentials when one is configured.
+func (c *Client) loadConfig(ctx context.Context) (aws.Config, error) {
 	maxRetries := DefaultMaxRetries
 	if c.cfg.MaxRetries != nil {
 		maxRetries = *c.cfg.MaxRetries
@@ -100,14 +116,15 @@ func (c *Client) build(ctx context.Context) (*dynamodb.Client, error) {
 	}
 	awsCfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("loading the AWS configuration: %w", err)
+		return aws.Config{}, fmt.Errorf("loading the AWS configuration: %w", err)
 	}
 	if awsCfg.Region == "" {
-		return nil, ErrNoRegion
+		return aws.Config{}, ErrNoRegion
 	}
-	return dynamodb.NewFromConfig(awsCfg, func(o *dynamodb.Options) {
-		if c.cfg.Endpoint != "" {
-			o.BaseEndpoint = aws.String(c.cfg.Endpoint)
+	if c.cfg.AssumeRole != nil {
+		if awsCfg.Credentials, err = assumeRoleCredentials(awsCfg, *c.cfg.AssumeRole); err != nil {
+			return aws.Config{}, err
 		}
-	}), nil
+	}
+	return awsCfg, nil
 }

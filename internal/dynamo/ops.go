@@ -495,7 +495,7 @@ func (c *Client) updateTTL(ctx context.Context, name string, ttl TTL) (Warnings,
 	if err != nil {
 		return nil, fmt.Errorf("updating the TTL of %s: %w", name, err)
 	}
-	return nil, nil
+	return nil, c.waitTTL(ctx, name, ttl.Enabled)
 }
 
 // pitrUpdate is the point-in-time recovery want asks for when it differs from old, or nil. A nil setting in
@@ -539,7 +539,7 @@ func (c *Client) updatePITR(ctx context.Context, name string, pitr PITR) (Warnin
 	if err != nil {
 		return nil, fmt.Errorf("updating point-in-time recovery of %s: %w", name, err)
 	}
-	return nil, nil
+	return nil, c.waitPITR(ctx, name, pitr.Enabled)
 }
 
 func (c *Client) updateTags(ctx context.Context, api *dynamodb.Client, old, want Table) error {

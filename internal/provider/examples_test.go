@@ -74,6 +74,9 @@ func TestAccExamplesPlan(t *testing.T) {
 			}
 			// The import block needs an existing table; the import itself is covered by the lifecycle test.
 			_ = os.Remove(filepath.Join(copyDir, "import-by-string-id.tf"))
+			if prepare, ok := examplePreparers[rel]; ok {
+				prepare(t, copyDir)
+			}
 			// Provider-less examples (functions, data sources) still need the provider declared.
 			if _, err := os.Stat(filepath.Join(copyDir, "versions.tf")); err != nil && !fileContains(t, copyDir, "required_providers") {
 				_ = os.WriteFile(filepath.Join(copyDir, "versions.tf"), []byte("terraform {\n  required_providers {\n    dynamokeys = { source = \"dynamokeys/dynamokeys\" }\n  }\n}\n"), 0o600)

@@ -50,6 +50,10 @@ type providerModel struct {
 	MaxRetries     types.Int64  `tfsdk:"max_retries"`
 	RequestTimeout types.String `tfsdk:"request_timeout"`
 	Policy         *policyModel `tfsdk:"policy"`
+
+	// Tags and credentials shared by every resource.
+	DefaultTags *defaultTagsModel `tfsdk:"default_tags"`
+	AssumeRole  *assumeRoleModel  `tfsdk:"assume_role"`
 }
 
 type policyModel struct {
@@ -63,6 +67,8 @@ type policyModel struct {
 type providerData struct {
 	dynamo *dynamo.Client
 	policy policySettings
+
+	defaultTags defaultTags
 }
 
 // policySettings are the provider-wide policy options.
@@ -121,6 +127,8 @@ func (p *dynamokeysProvider) Schema(_ context.Context, _ provider.SchemaRequest,
 					"table to change state are bounded by the resource's timeouts instead.",
 				Validators: []validator.String{positiveDuration()},
 			},
+			"default_tags": defaultTagsAttribute(),
+			"assume_role":  assumeRoleAttribute(),
 			"policy": schema.SingleNestedAttribute{
 				Optional:    true,
 				Description: "Settings of the plan-time key-design policies.",
@@ -163,6 +171,8 @@ func (p *dynamokeysProvider) Configure(ctx context.Context, req provider.Configu
 		Profile:   cfg.Profile.ValueString(),
 		AccessKey: cfg.AccessKey.ValueString(),
 		SecretKey: cfg.SecretKey.ValueString(),
+
+		AssumeRole: expandAssumeRole(cfg.AssumeRole),
 	}
 	if d, err := time.ParseDuration(cfg.RequestTimeout.ValueString()); err == nil && d > 0 {
 		dcfg.RequestTimeout = d
@@ -175,6 +185,9 @@ func (p *dynamokeysProvider) Configure(ctx context.Context, req provider.Configu
 		dynamo: dynamo.NewClient(dcfg),
 		policy: defaultPolicySettings(),
 	}
+	var diags diag.Diagnostics
+	data.defaultTags, diags = expandDefaultTags(ctx, cfg.DefaultTags)
+	resp.Diagnostics.Append(diags...)
 	var policyDirs []string
 	if pm := cfg.Policy; pm != nil {
 		if !pm.Enforce.IsNull() && !pm.Enforce.IsUnknown() {

@@ -32,6 +32,7 @@ type shardedTableModel struct {
 	DeletionProtection  types.Bool     `tfsdk:"deletion_protection"`
 	TableClass          types.String   `tfsdk:"table_class"`
 	Tags                types.Map      `tfsdk:"tags"`
+	TagsAll             types.Map      `tfsdk:"tags_all"`
 	Timeouts            timeouts.Value `tfsdk:"timeouts"`
 
 	Stream               types.Object `tfsdk:"stream"`
@@ -129,9 +130,9 @@ func expandTable(ctx context.Context, m shardedTableModel) (dynamo.Table, diag.D
 		diags.Append(m.TTL.As(ctx, &ttl, basetypes.ObjectAsOptions{})...)
 		t.TTL = &dynamo.TTL{AttributeName: ttl.AttributeName.ValueString(), Enabled: ttl.Enabled.ValueBool()}
 	}
-	if !m.Tags.IsNull() {
+	if tags := tagsToApply(m); !tags.IsNull() && !tags.IsUnknown() {
 		t.Tags = map[string]string{}
-		diags.Append(m.Tags.ElementsAs(ctx, &t.Tags, false)...)
+		diags.Append(tags.ElementsAs(ctx, &t.Tags, false)...)
 	}
 	expandTableSettings(ctx, m, &t, &diags)
 	return t, diags
@@ -165,6 +166,7 @@ func sortedMapKeys[V any](m map[string]V) []string {
 // flattenTable writes what DynamoDB reports into the model. Design metadata (templates, segments,
 // sharding, traffic, GSI cardinalities) is config-only and kept from the prior model; so are settings the
 // endpoint does not report.
+// Tags are read by readTags, which needs the provider's default tags.
 func flattenTable(ctx context.Context, t *dynamo.Table, m *shardedTableModel) diag.Diagnostics {
 	var diags diag.Diagnostics
 	m.ID, m.Name, m.ARN, m.Status = types.StringValue(t.Name), types.StringValue(t.Name), types.StringValue(t.ARN), types.StringValue(t.Status)
@@ -205,14 +207,6 @@ func flattenTable(ctx context.Context, t *dynamo.Table, m *shardedTableModel) di
 			m.TTL = types.ObjectNull(ttlAttrTypes)
 		default: // disabled: keep the configured attribute name with enabled = false
 			m.TTL, dg = types.ObjectValue(ttlAttrTypes, map[string]attr.Value{"attribute_name": prior.AttributeName, "enabled": types.BoolValue(false)})
-			diags.Append(dg...)
-		}
-	}
-	if t.Tags != nil {
-		if len(t.Tags) == 0 && m.Tags.IsNull() {
-			m.Tags = types.MapNull(types.StringType)
-		} else {
-			m.Tags, dg = types.MapValueFrom(ctx, types.StringType, t.Tags)
 			diags.Append(dg...)
 		}
 	}

@@ -172,7 +172,7 @@ type movedTable struct {
 	deletionProtection                            types.Bool
 	stream, encryption, onDemand                  types.Object
 	streamARN, streamLabel                        types.String
-	tags                                          types.Map
+	tags, tagsAll                                 types.Map
 }
 
 type namedValue struct {
@@ -186,7 +186,7 @@ func (m movedTable) attributes() []namedValue {
 		{"write_capacity", m.writeCapacity}, {"partition_key", m.partitionKey}, {"sort_key", m.sortKey},
 		{"local_secondary_indexes", m.localSecondaryIndexes}, {"global_secondary_indexes", m.globalSecondaryIndexes},
 		{"ttl", m.ttl}, {"point_in_time_recovery", m.pointInTimeRecovery}, {"deletion_protection", m.deletionProtection},
-		{"table_class", m.tableClass}, {"tags", m.tags},
+		{"table_class", m.tableClass}, {"tags", m.tags}, {"tags_all", m.tagsAll},
 		{"stream", m.stream}, {"stream_arn", m.streamARN}, {"stream_label", m.streamLabel},
 		{"server_side_encryption", m.encryption}, {"on_demand_throughput", m.onDemand},
 	}
@@ -229,7 +229,7 @@ func convertAWSTable(ctx context.Context, raw []byte) (movedTable, diag.Diagnost
 		encryption: types.ObjectNull(encryptionAttrTypes), onDemand: types.ObjectNull(onDemandAttrTypes),
 		deletionProtection: types.BoolValue(src.DeletionProtection != nil && *src.DeletionProtection),
 		tableClass:         types.StringValue(orDefault(src.TableClass, dynamo.TableClassStandard)),
-		tags:               types.MapNull(types.StringType),
+		tags:               types.MapNull(types.StringType), tagsAll: stringMap(nil),
 	}
 	if src.Name == "" {
 		diags.AddError("aws_dynamodb_table state without a name", "The state has no table name. Run terraform apply -refresh-only with the AWS provider, then move it again.")
@@ -301,12 +301,14 @@ func convertAWSTable(ctx context.Context, raw []byte) (movedTable, diag.Diagnost
 		diags.Append(dg...)
 	}
 
-	// tags_all is what is on the table, including the AWS provider's default_tags; dynamokeys reads back
-	// every tag of the table into tags.
+	// tags_all is what is on the table, including the AWS provider's default_tags. All of them move into
+	// tags (the AWS provider's default_tags are not dynamokeys' default_tags) and into tags_all, so that a
+	// configuration that lists them plans no change.
 	tags := src.TagsAll
 	if tags == nil {
 		tags = src.Tags
 	}
+	m.tagsAll = stringMap(tags)
 	if len(tags) > 0 {
 		m.tags, dg = types.MapValueFrom(ctx, types.StringType, tags)
 		diags.Append(dg...)

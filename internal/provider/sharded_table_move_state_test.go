@@ -174,7 +174,7 @@ func TestMoveStateFromAWSTable(t *testing.T) {
 			fixture: "v5_on_demand_hash_only.json",
 			want: `{"id": "sessions", "name": "sessions", "arn": "arn:aws:dynamodb:us-east-1:123456789012:table/sessions",
 				"billing_mode": "PAY_PER_REQUEST", "partition_key": {"name": "session_id", "type": "S", "template": null},
-				"deletion_protection": false, "table_class": "STANDARD"}`,
+				"deletion_protection": false, "table_class": "STANDARD", "tags_all": {}}`,
 		},
 		{
 			fixture: "v5_composite_gsi_lsi.json",
@@ -190,7 +190,7 @@ func TestMoveStateFromAWSTable(t *testing.T) {
 					"read_capacity": null, "write_capacity": null, "on_demand_throughput": null, "warm_throughput": null, "contributor_insights": null, "autoscaling": null}},
 				"ttl": {"attribute_name": "expires_at", "enabled": true},
 				"point_in_time_recovery": {"enabled": true, "recovery_period_in_days": null}, "deletion_protection": true, "table_class": "STANDARD_INFREQUENT_ACCESS",
-				"tags": {"owner": "platform", "team": "orders"}}`,
+				"tags": {"owner": "platform", "team": "orders"}, "tags_all": {"owner": "platform", "team": "orders"}}`,
 		},
 		{
 			fixture: "v5_legacy_provisioned.json",
@@ -200,7 +200,7 @@ func TestMoveStateFromAWSTable(t *testing.T) {
 				"global_secondary_indexes": {"by_warehouse": {
 					"partition_key": [{"name": "warehouse_id", "type": "S", "cardinality": null}], "sort_key": null,
 					"projection_type": "ALL", "non_key_attributes": null, "read_capacity": 5, "write_capacity": 5, "on_demand_throughput": null, "warm_throughput": null, "contributor_insights": null, "autoscaling": null}},
-				"deletion_protection": false, "table_class": "STANDARD"}`,
+				"deletion_protection": false, "table_class": "STANDARD", "tags_all": {}}`,
 		},
 		{
 			fixture: "v6_multi_attribute_gsi.json",
@@ -216,7 +216,7 @@ func TestMoveStateFromAWSTable(t *testing.T) {
 					"by_player": {
 						"partition_key": [{"name": "player_id", "type": "S", "cardinality": null}], "sort_key": null,
 						"projection_type": "KEYS_ONLY", "non_key_attributes": null, "read_capacity": null, "write_capacity": null, "on_demand_throughput": null, "warm_throughput": null, "contributor_insights": null, "autoscaling": null}},
-				"point_in_time_recovery": {"enabled": true, "recovery_period_in_days": null}, "deletion_protection": true, "table_class": "STANDARD", "tags": {"game": "arena"}}`,
+				"point_in_time_recovery": {"enabled": true, "recovery_period_in_days": null}, "deletion_protection": true, "table_class": "STANDARD", "tags": {"game": "arena"}, "tags_all": {"game": "arena"}}`,
 		},
 		{
 			fixture: "v6_provisioned_gsi_capacity.json",
@@ -231,7 +231,7 @@ func TestMoveStateFromAWSTable(t *testing.T) {
 					"by_status": {
 						"partition_key": [{"name": "status", "type": "S", "cardinality": null}], "sort_key": null,
 						"projection_type": "INCLUDE", "non_key_attributes": ["amount"], "read_capacity": 4, "write_capacity": 2, "on_demand_throughput": null, "warm_throughput": null, "contributor_insights": null, "autoscaling": null}},
-				"deletion_protection": true, "table_class": "STANDARD"}`,
+				"deletion_protection": true, "table_class": "STANDARD", "tags_all": {}}`,
 		},
 		{
 			fixture: "v6_lsi_include_binary.json",
@@ -242,7 +242,7 @@ func TestMoveStateFromAWSTable(t *testing.T) {
 				"local_secondary_indexes": {
 					"by_size": {"sort_key": {"name": "size", "type": "N"}, "projection_type": "ALL", "non_key_attributes": null},
 					"by_updated": {"sort_key": {"name": "updated_at", "type": "N"}, "projection_type": "INCLUDE", "non_key_attributes": ["title", "owner"]}},
-				"point_in_time_recovery": {"enabled": true, "recovery_period_in_days": null}, "deletion_protection": false, "table_class": "STANDARD", "tags": {"app": "docs"}}`,
+				"point_in_time_recovery": {"enabled": true, "recovery_period_in_days": null}, "deletion_protection": false, "table_class": "STANDARD", "tags": {"app": "docs"}, "tags_all": {"app": "docs"}}`,
 		},
 		{
 			fixture: "v6_warm_throughput_recovery_period.json",
@@ -253,7 +253,7 @@ func TestMoveStateFromAWSTable(t *testing.T) {
 				"global_secondary_indexes": {"by_day": {
 					"partition_key": [{"name": "day", "type": "S", "cardinality": null}], "sort_key": [{"name": "entry_id", "type": "N"}],
 					"projection_type": "KEYS_ONLY", "non_key_attributes": null, "read_capacity": 10, "write_capacity": 5, "on_demand_throughput": null, "warm_throughput": null, "contributor_insights": null, "autoscaling": null}},
-				"point_in_time_recovery": {"enabled": true, "recovery_period_in_days": 7}, "deletion_protection": true, "table_class": "STANDARD"}`,
+				"point_in_time_recovery": {"enabled": true, "recovery_period_in_days": 7}, "deletion_protection": true, "table_class": "STANDARD", "tags_all": {}}`,
 			warnings: []string{
 				`^Warm throughput is not carried over: global_secondary_index.warm_throughput: Index by_day of aws_dynamodb_table clicks has warm throughput of 13000 read and 4500 write units`,
 				`^Warm throughput is not carried over: warm_throughput: aws_dynamodb_table clicks has warm throughput of 15000 read and 5000 write units`,

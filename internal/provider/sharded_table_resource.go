@@ -85,7 +85,9 @@ func (r *shardedTableResource) Schema(ctx context.Context, _ resource.SchemaRequ
 	attrs["table_class"] = rschema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(dynamo.TableClassStandard),
 		Description: "STANDARD (the default) or STANDARD_INFREQUENT_ACCESS.",
 		Validators:  []validator.String{stringvalidator.OneOf(dynamo.TableClassStandard, dynamo.TableClassStandardInfrequentAccess)}}
-	attrs["tags"] = rschema.MapAttribute{Optional: true, ElementType: types.StringType, Description: "Tags of the table."}
+	attrs["tags"] = rschema.MapAttribute{Optional: true, ElementType: types.StringType,
+		Description: "Tags of the table, merged over the provider's default_tags (see tags_all)."}
+	attrs["tags_all"] = tagsAllAttribute()
 	maps.Copy(attrs, tableSettingsAttributes())
 	attrs["timeouts"] = timeouts.Attributes(ctx, timeouts.Opts{Create: true, Read: true, Update: true, Delete: true})
 	resp.Schema = rschema.Schema{
@@ -214,6 +216,8 @@ func (r *shardedTableResource) ModifyPlan(ctx context.Context, req resource.Modi
 		return
 	}
 	plan.designOutputModel = out
+	plan.TagsAll, diags = planTagsAll(ctx, defaultTagsOf(r.data), plan.Tags)
+	resp.Diagnostics.Append(diags...)
 	planStreamIdentity(ctx, priorState, &plan, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
@@ -339,6 +343,12 @@ func setComputed(m *shardedTableModel, t *dynamo.Table) {
 	m.ID = types.StringValue(t.Name)
 	m.ARN = types.StringValue(t.ARN)
 	m.Status = types.StringValue(t.Status)
+	if m.TagsAll.IsUnknown() {
+		m.TagsAll = types.MapNull(types.StringType)
+		if t.Tags != nil {
+			m.TagsAll = stringMap(t.Tags)
+		}
+	}
 	m.StreamARN, m.StreamLabel = types.StringNull(), types.StringNull()
 	if t.Stream != nil && t.Stream.Enabled {
 		m.StreamARN, m.StreamLabel = types.StringValue(t.StreamARN), types.StringValue(t.StreamLabel)
@@ -369,6 +379,7 @@ func (r *shardedTableResource) Read(ctx context.Context, req resource.ReadReques
 		return
 	}
 	resp.Diagnostics.Append(flattenTable(ctx, table, &state)...)
+	readTags(table.Tags, defaultTagsOf(r.data), &state)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
