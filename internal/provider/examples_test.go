@@ -24,32 +24,12 @@ var exampleExpectations = map[string]string{
 func TestAccExamplesPlan(t *testing.T) {
 	endpoint := testAccDynoxide(t)
 	t.Parallel()
-	tf, err := testutil.EnsureTerraformCLI()
-	if err != nil {
-		t.Fatal(err)
-	}
 	root, err := testutil.RepoRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
 	work := t.TempDir()
-	bin := filepath.Join(work, "bin")
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "terraform-provider-dynamokeys"), ".")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the provider: %v\n%s", err, out)
-	}
-	rc := filepath.Join(work, "terraformrc")
-	if err := os.WriteFile(rc, []byte(`provider_installation {
-  dev_overrides {
-    "registry.terraform.io/dynamokeys/dynamokeys" = "`+bin+`"
-    "registry.opentofu.org/dynamokeys/dynamokeys" = "`+bin+`"
-  }
-  direct {}
-}
-`), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	tf, rc := devCLIConfig(t, work)
 
 	var dirs []string
 	err = filepath.WalkDir(filepath.Join(root, "examples"), func(path string, d os.DirEntry, err error) error {

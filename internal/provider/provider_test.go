@@ -3,6 +3,8 @@ package provider
 import (
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"sync"
 	"testing"
 
@@ -31,6 +33,9 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	undo()
 	localddb.StopAll()
+	if devBuildDir != "" {
+		_ = os.RemoveAll(devBuildDir)
+	}
 	os.Exit(code)
 }
 
@@ -69,4 +74,51 @@ provider "dynamokeys" {
   %[2]s
 }
 `, endpoint, extra)
+}
+
+var (
+	devBuildOnce sync.Once
+	devBuildDir  string
+	devBuildErr  error
+)
+
+// devCLIConfig builds the provider binary once per test run and writes, into dir, a Terraform CLI
+// configuration whose dev_overrides point at it (no registry, no init). It returns the Terraform CLI and the
+// configuration's path, for tests that must run the CLI themselves.
+func devCLIConfig(t *testing.T, dir string) (tf, rc string) {
+	t.Helper()
+	tf, err := testutil.EnsureTerraformCLI()
+	if err != nil {
+		t.Fatal(err)
+	}
+	devBuildOnce.Do(func() {
+		root, err := testutil.RepoRoot()
+		if err != nil {
+			devBuildErr = err
+			return
+		}
+		if devBuildDir, devBuildErr = os.MkdirTemp("", "dynamokeys-dev-provider-"); devBuildErr != nil {
+			return
+		}
+		build := exec.Command("go", "build", "-o", filepath.Join(devBuildDir, "terraform-provider-dynamokeys"), ".")
+		build.Dir = root
+		if out, err := build.CombinedOutput(); err != nil {
+			devBuildErr = fmt.Errorf("building the provider: %w\n%s", err, out)
+		}
+	})
+	if devBuildErr != nil {
+		t.Fatal(devBuildErr)
+	}
+	rc = filepath.Join(dir, "terraformrc")
+	if err := os.WriteFile(rc, []byte(`provider_installation {
+  dev_overrides {
+    "registry.terraform.io/dynamokeys/dynamokeys" = "`+devBuildDir+`"
+    "registry.opentofu.org/dynamokeys/dynamokeys" = "`+devBuildDir+`"
+  }
+  direct {}
+}
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return tf, rc
 }

@@ -24,7 +24,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil"
 )
 
 const movedTargetType = "dynamokeys_sharded_table"
@@ -798,36 +797,12 @@ const requiredProviders = `terraform {
 }
 `
 
-// devTerraform builds the provider into dir/bin and returns a function that runs the Terraform CLI in dir
+// devTerraform returns a function that runs the Terraform CLI in dir
 // with a dev_overrides configuration for that build (no registry, no init), failing the test on a
 // non-zero exit code and returning the standard output.
 func devTerraform(t *testing.T, dir string) func(args ...string) string {
 	t.Helper()
-	tf, err := testutil.EnsureTerraformCLI()
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := testutil.RepoRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "bin")
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "terraform-provider-dynamokeys"), ".")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the provider: %v\n%s", err, out)
-	}
-	rc := filepath.Join(dir, "terraformrc")
-	if err := os.WriteFile(rc, []byte(`provider_installation {
-  dev_overrides {
-    "registry.terraform.io/dynamokeys/dynamokeys" = "`+bin+`"
-    "registry.opentofu.org/dynamokeys/dynamokeys" = "`+bin+`"
-  }
-  direct {}
-}
-`), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	tf, rc := devCLIConfig(t, dir)
 	return func(args ...string) string {
 		t.Helper()
 		cmd := exec.Command(tf, append(args[:1:1], append([]string{"-no-color", "-input=false"}, args[1:]...)...)...)
