@@ -97,7 +97,8 @@ func devCLIConfig(t *testing.T, dir string) (tf, rc string) {
 			devBuildErr = err
 			return
 		}
-		if devBuildDir, devBuildErr = os.MkdirTemp("", "dynamokeys-dev-provider-"); devBuildErr != nil {
+		// Shared by every test of the run (a t.TempDir would go with the first test); TestMain removes it.
+		if devBuildDir, devBuildErr = os.MkdirTemp("", "dynamokeys-dev-provider-"); devBuildErr != nil { //nolint:usetesting // see above
 			return
 		}
 		build := exec.Command("go", "build", "-o", filepath.Join(devBuildDir, "terraform-provider-dynamokeys"), ".")
