@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -408,6 +409,26 @@ resource "dynamokeys_sharded_table" "t" {
 				Config: config(8),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(smallAddress, plancheck.ResourceActionUpdate),
+				}},
+				Check: reads(50, 50),
+			},
+		},
+	})
+	// The AWS provider's idiom, ignore_changes on the capacities without an autoscaling range, plans clean too.
+	name = "ignored-capacity"
+	ignored := strings.Replace(strings.ReplaceAll(config(5), "autoscaling", "# autoscaling"), "autoscaled-orders", name, 1)
+	ignored = strings.Replace(ignored, "  global_secondary_indexes = {", `  lifecycle {
+    ignore_changes = [read_capacity, global_secondary_indexes["by_status"].read_capacity]
+  }
+  global_secondary_indexes = {`, 1)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: ignored, Check: scaleReads},
+			{
+				Config: ignored,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectEmptyPlan(),
 				}},
 				Check: reads(50, 50),
 			},

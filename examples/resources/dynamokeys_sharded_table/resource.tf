@@ -34,6 +34,7 @@ resource "dynamokeys_sharded_table" "orders" {
   # Order events for a Lambda consumer (aws_lambda_event_source_mapping.event_source_arn = stream_arn),
   # encrypted with the team's customer managed key (give its ARN, e.g. aws_kms_key.orders.arn).
   stream                 = { enabled = true, view_type = "NEW_AND_OLD_IMAGES" }
+  contributor_insights   = { mode = "THROTTLED_KEYS" } # names the hot keys if a shard runs hot
   server_side_encryption = { enabled = true, kms_key_arn = "arn:aws:kms:us-east-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab" }
 
   timeouts = {
