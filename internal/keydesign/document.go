@@ -14,6 +14,8 @@ import (
 // derived from it.
 // It serialises to JSON with the field names the Rego rules read.
 type Document struct {
+	SchemaVersion     int                        `json:"schema_version"`
+	ProviderVersion   string                     `json:"provider_version"`
 	Kind              string                     `json:"kind"`
 	Address           string                     `json:"address"`
 	Table             TableDoc                   `json:"table"`
@@ -356,6 +358,7 @@ func (a *analyzer) build(pk, sk *Template) *Document {
 		Prior:    in.Prior,
 		Unknown:  make([]string, 0, len(a.unknown)),
 	}
+	doc.SchemaVersion = DocumentSchemaVersion
 	for p := range a.unknown {
 		doc.Unknown = append(doc.Unknown, p)
 	}

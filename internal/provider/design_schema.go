@@ -156,5 +156,8 @@ func designOutputSpecs() map[string]spec {
 		"findings":               findingsSpec,
 		"ok":                     computed(kindBool, "True when there is no error finding.", nil),
 		"report":                 computed(kindString, "A readable text report: key layout, capacity and a bar chart of per-shard demand against the partition limits.", nil),
+		"design_document": computed(kindString, "The analyzed design as JSON, the document the policies evaluate: the design with defaults applied, "+
+			"every derived fact, schema_version and the provider_version that computed it (without prior, and with an empty address). "+
+			"The policy bundle reads it from the plan JSON; unknown while any input is unknown.", nil),
 	}
 }
