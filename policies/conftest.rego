@@ -43,13 +43,21 @@ warn contains {"msg": sprintf("dynamokeys: could not read the planned values of 
 
 warn contains {"msg": msg, "address": address} if {
 	some address in plan.not_known
-	msg := sprintf("dynamokeys: the key design of %s depends on values known only after apply, so it was not checked here; the provider checks it when it plans the apply", [address])
+	msg := sprintf(
+		"dynamokeys: the key design of %s depends on values known only after apply, so it was not checked here; %s",
+		[address, "the provider checks it when it plans the apply"],
+	)
 }
 
 warn contains {"msg": msg, "address": address} if {
 	some address, version in plan.unsupported
-	msg := sprintf("dynamokeys: %s carries a design document of schema_version %v, which this policy bundle does not understand (it reads %v); its key design was not checked: use the policy bundle released with the provider", [address, version, concat(", ", [format_int(v, 10) | some v in plan.supported_schema_versions])])
+	msg := sprintf(
+		"dynamokeys: %s carries a design document of schema_version %v, which this policy bundle does not understand (it reads %s); %s",
+		[address, version, supported_versions, "its key design was not checked: use the policy bundle released with the provider"],
+	)
 }
+
+supported_versions := concat(", ", [format_int(v, 10) | some v in plan.supported_schema_versions])
 
 warn contains {"msg": msg} if {
 	some address in plan.deeper_modules

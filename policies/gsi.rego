@@ -18,9 +18,18 @@ findings := errors | warnings
 # custom:
 #   id: DK501
 #   name: gsi-hot-partition
-#   severity: error
-#   remediation: Give the GSI a high-cardinality partition key (add an id or a shard attribute to its multi-attribute key), or project the index sparsely.
-errors contains lib.finding(rego.metadata.rule(), msg, ["global_secondary_indexes", gsi.name, "partition_key"]) if {
+#   cases:
+#     over-limit:
+#       severity: error
+#       when: the index's busiest partition takes more writes than a partition serves
+#       remediation: Give the GSI a high-cardinality partition key (add an id or a shard attribute to its multi-attribute key), or project the index sparsely.
+#     hot-key:
+#       severity: warning
+#       when: the index's partition key is low-cardinality or time-bucketed under write load
+#       remediation: Give the GSI a high-cardinality partition key (add an id or a shard attribute to its multi-attribute key), or project the index sparsely.
+hot_partition := rego.metadata.rule()
+
+errors contains lib.finding_case(hot_partition, "over-limit", msg, ["global_secondary_indexes", gsi.name, "partition_key"]) if {
 	some gsi in input.table.gsis
 	hot := gsi.hot_partition_write_units
 	lib.number(hot)
@@ -30,13 +39,7 @@ errors contains lib.finding(rego.metadata.rule(), msg, ["global_secondary_indexe
 	])
 }
 
-# METADATA
-# custom:
-#   id: DK501
-#   name: gsi-hot-partition
-#   severity: warning
-#   remediation: Give the GSI a high-cardinality partition key (add an id or a shard attribute to its multi-attribute key), or project the index sparsely.
-warnings contains lib.finding(rego.metadata.rule(), msg, ["global_secondary_indexes", gsi.name, "partition_key"]) if {
+warnings contains lib.finding_case(hot_partition, "hot-key", msg, ["global_secondary_indexes", gsi.name, "partition_key"]) if {
 	lib.number(input.derived.capacity.peak_write_units)
 	input.derived.capacity.peak_write_units > 0
 	some gsi in input.table.gsis
@@ -58,6 +61,7 @@ hot_reason(gsi) := sprintf("low-cardinality (%d values)", [gsi.partition_key_car
 over_partition(gsi) if gsi.hot_partition_write_units > lib.limits.partition_write_units
 
 # METADATA
+# scope: rule
 # title: Projected attribute limit
 # description: |
 #   A table's indexes together project at most 100 INCLUDE non-key attributes; the same name in two
@@ -74,6 +78,7 @@ errors contains lib.finding(rego.metadata.rule(), msg, ["global_secondary_indexe
 }
 
 # METADATA
+# scope: rule
 # title: GSI count
 # description: The default quota is 20 GSIs per table; more needs a quota increase (ServiceQuotas).
 # custom:

@@ -39,9 +39,18 @@ time_bucket_without_shard if {
 # custom:
 #   id: DK301
 #   name: time-bucket-partition-key
-#   severity: error
-#   remediation: Add a {shard} placeholder with calculated sharding (sharding.strategy = "calculated") or lead the key with a high-cardinality segment.
-errors contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "template"]) if {
+#   cases:
+#     over-limit:
+#       severity: error
+#       when: the current bucket's demand exceeds a partition
+#       remediation: Add a {shard} placeholder with calculated sharding (sharding.strategy = "calculated") or lead the key with a high-cardinality segment.
+#     bucket:
+#       severity: warning
+#       when: the demand fits a partition, or is not known
+#       remediation: Add a {shard} placeholder with calculated sharding before traffic grows, or lead the key with a high-cardinality segment.
+time_bucket_partition_key := rego.metadata.rule()
+
+errors contains lib.finding_case(time_bucket_partition_key, "over-limit", msg, ["partition_key", "template"]) if {
 	time_bucket_without_shard
 	some d in demand
 	d.units > d.limit
@@ -50,13 +59,7 @@ errors contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "templa
 	])
 }
 
-# METADATA
-# custom:
-#   id: DK301
-#   name: time-bucket-partition-key
-#   severity: warning
-#   remediation: Add a {shard} placeholder with calculated sharding before traffic grows, or lead the key with a high-cardinality segment.
-warnings contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
+warnings contains lib.finding_case(time_bucket_partition_key, "bucket", problem.msg, problem.path) if {
 	some problem in time_bucket_warnings
 }
 

@@ -36,6 +36,10 @@ errors contains lib.finding(rego.metadata.rule(), msg, array.concat(k.path, ["ty
 #   severity: error
 #   remediation: Shorten literal text or lower the segments' max_length; make sure no rendering can be empty.
 errors contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "template"]) if {
+	some msg in partition_key_length_problems
+}
+
+partition_key_length_problems contains msg if {
 	max_bytes := input.derived.partition_key.max_bytes
 	lib.number(max_bytes)
 	max_bytes > lib.limits.partition_key_max_bytes
@@ -43,13 +47,7 @@ errors contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "templa
 	msg := sprintf("the partition key can render %s bytes; DynamoDB allows %s", [lib.fmt(max_bytes), lib.fmt(lib.limits.partition_key_max_bytes)])
 }
 
-# METADATA
-# custom:
-#   id: DK102
-#   name: partition-key-length
-#   severity: error
-#   remediation: Shorten literal text or lower the segments' max_length; make sure no rendering can be empty.
-errors contains lib.finding(rego.metadata.rule(), "the partition key can render as an empty value, which DynamoDB rejects", ["partition_key", "template"]) if {
+partition_key_length_problems contains "the partition key can render as an empty value, which DynamoDB rejects" if {
 	input.derived.partition_key.min_bytes == 0
 	lib.known("partition_key.template")
 }
@@ -63,6 +61,10 @@ errors contains lib.finding(rego.metadata.rule(), "the partition key can render 
 #   severity: error
 #   remediation: Shorten literal text or lower the segments' max_length; make sure no rendering can be empty.
 errors contains lib.finding(rego.metadata.rule(), msg, ["sort_key", "template"]) if {
+	some msg in sort_key_length_problems
+}
+
+sort_key_length_problems contains msg if {
 	max_bytes := input.derived.sort_key.max_bytes
 	lib.number(max_bytes)
 	max_bytes > lib.limits.sort_key_max_bytes
@@ -70,13 +72,7 @@ errors contains lib.finding(rego.metadata.rule(), msg, ["sort_key", "template"])
 	msg := sprintf("the sort key can render %s bytes; DynamoDB allows %s", [lib.fmt(max_bytes), lib.fmt(lib.limits.sort_key_max_bytes)])
 }
 
-# METADATA
-# custom:
-#   id: DK103
-#   name: sort-key-length
-#   severity: error
-#   remediation: Shorten literal text or lower the segments' max_length; make sure no rendering can be empty.
-errors contains lib.finding(rego.metadata.rule(), "the sort key can render as an empty value, which DynamoDB rejects", ["sort_key", "template"]) if {
+sort_key_length_problems contains "the sort key can render as an empty value, which DynamoDB rejects" if {
 	input.derived.sort_key.min_bytes == 0
 	lib.known("sort_key.template")
 }

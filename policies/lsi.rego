@@ -47,9 +47,22 @@ errors contains lib.finding(rego.metadata.rule(), msg, ["local_secondary_indexes
 # custom:
 #   id: DK203
 #   name: lsi-collection-limit
-#   severity: error
-#   remediation: Bound items per partition-key value (add a time bucket or shard the key), project less into the LSIs, or replace them with GSIs.
-errors contains lib.finding(rego.metadata.rule(), msg, ["traffic", "max_items_per_partition_key"]) if {
+#   cases:
+#     over-limit:
+#       severity: error
+#       when: the estimate is above 10 GB
+#       remediation: Bound items per partition-key value (add a time bucket or shard the key), project less into the LSIs, or replace them with GSIs.
+#     near-limit:
+#       severity: warning
+#       when: the estimate is 8 GB or more
+#       remediation: Alarm on ReturnItemCollectionMetrics=SIZE, bound items per partition-key value, or replace the LSIs with GSIs.
+#     unbounded:
+#       severity: warning
+#       when: the items per partition-key value have no bound
+#       remediation: Set traffic.max_items_per_partition_key to the real bound, or bound the collections with a time bucket.
+collection_limit := rego.metadata.rule()
+
+errors contains lib.finding_case(collection_limit, "over-limit", msg, ["traffic", "max_items_per_partition_key"]) if {
 	count(input.table.lsis) > 0
 	bytes := input.derived.collection.bytes
 	lib.number(bytes)
@@ -59,13 +72,7 @@ errors contains lib.finding(rego.metadata.rule(), msg, ["traffic", "max_items_pe
 	])
 }
 
-# METADATA
-# custom:
-#   id: DK203
-#   name: lsi-collection-limit
-#   severity: warning
-#   remediation: Alarm on ReturnItemCollectionMetrics=SIZE, bound items per partition-key value, or replace the LSIs with GSIs.
-warnings contains lib.finding(rego.metadata.rule(), msg, ["traffic", "max_items_per_partition_key"]) if {
+warnings contains lib.finding_case(collection_limit, "near-limit", msg, ["traffic", "max_items_per_partition_key"]) if {
 	count(input.table.lsis) > 0
 	bytes := input.derived.collection.bytes
 	lib.number(bytes)
@@ -74,13 +81,7 @@ warnings contains lib.finding(rego.metadata.rule(), msg, ["traffic", "max_items_
 	msg := sprintf("one partition-key value's item collection is estimated at %s GB, within 2 GB of the 10 GB LSI limit", [lib.fmt(bytes / 1073741824)])
 }
 
-# METADATA
-# custom:
-#   id: DK203
-#   name: lsi-collection-limit
-#   severity: warning
-#   remediation: Set traffic.max_items_per_partition_key to the real bound, or bound the collections with a time bucket.
-warnings contains lib.finding(rego.metadata.rule(), msg, ["traffic", "max_items_per_partition_key"]) if {
+warnings contains lib.finding_case(collection_limit, "unbounded", msg, ["traffic", "max_items_per_partition_key"]) if {
 	count(input.table.lsis) > 0
 	input.derived.collection.basis == "unbounded"
 	lib.known("traffic.max_items_per_partition_key")

@@ -75,8 +75,19 @@ func TestEveryRuleHasCompleteMetadata(t *testing.T) {
 	ids := map[string]bool{}
 	for _, r := range e.Catalogue() {
 		ids[r.ID] = true
-		if r.Name == "" || r.Title == "" || r.Description == "" || r.Remediation == "" || len(r.Severities) == 0 {
+		if r.Name == "" || r.Title == "" || r.Description == "" || len(r.Severities) == 0 {
 			t.Errorf("%s has incomplete METADATA: %+v", r.ID, r)
+		}
+		if r.Blocks != 1 {
+			t.Errorf("%s is declared by %d METADATA blocks; a rule has exactly one (custom.cases for several severities or remedies)", r.ID, r.Blocks)
+		}
+		if (r.Remediation == "") == (len(r.Cases) == 0) {
+			t.Errorf("%s needs either custom.remediation or custom.cases, not both or neither: %+v", r.ID, r)
+		}
+		for _, c := range r.Cases {
+			if c.When == "" || c.Remediation == "" || (c.Severity != SeverityError && c.Severity != SeverityWarning) {
+				t.Errorf("%s case %q is incomplete: %+v", r.ID, c.Name, c)
+			}
 		}
 		if !strings.HasSuffix(r.DocsURL, "#"+strings.ToLower(r.ID)) {
 			t.Errorf("%s docs URL %s", r.ID, r.DocsURL)
@@ -90,8 +101,40 @@ func TestEveryRuleHasCompleteMetadata(t *testing.T) {
 	}
 }
 
+// caseSeverity reads the severity of a body built with lib.finding_case(meta, "case", ...): the meta argument
+// names a rule of the same module whose METADATA lists the cases. ok is false for any other body.
+func caseSeverity(t *testing.T, m *ast.Module, rule *ast.Rule) (string, bool) {
+	t.Helper()
+	if rule.Head.Key == nil {
+		return "", false
+	}
+	call, isCall := rule.Head.Key.Value.(ast.Call)
+	if !isCall || len(call) != 5 || call[0].String() != "lib.finding_case" {
+		return "", false
+	}
+	metaName, caseName := call[1].String(), ""
+	if s, isString := call[2].Value.(ast.String); isString {
+		caseName = string(s)
+	}
+	for _, r := range m.Rules {
+		if r.Head.Name.String() != metaName {
+			continue
+		}
+		for _, a := range r.Annotations {
+			cases, _ := a.Custom["cases"].(map[string]any)
+			c, _ := cases[caseName].(map[string]any)
+			if sev := stringField(c, "severity"); sev != "" {
+				return sev, true
+			}
+		}
+	}
+	t.Errorf("%s:%d: lib.finding_case(%s, %q, …) names no case of a METADATA block in the module", m.Package.Location.File, rule.Location.Row, metaName, caseName)
+	return "", true
+}
+
 // TestRuleHeadsMatchSeverity: conftest's deny reads data.dynamokeys.errors and warn data.dynamokeys.warnings,
-// so a rule body filed under the wrong head would fail a plan on a warning or let an error pass.
+// so a rule body filed under the wrong head would fail a plan on a warning or let an error pass. A body of
+// a rule with several cases takes its severity from the case it names.
 func TestRuleHeadsMatchSeverity(t *testing.T) {
 	modules, err := BundleModules(false)
 	if err != nil {
@@ -109,6 +152,9 @@ func TestRuleHeadsMatchSeverity(t *testing.T) {
 				severity = stringField(a.Custom, "severity")
 			}
 			head := rule.Head.Name.String()
+			if sev, isCase := caseSeverity(t, m, rule); isCase && severity == "" {
+				severity = sev
+			}
 			if severity == "" {
 				if head == "errors" || head == "warnings" {
 					t.Errorf("%s:%d: %s body without a METADATA severity", name, rule.Location.Row, head)

@@ -44,15 +44,19 @@ limits := {
 docs_base := "https://registry.terraform.io/providers/dynamokeys/dynamokeys/latest/docs/guides/rule-reference"
 
 # finding builds a finding from the METADATA of the rule that calls it.
-finding(meta, message, path) := finding_with_severity(meta, meta.custom.severity, message, path)
+finding(meta, message, path) := finding_of(meta, meta.custom.severity, meta.custom.remediation, message, path)
 
-finding_with_severity(meta, severity, message, path) := {
+# finding_case builds a finding of a rule whose severity and remedy depend on the case: the custom.cases of
+# the rule's annotations name each case's severity and remediation.
+finding_case(meta, case, message, path) := finding_of(meta, meta.custom.cases[case].severity, meta.custom.cases[case].remediation, message, path)
+
+finding_of(meta, severity, remediation, message, path) := {
 	"rule": meta.custom.id,
 	"name": meta.custom.name,
 	"severity": severity,
 	"message": message,
 	"path": path,
-	"remediation": meta.custom.remediation,
+	"remediation": remediation,
 	"docs_url": sprintf("%s#%s", [docs_base, lower(meta.custom.id)]),
 }
 

@@ -33,7 +33,7 @@ not_a_plan if {
 # deeper_modules names what lies below (a warning says it was not checked).
 state_modules := array.flatten([state_level_0, state_level_1, state_level_2, state_level_3, state_level_4, state_level_5])
 
-state_level_0 := [m | m := input.prior_state.values.root_module; is_object(m)]
+state_level_0 := [input.prior_state.values.root_module | is_object(input.prior_state.values.root_module)]
 
 state_level_1 := child_modules(state_level_0)
 

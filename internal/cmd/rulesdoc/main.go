@@ -45,8 +45,16 @@ the provider's ` + "`policy.disabled_rules`" + `. The limits the rules compare a
 		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s |\n", r.ID, strings.ToLower(r.ID), r.Name, strings.Join(r.Severities, ", "), r.Title)
 	}
 	for _, r := range engine.Catalogue() {
-		fmt.Fprintf(&b, "\n## %s\n\n**%s** · %s · severity: %s\n\n%s\n\n**Remedy:** %s\n",
-			r.ID, r.Title, "`"+r.Name+"`", strings.Join(r.Severities, " or "), oneParagraph(r.Description), r.Remediation)
+		fmt.Fprintf(&b, "\n## %s\n\n**%s** · %s · severity: %s\n\n%s\n",
+			r.ID, r.Title, "`"+r.Name+"`", strings.Join(r.Severities, " or "), oneParagraph(r.Description))
+		if len(r.Cases) == 0 {
+			fmt.Fprintf(&b, "\n**Remedy:** %s\n", r.Remediation)
+			continue
+		}
+		b.WriteString("\n| When | Severity | Remedy |\n|---|---|---|\n")
+		for _, c := range r.Cases {
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", c.When, c.Severity, c.Remediation)
+		}
 	}
 	if *out == "" {
 		fmt.Print(b.String())
