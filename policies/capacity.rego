@@ -4,6 +4,7 @@
 package dynamokeys.rules.capacity
 
 import data.dynamokeys.lib
+import data.dynamokeys.limits
 
 # findings are the area's errors and warnings; the conftest entry point asks for each severity on its own,
 # so that deny and warn each evaluate only their half of the rules.
@@ -17,7 +18,7 @@ peak := {
 # METADATA
 # title: On-demand table quota
 # description: |
-#   An on-demand table serves at most 40,000 read and 40,000 write request units by default, GSIs included
+#   An on-demand table serves at most ${on_demand_table_units} read and ${on_demand_table_units} write request units by default, GSIs included
 #   (ServiceQuotas "Throughput default quotas").
 # custom:
 #   id: DK601
@@ -29,14 +30,14 @@ warnings contains lib.finding(rego.metadata.rule(), msg, ["traffic", sprintf("%s
 	lib.known("derived.capacity")
 	some kind, demand in peak
 	lib.number(demand)
-	demand > lib.limits.on_demand_table_units
-	msg := sprintf("peak %s demand is %s units/s; an on-demand table's default quota is %s", [kind, lib.fmt(demand), lib.fmt(lib.limits.on_demand_table_units)])
+	demand > limits.on_demand_table_units
+	msg := sprintf("peak %s demand is %s units/s; an on-demand table's default quota is %s", [kind, lib.fmt(demand), lib.fmt(limits.on_demand_table_units)])
 }
 
 # METADATA
 # title: Cold on-demand table
 # description: |
-#   A new on-demand table serves 4,000 write and 12,000 read units/s at once (its default warm throughput);
+#   A new on-demand table serves ${new_table_write_units} write and ${new_table_read_units} read units/s at once (its default warm throughput);
 #   more takes time or pre-warming (on-demand-capacity-mode; warm-throughput.html).
 # custom:
 #   id: DK602
@@ -53,7 +54,7 @@ warnings contains lib.finding(rego.metadata.rule(), msg, ["traffic", sprintf("%s
 	msg := sprintf("peak %s demand is %s units/s; a new on-demand table starts warm for %s", [kind, lib.fmt(demand), lib.fmt(warm[kind])])
 }
 
-warm := {"write": lib.limits.new_table_write_units, "read": lib.limits.new_table_read_units}
+warm := {"write": limits.new_table_write_units, "read": limits.new_table_read_units}
 
 # METADATA
 # title: Provisioned capacity below demand

@@ -1,7 +1,7 @@
 # METADATA
 # title: conftest and opa eval entry points
 # description: |
-#   `conftest test --policy policies --namespace dynamokeys.conftest plan.json` and
+#   `conftest test --policy policies --data policies --namespace dynamokeys.conftest plan.json` and
 #   `opa eval -d policies -i plan.json data.dynamokeys.conftest.deny` on `terraform show -json` output:
 #   error findings are deny, warnings are warn, each with the rule id, the resource address and the path.
 package dynamokeys.conftest
@@ -23,10 +23,18 @@ result(address, finding) := {
 # error rules (data.dynamokeys.errors) and warn only for the warnings, so no rule runs twice.
 # METADATA
 # entrypoint: true
-# description: Error findings of every planned table.
+# description: Error findings of every planned table, and a missing data file.
 deny contains result(address, f) if {
 	some address, doc in plan.documents
 	some f in data.dynamokeys.errors with input as doc
+}
+
+# Without the data file no rule can compare with DynamoDB's limits, and they would all stay silent: fail.
+deny contains {"msg": concat("", [
+	"dynamokeys: the policy data (dynamokeys/data.json) is not loaded, so no limit could be checked: ",
+	"pass the bundle directory to conftest as --data too (conftest test --policy policies --data policies ...)",
+])} if {
+	not is_object(data.dynamokeys.limits)
 }
 
 # METADATA

@@ -4,6 +4,7 @@
 package dynamokeys.rules.hot
 
 import data.dynamokeys.lib
+import data.dynamokeys.limits
 
 # findings are the area's errors and warnings; the conftest entry point asks for each severity on its own,
 # so that deny and warn each evaluate only their half of the rules.
@@ -12,13 +13,13 @@ findings := errors | warnings
 capacity := input.derived.capacity
 
 # demand lists the busiest logical key's write and read demand with its partition limit, when known.
-demand contains {"units": wcu, "limit": lib.limits.partition_write_units, "unit": "WCU", "path": ["traffic", "writes_per_second"]} if {
+demand contains {"units": wcu, "limit": limits.partition_write_units, "unit": "WCU", "path": ["traffic", "writes_per_second"]} if {
 	wcu := capacity.hot_key_write_units
 	lib.number(wcu)
 	lib.known("derived.capacity")
 }
 
-demand contains {"units": rcu, "limit": lib.limits.partition_read_units, "unit": "RCU", "path": ["traffic", "reads_per_second"]} if {
+demand contains {"units": rcu, "limit": limits.partition_read_units, "unit": "RCU", "path": ["traffic", "reads_per_second"]} if {
 	rcu := capacity.hot_key_read_units
 	lib.number(rcu)
 	lib.known("derived.capacity")
@@ -100,7 +101,7 @@ warnings contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) i
 low_cardinality_problems contains {"path": ["partition_key", "template"], "msg": msg} if {
 	cardinality := input.derived.partition_key.cardinality
 	lib.number(cardinality)
-	cardinality < lib.limits.low_cardinality
+	cardinality < limits.low_cardinality
 	lib.known("partition_key.template")
 	lib.known("segments")
 	msg := sprintf("the partition key has only %d distinct value(s); traffic cannot spread over more partitions than that", [cardinality])
@@ -118,7 +119,7 @@ low_cardinality_problems contains {"path": ["partition_key", "name"], "msg": msg
 # METADATA
 # title: Hot key demand
 # description: |
-#   Each partition serves at most 1,000 WCU and 3,000 RCU. When the busiest logical key's demand per shard
+#   Each partition serves at most ${partition_write_units} WCU and ${partition_read_units} RCU. When the busiest logical key's demand per shard
 #   is above that, its writes or reads throttle (bp-partition-key-design; bp-partition-key-sharding).
 # custom:
 #   id: DK303
@@ -128,8 +129,8 @@ low_cardinality_problems contains {"path": ["partition_key", "name"], "msg": msg
 errors contains lib.finding(rego.metadata.rule(), msg, shard_path) if {
 	lib.known("derived.capacity")
 	some [per_shard, limit, unit] in [
-		[capacity.per_shard_write_units, lib.limits.partition_write_units, "WCU"],
-		[capacity.per_shard_read_units, lib.limits.partition_read_units, "RCU"],
+		[capacity.per_shard_write_units, limits.partition_write_units, "WCU"],
+		[capacity.per_shard_read_units, limits.partition_read_units, "RCU"],
 	]
 	lib.number(per_shard)
 	per_shard > limit
@@ -145,7 +146,7 @@ shard_path := ["sharding", "count"] if input.sharding.strategy != "none"
 # METADATA
 # title: Hot item
 # description: |
-#   One item lives in one partition: its writes above 1,000 WCU or reads above 3,000 RCU throttle, and no
+#   One item lives in one partition: its writes above ${partition_write_units} WCU or reads above ${partition_read_units} RCU throttle, and no
 #   key sharding can spread them (bp-partition-key-design).
 # custom:
 #   id: DK304
@@ -154,8 +155,8 @@ shard_path := ["sharding", "count"] if input.sharding.strategy != "none"
 #   remediation: Spread the item's updates over several items (write-sharded counters), buffer and batch them, or cache reads (DAX).
 errors contains lib.finding(rego.metadata.rule(), msg, path) if {
 	some [item_units, limit, unit, path] in [
-		[capacity.hottest_item_write_units, lib.limits.partition_write_units, "WCU", ["traffic", "hottest_item_writes_per_second"]],
-		[capacity.hottest_item_read_units, lib.limits.partition_read_units, "RCU", ["traffic", "hottest_item_reads_per_second"]],
+		[capacity.hottest_item_write_units, limits.partition_write_units, "WCU", ["traffic", "hottest_item_writes_per_second"]],
+		[capacity.hottest_item_read_units, limits.partition_read_units, "RCU", ["traffic", "hottest_item_reads_per_second"]],
 	]
 	lib.number(item_units)
 	item_units > limit
@@ -176,9 +177,9 @@ warnings contains lib.finding(rego.metadata.rule(), msg, ["sort_key", "template"
 	input.derived.sort_key.monotonic
 	per_shard := capacity.per_shard_write_units
 	lib.number(per_shard)
-	per_shard >= lib.limits.busy_partition_share * lib.limits.partition_write_units
+	per_shard >= limits.busy_partition_share * limits.partition_write_units
 	lib.known("sort_key.template")
 	msg := sprintf("the sort key only grows and each partition-key value takes %s WCU (%s of a partition): new writes pile up at one end", [
-		lib.fmt(per_shard), lib.percent(per_shard / lib.limits.partition_write_units),
+		lib.fmt(per_shard), lib.percent(per_shard / limits.partition_write_units),
 	])
 }

@@ -4,6 +4,7 @@
 package dynamokeys.rules.sharding
 
 import data.dynamokeys.lib
+import data.dynamokeys.limits
 
 # findings are the area's errors and warnings; the conftest entry point asks for each severity on its own,
 # so that deny and warn each evaluate only their half of the rules.
@@ -94,7 +95,7 @@ placeholder_problems contains {"path": ["sharding", "strategy"], "msg": msg} if 
 # METADATA
 # title: Shard fan-out
 # description: |
-#   Reading one logical key queries every shard. More than 100 shards, or far more than the traffic needs,
+#   Reading one logical key queries every shard. More than ${fanout_shards} shards, or far more than the traffic needs,
 #   makes every read slower and costlier.
 # custom:
 #   id: DK404
@@ -107,7 +108,7 @@ warnings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "count"]) 
 
 fanout_problems contains msg if {
 	n := input.derived.shard_count
-	n > lib.limits.fanout_shards
+	n > limits.fanout_shards
 	lib.known("derived.shard_count")
 	msg := sprintf("%d shards: every read of one logical key fans out to %d queries", [n, n])
 }
@@ -116,8 +117,8 @@ fanout_problems contains msg if {
 	has_traffic
 	n := input.derived.shard_count
 	required := input.derived.required_shards
-	n > lib.limits.fanout_overprovision_factor * required
-	n <= lib.limits.fanout_shards
+	n > limits.fanout_overprovision_factor * required
+	n <= limits.fanout_shards
 	lib.known("derived.shard_count")
 	msg := sprintf("%d shards where the traffic needs %d: reads fan out %s× more than necessary", [n, required, lib.fmt(n / required)])
 }

@@ -18,16 +18,13 @@ const (
 // ReadConsistencies lists the valid consistencies.
 var ReadConsistencies = []string{string(ReadEventual), string(ReadStrong), string(ReadTransactional)}
 
-// MaxItemSizeBytes is DynamoDB's item size limit, 400 KB (ServiceQuotas "Item size").
-const MaxItemSizeBytes = 400 * 1024
-
 // ceilEpsilon keeps float noise (3.0000000000000004) from rounding a whole number up.
 const ceilEpsilon = 1e-9
 
 func ceilUnits(x float64) float64 { return math.Ceil(x - ceilEpsilon) }
 
-// WriteUnitsPerWrite is ceil(item size / 1 KB) write units, doubled for transactional writes
-// (ProvisionedThroughput.html): a 1.6 KB write costs 2, a 2 KB transactional write 4.
+// WriteUnitsPerWrite is ceil(item size / WriteUnitBytes) write units, doubled for transactional writes
+// (ProvisionedThroughput.html).
 func WriteUnitsPerWrite(itemSizeBytes int64, transactional bool) float64 {
 	units := ceilUnits(float64(itemSizeBytes) / WriteUnitBytes)
 	if transactional {
@@ -36,8 +33,8 @@ func WriteUnitsPerWrite(itemSizeBytes int64, transactional bool) float64 {
 	return units
 }
 
-// ReadUnitsPerRead is ceil(item size / 4 KB) read units × 0.5 eventual, 1 strong, 2 transactional
-// (ProvisionedThroughput.html): an 8 KB read costs 1, 2 or 4.
+// ReadUnitsPerRead is ceil(item size / ReadUnitBytes) read units × 0.5 eventual, 1 strong, 2 transactional
+// (ProvisionedThroughput.html).
 func ReadUnitsPerRead(itemSizeBytes int64, consistency ReadConsistency) (float64, error) {
 	units := ceilUnits(float64(itemSizeBytes) / ReadUnitBytes)
 	switch consistency {
@@ -52,7 +49,7 @@ func ReadUnitsPerRead(itemSizeBytes int64, consistency ReadConsistency) (float64
 }
 
 // RequiredShards is the number of shards that brings the busiest logical key under a partition's limits at
-// the target utilisation: max(1, ceil(hotWCU / (1000·u)), ceil(hotRCU / (3000·u))).
+// the target utilisation u: max(1, ceil(hotWCU / (PartitionWriteUnitsLimit·u)), ceil(hotRCU / (PartitionReadUnitsLimit·u))).
 func RequiredShards(hotWriteUnits, hotReadUnits, targetUtilization float64) int64 {
 	if targetUtilization <= 0 || targetUtilization > 1 {
 		targetUtilization = DefaultTargetUtilization

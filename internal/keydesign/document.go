@@ -300,7 +300,7 @@ func (a *analyzer) validateScalars() {
 	nonNegative("hottest_item_writes_per_second", t.HottestItemWritesPerSecond)
 	nonNegative("hottest_item_reads_per_second", t.HottestItemReadsPerSecond)
 	if t.ItemSizeBytes != nil && (*t.ItemSizeBytes < 1 || *t.ItemSizeBytes > MaxItemSizeBytes) {
-		a.fail(Path{"traffic", "item_size_bytes"}, "must be between 1 and %d bytes (the 400 KB item limit), got %d", MaxItemSizeBytes, *t.ItemSizeBytes)
+		a.fail(Path{"traffic", "item_size_bytes"}, "must be between 1 and %d bytes (the item size limit), got %d", MaxItemSizeBytes, *t.ItemSizeBytes)
 	}
 	if t.ReadConsistency != "" && !slices.Contains(ReadConsistencies, t.ReadConsistency) {
 		a.fail(Path{"traffic", "read_consistency"}, "unknown read consistency %q: use one of %s", t.ReadConsistency, strings.Join(ReadConsistencies, ", "))
@@ -701,11 +701,11 @@ func (a *analyzer) collection(doc *Document) {
 	}
 }
 
-// lsiSortKeyBytes bounds an LSI sort key value that has no template: a number takes at most 21 bytes
-// (38 digits, 2 per byte, plus sign and exponent); strings and binaries get the id default.
+// lsiSortKeyBytes bounds an LSI sort key value that has no template: a number takes at most
+// NumberKeyMaxBytes; strings and binaries get the id default.
 func lsiSortKeyBytes(keyType string) int64 {
 	if keyType == KeyTypeNumber {
-		return 21
+		return NumberKeyMaxBytes
 	}
 	return DefaultIDMaxLength
 }

@@ -3,75 +3,85 @@
 // Terraform, AWS or OPA.
 package keydesign
 
-// DynamoDB limits and unit sizes. Every number the rules rely on lives here, with the page it comes from
-// (AWS DynamoDB Developer Guide unless marked API); contributing/capacity-model.md lists them with the URLs.
-const (
-	// PartitionWriteUnitsLimit is the write throughput of one physical partition, in WCU/s
-	// (bp-partition-key-design; warm-throughput-scenarios).
-	PartitionWriteUnitsLimit = 1000
-	// PartitionReadUnitsLimit is the read throughput of one physical partition, in RCU/s
-	// (bp-partition-key-design; warm-throughput-scenarios).
-	PartitionReadUnitsLimit = 3000
+import "github.com/dynamokeys/terraform-provider-dynamokeys/policies"
 
-	// WriteUnitBytes is the item size covered by one write unit (ProvisionedThroughput.html).
-	WriteUnitBytes = 1024
-	// ReadUnitBytes is the item size covered by one strongly consistent read unit (ProvisionedThroughput.html).
-	ReadUnitBytes = 4096
+// limits is the bundle's data file (policies/dynamokeys/data.json), the one place that holds every DynamoDB
+// limit, threshold and default; contributing/capacity-model.md cites the AWS page of each. The names below
+// are the Go view of it, typed for the arithmetic that uses them.
+var limits = policies.Bundle.Limits
 
-	// PartitionKeyMaxBytes is the longest partition key value (ServiceQuotas "Partition key length").
-	PartitionKeyMaxBytes = 2048
-	// SortKeyMaxBytes is the longest sort key value (ServiceQuotas "Sort key length").
-	SortKeyMaxBytes = 1024
+// DynamoDB limits and unit sizes.
+var (
+	// PartitionWriteUnitsLimit and PartitionReadUnitsLimit are one physical partition's throughput in WCU/s
+	// and RCU/s (bp-partition-key-design; warm-throughput-scenarios).
+	PartitionWriteUnitsLimit = float64(limits.PartitionWriteUnits)
+	PartitionReadUnitsLimit  = float64(limits.PartitionReadUnits)
 
-	// ItemCollectionLimitBytes caps an item collection on a table with an LSI: 10 GB
-	// (LSI.html#LSI.ItemCollections.SizeLimit).
-	ItemCollectionLimitBytes = 10 * 1024 * 1024 * 1024
-	// ItemCollectionWarnBytes is the 8 GB level at which AWS suggests alarming
-	// (LSI.html#LSI.ItemCollections.SizeLimit).
-	ItemCollectionWarnBytes = 8 * 1024 * 1024 * 1024
+	// WriteUnitBytes and ReadUnitBytes are the item sizes one write unit and one strongly consistent read
+	// unit cover (ProvisionedThroughput.html).
+	WriteUnitBytes = float64(limits.WriteUnitBytes)
+	ReadUnitBytes  = float64(limits.ReadUnitBytes)
+
+	// PartitionKeyMaxBytes and SortKeyMaxBytes bound key values (ServiceQuotas "Partition key length",
+	// "Sort key length").
+	PartitionKeyMaxBytes = limits.PartitionKeyMaxBytes
+	SortKeyMaxBytes      = limits.SortKeyMaxBytes
+
+	// MaxItemSizeBytes is the item size limit (ServiceQuotas "Item size").
+	MaxItemSizeBytes = limits.MaxItemSizeBytes
+
+	// ItemCollectionLimitBytes caps an item collection on a table with an LSI, and ItemCollectionWarnBytes
+	// is where AWS suggests alarming (LSI.html#LSI.ItemCollections.SizeLimit).
+	ItemCollectionLimitBytes = limits.ItemCollectionGB * limits.BytesPerGB
+	ItemCollectionWarnBytes  = limits.ItemCollectionWarnGB * limits.BytesPerGB
 	// IndexEntryOverheadBytes is the per-entry overhead of a secondary index entry (LSI.html, GSI.html
 	// storage considerations).
-	IndexEntryOverheadBytes = 100
+	IndexEntryOverheadBytes = limits.IndexEntryOverheadBytes
+	// NumberKeyMaxBytes bounds a number key value without a template: the digits of the largest number,
+	// two per byte, plus sign and exponent.
+	NumberKeyMaxBytes = limits.NumberKeyMaxBytes
 
 	// MaxLocalSecondaryIndexes is the fixed LSI limit per table (ServiceQuotas; LSI.html).
-	MaxLocalSecondaryIndexes = 5
+	MaxLocalSecondaryIndexes = limits.MaxLSIs
 	// DefaultMaxGlobalSecondaryIndexes is the default, adjustable GSI quota per table (ServiceQuotas).
-	DefaultMaxGlobalSecondaryIndexes = 20
+	DefaultMaxGlobalSecondaryIndexes = limits.MaxGSIs
 	// MaxProjectedNonKeyAttributes caps INCLUDE non-key attributes across all indexes of a table (ServiceQuotas).
-	MaxProjectedNonKeyAttributes = 100
+	MaxProjectedNonKeyAttributes = limits.MaxProjectedAttributes
 	// MaxGSIKeyAttributes is the most attributes in a multi-attribute GSI partition or sort key
 	// (GSI.DesignPattern.MultiAttributeKeys).
-	MaxGSIKeyAttributes = 4
+	MaxGSIKeyAttributes = limits.MaxGSIKeyAttributes
 
 	// OnDemandTableUnitsQuota is the default on-demand quota of read and of write request units per table,
 	// GSIs included (ServiceQuotas "Throughput default quotas").
-	OnDemandTableUnitsQuota = 40000
+	OnDemandTableUnitsQuota = limits.OnDemandTableUnits
 	// NewTableWarmWritesPerSecond and NewTableWarmReadsPerSecond are a new on-demand table's default warm
 	// throughput (on-demand-capacity-mode; warm-throughput.html).
-	NewTableWarmWritesPerSecond = 4000
-	NewTableWarmReadsPerSecond  = 12000
+	NewTableWarmWritesPerSecond = limits.NewTableWriteUnits
+	NewTableWarmReadsPerSecond  = limits.NewTableReadUnits
 
 	// MinNameLength and MaxNameLength bound table and index names (HowItWorks.NamingRulesDataTypes).
-	MinNameLength = 3
-	MaxNameLength = 255
+	MinNameLength = limits.MinNameLength
+	MaxNameLength = limits.MaxNameLength
 	// MaxAttributeNameBytes bounds key attribute names (API_KeySchemaElement).
-	MaxAttributeNameBytes = 255
+	MaxAttributeNameBytes = limits.MaxAttributeNameBytes
 	// MaxNumberDigits is the precision of a DynamoDB number (ServiceQuotas "Number").
-	MaxNumberDigits = 38
+	MaxNumberDigits = limits.MaxNumberDigits
+
+	// MaxShardCount bounds shard counts so that suffix lists stay printable; far above any sane design.
+	MaxShardCount = limits.MaxShardCount
 )
 
 // Defaults of the design inputs, and the design thresholds of the rules (contributing/capacity-model.md).
-const (
-	DefaultItemSizeBytes      = 1024
-	DefaultTargetUtilization  = 0.8
-	DefaultIDMaxLength        = 64
-	DefaultNumberMaxLength    = 40
-	DefaultSchemeVersion      = 1
-	LowCardinalityThreshold   = 100
-	FanoutWarningShards       = 100
-	FanoutOverprovisionFactor = 4
+var (
+	DefaultItemSizeBytes      = limits.DefaultItemSizeBytes
+	DefaultTargetUtilization  = limits.DefaultTargetUtilization
+	DefaultIDMaxLength        = limits.DefaultIDMaxLength
+	DefaultNumberMaxLength    = limits.DefaultNumberMaxLength
+	DefaultSchemeVersion      = limits.DefaultSchemeVersion
+	LowCardinalityThreshold   = limits.LowCardinality
+	FanoutWarningShards       = limits.FanoutShards
+	FanoutOverprovisionFactor = limits.FanoutOverprovisionFactor
+	// BusyPartitionShare is the share of a partition's write throughput above which a partition-key value
+	// counts as busy for the monotonic-sort-key rule (DK305).
+	BusyPartitionShare = limits.BusyPartitionShare
 )
-
-// BusyPartitionShare is the share of a partition's write throughput above which a partition-key value
-// counts as busy for the monotonic-sort-key rule (DK305).
-const BusyPartitionShare = 0.5

@@ -172,8 +172,12 @@ func NewEngine(ctx context.Context, opts Options) (*Engine, error) {
 	if compiler.Compile(modules); compiler.Failed() {
 		return nil, fmt.Errorf("compiling the policies: %w", compiler.Errors)
 	}
+	store, err := BundleStore()
+	if err != nil {
+		return nil, fmt.Errorf("reading the embedded policy data: %w", err)
+	}
 	query, err := rego.New(rego.Query(FindingsQuery), rego.Compiler(compiler), rego.Capabilities(Capabilities()),
-		rego.StrictBuiltinErrors(false)).PrepareForEval(ctx)
+		rego.Store(store), rego.StrictBuiltinErrors(false)).PrepareForEval(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("preparing the policy query: %w", err)
 	}
@@ -222,6 +226,10 @@ func catalogue(compiler *ast.Compiler) []Rule {
 	}
 	rules := make([]Rule, 0, len(byID))
 	for _, r := range byID {
+		r.Title, r.Description, r.Remediation = ExpandLimits(r.Title), ExpandLimits(r.Description), ExpandLimits(r.Remediation)
+		for i := range r.Cases {
+			r.Cases[i].When, r.Cases[i].Remediation = ExpandLimits(r.Cases[i].When), ExpandLimits(r.Cases[i].Remediation)
+		}
 		rules = append(rules, *r)
 	}
 	slices.SortFunc(rules, func(a, b Rule) int { return cmp.Compare(a.ID, b.ID) })
@@ -242,7 +250,7 @@ func stringField(m map[string]any, key string) string {
 
 // DocsURL is where a rule is documented.
 func DocsURL(id string) string {
-	return "https://registry.terraform.io/providers/dynamokeys/dynamokeys/latest/docs/guides/rule-reference#" + strings.ToLower(id)
+	return policies.Bundle.DocsBase + "#" + strings.ToLower(id)
 }
 
 // Catalogue lists the rules the engine knows, sorted by id.

@@ -40,7 +40,7 @@ var projectionValidator = stringvalidator.OneOf(keydesign.ProjectionAll, keydesi
 func designInputSpecs() map[string]spec {
 	tableKey := func(what string, required bool) spec {
 		s := spec{kind: kindObject, desc: what, children: map[string]spec{
-			"name": requiredString("Name of the key attribute, 1 to 255 bytes."),
+			"name": requiredString("Name of the key attribute, 1 to " + limitText(keydesign.MaxAttributeNameBytes) + " bytes."),
 			"type": withDefault(optionalString(keyTypeDesc), keydesign.KeyTypeString),
 			"template": optionalString("Key template: literal text with {placeholder} segments, e.g. `DAY#{day}#SHARD#{shard}`. " +
 				"Placeholder names match [a-z][a-z0-9_]*; {shard} is reserved for the shard suffix; braces cannot appear in literal text."),
@@ -69,8 +69,9 @@ func designInputSpecs() map[string]spec {
 					stringValidators: []validator.String{stringvalidator.OneOf(keydesign.SegmentKinds...)}},
 				"granularity": optionalString("Time bucket size of a time segment: year, month, week, day, hour, minute, second (rendered like 2006-01-02T15:04:05) or millisecond (a 13-digit epoch).",
 					stringvalidator.OneOf(keydesign.TimeGranularities...)),
-				"values":      {kind: kindStringList, desc: "The values of an enum segment.", listValidators: []validator.List{listvalidator.SizeAtLeast(1)}},
-				"max_length":  optionalInt("Longest rendered value in UTF-8 bytes. Defaults: id 64, number 40, enum the longest value, time from the granularity."),
+				"values": {kind: kindStringList, desc: "The values of an enum segment.", listValidators: []validator.List{listvalidator.SizeAtLeast(1)}},
+				"max_length": optionalInt("Longest rendered value in UTF-8 bytes. Defaults: id " + limitText(keydesign.DefaultIDMaxLength) + ", number " +
+					limitText(keydesign.DefaultNumberMaxLength) + ", enum the longest value, time from the granularity."),
 				"cardinality": optionalInt("Number of distinct values. Defaults: enum the number of values; id, number and time unbounded."),
 				"monotonic":   optionalBool("Whether new values only grow (timestamps, sequence numbers). Defaults to true for time segments, false otherwise."),
 			}},
@@ -78,14 +79,14 @@ func designInputSpecs() map[string]spec {
 			"strategy": optionalString("none (the default), calculated (suffix = hash of the source segment, so readers can find an item's shard) or random.",
 				stringvalidator.OneOf(keydesign.ShardingStrategies...)),
 			"source": optionalString("Segment whose value is hashed by the calculated strategy, e.g. event_id."),
-			"count": optionalInt(fmt.Sprintf("Number of shards, 1 to %d. Omit to compute it from traffic: the busiest key's demand over %d WCU and %d RCU per partition at target_utilization.",
-				keydesign.MaxShardCount, keydesign.PartitionWriteUnitsLimit, keydesign.PartitionReadUnitsLimit)),
-			"scheme_version": optionalInt("Version of the routing scheme, default 1. Bump it whenever count, source or strategy change on a live table (rule DK402)."),
+			"count": optionalInt(fmt.Sprintf("Number of shards, 1 to %s. Omit to compute it from traffic: the busiest key's demand over %s WCU and %s RCU per partition at target_utilization.",
+				limitText(keydesign.MaxShardCount), limitText(keydesign.PartitionWriteUnitsLimit), limitText(keydesign.PartitionReadUnitsLimit))),
+			"scheme_version": optionalInt("Version of the routing scheme, default " + limitText(keydesign.DefaultSchemeVersion) + ". Bump it whenever count, source or strategy change on a live table (rule DK402)."),
 		}},
 		"traffic": {kind: kindObject, desc: "Measured or expected peak traffic. Every field is optional; rules that need a missing number stay silent.", children: map[string]spec{
 			"writes_per_second":              optionalFloat("Peak writes per second to the whole entity."),
 			"reads_per_second":               optionalFloat("Peak reads per second from the whole entity."),
-			"item_size_bytes":                optionalInt("Typical item size in bytes, 1 to 409,600 (400 KB). Defaults to 1,024."),
+			"item_size_bytes":                optionalInt("Typical item size in bytes, 1 to " + limitText(keydesign.MaxItemSizeBytes) + " (the item size limit). Defaults to " + limitText(keydesign.DefaultItemSizeBytes) + "."),
 			"read_consistency":               optionalString("eventual (the default, 0.5 RCU per 4 KB), strong (1 RCU) or transactional (2 RCU).", stringvalidator.OneOf(keydesign.ReadConsistencies...)),
 			"transactional_writes":           optionalBool("Whether writes are transactional, which doubles their write units."),
 			"hot_key_share":                  optionalFloat("Share of traffic (0 to 1) on the busiest partition-key value. Defaults from the key template: see the capacity model guide."),
@@ -93,8 +94,8 @@ func designInputSpecs() map[string]spec {
 			"hottest_item_reads_per_second":  optionalFloat("Reads per second of the single busiest item."),
 			"max_items_per_partition_key":    optionalInt("Most items under one partition-key value (the item collection). Omit for unbounded growth."),
 		}},
-		"target_utilization": optionalFloat("Share of a partition's throughput one shard may use when the shard count is computed, in (0, 1]. Defaults to 0.8."),
-		"local_secondary_indexes": {kind: kindObjectMap, desc: "Local secondary indexes keyed by index name (at most 5; they need a table sort key).", children: map[string]spec{
+		"target_utilization": optionalFloat("Share of a partition's throughput one shard may use when the shard count is computed, in (0, 1]. Defaults to " + limitText(keydesign.DefaultTargetUtilization) + "."),
+		"local_secondary_indexes": {kind: kindObjectMap, desc: "Local secondary indexes keyed by index name (at most " + limitText(keydesign.MaxLocalSecondaryIndexes) + "; they need a table sort key).", children: map[string]spec{
 			"sort_key":           {kind: kindObject, mode: modeRequired, desc: "The index sort key.", children: indexKeyAttribute(false)},
 			"projection_type":    withDefault(optionalString("ALL (the default), KEYS_ONLY or INCLUDE.", projectionValidator), keydesign.ProjectionAll),
 			"non_key_attributes": {kind: kindStringList, desc: "Attributes projected by INCLUDE."},
@@ -120,8 +121,8 @@ var (
 		"hot_key_share":         computed(kindFloat64, "Share of traffic on the busiest partition-key value, given or derived from the template.", nil),
 		"hot_key_write_units":   computed(kindFloat64, "Write units per second of the busiest logical key, before sharding.", nil),
 		"hot_key_read_units":    computed(kindFloat64, "Read units per second of the busiest logical key, before sharding.", nil),
-		"per_shard_write_units": computed(kindFloat64, "Write units per second of each shard of the busiest key; a partition serves 1,000.", nil),
-		"per_shard_read_units":  computed(kindFloat64, "Read units per second of each shard of the busiest key; a partition serves 3,000.", nil),
+		"per_shard_write_units": computed(kindFloat64, "Write units per second of each shard of the busiest key; a partition serves "+limitText(keydesign.PartitionWriteUnitsLimit)+".", nil),
+		"per_shard_read_units":  computed(kindFloat64, "Read units per second of each shard of the busiest key; a partition serves "+limitText(keydesign.PartitionReadUnitsLimit)+".", nil),
 		"read_fanout":           computed(kindInt64, "Queries needed to read one logical collection: one per shard.", nil),
 		"required_shard_count":  computed(kindInt64, "Shards the busiest key needs at target_utilization, whatever count is configured.", nil),
 	})

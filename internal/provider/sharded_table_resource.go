@@ -69,7 +69,7 @@ func (r *shardedTableResource) Schema(ctx context.Context, _ resource.SchemaRequ
 	attrs["status"] = rschema.StringAttribute{Computed: true, Description: "The table status DynamoDB reported last, e.g. ACTIVE.",
 		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
 	attrs["name"] = rschema.StringAttribute{Required: true,
-		Description:   "Table name: 3 to 255 characters of letters, digits, underscore, dot or hyphen. Changing it replaces the table.",
+		Description:   "Table name: " + limitText(keydesign.MinNameLength) + " to " + limitText(keydesign.MaxNameLength) + " characters of letters, digits, underscore, dot or hyphen. Changing it replaces the table.",
 		PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}}
 	attrs["billing_mode"] = rschema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(dynamo.BillingPayPerRequest),
 		Description: "PAY_PER_REQUEST (on-demand, the default) or PROVISIONED (set read_capacity and write_capacity).",

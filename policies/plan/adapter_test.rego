@@ -276,3 +276,9 @@ test_hcp_entry_point_reads_input_plan if {
 	some msg in hcp.deny with input as {"plan": aws_plan(after)}
 	startswith(msg, "DK101 aws_dynamodb_table.orders")
 }
+
+test_missing_data_file_denies_instead_of_passing_silently if {
+	some d in conftest.deny with input as aws_plan(aws_table({})) with data.dynamokeys.limits as null
+	contains(d.msg, "--data")
+	count(conftest.deny) == 0 with input as aws_plan(aws_table({}))
+}

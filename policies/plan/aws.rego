@@ -4,6 +4,8 @@
 # partition key named like a status or a date gives the name heuristics of DK302 and DK301.
 package dynamokeys.plan
 
+import data.dynamokeys.limits
+
 aws_readable(rc) if {
 	is_object(rc.change.after)
 	name := rc.change.after.hash_key
@@ -67,9 +69,9 @@ aws_document(address, after, after_unknown) := {
 	"address": address,
 	"table": table,
 	"segments": {},
-	"sharding": {"strategy": "none", "source": "", "count": null, "scheme_version": 1},
+	"sharding": {"strategy": "none", "source": "", "count": null, "scheme_version": limits.default_scheme_version},
 	"traffic": {},
-	"target_utilization": 0.8,
+	"target_utilization": limits.default_target_utilization,
 	"derived": {
 		"capacity": {},
 		"required_shards": 1,
