@@ -68,6 +68,14 @@ warn contains {"msg": msg, "address": address} if {
 supported_versions := concat(", ", [format_int(v, 10) | some v in plan.supported_schema_versions])
 
 warn contains {"msg": msg} if {
+	newest := plan.newer_provider
+	msg := sprintf(
+		"dynamokeys: this plan was made with dynamokeys provider %s, newer than this policy bundle (%s): %s",
+		[newest, data.dynamokeys.version, "rules and facts the newer provider knows are not checked here; use the policy bundle released with the provider"],
+	)
+}
+
+warn contains {"msg": msg} if {
 	some address in plan.deeper_modules
 	msg := sprintf("dynamokeys: %s is nested more than five modules deep; the dynamokeys_keydesign data sources in it and below were not checked", [address])
 }

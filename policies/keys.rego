@@ -187,7 +187,9 @@ convention_problems contains msg if {
 #   id: DK107
 #   name: names
 #   severity: error
-#   remediation: Rename to ${min_name_length}–${max_name_length} characters of letters, digits, underscore, dot or hyphen (attribute names 1–${max_attribute_name_bytes} bytes).
+#   remediation: |
+#     Rename to ${min_name_length}–${max_name_length} characters of letters, digits, underscore, dot or hyphen
+#     (attribute names 1–${max_attribute_name_bytes} bytes).
 errors contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
 	some problem in name_problems
 }
@@ -232,7 +234,9 @@ attribute_name_message(k) := sprintf("key attribute name %q is %d bytes; DynamoD
 
 # METADATA
 # title: GSI key schema
-# description: A GSI key has 1 to ${max_gsi_key_attributes} partition attributes and 0 to ${max_gsi_key_attributes} sort attributes (GSI.DesignPattern.MultiAttributeKeys).
+# description: |
+#   A GSI key has 1 to ${max_gsi_key_attributes} partition attributes and 0 to ${max_gsi_key_attributes} sort
+#   attributes (GSI.DesignPattern.MultiAttributeKeys).
 # custom:
 #   id: DK108
 #   name: gsi-key-schema

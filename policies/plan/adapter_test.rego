@@ -278,7 +278,50 @@ test_hcp_entry_point_reads_input_plan if {
 }
 
 test_missing_data_file_denies_instead_of_passing_silently if {
+	count(conftest.deny) == 0 with input as aws_plan(aws_table({}))
 	some d in conftest.deny with input as aws_plan(aws_table({})) with data.dynamokeys.limits as null
 	contains(d.msg, "--data")
-	count(conftest.deny) == 0 with input as aws_plan(aws_table({}))
+}
+
+versioned_change(i, v) := change(
+	"dynamokeys_sharded_table", sprintf("dynamokeys_sharded_table.t%d", [i]), ["create"],
+	sharded_values(object.union(sharded_doc, {"provider_version": v})), {},
+)
+
+versioned_plan(versions) := {"resource_changes": [versioned_change(i, v) | some i, v in versions]}
+
+# version_warnings are the messages of the version check among warnings.
+version_warnings(warnings) := [w.msg | some w in warnings; contains(w.msg, "newer than this policy bundle")]
+
+test_plan_from_a_newer_provider_warns_once if {
+	warnings := conftest.warn with input as versioned_plan(["0.3.0", "v0.4.1", "0.2.0", "dev"]) with data.dynamokeys.version as "0.2.0"
+	version_warnings(warnings) == [concat("", [
+		"dynamokeys: this plan was made with dynamokeys provider 0.4.1, newer than this policy bundle (0.2.0): ",
+		"rules and facts the newer provider knows are not checked here; use the policy bundle released with the provider",
+	])]
+}
+
+test_plan_from_the_same_or_an_older_provider_does_not_warn if {
+	warnings := conftest.warn with input as versioned_plan(["0.2.0", "v0.1.9", "0.2.0-rc.1"]) with data.dynamokeys.version as "0.2.0"
+	version_warnings(warnings) == []
+}
+
+test_prerelease_below_its_release_but_above_the_previous if {
+	above := conftest.warn with input as versioned_plan(["0.3.0-rc.1"]) with data.dynamokeys.version as "0.2.0"
+	count(version_warnings(above)) == 1
+	below := conftest.warn with input as versioned_plan(["0.3.0-rc.1"]) with data.dynamokeys.version as "0.3.0"
+	version_warnings(below) == []
+}
+
+test_development_versions_never_warn if {
+	dev_bundle := conftest.warn with input as versioned_plan(["9.9.9"]) with data.dynamokeys.version as "dev"
+	version_warnings(dev_bundle) == []
+	dev_provider := conftest.warn with input as versioned_plan(["dev", "", "not-a-version"]) with data.dynamokeys.version as "0.2.0"
+	version_warnings(dev_provider) == []
+}
+
+test_documents_of_an_unknown_schema_still_count_for_the_version if {
+	future := object.union(sharded_doc, {"schema_version": 2, "provider_version": "1.0.0"})
+	warnings := conftest.warn with input as sharded_plan(sharded_values(future), null, ["create"], {}) with data.dynamokeys.version as "0.2.0"
+	count(version_warnings(warnings)) == 1
 }
