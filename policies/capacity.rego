@@ -23,6 +23,7 @@ peak := {
 # custom:
 #   id: DK601
 #   name: table-quota
+#   aws_dynamodb_table: compares peak demand, from traffic, with the table quota; aws_dynamodb_table has no traffic.
 #   severity: warning
 #   remediation: Request a higher table quota (or set on_demand_throughput) before the traffic arrives, or split the data over tables.
 warnings contains lib.finding(rego.metadata.rule(), msg, ["traffic", sprintf("%ss_per_second", [kind])]) if {
@@ -42,6 +43,7 @@ warnings contains lib.finding(rego.metadata.rule(), msg, ["traffic", sprintf("%s
 # custom:
 #   id: DK602
 #   name: cold-table
+#   aws_dynamodb_table: compares peak demand, from traffic, with a new table's throughput; aws_dynamodb_table has no traffic.
 #   severity: warning
 #   remediation: Pre-warm the table (warm throughput) before launch, or ramp traffic up gradually.
 warnings contains lib.finding(rego.metadata.rule(), msg, ["traffic", sprintf("%ss_per_second", [kind])]) if {
@@ -62,6 +64,7 @@ warm := {"write": limits.new_table_write_units, "read": limits.new_table_read_un
 # custom:
 #   id: DK603
 #   name: provisioned-capacity
+#   aws_dynamodb_table: compares provisioned capacity with peak demand, from traffic; aws_dynamodb_table has no traffic.
 #   severity: error
 #   remediation: Raise read_capacity / write_capacity to at least the peak demand (with headroom), or switch to PAY_PER_REQUEST.
 errors contains lib.finding(rego.metadata.rule(), msg, [sprintf("%s_capacity", [kind])]) if {

@@ -19,6 +19,7 @@ findings := errors | warnings
 # custom:
 #   id: DK501
 #   name: gsi-hot-partition
+#   aws_dynamodb_table: needs the GSI key cardinalities and write traffic; aws_dynamodb_table has neither.
 #   cases:
 #     over-limit:
 #       severity: error

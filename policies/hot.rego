@@ -40,6 +40,7 @@ time_bucket_without_shard if {
 # custom:
 #   id: DK301
 #   name: time-bucket-partition-key
+#   aws_dynamodb_table: fires only as a warning there, from a partition-key attribute named like a date or time; the error needs traffic.
 #   cases:
 #     over-limit:
 #       severity: error
@@ -92,6 +93,7 @@ over_limit if {
 # custom:
 #   id: DK302
 #   name: low-cardinality-partition-key
+#   aws_dynamodb_table: fires there only from a partition-key attribute named like a status or type; the cardinality case needs segments.
 #   severity: warning
 #   remediation: Lead the partition key with a high-cardinality segment (customer, order or device id) and move the low-cardinality value to the sort key or a GSI.
 warnings contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
@@ -124,6 +126,7 @@ low_cardinality_problems contains {"path": ["partition_key", "name"], "msg": msg
 # custom:
 #   id: DK303
 #   name: hot-key-demand
+#   aws_dynamodb_table: needs the busiest key's demand, from traffic; aws_dynamodb_table has no traffic.
 #   severity: error
 #   remediation: Shard the partition key with a {shard} suffix and set sharding.count to at least the shard count named in the message (or omit count to compute it).
 errors contains lib.finding(rego.metadata.rule(), msg, shard_path) if {
@@ -151,6 +154,7 @@ shard_path := ["sharding", "count"] if input.sharding.strategy != "none"
 # custom:
 #   id: DK304
 #   name: hot-item
+#   aws_dynamodb_table: needs the hottest item's traffic; aws_dynamodb_table has no traffic.
 #   severity: error
 #   remediation: Spread the item's updates over several items (write-sharded counters), buffer and batch them, or cache reads (DAX).
 errors contains lib.finding(rego.metadata.rule(), msg, path) if {
@@ -171,6 +175,7 @@ errors contains lib.finding(rego.metadata.rule(), msg, path) if {
 # custom:
 #   id: DK305
 #   name: monotonic-sort-key
+#   aws_dynamodb_table: needs a sort-key template and traffic; aws_dynamodb_table has neither.
 #   severity: warning
 #   remediation: Lead the sort key with a non-monotonic value, or shard the partition key so each value takes less of a partition.
 warnings contains lib.finding(rego.metadata.rule(), msg, ["sort_key", "template"]) if {

@@ -34,6 +34,7 @@ errors contains lib.finding(rego.metadata.rule(), msg, array.concat(k.path, ["ty
 # custom:
 #   id: DK102
 #   name: partition-key-length
+#   aws_dynamodb_table: needs the key templates and segments, which aws_dynamodb_table does not have, to bound the key size.
 #   severity: error
 #   remediation: Shorten literal text or lower the segments' max_length; make sure no rendering can be empty.
 errors contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "template"]) if {
@@ -59,6 +60,7 @@ partition_key_length_problems contains "the partition key can render as an empty
 # custom:
 #   id: DK103
 #   name: sort-key-length
+#   aws_dynamodb_table: needs the key templates and segments, which aws_dynamodb_table does not have, to bound the key size.
 #   severity: error
 #   remediation: Shorten literal text or lower the segments' max_length; make sure no rendering can be empty.
 errors contains lib.finding(rego.metadata.rule(), msg, ["sort_key", "template"]) if {
@@ -84,6 +86,7 @@ sort_key_length_problems contains "the sort key can render as an empty value, wh
 # custom:
 #   id: DK104
 #   name: undeclared-placeholder
+#   aws_dynamodb_table: checks template placeholders; aws_dynamodb_table has no templates.
 #   severity: error
 #   remediation: Add a segments entry for the placeholder, e.g. segments = { customer_id = { kind = "id" } }.
 errors contains lib.finding(rego.metadata.rule(), msg, [ref.key, "template"]) if {
@@ -100,6 +103,7 @@ errors contains lib.finding(rego.metadata.rule(), msg, [ref.key, "template"]) if
 # custom:
 #   id: DK105
 #   name: number-key-template
+#   aws_dynamodb_table: checks the literal text and segments of a number key's template; aws_dynamodb_table has no templates.
 #   severity: error
 #   remediation: Use type S for keys with prefixes or delimiters, or keep an N key to digits and numeric segments.
 errors contains lib.finding(rego.metadata.rule(), problem.msg, [problem.key, "template"]) if {
@@ -160,6 +164,7 @@ numeric_segment(seg) if {
 # custom:
 #   id: DK106
 #   name: key-convention
+#   aws_dynamodb_table: compares the literal text of the key templates; aws_dynamodb_table has no templates.
 #   severity: warning
 #   remediation: Pick one delimiter (usually #) and one case (usually UPPER) for every literal prefix.
 warnings contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "template"]) if {

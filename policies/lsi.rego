@@ -48,6 +48,7 @@ errors contains lib.finding(rego.metadata.rule(), msg, ["local_secondary_indexes
 # custom:
 #   id: DK203
 #   name: lsi-collection-limit
+#   aws_dynamodb_table: estimates the item collection from traffic and templates; aws_dynamodb_table has neither.
 #   cases:
 #     over-limit:
 #       severity: error
@@ -103,6 +104,7 @@ warnings contains lib.finding_case(collection_limit, "unbounded", msg, ["traffic
 # custom:
 #   id: DK204
 #   name: lsi-blocks-split
+#   aws_dynamodb_table: needs the busiest key's demand, from traffic; aws_dynamodb_table has no traffic.
 #   severity: error
 #   remediation: Shard the partition key so that each value stays under one partition's throughput, or replace the LSIs with GSIs.
 errors contains lib.finding(rego.metadata.rule(), msg, ["local_secondary_indexes"]) if {

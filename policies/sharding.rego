@@ -18,6 +18,7 @@ findings := errors | warnings
 # custom:
 #   id: DK401
 #   name: random-suffix
+#   aws_dynamodb_table: checks the sharding settings; aws_dynamodb_table has no sharding.
 #   severity: warning
 #   remediation: Use strategy = "calculated" with a stable source segment, so writers and readers compute the same shard.
 warnings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "strategy"]) if {
@@ -33,6 +34,7 @@ warnings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "strategy"
 # custom:
 #   id: DK402
 #   name: shard-scheme-change
+#   aws_dynamodb_table: compares the sharding settings with the prior state; aws_dynamodb_table has no sharding.
 #   severity: error
 #   remediation: Bump sharding.scheme_version and migrate or dual-read the old scheme, or keep the previous count, source and strategy.
 errors contains lib.finding(rego.metadata.rule(), msg, ["sharding", "scheme_version"]) if {
@@ -70,6 +72,7 @@ scheme_changes contains {"what": what, "from": from, "to": to} if {
 # custom:
 #   id: DK403
 #   name: shard-placeholder
+#   aws_dynamodb_table: checks the {shard} placeholder against the sharding settings; aws_dynamodb_table has neither.
 #   severity: error
 #   remediation: Add {shard} to partition_key.template (e.g. DAY#{day}#SHARD#{shard}), or set sharding.strategy to match the template.
 errors contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
@@ -100,6 +103,7 @@ placeholder_problems contains {"path": ["sharding", "strategy"], "msg": msg} if 
 # custom:
 #   id: DK404
 #   name: fanout
+#   aws_dynamodb_table: compares the shard count with what traffic needs; aws_dynamodb_table has no sharding or traffic.
 #   severity: warning
 #   remediation: Lower sharding.count towards the required shard count, or omit it to compute it from traffic.
 warnings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "count"]) if {
@@ -135,6 +139,7 @@ has_traffic if lib.number(input.traffic.reads_per_second)
 # custom:
 #   id: DK405
 #   name: shard-source
+#   aws_dynamodb_table: checks the sharding source against the templates; aws_dynamodb_table has neither.
 #   severity: error
 #   remediation: Set sharding.source to a segment that appears in partition_key.template or sort_key.template, e.g. the sort key's id.
 errors contains lib.finding(rego.metadata.rule(), msg, ["sharding", "source"]) if {

@@ -56,6 +56,9 @@ type Rule struct {
 	Remediation string // the remedy of a rule with one case; empty when Cases lists them
 	Cases       []Case // the cases of a rule whose severity and remedy depend on what it found
 	DocsURL     string
+	// AWSTable says why the rule cannot fire, or fires only in part, on the AWS provider's aws_dynamodb_table
+	// in plan JSON (custom.aws_dynamodb_table); empty when it fires there as on dynamokeys' own resource.
+	AWSTable string
 	// Blocks counts the METADATA blocks that declare this id; the bundle keeps it at one.
 	Blocks int
 }
@@ -206,6 +209,7 @@ func catalogue(compiler *ast.Compiler) []Rule {
 		r.Title = cmp.Or(r.Title, a.Title)
 		r.Description = cmp.Or(r.Description, strings.TrimSpace(a.Description))
 		r.Remediation = cmp.Or(r.Remediation, stringField(a.Custom, "remediation"))
+		r.AWSTable = cmp.Or(r.AWSTable, stringField(a.Custom, "aws_dynamodb_table"))
 		severities := []string{stringField(a.Custom, "severity")}
 		cases, _ := a.Custom["cases"].(map[string]any)
 		for name, raw := range cases {
