@@ -10,8 +10,8 @@ newer_provider := highest(newer_versions) if count(newer_versions) > 0
 
 newer_versions contains v if {
 	bundle := semantic_version(data.dynamokeys.version)
-	some values in design_values
-	v := semantic_version(parsed(values).provider_version)
+	some entry in designs
+	v := semantic_version(entry.doc.provider_version)
 	semver.compare(v, bundle) > 0
 }
 
