@@ -25,20 +25,31 @@ documents := object.union(aws_documents, {address: doc |
 	doc := object.union(entry.doc, {"address": address, "prior": entry.prior})
 })
 
-aws_documents := {rc.address: aws_document(rc.address, rc.change.after, rc.change.after_unknown) |
+# The mapping gets only the attributes it reads: OPA keys its cache of function results by the arguments,
+# and hashing a whole planned resource for every call costs more than the mapping.
+aws_documents := {rc.address: aws_document(rc.address, after, after_unknown) |
 	some i in candidates
 	rc := input.resource_changes[i]
 	rc.type == "aws_dynamodb_table"
 	is_string(rc.address)
-	aws_readable(rc)
+	is_object(rc.change.after)
+	aws_readable(rc.change.after.hash_key)
+	after := object.filter(rc.change.after, relevant_attributes)
+	after_unknown := object.filter(map_entries(rc.change.after_unknown), relevant_attributes)
 }
 
 # designs maps the address of each of our resources and data sources in the plan to what its design_document
 # holds: decoded (with the document and, for an in-place update, the prior state's document), not_known
-# until apply, or unreadable. Each document is decoded once per evaluation, here.
+# until apply, or unreadable. Each document is decoded once per evaluation, here. The functions take the
+# JSON strings, not the resource changes: OPA keys its cache of function results by the arguments, and
+# hashing a whole planned resource for every call cost more than the decoding.
 designs := object.union(
-	{r.address: design(r.values, false, null) | some r in state_data_sources},
-	{rc.address: design(rc.change.after, object.get(rc.change, ["after_unknown", "design_document"], false) == true, rc) |
+	{r.address: design(object.get(r.values, "design_document", null), false, null) | some r in state_data_sources},
+	{rc.address: design(
+		object.get(rc.change, ["after", "design_document"], null),
+		object.get(rc.change, ["after_unknown", "design_document"], false) == true,
+		prior_json(rc.change.actions, object.get(rc.change, ["before", "design_document"], null)),
+	) |
 		some i in candidates
 		rc := input.resource_changes[i]
 		rc.type in design_types
@@ -48,9 +59,15 @@ designs := object.union(
 
 design(_, true, _) := {"status": "not_known"}
 
-design(values, false, rc) := {"status": "decoded", "doc": doc, "prior": prior_document(rc)} if {
-	doc := parsed(values)
+design(raw, false, prior) := {"status": "decoded", "doc": doc, "prior": prior_document(prior)} if {
+	doc := parsed(raw)
 } else := {"status": "unreadable"}
+
+# prior_json is the stored document an in-place update starts from; a create or a replacement starts from
+# nothing.
+prior_json(actions, before) := before if "update" in actions
+
+else := null
 
 # state_data_sources are the dynamokeys_keydesign data sources Terraform read while planning.
 state_data_sources := [r |
@@ -62,21 +79,18 @@ state_data_sources := [r |
 	is_string(r.address)
 ]
 
-# parsed is the document in planned or stored values, whatever its version.
-parsed(values) := doc if {
-	raw := values.design_document
+# parsed is the document a design_document string holds, whatever its version.
+parsed(raw) := doc if {
 	is_string(raw)
 	json.is_valid(raw)
 	doc := json.unmarshal(raw)
 	is_object(doc)
 }
 
-# prior_document is the document of the state an in-place update starts from; a create, a replacement and a
-# data source start from nothing, and a state without a document (an imported or moved table) or with one of
-# a version this bundle does not read recorded no design it can compare with.
-prior_document(rc) := doc if {
-	"update" in rc.change.actions
-	doc := parsed(rc.change.before)
+# prior_document is the prior state's document; a state without one (an imported or moved table) or with
+# one of a version this bundle does not read recorded no design it can compare with.
+prior_document(raw) := doc if {
+	doc := parsed(raw)
 	doc.schema_version in supported_schema_versions
 } else := null
 
@@ -104,5 +118,5 @@ unreadable contains rc.address if {
 	some i in candidates
 	rc := input.resource_changes[i]
 	rc.type == "aws_dynamodb_table"
-	not aws_readable(rc)
+	not aws_readable(object.get(rc.change, ["after", "hash_key"], null))
 }

@@ -6,9 +6,8 @@ package dynamokeys.plan
 
 import data.dynamokeys.limits
 
-aws_readable(rc) if {
-	is_object(rc.change.after)
-	name := rc.change.after.hash_key
+# aws_readable holds for a planned partition key name the mapping can use.
+aws_readable(name) if {
 	is_string(name)
 	name != ""
 }

@@ -6,19 +6,22 @@ package dynamokeys.plan
 # candidates are the indexes of the resource changes the adapter checks: our resource and the AWS provider's
 # table when created or updated (replacements included), and our data source when its read was deferred to
 # apply. Indexes rather than the changes themselves: a set of whole resource changes would hash every one.
+# One pass over the plan, with a set lookup first: most resources of a large plan are of other types.
 candidates contains i if {
 	some i, rc in input.resource_changes
-	rc.type in {"dynamokeys_sharded_table", "aws_dynamodb_table"}
-	some action in rc.change.actions
+	rc.type in checked_types
+	checked_change(rc.type, rc.mode, rc.change.actions)
+}
+
+checked_types := {"dynamokeys_sharded_table", "aws_dynamodb_table", "dynamokeys_keydesign"}
+
+checked_change(type, _, actions) if {
+	type in {"dynamokeys_sharded_table", "aws_dynamodb_table"}
+	some action in actions
 	action in {"create", "update"}
 }
 
-candidates contains i if {
-	some i, rc in input.resource_changes
-	rc.type == "dynamokeys_keydesign"
-	rc.mode == "data"
-	"read" in rc.change.actions
-}
+checked_change("dynamokeys_keydesign", "data", actions) if "read" in actions
 
 # not_a_plan holds when the input has no resource_changes array at all.
 not_a_plan if not input.resource_changes
