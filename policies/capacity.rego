@@ -4,6 +4,7 @@
 package dynamokeys.rules.capacity
 
 import data.dynamokeys.lib
+import data.dynamokeys.limits
 
 # findings are the area's errors and warnings; the conftest entry point asks for each severity on its own,
 # so that deny and warn each evaluate only their half of the rules.
@@ -17,12 +18,13 @@ peak := {
 # METADATA
 # title: On-demand table quota
 # description: |
-#   An on-demand table serves at most 40,000 read and 40,000 write request units by default, GSIs included
+#   An on-demand table serves at most ${on_demand_table_units} read and ${on_demand_table_units} write request units by default, GSIs included
 #   (ServiceQuotas "Throughput default quotas"), and no more than its own on_demand_throughput caps:
 #   requests above either are throttled.
 # custom:
 #   id: DK601
 #   name: table-quota
+#   aws_dynamodb_table: compares peak demand, from traffic, with the table quota and the caps; aws_dynamodb_table has no traffic.
 #   severity: warning
 #   remediation: Request a higher table quota before the traffic arrives, or split the data over tables; where on_demand_throughput caps the table, raise on_demand_throughput.max_read_request_units / max_write_request_units above the peak.
 warnings contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
@@ -34,8 +36,8 @@ warnings contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) i
 quota_problems contains {"path": ["traffic", sprintf("%ss_per_second", [kind])], "msg": msg} if {
 	some kind, demand in peak
 	lib.number(demand)
-	demand > lib.limits.on_demand_table_units
-	msg := sprintf("peak %s demand is %s units/s; an on-demand table's default quota is %s", [kind, lib.fmt(demand), lib.fmt(lib.limits.on_demand_table_units)])
+	demand > limits.on_demand_table_units
+	msg := sprintf("peak %s demand is %s units/s; an on-demand table's default quota is %s", [kind, lib.fmt(demand), lib.fmt(limits.on_demand_table_units)])
 }
 
 quota_problems contains {"path": ["on_demand_throughput", sprintf("max_%s_request_units", [kind])], "msg": msg} if {
@@ -53,11 +55,12 @@ quota_problems contains {"path": ["on_demand_throughput", sprintf("max_%s_reques
 # METADATA
 # title: Cold on-demand table
 # description: |
-#   A new on-demand table serves 4,000 write and 12,000 read units/s at once (its default warm throughput),
+#   A new on-demand table serves ${new_table_write_units} write and ${new_table_read_units} read units/s at once (its default warm throughput),
 #   or its warm_throughput when that is higher; more takes time (on-demand-capacity-mode; warm-throughput.html).
 # custom:
 #   id: DK602
 #   name: cold-table
+#   aws_dynamodb_table: compares peak demand, from traffic, with a new table's throughput; aws_dynamodb_table has no traffic.
 #   severity: warning
 #   remediation: Set warm_throughput = { read_units_per_second, write_units_per_second } at or above the peak before launch, or ramp traffic up gradually.
 warnings contains lib.finding(rego.metadata.rule(), msg, ["traffic", sprintf("%ss_per_second", [kind])]) if {
@@ -70,7 +73,7 @@ warnings contains lib.finding(rego.metadata.rule(), msg, ["traffic", sprintf("%s
 	msg := sprintf("peak %s demand is %s units/s; a new on-demand table starts warm for %s", [kind, lib.fmt(demand), lib.fmt(warm[kind])])
 }
 
-default_warm := {"write": lib.limits.new_table_write_units, "read": lib.limits.new_table_read_units}
+default_warm := {"write": limits.new_table_write_units, "read": limits.new_table_read_units}
 
 # warm is what the table serves at once: its configured warm throughput when higher than a new table's.
 warm[kind] := max({units, configured}) if {
@@ -92,6 +95,7 @@ warm[kind] := units if {
 # custom:
 #   id: DK603
 #   name: provisioned-capacity
+#   aws_dynamodb_table: compares provisioned capacity with peak demand, from traffic; aws_dynamodb_table has no traffic.
 #   severity: error
 #   remediation: Raise read_capacity / write_capacity (or autoscaling.read.max / autoscaling.write.max when autoscaled) to at least the peak demand with headroom, or switch to PAY_PER_REQUEST.
 errors contains lib.finding(rego.metadata.rule(), msg, capacity.path) if {

@@ -1,7 +1,7 @@
 # METADATA
 # title: conftest and opa eval entry points
 # description: |
-#   `conftest test --policy policies --namespace dynamokeys.conftest plan.json` and
+#   `conftest test --policy policies --data policies --namespace dynamokeys.conftest plan.json` and
 #   `opa eval -d policies -i plan.json data.dynamokeys.conftest.deny` on `terraform show -json` output:
 #   error findings are deny, warnings are warn, each with the rule id, the resource address and the path.
 package dynamokeys.conftest
@@ -23,10 +23,18 @@ result(address, finding) := {
 # error rules (data.dynamokeys.errors) and warn only for the warnings, so no rule runs twice.
 # METADATA
 # entrypoint: true
-# description: Error findings of every planned table.
+# description: Error findings of every planned table, and a missing data file.
 deny contains result(address, f) if {
 	some address, doc in plan.documents
 	some f in data.dynamokeys.errors with input as doc
+}
+
+# Without the data file no rule can compare with DynamoDB's limits, and they would all stay silent: fail.
+deny contains {"msg": concat("", [
+	"dynamokeys: the policy data (dynamokeys/data.json) is not loaded, so no limit could be checked: ",
+	"pass the bundle directory to conftest as --data too (conftest test --policy policies --data policies ...)",
+])} if {
+	not is_object(data.dynamokeys.limits)
 }
 
 # METADATA
@@ -39,6 +47,37 @@ warn contains result(address, f) if {
 
 warn contains {"msg": sprintf("dynamokeys: could not read the planned values of %s; its key design was not checked", [address]), "address": address} if {
 	some address in plan.unreadable
+}
+
+warn contains {"msg": msg, "address": address} if {
+	some address in plan.not_known
+	msg := sprintf(
+		"dynamokeys: the key design of %s depends on values known only after apply, so it was not checked here; %s",
+		[address, "the provider checks it when it plans the apply"],
+	)
+}
+
+warn contains {"msg": msg, "address": address} if {
+	some address, version in plan.unsupported
+	msg := sprintf(
+		"dynamokeys: %s carries a design document of schema_version %v, which this policy bundle does not understand (it reads %s); %s",
+		[address, version, supported_versions, "its key design was not checked: use the policy bundle released with the provider"],
+	)
+}
+
+supported_versions := concat(", ", [format_int(v, 10) | some v in plan.supported_schema_versions])
+
+warn contains {"msg": msg} if {
+	newest := plan.newer_provider
+	msg := sprintf(
+		"dynamokeys: this plan was made with dynamokeys provider %s, newer than this policy bundle (%s): %s",
+		[newest, data.dynamokeys.version, "rules and facts the newer provider knows are not checked here; use the policy bundle released with the provider"],
+	)
+}
+
+warn contains {"msg": msg} if {
+	some address in plan.deeper_modules
+	msg := sprintf("dynamokeys: %s is nested more than five modules deep; the dynamokeys_keydesign data sources in it and below were not checked", [address])
 }
 
 warn contains {"msg": "dynamokeys: the input is not a Terraform plan (no resource_changes array); run terraform show -json on a saved plan"} if {

@@ -4,7 +4,7 @@ package policies
 
 import "embed"
 
-// FS holds every .rego file of the bundle, tests included.
+// FS holds every .rego file of the bundle, tests included, and the data file.
 //
-//go:embed *.rego lib/*.rego plan/*.rego
+//go:embed *.rego lib/*.rego plan/*.rego dynamokeys/data.json
 var FS embed.FS

@@ -4,6 +4,7 @@
 package dynamokeys.rules.gsi
 
 import data.dynamokeys.lib
+import data.dynamokeys.limits
 
 # findings are the area's errors and warnings; the conftest entry point asks for each severity on its own,
 # so that deny and warn each evaluate only their half of the rules.
@@ -18,25 +19,29 @@ findings := errors | warnings
 # custom:
 #   id: DK501
 #   name: gsi-hot-partition
-#   severity: error
-#   remediation: Give the GSI a high-cardinality partition key (add an id or a shard attribute to its multi-attribute key), or project the index sparsely.
-errors contains lib.finding(rego.metadata.rule(), msg, ["global_secondary_indexes", gsi.name, "partition_key"]) if {
+#   aws_dynamodb_table: needs the GSI key cardinalities and write traffic; aws_dynamodb_table has neither.
+#   cases:
+#     over-limit:
+#       severity: error
+#       when: the index's busiest partition takes more writes than a partition serves
+#       remediation: Give the GSI a high-cardinality partition key (add an id or a shard attribute to its multi-attribute key), or project the index sparsely.
+#     hot-key:
+#       severity: warning
+#       when: the index's partition key is low-cardinality or time-bucketed under write load
+#       remediation: Give the GSI a high-cardinality partition key (add an id or a shard attribute to its multi-attribute key), or project the index sparsely.
+hot_partition := rego.metadata.rule()
+
+errors contains lib.finding_case(hot_partition, "over-limit", msg, ["global_secondary_indexes", gsi.name, "partition_key"]) if {
 	some gsi in input.table.gsis
 	hot := gsi.hot_partition_write_units
 	lib.number(hot)
-	hot > lib.limits.partition_write_units
+	hot > limits.partition_write_units
 	msg := sprintf("GSI %q sends %s WCU to its busiest partition (a partition serves %s); its throttling would throttle writes to the table", [
-		gsi.name, lib.fmt(hot), lib.fmt(lib.limits.partition_write_units),
+		gsi.name, lib.fmt(hot), lib.fmt(limits.partition_write_units),
 	])
 }
 
-# METADATA
-# custom:
-#   id: DK501
-#   name: gsi-hot-partition
-#   severity: warning
-#   remediation: Give the GSI a high-cardinality partition key (add an id or a shard attribute to its multi-attribute key), or project the index sparsely.
-warnings contains lib.finding(rego.metadata.rule(), msg, ["global_secondary_indexes", gsi.name, "partition_key"]) if {
+warnings contains lib.finding_case(hot_partition, "hot-key", msg, ["global_secondary_indexes", gsi.name, "partition_key"]) if {
 	lib.number(input.derived.capacity.peak_write_units)
 	input.derived.capacity.peak_write_units > 0
 	some gsi in input.table.gsis
@@ -52,15 +57,16 @@ hot_reason(gsi) := "time-bucketed" if gsi.time_bucketed
 hot_reason(gsi) := sprintf("low-cardinality (%d values)", [gsi.partition_key_cardinality]) if {
 	not gsi.time_bucketed
 	lib.number(gsi.partition_key_cardinality)
-	gsi.partition_key_cardinality < lib.limits.low_cardinality
+	gsi.partition_key_cardinality < limits.low_cardinality
 }
 
-over_partition(gsi) if gsi.hot_partition_write_units > lib.limits.partition_write_units
+over_partition(gsi) if gsi.hot_partition_write_units > limits.partition_write_units
 
 # METADATA
+# scope: rule
 # title: Projected attribute limit
 # description: |
-#   A table's indexes together project at most 100 INCLUDE non-key attributes; the same name in two
+#   A table's indexes together project at most ${max_projected_attributes} INCLUDE non-key attributes; the same name in two
 #   indexes counts twice (ServiceQuotas).
 # custom:
 #   id: DK502
@@ -69,13 +75,14 @@ over_partition(gsi) if gsi.hot_partition_write_units > lib.limits.partition_writ
 #   remediation: Project fewer non-key attributes, or use projection_type = "ALL" on the index that needs many.
 errors contains lib.finding(rego.metadata.rule(), msg, ["global_secondary_indexes"]) if {
 	n := input.derived.projected_non_key_attributes
-	n > lib.limits.max_projected_attributes
-	msg := sprintf("the indexes project %d INCLUDE non-key attributes in all; DynamoDB allows %d per table", [n, lib.limits.max_projected_attributes])
+	n > limits.max_projected_attributes
+	msg := sprintf("the indexes project %d INCLUDE non-key attributes in all; DynamoDB allows %d per table", [n, limits.max_projected_attributes])
 }
 
 # METADATA
+# scope: rule
 # title: GSI count
-# description: The default quota is 20 GSIs per table; more needs a quota increase (ServiceQuotas).
+# description: The default quota is ${max_gsis} GSIs per table; more needs a quota increase (ServiceQuotas).
 # custom:
 #   id: DK503
 #   name: gsi-count
@@ -83,6 +90,6 @@ errors contains lib.finding(rego.metadata.rule(), msg, ["global_secondary_indexe
 #   remediation: Request a quota increase before applying, or overload GSIs (one index serving several access patterns).
 warnings contains lib.finding(rego.metadata.rule(), msg, ["global_secondary_indexes"]) if {
 	n := count(input.table.gsis)
-	n > lib.limits.max_gsis
-	msg := sprintf("the table has %d GSIs; the default quota is %d", [n, lib.limits.max_gsis])
+	n > limits.max_gsis
+	msg := sprintf("the table has %d GSIs; the default quota is %d", [n, limits.max_gsis])
 }

@@ -4,6 +4,7 @@
 package dynamokeys.rules.hot
 
 import data.dynamokeys.lib
+import data.dynamokeys.limits
 
 # findings are the area's errors and warnings; the conftest entry point asks for each severity on its own,
 # so that deny and warn each evaluate only their half of the rules.
@@ -12,13 +13,13 @@ findings := errors | warnings
 capacity := input.derived.capacity
 
 # demand lists the busiest logical key's write and read demand with its partition limit, when known.
-demand contains {"units": wcu, "limit": lib.limits.partition_write_units, "unit": "WCU", "path": ["traffic", "writes_per_second"]} if {
+demand contains {"units": wcu, "limit": limits.partition_write_units, "unit": "WCU", "path": ["traffic", "writes_per_second"]} if {
 	wcu := capacity.hot_key_write_units
 	lib.number(wcu)
 	lib.known("derived.capacity")
 }
 
-demand contains {"units": rcu, "limit": lib.limits.partition_read_units, "unit": "RCU", "path": ["traffic", "reads_per_second"]} if {
+demand contains {"units": rcu, "limit": limits.partition_read_units, "unit": "RCU", "path": ["traffic", "reads_per_second"]} if {
 	rcu := capacity.hot_key_read_units
 	lib.number(rcu)
 	lib.known("derived.capacity")
@@ -39,9 +40,19 @@ time_bucket_without_shard if {
 # custom:
 #   id: DK301
 #   name: time-bucket-partition-key
-#   severity: error
-#   remediation: Add a {shard} placeholder with calculated sharding (sharding.strategy = "calculated") or lead the key with a high-cardinality segment.
-errors contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "template"]) if {
+#   aws_dynamodb_table: fires only as a warning there, from a partition-key attribute named like a date or time; the error needs traffic.
+#   cases:
+#     over-limit:
+#       severity: error
+#       when: the current bucket's demand exceeds a partition
+#       remediation: Add a {shard} placeholder with calculated sharding (sharding.strategy = "calculated") or lead the key with a high-cardinality segment.
+#     bucket:
+#       severity: warning
+#       when: the demand fits a partition, or is not known
+#       remediation: Add a {shard} placeholder with calculated sharding before traffic grows, or lead the key with a high-cardinality segment.
+time_bucket_partition_key := rego.metadata.rule()
+
+errors contains lib.finding_case(time_bucket_partition_key, "over-limit", msg, ["partition_key", "template"]) if {
 	time_bucket_without_shard
 	some d in demand
 	d.units > d.limit
@@ -50,13 +61,7 @@ errors contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "templa
 	])
 }
 
-# METADATA
-# custom:
-#   id: DK301
-#   name: time-bucket-partition-key
-#   severity: warning
-#   remediation: Add a {shard} placeholder with calculated sharding before traffic grows, or lead the key with a high-cardinality segment.
-warnings contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
+warnings contains lib.finding_case(time_bucket_partition_key, "bucket", problem.msg, problem.path) if {
 	some problem in time_bucket_warnings
 }
 
@@ -88,6 +93,7 @@ over_limit if {
 # custom:
 #   id: DK302
 #   name: low-cardinality-partition-key
+#   aws_dynamodb_table: fires there only from a partition-key attribute named like a status or type; the cardinality case needs segments.
 #   severity: warning
 #   remediation: Lead the partition key with a high-cardinality segment (customer, order or device id) and move the low-cardinality value to the sort key or a GSI.
 warnings contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
@@ -97,7 +103,7 @@ warnings contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) i
 low_cardinality_problems contains {"path": ["partition_key", "template"], "msg": msg} if {
 	cardinality := input.derived.partition_key.cardinality
 	lib.number(cardinality)
-	cardinality < lib.limits.low_cardinality
+	cardinality < limits.low_cardinality
 	lib.known("partition_key.template")
 	lib.known("segments")
 	msg := sprintf("the partition key has only %d distinct value(s); traffic cannot spread over more partitions than that", [cardinality])
@@ -115,18 +121,19 @@ low_cardinality_problems contains {"path": ["partition_key", "name"], "msg": msg
 # METADATA
 # title: Hot key demand
 # description: |
-#   Each partition serves at most 1,000 WCU and 3,000 RCU. When the busiest logical key's demand per shard
+#   Each partition serves at most ${partition_write_units} WCU and ${partition_read_units} RCU. When the busiest logical key's demand per shard
 #   is above that, its writes or reads throttle (bp-partition-key-design; bp-partition-key-sharding).
 # custom:
 #   id: DK303
 #   name: hot-key-demand
+#   aws_dynamodb_table: needs the busiest key's demand, from traffic; aws_dynamodb_table has no traffic.
 #   severity: error
 #   remediation: Shard the partition key with a {shard} suffix and set sharding.count to at least the shard count named in the message (or omit count to compute it).
 errors contains lib.finding(rego.metadata.rule(), msg, shard_path) if {
 	lib.known("derived.capacity")
 	some [per_shard, limit, unit] in [
-		[capacity.per_shard_write_units, lib.limits.partition_write_units, "WCU"],
-		[capacity.per_shard_read_units, lib.limits.partition_read_units, "RCU"],
+		[capacity.per_shard_write_units, limits.partition_write_units, "WCU"],
+		[capacity.per_shard_read_units, limits.partition_read_units, "RCU"],
 	]
 	lib.number(per_shard)
 	per_shard > limit
@@ -142,17 +149,18 @@ shard_path := ["sharding", "count"] if input.sharding.strategy != "none"
 # METADATA
 # title: Hot item
 # description: |
-#   One item lives in one partition: its writes above 1,000 WCU or reads above 3,000 RCU throttle, and no
+#   One item lives in one partition: its writes above ${partition_write_units} WCU or reads above ${partition_read_units} RCU throttle, and no
 #   key sharding can spread them (bp-partition-key-design).
 # custom:
 #   id: DK304
 #   name: hot-item
+#   aws_dynamodb_table: needs the hottest item's traffic; aws_dynamodb_table has no traffic.
 #   severity: error
 #   remediation: Spread the item's updates over several items (write-sharded counters), buffer and batch them, or cache reads (DAX).
 errors contains lib.finding(rego.metadata.rule(), msg, path) if {
 	some [item_units, limit, unit, path] in [
-		[capacity.hottest_item_write_units, lib.limits.partition_write_units, "WCU", ["traffic", "hottest_item_writes_per_second"]],
-		[capacity.hottest_item_read_units, lib.limits.partition_read_units, "RCU", ["traffic", "hottest_item_reads_per_second"]],
+		[capacity.hottest_item_write_units, limits.partition_write_units, "WCU", ["traffic", "hottest_item_writes_per_second"]],
+		[capacity.hottest_item_read_units, limits.partition_read_units, "RCU", ["traffic", "hottest_item_reads_per_second"]],
 	]
 	lib.number(item_units)
 	item_units > limit
@@ -167,15 +175,16 @@ errors contains lib.finding(rego.metadata.rule(), msg, path) if {
 # custom:
 #   id: DK305
 #   name: monotonic-sort-key
+#   aws_dynamodb_table: needs a sort-key template and traffic; aws_dynamodb_table has neither.
 #   severity: warning
 #   remediation: Lead the sort key with a non-monotonic value, or shard the partition key so each value takes less of a partition.
 warnings contains lib.finding(rego.metadata.rule(), msg, ["sort_key", "template"]) if {
 	input.derived.sort_key.monotonic
 	per_shard := capacity.per_shard_write_units
 	lib.number(per_shard)
-	per_shard >= lib.limits.busy_partition_share * lib.limits.partition_write_units
+	per_shard >= limits.busy_partition_share * limits.partition_write_units
 	lib.known("sort_key.template")
 	msg := sprintf("the sort key only grows and each partition-key value takes %s WCU (%s of a partition): new writes pile up at one end", [
-		lib.fmt(per_shard), lib.percent(per_shard / lib.limits.partition_write_units),
+		lib.fmt(per_shard), lib.percent(per_shard / limits.partition_write_units),
 	])
 }

@@ -4,6 +4,7 @@
 package dynamokeys.rules.keys
 
 import data.dynamokeys.lib
+import data.dynamokeys.limits
 
 # findings are the area's errors and warnings; the conftest entry point asks for each severity on its own,
 # so that deny and warn each evaluate only their half of the rules.
@@ -29,54 +30,52 @@ errors contains lib.finding(rego.metadata.rule(), msg, array.concat(k.path, ["ty
 
 # METADATA
 # title: Partition key length
-# description: A partition key value is 1 to 2,048 bytes (ServiceQuotas "Partition key length").
+# description: A partition key value is 1 to ${partition_key_max_bytes} bytes (ServiceQuotas "Partition key length").
 # custom:
 #   id: DK102
 #   name: partition-key-length
+#   aws_dynamodb_table: needs the key templates and segments, which aws_dynamodb_table does not have, to bound the key size.
 #   severity: error
 #   remediation: Shorten literal text or lower the segments' max_length; make sure no rendering can be empty.
 errors contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "template"]) if {
-	max_bytes := input.derived.partition_key.max_bytes
-	lib.number(max_bytes)
-	max_bytes > lib.limits.partition_key_max_bytes
-	lib.known("partition_key.template")
-	msg := sprintf("the partition key can render %s bytes; DynamoDB allows %s", [lib.fmt(max_bytes), lib.fmt(lib.limits.partition_key_max_bytes)])
+	some msg in partition_key_length_problems
 }
 
-# METADATA
-# custom:
-#   id: DK102
-#   name: partition-key-length
-#   severity: error
-#   remediation: Shorten literal text or lower the segments' max_length; make sure no rendering can be empty.
-errors contains lib.finding(rego.metadata.rule(), "the partition key can render as an empty value, which DynamoDB rejects", ["partition_key", "template"]) if {
+partition_key_length_problems contains msg if {
+	max_bytes := input.derived.partition_key.max_bytes
+	lib.number(max_bytes)
+	max_bytes > limits.partition_key_max_bytes
+	lib.known("partition_key.template")
+	msg := sprintf("the partition key can render %s bytes; DynamoDB allows %s", [lib.fmt(max_bytes), lib.fmt(limits.partition_key_max_bytes)])
+}
+
+partition_key_length_problems contains "the partition key can render as an empty value, which DynamoDB rejects" if {
 	input.derived.partition_key.min_bytes == 0
 	lib.known("partition_key.template")
 }
 
 # METADATA
 # title: Sort key length
-# description: A sort key value is 1 to 1,024 bytes (ServiceQuotas "Sort key length").
+# description: A sort key value is 1 to ${sort_key_max_bytes} bytes (ServiceQuotas "Sort key length").
 # custom:
 #   id: DK103
 #   name: sort-key-length
+#   aws_dynamodb_table: needs the key templates and segments, which aws_dynamodb_table does not have, to bound the key size.
 #   severity: error
 #   remediation: Shorten literal text or lower the segments' max_length; make sure no rendering can be empty.
 errors contains lib.finding(rego.metadata.rule(), msg, ["sort_key", "template"]) if {
-	max_bytes := input.derived.sort_key.max_bytes
-	lib.number(max_bytes)
-	max_bytes > lib.limits.sort_key_max_bytes
-	lib.known("sort_key.template")
-	msg := sprintf("the sort key can render %s bytes; DynamoDB allows %s", [lib.fmt(max_bytes), lib.fmt(lib.limits.sort_key_max_bytes)])
+	some msg in sort_key_length_problems
 }
 
-# METADATA
-# custom:
-#   id: DK103
-#   name: sort-key-length
-#   severity: error
-#   remediation: Shorten literal text or lower the segments' max_length; make sure no rendering can be empty.
-errors contains lib.finding(rego.metadata.rule(), "the sort key can render as an empty value, which DynamoDB rejects", ["sort_key", "template"]) if {
+sort_key_length_problems contains msg if {
+	max_bytes := input.derived.sort_key.max_bytes
+	lib.number(max_bytes)
+	max_bytes > limits.sort_key_max_bytes
+	lib.known("sort_key.template")
+	msg := sprintf("the sort key can render %s bytes; DynamoDB allows %s", [lib.fmt(max_bytes), lib.fmt(limits.sort_key_max_bytes)])
+}
+
+sort_key_length_problems contains "the sort key can render as an empty value, which DynamoDB rejects" if {
 	input.derived.sort_key.min_bytes == 0
 	lib.known("sort_key.template")
 }
@@ -87,6 +86,7 @@ errors contains lib.finding(rego.metadata.rule(), "the sort key can render as an
 # custom:
 #   id: DK104
 #   name: undeclared-placeholder
+#   aws_dynamodb_table: checks template placeholders; aws_dynamodb_table has no templates.
 #   severity: error
 #   remediation: Add a segments entry for the placeholder, e.g. segments = { customer_id = { kind = "id" } }.
 errors contains lib.finding(rego.metadata.rule(), msg, [ref.key, "template"]) if {
@@ -99,10 +99,11 @@ errors contains lib.finding(rego.metadata.rule(), msg, [ref.key, "template"]) if
 # title: Number key template
 # description: |
 #   A key of type N must render as a number: literal text must be digits, enum values numeric, time
-#   segments epoch milliseconds, and the value at most 38 digits (ServiceQuotas "Number").
+#   segments epoch milliseconds, and the value at most ${max_number_digits} digits (ServiceQuotas "Number").
 # custom:
 #   id: DK105
 #   name: number-key-template
+#   aws_dynamodb_table: checks the literal text and segments of a number key's template; aws_dynamodb_table has no templates.
 #   severity: error
 #   remediation: Use type S for keys with prefixes or delimiters, or keep an N key to digits and numeric segments.
 errors contains lib.finding(rego.metadata.rule(), problem.msg, [problem.key, "template"]) if {
@@ -127,8 +128,8 @@ number_key_problems contains {"key": key, "msg": msg} if {
 	some key in number_keys
 	max_bytes := input.derived[key].max_bytes
 	lib.number(max_bytes)
-	max_bytes > lib.limits.max_number_digits
-	msg := sprintf("%s has type N and can render %d digits; a DynamoDB number holds %d", [key, max_bytes, lib.limits.max_number_digits])
+	max_bytes > limits.max_number_digits
+	msg := sprintf("%s has type N and can render %d digits; a DynamoDB number holds %d", [key, max_bytes, limits.max_number_digits])
 }
 
 number_keys contains "partition_key" if {
@@ -163,6 +164,7 @@ numeric_segment(seg) if {
 # custom:
 #   id: DK106
 #   name: key-convention
+#   aws_dynamodb_table: compares the literal text of the key templates; aws_dynamodb_table has no templates.
 #   severity: warning
 #   remediation: Pick one delimiter (usually #) and one case (usually UPPER) for every literal prefix.
 warnings contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "template"]) if {
@@ -184,13 +186,15 @@ convention_problems contains msg if {
 # METADATA
 # title: Names
 # description: |
-#   Table and index names are 3 to 255 characters of [A-Za-z0-9_.-]; key attribute names are 1 to 255
+#   Table and index names are ${min_name_length} to ${max_name_length} characters of [${name_characters}]; key attribute names are 1 to ${max_attribute_name_bytes}
 #   bytes (HowItWorks.NamingRulesDataTypes, API_KeySchemaElement).
 # custom:
 #   id: DK107
 #   name: names
 #   severity: error
-#   remediation: Rename to 3–255 characters of letters, digits, underscore, dot or hyphen (attribute names 1–255 bytes).
+#   remediation: |
+#     Rename to ${min_name_length}–${max_name_length} characters of letters, digits, underscore, dot or hyphen
+#     (attribute names 1–${max_attribute_name_bytes} bytes).
 errors contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
 	some problem in name_problems
 }
@@ -199,7 +203,7 @@ name_problems contains {"path": ["name"], "msg": msg} if {
 	name := input.table.name
 	name != ""
 	not regex.match(name_pattern, name)
-	msg := sprintf("table name %q is not 3–255 characters of [A-Za-z0-9_.-]", [name])
+	msg := sprintf("table name %q is not %s", [name, name_rule])
 }
 
 name_problems contains {"path": ["local_secondary_indexes", index.name], "msg": index_name_message(index.name)} if {
@@ -220,25 +224,29 @@ name_problems contains {"path": array.concat(k.path, ["name"]), "msg": attribute
 
 name_problems contains {"path": array.concat(k.path, ["name"]), "msg": attribute_name_message(k)} if {
 	some k in input.derived.key_attributes
-	k.name_bytes > lib.limits.max_attribute_name_bytes
+	k.name_bytes > limits.max_attribute_name_bytes
 }
 
 # name_pattern is the whole table and index name rule in one regular expression: characters and length
-# (lib.limits.min_name_length to max_name_length; a test checks that they agree).
-name_pattern := `^[A-Za-z0-9_.-]{3,255}$`
+# (limits.min_name_length to max_name_length; a test checks that they agree).
+name_pattern := sprintf("^[%s]{%d,%d}$", [limits.name_characters, limits.min_name_length, limits.max_name_length])
 
-index_name_message(name) := sprintf("index name %q is not 3–255 characters of [A-Za-z0-9_.-]", [name])
+name_rule := sprintf("%d–%d characters of [%s]", [limits.min_name_length, limits.max_name_length, limits.name_characters])
 
-attribute_name_message(k) := sprintf("key attribute name %q is %d bytes; DynamoDB allows 1 to %d", [k.name, k.name_bytes, lib.limits.max_attribute_name_bytes])
+index_name_message(name) := sprintf("index name %q is not %s", [name, name_rule])
+
+attribute_name_message(k) := sprintf("key attribute name %q is %d bytes; DynamoDB allows 1 to %d", [k.name, k.name_bytes, limits.max_attribute_name_bytes])
 
 # METADATA
 # title: GSI key schema
-# description: A GSI key has 1 to 4 partition attributes and 0 to 4 sort attributes (GSI.DesignPattern.MultiAttributeKeys).
+# description: |
+#   A GSI key has 1 to ${max_gsi_key_attributes} partition attributes and 0 to ${max_gsi_key_attributes} sort
+#   attributes (GSI.DesignPattern.MultiAttributeKeys).
 # custom:
 #   id: DK108
 #   name: gsi-key-schema
 #   severity: error
-#   remediation: Give each GSI 1 to 4 partition_key attributes and at most 4 sort_key attributes.
+#   remediation: Give each GSI 1 to ${max_gsi_key_attributes} partition_key attributes and at most ${max_gsi_key_attributes} sort_key attributes.
 errors contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
 	some problem in gsi_key_problems
 }
@@ -246,14 +254,14 @@ errors contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if 
 gsi_key_problems contains {"path": ["global_secondary_indexes", gsi.name, "partition_key"], "msg": msg} if {
 	some gsi in input.table.gsis
 	n := count(gsi.partition_key)
-	not n in numbers.range(1, lib.limits.max_gsi_key_attributes)
+	not n in numbers.range(1, limits.max_gsi_key_attributes)
 	lib.known(concat(".", ["global_secondary_indexes", gsi.name, "partition_key"]))
-	msg := sprintf("GSI %q has %d partition key attributes; a GSI needs 1 to %d", [gsi.name, n, lib.limits.max_gsi_key_attributes])
+	msg := sprintf("GSI %q has %d partition key attributes; a GSI needs 1 to %d", [gsi.name, n, limits.max_gsi_key_attributes])
 }
 
 gsi_key_problems contains {"path": ["global_secondary_indexes", gsi.name, "sort_key"], "msg": msg} if {
 	some gsi in input.table.gsis
 	n := count(gsi.sort_key)
-	n > lib.limits.max_gsi_key_attributes
-	msg := sprintf("GSI %q has %d sort key attributes; a GSI allows at most %d", [gsi.name, n, lib.limits.max_gsi_key_attributes])
+	n > limits.max_gsi_key_attributes
+	msg := sprintf("GSI %q has %d sort key attributes; a GSI allows at most %d", [gsi.name, n, limits.max_gsi_key_attributes])
 }

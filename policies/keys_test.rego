@@ -1,7 +1,6 @@
 package dynamokeys.rules.keys_test
 
 import data.dynamokeys.fixtures
-import data.dynamokeys.lib
 import data.dynamokeys.rules.keys
 
 test_clean_design_has_no_key_findings if {
@@ -187,5 +186,5 @@ test_gsi_with_five_sort_attributes_is_error if {
 }
 
 test_name_pattern_agrees_with_name_limits if {
-	keys.name_pattern == sprintf(`^[A-Za-z0-9_.-]{%d,%d}$`, [lib.limits.min_name_length, lib.limits.max_name_length])
+	keys.name_pattern == sprintf(`^[A-Za-z0-9_.-]{%d,%d}$`, [data.dynamokeys.limits.min_name_length, data.dynamokeys.limits.max_name_length])
 }

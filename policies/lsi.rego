@@ -4,6 +4,7 @@
 package dynamokeys.rules.lsi
 
 import data.dynamokeys.lib
+import data.dynamokeys.limits
 
 # findings are the area's errors and warnings; the conftest entry point asks for each severity on its own,
 # so that deny and warn each evaluate only their half of the rules.
@@ -11,16 +12,16 @@ findings := errors | warnings
 
 # METADATA
 # title: LSI count
-# description: A table has at most 5 local secondary indexes, a fixed limit (ServiceQuotas; LSI.html).
+# description: A table has at most ${max_lsis} local secondary indexes, a fixed limit (ServiceQuotas; LSI.html).
 # custom:
 #   id: DK201
 #   name: lsi-count
 #   severity: error
-#   remediation: Keep at most 5 LSIs; move the other access patterns to GSIs, which can also be added later.
+#   remediation: Keep at most ${max_lsis} LSIs; move the other access patterns to GSIs, which can also be added later.
 errors contains lib.finding(rego.metadata.rule(), msg, ["local_secondary_indexes"]) if {
 	n := count(input.table.lsis)
-	n > lib.limits.max_lsis
-	msg := sprintf("the table has %d LSIs; DynamoDB allows %d", [n, lib.limits.max_lsis])
+	n > limits.max_lsis
+	msg := sprintf("the table has %d LSIs; DynamoDB allows %d", [n, limits.max_lsis])
 }
 
 # METADATA
@@ -41,68 +42,77 @@ errors contains lib.finding(rego.metadata.rule(), msg, ["local_secondary_indexes
 # METADATA
 # title: LSI item-collection limit
 # description: |
-#   With an LSI, all items of one partition-key value plus their LSI entries are capped at 10 GB; writes
-#   beyond fail with ItemCollectionSizeLimitExceededException. AWS suggests alarming near 8 GB
+#   With an LSI, all items of one partition-key value plus their LSI entries are capped at ${item_collection_gb} GB; writes
+#   beyond fail with ItemCollectionSizeLimitExceededException. AWS suggests alarming near ${item_collection_warn_gb} GB
 #   (LSI.html#LSI.ItemCollections.SizeLimit).
 # custom:
 #   id: DK203
 #   name: lsi-collection-limit
-#   severity: error
-#   remediation: Bound items per partition-key value (add a time bucket or shard the key), project less into the LSIs, or replace them with GSIs.
-errors contains lib.finding(rego.metadata.rule(), msg, ["traffic", "max_items_per_partition_key"]) if {
+#   aws_dynamodb_table: estimates the item collection from traffic and templates; aws_dynamodb_table has neither.
+#   cases:
+#     over-limit:
+#       severity: error
+#       when: the estimate is above ${item_collection_gb} GB
+#       remediation: Bound items per partition-key value (add a time bucket or shard the key), project less into the LSIs, or replace them with GSIs.
+#     near-limit:
+#       severity: warning
+#       when: the estimate is ${item_collection_warn_gb} GB or more
+#       remediation: Alarm on ReturnItemCollectionMetrics=SIZE, bound items per partition-key value, or replace the LSIs with GSIs.
+#     unbounded:
+#       severity: warning
+#       when: the items per partition-key value have no bound
+#       remediation: Set traffic.max_items_per_partition_key to the real bound, or bound the collections with a time bucket.
+collection_limit := rego.metadata.rule()
+
+errors contains lib.finding_case(collection_limit, "over-limit", msg, ["traffic", "max_items_per_partition_key"]) if {
 	count(input.table.lsis) > 0
 	bytes := input.derived.collection.bytes
 	lib.number(bytes)
-	bytes > lib.limits.item_collection_bytes
-	msg := sprintf("one partition-key value's item collection is estimated at %s GB (%s items × %s bytes); the LSI limit is 10 GB", [
-		lib.fmt(bytes / 1073741824), lib.fmt(input.derived.collection.items_per_key), lib.fmt(input.derived.collection.entry_bytes),
+	bytes > limits.item_collection_gb * limits.bytes_per_gb
+	msg := sprintf("one partition-key value's item collection is estimated at %s GB (%s items × %s bytes); the LSI limit is %s GB", [
+		lib.fmt(bytes / limits.bytes_per_gb), lib.fmt(input.derived.collection.items_per_key), lib.fmt(input.derived.collection.entry_bytes),
+		lib.fmt(limits.item_collection_gb),
 	])
 }
 
-# METADATA
-# custom:
-#   id: DK203
-#   name: lsi-collection-limit
-#   severity: warning
-#   remediation: Alarm on ReturnItemCollectionMetrics=SIZE, bound items per partition-key value, or replace the LSIs with GSIs.
-warnings contains lib.finding(rego.metadata.rule(), msg, ["traffic", "max_items_per_partition_key"]) if {
+warnings contains lib.finding_case(collection_limit, "near-limit", msg, ["traffic", "max_items_per_partition_key"]) if {
 	count(input.table.lsis) > 0
 	bytes := input.derived.collection.bytes
 	lib.number(bytes)
-	bytes >= lib.limits.item_collection_warn_bytes
-	bytes <= lib.limits.item_collection_bytes
-	msg := sprintf("one partition-key value's item collection is estimated at %s GB, within 2 GB of the 10 GB LSI limit", [lib.fmt(bytes / 1073741824)])
+	bytes >= limits.item_collection_warn_gb * limits.bytes_per_gb
+	bytes <= limits.item_collection_gb * limits.bytes_per_gb
+	msg := sprintf("one partition-key value's item collection is estimated at %s GB, within %s GB of the %s GB LSI limit", [
+		lib.fmt(bytes / limits.bytes_per_gb), lib.fmt(limits.item_collection_gb - limits.item_collection_warn_gb), lib.fmt(limits.item_collection_gb),
+	])
 }
 
-# METADATA
-# custom:
-#   id: DK203
-#   name: lsi-collection-limit
-#   severity: warning
-#   remediation: Set traffic.max_items_per_partition_key to the real bound, or bound the collections with a time bucket.
-warnings contains lib.finding(rego.metadata.rule(), msg, ["traffic", "max_items_per_partition_key"]) if {
+warnings contains lib.finding_case(collection_limit, "unbounded", msg, ["traffic", "max_items_per_partition_key"]) if {
 	count(input.table.lsis) > 0
 	input.derived.collection.basis == "unbounded"
 	lib.known("traffic.max_items_per_partition_key")
-	msg := "the table has an LSI and the items under one partition-key value can grow without bound; an item collection stops taking writes at 10 GB"
+	msg := sprintf(
+		"the table has an LSI and the items under one partition-key value can grow without bound; an item collection stops taking writes at %s GB",
+		[lib.fmt(limits.item_collection_gb)],
+	)
 }
 
 # METADATA
 # title: LSI blocks split for heat
 # description: |
 #   With an LSI, an item collection cannot be split across partitions, so one partition-key value is capped
-#   at a single partition's 1,000 WCU / 3,000 RCU (bp-partition-key-design).
+#   at a single partition's ${partition_write_units} WCU / ${partition_read_units} RCU (bp-partition-key-design).
 # custom:
 #   id: DK204
 #   name: lsi-blocks-split
+#   aws_dynamodb_table: needs the busiest key's demand, from traffic; aws_dynamodb_table has no traffic.
 #   severity: error
 #   remediation: Shard the partition key so that each value stays under one partition's throughput, or replace the LSIs with GSIs.
 errors contains lib.finding(rego.metadata.rule(), msg, ["local_secondary_indexes"]) if {
 	count(input.table.lsis) > 0
 	lib.known("derived.capacity")
 	some [per_shard, limit, unit] in [
-		[input.derived.capacity.per_shard_write_units, lib.limits.partition_write_units, "WCU"],
-		[input.derived.capacity.per_shard_read_units, lib.limits.partition_read_units, "RCU"],
+		[input.derived.capacity.per_shard_write_units, limits.partition_write_units, "WCU"],
+		[input.derived.capacity.per_shard_read_units, limits.partition_read_units, "RCU"],
 	]
 	lib.number(per_shard)
 	per_shard > limit

@@ -4,6 +4,7 @@
 package dynamokeys.rules.sharding
 
 import data.dynamokeys.lib
+import data.dynamokeys.limits
 
 # findings are the area's errors and warnings; the conftest entry point asks for each severity on its own,
 # so that deny and warn each evaluate only their half of the rules.
@@ -17,6 +18,7 @@ findings := errors | warnings
 # custom:
 #   id: DK401
 #   name: random-suffix
+#   aws_dynamodb_table: checks the sharding settings; aws_dynamodb_table has no sharding.
 #   severity: warning
 #   remediation: Use strategy = "calculated" with a stable source segment, so writers and readers compute the same shard.
 warnings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "strategy"]) if {
@@ -32,6 +34,7 @@ warnings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "strategy"
 # custom:
 #   id: DK402
 #   name: shard-scheme-change
+#   aws_dynamodb_table: compares the sharding settings with the prior state; aws_dynamodb_table has no sharding.
 #   severity: error
 #   remediation: Bump sharding.scheme_version and migrate or dual-read the old scheme, or keep the previous count, source and strategy.
 errors contains lib.finding(rego.metadata.rule(), msg, ["sharding", "scheme_version"]) if {
@@ -69,6 +72,7 @@ scheme_changes contains {"what": what, "from": from, "to": to} if {
 # custom:
 #   id: DK403
 #   name: shard-placeholder
+#   aws_dynamodb_table: checks the {shard} placeholder against the sharding settings; aws_dynamodb_table has neither.
 #   severity: error
 #   remediation: Add {shard} to partition_key.template (e.g. DAY#{day}#SHARD#{shard}), or set sharding.strategy to match the template.
 errors contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
@@ -94,11 +98,12 @@ placeholder_problems contains {"path": ["sharding", "strategy"], "msg": msg} if 
 # METADATA
 # title: Shard fan-out
 # description: |
-#   Reading one logical key queries every shard. More than 100 shards, or far more than the traffic needs,
+#   Reading one logical key queries every shard. More than ${fanout_shards} shards, or far more than the traffic needs,
 #   makes every read slower and costlier.
 # custom:
 #   id: DK404
 #   name: fanout
+#   aws_dynamodb_table: compares the shard count with what traffic needs; aws_dynamodb_table has no sharding or traffic.
 #   severity: warning
 #   remediation: Lower sharding.count towards the required shard count, or omit it to compute it from traffic.
 warnings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "count"]) if {
@@ -107,7 +112,7 @@ warnings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "count"]) 
 
 fanout_problems contains msg if {
 	n := input.derived.shard_count
-	n > lib.limits.fanout_shards
+	n > limits.fanout_shards
 	lib.known("derived.shard_count")
 	msg := sprintf("%d shards: every read of one logical key fans out to %d queries", [n, n])
 }
@@ -116,8 +121,8 @@ fanout_problems contains msg if {
 	has_traffic
 	n := input.derived.shard_count
 	required := input.derived.required_shards
-	n > lib.limits.fanout_overprovision_factor * required
-	n <= lib.limits.fanout_shards
+	n > limits.fanout_overprovision_factor * required
+	n <= limits.fanout_shards
 	lib.known("derived.shard_count")
 	msg := sprintf("%d shards where the traffic needs %d: reads fan out %s× more than necessary", [n, required, lib.fmt(n / required)])
 }
@@ -134,6 +139,7 @@ has_traffic if lib.number(input.traffic.reads_per_second)
 # custom:
 #   id: DK405
 #   name: shard-source
+#   aws_dynamodb_table: checks the sharding source against the templates; aws_dynamodb_table has neither.
 #   severity: error
 #   remediation: Set sharding.source to a segment that appears in partition_key.template or sort_key.template, e.g. the sort key's id.
 errors contains lib.finding(rego.metadata.rule(), msg, ["sharding", "source"]) if {

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # conftest on a generated plan with 1,000 aws_dynamodb_table and 1,000 dynamokeys_sharded_table changes
 # (copies of the committed fixtures under new addresses and table names): the full bundle against
-# baselines on the same plan, and against half the plan to show the cost grows linearly with the tables.
+# baselines on the same plan, and against half the plan to show the cost grows linearly with the tables;
+# then a plan of 20,000 resource changes of which 20 are tables, against the one-rule policy.
 # Issue targets: under 3 s wall, and within 2x of a one-rule policy.
+# BENCH_BASELINE_REF=<git ref> also times the bundle of that ref on the same plans, alternating runs with
+# this tree's, to compare two versions of the adapter on one machine in one run.
 set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -11,10 +14,10 @@ work="$(mktemp -d)"
 trap 'rm -rf "${work}"' EXIT
 fixtures="${repo_root}/internal/policy/testdata/plans"
 
-generate() { # $1: copies of each resource type, $2: output file
-  python3 - "${fixtures}" "$1" "$2" <<'PY'
+generate() { # $1: copies of each resource type, $2: output file, $3: other resources to add (default 0)
+  python3 - "${fixtures}" "$1" "$2" "${3:-0}" <<'PY'
 import copy, json, sys
-fixtures, copies, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+fixtures, copies, out, others = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
 aws = [rc for rc in json.load(open(f"{fixtures}/aws_create.json"))["resource_changes"]]
 ours = [rc for rc in json.load(open(f"{fixtures}/sharded_create.json"))["resource_changes"]]
 changes = []
@@ -29,11 +32,18 @@ for i in range(copies):
             if isinstance(rc["change"].get(state), dict) and "name" in rc["change"][state]:
                 rc["change"][state]["name"] = f"{rc['change'][state]['name']}-{i}"
         changes.append(rc)
+# Resources of other types, as in a large plan where tables are few: each with a handful of attributes.
+for i in range(others):
+    after = {"bucket": f"logs-{i}", "tags": {"team": "data", "env": "prod"}, "force_destroy": False, "acl": None}
+    changes.append({"address": f"aws_s3_bucket.b{i}", "mode": "managed", "type": "aws_s3_bucket", "name": f"b{i}",
+                    "provider_name": "registry.terraform.io/hashicorp/aws",
+                    "change": {"actions": ["create"], "before": None, "after": after, "after_unknown": {"id": True, "arn": True}}})
 json.dump({"format_version": "1.2", "terraform_version": "1.11.4", "resource_changes": changes}, open(out, "w"))
 PY
 }
 generate 1000 "${work}/plan.json"
 generate 500 "${work}/half.json"
+generate 10 "${work}/large.json" 19980
 
 # Baseline 1, the issue's: a one-rule policy that reads the plan directly (one comparison per resource). It
 # costs conftest's start-up and JSON decoding, nothing else.
@@ -52,7 +62,7 @@ REGO
 # Baseline 2: the same entry points and plan adapter with one rule (DK101, key attribute types) in place of
 # the catalogue. Full against this is what the 27 other rules cost.
 mkdir -p "${work}/one-rule"
-cp -r "${repo_root}/policies/lib" "${repo_root}/policies/plan" "${repo_root}/policies/conftest.rego" "${work}/one-rule/"
+cp -r "${repo_root}/policies/lib" "${repo_root}/policies/plan" "${repo_root}/policies/dynamokeys" "${repo_root}/policies/conftest.rego" "${work}/one-rule/"
 rm -f "${work}/one-rule"/*/*_test.rego
 cat > "${work}/one-rule/main.rego" <<'REGO'
 package dynamokeys
@@ -72,22 +82,32 @@ REGO
 
 # Only the adapter: the entry points with no rules at all.
 mkdir -p "${work}/adapter-only"
-cp -r "${work}/one-rule/lib" "${work}/one-rule/plan" "${work}/one-rule/conftest.rego" "${work}/adapter-only/"
+cp -r "${work}/one-rule/lib" "${work}/one-rule/plan" "${work}/one-rule/dynamokeys" "${work}/one-rule/conftest.rego" "${work}/adapter-only/"
 printf 'package dynamokeys\n\nerrors contains f if f := input.no_such_attribute\n\nwarnings contains f if f := input.no_such_attribute\n' >"${work}/adapter-only/main.rego"
 
-time_ms() { # $1: policy dir, $2: plan (default the full one); prints the median of 5 runs, after one run that must report its tests
-  local out plan="${2:-${work}/plan.json}"
-  out="$("${conftest}" test --no-color --policy "$1" --namespace dynamokeys.conftest "${plan}" 2>&1 || true)"
+# run_once POLICY PLAN: one conftest run (the policy directory is also the data directory), in ms.
+run_once() {
+  local start end
+  start=$(date +%s%N)
+  "${conftest}" test --no-color --policy "$1" --data "$1" --namespace dynamokeys.conftest "$2" >/dev/null 2>&1 || true
+  end=$(date +%s%N)
+  echo $(((end - start) / 1000000))
+}
+
+# check_runs POLICY PLAN: one run that must report its tests (a compile error reports none).
+check_runs() {
+  local out
+  out="$("${conftest}" test --no-color --policy "$1" --data "$1" --namespace dynamokeys.conftest "$2" 2>&1 || true)"
   if [[ "${out}" != *" passed, "* ]]; then
     echo "bench-conftest: conftest failed with the policy in $1" >&2
     exit 1
   fi
-  for _ in 1 2 3 4 5; do
-    start=$(date +%s%N)
-    "${conftest}" test --no-color --policy "$1" --namespace dynamokeys.conftest "${plan}" >/dev/null 2>&1 || true
-    end=$(date +%s%N)
-    echo $(((end - start) / 1000000))
-  done | sort -n | sed -n 3p
+}
+
+time_ms() { # $1: policy dir, $2: plan (default the full one); prints the median of 5 runs
+  local plan="${2:-${work}/plan.json}"
+  check_runs "$1" "${plan}"
+  for _ in 1 2 3 4 5; do run_once "$1" "${plan}"; done | sort -n | sed -n 3p
 }
 full=$(time_ms "${repo_root}/policies")
 trivial=$(time_ms "${work}/trivial")
@@ -107,3 +127,30 @@ awk -v f="${full}" -v t="${trivial}" -v o="${one}" -v h="${half}" -v ht="${half_
   printf "  ratio to the bundle with one rule:      %.2f\n", f / o
   printf "  policy time, full plan / half plan:     %.2f (2 = linear in tables)\n", (f - t) / (h - ht)
 }'
+
+large=$(time_ms "${repo_root}/policies" "${work}/large.json")
+large_trivial=$(time_ms "${work}/trivial" "${work}/large.json")
+echo "conftest test, plan with 20,000 resource changes of which 20 are tables ($(du -h "${work}/large.json" | cut -f1)), median of 5:"
+echo "  dynamokeys bundle:                      ${large} ms"
+echo "  one-rule policy on the raw plan:        ${large_trivial} ms"
+awk -v f="${large}" -v t="${large_trivial}" 'BEGIN { printf "  ratio to the raw one-rule policy:       %.2f (issue target <= 2)\n", f / t }'
+
+if [[ -n "${BENCH_BASELINE_REF:-}" ]]; then
+  # The bundle of another ref, e.g. before a change of the adapter, timed in alternation with this tree's on
+  # the same plan so that both see the same machine load. Older bundles carry no data file; --data on a
+  # directory without one loads nothing.
+  mkdir -p "${work}/baseline"
+  git -C "${repo_root}" archive "${BENCH_BASELINE_REF}" policies | tar -x -C "${work}/baseline"
+  find "${work}/baseline" -name '*_test.rego' -delete
+  for plan in "${work}/plan.json" "${work}/large.json"; do
+    check_runs "${work}/baseline/policies" "${plan}"
+    : >"${work}/before" && : >"${work}/after"
+    for _ in 1 2 3 4 5 6 7; do
+      run_once "${work}/baseline/policies" "${plan}" >>"${work}/before"
+      run_once "${repo_root}/policies" "${plan}" >>"${work}/after"
+    done
+    before=$(sort -n "${work}/before" | sed -n 4p)
+    after=$(sort -n "${work}/after" | sed -n 4p)
+    echo "$(basename "${plan}"): bundle of ${BENCH_BASELINE_REF} ${before} ms, this tree ${after} ms (median of 7, alternating)"
+  done
+fi

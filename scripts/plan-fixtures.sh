@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the dynamokeys_sharded_table plan fixtures in internal/policy/testdata/plans with the real
+# Regenerates the dynamokeys_sharded_table and dynamokeys_keydesign plan fixtures in internal/policy/testdata/plans with the real
 # Terraform CLI and this provider: `terraform plan -out` then `terraform show -json`, against a local
 # dynoxide for the update case. Run: go run ./internal/cmd/with-dynamodb -- bash scripts/plan-fixtures.sh
 set -euo pipefail
@@ -63,7 +63,17 @@ traffic='{ writes_per_second = 2500, reads_per_second = 400, item_size_bytes = 8
 
 mkdir -p "${work}/create" && cd "${work}/create"
 { header; table events_good 'DAY#{day}#SHARD#{shard}' "${good_sharding}" "${traffic}"
-  table events_hot 'DAY#{day}' '{ strategy = "none" }' "${traffic}"; } > main.tf
+  table events_hot 'DAY#{day}' '{ strategy = "none" }' "${traffic}"
+  # A data source read while planning: the plan carries it in prior_state, not in resource_changes.
+  cat <<'HCL'
+data "dynamokeys_keydesign" "orders_by_status" {
+  enforce       = false
+  partition_key = { name = "pk", template = "STATUS#{status}" }
+  segments      = { status = { kind = "enum", values = ["open", "shipped"] } }
+  traffic       = { writes_per_second = 50 }
+}
+HCL
+} > main.tf
 snapshot sharded_create
 
 mkdir -p "${work}/unknown" && cd "${work}/unknown"

@@ -91,7 +91,7 @@ func (a *analyzer) validateScalars() {
 	nonNegative("hottest_item_writes_per_second", t.HottestItemWritesPerSecond)
 	nonNegative("hottest_item_reads_per_second", t.HottestItemReadsPerSecond)
 	if t.ItemSizeBytes != nil && (*t.ItemSizeBytes < 1 || *t.ItemSizeBytes > MaxItemSizeBytes) {
-		a.fail(Path{"traffic", "item_size_bytes"}, "must be between 1 and %d bytes (the 400 KB item limit), got %d", MaxItemSizeBytes, *t.ItemSizeBytes)
+		a.fail(Path{"traffic", "item_size_bytes"}, "must be between 1 and %d bytes (the item size limit), got %d", MaxItemSizeBytes, *t.ItemSizeBytes)
 	}
 	if t.ReadConsistency != "" && !slices.Contains(ReadConsistencies, t.ReadConsistency) {
 		a.fail(Path{"traffic", "read_consistency"}, "unknown read consistency %q: use one of %s", t.ReadConsistency, strings.Join(ReadConsistencies, ", "))
@@ -149,6 +149,7 @@ func (a *analyzer) build(pk, sk *Template) *Document {
 		Prior:    in.Prior,
 		Unknown:  make([]string, 0, len(a.unknown)),
 	}
+	doc.SchemaVersion = DocumentSchemaVersion
 	for p := range a.unknown {
 		doc.Unknown = append(doc.Unknown, p)
 	}
@@ -412,7 +413,8 @@ func conventions(templates ...*Template) Conventions {
 			flush()
 		}
 	}
-	return Conventions{Delimiters: slices.Sorted(maps.Keys(delims)), LetterCases: slices.Sorted(maps.Keys(cases))}
+	// Empty lists, not null: the rules count them.
+	return Conventions{Delimiters: orEmpty(slices.Sorted(maps.Keys(delims))), LetterCases: orEmpty(slices.Sorted(maps.Keys(cases)))}
 }
 
 func letterCase(word string) string {

@@ -34,9 +34,6 @@ const (
 // ReadConsistencies lists the valid consistencies.
 var ReadConsistencies = []string{string(ReadEventual), string(ReadStrong), string(ReadTransactional)}
 
-// MaxItemSizeBytes is DynamoDB's item size limit, 400 KB (ServiceQuotas "Item size").
-const MaxItemSizeBytes = 400 * 1024
-
 // Request-unit multipliers (ProvisionedThroughput.html, "Read capacity units" and "Write capacity units"):
 // an eventually consistent read of up to 4 KB costs half a read unit, a strongly consistent one a whole
 // unit, a transactional one two; a transactional write costs two write units per KB.
@@ -63,18 +60,14 @@ const (
 	CollectionUnbounded  = "unbounded"   // nothing bounds the items under one key
 )
 
-// maxNumberKeyBytes bounds the stored size of a number key value. The Developer Guide sizes a number at
-// about one byte per two significant digits plus one byte (CapacityUnitCalculations.html), 20 bytes for
-// MaxNumberDigits digits; the bound keeps one byte of margin over that approximation.
-const maxNumberKeyBytes = MaxNumberDigits/2 + 2
 
 // ceilEpsilon keeps float noise (3.0000000000000004) from rounding a whole number up.
 const ceilEpsilon = 1e-9
 
 func ceilUnits(x float64) float64 { return math.Ceil(x - ceilEpsilon) }
 
-// WriteUnitsPerWrite is ceil(item size / 1 KB) write units, doubled for transactional writes
-// (ProvisionedThroughput.html): a 1.6 KB write costs 2, a 2 KB transactional write 4.
+// WriteUnitsPerWrite is ceil(item size / WriteUnitBytes) write units, doubled for transactional writes
+// (ProvisionedThroughput.html).
 func WriteUnitsPerWrite(itemSizeBytes int64, transactional bool) float64 {
 	units := ceilUnits(float64(itemSizeBytes) / WriteUnitBytes)
 	if transactional {
@@ -83,8 +76,8 @@ func WriteUnitsPerWrite(itemSizeBytes int64, transactional bool) float64 {
 	return units
 }
 
-// ReadUnitsPerRead is ceil(item size / 4 KB) read units × 0.5 eventual, 1 strong, 2 transactional
-// (ProvisionedThroughput.html): an 8 KB read costs 1, 2 or 4.
+// ReadUnitsPerRead is ceil(item size / ReadUnitBytes) read units × 0.5 eventual, 1 strong, 2 transactional
+// (ProvisionedThroughput.html).
 func ReadUnitsPerRead(itemSizeBytes int64, consistency ReadConsistency) (float64, error) {
 	units := ceilUnits(float64(itemSizeBytes) / ReadUnitBytes)
 	switch consistency {
@@ -99,7 +92,7 @@ func ReadUnitsPerRead(itemSizeBytes int64, consistency ReadConsistency) (float64
 }
 
 // RequiredShards is the number of shards that brings the busiest logical key under a partition's limits at
-// the target utilisation: max(1, ceil(hotWCU / (1000·u)), ceil(hotRCU / (3000·u))).
+// the target utilisation u: max(1, ceil(hotWCU / (PartitionWriteUnitsLimit·u)), ceil(hotRCU / (PartitionReadUnitsLimit·u))).
 func RequiredShards(hotWriteUnits, hotReadUnits, targetUtilization float64) int64 {
 	if targetUtilization <= 0 || targetUtilization > 1 {
 		targetUtilization = DefaultTargetUtilization
@@ -258,10 +251,10 @@ func (a *analyzer) collection(doc *Document) {
 }
 
 // lsiSortKeyBytes bounds an LSI sort key value that has no template: a number takes at most
-// maxNumberKeyBytes; strings and binaries get the id default.
+// NumberKeyMaxBytes; strings and binaries get the id default.
 func lsiSortKeyBytes(keyType string) int64 {
 	if keyType == KeyTypeNumber {
-		return maxNumberKeyBytes
+		return NumberKeyMaxBytes
 	}
 	return DefaultIDMaxLength
 }

@@ -4,6 +4,8 @@ package keydesign
 // JSON with the field names the Rego rules read. Analyze (analyze.go) builds it; the capacity numbers come
 // from the capacity model (capacity.go).
 type Document struct {
+	SchemaVersion     int                        `json:"schema_version"`
+	ProviderVersion   string                     `json:"provider_version"`
 	Kind              string                     `json:"kind"`
 	Address           string                     `json:"address"`
 	Table             TableDoc                   `json:"table"`

@@ -146,7 +146,7 @@ func TestAnalyzeBadInputNamesTheAttribute(t *testing.T) {
 		{"enum without values", func(in *Input) { in.Segments["day"] = Segment{Kind: KindEnum} }, "segments.day.values", "at least one value"},
 		{"unknown consistency", func(in *Input) { in.Traffic.ReadConsistency = "linear" }, "traffic.read_consistency", "linear"},
 		{"share above 1", func(in *Input) { in.Traffic.HotKeyShare = p(2.0) }, "traffic.hot_key_share", "between 0 and 1"},
-		{"item too large", func(in *Input) { in.Traffic.ItemSizeBytes = p(int64(500 * 1024)) }, "traffic.item_size_bytes", "400 KB"},
+		{"item too large", func(in *Input) { in.Traffic.ItemSizeBytes = p(int64(500 * 1024)) }, "traffic.item_size_bytes", "item size limit"},
 		{"zero shards", func(in *Input) { in.Sharding.Count = p(int64(0)) }, "sharding.count", "between 1"},
 		{"unknown strategy", func(in *Input) { in.Sharding.Strategy = "hash" }, "sharding.strategy", "hash"},
 		{"reserved shard segment", func(in *Input) { in.Segments["shard"] = Segment{Kind: KindID} }, "segments.shard", "reserved"},
@@ -339,4 +339,22 @@ func mustJSON(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return raw
+}
+
+// TestDocumentListsAreNeverNull: the rules count and iterate the document's lists, and a null there is a
+// type error under strict evaluation (as conftest and opa eval run the bundle).
+func TestDocumentListsAreNeverNull(t *testing.T) {
+	in := dailyEventLog()
+	in.PartitionKey.Template = p("EVENTS")
+	in.SortKey = nil
+	doc := analyze(t, in)
+	js, err := doc.AttributeJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, field := range []string{`"delimiters":null`, `"letter_cases":null`, `"undeclared_placeholders":null`, `"key_attributes":null`} {
+		if strings.Contains(js, field) {
+			t.Errorf("the document has %s:\n%s", field, js)
+		}
+	}
 }

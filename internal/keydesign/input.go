@@ -28,7 +28,9 @@ const (
 // Input is a key design as the user wrote it. Nil pointers are values not set (defaults apply) or not
 // known yet; Unknown lists the paths that are not known at plan time.
 type Input struct {
-	Kind    string // "keydesign" (data source) or "sharded_table" (resource)
+	Kind string // "keydesign" (data source) or "sharded_table" (resource)
+	// Address is the Terraform address of the design when the caller knows it. The provider does not:
+	// Terraform sends no address in its requests, so the provider's documents leave it empty.
 	Address string
 
 	TableName     string

@@ -3,94 +3,93 @@
 // Terraform, AWS or OPA.
 package keydesign
 
-// DynamoDB limits and unit sizes. Every number the rules rely on lives here, with the page it comes from:
-// pages of the Amazon DynamoDB Developer Guide (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/),
-// or of the API Reference where marked API (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/).
-const (
-	// PartitionWriteUnitsLimit is the write throughput of one physical partition, in WCU/s
-	// (bp-partition-key-design; warm-throughput-scenarios).
-	PartitionWriteUnitsLimit = 1000
-	// PartitionReadUnitsLimit is the read throughput of one physical partition, in RCU/s
-	// (bp-partition-key-design; warm-throughput-scenarios).
-	PartitionReadUnitsLimit = 3000
+import "github.com/dynamokeys/terraform-provider-dynamokeys/policies"
 
-	// WriteUnitBytes is the item size covered by one write unit (ProvisionedThroughput.html).
-	WriteUnitBytes = 1024
-	// ReadUnitBytes is the item size covered by one strongly consistent read unit (ProvisionedThroughput.html).
-	ReadUnitBytes = 4096
+// limits is the bundle's data file (policies/dynamokeys/data.json), the one place that holds every DynamoDB
+// limit, threshold and default; contributing/capacity-model.md cites the AWS page of each. The names below
+// are the Go view of it, typed for the arithmetic that uses them.
+var limits = policies.Bundle.Limits
 
-	// PartitionKeyMaxBytes is the longest partition key value (ServiceQuotas "Partition key length").
-	PartitionKeyMaxBytes = 2048
-	// SortKeyMaxBytes is the longest sort key value (ServiceQuotas "Sort key length").
-	SortKeyMaxBytes = 1024
+// DynamoDB limits and unit sizes.
+var (
+	// PartitionWriteUnitsLimit and PartitionReadUnitsLimit are one physical partition's throughput in WCU/s
+	// and RCU/s (bp-partition-key-design; warm-throughput-scenarios).
+	PartitionWriteUnitsLimit = float64(limits.PartitionWriteUnits)
+	PartitionReadUnitsLimit  = float64(limits.PartitionReadUnits)
 
-	// ItemCollectionLimitBytes caps an item collection on a table with an LSI: 10 GB
-	// (LSI.html#LSI.ItemCollections.SizeLimit).
-	ItemCollectionLimitBytes = 10 * 1024 * 1024 * 1024
-	// ItemCollectionWarnBytes is the 8 GB level at which AWS suggests alarming
-	// (LSI.html#LSI.ItemCollections.SizeLimit).
-	ItemCollectionWarnBytes = 8 * 1024 * 1024 * 1024
+	// WriteUnitBytes and ReadUnitBytes are the item sizes one write unit and one strongly consistent read
+	// unit cover (ProvisionedThroughput.html).
+	WriteUnitBytes = float64(limits.WriteUnitBytes)
+	ReadUnitBytes  = float64(limits.ReadUnitBytes)
+
+	// PartitionKeyMaxBytes and SortKeyMaxBytes bound key values (ServiceQuotas "Partition key length",
+	// "Sort key length").
+	PartitionKeyMaxBytes = limits.PartitionKeyMaxBytes
+	SortKeyMaxBytes      = limits.SortKeyMaxBytes
+
+	// MaxItemSizeBytes is the item size limit (ServiceQuotas "Item size").
+	MaxItemSizeBytes = limits.MaxItemSizeBytes
+
+	// ItemCollectionLimitBytes caps an item collection on a table with an LSI, and ItemCollectionWarnBytes
+	// is where AWS suggests alarming (LSI.html#LSI.ItemCollections.SizeLimit).
+	ItemCollectionLimitBytes = limits.ItemCollectionGB * limits.BytesPerGB
+	ItemCollectionWarnBytes  = limits.ItemCollectionWarnGB * limits.BytesPerGB
 	// IndexEntryOverheadBytes is the per-entry overhead of a secondary index entry (LSI.html, GSI.html
 	// storage considerations).
-	IndexEntryOverheadBytes = 100
+	IndexEntryOverheadBytes = limits.IndexEntryOverheadBytes
+	// NumberKeyMaxBytes bounds a number key value without a template: the digits of the largest number,
+	// two per byte, plus sign and exponent.
+	NumberKeyMaxBytes = limits.NumberKeyMaxBytes
 
 	// MaxLocalSecondaryIndexes is the fixed LSI limit per table (ServiceQuotas; LSI.html).
-	MaxLocalSecondaryIndexes = 5
+	MaxLocalSecondaryIndexes = limits.MaxLSIs
 	// DefaultMaxGlobalSecondaryIndexes is the default, adjustable GSI quota per table (ServiceQuotas).
-	DefaultMaxGlobalSecondaryIndexes = 20
+	DefaultMaxGlobalSecondaryIndexes = limits.MaxGSIs
 	// MaxProjectedNonKeyAttributes caps INCLUDE non-key attributes across all indexes of a table (ServiceQuotas).
-	MaxProjectedNonKeyAttributes = 100
+	MaxProjectedNonKeyAttributes = limits.MaxProjectedAttributes
 	// MaxGSIKeyAttributes is the most attributes in a multi-attribute GSI partition or sort key
 	// (GSI.DesignPattern.MultiAttributeKeys).
-	MaxGSIKeyAttributes = 4
+	MaxGSIKeyAttributes = limits.MaxGSIKeyAttributes
 
 	// OnDemandTableUnitsQuota is the default on-demand quota of read and of write request units per table,
 	// GSIs included (ServiceQuotas "Throughput default quotas").
-	OnDemandTableUnitsQuota = 40000
+	OnDemandTableUnitsQuota = limits.OnDemandTableUnits
 	// NewTableWarmWritesPerSecond and NewTableWarmReadsPerSecond are a new on-demand table's default warm
 	// throughput (on-demand-capacity-mode; warm-throughput.html).
-	NewTableWarmWritesPerSecond = 4000
-	NewTableWarmReadsPerSecond  = 12000
+	NewTableWarmWritesPerSecond = limits.NewTableWriteUnits
+	NewTableWarmReadsPerSecond  = limits.NewTableReadUnits
 
 	// MinNameLength and MaxNameLength bound table and index names (HowItWorks.NamingRulesDataTypes).
-	MinNameLength = 3
-	MaxNameLength = 255
+	MinNameLength = limits.MinNameLength
+	MaxNameLength = limits.MaxNameLength
 	// MaxAttributeNameBytes bounds key attribute names (API_KeySchemaElement).
-	MaxAttributeNameBytes = 255
+	MaxAttributeNameBytes = limits.MaxAttributeNameBytes
 	// MaxNumberDigits is the precision of a DynamoDB number (ServiceQuotas "Number").
-	MaxNumberDigits = 38
+	MaxNumberDigits = limits.MaxNumberDigits
+
+	// MaxShardCount bounds shard counts so that suffix lists stay printable; far above any sane design.
+	MaxShardCount = limits.MaxShardCount
 )
 
-// Defaults of the design inputs, applied when the configuration leaves an attribute out. These are
-// dynamokeys choices, not AWS limits.
-const (
-	// DefaultItemSizeBytes is one write unit's worth of item: the smallest item costs the same.
-	DefaultItemSizeBytes = WriteUnitBytes
-	// DefaultTargetUtilization sizes shards at 80% of a partition's throughput, keeping 20% headroom.
-	DefaultTargetUtilization = 0.8
-	// DefaultIDMaxLength bounds an id segment without max_length (a UUID is 36 bytes; 64 leaves room for
-	// prefixed ids).
-	DefaultIDMaxLength = 64
-	// DefaultNumberMaxLength bounds a number segment's text: MaxNumberDigits digits, a sign and a decimal
-	// point.
-	DefaultNumberMaxLength = MaxNumberDigits + 2
-	// DefaultSchemeVersion is the routing scheme version of a new design.
-	DefaultSchemeVersion = 1
+// Defaults of the design inputs, applied when the configuration leaves an attribute out, and the
+// thresholds of the design rules. These are dynamokeys choices, not AWS limits:
+//   - DefaultItemSizeBytes is one write unit's worth of item: the smallest item costs the same.
+//   - DefaultTargetUtilization sizes shards at 80% of a partition's throughput, keeping 20% headroom.
+//   - DefaultIDMaxLength bounds an id segment without max_length (a UUID is 36 bytes; 64 leaves room for
+//     prefixed ids); DefaultNumberMaxLength a number segment's text (MaxNumberDigits, a sign and a point).
+//   - LowCardinalityThreshold: fewer distinct partition-key values spread load over too few partitions
+//     (DK302 and the GSI rules). FanoutWarningShards: more shards make every read a large scatter-gather.
+//     FanoutOverprovisionFactor: a fixed count this many times the required one is over-sharded.
+//   - BusyPartitionShare: the share of a partition's write throughput above which a partition-key value
+//     counts as busy for the monotonic-sort-key rule (DK305).
+var (
+	DefaultItemSizeBytes      = limits.DefaultItemSizeBytes
+	DefaultTargetUtilization  = limits.DefaultTargetUtilization
+	DefaultIDMaxLength        = limits.DefaultIDMaxLength
+	DefaultNumberMaxLength    = limits.DefaultNumberMaxLength
+	DefaultSchemeVersion      = limits.DefaultSchemeVersion
+	LowCardinalityThreshold   = limits.LowCardinality
+	FanoutWarningShards       = limits.FanoutShards
+	FanoutOverprovisionFactor = limits.FanoutOverprovisionFactor
+	BusyPartitionShare        = limits.BusyPartitionShare
 )
-
-// Thresholds of the design rules, read by the Rego rules through the limits data. These are dynamokeys
-// choices, not AWS limits.
-const (
-	// LowCardinalityThreshold: a partition key (or GSI partition key) with fewer distinct values than this
-	// spreads load over too few partitions (DK302 and the GSI rules).
-	LowCardinalityThreshold = 100
-	// FanoutWarningShards: more shards than this make every read of a logical key a large scatter-gather.
-	FanoutWarningShards = 100
-	// FanoutOverprovisionFactor: a fixed shard count more than this many times the required count is
-	// over-sharded (reads fan out for no write benefit).
-	FanoutOverprovisionFactor = 4
-)
-
-// BusyPartitionShare is the share of a partition's write throughput above which a partition-key value
-// counts as busy for the monotonic-sort-key rule (DK305).
-const BusyPartitionShare = 0.5

@@ -84,8 +84,8 @@ func Report(doc *Document, findings []ReportFinding) string {
 	}
 
 	if doc.Derived.Collection.Bytes != nil && len(doc.Table.LSIs) > 0 {
-		fmt.Fprintf(&b, "\nItem collection with %d LSI(s): ~%s per partition-key value (limit 10 GB)\n",
-			len(doc.Table.LSIs), bytesLabel(*doc.Derived.Collection.Bytes))
+		fmt.Fprintf(&b, "\nItem collection with %d LSI(s): ~%s per partition-key value (limit %s)\n",
+			len(doc.Table.LSIs), bytesLabel(*doc.Derived.Collection.Bytes), bytesLabel(float64(ItemCollectionLimitBytes)))
 	}
 
 	b.WriteString("\nFindings\n")
@@ -203,12 +203,13 @@ func thousands(f float64) string {
 }
 
 func bytesLabel(n float64) string {
-	const gb = 1024 * 1024 * 1024
+	const mb = 1 << 20
+	gb := float64(limits.BytesPerGB)
 	switch {
 	case n >= gb:
 		return strconv.FormatFloat(n/gb, 'f', 2, 64) + " GB"
-	case n >= 1024*1024:
-		return strconv.FormatFloat(n/(1024*1024), 'f', 1, 64) + " MB"
+	case n >= mb:
+		return strconv.FormatFloat(n/mb, 'f', 1, 64) + " MB"
 	}
 	return thousands(n) + " bytes"
 }

@@ -13,10 +13,6 @@ import (
 // createHash("sha256").update(id).digest().readUInt32BE(0) % count.
 const RoutingAlgorithm = "sha256-be32-mod"
 
-// MaxShardCount bounds shard counts so that suffix lists stay printable; far above any sane design
-// (DK404 warns past 100).
-const MaxShardCount = 100000
-
 // Shard returns the shard number of id among count shards. count must be at least 1.
 func Shard(id string, count int64) int64 {
 	// Hash the string's bytes in place: sha256 only reads them, and a []byte(id) copy would allocate

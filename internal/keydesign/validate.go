@@ -19,9 +19,10 @@ const (
 	MaxItemsPerPartitionKey = 1_000_000_000_000
 	// MaxCapacityUnits bounds provisioned read and write capacity of a table or index.
 	MaxCapacityUnits = 1_000_000_000
-	// MaxSegmentLength bounds a segment's max_length: no attribute value exceeds the item size limit.
-	MaxSegmentLength = MaxItemSizeBytes
 )
+
+// MaxSegmentLength bounds a segment's max_length: no attribute value exceeds the item size limit.
+var MaxSegmentLength = MaxItemSizeBytes
 
 // validateBounds rejects numbers beyond the upper bounds above.
 func (a *analyzer) validateBounds() {
@@ -43,7 +44,7 @@ func (a *analyzer) validateBounds() {
 	for _, name := range slices.Sorted(maps.Keys(in.Segments)) {
 		if l := in.Segments[name].MaxLength; l != nil && *l > MaxSegmentLength {
 			a.fail(Path{"segments", name, "max_length"}, "must be at most %s bytes (the item size limit), got %s",
-				thousands(MaxSegmentLength), thousands(float64(*l)))
+				thousands(float64(MaxSegmentLength)), thousands(float64(*l)))
 		}
 	}
 	capacity := func(p Path, v *int64) {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -20,6 +21,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/rego"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/policies"
 )
 
 // bundleArchive returns the release bundle archive to check and its version: the one named by
@@ -88,13 +90,28 @@ func TestPolicyBundleArchive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{".manifest", "policies.hcl"}
+	want := []string{".manifest", "policies.hcl", "dynamokeys/data.json"}
 	for name := range dirModules {
 		want = append(want, strings.TrimPrefix(name, "policies/"))
 	}
 	slices.Sort(want)
 	if got := slices.Sorted(maps.Keys(entries)); !slices.Equal(got, want) {
-		t.Errorf("archive files %v, want %v (the rules without *_test.rego, the manifest and policies.hcl)", got, want)
+		t.Errorf("archive files %v, want %v (the rules without *_test.rego, the data file, the manifest and policies.hcl)", got, want)
+	}
+	// The data file is the repository's, with the bundle's version stamped in.
+	var archived, repo map[string]any
+	if err := json.Unmarshal([]byte(entries["dynamokeys/data.json"]), &archived); err != nil {
+		t.Fatalf("the archive's dynamokeys/data.json: %v", err)
+	}
+	if err := json.Unmarshal(policies.DataJSON, &repo); err != nil {
+		t.Fatal(err)
+	}
+	if archived["version"] != version || repo["version"] != "dev" {
+		t.Errorf("data.json version %v in the archive (want %q), %v in the repository (want dev)", archived["version"], version, repo["version"])
+	}
+	archived["version"], repo["version"] = nil, nil
+	if !reflect.DeepEqual(archived, repo) {
+		t.Errorf("the archive's dynamokeys/data.json differs from policies/dynamokeys/data.json beyond the version")
 	}
 	for name, content := range entries {
 		if strings.HasSuffix(name, ".rego") && content != mustRead(t, filepath.Join("..", "..", "policies", name)) {
@@ -130,7 +147,11 @@ func TestPolicyBundleArchive(t *testing.T) {
 	ctx := t.Context()
 	fromArchive := func(query string) *rego.Rego { return rego.New(rego.Query(query), rego.LoadBundle(archive)) }
 	fromDir := func(query string) *rego.Rego {
-		opts := []func(*rego.Rego){rego.Query(query)}
+		store, err := BundleStore()
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := []func(*rego.Rego){rego.Query(query), rego.Store(store)}
 		for _, m := range dirModules {
 			opts = append(opts, rego.ParsedModule(m))
 		}

@@ -1,78 +1,12 @@
 package policy
 
 import (
-	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
-	"github.com/open-policy-agent/opa/v1/rego"
-
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
 )
-
-// TestLimitsMatchGo keeps the Rego limits and the Go constants in internal/keydesign one set of numbers.
-func TestLimitsMatchGo(t *testing.T) {
-	modules, err := BundleModules(false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	compiler := ast.NewCompiler().WithCapabilities(Capabilities())
-	if compiler.Compile(modules); compiler.Failed() {
-		t.Fatal(compiler.Errors)
-	}
-	rs, err := rego.New(rego.Query("data.dynamokeys.lib.limits"), rego.Compiler(compiler)).Eval(t.Context())
-	if err != nil || len(rs) == 0 {
-		t.Fatalf("evaluating limits: %v", err)
-	}
-	limits, ok := rs[0].Expressions[0].Value.(map[string]any)
-	if !ok {
-		t.Fatalf("data.dynamokeys.lib.limits is not an object: %v", rs[0].Expressions[0].Value)
-	}
-	want := map[string]float64{
-		"partition_write_units":       keydesign.PartitionWriteUnitsLimit,
-		"partition_read_units":        keydesign.PartitionReadUnitsLimit,
-		"partition_key_max_bytes":     keydesign.PartitionKeyMaxBytes,
-		"sort_key_max_bytes":          keydesign.SortKeyMaxBytes,
-		"item_collection_bytes":       keydesign.ItemCollectionLimitBytes,
-		"item_collection_warn_bytes":  keydesign.ItemCollectionWarnBytes,
-		"max_lsis":                    keydesign.MaxLocalSecondaryIndexes,
-		"max_gsis":                    keydesign.DefaultMaxGlobalSecondaryIndexes,
-		"max_projected_attributes":    keydesign.MaxProjectedNonKeyAttributes,
-		"max_gsi_key_attributes":      keydesign.MaxGSIKeyAttributes,
-		"on_demand_table_units":       keydesign.OnDemandTableUnitsQuota,
-		"new_table_write_units":       keydesign.NewTableWarmWritesPerSecond,
-		"new_table_read_units":        keydesign.NewTableWarmReadsPerSecond,
-		"min_name_length":             keydesign.MinNameLength,
-		"max_name_length":             keydesign.MaxNameLength,
-		"max_attribute_name_bytes":    keydesign.MaxAttributeNameBytes,
-		"max_number_digits":           keydesign.MaxNumberDigits,
-		"low_cardinality":             keydesign.LowCardinalityThreshold,
-		"fanout_shards":               keydesign.FanoutWarningShards,
-		"fanout_overprovision_factor": keydesign.FanoutOverprovisionFactor,
-		"busy_partition_share":        keydesign.BusyPartitionShare,
-	}
-	for key, v := range want {
-		got, ok := limits[key]
-		if !ok {
-			t.Errorf("policies/lib/lib.rego limits lacks %q", key)
-			continue
-		}
-		n, ok := got.(json.Number)
-		if !ok {
-			t.Errorf("limits.%s = %v (%T) in Rego, not a number", key, got, got)
-			continue
-		}
-		if g, err := n.Float64(); err != nil || g != v {
-			t.Errorf("limits.%s = %v in Rego, %v in Go", key, got, v)
-		}
-	}
-	for key := range limits {
-		if _, ok := want[key]; !ok {
-			t.Errorf("limits.%s has no Go counterpart in internal/keydesign/limits.go", key)
-		}
-	}
-}
 
 // TestEveryRuleHasCompleteMetadata checks the catalogue the docs and diagnostics are built from.
 func TestEveryRuleHasCompleteMetadata(t *testing.T) {
@@ -83,8 +17,22 @@ func TestEveryRuleHasCompleteMetadata(t *testing.T) {
 	ids := map[string]bool{}
 	for _, r := range e.Catalogue() {
 		ids[r.ID] = true
-		if r.Name == "" || r.Title == "" || r.Description == "" || r.Remediation == "" || len(r.Severities) == 0 {
+		if r.Name == "" || r.Title == "" || r.Description == "" || len(r.Severities) == 0 {
 			t.Errorf("%s has incomplete METADATA: %+v", r.ID, r)
+		}
+		if text := fmt.Sprint(r); strings.Contains(text, "${") {
+			t.Errorf("%s refers to a limit the data file does not have: %s", r.ID, text)
+		}
+		if r.Blocks != 1 {
+			t.Errorf("%s is declared by %d METADATA blocks; a rule has exactly one (custom.cases for several severities or remedies)", r.ID, r.Blocks)
+		}
+		if (r.Remediation == "") == (len(r.Cases) == 0) {
+			t.Errorf("%s needs either custom.remediation or custom.cases, not both or neither: %+v", r.ID, r)
+		}
+		for _, c := range r.Cases {
+			if c.When == "" || c.Remediation == "" || (c.Severity != SeverityError && c.Severity != SeverityWarning) {
+				t.Errorf("%s case %q is incomplete: %+v", r.ID, c.Name, c)
+			}
 		}
 		if !strings.HasSuffix(r.DocsURL, "#"+strings.ToLower(r.ID)) {
 			t.Errorf("%s docs URL %s", r.ID, r.DocsURL)
@@ -98,8 +46,40 @@ func TestEveryRuleHasCompleteMetadata(t *testing.T) {
 	}
 }
 
+// caseSeverity reads the severity of a body built with lib.finding_case(meta, "case", ...): the meta argument
+// names a rule of the same module whose METADATA lists the cases. ok is false for any other body.
+func caseSeverity(t *testing.T, m *ast.Module, rule *ast.Rule) (string, bool) {
+	t.Helper()
+	if rule.Head.Key == nil {
+		return "", false
+	}
+	call, isCall := rule.Head.Key.Value.(ast.Call)
+	if !isCall || len(call) != 5 || call[0].String() != "lib.finding_case" {
+		return "", false
+	}
+	metaName, caseName := call[1].String(), ""
+	if s, isString := call[2].Value.(ast.String); isString {
+		caseName = string(s)
+	}
+	for _, r := range m.Rules {
+		if r.Head.Name.String() != metaName {
+			continue
+		}
+		for _, a := range r.Annotations {
+			cases, _ := a.Custom["cases"].(map[string]any)
+			c, _ := cases[caseName].(map[string]any)
+			if sev := stringField(c, "severity"); sev != "" {
+				return sev, true
+			}
+		}
+	}
+	t.Errorf("%s:%d: lib.finding_case(%s, %q, …) names no case of a METADATA block in the module", m.Package.Location.File, rule.Location.Row, metaName, caseName)
+	return "", true
+}
+
 // TestRuleHeadsMatchSeverity: conftest's deny reads data.dynamokeys.errors and warn data.dynamokeys.warnings,
-// so a rule body filed under the wrong head would fail a plan on a warning or let an error pass.
+// so a rule body filed under the wrong head would fail a plan on a warning or let an error pass. A body of
+// a rule with several cases takes its severity from the case it names.
 func TestRuleHeadsMatchSeverity(t *testing.T) {
 	modules, err := BundleModules(false)
 	if err != nil {
@@ -117,6 +97,9 @@ func TestRuleHeadsMatchSeverity(t *testing.T) {
 				severity = stringField(a.Custom, "severity")
 			}
 			head := rule.Head.Name.String()
+			if sev, isCase := caseSeverity(t, m, rule); isCase && severity == "" {
+				severity = sev
+			}
 			if severity == "" {
 				if head == "errors" || head == "warnings" {
 					t.Errorf("%s:%d: %s body without a METADATA severity", name, rule.Location.Row, head)

@@ -54,7 +54,7 @@ func conftestTest(t *testing.T, output, fixture string) ([]byte, int) {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(conftestPath(t), "test", "--no-color", "--strict", "--show-builtin-errors",
-		"--policy", filepath.Join(root, "policies"), "--namespace", "dynamokeys.conftest",
+		"--policy", filepath.Join(root, "policies"), "--data", filepath.Join(root, "policies"), "--namespace", "dynamokeys.conftest",
 		"--output", output, filepath.Join("testdata", "plans", fixture))
 	var stderr strings.Builder
 	cmd.Stderr = &stderr

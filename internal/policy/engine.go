@@ -53,8 +53,23 @@ type Rule struct {
 	Severities  []string // "error", "warning" or both for rules whose severity depends on the case
 	Title       string
 	Description string
-	Remediation string
+	Remediation string // the remedy of a rule with one case; empty when Cases lists them
+	Cases       []Case // the cases of a rule whose severity and remedy depend on what it found
 	DocsURL     string
+	// AWSTable says why the rule cannot fire, or fires only in part, on the AWS provider's aws_dynamodb_table
+	// in plan JSON (custom.aws_dynamodb_table); empty when it fires there as on dynamokeys' own resource.
+	AWSTable string
+	// Blocks counts the METADATA blocks that declare this id; the bundle keeps it at one.
+	Blocks int
+}
+
+// Case is one case of a rule with several (custom.cases in its METADATA): when it applies, its severity and
+// its remedy.
+type Case struct {
+	Name        string
+	When        string
+	Severity    string
+	Remediation string
 }
 
 // Engine evaluates design documents with a compiled, prepared policy bundle. It is safe for concurrent use.
@@ -160,8 +175,12 @@ func NewEngine(ctx context.Context, opts Options) (*Engine, error) {
 	if compiler.Compile(modules); compiler.Failed() {
 		return nil, fmt.Errorf("compiling the policies: %w", compiler.Errors)
 	}
+	store, err := BundleStore()
+	if err != nil {
+		return nil, fmt.Errorf("reading the embedded policy data: %w", err)
+	}
 	query, err := rego.New(rego.Query(FindingsQuery), rego.Compiler(compiler), rego.Capabilities(Capabilities()),
-		rego.StrictBuiltinErrors(false)).PrepareForEval(ctx)
+		rego.Store(store), rego.StrictBuiltinErrors(false)).PrepareForEval(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("preparing the policy query: %w", err)
 	}
@@ -185,21 +204,47 @@ func catalogue(compiler *ast.Compiler) []Rule {
 			r = &Rule{ID: id, DocsURL: DocsURL(id)}
 			byID[id] = r
 		}
+		r.Blocks++
 		r.Name = cmp.Or(r.Name, stringField(a.Custom, "name"))
 		r.Title = cmp.Or(r.Title, a.Title)
 		r.Description = cmp.Or(r.Description, strings.TrimSpace(a.Description))
 		r.Remediation = cmp.Or(r.Remediation, stringField(a.Custom, "remediation"))
-		if sev := stringField(a.Custom, "severity"); sev != "" && !slices.Contains(r.Severities, sev) {
-			r.Severities = append(r.Severities, sev)
-			slices.Sort(r.Severities)
+		r.AWSTable = cmp.Or(r.AWSTable, stringField(a.Custom, "aws_dynamodb_table"))
+		severities := []string{stringField(a.Custom, "severity")}
+		cases, _ := a.Custom["cases"].(map[string]any)
+		for name, raw := range cases {
+			c, _ := raw.(map[string]any)
+			r.Cases = append(r.Cases, Case{Name: name, When: stringField(c, "when"), Severity: stringField(c, "severity"), Remediation: stringField(c, "remediation")})
+			severities = append(severities, stringField(c, "severity"))
+		}
+		// Errors first, then by name: the order the rule reference lists the cases in.
+		slices.SortFunc(r.Cases, func(x, y Case) int {
+			return cmp.Or(cmp.Compare(severityRank(x.Severity), severityRank(y.Severity)), cmp.Compare(x.Name, y.Name))
+		})
+		for _, sev := range severities {
+			if sev != "" && !slices.Contains(r.Severities, sev) {
+				r.Severities = append(r.Severities, sev)
+				slices.Sort(r.Severities)
+			}
 		}
 	}
 	rules := make([]Rule, 0, len(byID))
 	for _, r := range byID {
+		r.Title, r.Description, r.Remediation = ExpandLimits(r.Title), ExpandLimits(r.Description), ExpandLimits(r.Remediation)
+		for i := range r.Cases {
+			r.Cases[i].When, r.Cases[i].Remediation = ExpandLimits(r.Cases[i].When), ExpandLimits(r.Cases[i].Remediation)
+		}
 		rules = append(rules, *r)
 	}
 	slices.SortFunc(rules, func(a, b Rule) int { return cmp.Compare(a.ID, b.ID) })
 	return rules
+}
+
+func severityRank(s string) int {
+	if s == SeverityError {
+		return 0
+	}
+	return 1
 }
 
 func stringField(m map[string]any, key string) string {
@@ -209,7 +254,7 @@ func stringField(m map[string]any, key string) string {
 
 // DocsURL is where a rule is documented.
 func DocsURL(id string) string {
-	return "https://registry.terraform.io/providers/dynamokeys/dynamokeys/latest/docs/guides/rule-reference#" + strings.ToLower(id)
+	return policies.Bundle.DocsBase + "#" + strings.ToLower(id)
 }
 
 // Catalogue lists the rules the engine knows, sorted by id.

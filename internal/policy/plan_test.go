@@ -18,8 +18,9 @@ import (
 var planExpectations = map[string][]string{
 	"sharded_create.json": {
 		"deny:DK301@dynamokeys_sharded_table.events_hot", "deny:DK303@dynamokeys_sharded_table.events_hot",
+		"warn:DK302@data.dynamokeys_keydesign.orders_by_status",
 	},
-	"sharded_unknown.json": {},
+	"sharded_unknown.json": {"warn:@dynamokeys_sharded_table.events_unknown"},
 	"sharded_update.json":  {"deny:DK402@dynamokeys_sharded_table.events_live"},
 	"aws_create.json": {
 		"deny:DK101@aws_dynamodb_table.flags", "deny:DK202@aws_dynamodb_table.flags",
@@ -60,8 +61,12 @@ func TestPlanAdapterEntryPoints(t *testing.T) {
 	if compiler.Compile(modules); compiler.Failed() {
 		t.Fatal(compiler.Errors)
 	}
+	store, err := BundleStore()
+	if err != nil {
+		t.Fatal(err)
+	}
 	query, err := rego.New(rego.Query("deny := data.dynamokeys.conftest.deny; warn := data.dynamokeys.conftest.warn"),
-		rego.Compiler(compiler), rego.StrictBuiltinErrors(true)).PrepareForEval(t.Context())
+		rego.Compiler(compiler), rego.Store(store), rego.StrictBuiltinErrors(true)).PrepareForEval(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/cover"
 	"github.com/open-policy-agent/opa/v1/storage"
-	"github.com/open-policy-agent/opa/v1/storage/inmem"
 	"github.com/open-policy-agent/opa/v1/tester"
 )
 
@@ -23,7 +22,10 @@ func TestRegoRules(t *testing.T) {
 	}
 	compiler := ast.NewCompiler().WithCapabilities(Capabilities()).WithEnablePrintStatements(true)
 	coverage := cover.New()
-	store := inmem.New()
+	store, err := BundleStore()
+	if err != nil {
+		t.Fatal(err)
+	}
 	txn := storage.NewTransactionOrDie(ctx, store)
 	defer store.Abort(ctx, txn)
 	ch, err := tester.NewRunner().SetCompiler(compiler).SetStore(store).SetCoverageQueryTracer(coverage).

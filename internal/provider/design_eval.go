@@ -89,6 +89,7 @@ func designOutputs(ctx context.Context, settings policySettings, in *keydesign.I
 		return designOutputModel{}, diags, false
 	}
 	diags.Append(fieldWarningDiagnostics(keydesign.Questionable(in))...)
+	doc.ProviderVersion = settings.providerVersion
 	findings, evalDiags := evaluateDesign(ctx, settings, doc)
 	diags.Append(evalDiags...)
 	if diags.HasError() {

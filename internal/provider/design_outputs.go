@@ -26,6 +26,7 @@ type designOutputModel struct {
 	Findings             types.List   `tfsdk:"findings"`
 	OK                   types.Bool   `tfsdk:"ok"`
 	Report               types.String `tfsdk:"report"`
+	DesignDocument       types.String `tfsdk:"design_document"`
 }
 
 // unknownDesignOutputs marks every computed design attribute unknown (values known only after apply).
@@ -40,6 +41,7 @@ func unknownDesignOutputs() designOutputModel {
 		Findings:             types.ListUnknown(findingType),
 		OK:                   types.BoolUnknown(),
 		Report:               types.StringUnknown(),
+		DesignDocument:       types.StringUnknown(),
 	}
 }
 
@@ -106,6 +108,11 @@ func flattenDesign(ctx context.Context, doc *keydesign.Document, findings []poli
 	diags.Append(dg...)
 	out.OK = types.BoolValue(ok)
 	out.Report = types.StringValue(keydesign.Report(doc, report))
+	document, err := doc.AttributeJSON()
+	if err != nil {
+		diags.AddError("Encoding the design document failed", fmt.Sprintf("%v. Please report this issue with the design that caused it.", err))
+	}
+	out.DesignDocument = types.StringValue(document)
 	return out, diags
 }
 

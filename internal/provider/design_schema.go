@@ -60,7 +60,7 @@ var projectionValidator = stringvalidator.OneOf(keydesign.ProjectionAll, keydesi
 // when they change; the template is design metadata.
 func tableKeyAttributes() map[string]rschema.Attribute {
 	return map[string]rschema.Attribute{
-		"name": requiredString("Name of the key attribute, 1 to 255 bytes.", stringplanmodifier.RequiresReplace()),
+		"name": requiredString("Name of the key attribute, 1 to "+limitText(keydesign.MaxAttributeNameBytes)+" bytes.", stringplanmodifier.RequiresReplace()),
 		"type": rschema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(keydesign.KeyTypeString),
 			Description: keyTypeDesc, PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
 		"template": optionalString("Key template: literal text with {placeholder} segments, e.g. `DAY#{day}#SHARD#{shard}`. " +
@@ -99,7 +99,8 @@ func designInputAttributes() map[string]rschema.Attribute {
 					stringvalidator.OneOf(keydesign.TimeGranularities...)),
 				"values": rschema.ListAttribute{Optional: true, ElementType: types.StringType, Description: "The values of an enum segment.",
 					Validators: []validator.List{listvalidator.SizeAtLeast(1)}},
-				"max_length":  optionalInt("Longest rendered value in UTF-8 bytes. Defaults: id 64, number 40, enum the longest value, time from the granularity."),
+				"max_length": optionalInt("Longest rendered value in UTF-8 bytes. Defaults: id " + limitText(keydesign.DefaultIDMaxLength) + ", number " +
+					limitText(keydesign.DefaultNumberMaxLength) + ", enum the longest value, time from the granularity."),
 				"cardinality": optionalInt("Number of distinct values. Defaults: enum the number of values; id, number and time unbounded."),
 				"monotonic":   optionalBool("Whether new values only grow (timestamps, sequence numbers). Defaults to true for time segments, false otherwise."),
 			}}},
@@ -108,16 +109,16 @@ func designInputAttributes() map[string]rschema.Attribute {
 				"strategy": optionalString("none (the default), calculated (suffix = hash of the source segment, so readers can find an item's shard) or random.",
 					stringvalidator.OneOf(keydesign.ShardingStrategies...)),
 				"source": optionalString("Segment whose value is hashed by the calculated strategy, e.g. event_id."),
-				"count": optionalInt(fmt.Sprintf("Number of shards, 1 to %d. Omit to compute it from traffic: the busiest key's demand over %d WCU and %d RCU per partition at target_utilization.",
-					keydesign.MaxShardCount, keydesign.PartitionWriteUnitsLimit, keydesign.PartitionReadUnitsLimit)),
-				"scheme_version": optionalInt("Version of the routing scheme, default 1. Bump it whenever count, source or strategy change on a live table (rule DK402)."),
+				"count": optionalInt(fmt.Sprintf("Number of shards, 1 to %s. Omit to compute it from traffic: the busiest key's demand over %s WCU and %s RCU per partition at target_utilization.",
+					limitText(keydesign.MaxShardCount), limitText(keydesign.PartitionWriteUnitsLimit), limitText(keydesign.PartitionReadUnitsLimit))),
+				"scheme_version": optionalInt("Version of the routing scheme, default " + limitText(keydesign.DefaultSchemeVersion) + ". Bump it whenever count, source or strategy change on a live table (rule DK402)."),
 			}},
 		"traffic": rschema.SingleNestedAttribute{Optional: true,
 			Description: "Measured or expected peak traffic. Every field is optional; rules that need a missing number stay silent.",
 			Attributes: map[string]rschema.Attribute{
 				"writes_per_second":              optionalFloat("Peak writes per second to the whole entity."),
 				"reads_per_second":               optionalFloat("Peak reads per second from the whole entity."),
-				"item_size_bytes":                optionalInt("Typical item size in bytes, 1 to 409,600 (400 KB). Defaults to 1,024."),
+				"item_size_bytes":                optionalInt("Typical item size in bytes, 1 to " + limitText(keydesign.MaxItemSizeBytes) + " (the item size limit). Defaults to " + limitText(keydesign.DefaultItemSizeBytes) + "."),
 				"read_consistency":               optionalString("eventual (the default, 0.5 RCU per 4 KB), strong (1 RCU) or transactional (2 RCU).", stringvalidator.OneOf(keydesign.ReadConsistencies...)),
 				"transactional_writes":           optionalBool("Whether writes are transactional, which doubles their write units."),
 				"hot_key_share":                  optionalFloat("Share of traffic (0 to 1) on the busiest partition-key value. Defaults from the key template: see the capacity model guide."),
@@ -125,9 +126,9 @@ func designInputAttributes() map[string]rschema.Attribute {
 				"hottest_item_reads_per_second":  optionalFloat("Reads per second of the single busiest item."),
 				"max_items_per_partition_key":    optionalInt("Most items under one partition-key value (the item collection). Omit for unbounded growth."),
 			}},
-		"target_utilization": optionalFloat("Share of a partition's throughput one shard may use when the shard count is computed, in (0, 1]. Defaults to 0.8."),
+		"target_utilization": optionalFloat("Share of a partition's throughput one shard may use when the shard count is computed, in (0, 1]. Defaults to " + limitText(keydesign.DefaultTargetUtilization) + "."),
 		"local_secondary_indexes": rschema.MapNestedAttribute{Optional: true,
-			Description:   "Local secondary indexes keyed by index name (at most 5; they need a table sort key). DynamoDB creates LSIs only with the table: any change replaces it.",
+			Description:   "Local secondary indexes keyed by index name (at most " + limitText(keydesign.MaxLocalSecondaryIndexes) + "; they need a table sort key). DynamoDB creates LSIs only with the table: any change replaces it.",
 			PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplaceIf(lsisChanged, "Any LSI change replaces the table.", "Any LSI change replaces the table.")},
 			NestedObject:  rschema.NestedAttributeObject{Attributes: lsiAttributes()}},
 		"global_secondary_indexes": rschema.MapNestedAttribute{Optional: true,
@@ -199,8 +200,8 @@ var (
 			"hot_key_share":         computedFloat("Share of traffic on the busiest partition-key value, given or derived from the template."),
 			"hot_key_write_units":   computedFloat("Write units per second of the busiest logical key, before sharding."),
 			"hot_key_read_units":    computedFloat("Read units per second of the busiest logical key, before sharding."),
-			"per_shard_write_units": computedFloat("Write units per second of each shard of the busiest key; a partition serves 1,000."),
-			"per_shard_read_units":  computedFloat("Read units per second of each shard of the busiest key; a partition serves 3,000."),
+			"per_shard_write_units": computedFloat("Write units per second of each shard of the busiest key; a partition serves " + limitText(keydesign.PartitionWriteUnitsLimit) + "."),
+			"per_shard_read_units":  computedFloat("Read units per second of each shard of the busiest key; a partition serves " + limitText(keydesign.PartitionReadUnitsLimit) + "."),
 			"read_fanout":           computedInt("Queries needed to read one logical collection: one per shard."),
 			"required_shard_count":  computedInt("Shards the busiest key needs at target_utilization, whatever count is configured."),
 		}}
@@ -237,6 +238,9 @@ func designOutputAttributes() map[string]rschema.Attribute {
 		"findings":               findingsAttribute,
 		"ok":                     rschema.BoolAttribute{Computed: true, Description: "True when there is no error finding."},
 		"report":                 computedString("A readable text report: key layout, capacity and a bar chart of per-shard demand against the partition limits."),
+		"design_document": computedString("The analyzed design as JSON, the document the policies evaluate: the design with defaults applied, " +
+			"every derived fact, schema_version and the provider_version that computed it (without prior, and with an empty address). " +
+			"The policy bundle reads it from the plan JSON; unknown while any input is unknown."),
 	}
 }
 

@@ -77,6 +77,8 @@ type policySettings struct {
 	disabledRules map[string]bool
 	evalTimeout   time.Duration
 	evaluator     policy.Evaluator
+	// providerVersion is the provider's version string, recorded in each design document.
+	providerVersion string
 }
 
 func (p *dynamokeysProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -188,6 +190,7 @@ func (p *dynamokeysProvider) Configure(ctx context.Context, req provider.Configu
 	var diags diag.Diagnostics
 	data.defaultTags, diags = expandDefaultTags(ctx, cfg.DefaultTags)
 	resp.Diagnostics.Append(diags...)
+	data.policy.providerVersion = p.version
 	var policyDirs []string
 	if pm := cfg.Policy; pm != nil {
 		if !pm.Enforce.IsNull() && !pm.Enforce.IsUnknown() {

@@ -354,7 +354,6 @@ func designInput(ctx context.Context, m shardedTableModel) (*keydesign.Input, di
 	in, diags := expandDesign(ctx, m.designInputModel)
 	in.Kind = "sharded_table"
 	in.TableName = m.Name.ValueString()
-	in.Address = "dynamokeys_sharded_table." + in.TableName
 	in.BillingMode = m.BillingMode.ValueString()
 	in.ReadCapacity, in.WriteCapacity = int64Ptr(m.ReadCapacity), int64Ptr(m.WriteCapacity)
 	in.OnDemand, in.Warm, in.Autoscaling = throughputFacts(ctx, m, &diags)

@@ -66,7 +66,7 @@ func (r *shardedTableResource) Schema(ctx context.Context, _ resource.SchemaRequ
 	attrs["status"] = rschema.StringAttribute{Computed: true, Description: "The table status DynamoDB reported last, e.g. ACTIVE.",
 		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
 	attrs["name"] = rschema.StringAttribute{Required: true,
-		Description:   "Table name: 3 to 255 characters of letters, digits, underscore, dot or hyphen. Changing it replaces the table.",
+		Description:   "Table name: " + limitText(keydesign.MinNameLength) + " to " + limitText(keydesign.MaxNameLength) + " characters of letters, digits, underscore, dot or hyphen. Changing it replaces the table.",
 		PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}}
 	attrs["billing_mode"] = rschema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(dynamo.BillingPayPerRequest),
 		Description: "PAY_PER_REQUEST (on-demand, the default) or PROVISIONED (set read_capacity and write_capacity).",
@@ -338,6 +338,28 @@ func (r *shardedTableResource) Create(ctx context.Context, req resource.CreateRe
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
+// refreshDesignDocument recomputes design_document from the refreshed state, whose table settings (a
+// capacity an ignore_changes keeps, for example) may differ from those the last plan saw. The next plan then
+// computes the same document from the same values, instead of planning an update of the document alone.
+// Findings are left as planned: some need the prior state (DK402), which a refresh does not have.
+func (r *shardedTableResource) refreshDesignDocument(ctx context.Context, state *shardedTableModel) {
+	if state.DesignDocument.IsNull() || state.DesignDocument.IsUnknown() {
+		return // imported: no design recorded yet
+	}
+	in, diags := designInput(ctx, *state)
+	if diags.HasError() {
+		return
+	}
+	doc, errs := keydesign.Analyze(in)
+	if len(errs) > 0 {
+		return
+	}
+	doc.ProviderVersion = policySettingsOf(r.data).providerVersion
+	if js, err := doc.AttributeJSON(); err == nil {
+		state.DesignDocument = types.StringValue(js)
+	}
+}
+
 // setComputed fills the attributes only DynamoDB knows.
 func setComputed(m *shardedTableModel, t *dynamo.Table) {
 	m.ID = types.StringValue(t.Name)
@@ -380,6 +402,7 @@ func (r *shardedTableResource) Read(ctx context.Context, req resource.ReadReques
 	}
 	resp.Diagnostics.Append(flattenTable(ctx, table, &state)...)
 	readTags(table.Tags, defaultTagsOf(r.data), &state)
+	r.refreshDesignDocument(ctx, &state)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 

@@ -5,55 +5,27 @@
 #   and number formatting. Rules read facts from input.derived; this package holds no design math.
 package dynamokeys.lib
 
-# DynamoDB limits the rules compare against. Go keeps the same numbers in internal/keydesign/limits.go, and
-# a test checks that both agree. Sources: AWS DynamoDB Developer Guide (URLs in contributing/capacity-model.md).
-limits := {
-	# Per physical partition, both capacity modes (bp-partition-key-design).
-	"partition_write_units": 1000,
-	"partition_read_units": 3000,
-	# ServiceQuotas "Partition key length", "Sort key length".
-	"partition_key_max_bytes": 2048,
-	"sort_key_max_bytes": 1024,
-	# LSI.html#LSI.ItemCollections.SizeLimit: 10 GB cap, alarm near 8 GB.
-	"item_collection_bytes": 10737418240,
-	"item_collection_warn_bytes": 8589934592,
-	# ServiceQuotas: 5 LSIs (fixed), 20 GSIs (default), 100 projected attributes across indexes.
-	"max_lsis": 5,
-	"max_gsis": 20,
-	"max_projected_attributes": 100,
-	# GSI.DesignPattern.MultiAttributeKeys: up to 4 partition and 4 sort attributes.
-	"max_gsi_key_attributes": 4,
-	# ServiceQuotas "Throughput default quotas": on-demand units per table, GSIs included.
-	"on_demand_table_units": 40000,
-	# on-demand-capacity-mode / warm-throughput.html: a new table's default warm throughput.
-	"new_table_write_units": 4000,
-	"new_table_read_units": 12000,
-	# HowItWorks.NamingRulesDataTypes; API_KeySchemaElement.
-	"min_name_length": 3,
-	"max_name_length": 255,
-	"max_attribute_name_bytes": 255,
-	# ServiceQuotas "Number": 38 significant digits.
-	"max_number_digits": 38,
-	# Design thresholds of the rules (contributing/capacity-model.md): low cardinality, fan-out, over-sharding, busy partition share.
-	"low_cardinality": 100,
-	"fanout_shards": 100,
-	"fanout_overprovision_factor": 4,
-	"busy_partition_share": 0.5,
-}
-
-docs_base := "https://registry.terraform.io/providers/dynamokeys/dynamokeys/latest/docs/guides/rule-reference"
+# The DynamoDB limits, thresholds and defaults the rules compare against, and the docs base URL, are data:
+# policies/dynamokeys/data.json, loaded as data.dynamokeys (opa eval -d policies, conftest --data policies,
+# the bundle archive, and the provider's embedded engine). Rules import data.dynamokeys.limits; a base
+# document costs nothing per table, where a rule copying it would be evaluated again under each `with input`.
+import data.dynamokeys.limits
 
 # finding builds a finding from the METADATA of the rule that calls it.
-finding(meta, message, path) := finding_with_severity(meta, meta.custom.severity, message, path)
+finding(meta, message, path) := finding_of(meta, meta.custom.severity, meta.custom.remediation, message, path)
 
-finding_with_severity(meta, severity, message, path) := {
+# finding_case builds a finding of a rule whose severity and remedy depend on the case: the custom.cases of
+# the rule's annotations name each case's severity and remediation.
+finding_case(meta, case, message, path) := finding_of(meta, meta.custom.cases[case].severity, meta.custom.cases[case].remediation, message, path)
+
+finding_of(meta, severity, remediation, message, path) := {
 	"rule": meta.custom.id,
 	"name": meta.custom.name,
 	"severity": severity,
 	"message": message,
 	"path": path,
-	"remediation": meta.custom.remediation,
-	"docs_url": sprintf("%s#%s", [docs_base, lower(meta.custom.id)]),
+	"remediation": expand(remediation),
+	"docs_url": sprintf("%s#%s", [data.dynamokeys.docs_base, lower(meta.custom.id)]),
 }
 
 # unknown_prefixes are the dotted paths not known at plan time with a trailing dot, to match their children.
@@ -129,3 +101,20 @@ format_step(step) := format_int(step, 10) if is_number(step)
 on_demand if input.table.billing_mode in {"", "PAY_PER_REQUEST"}
 
 on_demand if not input.table.billing_mode
+
+# expand replaces each ${name} in a METADATA text with the limit of that name, formatted as in messages, so
+# that remedies and descriptions quote the data file instead of repeating its numbers.
+expand(text) := text if not contains(text, "${")
+
+expand(text) := strings.replace_n(
+	{sprintf("${%s}", [name]): limit_text(limits[name]) | some name in placeholders(text)},
+	text,
+) if {
+	contains(text, "${")
+}
+
+placeholders(text) := {m[1] | some m in regex.find_all_string_submatch_n(`\$\{([a-z_]+)\}`, text, -1)}
+
+limit_text(v) := fmt(v) if is_number(v)
+
+limit_text(v) := v if is_string(v)

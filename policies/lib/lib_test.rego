@@ -46,3 +46,9 @@ test_on_demand if {
 	lib.on_demand with input as {"table": {}}
 	not lib.on_demand with input as {"table": {"billing_mode": "PROVISIONED"}}
 }
+
+test_expand_quotes_the_data_file if {
+	lib.expand("at most ${max_lsis} LSIs of [${name_characters}], ${partition_write_units} WCU") == "at most 5 LSIs of [A-Za-z0-9_.-], 1,000 WCU"
+	lib.expand("no placeholder") == "no placeholder"
+	lib.expand("${not_a_limit}") == "${not_a_limit}"
+}

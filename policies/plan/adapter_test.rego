@@ -1,6 +1,7 @@
 package dynamokeys.plan_test
 
 import data.dynamokeys.conftest
+import data.dynamokeys.fixtures
 import data.dynamokeys.hcp
 import data.dynamokeys.plan
 
@@ -140,75 +141,134 @@ test_unexpected_types_do_not_crash if {
 	doc.table.gsis == []
 }
 
-sharded_after := {
-	"name": "events",
-	"billing_mode": "PAY_PER_REQUEST",
-	"read_capacity": null,
-	"write_capacity": null,
-	"partition_key": {"name": "pk", "type": "S", "template": "DAY#{day}#SHARD#{shard}"},
-	"sort_key": {"name": "sk", "type": "S", "template": "EVENT#{event_id}"},
-	"segments": {
-		"day": {"kind": "time", "granularity": "day", "values": null, "max_length": null, "cardinality": null, "monotonic": null},
-		"event_id": {"kind": "id", "granularity": null, "values": null, "max_length": 36, "cardinality": null, "monotonic": null},
-	},
-	"sharding": {"strategy": "calculated", "source": "event_id", "count": 4, "scheme_version": 1},
-	"traffic": {"writes_per_second": 2500, "reads_per_second": 400},
-	"capacity": {
-		"hot_key_write_units": 2500, "hot_key_read_units": 200, "per_shard_write_units": 625, "per_shard_read_units": 50,
-		"peak_write_units": 2500, "peak_read_units": 200, "required_shard_count": 4,
-	},
-	"shard_count": 4,
-	"local_secondary_indexes": null,
-	"global_secondary_indexes": {"by_day": {
-		"partition_key": [{"name": "day", "type": "S", "cardinality": null}],
-		"sort_key": null, "projection_type": "KEYS_ONLY", "non_key_attributes": null,
-	}},
-}
+# sharded_values are planned values of a dynamokeys_sharded_table: the adapter reads only design_document.
+sharded_values(doc) := {"name": doc.table.name, "design_document": json.marshal(doc)}
+
+sharded_doc := fixtures.doc({"kind": "sharded_table", "address": "", "schema_version": 1, "provider_version": "0.3.0"})
 
 sharded_plan(after, before, actions, after_unknown) := {"resource_changes": [object.union(
 	change("dynamokeys_sharded_table", "dynamokeys_sharded_table.events", actions, after, after_unknown),
 	{"change": {"before": before}},
 )]}
 
-test_sharded_table_is_mapped_with_facts if {
-	doc := plan.documents["dynamokeys_sharded_table.events"] with input as sharded_plan(sharded_after, null, ["create"], {})
-	doc.derived.partition_key.has_shard
-	doc.derived.partition_key.has_time_bucket
-	doc.derived.partition_key.placeholders == ["day", "shard"]
-	doc.derived.sort_key.monotonic == false
-	doc.derived.required_shards == 4
-	doc.table.gsis[0].time_bucketed
+test_sharded_table_document_is_decoded_with_the_plan_address if {
+	doc := plan.documents["dynamokeys_sharded_table.events"] with input as sharded_plan(sharded_values(sharded_doc), null, ["create"], {})
+	doc.address == "dynamokeys_sharded_table.events"
+	doc.derived == sharded_doc.derived
 	doc.prior == null
 }
 
 test_sharded_table_clean_design_passes if {
-	count(conftest.deny) == 0 with input as sharded_plan(sharded_after, null, ["create"], {})
+	count(conftest.deny) == 0 with input as sharded_plan(sharded_values(sharded_doc), null, ["create"], {})
+	count(conftest.warn) == 0 with input as sharded_plan(sharded_values(sharded_doc), null, ["create"], {})
 }
 
-test_sharded_table_scheme_change_is_denied if {
-	after := object.union(sharded_after, {"sharding": {"count": 8}, "shard_count": 8, "capacity": {"per_shard_write_units": 312.5}})
-	some d in conftest.deny with input as sharded_plan(after, sharded_after, ["update"], {})
+# A fact only Go computes (the partition key's byte bound) reaches the rules through the document.
+test_sharded_table_fact_from_go_fires_its_rule if {
+	long := object.union(sharded_doc, {"derived": {"partition_key": {"max_bytes": 3000}}})
+	some d in conftest.deny with input as sharded_plan(sharded_values(long), null, ["create"], {})
+	d.rule == "DK102"
+	d.address == "dynamokeys_sharded_table.events"
+}
+
+scheme(n) := object.union(sharded_doc, {
+	"sharding": {"strategy": "calculated", "source": "order_id", "count": n, "scheme_version": 1},
+	"derived": {"shard_count": n},
+})
+
+test_sharded_table_scheme_change_is_denied_against_the_before_document if {
+	p := sharded_plan(sharded_values(scheme(8)), sharded_values(scheme(4)), ["update"], {})
+	some d in conftest.deny with input as p
 	d.rule == "DK402"
 	d.path == "sharding.scheme_version"
 }
 
-test_sharded_table_unknown_traffic_is_silent if {
-	after := object.union(sharded_after, {
-		"sharding": {"strategy": "none"}, "partition_key": {"template": "DAY#{day}"},
-		"capacity": {"per_shard_write_units": 2500}, "shard_count": 1,
-	})
-	"DK303" in {d.rule | some d in conftest.deny} with input as sharded_plan(after, null, ["create"], {})
-	not "DK303" in {d.rule | some d in conftest.deny} with input as sharded_plan(after, null, ["create"], {"capacity": true})
+test_prior_is_read_only_for_in_place_updates if {
+	p := sharded_plan(sharded_values(scheme(8)), sharded_values(scheme(4)), ["delete", "create"], {})
+	plan.documents["dynamokeys_sharded_table.events"].prior == null with input as p
+	not "DK402" in {d.rule | some d in conftest.deny} with input as p
 }
 
-test_sharded_table_undeclared_placeholder_is_denied if {
-	after := object.union(sharded_after, {"sort_key": {"template": "EVENT#{event_id}#{ts}"}})
-	"DK104" in {d.rule | some d in conftest.deny} with input as sharded_plan(after, null, ["create"], {})
+test_update_after_import_is_not_a_scheme_change if {
+	# An imported or moved table's state has no design_document.
+	p := sharded_plan(sharded_values(scheme(8)), {"name": "orders", "design_document": null}, ["update"], {})
+	plan.documents["dynamokeys_sharded_table.events"].prior == null with input as p
+	not "DK402" in {d.rule | some d in conftest.deny} with input as p
 }
 
 test_replacement_is_checked if {
-	p := sharded_plan(object.union(sharded_after, {"partition_key": {"type": "BOOL"}}), sharded_after, ["delete", "create"], {})
+	bad := object.union(sharded_doc, {"derived": {"key_attributes": [{"path": ["partition_key"], "name": "pk", "name_bytes": 2, "type": "BOOL"}]}})
+	p := sharded_plan(sharded_values(bad), sharded_values(sharded_doc), ["delete", "create"], {})
 	"DK101" in {d.rule | some d in conftest.deny} with input as p
+}
+
+test_unknown_design_document_warns_once_and_is_not_evaluated if {
+	p := sharded_plan({"name": "orders"}, null, ["create"], {"design_document": true})
+	count(plan.documents) == 0 with input as p
+	count(conftest.deny) == 0 with input as p
+	[w.msg | some w in conftest.warn with input as p] == [concat("", [
+		"dynamokeys: the key design of dynamokeys_sharded_table.events depends on values known only after apply, ",
+		"so it was not checked here; the provider checks it when it plans the apply",
+	])]
+}
+
+test_unknown_schema_version_warns_once_and_is_not_evaluated if {
+	future := object.union(sharded_doc, {"schema_version": 2, "derived": {"partition_key": {"max_bytes": 3000}}})
+	p := sharded_plan(sharded_values(future), null, ["create"], {})
+	count(plan.documents) == 0 with input as p
+	count(conftest.deny) == 0 with input as p
+	[w.msg | some w in conftest.warn with input as p] == [concat("", [
+		"dynamokeys: dynamokeys_sharded_table.events carries a design document of schema_version 2, which this policy ",
+		"bundle does not understand (it reads 1); its key design was not checked: use the policy bundle released with the provider",
+	])]
+}
+
+test_missing_or_malformed_design_document_is_unreadable if {
+	every after in [{"name": "orders"}, {"design_document": "{not json"}, {"design_document": "[1]"}, "nope"] {
+		count(plan.documents) == 0 with input as sharded_plan(after, null, ["create"], {})
+		plan.unreadable == {"dynamokeys_sharded_table.events"} with input as sharded_plan(after, null, ["create"], {})
+	}
+}
+
+data_source(address, doc) := {"address": address, "mode": "data", "type": "dynamokeys_keydesign", "name": "d", "values": {"design_document": json.marshal(doc)}}
+
+keydesign_doc := object.union(sharded_doc, {"kind": "keydesign", "derived": {"partition_key": {"max_bytes": 3000}}})
+
+test_data_sources_read_while_planning_are_checked_in_every_module if {
+	p := {"resource_changes": [], "prior_state": {"values": {"root_module": {
+		"resources": [
+			data_source("data.dynamokeys_keydesign.root", keydesign_doc),
+			{"address": "aws_dynamodb_table.x", "mode": "managed", "type": "aws_dynamodb_table", "values": {}},
+		],
+		"child_modules": [{"address": "module.a", "child_modules": [{
+			"address": "module.a.module.b",
+			"resources": [data_source("module.a.module.b.data.dynamokeys_keydesign.nested", keydesign_doc)],
+		}]}],
+	}}}}
+	want := {"data.dynamokeys_keydesign.root", "module.a.module.b.data.dynamokeys_keydesign.nested"}
+	{d.address | some d in conftest.deny; d.rule == "DK102"} == want with input as p
+}
+
+test_modules_deeper_than_five_levels_warn if {
+	deepest := {"address": "module.deep", "resources": [data_source("module.deep.data.dynamokeys_keydesign.d", keydesign_doc)]}
+	l1 := {"address": "module.l1", "child_modules": [deepest]}
+	l2 := {"address": "module.l2", "child_modules": [l1]}
+	l3 := {"address": "module.l3", "child_modules": [l2]}
+	l4 := {"address": "module.l4", "child_modules": [l3]}
+	l5 := {"address": "module.l5", "child_modules": [l4]}
+	l6 := {"address": "module.l6", "child_modules": [l5]}
+	p := {"resource_changes": [], "prior_state": {"values": {"root_module": {"child_modules": [l6]}}}}
+	count(conftest.deny) == 0 with input as p
+	some w in conftest.warn with input as p
+	contains(w.msg, "module.l1 is nested more than five modules deep")
+}
+
+test_deferred_data_source_read_is_checked_when_known if {
+	rc := {
+		"address": "data.dynamokeys_keydesign.later", "mode": "data", "type": "dynamokeys_keydesign", "name": "later",
+		"change": {"actions": ["read"], "before": null, "after": sharded_values(keydesign_doc), "after_unknown": {}},
+	}
+	"DK102" in {d.rule | some d in conftest.deny} with input as {"resource_changes": [rc]}
 }
 
 test_hcp_entry_point_reads_input_plan if {
@@ -217,9 +277,51 @@ test_hcp_entry_point_reads_input_plan if {
 	startswith(msg, "DK101 aws_dynamodb_table.orders")
 }
 
-test_update_after_import_is_not_a_scheme_change if {
-	imported := object.union(sharded_after, {"partition_key": {"template": null}, "sharding": null, "shard_count": 1})
-	doc := plan.documents["dynamokeys_sharded_table.events"] with input as sharded_plan(sharded_after, imported, ["update"], {})
-	"sharding" in doc.prior.unknown
-	not "DK402" in {d.rule | some d in conftest.deny} with input as sharded_plan(sharded_after, imported, ["update"], {})
+test_missing_data_file_denies_instead_of_passing_silently if {
+	count(conftest.deny) == 0 with input as aws_plan(aws_table({}))
+	some d in conftest.deny with input as aws_plan(aws_table({})) with data.dynamokeys.limits as null
+	contains(d.msg, "--data")
+}
+
+versioned_change(i, v) := change(
+	"dynamokeys_sharded_table", sprintf("dynamokeys_sharded_table.t%d", [i]), ["create"],
+	sharded_values(object.union(sharded_doc, {"provider_version": v})), {},
+)
+
+versioned_plan(versions) := {"resource_changes": [versioned_change(i, v) | some i, v in versions]}
+
+# version_warnings are the messages of the version check among warnings.
+version_warnings(warnings) := [w.msg | some w in warnings; contains(w.msg, "newer than this policy bundle")]
+
+test_plan_from_a_newer_provider_warns_once if {
+	warnings := conftest.warn with input as versioned_plan(["0.3.0", "v0.4.1", "0.2.0", "dev"]) with data.dynamokeys.version as "0.2.0"
+	version_warnings(warnings) == [concat("", [
+		"dynamokeys: this plan was made with dynamokeys provider 0.4.1, newer than this policy bundle (0.2.0): ",
+		"rules and facts the newer provider knows are not checked here; use the policy bundle released with the provider",
+	])]
+}
+
+test_plan_from_the_same_or_an_older_provider_does_not_warn if {
+	warnings := conftest.warn with input as versioned_plan(["0.2.0", "v0.1.9", "0.2.0-rc.1"]) with data.dynamokeys.version as "0.2.0"
+	version_warnings(warnings) == []
+}
+
+test_prerelease_below_its_release_but_above_the_previous if {
+	above := conftest.warn with input as versioned_plan(["0.3.0-rc.1"]) with data.dynamokeys.version as "0.2.0"
+	count(version_warnings(above)) == 1
+	below := conftest.warn with input as versioned_plan(["0.3.0-rc.1"]) with data.dynamokeys.version as "0.3.0"
+	version_warnings(below) == []
+}
+
+test_development_versions_never_warn if {
+	dev_bundle := conftest.warn with input as versioned_plan(["9.9.9"]) with data.dynamokeys.version as "dev"
+	version_warnings(dev_bundle) == []
+	dev_provider := conftest.warn with input as versioned_plan(["dev", "", "not-a-version"]) with data.dynamokeys.version as "0.2.0"
+	version_warnings(dev_provider) == []
+}
+
+test_documents_of_an_unknown_schema_still_count_for_the_version if {
+	future := object.union(sharded_doc, {"schema_version": 2, "provider_version": "1.0.0"})
+	warnings := conftest.warn with input as sharded_plan(sharded_values(future), null, ["create"], {}) with data.dynamokeys.version as "0.2.0"
+	count(version_warnings(warnings)) == 1
 }

@@ -1,0 +1,88 @@
+package policy
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// awsTable is a planned aws_dynamodb_table change with the given attributes over a clean table.
+func awsTable(name string, attrs map[string]any) map[string]any {
+	after := map[string]any{
+		"name": name, "hash_key": "customerId", "range_key": "orderId", "billing_mode": "PAY_PER_REQUEST",
+		"attribute": []any{map[string]any{"name": "customerId", "type": "S"}, map[string]any{"name": "orderId", "type": "S"}},
+	}
+	maps.Copy(after, attrs)
+	return map[string]any{
+		"address": "aws_dynamodb_table." + strings.ReplaceAll(name, "-", "_"), "mode": "managed", "type": "aws_dynamodb_table", "name": name,
+		"change": map[string]any{"actions": []any{"create"}, "before": nil, "after": after, "after_unknown": map[string]any{}},
+	}
+}
+
+// TestAWSTableRulesAreDeclared: on planned aws_dynamodb_table changes built to trip every rule that can
+// decide without templates or traffic, the rules that fire are exactly those whose METADATA does not list
+// them as unable to fire there (custom.aws_dynamodb_table), plus those it lists as firing in part. The
+// policy plugin guide's list is generated from the same field.
+func TestAWSTableRulesAreDeclared(t *testing.T) {
+	gsis := func(n int, attrs int) []any {
+		var out []any
+		for i := range n {
+			g := map[string]any{"name": fmt.Sprintf("by_%d", i), "hash_key": "customerId", "projection_type": "ALL"}
+			if attrs > 0 {
+				var keys, nonKey []any
+				for j := range attrs {
+					keys = append(keys, map[string]any{"attribute_name": fmt.Sprintf("a%d", j), "key_type": "HASH"})
+				}
+				for j := range 101 {
+					nonKey = append(nonKey, fmt.Sprintf("p%d", j))
+				}
+				g = map[string]any{"name": "by_many", "key_schema": keys, "projection_type": "INCLUDE", "non_key_attributes": nonKey}
+			}
+			out = append(out, g)
+		}
+		return out
+	}
+	var lsis []any
+	for i := range 6 {
+		lsis = append(lsis, map[string]any{"name": fmt.Sprintf("lsi_%d", i), "range_key": "orderId", "projection_type": "ALL"})
+	}
+	plan := map[string]any{"resource_changes": []any{
+		awsTable("bool-key", map[string]any{"attribute": []any{map[string]any{"name": "customerId", "type": "BOOL"}, map[string]any{"name": "orderId", "type": "S"}}}),
+		awsTable("ab", nil),
+		awsTable("wide-gsi", map[string]any{"global_secondary_index": gsis(1, 5)}),
+		awsTable("many-gsis", map[string]any{"global_secondary_index": gsis(21, 0)}),
+		awsTable("six-lsis", map[string]any{"local_secondary_index": lsis}),
+		awsTable("lsi-no-range", map[string]any{"range_key": nil, "local_secondary_index": lsis[:1]}),
+		awsTable("by-status", map[string]any{"hash_key": "status", "attribute": []any{map[string]any{"name": "status", "type": "S"}, map[string]any{"name": "orderId", "type": "S"}}}),
+		awsTable("by-day", map[string]any{"hash_key": "eventDate", "attribute": []any{map[string]any{"name": "eventDate", "type": "S"}, map[string]any{"name": "orderId", "type": "S"}}}),
+	}}
+	raw, err := json.Marshal(plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deny, warn, err := EvaluatePlan(context.Background(), raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fired := map[string]bool{}
+	for _, r := range append(deny, warn...) {
+		fired[r.Rule] = true
+	}
+	engine, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{}
+	for _, r := range engine.Catalogue() {
+		if r.AWSTable == "" || strings.HasPrefix(r.AWSTable, "fires ") {
+			want[r.ID] = true
+		}
+	}
+	if got, wantIDs := slices.Sorted(maps.Keys(fired)), slices.Sorted(maps.Keys(want)); !slices.Equal(got, wantIDs) {
+		t.Errorf("rules that fire on aws_dynamodb_table: %v\nrules METADATA says can fire there: %v", got, wantIDs)
+	}
+}

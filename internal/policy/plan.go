@@ -1,0 +1,85 @@
+package policy
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+)
+
+// Conftest's queries on the bundle: with --namespace dynamokeys.conftest it asks for deny, then for warn,
+// each in an evaluation of its own.
+const (
+	PlanDenyQuery = "data.dynamokeys.conftest.deny"
+	PlanWarnQuery = "data.dynamokeys.conftest.warn"
+)
+
+// PlanResult is one result of the conftest entry points: the message, and for a finding its rule id and
+// the Terraform address it concerns.
+type PlanResult struct {
+	Msg     string `json:"msg"`
+	Rule    string `json:"rule"`
+	Address string `json:"address"`
+}
+
+type planQueries struct{ deny, warn rego.PreparedEvalQuery }
+
+var preparedPlanQueries = sync.OnceValues(func() (*planQueries, error) {
+	modules, err := BundleModules(false)
+	if err != nil {
+		return nil, err
+	}
+	compiler := ast.NewCompiler().WithCapabilities(Capabilities())
+	if compiler.Compile(modules); compiler.Failed() {
+		return nil, compiler.Errors
+	}
+	store, err := BundleStore()
+	if err != nil {
+		return nil, err
+	}
+	var q planQueries
+	for query, into := range map[string]*rego.PreparedEvalQuery{PlanDenyQuery: &q.deny, PlanWarnQuery: &q.warn} {
+		*into, err = rego.New(rego.Query(query), rego.Compiler(compiler), rego.Store(store), rego.StrictBuiltinErrors(true)).
+			PrepareForEval(context.Background())
+		if err != nil {
+			return nil, err
+		}
+	}
+	return &q, nil
+})
+
+// EvaluatePlan runs the bundle's conftest entry points on `terraform show -json` output, through OPA's Go
+// packages with the embedded rules and data file: what `conftest test --policy policies --data policies
+// --namespace dynamokeys.conftest` reports, without the conftest binary.
+func EvaluatePlan(ctx context.Context, planJSON []byte) (deny, warn []PlanResult, err error) {
+	q, err := preparedPlanQueries()
+	if err != nil {
+		return nil, nil, fmt.Errorf("preparing the bundle: %w", err)
+	}
+	var input any
+	if err := json.Unmarshal(planJSON, &input); err != nil {
+		return nil, nil, fmt.Errorf("reading the plan: %w", err)
+	}
+	results := func(query rego.PreparedEvalQuery) ([]PlanResult, error) {
+		rs, err := query.Eval(ctx, rego.EvalInput(input))
+		if err != nil || len(rs) == 0 {
+			return nil, err
+		}
+		raw, err := json.Marshal(rs[0].Expressions[0].Value)
+		if err != nil {
+			return nil, err
+		}
+		var out []PlanResult
+		return out, json.Unmarshal(raw, &out)
+	}
+	if deny, err = results(q.deny); err != nil {
+		return nil, nil, err
+	}
+	if warn, err = results(q.warn); err != nil {
+		return nil, nil, err
+	}
+	return deny, warn, nil
+}

@@ -1,0 +1,381 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/policy"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil"
+)
+
+// parityDesigns are the designs of the parity test, as dynamokeys_keydesign bodies (enforce = false is
+// added, so that a design with error findings still plans). Between them, the resources below and the
+// examples, every rule of the catalogue fires.
+var parityDesigns = map[string]string{
+	"clean": `partition_key = { name = "pk", template = "CUSTOMER#{customer_id}" }
+  sort_key      = { name = "sk", template = "ORDER#{order_id}" }
+  segments      = { customer_id = { kind = "id" }, order_id = { kind = "id" } }
+  traffic       = { writes_per_second = 100, reads_per_second = 200 }`,
+	"time_bucket_over_partition": `partition_key = { name = "pk", template = "DAY#{day}" }
+  sort_key      = { name = "sk", template = "EVENT#{event_id}" }
+  segments      = { day = { kind = "time", granularity = "day" }, event_id = { kind = "id" } }
+  traffic       = { writes_per_second = 2500 }`,
+	"time_bucket_quiet": `partition_key = { name = "pk", template = "DAY#{day}" }
+  sort_key      = { name = "sk", template = "EVENT#{event_id}" }
+  segments      = { day = { kind = "time", granularity = "day" }, event_id = { kind = "id" } }
+  traffic       = { writes_per_second = 100 }`,
+	"status_partition_key": `partition_key = { name = "status", template = "{status}" }
+  sort_key      = { name = "sk", template = "ORDER#{order_id}" }
+  segments      = { status = { kind = "enum", values = ["pending", "paid", "shipped"] }, order_id = { kind = "id" } }
+  traffic       = { writes_per_second = 100 }`,
+	"lsi_unbounded": `partition_key = { name = "pk", template = "TENANT#{tenant_id}" }
+  sort_key      = { name = "sk", template = "DOC#{doc_id}" }
+  segments      = { tenant_id = { kind = "id" }, doc_id = { kind = "id" } }
+  local_secondary_indexes = { by_updated = { sort_key = { name = "updated", type = "N" }, projection_type = "KEYS_ONLY" } }
+  traffic       = { writes_per_second = 50 }`,
+	"lsi_over_limit": `partition_key = { name = "pk", template = "TENANT#{tenant_id}" }
+  sort_key      = { name = "sk", template = "DOC#{doc_id}" }
+  segments      = { tenant_id = { kind = "id" }, doc_id = { kind = "id" } }
+  local_secondary_indexes = { by_updated = { sort_key = { name = "updated", type = "N" } } }
+  traffic       = { writes_per_second = 50, max_items_per_partition_key = 20000000 }`,
+	"lsi_near_limit": `partition_key = { name = "pk", template = "TENANT#{tenant_id}" }
+  sort_key      = { name = "sk", template = "DOC#{doc_id}" }
+  segments      = { tenant_id = { kind = "id" }, doc_id = { kind = "id" } }
+  local_secondary_indexes = { by_updated = { sort_key = { name = "updated", type = "N" } } }
+  traffic       = { writes_per_second = 50, max_items_per_partition_key = 4500000 }`,
+	"lsi_hot_key": `partition_key = { name = "pk", template = "TENANT#{tenant_id}" }
+  sort_key      = { name = "sk", template = "DOC#{doc_id}" }
+  segments      = { tenant_id = { kind = "id" }, doc_id = { kind = "id" } }
+  local_secondary_indexes = { by_updated = { sort_key = { name = "updated", type = "N" } } }
+  traffic       = { writes_per_second = 3000, hot_key_share = 0.5, max_items_per_partition_key = 1000 }`,
+	"bool_key": `partition_key = { name = "enabled", type = "BOOL" }`,
+	"partition_key_too_long": `partition_key = { name = "pk", template = "CUSTOMER#{customer_id}" }
+  segments      = { customer_id = { kind = "id", max_length = 3000 } }`,
+	"sort_key_too_long": `partition_key = { name = "pk", template = "CUSTOMER#{customer_id}" }
+  sort_key      = { name = "sk", template = "ORDER#{order_id}" }
+  segments      = { customer_id = { kind = "id" }, order_id = { kind = "id", max_length = 2000 } }`,
+	"undeclared_placeholder": `partition_key = { name = "pk", template = "TENANT#{tenant}" }`,
+	"number_key_with_text": `partition_key = { name = "pk", type = "N", template = "CUSTOMER#{customer_id}" }
+  segments      = { customer_id = { kind = "id" } }`,
+	"mixed_conventions": `partition_key = { name = "pk", template = "CUSTOMER#{customer_id}" }
+  sort_key      = { name = "sk", template = "order-{order_id}" }
+  segments      = { customer_id = { kind = "id" }, order_id = { kind = "id" } }`,
+	"short_index_name": `partition_key = { name = "pk", template = "CUSTOMER#{customer_id}" }
+  segments      = { customer_id = { kind = "id" } }
+  global_secondary_indexes = { g = { partition_key = [{ name = "region" }] } }`,
+	"gsi_five_partition_attributes": `partition_key = { name = "pk", template = "CUSTOMER#{customer_id}" }
+  segments      = { customer_id = { kind = "id" } }
+  global_secondary_indexes = { by_five = { partition_key = [{ name = "a" }, { name = "b" }, { name = "c" }, { name = "d" }, { name = "e" }] } }`,
+	"six_lsis": `partition_key = { name = "pk", template = "CUSTOMER#{customer_id}" }
+  sort_key      = { name = "sk", template = "ORDER#{order_id}" }
+  segments      = { customer_id = { kind = "id" }, order_id = { kind = "id" } }
+  traffic       = { max_items_per_partition_key = 100 }
+  local_secondary_indexes = {
+    l1 = { sort_key = { name = "a1" } }
+    l2 = { sort_key = { name = "a2" } }
+    l3 = { sort_key = { name = "a3" } }
+    l4 = { sort_key = { name = "a4" } }
+    l5 = { sort_key = { name = "a5" } }
+    l6 = { sort_key = { name = "a6" } }
+  }`,
+	"lsi_without_sort_key": `partition_key = { name = "pk", template = "CUSTOMER#{customer_id}" }
+  segments      = { customer_id = { kind = "id" } }
+  traffic       = { max_items_per_partition_key = 100 }
+  local_secondary_indexes = { by_created = { sort_key = { name = "created" } } }`,
+	"hot_item": `partition_key = { name = "pk", template = "PRODUCT#{product_id}" }
+  segments      = { product_id = { kind = "id" } }
+  traffic       = { reads_per_second = 30000, hottest_item_reads_per_second = 24000, read_consistency = "strong" }`,
+	"monotonic_sort_key_under_busy_key": `partition_key = { name = "pk", template = "DEVICE#{device_id}" }
+  sort_key      = { name = "sk", template = "TS#{ts}" }
+  segments      = { device_id = { kind = "id" }, ts = { kind = "time", granularity = "second" } }
+  traffic       = { writes_per_second = 1000, hot_key_share = 0.7 }`,
+	"random_sharding": `partition_key = { name = "pk", template = "CANDIDATE#{candidate}#{shard}" }
+  segments      = { candidate = { kind = "id" } }
+  sharding      = { strategy = "random", count = 4 }
+  traffic       = { writes_per_second = 3000, hot_key_share = 0.5 }`,
+	"sharding_without_placeholder": `partition_key = { name = "pk", template = "CUSTOMER#{customer_id}" }
+  sort_key      = { name = "sk", template = "ORDER#{order_id}" }
+  segments      = { customer_id = { kind = "id" }, order_id = { kind = "id" } }
+  sharding      = { strategy = "calculated", source = "order_id", count = 4 }`,
+	"too_many_shards": `partition_key = { name = "pk", template = "DAY#{day}#{shard}" }
+  sort_key      = { name = "sk", template = "EVENT#{event_id}" }
+  segments      = { day = { kind = "time", granularity = "day" }, event_id = { kind = "id" } }
+  sharding      = { strategy = "calculated", source = "event_id", count = 200 }
+  traffic       = { writes_per_second = 1000 }`,
+	"calculated_without_source": `partition_key = { name = "pk", template = "CUSTOMER#{customer_id}#{shard}" }
+  segments      = { customer_id = { kind = "id" } }
+  sharding      = { strategy = "calculated", count = 4 }`,
+	"gsi_time_bucketed": `partition_key = { name = "pk", template = "ORDER#{order_id}" }
+  segments      = { order_id = { kind = "id" }, day = { kind = "time", granularity = "day" } }
+  global_secondary_indexes = { by_day = { partition_key = [{ name = "day" }] } }
+  traffic       = { writes_per_second = 500 }`,
+	"gsi_hot_partition": `partition_key = { name = "pk", template = "ORDER#{order_id}" }
+  segments      = { order_id = { kind = "id" } }
+  global_secondary_indexes = { by_region = { partition_key = [{ name = "region", cardinality = 2 }] } }
+  traffic       = { writes_per_second = 3000 }`,
+	"projection_limit": `partition_key = { name = "pk", template = "ORDER#{order_id}" }
+  segments      = { order_id = { kind = "id" } }
+  global_secondary_indexes = {
+    by_a = { partition_key = [{ name = "customer_id" }], projection_type = "INCLUDE", non_key_attributes = [for i in range(60) : "a${i}"] }
+    by_b = { partition_key = [{ name = "region_id" }], projection_type = "INCLUDE", non_key_attributes = [for i in range(60) : "b${i}"] }
+  }`,
+	"gsi_count": `partition_key = { name = "pk", template = "ORDER#{order_id}" }
+  segments      = { order_id = { kind = "id" } }
+  global_secondary_indexes = { for i in range(21) : "by_${i}" => { partition_key = [{ name = "attr${i}" }] } }`,
+	"table_quota": `partition_key = { name = "pk", template = "ORDER#{order_id}" }
+  segments      = { order_id = { kind = "id" } }
+  traffic       = { writes_per_second = 50000, reads_per_second = 1000 }`,
+	"cold_table": `partition_key = { name = "pk", template = "ORDER#{order_id}" }
+  segments      = { order_id = { kind = "id" } }
+  traffic       = { writes_per_second = 5000 }`,
+}
+
+// parityTables are dynamokeys_sharded_table bodies planned for creation (never applied).
+var parityTables = map[string]string{
+	"provisioned_below_demand": `name           = "orders-provisioned"
+  billing_mode   = "PROVISIONED"
+  read_capacity  = 10
+  write_capacity = 10
+  partition_key  = { name = "pk", template = "ORDER#{order_id}" }
+  segments       = { order_id = { kind = "id" } }
+  traffic        = { writes_per_second = 100, reads_per_second = 100 }`,
+	"bad_name": `name          = "bad table!"
+  partition_key = { name = "pk", template = "ORDER#{order_id}" }
+  segments      = { order_id = { kind = "id" } }`,
+	"hot_day": `name          = "events-hot"
+  partition_key = { name = "pk", template = "DAY#{day}" }
+  sort_key      = { name = "sk", template = "EVENT#{event_id}" }
+  segments      = { day = { kind = "time", granularity = "day" }, event_id = { kind = "id" } }
+  traffic       = { writes_per_second = 2500, reads_per_second = 400 }`,
+}
+
+// withEnforceOff adds enforce = false to a block body, replacing any enforce it has.
+func withEnforceOff(body string) string {
+	return regexp.MustCompile(`(?m)^\s*enforce\s*=.*$`).ReplaceAllString(body, "") + "\n  enforce = false"
+}
+
+// exampleBlocks are the dynamokeys_keydesign and dynamokeys_sharded_table blocks of the examples, renamed
+// after their directory and with enforce = false.
+func exampleBlocks(t *testing.T) (string, int) {
+	t.Helper()
+	root, err := testutil.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob(filepath.Join(root, "examples", "*", "*", "*.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	more, _ := filepath.Glob(filepath.Join(root, "examples", "quickstart", "*.tf"))
+	block := regexp.MustCompile(`(?ms)^(data|resource) "(dynamokeys_keydesign|dynamokeys_sharded_table)" "([a-z_]+)" \{\n(.*?)^\}`)
+	var out strings.Builder
+	n := 0
+	for _, f := range append(files, more...) {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := strings.NewReplacer("-", "_", string(filepath.Separator), "_").Replace(filepath.Base(filepath.Dir(f)))
+		for _, m := range block.FindAllStringSubmatch(string(src), -1) {
+			if strings.Contains(m[4], "var.") {
+				continue // a module's block needs the module's inputs; its own example test plans it
+			}
+			fmt.Fprintf(&out, "%s %q %q {\n%s\n}\n", m[1], m[2], "example_"+dir+"_"+m[3], withEnforceOff(m[4]))
+			n++
+		}
+	}
+	return out.String(), n
+}
+
+// parityRules are the (rule, severity) pairs each address reported, as "DK301:error".
+type parityRules map[string][]string
+
+func (p parityRules) add(address, rule, severity string) {
+	if !slices.Contains(p[address], rule+":"+severity) {
+		p[address] = append(p[address], rule+":"+severity)
+		slices.Sort(p[address])
+	}
+}
+
+// providerReported reads the findings attribute of every dynamokeys_sharded_table the plan creates or
+// updates and of every dynamokeys_keydesign data source read while planning: what the provider reported.
+func providerReported(plan *tfjson.Plan) parityRules {
+	out := parityRules{}
+	read := func(address string, values map[string]any) {
+		out[address] = []string{}
+		findings, _ := values["findings"].([]any)
+		for _, raw := range findings {
+			f, _ := raw.(map[string]any)
+			out.add(address, fmt.Sprint(f["rule"]), fmt.Sprint(f["severity"]))
+		}
+	}
+	for _, rc := range plan.ResourceChanges {
+		if rc.Type == "dynamokeys_sharded_table" && (rc.Change.Actions.Create() || rc.Change.Actions.Update()) {
+			after, _ := rc.Change.After.(map[string]any)
+			read(rc.Address, after)
+		}
+	}
+	if plan.PriorState != nil && plan.PriorState.Values != nil && plan.PriorState.Values.RootModule != nil {
+		for _, r := range plan.PriorState.Values.RootModule.Resources {
+			if r.Type == "dynamokeys_keydesign" && r.Mode == tfjson.DataResourceMode {
+				read(r.Address, r.AttributeValues)
+			}
+		}
+	}
+	return out
+}
+
+// conftestOnPlan runs the real conftest on a plan's JSON; the bundlecheck build (make check-bundle) sets it.
+var conftestOnPlan func(planJSON []byte) (deny, warn []policy.PlanResult, err error)
+
+// parityCheck is the plan check of the parity test: the bundle's conftest entry points on the plan's JSON
+// report, for every dynamokeys resource and data source, exactly the (rule, severity) pairs the provider
+// reported, and nothing else. fired collects the rules seen; the plan must hold at least minDesigns designs.
+type parityCheck struct {
+	fired      map[string]bool
+	minDesigns int
+}
+
+func (c parityCheck) CheckPlan(ctx context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	planJSON, err := json.Marshal(req.Plan)
+	if err != nil {
+		resp.Error = err
+		return
+	}
+	provider := providerReported(req.Plan)
+	if len(provider) < c.minDesigns {
+		resp.Error = fmt.Errorf("the plan holds %d dynamokeys designs, want at least %d", len(provider), c.minDesigns)
+		return
+	}
+	var problems []string
+	compare := func(tool string, deny, warn []policy.PlanResult) {
+		got := parityRules{}
+		for a := range provider {
+			got[a] = []string{}
+		}
+		for severity, results := range map[string][]policy.PlanResult{"error": deny, "warning": warn} {
+			for _, r := range results {
+				if r.Rule == "" {
+					problems = append(problems, fmt.Sprintf("%s reported a result without a rule: %s", tool, r.Msg))
+					continue
+				}
+				got.add(r.Address, r.Rule, severity)
+			}
+		}
+		for _, a := range slices.Sorted(maps.Keys(got)) {
+			if !slices.Equal(got[a], provider[a]) {
+				problems = append(problems, fmt.Sprintf("%s: the provider reported %v, %s %v", a, provider[a], tool, got[a]))
+			}
+		}
+	}
+	deny, warn, err := policy.EvaluatePlan(ctx, planJSON)
+	if err != nil {
+		resp.Error = err
+		return
+	}
+	compare("the bundle through OPA", deny, warn)
+	if conftestOnPlan != nil {
+		deny, warn, err := conftestOnPlan(planJSON)
+		if err != nil {
+			resp.Error = err
+			return
+		}
+		compare("conftest", deny, warn)
+	}
+	for _, rules := range provider {
+		for _, r := range rules {
+			c.fired[strings.SplitN(r, ":", 2)[0]] = true
+		}
+	}
+	if len(problems) > 0 {
+		resp.Error = fmt.Errorf("the bundle and the provider disagree:\n%s", strings.Join(problems, "\n"))
+	}
+}
+
+// parityLiveTable is a table applied on dynoxide and then changed, for DK402, which needs prior state.
+func parityLiveTable(count int) string {
+	return fmt.Sprintf(`
+resource "dynamokeys_sharded_table" "live" {
+  name                = "parity-live"
+  deletion_protection = false
+  enforce             = false
+  partition_key       = { name = "pk", template = "DAY#{day}#SHARD#{shard}" }
+  sort_key            = { name = "sk", template = "EVENT#{event_id}" }
+  segments            = { day = { kind = "time", granularity = "day" }, event_id = { kind = "id" } }
+  sharding            = { strategy = "calculated", source = "event_id", count = %d }
+  traffic             = { writes_per_second = 2500, reads_per_second = 400 }
+}
+`, count)
+}
+
+// TestAccPolicyParity plans every parity design, the examples and tables planned for creation with the
+// real Terraform CLI, then applies a table and changes its shard count (DK402 needs the prior state), and
+// checks each plan with parityCheck. Together the plans must fire every rule of the catalogue.
+func TestAccPolicyParity(t *testing.T) {
+	endpoint := testAccDynoxide(t)
+	var config strings.Builder
+	config.WriteString(providerBlock(endpoint))
+	for _, name := range slices.Sorted(maps.Keys(parityDesigns)) {
+		fmt.Fprintf(&config, "data \"dynamokeys_keydesign\" %q {\n  %s\n}\n", name, withEnforceOff(parityDesigns[name]))
+	}
+	for _, name := range slices.Sorted(maps.Keys(parityTables)) {
+		fmt.Fprintf(&config, "resource \"dynamokeys_sharded_table\" %q {\n  %s\n}\n", name, withEnforceOff(parityTables[name]))
+	}
+	examples, n := exampleBlocks(t)
+	if n < 5 {
+		t.Fatalf("found %d dynamokeys blocks in examples/, want the scenarios, the data source, the resource and the quickstart", n)
+	}
+	config.WriteString(examples)
+	designs := len(parityDesigns) + len(parityTables) + n
+
+	fired := map[string]bool{}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:             config.String(),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
+					parityCheck{fired: fired, minDesigns: designs},
+				}},
+			},
+			{Config: providerBlock(endpoint) + parityLiveTable(4)},
+			{
+				Config: providerBlock(endpoint) + parityLiveTable(8),
+				// The findings computed against the prior state (DK402) change once the new count is the
+				// state: the plan after this apply updates them.
+				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("dynamokeys_sharded_table.live", plancheck.ResourceActionUpdate),
+					parityCheck{fired: fired, minDesigns: 1},
+				}},
+			},
+		},
+	})
+	if designs < 30 {
+		t.Errorf("%d designs, want at least 30", designs)
+	}
+	engine, err := policy.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d designs planned; the provider and the bundle agree on them; %d of %d rules fired", designs, len(fired), len(engine.Catalogue()))
+	for _, r := range engine.Catalogue() {
+		if !fired[r.ID] {
+			t.Errorf("no parity design fires %s %s: add one", r.ID, r.Name)
+		}
+	}
+}

@@ -1,0 +1,73 @@
+package policies
+
+import (
+	_ "embed" // the data file
+	"fmt"
+)
+
+// DataJSON is the bundle's data file, dynamokeys/data.json: every DynamoDB limit, the rules' thresholds,
+// the design defaults, the docs base URL and the bundle version. OPA loads it as data.dynamokeys (opa eval
+// -d policies, conftest --data policies, the bundle archive); Go decodes it into Data.
+//
+//go:embed dynamokeys/data.json
+var DataJSON []byte
+
+// Data is the decoded data file.
+type Data struct {
+	// Version is the bundle's version: "dev" in the repository, the release version in a release's bundle.
+	Version string `json:"version"`
+	// DocsBase is the rule reference's URL; a finding's docs_url is DocsBase#<rule id>.
+	DocsBase string `json:"docs_base"`
+	Limits   Limits `json:"limits"`
+}
+
+// Limits are DynamoDB's limits (AWS DynamoDB Developer Guide pages in contributing/capacity-model.md), the
+// rules' design thresholds and the defaults of the design inputs.
+type Limits struct {
+	PartitionWriteUnits       int64   `json:"partition_write_units"`
+	PartitionReadUnits        int64   `json:"partition_read_units"`
+	WriteUnitBytes            int64   `json:"write_unit_bytes"`
+	ReadUnitBytes             int64   `json:"read_unit_bytes"`
+	PartitionKeyMaxBytes      int64   `json:"partition_key_max_bytes"`
+	SortKeyMaxBytes           int64   `json:"sort_key_max_bytes"`
+	MaxItemSizeBytes          int64   `json:"max_item_size_bytes"`
+	BytesPerGB                int64   `json:"bytes_per_gb"`
+	ItemCollectionGB          int64   `json:"item_collection_gb"`
+	ItemCollectionWarnGB      int64   `json:"item_collection_warn_gb"`
+	IndexEntryOverheadBytes   int64   `json:"index_entry_overhead_bytes"`
+	NumberKeyMaxBytes         int64   `json:"number_key_max_bytes"`
+	MaxLSIs                   int64   `json:"max_lsis"`
+	MaxGSIs                   int64   `json:"max_gsis"`
+	MaxProjectedAttributes    int64   `json:"max_projected_attributes"`
+	MaxGSIKeyAttributes       int64   `json:"max_gsi_key_attributes"`
+	OnDemandTableUnits        int64   `json:"on_demand_table_units"`
+	NewTableWriteUnits        int64   `json:"new_table_write_units"`
+	NewTableReadUnits         int64   `json:"new_table_read_units"`
+	MinNameLength             int64   `json:"min_name_length"`
+	MaxNameLength             int64   `json:"max_name_length"`
+	NameCharacters            string  `json:"name_characters"`
+	MaxAttributeNameBytes     int64   `json:"max_attribute_name_bytes"`
+	MaxNumberDigits           int64   `json:"max_number_digits"`
+	MaxShardCount             int64   `json:"max_shard_count"`
+	LowCardinality            int64   `json:"low_cardinality"`
+	FanoutShards              int64   `json:"fanout_shards"`
+	FanoutOverprovisionFactor int64   `json:"fanout_overprovision_factor"`
+	BusyPartitionShare        float64 `json:"busy_partition_share"`
+	DefaultItemSizeBytes      int64   `json:"default_item_size_bytes"`
+	DefaultTargetUtilization  float64 `json:"default_target_utilization"`
+	DefaultIDMaxLength        int64   `json:"default_id_max_length"`
+	DefaultNumberMaxLength    int64   `json:"default_number_max_length"`
+	DefaultSchemeVersion      int64   `json:"default_scheme_version"`
+}
+
+// Bundle is the data file, decoded once. A malformed file is a build defect: the tests of every package
+// that reads it fail at once.
+var Bundle = mustDecode(DataJSON)
+
+func mustDecode(raw []byte) Data {
+	var d Data
+	if err := decodeStrict(raw, &d); err != nil {
+		panic(fmt.Sprintf("policies/dynamokeys/data.json: %v", err))
+	}
+	return d
+}
