@@ -60,7 +60,6 @@ const (
 	CollectionUnbounded  = "unbounded"   // nothing bounds the items under one key
 )
 
-
 // ceilEpsilon keeps float noise (3.0000000000000004) from rounding a whole number up.
 const ceilEpsilon = 1e-9
 

@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -64,7 +63,7 @@ func TestAWSTableRulesAreDeclared(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deny, warn, err := EvaluatePlan(context.Background(), raw)
+	deny, warn, err := EvaluatePlan(t.Context(), raw)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -61,7 +61,7 @@ func runConftest(planJSON []byte) (deny, warn []policy.PlanResult, err error) {
 		} `json:"warnings"`
 	}
 	if err := json.Unmarshal(out, &files); err != nil || len(files) != 1 {
-		return nil, nil, fmt.Errorf("conftest --output json: %v\n%s", err, out)
+		return nil, nil, fmt.Errorf("conftest --output json: %w\n%s", err, out)
 	}
 	for _, f := range files[0].Failures {
 		f.Metadata.Msg = f.Msg

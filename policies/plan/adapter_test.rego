@@ -42,6 +42,24 @@ test_aws_table_is_mapped if {
 	not "arn" in doc.unknown
 }
 
+test_aws_throughput_blocks_are_mapped if {
+	after := aws_table({
+		"on_demand_throughput": [{"max_read_request_units": 2000, "max_write_request_units": -1}],
+		"warm_throughput": [{"read_units_per_second": 15000, "write_units_per_second": 5000}],
+	})
+	doc := plan.documents["aws_dynamodb_table.orders"] with input as aws_plan(after)
+	doc.table.on_demand_throughput == {"read": 2000, "write": null}
+	doc.table.warm_throughput == {"read": 15000, "write": 5000}
+	doc.table.autoscaling == null
+}
+
+test_aws_uncapped_throughput_is_null if {
+	after := aws_table({"on_demand_throughput": [{"max_read_request_units": -1, "max_write_request_units": -1}]})
+	doc := plan.documents["aws_dynamodb_table.orders"] with input as aws_plan(after)
+	doc.table.on_demand_throughput == null
+	doc.table.warm_throughput == null
+}
+
 test_aws_clean_table_has_no_findings if {
 	count(conftest.deny) == 0 with input as aws_plan(aws_table({}))
 	count(conftest.warn) == 0 with input as aws_plan(aws_table({}))

@@ -21,7 +21,7 @@ unknown_paths(au) := array.concat(
 
 relevant_attributes := {
 	"name", "billing_mode", "read_capacity", "write_capacity", "hash_key", "range_key", "attribute",
-	"local_secondary_index", "global_secondary_index",
+	"local_secondary_index", "global_secondary_index", "on_demand_throughput", "warm_throughput",
 }
 
 # no_template_facts are the key facts of a key without a template.
@@ -98,6 +98,7 @@ aws_document(address, after, after_unknown) := {
 	values := with_defaults(after, {
 		"name": "", "billing_mode": "PROVISIONED", "read_capacity": null, "write_capacity": null,
 		"hash_key": "", "range_key": null, "attribute": [], "local_secondary_index": [], "global_secondary_index": [],
+		"on_demand_throughput": [], "warm_throughput": [],
 	})
 	types := {a.name: a.type | some a in array_or_empty(values.attribute); is_object(a)}
 	table := {
@@ -105,6 +106,9 @@ aws_document(address, after, after_unknown) := {
 		"billing_mode": values.billing_mode,
 		"read_capacity": values.read_capacity,
 		"write_capacity": values.write_capacity,
+		"on_demand_throughput": unit_pair(values.on_demand_throughput, "max_read_request_units", "max_write_request_units"),
+		"warm_throughput": unit_pair(values.warm_throughput, "read_units_per_second", "write_units_per_second"),
+		"autoscaling": null,
 		"partition_key": {"name": values.hash_key, "type": object.get(types, values.hash_key, "S"), "template": null},
 		"sort_key": aws_sort_key(values.range_key, types),
 		"lsis": [{
@@ -169,3 +173,18 @@ name_hint(name) := "low_cardinality" if {
 } else := "time" if {
 	regex.match(`(?i)(date|day|hour|month|year|time|timestamp|created|updated)`, name)
 } else := ""
+
+# unit_pair reads an on_demand_throughput or warm_throughput block as the document's {read, write}; the AWS
+# provider writes -1 (or 0) for a side without a figure, which is null here, and no block or no figure at
+# all is null.
+unit_pair(blocks, read, write) := pair if {
+	some block in array_or_empty(blocks)
+	is_object(block)
+	pair := {"read": positive_or_null(object.get(block, read, null)), "write": positive_or_null(object.get(block, write, null))}
+	pair != {"read": null, "write": null}
+} else := null
+
+positive_or_null(n) := n if {
+	is_number(n)
+	n > 0
+} else := null
