@@ -86,6 +86,56 @@ func TestKeydesignDataSourceWithoutTrafficLeavesDemandNull(t *testing.T) {
 
 // TestKeydesignDataSourceUnknownInput shows that an input unknown at plan time defers the read: the
 // computed attributes are unknown in the plan, known after apply, and nothing fails.
+// The design_document attribute is the analyzed design as JSON, versioned, with the provider's version and
+// no address (the provider cannot know it); the plan is unknown while an input is.
+func TestKeydesignDataSourceDesignDocument(t *testing.T) {
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+data "dynamokeys_keydesign" "events" {
+  partition_key = { name = "pk", template = "DAY#{day}#SHARD#{shard}" }
+  sort_key      = { name = "sk", template = "EVENT#{event_id}" }
+  segments      = { day = { kind = "time", granularity = "day" }, event_id = { kind = "id" } }
+  sharding      = { strategy = "calculated", source = "event_id" }
+  traffic       = { writes_per_second = 2500 }
+}
+output "document" {
+  value = jsondecode(data.dynamokeys_keydesign.events.design_document)
+}`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownOutputValue("document", knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"schema_version":   knownvalue.Int64Exact(1),
+					"provider_version": knownvalue.StringExact("test"),
+					"kind":             knownvalue.StringExact("keydesign"),
+					"address":          knownvalue.StringExact(""),
+					"prior":            knownvalue.Null(),
+					"derived": knownvalue.ObjectPartial(map[string]knownvalue.Check{
+						"required_shards": knownvalue.Int64Exact(4),
+						"shard_count":     knownvalue.Int64Exact(4),
+					}),
+				})),
+			},
+		}, {
+			Config: `
+resource "terraform_data" "measured" {
+  input = 2500
+}
+data "dynamokeys_keydesign" "events" {
+  partition_key = { name = "pk", template = "DAY#{day}#SHARD#{shard}" }
+  sort_key      = { name = "sk", template = "EVENT#{event_id}" }
+  segments      = { day = { kind = "time", granularity = "day" }, event_id = { kind = "id" } }
+  sharding      = { strategy = "calculated", source = "event_id" }
+  traffic       = { writes_per_second = terraform_data.measured.output }
+}
+output "document" {
+  value = data.dynamokeys_keydesign.events.design_document
+}`,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectUnknownOutputValue("document")}},
+		}},
+	})
+}
+
 func TestKeydesignDataSourceUnknownInput(t *testing.T) {
 	t.Parallel()
 	resource.UnitTest(t, resource.TestCase{
