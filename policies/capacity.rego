@@ -26,7 +26,10 @@ peak := {
 #   name: table-quota
 #   aws_dynamodb_table: compares peak demand, from traffic, with the table quota and the caps; aws_dynamodb_table has no traffic.
 #   severity: warning
-#   remediation: Request a higher table quota before the traffic arrives, or split the data over tables; where on_demand_throughput caps the table, raise on_demand_throughput.max_read_request_units / max_write_request_units above the peak.
+#   remediation: >-
+#     Request a higher table quota before the traffic arrives, or split the data over tables; where
+#     on_demand_throughput caps the table, raise on_demand_throughput.max_read_request_units /
+#     max_write_request_units above the peak.
 warnings contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
 	lib.on_demand
 	lib.known("derived.capacity")
@@ -76,14 +79,14 @@ warnings contains lib.finding(rego.metadata.rule(), msg, ["traffic", sprintf("%s
 default_warm := {"write": limits.new_table_write_units, "read": limits.new_table_read_units}
 
 # warm is what the table serves at once: its configured warm throughput when higher than a new table's.
-warm[kind] := max({units, configured}) if {
-	some kind, units in default_warm
+warm[kind] := max({figure, configured}) if {
+	some kind, figure in default_warm
 	configured := input.table.warm_throughput[kind]
 	is_number(configured)
 }
 
-warm[kind] := units if {
-	some kind, units in default_warm
+warm[kind] := figure if {
+	some kind, figure in default_warm
 	not is_number(object.get(input.table, ["warm_throughput", kind], null))
 }
 
@@ -97,27 +100,29 @@ warm[kind] := units if {
 #   name: provisioned-capacity
 #   aws_dynamodb_table: compares provisioned capacity with peak demand, from traffic; aws_dynamodb_table has no traffic.
 #   severity: error
-#   remediation: Raise read_capacity / write_capacity (or autoscaling.read.max / autoscaling.write.max when autoscaled) to at least the peak demand with headroom, or switch to PAY_PER_REQUEST.
+#   remediation: >-
+#     Raise read_capacity / write_capacity (or autoscaling.read.max / autoscaling.write.max when
+#     autoscaled) to at least the peak demand with headroom, or switch to PAY_PER_REQUEST.
 errors contains lib.finding(rego.metadata.rule(), msg, capacity.path) if {
 	input.table.billing_mode == "PROVISIONED"
 	lib.known("derived.capacity")
 	some kind, demand in peak
 	lib.number(demand)
-	capacity := capacity_of[kind]
+	capacity := provisioned_limit[kind]
 	capacity.units < demand
 	msg := sprintf("%s is %s units but peak %s demand is %s units/s", [capacity.name, lib.fmt(capacity.units), kind, lib.fmt(demand)])
 }
 
-# capacity_of is the most a side can serve: the autoscaling max when autoscaled, else the provisioned capacity.
-capacity_of[kind] := {"units": units, "name": sprintf("autoscaling.%s.max", [kind]), "path": ["autoscaling", kind, "max"]} if {
+# provisioned_limit is the most a side can serve: the autoscaling max when autoscaled, else the provisioned capacity.
+provisioned_limit[kind] := {"units": most, "name": sprintf("autoscaling.%s.max", [kind]), "path": ["autoscaling", kind, "max"]} if {
 	some kind in object.keys(peak)
-	units := input.table.autoscaling[kind].max
-	is_number(units)
+	most := input.table.autoscaling[kind].max
+	is_number(most)
 }
 
-capacity_of[kind] := {"units": units, "name": sprintf("%s_capacity", [kind]), "path": [sprintf("%s_capacity", [kind])]} if {
+provisioned_limit[kind] := {"units": most, "name": sprintf("%s_capacity", [kind]), "path": [sprintf("%s_capacity", [kind])]} if {
 	some kind in object.keys(peak)
 	not is_number(object.get(input.table, ["autoscaling", kind, "max"], null))
-	units := input.table[sprintf("%s_capacity", [kind])]
-	is_number(units)
+	most := input.table[sprintf("%s_capacity", [kind])]
+	is_number(most)
 }

@@ -87,9 +87,9 @@ test_warm_throughput_below_the_default_keeps_the_default if {
 	not "DK602" in fixtures.ids(capacity.findings) with input as doc
 }
 
-autoscaled(write_capacity, max) := object.union(with_peak(500, 0), {"table": {
+autoscaled(write_capacity, most) := object.union(with_peak(500, 0), {"table": {
 	"billing_mode": "PROVISIONED", "write_capacity": write_capacity, "read_capacity": 10,
-	"autoscaling": {"write": {"min": write_capacity, "max": max}, "read": null},
+	"autoscaling": {"write": {"min": write_capacity, "max": most}, "read": null},
 }})
 
 test_autoscaling_max_above_peak_passes if {
