@@ -296,8 +296,10 @@ var offlineBadInputs = []badInput{
 }
 
 func TestBadInputOffline(t *testing.T) {
+	t.Parallel()
 	for _, tt := range offlineBadInputs {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			config := tt.attrs
 			if !strings.HasPrefix(config, "provider ") {
 				config += "\nprovider \"dynamokeys\" {}\n"

@@ -105,6 +105,7 @@ func silentProviderBlock(endpoint, requestTimeout string) string {
 // TestSilentEndpointBoundsApply: the create ends with its timeout although the endpoint never answers, and
 // nothing is recorded (the create cannot have been made).
 func TestSilentEndpointBoundsApply(t *testing.T) {
+	t.Parallel() // mostly waiting on the silent endpoint
 	endpoint := silentEndpoint(t)
 	start := time.Now()
 	resource.UnitTest(t, resource.TestCase{
@@ -193,7 +194,7 @@ func TestAccServerKilledAndRestartedConverges(t *testing.T) {
 	}
 	noRetries := strings.Replace(smallTable(server.Endpoint, name, gsis("by_region", "by_status", "by_day")),
 		providerBlock(server.Endpoint), providerBlockWith(server.Endpoint, "max_retries = 0"), 1)
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{Config: smallTable(server.Endpoint, name, gsis("by_region"))},

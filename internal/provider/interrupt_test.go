@@ -53,6 +53,7 @@ func serveInProcess(t *testing.T) string {
 // TestInterruptStopsAHangingApply: against an endpoint that never answers, with generous timeouts, one
 // interrupt (Ctrl-C) ends the apply promptly, and no table is recorded.
 func TestInterruptStopsAHangingApply(t *testing.T) {
+	t.Parallel() // mostly waiting: on the silent endpoint, then for the interrupt to land
 	tf, err := testutil.EnsureTerraformCLI()
 	if err != nil {
 		t.Fatal(err)

@@ -202,6 +202,7 @@ func TestAccShardedTableEncryptionAndOnDemandCaps(t *testing.T) {
 }
 
 func TestTableSettingsBadInput(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []badInput{
 		{"stream without view type", `stream = { enabled = true }`, `stream\.view_type is required when stream\.enabled = true`},
 		{"unknown view type", `stream = { enabled = true, view_type = "EVERYTHING" }`, `stream\.view_type value must be one of`},
@@ -244,6 +245,7 @@ func TestTableSettingsBadInput(t *testing.T) {
 		{"fractional cap", `on_demand_throughput = { max_read_request_units = 10.5 }`, `max_read_request_units must be a whole number`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			resource.UnitTest(t, resource.TestCase{
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{{
@@ -393,7 +395,7 @@ resource "dynamokeys_sharded_table" "t" {
 			return nil
 		}
 	}
-	resource.Test(t, resource.TestCase{
+	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{Config: config(5), Check: scaleReads},
