@@ -281,7 +281,7 @@ func BenchmarkAnalyze(b *testing.B) {
 		{Name: "by_status", SortKey: IndexKeyAttribute{Name: "status", Type: "S"}, ProjectionType: ProjectionInclude, NonKeyAttributes: []string{"total"}},
 	}
 	in.GlobalSecondaryIndexes = []GlobalSecondaryIndex{
-		{Name: "by_customer", PartitionKey: []IndexKeyAttribute{{Name: "customerId", Cardinality: p(int64(1000000))}}, SortKey: []IndexKeyAttribute{{Name: "created"}}},
+		{Name: "by_customer", PartitionKey: []IndexKeyAttribute{{Name: "customerId", Cardinality: p(int64(1000000))}}, SortKey: []IndexKeyAttribute{{Name: "created", Type: "N"}}},
 		{Name: "by_region_day", PartitionKey: []IndexKeyAttribute{{Name: "region"}, {Name: "day"}}, ProjectionType: ProjectionKeysOnly},
 	}
 	b.ReportAllocs()

@@ -1,10 +1,12 @@
 package keydesign
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -72,19 +74,49 @@ func (a *analyzer) validateBounds() {
 func (a *analyzer) validateStructure() {
 	in := a.in
 	// One attribute, one type: DynamoDB keeps one AttributeDefinition per name.
-	seen := map[string]KeyAttributeRef{}
-	for _, ref := range keyAttributes(a.tableDoc()) {
-		if ref.Name == "" || a.isUnknown(ref.Path.String()) || a.isUnknown(append(ref.Path, "type").String()) {
-			continue
+	// Unknown paths are rare; checking them formats a path, so only when there are any. Paths are built
+	// only for a message: this runs on every plan.
+	unknown := func(p Path) bool { return len(a.unknown) > 0 && a.isUnknown(p.String()) }
+	type typed struct {
+		typ  string
+		path func() Path
+	}
+	seen := map[string]typed{}
+	check := func(name, typ string, path func() Path) {
+		if name == "" {
+			return
 		}
-		first, ok := seen[ref.Name]
+		if len(a.unknown) > 0 {
+			if p := path(); unknown(p[:len(p)-1]) || unknown(p) {
+				return
+			}
+		}
+		typ = cmp.Or(typ, KeyTypeString)
+		first, ok := seen[name]
 		if !ok {
-			seen[ref.Name] = ref
-			continue
+			seen[name] = typed{typ, path}
+			return
 		}
-		if first.Type != ref.Type {
-			a.fail(append(slices.Clone(ref.Path), "type"), "attribute %q is type %s here but %s at %s: a DynamoDB attribute has one type "+
-				"across the table and all its indexes; use the same type, or another attribute name", ref.Name, ref.Type, first.Type, first.Path)
+		if first.typ != typ {
+			a.fail(path(), "attribute %q is type %s here but %s at %s: a DynamoDB attribute has one type "+
+				"across the table and all its indexes; use the same type, or another attribute name", name, typ, first.typ, first.path()[:len(first.path())-1])
+		}
+	}
+	check(in.PartitionKey.Name, in.PartitionKey.Type, func() Path { return Path{"partition_key", "type"} })
+	if in.SortKey != nil {
+		check(in.SortKey.Name, in.SortKey.Type, func() Path { return Path{"sort_key", "type"} })
+	}
+	for _, l := range in.LocalSecondaryIndexes {
+		check(l.SortKey.Name, l.SortKey.Type, func() Path { return Path{"local_secondary_indexes", l.Name, "sort_key", "type"} })
+	}
+	for _, g := range in.GlobalSecondaryIndexes {
+		for _, part := range []struct {
+			key   string
+			attrs []IndexKeyAttribute
+		}{{"partition_key", g.PartitionKey}, {"sort_key", g.SortKey}} {
+			for i, k := range part.attrs {
+				check(k.Name, k.Type, func() Path { return Path{"global_secondary_indexes", g.Name, part.key, strconv.Itoa(i), "type"} })
+			}
 		}
 	}
 	if in.SortKey != nil && in.SortKey.Name != "" && in.SortKey.Name == in.PartitionKey.Name {
@@ -104,21 +136,21 @@ func (a *analyzer) validateStructure() {
 		if lsiNames[g.Name] {
 			a.fail(p, "index name %q is also the name of a local secondary index: index names are unique within a table; rename one", g.Name)
 		}
-		used := map[string]string{}
+		used := map[string]Path{}
 		for _, part := range []struct {
 			key   string
 			attrs []IndexKeyAttribute
 		}{{"partition_key", g.PartitionKey}, {"sort_key", g.SortKey}} {
 			for i, k := range part.attrs {
 				at := Path{"global_secondary_indexes", g.Name, part.key, fmt.Sprint(i), "name"}
-				if k.Name == "" || a.isUnknown(at.String()) {
+				if k.Name == "" || unknown(at) {
 					continue
 				}
 				if where, dup := used[k.Name]; dup {
 					a.fail(at, "attribute %q is already in this index's key at %s: each key attribute appears once", k.Name, where)
 					continue
 				}
-				used[k.Name] = at.String()
+				used[k.Name] = at
 			}
 		}
 		a.noDuplicates(append(p, "non_key_attributes"), g.NonKeyAttributes)
