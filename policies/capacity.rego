@@ -44,6 +44,7 @@ quota_problems contains {"path": ["traffic", sprintf("%ss_per_second", [kind])],
 }
 
 quota_problems contains {"path": ["on_demand_throughput", sprintf("max_%s_request_units", [kind])], "msg": msg} if {
+	lib.known("on_demand_throughput")
 	some kind, demand in peak
 	lib.number(demand)
 	cap := input.table.on_demand_throughput[kind]
@@ -70,6 +71,7 @@ warnings contains lib.finding(rego.metadata.rule(), msg, ["traffic", sprintf("%s
 	lib.on_demand
 	not is_object(input.prior)
 	lib.known("derived.capacity")
+	lib.known("warm_throughput")
 	some kind, demand in peak
 	lib.number(demand)
 	demand > warm[kind]
@@ -106,6 +108,7 @@ warm[kind] := figure if {
 errors contains lib.finding(rego.metadata.rule(), msg, capacity.path) if {
 	input.table.billing_mode == "PROVISIONED"
 	lib.known("derived.capacity")
+	lib.known("autoscaling")
 	some kind, demand in peak
 	lib.number(demand)
 	capacity := provisioned_limit[kind]

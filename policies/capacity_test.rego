@@ -102,3 +102,15 @@ test_autoscaling_max_below_peak_is_error_on_the_max if {
 	f.path == ["autoscaling", "write", "max"]
 	contains(f.message, "autoscaling.write.max is 400 units")
 }
+
+test_unknown_autoscaling_keeps_dk603_silent if {
+	doc := object.union(autoscaled(5, 400), {"unknown": ["autoscaling"]})
+	not "DK603" in fixtures.ids(capacity.findings) with input as doc
+}
+
+test_unknown_caps_and_warm_throughput_keep_dk601_and_dk602_silent if {
+	capped := object.union(with_peak(1500, 100), {"table": {"on_demand_throughput": {"write": 1000, "read": null}}, "unknown": ["on_demand_throughput"]})
+	not "DK601" in fixtures.ids(capacity.findings) with input as capped
+	cold := object.union(with_peak(8000, 0), {"unknown": ["warm_throughput"]})
+	not "DK602" in fixtures.ids(capacity.findings) with input as cold
+}

@@ -82,7 +82,7 @@ func expandGSI(t Table, idx Index) types.GlobalSecondaryIndex {
 		g.ProvisionedThroughput = expandThroughput(idx.ReadCapacity, idx.WriteCapacity)
 	}
 	if idx.OnDemand != nil && t.BillingMode == BillingPayPerRequest {
-		g.OnDemandThroughput = expandOnDemand(*idx.OnDemand)
+		g.OnDemandThroughput = &types.OnDemandThroughput{MaxReadRequestUnits: idx.OnDemand.Read, MaxWriteRequestUnits: idx.OnDemand.Write}
 	}
 	if idx.Warm != nil {
 		g.WarmThroughput = expandWarm(*idx.Warm)
@@ -141,7 +141,7 @@ func expandCreateTable(t Table) (*dynamodb.CreateTableInput, error) {
 		in.SSESpecification = expandEncryption(*t.Encryption)
 	}
 	if t.OnDemand != nil && t.BillingMode == BillingPayPerRequest {
-		in.OnDemandThroughput = expandOnDemand(*t.OnDemand)
+		in.OnDemandThroughput = &types.OnDemandThroughput{MaxReadRequestUnits: t.OnDemand.Read, MaxWriteRequestUnits: t.OnDemand.Write}
 	}
 	if t.Warm != nil {
 		in.WarmThroughput = expandWarm(*t.Warm)
@@ -168,7 +168,8 @@ func expandEncryption(e Encryption) *types.SSESpecification {
 	return spec
 }
 
-// expandOnDemand sends -1 for a side without a cap: DynamoDB's "no maximum".
+// expandOnDemand is an update's caps: -1 for a side without a cap removes it (DynamoDB's "no maximum").
+// A create leaves such a side out instead: DynamoDB accepts -1 only to remove a cap.
 func expandOnDemand(t Throughput) *types.OnDemandThroughput {
 	unlimited := int64(-1)
 	return &types.OnDemandThroughput{MaxReadRequestUnits: aws.Int64(unitsOr(t.Read, unlimited)), MaxWriteRequestUnits: aws.Int64(unitsOr(t.Write, unlimited))}

@@ -54,7 +54,7 @@ func (c *Client) CreateTable(ctx context.Context, t Table) (*Table, Warnings, er
 			return created, warnings, err
 		}
 	}
-	w, err := c.updateContributorInsights(ctx, Table{Name: t.Name, GSIs: t.GSIs}, t)
+	w, err := c.updateContributorInsights(ctx, Table{Name: t.Name}, t) // a new table has none on
 	warnings = append(warnings, w...)
 	if err != nil {
 		return created, warnings, err
@@ -74,8 +74,10 @@ func (c *Client) CreateTable(ctx context.Context, t Table) (*Table, Warnings, er
 }
 
 // UpdateTable moves the table from old to want: GSI deletes first (one per UpdateTable call, each waited
-// for), then one table update (billing mode and capacity, deletion protection, table class), then GSI
-// creates (one per call, each waited for), then TTL, point-in-time recovery and tags. A GSI whose key or
+// for), then one table update (billing mode and capacity, on-demand caps, index capacity and caps,
+// deletion protection, table class), then GSI creates (one per call, each waited for), the stream, the
+// encryption key, warm throughput of the table and the indexes, Contributor Insights, then TTL,
+// point-in-time recovery and tags. A GSI whose key or
 // projection changed is deleted and created again; the other indexes are not touched.
 func (c *Client) UpdateTable(ctx context.Context, old, want Table) (*Table, Warnings, error) {
 	api, err := c.API(ctx)
@@ -113,8 +115,7 @@ func (c *Client) UpdateTable(ctx context.Context, old, want Table) (*Table, Warn
 			return nil, nil, err
 		}
 		g := expandGSI(want, idx)
-		action := &types.CreateGlobalSecondaryIndexAction{IndexName: g.IndexName, KeySchema: g.KeySchema,
-			Projection: g.Projection, ProvisionedThroughput: g.ProvisionedThroughput}
+		action := createIndexAction(g)
 		if err := c.updateTable(ctx, api, &dynamodb.UpdateTableInput{TableName: aws.String(name), AttributeDefinitions: defs,
 			GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: action}}}, "creating index "+idx.Name); err != nil {
 			return nil, nil, err
@@ -272,9 +273,9 @@ func diffGSIs(old, want Table) (deletes, creates []Index, throughput []types.Glo
 			capacityChanged(o.ReadCapacity, w.ReadCapacity, w.Autoscaled.Read) || capacityChanged(o.WriteCapacity, w.WriteCapacity, w.Autoscaled.Write)):
 			throughput = append(throughput, types.GlobalSecondaryIndexUpdate{Update: &types.UpdateGlobalSecondaryIndexAction{
 				IndexName: aws.String(name), ProvisionedThroughput: keepAutoscaled(o, w)}})
-		case want.BillingMode == BillingPayPerRequest && w.OnDemand != nil && !sameThroughput(o.OnDemand, w.OnDemand):
+		case want.BillingMode == BillingPayPerRequest && !sameThroughput(o.OnDemand, w.OnDemand):
 			throughput = append(throughput, types.GlobalSecondaryIndexUpdate{Update: &types.UpdateGlobalSecondaryIndexAction{
-				IndexName: aws.String(name), OnDemandThroughput: expandOnDemand(*w.OnDemand)}})
+				IndexName: aws.String(name), OnDemandThroughput: expandOnDemand(orNoThroughput(w.OnDemand))}})
 		}
 	}
 	return deletes, creates, throughput
@@ -400,8 +401,15 @@ func warmUpdate(old, want Table) *types.WarmThroughput {
 	return expandWarm(*want.Warm)
 }
 
+// createIndexAction is the UpdateTable action that adds an index with all its settings (capacity, on-demand
+// caps, warm throughput), as CreateTable would.
+func createIndexAction(g types.GlobalSecondaryIndex) *types.CreateGlobalSecondaryIndexAction {
+	return &types.CreateGlobalSecondaryIndexAction{IndexName: g.IndexName, KeySchema: g.KeySchema, Projection: g.Projection,
+		ProvisionedThroughput: g.ProvisionedThroughput, OnDemandThroughput: g.OnDemandThroughput, WarmThroughput: g.WarmThroughput}
+}
+
 // indexWarmUpdate pre-warms an existing index when want asks for more than it has (see warmUpdate). An
-// index this apply creates got its warm throughput with the create.
+// index this apply creates (not in old with the same shape) gets its warm throughput with the create.
 func indexWarmUpdate(old Table, want Index) *types.WarmThroughput {
 	for _, have := range old.GSIs {
 		if have.Name == want.Name && sameIndexShape(have, want) {
@@ -430,7 +438,7 @@ func contributorInsightsChanges(old, want Table) []insightsChange {
 	for _, idx := range want.GSIs {
 		var have *string
 		for _, o := range old.GSIs {
-			if o.Name == idx.Name {
+			if o.Name == idx.Name && sameIndexShape(o, idx) { // an index created again starts with it off
 				have = o.ContributorInsights
 			}
 		}

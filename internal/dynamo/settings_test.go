@@ -28,8 +28,8 @@ func TestCreateTableSendsStreamEncryptionAndThroughput(t *testing.T) {
 	if in.SSESpecification.SSEType != types.SSETypeKms || aws.ToString(in.SSESpecification.KMSMasterKeyId) != tb.Encryption.KMSKeyARN {
 		t.Errorf("encryption = %+v", in.SSESpecification)
 	}
-	if aws.ToInt64(in.OnDemandThroughput.MaxReadRequestUnits) != 2000 || aws.ToInt64(in.OnDemandThroughput.MaxWriteRequestUnits) != -1 {
-		t.Errorf("on-demand throughput = %+v; an uncapped side is -1", in.OnDemandThroughput)
+	if aws.ToInt64(in.OnDemandThroughput.MaxReadRequestUnits) != 2000 || in.OnDemandThroughput.MaxWriteRequestUnits != nil {
+		t.Errorf("on-demand throughput = %+v; a create leaves an uncapped side out (-1 only removes a cap)", in.OnDemandThroughput)
 	}
 	if aws.ToInt64(in.WarmThroughput.WriteUnitsPerSecond) != 5000 {
 		t.Errorf("warm throughput = %+v", in.WarmThroughput)
@@ -253,6 +253,16 @@ func TestIndexOnDemandAndWarmThroughput(t *testing.T) {
 	if w := indexWarmUpdate(Table{}, tb.GSIs[0]); w != nil {
 		t.Errorf("a new index gets its warm throughput with the create, not an update: %+v", w)
 	}
+	// ...and so the UpdateTable action that adds an index to an existing table carries them.
+	action := createIndexAction(expandGSI(tb, tb.GSIs[0]))
+	if aws.ToInt64(action.OnDemandThroughput.MaxWriteRequestUnits) != 300 || aws.ToInt64(action.WarmThroughput.ReadUnitsPerSecond) != 20000 {
+		t.Errorf("create-index action = %+v %+v, want the caps and warm throughput", action.OnDemandThroughput, action.WarmThroughput)
+	}
+	// Removing an index's caps is sent as "no cap" (-1), not left as it was.
+	_, _, updates = diffGSIs(tb, table())
+	if len(updates) != 1 || aws.ToInt64(updates[0].Update.OnDemandThroughput.MaxWriteRequestUnits) != -1 {
+		t.Errorf("removing an index's caps = %+v", updates)
+	}
 }
 
 func TestContributorInsightsChanges(t *testing.T) {
@@ -274,5 +284,18 @@ func TestContributorInsightsChanges(t *testing.T) {
 	}
 	if ch := contributorInsightsChanges(old, table()); len(ch) != 0 {
 		t.Errorf("an unmanaged setting must make no call: %v", ch)
+	}
+	// CreateTable compares with a table that has nothing on: every index that asks for it gets a call.
+	if ch := contributorInsightsChanges(Table{Name: want.Name}, want); len(ch) != 2 {
+		t.Errorf("on create, changes = %v; want the table's and by_tenant_region's", ch)
+	}
+	// An index created again (its key changed) starts with Contributor Insights off.
+	recreated := table()
+	recreated.GSIs[1].PartitionKey = []KeyAttribute{{Name: "other", Type: "S"}}
+	recreated.GSIs[1].ContributorInsights = mode("THROTTLED_KEYS")
+	before := table()
+	before.GSIs[1].ContributorInsights = mode("THROTTLED_KEYS")
+	if ch := contributorInsightsChanges(before, recreated); len(ch) != 1 || aws.ToString(ch[0].index) != "by_tenant_region" {
+		t.Errorf("a recreated index's Contributor Insights = %v, want it enabled again", ch)
 	}
 }

@@ -359,9 +359,24 @@ func designInput(ctx context.Context, m shardedTableModel) (*keydesign.Input, di
 	in.OnDemand, in.Warm, in.Autoscaling = throughputFacts(ctx, m, &diags)
 	for attrName, v := range map[string]attr.Value{"name": m.Name, "billing_mode": m.BillingMode, "read_capacity": m.ReadCapacity,
 		"write_capacity": m.WriteCapacity, "on_demand_throughput": m.OnDemandThroughput, "warm_throughput": m.WarmThroughput, "autoscaling": m.Autoscaling} {
-		if v.IsUnknown() {
+		if holdsUnknown(v) { // a setting partly unknown is unknown as a whole: the rules read it as one fact
 			in.Unknown = append(in.Unknown, keydesign.Path{attrName})
 		}
 	}
 	return in, diags
+}
+
+// holdsUnknown reports whether v or any value nested in it is unknown.
+func holdsUnknown(v attr.Value) bool {
+	if v.IsUnknown() {
+		return true
+	}
+	if obj, ok := v.(types.Object); ok && !obj.IsNull() {
+		for _, a := range obj.Attributes() {
+			if holdsUnknown(a) {
+				return true
+			}
+		}
+	}
+	return false
 }

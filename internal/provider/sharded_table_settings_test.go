@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -462,6 +463,34 @@ func TestAccContributorInsightsWithoutEndpointSupport(t *testing.T) {
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("contributor_insights").AtMapKey("mode"), knownvalue.StringExact("THROTTLED_KEYS")),
 				statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("global_secondary_indexes").AtMapKey("by_status").AtMapKey("on_demand_throughput").AtMapKey("max_write_request_units"), knownvalue.Int64Exact(100)),
+			},
+		}},
+	})
+}
+
+// TestAccTableSettingUnknownAtPlan: a cap known only at apply (from another resource) leaves the design
+// outputs unknown at plan, so the apply is consistent and the cap is applied.
+func TestAccTableSettingUnknownAtPlan(t *testing.T) {
+	endpoint := testAccDynoxide(t)
+	api := testAPI(t, endpoint)
+	name := "unknown-cap-orders"
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkTableGone(api, name),
+		Steps: []resource.TestStep{{
+			Config: `
+resource "terraform_data" "cap" {
+  input = 500
+}
+` + smallTable(endpoint, name, `deletion_protection = false
+  on_demand_throughput = { max_write_request_units = terraform_data.cap.output }
+  traffic = { writes_per_second = 100 }`),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectUnknownValue(smallAddress, tfjsonpath.New("design_document")),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("on_demand_throughput").AtMapKey("max_write_request_units"), knownvalue.Int64Exact(500)),
+				statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("design_document"), knownvalue.StringRegexp(regexp.MustCompile(`"on_demand_throughput":\{"read":null,"write":500\}`))),
 			},
 		}},
 	})
