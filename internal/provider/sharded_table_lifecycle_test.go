@@ -150,8 +150,8 @@ func TestAccShardedTableDrift(t *testing.T) {
 	})
 }
 
-// TestAccShardedTablePITRWithoutEndpointSupport: dynoxide has no PITR; asking for it warns and the rest of
-// the table is managed.
+// TestAccShardedTablePITRWithoutEndpointSupport: dynoxide has no PITR; asking for it does not fail the
+// apply (it warns: the warning text is unit-tested with updatePITR) and the rest of the table is managed.
 func TestAccShardedTablePITRWithoutEndpointSupport(t *testing.T) {
 	endpoint := testAccDynoxide(t)
 	api := testAPI(t, endpoint)

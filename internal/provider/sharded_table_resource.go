@@ -63,8 +63,9 @@ func (r *shardedTableResource) Schema(ctx context.Context, _ resource.SchemaRequ
 		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
 	attrs["arn"] = rschema.StringAttribute{Computed: true, Description: "The table's ARN.",
 		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
-	attrs["status"] = rschema.StringAttribute{Computed: true, Description: "The table status DynamoDB reported last, e.g. ACTIVE.",
-		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
+	// No UseStateForUnknown: a refresh can record UPDATING (an autoscaler at work), while an apply ends
+	// with ACTIVE after its waits; the status is known after each apply.
+	attrs["status"] = rschema.StringAttribute{Computed: true, Description: "The table status DynamoDB reported last, e.g. ACTIVE."}
 	attrs["name"] = rschema.StringAttribute{Required: true,
 		Description:   "Table name: " + limitText(keydesign.MinNameLength) + " to " + limitText(keydesign.MaxNameLength) + " characters of letters, digits, underscore, dot or hyphen. Changing it replaces the table.",
 		PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}}
@@ -328,7 +329,9 @@ func (r *shardedTableResource) Create(ctx context.Context, req resource.CreateRe
 		setComputed(&plan, read)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		resp.Diagnostics.AddError("Creating the DynamoDB table failed",
-			err.Error()+"\n\nThe table was created and is recorded in the state as tainted: the next apply replaces it.")
+			err.Error()+"\n\nThe table was created and is recorded in the state as tainted. To finish its settings in place, run "+
+				"terraform untaint on this resource and apply again; to have Terraform replace it instead, set deletion_protection = false first "+
+				"(a protected table cannot be deleted).")
 		return
 	case err != nil:
 		resp.Diagnostics.AddError("Creating the DynamoDB table failed", err.Error()+"\n\nNo table was created.")

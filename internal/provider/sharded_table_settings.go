@@ -20,9 +20,12 @@ import (
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
 )
 
-// Table settings beyond keys and indexes: stream, server-side encryption, on-demand and warm throughput.
-// Each is a nested object; null means "not configured" and is read back as null while the table has the
-// default (no stream, the AWS owned key, no cap), so that a table without them shows no diff.
+// Table settings beyond keys and indexes: point-in-time recovery, stream, server-side encryption, on-demand
+// caps, warm throughput, Contributor Insights and the autoscaling range (the last four per GSI too). Each is
+// a nested object. Null means the default (off, the AWS owned key, no cap) and reads back as null while the
+// table has it, so a table without them shows no diff; on-demand caps that are configured but gone read back
+// as a block of nulls, so the plan sets them again. Warm throughput and the autoscaling range are not
+// managed when null.
 
 // The recovery period's bounds: the default is also the longest period.
 const (
@@ -296,10 +299,6 @@ func expandTableSettings(ctx context.Context, m shardedTableModel, t *dynamo.Tab
 	var e encryptionModel
 	if objectAs(ctx, m.ServerSideEncryption, &e, diags) {
 		t.Encryption = &dynamo.Encryption{Enabled: e.Enabled.ValueBool(), KMSKeyARN: e.KMSKeyARN.ValueString()}
-	}
-	var o onDemandModel
-	if objectAs(ctx, m.OnDemandThroughput, &o, diags) {
-		t.OnDemand = &dynamo.Throughput{Read: int64Ptr(o.MaxRead), Write: int64Ptr(o.MaxWrite)}
 	}
 	t.OnDemand, t.Warm = expandThroughputs(ctx, m.OnDemandThroughput, m.WarmThroughput, diags)
 	t.ContributorInsights = expandInsights(ctx, m.ContributorInsights, diags)
