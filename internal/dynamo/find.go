@@ -25,7 +25,7 @@ func (c *Client) describe(ctx context.Context, name string) (*Table, error) {
 	return flattenTable(out.Table), nil
 }
 
-// FindTable reads a table with its TTL, point-in-time recovery and tags. Settings the endpoint does not
+// FindTable reads a table with its TTL, point-in-time recovery, Contributor Insights and tags. Settings the endpoint does not
 // implement (UnknownOperationException) are left nil. A missing table is ErrTableNotFound.
 func (c *Client) FindTable(ctx context.Context, name string) (*Table, error) {
 	t, err := c.describe(ctx, name)

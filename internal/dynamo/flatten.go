@@ -5,7 +5,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// flattenTable maps a TableDescription to a Table. Settings DescribeTable does not carry (TTL, PITR, tags)
+// flattenTable maps a TableDescription to a Table. Settings DescribeTable does not carry (TTL, PITR, Contributor Insights, tags)
 // are filled in by FindTable.
 func flattenTable(d *types.TableDescription) *Table {
 	t := &Table{

@@ -148,6 +148,7 @@ func (r *shardedTableResource) ValidateConfig(ctx context.Context, req resource.
 				}
 			}
 			at := path.Root("global_secondary_indexes").AtMapKey(name)
+			validateUnits(at, "GSI "+name, map[string]types.Object{"on_demand_throughput": g.OnDemandThroughput, "warm_throughput": g.WarmThroughput}, &resp.Diagnostics)
 			validateThroughputSettings(ctx, at, "GSI "+name, g.OnDemandThroughput, g.Autoscaling, g.ReadCapacity, g.WriteCapacity, provisioned, &resp.Diagnostics)
 		}
 	}

@@ -209,19 +209,27 @@ func validateTableSettings(ctx context.Context, m shardedTableModel, provisioned
 			"server_side_encryption.kms_key_arn applies only with enabled = true; set enabled = true or remove the key.")
 	}
 	validateThroughputSettings(ctx, path.Empty(), "the table", m.OnDemandThroughput, m.Autoscaling, m.ReadCapacity, m.WriteCapacity, provisioned, diags)
-	for _, obj := range []struct {
-		name string
-		v    types.Object
-	}{{"on_demand_throughput", m.OnDemandThroughput}, {"warm_throughput", m.WarmThroughput}} {
-		if obj.v.IsNull() || obj.v.IsUnknown() {
+	validateUnits(path.Empty(), "the table", map[string]types.Object{"on_demand_throughput": m.OnDemandThroughput, "warm_throughput": m.WarmThroughput}, diags)
+}
+
+// validateUnits checks that every figure of the on-demand caps and warm throughput of the table (at the
+// root) or of a GSI (at its path) is at least 1.
+func validateUnits(at path.Path, what string, settings map[string]types.Object, diags *diag.Diagnostics) {
+	for name, v := range settings {
+		if v.IsNull() || v.IsUnknown() {
 			continue
 		}
-		for attrName, v := range obj.v.Attributes() {
-			n, ok := v.(types.Number)
-			if ok && !n.IsNull() && !n.IsUnknown() && n.ValueBigFloat().Cmp(big.NewFloat(1)) < 0 {
-				diags.AddAttributeError(path.Root(obj.name).AtName(attrName), "Invalid units",
-					fmt.Sprintf("%s.%s must be at least 1 unit; omit it for no figure.", obj.name, attrName))
+		for attrName, a := range v.Attributes() {
+			n, ok := a.(types.Number)
+			if !ok || n.IsNull() || n.IsUnknown() || n.ValueBigFloat().Cmp(big.NewFloat(1)) >= 0 {
+				continue
 			}
+			p := path.Root(name).AtName(attrName)
+			if len(at.Steps()) > 0 {
+				p = at.AtName(name).AtName(attrName)
+			}
+			diags.AddAttributeError(p, "Invalid units",
+				fmt.Sprintf("%s.%s of %s must be at least 1 unit; omit it for no figure.", name, attrName, what))
 		}
 	}
 }

@@ -213,7 +213,10 @@ func TestTableSettingsBadInput(t *testing.T) {
   read_capacity = 5
   write_capacity = 5
   on_demand_throughput = { max_read_request_units = 100 }`, `on_demand_throughput of the table applies only to billing_mode = "PAY_PER_REQUEST"`},
-		{"zero warm units", `warm_throughput = { read_units_per_second = 0 }`, `warm_throughput\.read_units_per_second must be at least 1 unit`},
+		{"zero warm units", `warm_throughput = { read_units_per_second = 0 }`, `warm_throughput\.read_units_per_second of the table must be at least 1 unit`},
+		{"zero index cap", `global_secondary_indexes = {
+    by_status = { partition_key = [{ name = "status" }], on_demand_throughput = { max_write_request_units = 0 } }
+  }`, `on_demand_throughput\.max_write_request_units of GSI by_status must be at least 1 unit`},
 		{"recovery period too long", `point_in_time_recovery = { enabled = true, recovery_period_in_days = 36 }`, `recovery_period_in_days must be from 1 to 35 days, got 36`},
 		{"old bool form of point-in-time recovery", `point_in_time_recovery = true`, `point_in_time_recovery`},
 		{"autoscaling on an on-demand table", `autoscaling = { read = { min = 5, max = 100 } }`, `autoscaling of the table describes an application autoscaling target of provisioned capacity`},
