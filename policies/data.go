@@ -49,6 +49,8 @@ type Limits struct {
 	MaxAttributeNameBytes     int64   `json:"max_attribute_name_bytes"`
 	MaxNumberDigits           int64   `json:"max_number_digits"`
 	MaxShardCount             int64   `json:"max_shard_count"`
+	MinRecoveryPeriodDays     int64   `json:"min_recovery_period_days"`
+	MaxRecoveryPeriodDays     int64   `json:"max_recovery_period_days"`
 	LowCardinality            int64   `json:"low_cardinality"`
 	FanoutShards              int64   `json:"fanout_shards"`
 	FanoutOverprovisionFactor int64   `json:"fanout_overprovision_factor"`

@@ -1,5 +1,7 @@
 package dynamo
 
+import "github.com/dynamokeys/terraform-provider-dynamokeys/policies"
+
 // KeyAttribute is one key attribute: a name and a scalar type (S, N or B).
 type KeyAttribute struct {
 	Name string
@@ -80,11 +82,11 @@ type Table struct {
 	ContributorInsights *string
 }
 
-// Point-in-time recovery keeps 1 to 35 days, 35 by default
-// (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/PointInTimeRecovery.html).
-const (
-	MinRecoveryPeriodDays     = 1
-	DefaultRecoveryPeriodDays = 35
+// Point-in-time recovery keeps MinRecoveryPeriodDays to DefaultRecoveryPeriodDays days, the longest
+// period by default (PointInTimeRecovery.html); the numbers come from the policy bundle's data file.
+var (
+	MinRecoveryPeriodDays     = int32(policies.Bundle.Limits.MinRecoveryPeriodDays)
+	DefaultRecoveryPeriodDays = int32(policies.Bundle.Limits.MaxRecoveryPeriodDays)
 )
 
 // PITR is a table's point-in-time recovery: continuous backups kept for RecoveryPeriodDays (nil means

@@ -263,7 +263,7 @@ func convertAWSTable(ctx context.Context, raw []byte) (movedTable, diag.Diagnost
 
 	if len(src.PITR) > 0 && src.PITR[0].Enabled {
 		days := types.NumberNull() // DynamoDB's default period, which a configuration omits
-		if p := src.PITR[0].RecoveryPeriodInDays; positive(p) && *p != maxRecoveryDays {
+		if p := src.PITR[0].RecoveryPeriodInDays; positive(p) && *p != int64(maxRecoveryDays) {
 			days = int64Value(p)
 		}
 		m.pointInTimeRecovery, dg = types.ObjectValue(pitrAttrTypes, map[string]attr.Value{"enabled": types.BoolValue(true), "recovery_period_in_days": days})

@@ -28,7 +28,7 @@ import (
 // managed when null.
 
 // The recovery period's bounds: the default is also the longest period.
-const (
+var (
 	minRecoveryDays = dynamo.MinRecoveryPeriodDays
 	maxRecoveryDays = dynamo.DefaultRecoveryPeriodDays
 )
@@ -193,7 +193,7 @@ func validateTableSettings(ctx context.Context, m shardedTableModel, provisioned
 	var p pitrModel
 	if objectAs(ctx, m.PointInTimeRecovery, &p, diags) && !p.RecoveryPeriodInDays.IsNull() && !p.RecoveryPeriodInDays.IsUnknown() {
 		days := p.RecoveryPeriodInDays.ValueBigFloat()
-		if days.Cmp(big.NewFloat(minRecoveryDays)) < 0 || days.Cmp(big.NewFloat(maxRecoveryDays)) > 0 {
+		if days.Cmp(big.NewFloat(float64(minRecoveryDays))) < 0 || days.Cmp(big.NewFloat(float64(maxRecoveryDays))) > 0 {
 			diags.AddAttributeError(path.Root("point_in_time_recovery").AtName("recovery_period_in_days"), "Invalid recovery period",
 				fmt.Sprintf("point_in_time_recovery.recovery_period_in_days must be from %d to %d days, got %s.", minRecoveryDays, maxRecoveryDays, days.Text('g', 10)))
 		}
