@@ -83,12 +83,13 @@ type warmModel struct {
 }
 
 var (
-	pitrAttrTypes       = map[string]attr.Type{"enabled": types.BoolType, "recovery_period_in_days": types.NumberType}
-	streamAttrTypes     = map[string]attr.Type{"enabled": types.BoolType, "view_type": types.StringType}
-	encryptionAttrTypes = map[string]attr.Type{"enabled": types.BoolType, "kms_key_arn": types.StringType}
-	onDemandAttrTypes   = map[string]attr.Type{"max_read_request_units": types.NumberType, "max_write_request_units": types.NumberType}
-	warmAttrTypes       = map[string]attr.Type{"read_units_per_second": types.NumberType, "write_units_per_second": types.NumberType}
-	insightsAttrTypes   = map[string]attr.Type{"mode": types.StringType}
+	// The attribute types of the settings, read from their schema so that the two cannot drift apart.
+	pitrAttrTypes       = settingAttrTypes("point_in_time_recovery")
+	streamAttrTypes     = settingAttrTypes("stream")
+	encryptionAttrTypes = settingAttrTypes("server_side_encryption")
+	onDemandAttrTypes   = settingAttrTypes("on_demand_throughput")
+	warmAttrTypes       = settingAttrTypes("warm_throughput")
+	insightsAttrTypes   = settingAttrTypes("contributor_insights")
 )
 
 func unitsAttribute(desc string) rschema.NumberAttribute {
@@ -136,6 +137,15 @@ func tableSettingsAttributes() map[string]rschema.Attribute {
 		"contributor_insights": contributorInsightsAttribute("table"),
 		"autoscaling":          autoscalingAttribute("table"),
 	}
+}
+
+// settingAttrTypes are the attribute types of one nested setting of tableSettingsAttributes.
+func settingAttrTypes(name string) map[string]attr.Type {
+	a, ok := tableSettingsAttributes()[name].(rschema.SingleNestedAttribute)
+	if !ok {
+		panic("settingAttrTypes: " + name + " is not a nested setting") // a programming error, caught by every test
+	}
+	return objectType(a.Attributes).AttrTypes
 }
 
 // onDemandAttribute, warmAttribute, contributorInsightsAttribute and autoscalingAttribute are shared by the
