@@ -536,15 +536,14 @@ func planStreamIdentity(ctx context.Context, state *shardedTableModel, plan *sha
 // throughputFacts are the table's on-demand caps, warm throughput and autoscaling range as the capacity
 // rules read them.
 func throughputFacts(ctx context.Context, m shardedTableModel, diags *diag.Diagnostics) (*keydesign.UnitPair, *keydesign.UnitPair, *keydesign.Autoscaling) {
-	var onDemand, warm *keydesign.UnitPair
-	var o onDemandModel
-	if objectAs(ctx, m.OnDemandThroughput, &o, diags) {
-		onDemand = &keydesign.UnitPair{Read: int64Ptr(o.MaxRead), Write: int64Ptr(o.MaxWrite)}
+	caps, warmth := expandThroughputs(ctx, m.OnDemandThroughput, m.WarmThroughput, diags)
+	pair := func(t *dynamo.Throughput) *keydesign.UnitPair {
+		if t == nil {
+			return nil
+		}
+		return &keydesign.UnitPair{Read: t.Read, Write: t.Write}
 	}
-	var w warmModel
-	if objectAs(ctx, m.WarmThroughput, &w, diags) {
-		warm = &keydesign.UnitPair{Read: int64Ptr(w.Read), Write: int64Ptr(w.Write)}
-	}
+	onDemand, warm := pair(caps), pair(warmth)
 	var a autoscalingModel
 	if !objectAs(ctx, m.Autoscaling, &a, diags) {
 		return onDemand, warm, nil
