@@ -1,7 +1,7 @@
 # METADATA
 # title: conftest and opa eval entry points
 # description: |
-#   `conftest test --policy policies --data policies --namespace dynamokeys.conftest plan.json` and
+#   `conftest test --policy policies --namespace dynamokeys.conftest plan.json` and
 #   `opa eval -d policies -i plan.json data.dynamokeys.conftest.deny` on `terraform show -json` output:
 #   error findings are deny, warnings are warn, each with the rule id, the resource address and the path.
 package dynamokeys.conftest
@@ -23,24 +23,21 @@ result(address, finding) := {
 # error rules (data.dynamokeys.errors) and warn only for the warnings, so no rule runs twice.
 # METADATA
 # entrypoint: true
-# description: Error findings of every planned table, and a missing data file.
+# description: Error findings of every planned table; only the reason when the rules' limits are not loaded.
 deny contains result(address, f) if {
+	not lib.data_problem
 	some address, doc in plan.documents
 	some f in data.dynamokeys.errors with input as doc
 }
 
-# Without the data file no rule can compare with DynamoDB's limits, and they would all stay silent: fail.
-deny contains {"msg": concat("", [
-	"dynamokeys: the policy data (dynamokeys/data.json) is not loaded, so no limit could be checked: ",
-	"pass the bundle directory to conftest as --data too (conftest test --policy policies --data policies ...)",
-])} if {
-	not is_object(data.dynamokeys.limits)
-}
+# Without their limits the rules would compare nothing and pass the plan: fail it, with the one reason.
+deny contains {"msg": lib.data_problem}
 
 # METADATA
 # entrypoint: true
 # description: Warnings of every planned table, and tables the adapter could not read.
 warn contains result(address, f) if {
+	not lib.data_problem
 	some address, doc in plan.documents
 	some f in data.dynamokeys.warnings with input as doc
 }

@@ -5,15 +5,19 @@ import (
 	"fmt"
 )
 
-// DataJSON is the bundle's data file, dynamokeys/data.json: every DynamoDB limit, the rules' thresholds,
-// the design defaults, the docs base URL and the bundle version. OPA loads it as data.dynamokeys (opa eval
-// -d policies, conftest --data policies, the bundle archive); Go decodes it into Data.
+// DataJSON is the bundle's data file, dynamokeys/source/data.json: every DynamoDB limit, the rules'
+// thresholds, the design defaults, the docs base URL and the bundle version. Go decodes it into Data; Rego
+// reads it from data.rego, the module generated from it (internal/cmd/datamodule), so that loading the
+// rules loads the limits with them.
 //
-//go:embed dynamokeys/data.json
+//go:embed dynamokeys/source/data.json
 var DataJSON []byte
 
 // Data is the decoded data file.
 type Data struct {
+	// DataFormat is the version of the data file's shape, which the rules check before they evaluate anything
+	// (data.dynamokeys.data_format), bumped when a key is added, renamed or removed or changes meaning.
+	DataFormat int `json:"data_format"`
 	// Version is the bundle's version: "dev" in the repository, the release version in a release's bundle.
 	Version string `json:"version"`
 	// DocsBase is the rule reference's URL; a finding's docs_url is DocsBase#<rule id>.
@@ -69,7 +73,7 @@ var Bundle = mustDecode(DataJSON)
 func mustDecode(raw []byte) Data {
 	var d Data
 	if err := decodeStrict(raw, &d); err != nil {
-		panic(fmt.Sprintf("policies/dynamokeys/data.json: %v", err))
+		panic(fmt.Sprintf("policies/dynamokeys/source/data.json: %v", err))
 	}
 	return d
 }

@@ -68,11 +68,11 @@ done
 [[ -n "${port}" ]] || fail "the local HTTP server did not start"
 "${conftest}" pull --absolute-paths --policy "${work}/pulled-http" "http://127.0.0.1:${port}/${name}" >/dev/null
 
-# conftest on a policy directory: its JSON results and exit code for one plan. --policy loads only the .rego
-# files; the limits come from the same directory's dynamokeys/data.json through --data.
+# conftest on a policy directory: its JSON results and exit code for one plan. --policy alone loads the rules
+# and their limits (the module data.rego).
 run_conftest() {
   local policy="$1" plan="$2" code=0 out
-  out="$("${conftest}" test --no-color --policy "${policy}" --data "${policy}" --namespace dynamokeys.conftest --output json "${plan}")" || code=$?
+  out="$("${conftest}" test --no-color --policy "${policy}" --namespace dynamokeys.conftest --output json "${plan}")" || code=$?
   printf '%s\nexit %s\n' "${out}" "${code}"
 }
 checked=0

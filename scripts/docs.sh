@@ -10,6 +10,7 @@ tfplugindocs="$(bash "${repo_root}/scripts/go-tool.sh" tfplugindocs)"
 work="$(mktemp -d)"
 trap 'rm -rf "${work}"' EXIT
 
+(cd "${repo_root}" && go run ./internal/cmd/datamodule policies/data.rego)
 (cd "${repo_root}" && go run ./internal/cmd/rulesdoc -o templates/guides/rule-reference.md.tmpl -plugin templates/guides/policy-plugin.md.tmpl)
 # shellcheck source=scripts/lib.sh
 source "${repo_root}/scripts/lib.sh"

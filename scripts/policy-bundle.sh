@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the policy bundle release asset OUTDIR/dynamokeys-policies_VERSION.tar.gz from policies/: the rules,
-# their library and the plan adapter without the *_test.rego files, the data file dynamokeys/data.json (the
-# limits, with "version" stamped to VERSION), an OPA bundle .manifest (revision = VERSION, root dynamokeys)
+# their library and the plan adapter without the *_test.rego files, the limits module data.rego (generated
+# from dynamokeys/source/data.json, with version stamped to VERSION), an OPA bundle .manifest (revision = VERSION, root dynamokeys)
 # and the policies.hcl of an HCP Terraform policy set, all at the archive root.
 # The archive is reproducible: sorted entries, owner 0, the mtime of the last commit, no gzip timestamp.
 # Usage: scripts/policy-bundle.sh VERSION OUTDIR   (goreleaser runs it as a before hook)
@@ -22,12 +22,10 @@ for f in "${files[@]}"; do
   mkdir -p "${stage}/$(dirname "${f}")"
   cp "${f}" "${stage}/${f}"
 done
-# The data file, with the bundle's version: "dev" in the repository, VERSION in the archive.
-data="dynamokeys/data.json"
-grep -q '^  "version": "dev",$' "${data}" || { echo "policy-bundle: ${data} has no \"version\": \"dev\" line to stamp" >&2; exit 1; }
-mkdir -p "${stage}/dynamokeys"
-sed 's/^  "version": "dev",$/  "version": "'"${version}"'",/' "${data}" > "${stage}/${data}"
-files+=("${data}")
+# The limits module, with the bundle's version: "dev" in the repository, VERSION in the archive.
+data="data.rego"
+grep -q '^version := "dev"$' "${data}" || { echo "policy-bundle: ${data} has no version := \"dev\" line to stamp" >&2; exit 1; }
+sed 's/^version := "dev"$/version := "'"${version}"'"/' "${data}" > "${stage}/${data}"
 
 cat > "${stage}/.manifest" <<JSON
 {

@@ -5,7 +5,7 @@ package keydesign
 
 import "github.com/dynamokeys/terraform-provider-dynamokeys/policies"
 
-// limits is the bundle's data file (policies/dynamokeys/data.json), the one place that holds every DynamoDB
+// limits is the bundle's data file (policies/dynamokeys/source/data.json), the one place that holds every DynamoDB
 // limit, threshold and default; contributing/capacity-model.md cites the AWS page of each. The names below
 // are the Go view of it, typed for the arithmetic that uses them.
 var limits = policies.Bundle.Limits

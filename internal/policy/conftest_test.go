@@ -46,27 +46,59 @@ type conftestResult struct {
 
 // conftestTest runs `conftest test` on one plan fixture with the bundle, in strict mode (unused
 // variables and imports, shadowed names and duplicate imports are compile errors) and with built-in errors
-// reported, and returns its output and exit code.
+// reported, and returns its output and exit code. --policy alone loads the rules and their limits.
 func conftestTest(t *testing.T, output, fixture string) ([]byte, int) {
 	t.Helper()
 	root, err := testutil.RepoRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(conftestPath(t), "test", "--no-color", "--strict", "--show-builtin-errors",
-		"--policy", filepath.Join(root, "policies"), "--data", filepath.Join(root, "policies"), "--namespace", "dynamokeys.conftest",
-		"--output", output, filepath.Join("testdata", "plans", fixture))
+	return runConftest(t, "--policy", filepath.Join(root, "policies"), "--output", output, filepath.Join("testdata", "plans", fixture))
+}
+
+func runConftest(t *testing.T, args ...string) ([]byte, int) {
+	t.Helper()
+	cmd := exec.Command(conftestPath(t), append([]string{"test", "--no-color", "--strict", "--show-builtin-errors", "--namespace", "dynamokeys.conftest"}, args...)...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	var exitErr *exec.ExitError
 	switch {
 	case errors.As(err, &exitErr):
-		return out, exitErr.ExitCode()
+		return append(out, stderr.String()...), exitErr.ExitCode()
 	case err != nil:
 		t.Fatalf("running conftest: %v\n%s", err, stderr.String())
 	}
 	return out, 0
+}
+
+// TestConftestFailsClosedWithoutLimits: conftest given the rules without their limits module (a policy
+// directory missing data.rego) fails the plan with the reason alone; the bundle with --data too (the
+// command of earlier releases) reports the same as --policy alone.
+func TestConftestFailsClosedWithoutLimits(t *testing.T) {
+	root, err := testutil.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	partial := t.TempDir()
+	if err := os.CopyFS(partial, os.DirFS(filepath.Join(root, "policies"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(partial, DataModulePath)); err != nil {
+		t.Fatal(err)
+	}
+	plan := filepath.Join("testdata", "plans", "aws_create.json")
+	out, code := runConftest(t, "--policy", partial, "--output", "json", plan)
+	var files []conftestFile
+	if code != 1 || json.Unmarshal(out, &files) != nil || len(files) != 1 || len(files[0].Failures) != 1 || len(files[0].Warnings) != 0 ||
+		!strings.HasPrefix(files[0].Failures[0].Msg, "dynamokeys: the policy bundle's limits are not loaded") {
+		t.Errorf("conftest without data.rego: exit %d, want 1 with the reason only\n%s", code, out)
+	}
+	alone, aloneCode := runConftest(t, "--policy", filepath.Join(root, "policies"), "--output", "json", plan)
+	withData, withDataCode := runConftest(t, "--policy", filepath.Join(root, "policies"), "--data", filepath.Join(root, "policies"), "--output", "json", plan)
+	if aloneCode != 1 || withDataCode != aloneCode || string(alone) != string(withData) {
+		t.Errorf("--policy alone: exit %d\n%s\nwith --data too: exit %d\n%s", aloneCode, alone, withDataCode, withData)
+	}
 }
 
 // TestConftestOnPlanFixtures runs the real conftest on every fixture and checks exit codes and rule ids:

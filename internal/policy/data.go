@@ -5,31 +5,21 @@ import (
 	"encoding/json"
 	"regexp"
 
-	"github.com/open-policy-agent/opa/v1/storage"
-	"github.com/open-policy-agent/opa/v1/storage/inmem"
 	"github.com/open-policy-agent/opa/v1/util"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/policies"
 )
 
-// BundleData is the bundle's data file as OPA sees it: policies/dynamokeys/data.json under
-// data.dynamokeys, where `opa eval -d policies`, `conftest --data policies` and the bundle archive put it.
+// BundleData is the bundle's data file as the rules see it, under data.dynamokeys. OPA gets it from the
+// generated module data.rego (DataModule), which is one of the bundle's modules; no evaluation puts the
+// data file in its store, where it would clash with the module's rules.
 func BundleData() (map[string]any, error) {
 	var file map[string]any
 	if err := util.NewJSONDecoder(bytes.NewReader(policies.DataJSON)).Decode(&file); err != nil {
 		return nil, err
 	}
 	return map[string]any{"dynamokeys": file}, nil
-}
-
-// BundleStore is a store holding BundleData, for an evaluation of the embedded bundle.
-func BundleStore() (storage.Store, error) {
-	data, err := BundleData()
-	if err != nil {
-		return nil, err
-	}
-	return inmem.NewFromObject(data), nil
 }
 
 // placeholder is a reference to a limit in a METADATA text: ${partition_write_units}.

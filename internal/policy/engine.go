@@ -171,20 +171,30 @@ func NewEngine(ctx context.Context, opts Options) (*Engine, error) {
 	for name, m := range custom {
 		modules[name] = m
 	}
+	engine, err := compileEngine(ctx, modules)
+	if err != nil {
+		return nil, err
+	}
+	engine.emptyDirs = emptyDirs
+	return engine, nil
+}
+
+// compileEngine compiles modules in the sandbox and prepares the findings query. It refuses a bundle whose
+// rules cannot evaluate: one without its limits (data.rego) or with the limits of another data format.
+func compileEngine(ctx context.Context, modules map[string]*ast.Module) (*Engine, error) {
 	compiler := ast.NewCompiler().WithCapabilities(Capabilities()).WithEnablePrintStatements(false)
 	if compiler.Compile(modules); compiler.Failed() {
 		return nil, fmt.Errorf("compiling the policies: %w", compiler.Errors)
 	}
-	store, err := BundleStore()
-	if err != nil {
-		return nil, fmt.Errorf("reading the embedded policy data: %w", err)
+	if err := checkBundleData(ctx, compiler); err != nil {
+		return nil, err
 	}
 	query, err := rego.New(rego.Query(FindingsQuery), rego.Compiler(compiler), rego.Capabilities(Capabilities()),
-		rego.Store(store), rego.StrictBuiltinErrors(false)).PrepareForEval(ctx)
+		rego.StrictBuiltinErrors(false)).PrepareForEval(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("preparing the policy query: %w", err)
 	}
-	return &Engine{query: query, catalogue: catalogue(compiler), emptyDirs: emptyDirs}, nil
+	return &Engine{query: query, catalogue: catalogue(compiler)}, nil
 }
 
 // EmptyPolicyDirs are the indexes of Options.PolicyDirs that hold no .rego policy.

@@ -36,13 +36,9 @@ var preparedPlanQueries = sync.OnceValues(func() (*planQueries, error) {
 	if compiler.Compile(modules); compiler.Failed() {
 		return nil, compiler.Errors
 	}
-	store, err := BundleStore()
-	if err != nil {
-		return nil, err
-	}
 	var q planQueries
 	for query, into := range map[string]*rego.PreparedEvalQuery{PlanDenyQuery: &q.deny, PlanWarnQuery: &q.warn} {
-		*into, err = rego.New(rego.Query(query), rego.Compiler(compiler), rego.Store(store), rego.StrictBuiltinErrors(true)).
+		*into, err = rego.New(rego.Query(query), rego.Compiler(compiler), rego.StrictBuiltinErrors(true)).
 			PrepareForEval(context.Background())
 		if err != nil {
 			return nil, err
@@ -52,7 +48,7 @@ var preparedPlanQueries = sync.OnceValues(func() (*planQueries, error) {
 })
 
 // EvaluatePlan runs the bundle's conftest entry points on `terraform show -json` output, through OPA's Go
-// packages with the embedded rules and data file: what `conftest test --policy policies --data policies
+// packages with the embedded rules and data file: what `conftest test --policy policies
 // --namespace dynamokeys.conftest` reports, without the conftest binary.
 func EvaluatePlan(ctx context.Context, planJSON []byte) (deny, warn []PlanResult, err error) {
 	q, err := preparedPlanQueries()

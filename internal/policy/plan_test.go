@@ -61,12 +61,8 @@ func TestPlanAdapterEntryPoints(t *testing.T) {
 	if compiler.Compile(modules); compiler.Failed() {
 		t.Fatal(compiler.Errors)
 	}
-	store, err := BundleStore()
-	if err != nil {
-		t.Fatal(err)
-	}
 	query, err := rego.New(rego.Query("deny := data.dynamokeys.conftest.deny; warn := data.dynamokeys.conftest.warn"),
-		rego.Compiler(compiler), rego.Store(store), rego.StrictBuiltinErrors(true)).PrepareForEval(t.Context())
+		rego.Compiler(compiler), rego.StrictBuiltinErrors(true)).PrepareForEval(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/cover"
 	"github.com/open-policy-agent/opa/v1/storage"
+	"github.com/open-policy-agent/opa/v1/storage/inmem"
 	"github.com/open-policy-agent/opa/v1/tester"
 )
 
@@ -22,10 +23,7 @@ func TestRegoRules(t *testing.T) {
 	}
 	compiler := ast.NewCompiler().WithCapabilities(Capabilities()).WithEnablePrintStatements(true)
 	coverage := cover.New()
-	store, err := BundleStore()
-	if err != nil {
-		t.Fatal(err)
-	}
+	store := inmem.New()
 	txn := storage.NewTransactionOrDie(ctx, store)
 	defer store.Abort(ctx, txn)
 	ch, err := tester.NewRunner().SetCompiler(compiler).SetStore(store).SetCoverageQueryTracer(coverage).

@@ -43,7 +43,7 @@ func runConftest(planJSON []byte) (deny, warn []policy.PlanResult, err error) {
 		return nil, nil, err
 	}
 	policies := filepath.Join(root, "policies")
-	cmd := exec.Command(bin, "test", "--no-color", "--strict", "--show-builtin-errors", "--policy", policies, "--data", policies,
+	cmd := exec.Command(bin, "test", "--no-color", "--strict", "--show-builtin-errors", "--policy", policies,
 		"--namespace", "dynamokeys.conftest", "--output", "json", planFile)
 	out, runErr := cmd.Output()
 	var exitErr *exec.ExitError

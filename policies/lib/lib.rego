@@ -5,11 +5,35 @@
 #   and number formatting. Rules read facts from input.derived; this package holds no design math.
 package dynamokeys.lib
 
-# The DynamoDB limits, thresholds and defaults the rules compare against, and the docs base URL, are data:
-# policies/dynamokeys/data.json, loaded as data.dynamokeys (opa eval -d policies, conftest --data policies,
-# the bundle archive, and the provider's embedded engine). Rules import data.dynamokeys.limits; a base
-# document costs nothing per table, where a rule copying it would be evaluated again under each `with input`.
+# The DynamoDB limits, thresholds and defaults the rules compare against, and the docs base URL, are the
+# bundle's data: policies/dynamokeys/source/data.json, which reaches Rego as the generated module data.rego
+# (package dynamokeys), so that whatever loads the rules loads the limits too. Rules import
+# data.dynamokeys.limits.
 import data.dynamokeys.limits
+
+# rules_data_format is the shape of the bundle data these rules read (data_format of the data file).
+rules_data_format := 1
+
+default loaded_data_format := "none"
+
+loaded_data_format := data.dynamokeys.data_format
+
+data_loaded if is_object(limits)
+
+# data_problem says why the rules cannot evaluate: without the limits every comparison with a DynamoDB limit
+# would be undefined and a plan would pass unchecked. Every entry point reports it instead of any finding.
+data_problem := concat("", [
+	"dynamokeys: the policy bundle's limits are not loaded (the module data.rego of package dynamokeys is missing), ",
+	"so no rule could compare this plan with DynamoDB's limits and nothing was checked: load the whole bundle directory ",
+	"or archive, not single files (conftest test --policy <bundle> --namespace dynamokeys.conftest plan.json, opa eval -d <bundle>)",
+]) if {
+	not data_loaded
+} else := sprintf(
+	"dynamokeys: the policy bundle's limits (data.rego) are of data format %v, but its rules read format %d, so nothing was checked: %s",
+	[loaded_data_format, rules_data_format, "the files come from different releases; load one release's bundle directory or archive whole"],
+) if {
+	loaded_data_format != rules_data_format
+}
 
 # finding builds a finding from the METADATA of the rule that calls it.
 finding(meta, message, path) := finding_of(meta, meta.custom.severity, meta.custom.remediation, message, path)

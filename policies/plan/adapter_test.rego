@@ -295,10 +295,31 @@ test_hcp_entry_point_reads_input_plan if {
 	startswith(msg, "DK101 aws_dynamodb_table.orders")
 }
 
-test_missing_data_file_denies_instead_of_passing_silently if {
-	count(conftest.deny) == 0 with input as aws_plan(aws_table({}))
-	some d in conftest.deny with input as aws_plan(aws_table({})) with data.dynamokeys.limits as null
-	contains(d.msg, "--data")
+bad_key_plan := aws_plan(aws_table({"attribute": [{"name": "customerId", "type": "BOOL"}, {"name": "orderId", "type": "S"}]}))
+
+test_missing_limits_deny_with_one_reason_instead_of_findings if {
+	count(conftest.deny) == 1 with input as bad_key_plan
+	count(conftest.warn) == 0 with input as aws_plan(aws_table({"hash_key": "status"})) with data.dynamokeys.limits as null
+	denied := conftest.deny with input as bad_key_plan with data.dynamokeys.limits as null
+	count(denied) == 1
+	some d in denied
+	startswith(d.msg, "dynamokeys: the policy bundle's limits are not loaded (the module data.rego of package dynamokeys is missing)")
+	contains(d.msg, "conftest test --policy <bundle> --namespace dynamokeys.conftest plan.json")
+}
+
+test_limits_of_another_data_format_deny_naming_both if {
+	denied := conftest.deny with input as bad_key_plan with data.dynamokeys.data_format as 2
+	denied == {{"msg": concat("", [
+		"dynamokeys: the policy bundle's limits (data.rego) are of data format 2, but its rules read format 1, so nothing was checked: ",
+		"the files come from different releases; load one release's bundle directory or archive whole",
+	])}}
+}
+
+test_hcp_entry_point_fails_closed_without_limits if {
+	denied := hcp.deny with input as {"plan": bad_key_plan} with data.dynamokeys.limits as null
+	count(denied) == 1
+	some msg in denied
+	startswith(msg, "dynamokeys: the policy bundle's limits are not loaded")
 }
 
 versioned_change(i, v) := change(
