@@ -11,13 +11,17 @@ import data.dynamokeys.plan
 
 # result is one conftest result: the message conftest prints, and the fields --output json and sarif carry.
 result(address, finding) := {
-	"msg": sprintf("%s %s: %s (remedy: %s)", [finding.rule, address, finding.message, finding.remediation]),
+	"msg": sprintf("%s %s: %s%s", [finding.rule, address, finding.message, remedy(finding.remediation)]),
 	"rule": finding.rule,
 	"name": finding.name,
 	"address": address,
 	"path": lib.path_string(finding.path),
 	"docs_url": finding.docs_url,
 }
+
+remedy(text) := sprintf(" (remedy: %s)", [text]) if text != ""
+
+else := ""
 
 # conftest queries deny and warn one after the other, each in a fresh evaluation: deny asks only for the
 # error rules (data.dynamokeys.errors) and warn only for the warnings, so no rule runs twice.
@@ -28,6 +32,13 @@ deny contains result(address, f) if {
 	not lib.data_problem
 	some address, doc in plan.documents
 	some f in data.dynamokeys.errors with input as doc
+}
+
+# A custom rule's finding that is malformed is an error naming the rule, never a silent drop.
+deny contains {"msg": sprintf("dynamokeys: %s: %s", [address, problem]), "address": address} if {
+	not lib.data_problem
+	some address, doc in plan.documents
+	some problem in data.dynamokeys.custom_problems with input as doc
 }
 
 # Without their limits the rules would compare nothing and pass the plan: fail it, with the one reason.

@@ -10,7 +10,7 @@ package dynamokeys
 # METADATA
 # entrypoint: true
 # description: Every finding on the design document in input, built-in and custom.
-findings := (errors | warnings) | custom_other
+findings := errors | warnings
 
 # The areas are listed rather than iterated with data.dynamokeys.rules[_]: a variable in the ref makes OPA
 # walk the whole rule tree on every evaluation.
@@ -54,16 +54,72 @@ warnings contains f if {
 	f.severity == "warning"
 }
 
-# custom_other keeps custom findings of any other severity, so the engine can report them as malformed.
-custom_other contains f if {
-	some f in custom_findings
-	not f.severity in {"error", "warning"}
+# custom_findings are the findings of every dynamokeys.custom.* package that are well formed (an object with a
+# rule id, a message and a severity of error or warning), with defaults for the optional fields: a custom rule
+# need not build a finding as the built-in ones do, and its finding must reach every entry point.
+custom_findings contains with_defaults(f.finding) if {
+	some f in custom_raw
+	well_formed(f.finding)
 }
 
-custom_findings contains f if {
+# custom_problems describe the malformed custom findings, naming the rule and its package: the engine and
+# every plan entry point report them as errors rather than drop the finding.
+custom_problems contains sprintf("custom rule %s (package %s) returned a finding that %s", [custom_rule_name(f), f.package, problem]) if {
+	some f in custom_raw
+	some problem in finding_problems(f.finding)
+}
+
+custom_raw contains {"package": concat(".", array.concat(["dynamokeys", "custom"], array.slice(path, 0, count(path) - 1))), "finding": f} if {
 	walk(data.dynamokeys.custom, [path, value])
 	count(path) > 0
 	path[count(path) - 1] == "findings"
 	is_set(value)
 	some f in value
 }
+
+finding_defaults := {"name": "", "path": [], "remediation": "", "docs_url": ""}
+
+# with_defaults fills the optional fields, and reads a dotted path string ("table.name") as the path array
+# the built-in findings carry.
+with_defaults(f) := object.union(
+	object.union(finding_defaults, {k: v | some k, v in f; v != null}),
+	{"path": path_steps(object.get(f, "path", []))},
+)
+
+path_steps(p) := p if is_array(p)
+
+path_steps(p) := split(p, ".") if {
+	is_string(p)
+	p != ""
+}
+
+path_steps(p) := [] if {
+	not is_array(p)
+	not non_empty_string(p)
+}
+
+well_formed(f) if count(finding_problems(f)) == 0
+
+finding_problems(f) := {"is not an object"} if not is_object(f)
+
+finding_problems(f) := {problem |
+	some field, problem in {
+		"rule": "has no rule id (a non-empty string in rule)",
+		"message": "has no message (a non-empty string in message)",
+	}
+	not non_empty_string(object.get(f, field, null))
+} | {sprintf("has severity %v; use \"error\" or \"warning\"", [object.get(f, "severity", null)]) |
+	not object.get(f, "severity", null) in {"error", "warning"}
+} if is_object(f)
+
+non_empty_string(s) if {
+	is_string(s)
+	s != ""
+}
+
+custom_rule_name(f) := f.finding.rule if {
+	is_object(f.finding)
+	non_empty_string(object.get(f.finding, "rule", null))
+}
+
+else := "without a rule id"

@@ -101,6 +101,20 @@ func TestConftestFailsClosedWithoutLimits(t *testing.T) {
 	}
 }
 
+// TestConftestRunsTheGuideCustomRule: the policy plugin guide's custom rule, without remediation or docs_url,
+// in a second --policy directory, fails the plan under the real conftest.
+func TestConftestRunsTheGuideCustomRule(t *testing.T) {
+	root, err := testutil.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, code := runConftest(t, "--policy", filepath.Join(root, "policies"), "--policy", writeGuideRule(t),
+		filepath.Join("testdata", "plans", "aws_update.json"))
+	if code != 1 || !strings.Contains(string(out), `ORG001 aws_dynamodb_table.orders: table "orders" does not start with prod-`) {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+}
+
 // TestConftestOnPlanFixtures runs the real conftest on every fixture and checks exit codes and rule ids:
 // the same expectations as TestPlanAdapterEntryPoints, through conftest's loader and its own OPA version.
 func TestConftestOnPlanFixtures(t *testing.T) {

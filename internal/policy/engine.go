@@ -22,6 +22,10 @@ import (
 // FindingsQuery is the query the engine evaluates: the built-in rules' and custom packages' findings.
 const FindingsQuery = "data.dynamokeys.findings"
 
+// CustomProblemsQuery lists the custom findings that are malformed, each naming its rule and package; the
+// engine reports them as an error rather than drop them.
+const CustomProblemsQuery = "data.dynamokeys.custom_problems"
+
 // CustomPackagePrefix is the package every user policy must live under.
 const CustomPackagePrefix = "data.dynamokeys.custom."
 
@@ -189,7 +193,7 @@ func compileEngine(ctx context.Context, modules map[string]*ast.Module) (*Engine
 	if err := checkBundleData(ctx, compiler); err != nil {
 		return nil, err
 	}
-	query, err := rego.New(rego.Query(FindingsQuery), rego.Compiler(compiler), rego.Capabilities(Capabilities()),
+	query, err := rego.New(rego.Query("findings := "+FindingsQuery+"; problems := "+CustomProblemsQuery), rego.Compiler(compiler), rego.Capabilities(Capabilities()),
 		rego.StrictBuiltinErrors(false)).PrepareForEval(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("preparing the policy query: %w", err)
@@ -279,6 +283,10 @@ func (e *Engine) HasRule(id string) bool {
 // ErrTimeout is returned when an evaluation outlives its context deadline.
 var ErrTimeout = errors.New("the policy evaluation exceeded eval_timeout")
 
+// ErrMalformedFinding is returned when a custom policy returned a finding without a rule id, a message or a
+// severity of error or warning.
+var ErrMalformedFinding = errors.New("a custom policy returned a malformed finding")
+
 // ErrPanic is returned when the evaluation panicked: a defect to report, never the user's input.
 var ErrPanic = errors.New("the policy evaluation failed unexpectedly")
 
@@ -308,12 +316,20 @@ func (e *Engine) EvaluateValue(ctx context.Context, input ast.Value) (findings [
 		}
 		return nil, fmt.Errorf("evaluating the policies: %w", err)
 	}
-	if len(rs) == 0 || len(rs[0].Expressions) == 0 {
+	if len(rs) == 0 {
 		return nil, nil
 	}
-	set, ok := rs[0].Expressions[0].Value.([]any)
+	if problems, _ := rs[0].Bindings["problems"].([]any); len(problems) > 0 {
+		texts := make([]string, 0, len(problems))
+		for _, p := range problems {
+			texts = append(texts, fmt.Sprint(p))
+		}
+		slices.Sort(texts)
+		return nil, fmt.Errorf("%w: %s", ErrMalformedFinding, strings.Join(texts, "; "))
+	}
+	set, ok := rs[0].Bindings["findings"].([]any)
 	if !ok {
-		return nil, fmt.Errorf("%s is %T, not a set of findings", FindingsQuery, rs[0].Expressions[0].Value)
+		return nil, fmt.Errorf("%s is %T, not a set of findings", FindingsQuery, rs[0].Bindings["findings"])
 	}
 	findings = make([]Finding, 0, len(set))
 	for _, item := range set {
