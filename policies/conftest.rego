@@ -58,6 +58,18 @@ warn contains {"msg": sprintf("dynamokeys: could not read the planned values of 
 }
 
 warn contains {"msg": msg, "address": address} if {
+	some address, table_name in plan.lone_gsis
+	msg := sprintf(
+		"dynamokeys: the table %s of %s is not in this plan, so the index was checked on its own: %s",
+		[table_label(table_name), address, "the table's GSI count (DK503), its projected attributes in all (DK502) and its other keys were not checked"],
+	)
+}
+
+table_label(name) := sprintf("%q", [name]) if is_string(name)
+
+else := "(known after apply)"
+
+warn contains {"msg": msg, "address": address} if {
 	some address in plan.not_known
 	msg := sprintf(
 		"dynamokeys: the key design of %s depends on values known only after apply, so it was not checked here; %s",

@@ -40,7 +40,7 @@ time_bucket_without_shard if {
 # custom:
 #   id: DK301
 #   name: time-bucket-partition-key
-#   aws_dynamodb_table: fires only as a warning there, from a partition-key attribute named like a date or time; the error needs traffic.
+#   aws_dynamodb_table: fires only as a warning there, from a partition-key attribute (of the table or a GSI) named like a date or time; the error needs traffic.
 #   cases:
 #     over-limit:
 #       severity: error
@@ -50,6 +50,10 @@ time_bucket_without_shard if {
 #       severity: warning
 #       when: the demand fits a partition, or is not known
 #       remediation: Add a {shard} placeholder with calculated sharding before traffic grows, or lead the key with a high-cardinality segment.
+#     gsi-bucket:
+#       severity: warning
+#       when: a GSI's partition key is a time bucket (or named like a date or time), and GSI hot partition (DK501) does not already report it
+#       remediation: Add a high-cardinality attribute (an id) or a shard attribute written with a calculated suffix to the GSI's multi-attribute partition key, and keep the time in its sort key.
 time_bucket_partition_key := rego.metadata.rule()
 
 errors contains lib.finding_case(time_bucket_partition_key, "over-limit", msg, ["partition_key", "template"]) if {
@@ -85,6 +89,64 @@ over_limit if {
 	d.units > d.limit
 }
 
+warnings contains lib.finding_case(time_bucket_partition_key, "gsi-bucket", problem.msg, problem.path) if {
+	some problem in gsi_partition_problems
+	problem.hint == "time"
+}
+
+# gsi_partition_problems are the GSIs whose partition key has the shape of a hot key: few values or a time
+# bucket, from the design's facts (the index's stated cardinalities, a time-bucketed attribute) or, where the
+# design states neither, from the attribute names. A multi-attribute key counts only when every attribute
+# has that shape: one high-cardinality attribute spreads the index. GSI hot partition (DK501) reports the
+# same GSIs under write load with the numbers; these stay silent then.
+gsi_partition_problems contains {"path": ["global_secondary_indexes", gsi.name, "partition_key"], "hint": hint, "msg": gsi_message(gsi, hint)} if {
+	some gsi in input.table.gsis
+	hint := gsi_partition_hint(gsi)
+	lib.known(concat(".", ["global_secondary_indexes", gsi.name, "partition_key"]))
+	not gsi_hot_partition_reported(gsi.name)
+}
+
+gsi_partition_hint(gsi) := "time" if gsi.time_bucketed
+
+else := "low_cardinality" if {
+	lib.number(gsi.partition_key_cardinality)
+	gsi.partition_key_cardinality < limits.low_cardinality
+}
+
+else := hint if {
+	gsi.partition_key_cardinality == null
+	hints := {lib.name_hint(k.name) | some k in gsi.partition_key}
+	not "" in hints
+	hint := gsi_name_hint(hints)
+}
+
+# A time-named attribute beside status-like ones is still one current bucket per status.
+gsi_name_hint(hints) := "time" if "time" in hints
+
+else := "low_cardinality" if hints == {"low_cardinality"}
+
+gsi_message(gsi, "time") := sprintf(
+	"GSI %q has a partition key that is a time bucket or is named like a date or time (%s): every current write to the index lands on one key, and a throttled index throttles writes to the table",
+	[gsi.name, key_names(gsi)],
+)
+
+gsi_message(gsi, "low_cardinality") := sprintf(
+	"GSI %q has a partition key with few distinct values (%s): the index's writes and reads concentrate on few partitions, and a throttled index throttles writes to the table",
+	[gsi.name, gsi_values(gsi)],
+)
+
+gsi_values(gsi) := sprintf("%d value(s)", [gsi.partition_key_cardinality]) if lib.number(gsi.partition_key_cardinality)
+
+else := sprintf("%s, named like a status or type", [key_names(gsi)])
+
+key_names(gsi) := concat(", ", [sprintf("%q", [k.name]) | some k in gsi.partition_key])
+
+gsi_hot_partition_reported(name) if {
+	some f in data.dynamokeys.rules.gsi.findings
+	f.rule == "DK501"
+	f.path[1] == name
+}
+
 # METADATA
 # title: Low-cardinality partition key
 # description: |
@@ -93,11 +155,25 @@ over_limit if {
 # custom:
 #   id: DK302
 #   name: low-cardinality-partition-key
-#   aws_dynamodb_table: fires there only from a partition-key attribute named like a status or type; the cardinality case needs segments.
-#   severity: warning
-#   remediation: Lead the partition key with a high-cardinality segment (customer, order or device id) and move the low-cardinality value to the sort key or a GSI.
-warnings contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
+#   aws_dynamodb_table: fires there only from a partition-key attribute (of the table or a GSI) named like a status or type; the cardinality case needs segments.
+#   cases:
+#     table:
+#       severity: warning
+#       when: the table's partition key has few values
+#       remediation: Lead the partition key with a high-cardinality segment (customer, order or device id) and move the low-cardinality value to the sort key; to query by that value, index it with a GSI whose partition key also has a high-cardinality or shard attribute.
+#     gsi:
+#       severity: warning
+#       when: a GSI's partition key has few values (stated, or named like a status or type), and GSI hot partition (DK501) does not already report it
+#       remediation: Add a high-cardinality attribute (an id) or a shard attribute written with a calculated suffix to the GSI's multi-attribute partition key and move the low-cardinality value to its sort key, or make the index sparse (write the attribute only on the items the index must find).
+low_cardinality_partition_key := rego.metadata.rule()
+
+warnings contains lib.finding_case(low_cardinality_partition_key, "table", problem.msg, problem.path) if {
 	some problem in low_cardinality_problems
+}
+
+warnings contains lib.finding_case(low_cardinality_partition_key, "gsi", problem.msg, problem.path) if {
+	some problem in gsi_partition_problems
+	problem.hint == "low_cardinality"
 }
 
 low_cardinality_problems contains {"path": ["partition_key", "template"], "msg": msg} if {

@@ -114,3 +114,66 @@ test_monotonic_sort_key_under_quiet_key_passes if {
 	doc := fixtures.doc({"derived": {"sort_key": {"monotonic": true}, "capacity": {"per_shard_write_units": 499}}})
 	not "DK305" in fixtures.ids(hot.findings) with input as doc
 }
+
+with_gsi(overrides, peak) := object.union(
+	fixtures.doc({"table": {"gsis": [object.union(fixtures.gsi("by_state"), overrides)]}}),
+	{"derived": {"capacity": {"peak_write_units": peak}}},
+)
+
+gsi_findings(doc) := {[f.rule, f.severity, f.path[1]] | some f in warnings; f.path[0] == "global_secondary_indexes"} if {
+	warnings := hot.warnings with input as doc
+}
+
+test_gsi_named_like_a_status_warns_dk302_with_the_gsi_remedy if {
+	doc := with_gsi({"partition_key": [{"name": "orderStatus", "type": "S", "cardinality": null}]}, null)
+	some f in hot.warnings with input as doc
+	f.rule == "DK302"
+	f.path == ["global_secondary_indexes", "by_state", "partition_key"]
+	f.message == "GSI \"by_state\" has a partition key with few distinct values (\"orderStatus\", named like a status or type): the index's writes and reads concentrate on few partitions, and a throttled index throttles writes to the table"
+	startswith(f.remediation, "Add a high-cardinality attribute (an id) or a shard attribute")
+	not contains(f.remediation, "to a GSI")
+}
+
+test_gsi_named_like_a_date_warns_dk301 if {
+	doc := with_gsi({"partition_key": [{"name": "eventDate", "type": "S", "cardinality": null}]}, null)
+	gsi_findings(doc) == {["DK301", "warning", "by_state"]}
+}
+
+test_gsi_status_and_date_attributes_is_a_time_bucket if {
+	keys := [{"name": "status", "type": "S", "cardinality": null}, {"name": "day", "type": "S", "cardinality": null}]
+	gsi_findings(with_gsi({"partition_key": keys}, null)) == {["DK301", "warning", "by_state"]}
+}
+
+test_gsi_with_one_high_cardinality_attribute_passes if {
+	keys := [{"name": "status", "type": "S", "cardinality": null}, {"name": "customerId", "type": "S", "cardinality": null}]
+	gsi_findings(with_gsi({"partition_key": keys}, null)) == set()
+}
+
+test_gsi_stated_low_cardinality_without_writes_warns_dk302 if {
+	doc := with_gsi({"partition_key": [{"name": "region", "type": "S", "cardinality": 5}], "partition_key_cardinality": 5}, null)
+	some f in hot.warnings with input as doc
+	f.rule == "DK302"
+	contains(f.message, "(5 value(s))")
+}
+
+test_gsi_stated_high_cardinality_overrides_its_name if {
+	keys := [{"name": "status", "type": "S", "cardinality": 1000000}]
+	gsi_findings(with_gsi({"partition_key": keys, "partition_key_cardinality": 1000000}, null)) == set()
+}
+
+test_gsi_time_bucketed_without_writes_warns_dk301 if {
+	gsi_findings(with_gsi({"time_bucketed": true}, null)) == {["DK301", "warning", "by_state"]}
+}
+
+test_gsi_hot_under_writes_is_left_to_dk501 if {
+	doc := with_gsi({"partition_key": [{"name": "status", "type": "S", "cardinality": 4}], "partition_key_cardinality": 4}, 100)
+	gsi_findings(doc) == set()
+}
+
+test_gsi_with_unknown_partition_key_stays_silent if {
+	doc := object.union(
+		with_gsi({"partition_key": [{"name": "status", "type": "S", "cardinality": null}]}, null),
+		{"unknown": ["global_secondary_indexes.by_state"]},
+	)
+	gsi_findings(doc) == set()
+}

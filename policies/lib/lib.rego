@@ -142,3 +142,12 @@ placeholders(text) := {m[1] | some m in regex.find_all_string_submatch_n(`\$\{([
 limit_text(v) := fmt(v) if is_number(v)
 
 limit_text(v) := v if is_string(v)
+
+# name_hint applies the partition-key guidance to a bare attribute name: "low_cardinality" for a status- or
+# type-like name, "time" for a date- or time-like one, else "". The plan adapter uses it for the AWS
+# provider's tables, the rules for GSI partition keys whose cardinality the design does not state.
+name_hint(name) := "low_cardinality" if {
+	regex.match(`(?i)^(status|state|type|kind|category|flag|level|priority|gender|country)$|(_|-)?(status|state|type)$`, name)
+} else := "time" if {
+	regex.match(`(?i)(date|day|hour|month|year|time|timestamp|created|updated)`, name)
+} else := ""

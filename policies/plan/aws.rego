@@ -4,6 +4,7 @@
 # partition key named like a status or a date gives the name heuristics of DK302 and DK301.
 package dynamokeys.plan
 
+import data.dynamokeys.lib
 import data.dynamokeys.limits
 
 # aws_readable holds for a planned partition key name the mapping can use.
@@ -77,7 +78,7 @@ aws_document(address, after, after_unknown) := {
 		"shard_count": 1,
 		"shard_width": 1,
 		"routing": {},
-		"partition_key": object.union(no_template_facts, {"name_hint": name_hint(table.partition_key.name)}),
+		"partition_key": object.union(no_template_facts, {"name_hint": lib.name_hint(table.partition_key.name)}),
 		"sort_key": aws_sort_facts(table.sort_key),
 		"partition_key_max_bytes": null,
 		"partition_key_segments": [],
@@ -166,13 +167,6 @@ aws_gsi_keys(g, _, name, types) := [{"name": name, "type": object.get(types, nam
 ] if {
 	count(g.key_schema) == 0
 }
-
-# name_hint applies the partition-key guidance to a bare attribute name.
-name_hint(name) := "low_cardinality" if {
-	regex.match(`(?i)^(status|state|type|kind|category|flag|level|priority|gender|country)$|(_|-)?(status|state|type)$`, name)
-} else := "time" if {
-	regex.match(`(?i)(date|day|hour|month|year|time|timestamp|created|updated)`, name)
-} else := ""
 
 # unit_pair reads an on_demand_throughput or warm_throughput block as the document's {read, write}; the AWS
 # provider writes -1 (or 0) for a side without a figure, which is null here, and no block or no figure at

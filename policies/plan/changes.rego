@@ -13,10 +13,10 @@ candidates contains i if {
 	checked_change(rc.type, rc.mode, rc.change.actions)
 }
 
-checked_types := {"dynamokeys_sharded_table", "aws_dynamodb_table", "dynamokeys_keydesign"}
+checked_types := {"dynamokeys_sharded_table", "aws_dynamodb_table", "aws_dynamodb_global_secondary_index", "dynamokeys_keydesign"}
 
 checked_change(type, _, actions) if {
-	type in {"dynamokeys_sharded_table", "aws_dynamodb_table"}
+	type in {"dynamokeys_sharded_table", "aws_dynamodb_table", "aws_dynamodb_global_secondary_index"}
 	some action in actions
 	action in {"create", "update"}
 }
