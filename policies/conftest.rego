@@ -14,6 +14,7 @@ result(address, finding) := {
 	"msg": sprintf("%s %s: %s%s", [finding.rule, address, finding.message, remedy(finding.remediation)]),
 	"rule": finding.rule,
 	"name": finding.name,
+	"severity": finding.severity,
 	"address": address,
 	"path": lib.path_string(finding.path),
 	"docs_url": finding.docs_url,
@@ -31,7 +32,10 @@ else := ""
 deny contains result(address, f) if {
 	not lib.data_problem
 	some address, doc in plan.documents
+	settings := plan.settings(object.get(doc, "policy", null))
+	settings.enforce
 	some f in data.dynamokeys.errors with input as doc
+	not f.rule in settings.disabled
 }
 
 # A custom rule's finding that is malformed is an error naming the rule, never a silent drop.
@@ -50,11 +54,31 @@ deny contains {"msg": lib.data_problem}
 warn contains result(address, f) if {
 	not lib.data_problem
 	some address, doc in plan.documents
+	settings := plan.settings(object.get(doc, "policy", null))
 	some f in data.dynamokeys.warnings with input as doc
+	not f.rule in settings.disabled
+}
+
+# With enforce off, the provider reports error findings as warnings and passes the plan: so does the bundle.
+warn contains result(address, f) if {
+	not lib.data_problem
+	some address, doc in plan.documents
+	settings := plan.settings(object.get(doc, "policy", null))
+	not settings.enforce
+	some f in data.dynamokeys.errors with input as doc
+	not f.rule in settings.disabled
 }
 
 warn contains {"msg": sprintf("dynamokeys: could not read the planned values of %s; its key design was not checked", [address]), "address": address} if {
 	some address in plan.unreadable
+}
+
+warn contains {"msg": msg, "address": address} if {
+	some address in plan.sanitized_addresses
+	msg := sprintf(
+		"dynamokeys: the planned values of %s were sanitized (their strings replaced with hashes), so its key design was not checked: %s",
+		[address, "on Spacelift, enable Smart Sanitization for the stack, which hashes only sensitive values"],
+	)
 }
 
 warn contains {"msg": msg, "address": address} if {

@@ -32,7 +32,7 @@ cat > "${stage}/.manifest" <<JSON
   "revision": "${version}",
   "roots": ["dynamokeys"],
   "rego_version": 1,
-  "metadata": {"name": "dynamokeys-policies", "entrypoints": ["dynamokeys/conftest/deny", "dynamokeys/conftest/warn", "dynamokeys/hcp/deny", "dynamokeys/hcp/warn"]}
+  "metadata": {"name": "dynamokeys-policies", "entrypoints": ["dynamokeys/conftest/deny", "dynamokeys/conftest/warn", "dynamokeys/hcp/deny", "dynamokeys/hcp/warn", "dynamokeys/spacelift/deny", "dynamokeys/spacelift/warn", "dynamokeys/env0/deny", "dynamokeys/env0/warn"]}
 }
 JSON
 

@@ -16,6 +16,9 @@ type Document struct {
 	Derived           Derived                    `json:"derived"`
 	Prior             *Document                  `json:"prior"`
 	Unknown           []string                   `json:"unknown"`
+	// Policy is how the provider applied the rules to this design, so that the policy bundle applies them
+	// the same way on plan JSON; nil where no provider evaluated it (the plan adapter's AWS tables).
+	Policy *PolicySettings `json:"policy,omitempty"`
 }
 
 // TableDoc is the table part of the document.

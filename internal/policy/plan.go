@@ -23,6 +23,8 @@ type PlanResult struct {
 	Msg     string `json:"msg"`
 	Rule    string `json:"rule"`
 	Address string `json:"address"`
+	// Severity is the finding's own: an error is a warn result when the design's enforce is false.
+	Severity string `json:"severity"`
 }
 
 type planQueries struct{ deny, warn rego.PreparedEvalQuery }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -90,14 +92,15 @@ func designOutputs(ctx context.Context, settings policySettings, in *keydesign.I
 	}
 	diags.Append(fieldWarningDiagnostics(keydesign.Questionable(in))...)
 	doc.ProviderVersion = settings.providerVersion
+	enforce := settings.enforce
+	if !enforceAttr.IsNull() && !enforceAttr.IsUnknown() {
+		enforce = enforceAttr.ValueBool()
+	}
+	doc.Policy = &keydesign.PolicySettings{Enforce: enforce, DisabledRules: append([]string{}, slices.Sorted(maps.Keys(settings.disabledRules))...)}
 	findings, evalDiags := evaluateDesign(ctx, settings, doc)
 	diags.Append(evalDiags...)
 	if diags.HasError() {
 		return designOutputModel{}, diags, false
-	}
-	enforce := settings.enforce
-	if !enforceAttr.IsNull() && !enforceAttr.IsUnknown() {
-		enforce = enforceAttr.ValueBool()
 	}
 	diags.Append(findingDiagnostics(findings, enforce)...)
 	if len(in.Unknown) > 0 {

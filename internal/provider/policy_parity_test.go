@@ -265,13 +265,18 @@ func (c parityCheck) CheckPlan(ctx context.Context, req plancheck.CheckPlanReque
 		for a := range provider {
 			got[a] = []string{}
 		}
-		for severity, results := range map[string][]policy.PlanResult{"error": deny, "warning": warn} {
+		// Every design here has enforce = false, so the bundle, like the provider, reports error findings as
+		// warn results (their severity stays error) and denies nothing.
+		for kind, results := range map[string][]policy.PlanResult{"deny": deny, "warn": warn} {
 			for _, r := range results {
-				if r.Rule == "" {
+				switch {
+				case r.Rule == "":
 					problems = append(problems, fmt.Sprintf("%s reported a result without a rule: %s", tool, r.Msg))
 					continue
+				case kind == "deny":
+					problems = append(problems, fmt.Sprintf("%s denied %s %s although its design has enforce = false", tool, r.Rule, r.Address))
 				}
-				got.add(r.Address, r.Rule, severity)
+				got.add(r.Address, r.Rule, r.Severity)
 			}
 		}
 		for _, a := range slices.Sorted(maps.Keys(got)) {

@@ -364,3 +364,30 @@ test_documents_of_an_unknown_schema_still_count_for_the_version if {
 	warnings := conftest.warn with input as sharded_plan(sharded_values(future), null, ["create"], {}) with data.dynamokeys.version as "0.2.0"
 	count(version_warnings(warnings)) == 1
 }
+
+test_spacelift_entry_point_reads_input_terraform if {
+	denied := data.dynamokeys.spacelift.deny with input as {"spacelift": {"run": {"type": "PROPOSED"}}, "terraform": bad_key_plan}
+	[msg | some msg in denied; startswith(msg, "DK101 aws_dynamodb_table.orders")] != []
+	warned := data.dynamokeys.spacelift.warn with input as {"terraform": aws_plan(aws_table({"hash_key": "status"}))}
+	[msg | some msg in warned; startswith(msg, "DK302 aws_dynamodb_table.orders")] != []
+}
+
+test_env0_entry_point_reads_input_plan if {
+	denied := data.dynamokeys.env0.deny with input as {"deploymentRequest": {"type": "deploy"}, "plan": bad_key_plan}
+	[msg | some msg in denied; startswith(msg, "DK101 aws_dynamodb_table.orders")] != []
+	warned := data.dynamokeys.env0.warn with input as {"plan": aws_plan(aws_table({"hash_key": "status"}))}
+	[msg | some msg in warned; startswith(msg, "DK302 aws_dynamodb_table.orders")] != []
+}
+
+sanitized_plan := {"resource_changes": [
+	change("aws_dynamodb_table", "aws_dynamodb_table.orders", ["create"], aws_table({"billing_mode": "3f1e0a9b", "attribute": [{"name": "5d41402a", "type": "02aa629c"}]}), {}),
+	change("dynamokeys_sharded_table", "dynamokeys_sharded_table.events", ["create"], {"name": "9e107d9d", "design_document": "a1b2c3d4"}, {}),
+	change("aws_dynamodb_global_secondary_index", "aws_dynamodb_global_secondary_index.g", ["create"], {"table_name": "e4d909c2", "key_schema": [{"attribute_name": "x", "attribute_type": "02aa629c", "key_type": "7ab3c2d1"}]}, {}),
+]}
+
+test_sanitized_resources_are_not_checked_rather_than_misread if {
+	count(conftest.deny) == 0 with input as sanitized_plan
+	warned := {w.address | some w in conftest.warn; contains(w.msg, "were sanitized")} with input as sanitized_plan
+	warned == {"aws_dynamodb_table.orders", "dynamokeys_sharded_table.events", "aws_dynamodb_global_secondary_index.g"}
+	count(conftest.warn) == 3 with input as sanitized_plan
+}

@@ -15,6 +15,7 @@ standalone_gsis := [{"address": rc.address, "table": gsi_table(rc, after), "tabl
 	rc.type == "aws_dynamodb_global_secondary_index"
 	is_string(rc.address)
 	is_object(rc.change.after)
+	not rc.address in sanitized_addresses
 	after := with_defaults(rc.change.after, {"table_name": null, "index_name": "", "key_schema": [], "projection": [], "provisioned_throughput": []})
 	gsi := standalone_gsi(object.union(after, {"key_schema": known_or_empty(rc.change, "key_schema")}))
 	unknown := [concat(".", ["global_secondary_indexes", gsi.name]) |
