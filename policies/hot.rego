@@ -53,7 +53,9 @@ time_bucket_without_shard if {
 #     gsi-bucket:
 #       severity: warning
 #       when: a GSI's partition key is a time bucket (or named like a date or time), and GSI hot partition (DK501) does not already report it
-#       remediation: Add a high-cardinality attribute (an id) or a shard attribute written with a calculated suffix to the GSI's multi-attribute partition key, and keep the time in its sort key.
+#       remediation: |
+#         Add a high-cardinality attribute (an id) or a shard attribute written with a calculated suffix to the GSI's
+#         multi-attribute partition key, and keep the time in its sort key.
 time_bucket_partition_key := rego.metadata.rule()
 
 errors contains lib.finding_case(time_bucket_partition_key, "over-limit", msg, ["partition_key", "template"]) if {
@@ -125,15 +127,15 @@ gsi_name_hint(hints) := "time" if "time" in hints
 
 else := "low_cardinality" if hints == {"low_cardinality"}
 
-gsi_message(gsi, "time") := sprintf(
-	"GSI %q has a partition key that is a time bucket or is named like a date or time (%s): every current write to the index lands on one key, and a throttled index throttles writes to the table",
-	[gsi.name, key_names(gsi)],
-)
+gsi_message(gsi, "time") := sprintf("GSI %q has a partition key that is a time bucket or is named like a date or time (%s): %s", [
+	gsi.name, key_names(gsi),
+	"every current write to the index lands on one key, and a throttled index throttles writes to the table",
+])
 
-gsi_message(gsi, "low_cardinality") := sprintf(
-	"GSI %q has a partition key with few distinct values (%s): the index's writes and reads concentrate on few partitions, and a throttled index throttles writes to the table",
-	[gsi.name, gsi_values(gsi)],
-)
+gsi_message(gsi, "low_cardinality") := sprintf("GSI %q has a partition key with few distinct values (%s): %s", [
+	gsi.name, gsi_values(gsi),
+	"the index's writes and reads concentrate on few partitions, and a throttled index throttles writes to the table",
+])
 
 gsi_values(gsi) := sprintf("%d value(s)", [gsi.partition_key_cardinality]) if lib.number(gsi.partition_key_cardinality)
 
@@ -160,11 +162,17 @@ gsi_hot_partition_reported(name) if {
 #     table:
 #       severity: warning
 #       when: the table's partition key has few values
-#       remediation: Lead the partition key with a high-cardinality segment (customer, order or device id) and move the low-cardinality value to the sort key; to query by that value, index it with a GSI whose partition key also has a high-cardinality or shard attribute.
+#       remediation: |
+#         Lead the partition key with a high-cardinality segment (customer, order or device id) and move the
+#         low-cardinality value to the sort key; to query by that value, index it with a GSI whose partition key
+#         also has a high-cardinality or shard attribute.
 #     gsi:
 #       severity: warning
 #       when: a GSI's partition key has few values (stated, or named like a status or type), and GSI hot partition (DK501) does not already report it
-#       remediation: Add a high-cardinality attribute (an id) or a shard attribute written with a calculated suffix to the GSI's multi-attribute partition key and move the low-cardinality value to its sort key, or make the index sparse (write the attribute only on the items the index must find).
+#       remediation: |
+#         Add a high-cardinality attribute (an id) or a shard attribute written with a calculated suffix to the GSI's
+#         multi-attribute partition key and move the low-cardinality value to its sort key, or make the index
+#         sparse (write the attribute only on the items the index must find).
 low_cardinality_partition_key := rego.metadata.rule()
 
 warnings contains lib.finding_case(low_cardinality_partition_key, "table", problem.msg, problem.path) if {
@@ -244,6 +252,7 @@ errors contains lib.finding(rego.metadata.rule(), msg, path) if {
 }
 
 # METADATA
+# scope: rule
 # title: Monotonic sort key under a busy partition key
 # description: |
 #   A sort key that only grows (a timestamp, a sequence) keeps every new write at the end of a busy key's

@@ -81,10 +81,11 @@ finding_defaults := {"name": "", "path": [], "remediation": "", "docs_url": ""}
 
 # with_defaults fills the optional fields, and reads a dotted path string ("table.name") as the path array
 # the built-in findings carry.
-with_defaults(f) := object.union(
-	object.union(finding_defaults, {k: v | some k, v in f; v != null}),
+with_defaults(f) := object.union_n([
+	finding_defaults,
+	{k: v | some k, v in f; v != null},
 	{"path": path_steps(object.get(f, "path", []))},
-)
+])
 
 path_steps(p) := p if is_array(p)
 
@@ -110,7 +111,9 @@ finding_problems(f) := {problem |
 	not non_empty_string(object.get(f, field, null))
 } | {sprintf("has severity %v; use \"error\" or \"warning\"", [object.get(f, "severity", null)]) |
 	not object.get(f, "severity", null) in {"error", "warning"}
-} if is_object(f)
+} if {
+	is_object(f)
+}
 
 non_empty_string(s) if {
 	is_string(s)

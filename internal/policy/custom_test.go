@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 )
 
@@ -37,11 +36,7 @@ func planEntryPoints(t *testing.T, dir, fixture string) []any {
 	for name, m := range custom {
 		modules[name] = m
 	}
-	compiler := ast.NewCompiler().WithCapabilities(Capabilities())
-	if compiler.Compile(modules); compiler.Failed() {
-		t.Fatal(compiler.Errors)
-	}
-	rs, err := rego.New(rego.Query(PlanDenyQuery), rego.Compiler(compiler), rego.StrictBuiltinErrors(true),
+	rs, err := rego.New(rego.Query(PlanDenyQuery), rego.Compiler(compileModules(t, modules)), rego.StrictBuiltinErrors(true),
 		rego.ParsedInput(loadPlan(t, fixture))).Eval(t.Context())
 	if err != nil || len(rs) != 1 {
 		t.Fatalf("%v %v", err, rs)

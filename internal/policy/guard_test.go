@@ -50,6 +50,16 @@ func modulesWithout(t *testing.T, drop string, extra map[string]string) map[stri
 	return modules
 }
 
+// compileModules compiles modules in the engine's sandbox, strictly (as `opa check --strict`).
+func compileModules(t *testing.T, modules map[string]*ast.Module) *ast.Compiler {
+	t.Helper()
+	compiler := ast.NewCompiler().WithCapabilities(Capabilities()).WithStrict(true)
+	if compiler.Compile(modules); compiler.Failed() {
+		t.Fatal(compiler.Errors)
+	}
+	return compiler
+}
+
 const notLoaded = "dynamokeys: the policy bundle's limits are not loaded (the module data.rego of package dynamokeys is missing)"
 
 // TestEntryPointsFailClosedWithoutLimits: with the rules but not their limits, every plan entry point (the
@@ -74,10 +84,7 @@ func TestEntryPointsFailClosedWithoutLimits(t *testing.T) {
 		"missing":    modulesWithout(t, DataModulePath, nil),
 		"old format": modulesWithout(t, DataModulePath, map[string]string{"old/data.rego": oldFormat}),
 	} {
-		compiler := ast.NewCompiler().WithCapabilities(Capabilities())
-		if compiler.Compile(modules); compiler.Failed() {
-			t.Fatal(compiler.Errors)
-		}
+		compiler := compileModules(t, modules)
 		for _, ep := range entryPoints {
 			rs, err := rego.New(rego.Query(ep.query), rego.Compiler(compiler), rego.StrictBuiltinErrors(true), rego.ParsedInput(ep.input)).Eval(t.Context())
 			if err != nil || len(rs) != 1 {

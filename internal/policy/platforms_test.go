@@ -36,11 +36,7 @@ func platformCompiler(t *testing.T) *ast.Compiler {
 		}
 		modules[name] = m
 	}
-	compiler := ast.NewCompiler().WithCapabilities(Capabilities()).WithStrict(true)
-	if compiler.Compile(modules); compiler.Failed() {
-		t.Fatal(compiler.Errors)
-	}
-	return compiler
+	return compileModules(t, modules)
 }
 
 func evalStrings(t *testing.T, compiler *ast.Compiler, query string, input ast.Value) []string {

@@ -15,7 +15,7 @@ design_types := {"dynamokeys_sharded_table", "dynamokeys_keydesign"}
 # documents maps the address of each checked resource or data source to its design document. Comprehensions,
 # not partial object rules: OPA checks each new key of a partial object against every earlier one, quadratic
 # in tables.
-documents := object.union(object.union(aws_documents, lone_gsi_documents), {address: doc |
+documents := object.union_n([aws_documents, lone_gsi_documents, {address: doc |
 	some address, entry in designs
 	entry.status == "decoded"
 	entry.doc.schema_version in supported_schema_versions
@@ -23,7 +23,7 @@ documents := object.union(object.union(aws_documents, lone_gsi_documents), {addr
 	# The Terraform address, which the provider cannot know, and the prior state's document for DK402,
 	# which the provider leaves out of the planned value.
 	doc := object.union(entry.doc, {"address": address, "prior": entry.prior})
-})
+}])
 
 # The mapping gets only the attributes it reads: OPA keys its cache of function results by the arguments,
 # and hashing a whole planned resource for every call costs more than the mapping.

@@ -380,9 +380,15 @@ test_env0_entry_point_reads_input_plan if {
 }
 
 sanitized_plan := {"resource_changes": [
-	change("aws_dynamodb_table", "aws_dynamodb_table.orders", ["create"], aws_table({"billing_mode": "3f1e0a9b", "attribute": [{"name": "5d41402a", "type": "02aa629c"}]}), {}),
+	change(
+		"aws_dynamodb_table", "aws_dynamodb_table.orders", ["create"],
+		aws_table({"billing_mode": "3f1e0a9b", "attribute": [{"name": "5d41402a", "type": "02aa629c"}]}), {},
+	),
 	change("dynamokeys_sharded_table", "dynamokeys_sharded_table.events", ["create"], {"name": "9e107d9d", "design_document": "a1b2c3d4"}, {}),
-	change("aws_dynamodb_global_secondary_index", "aws_dynamodb_global_secondary_index.g", ["create"], {"table_name": "e4d909c2", "key_schema": [{"attribute_name": "x", "attribute_type": "02aa629c", "key_type": "7ab3c2d1"}]}, {}),
+	change(
+		"aws_dynamodb_global_secondary_index", "aws_dynamodb_global_secondary_index.g", ["create"],
+		{"table_name": "e4d909c2", "key_schema": [{"attribute_name": "x", "attribute_type": "02aa629c", "key_type": "7ab3c2d1"}]}, {},
+	),
 ]}
 
 test_sanitized_resources_are_not_checked_rather_than_misread if {

@@ -1,4 +1,4 @@
-package dynamokeys.plan.aws_gsi_test
+package dynamokeys.plan_aws_gsi_test
 
 import data.dynamokeys.conftest
 import data.dynamokeys.plan
@@ -38,7 +38,8 @@ test_standalone_gsi_joins_its_table_by_name if {
 	}]
 	doc.derived.projected_non_key_attributes == 1
 	["global_secondary_indexes", "by_tenant", "sort_key", "0"] in {k.path | some k in doc.derived.key_attributes}
-	not "aws_dynamodb_global_secondary_index.by_tenant" in object.keys(plan.documents) with input as {"resource_changes": [table_change("aws_dynamodb_table.orders", "orders"), by_tenant]}
+	joined := {"resource_changes": [table_change("aws_dynamodb_table.orders", "orders"), by_tenant]}
+	not "aws_dynamodb_global_secondary_index.by_tenant" in object.keys(plan.documents) with input as joined
 }
 
 # table_name = aws_dynamodb_table.t.name when the name is known only after apply, in a module, with count.

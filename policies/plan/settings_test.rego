@@ -1,4 +1,4 @@
-package dynamokeys.plan.settings_test
+package dynamokeys.plan_settings_test
 
 import data.dynamokeys.conftest
 import data.dynamokeys.fixtures
@@ -18,32 +18,32 @@ sharded_plan(doc) := {"resource_changes": [{
 	"change": {"actions": ["create"], "before": null, "after": {"name": "x", "design_document": json.marshal(doc)}, "after_unknown": {}},
 }]}
 
-kinds(input_plan) := {[r.rule, r.severity, kind] |
+kinds(deny, warn) := {[r.rule, r.severity, kind] |
 	some kind, results in {"deny": deny, "warn": warn}
 	some r in results
 	r.rule
-} if {
-	deny := conftest.deny with input as input_plan
-	warn := conftest.warn with input as input_plan
 }
 
 test_design_without_policy_settings_is_enforced if {
-	kinds(sharded_plan(hot_doc({}))) == {["DK303", "error", "deny"], ["DK403", "error", "deny"], ["DK401", "warning", "warn"]}
+	found := kinds(conftest.deny, conftest.warn) with input as sharded_plan(hot_doc({}))
+	found == {["DK303", "error", "deny"], ["DK403", "error", "deny"], ["DK401", "warning", "warn"]}
 }
 
 test_provider_disabled_rules_are_disabled_in_the_bundle if {
 	doc := hot_doc({"policy": {"enforce": true, "disabled_rules": ["DK303", "DK401"]}})
-	kinds(sharded_plan(doc)) == {["DK403", "error", "deny"]}
+	found := kinds(conftest.deny, conftest.warn) with input as sharded_plan(doc)
+	found == {["DK403", "error", "deny"]}
 }
 
 test_provider_enforce_off_turns_errors_into_warn_results if {
 	doc := hot_doc({"policy": {"enforce": false, "disabled_rules": []}})
-	kinds(sharded_plan(doc)) == {["DK303", "error", "warn"], ["DK403", "error", "warn"], ["DK401", "warning", "warn"]}
+	found := kinds(conftest.deny, conftest.warn) with input as sharded_plan(doc)
+	found == {["DK303", "error", "warn"], ["DK403", "error", "warn"], ["DK401", "warning", "warn"]}
 }
 
 test_design_settings_win_over_the_bundle_settings if {
 	doc := hot_doc({"policy": {"enforce": true, "disabled_rules": []}})
-	found := kinds(sharded_plan(doc)) with data.dynamokeys.settings as {"enforce": false, "disabled_rules": ["DK303"]}
+	found := kinds(conftest.deny, conftest.warn) with data.dynamokeys.settings as {"enforce": false, "disabled_rules": ["DK303"]} with input as sharded_plan(doc)
 	found == {["DK303", "error", "deny"], ["DK403", "error", "deny"], ["DK401", "warning", "warn"]}
 }
 
@@ -56,10 +56,11 @@ bool_key_plan := {"resource_changes": [{
 }]}
 
 test_bundle_settings_apply_to_aws_tables if {
-	kinds(bool_key_plan) == {["DK101", "error", "deny"], ["DK302", "warning", "warn"]}
-	disabled := kinds(bool_key_plan) with data.dynamokeys.settings as {"disabled_rules": ["DK302"]}
+	found := kinds(conftest.deny, conftest.warn) with input as bool_key_plan
+	found == {["DK101", "error", "deny"], ["DK302", "warning", "warn"]}
+	disabled := kinds(conftest.deny, conftest.warn) with data.dynamokeys.settings as {"disabled_rules": ["DK302"]} with input as bool_key_plan
 	disabled == {["DK101", "error", "deny"]}
-	advisory := kinds(bool_key_plan) with data.dynamokeys.settings as {"enforce": false, "disabled_rules": []}
+	advisory := kinds(conftest.deny, conftest.warn) with data.dynamokeys.settings as {"enforce": false, "disabled_rules": []} with input as bool_key_plan
 	advisory == {["DK101", "error", "warn"], ["DK302", "warning", "warn"]}
 }
 
