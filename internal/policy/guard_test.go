@@ -74,6 +74,8 @@ func TestEntryPointsFailClosedWithoutLimits(t *testing.T) {
 	}{
 		{PlanDenyQuery, plan},
 		{"data.dynamokeys.hcp.deny", wrap("plan")},
+		{"data.dynamokeys.spacelift.deny", wrap("terraform")},
+		{"data.dynamokeys.env0.deny", wrap("plan")},
 	}
 	current, err := DataModule()
 	if err != nil {
