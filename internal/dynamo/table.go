@@ -1,6 +1,12 @@
 package dynamo
 
-import "github.com/dynamokeys/terraform-provider-dynamokeys/policies"
+import (
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/policies"
+)
 
 // KeyAttribute is one key attribute: a name and a scalar type (S, N or B).
 type KeyAttribute struct {
@@ -130,3 +136,8 @@ const (
 // Warnings are things the user should know that did not stop the operation, such as an optional feature
 // the endpoint does not implement.
 type Warnings []string
+
+// String is the pair as a sentence fragment, an unset side as 0.
+func (t Throughput) String() string {
+	return fmt.Sprintf("%d read and %d write units per second", aws.ToInt64(t.Read), aws.ToInt64(t.Write))
+}

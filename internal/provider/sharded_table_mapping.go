@@ -169,7 +169,7 @@ func sortedMapKeys[V any](m map[string]V) []string {
 // Tags are read by readTags, which needs the provider's default tags.
 func flattenTable(ctx context.Context, t *dynamo.Table, m *shardedTableModel) diag.Diagnostics {
 	var diags diag.Diagnostics
-	m.ID, m.Name, m.ARN, m.Status = types.StringValue(t.Name), types.StringValue(t.Name), types.StringValue(t.ARN), types.StringValue(t.Status)
+	m.ID, m.Name, m.ARN, m.Status = types.StringValue(t.Name), types.StringValue(t.Name), types.StringValue(t.ARN), stringOrNull(t.Status)
 	m.BillingMode = types.StringValue(t.BillingMode)
 	read, write := autoscaledSides(ctx, m.Autoscaling)
 	m.ReadCapacity, m.WriteCapacity = keepIfAutoscaled(t.ReadCapacity, m.ReadCapacity, read), keepIfAutoscaled(t.WriteCapacity, m.WriteCapacity, write)
@@ -212,6 +212,14 @@ func flattenTable(ctx context.Context, t *dynamo.Table, m *shardedTableModel) di
 	}
 	flattenTableSettings(ctx, t, m, &diags)
 	return diags
+}
+
+// stringOrNull is null for "": a status or a key ARN a table moved from another resource does not carry.
+func stringOrNull(s string) types.String {
+	if s == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(s)
 }
 
 func tableKeyAttrTypes() map[string]attr.Type {

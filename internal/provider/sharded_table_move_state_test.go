@@ -423,12 +423,10 @@ func TestMoveStateSourceChecks(t *testing.T) {
 // projection_type, empty or reordered INCLUDE attributes) do not count, while a real key change does.
 func TestReplacedPathsAfterMove(t *testing.T) {
 	ctx := t.Context()
-	moved, diags := convertAWSTable(ctx, readFixture(t, "v5_composite_gsi_lsi.json"))
+	state, diags := movedTableModel(ctx, readFixture(t, "v5_composite_gsi_lsi.json"))
 	if diags.HasError() {
 		t.Fatal(diags)
 	}
-	state := shardedTableModel{}
-	state.PartitionKey, state.SortKey, state.LocalSecondaryIndexes = moved.partitionKey, moved.sortKey, moved.localSecondaryIndexes
 
 	key := func(name, typ, template string) types.Object {
 		return types.ObjectValueMust(tableKeyAttrTypes(), map[string]attr.Value{
@@ -447,7 +445,7 @@ func TestReplacedPathsAfterMove(t *testing.T) {
 			"projection_type": types.StringValue(projection), "non_key_attributes": nk})})
 	}
 	plan := func(pkType, sortName, projection string, nonKey ...string) shardedTableModel {
-		m := shardedTableModel{}
+		m := shardedTableModel{Name: state.Name}
 		m.PartitionKey, m.SortKey = key("pk", pkType, "CUSTOMER#{customer_id}"), key("sk", "S", "ORDER#{order_id}")
 		m.LocalSecondaryIndexes = lsi(sortName, projection, nonKey...)
 		return m

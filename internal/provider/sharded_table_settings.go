@@ -486,7 +486,7 @@ func flattenTableSettings(ctx context.Context, t *dynamo.Table, m *shardedTableM
 	hadEnc := objectAs(ctx, m.ServerSideEncryption, &priorEnc, diags)
 	switch {
 	case t.Encryption != nil && t.Encryption.Enabled:
-		key := types.StringValue(t.Encryption.KMSKeyARN)
+		key := stringOrNull(t.Encryption.KMSKeyARN)
 		if hadEnc && priorEnc.KMSKeyARN.IsNull() {
 			key = types.StringNull() // the AWS managed key, which the configuration does not name
 		}
