@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/policies"
 )
@@ -123,14 +124,31 @@ type Throughput struct {
 
 // Billing modes.
 const (
-	BillingPayPerRequest = "PAY_PER_REQUEST"
-	BillingProvisioned   = "PROVISIONED"
+	BillingPayPerRequest = string(types.BillingModePayPerRequest)
+	BillingProvisioned   = string(types.BillingModeProvisioned)
 )
+
+// StreamViewTypes are what a stream record can hold (KEYS_ONLY, NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES).
+func StreamViewTypes() []string { return enumValues(types.StreamViewType("").Values()) }
+
+// ContributorInsightsModes are the modes of CloudWatch Contributor Insights (ACCESSED_AND_THROTTLED_KEYS,
+// THROTTLED_KEYS).
+func ContributorInsightsModes() []string {
+	return enumValues(types.ContributorInsightsMode("").Values())
+}
+
+func enumValues[E ~string](values []E) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = string(v)
+	}
+	return out
+}
 
 // Table classes.
 const (
-	TableClassStandard                 = "STANDARD"
-	TableClassStandardInfrequentAccess = "STANDARD_INFREQUENT_ACCESS"
+	TableClassStandard                 = string(types.TableClassStandard)
+	TableClassStandardInfrequentAccess = string(types.TableClassStandardInfrequentAccess)
 )
 
 // Warnings are things the user should know that did not stop the operation, such as an optional feature

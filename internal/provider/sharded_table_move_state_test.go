@@ -463,7 +463,7 @@ func TestReplacedPathsAfterMove(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := tableReplaced(ctx, state, tt.plan); got != tt.want {
+			if got := tableReplaced(ctx, state, tt.plan, &diags); got != tt.want || diags.HasError() {
 				t.Errorf("replaced = %v, want %v", got, tt.want)
 			}
 		})

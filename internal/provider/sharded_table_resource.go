@@ -22,7 +22,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/dynamo"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
@@ -76,11 +75,7 @@ func (r *shardedTableResource) Schema(ctx context.Context, _ resource.SchemaRequ
 		Validators: []validator.Number{wholeNumberValidator()}}
 	attrs["write_capacity"] = rschema.NumberAttribute{Optional: true, Description: "Provisioned write capacity units per second (PROVISIONED only), a whole number of at least 1.",
 		Validators: []validator.Number{wholeNumberValidator()}}
-	attrs["ttl"] = rschema.SingleNestedAttribute{Optional: true, Description: "Time to live: DynamoDB deletes items after the epoch-seconds time in attribute_name.",
-		Attributes: map[string]rschema.Attribute{
-			"attribute_name": rschema.StringAttribute{Optional: true, Description: "Attribute holding the expiry time in epoch seconds."},
-			"enabled":        rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true), Description: "Whether TTL is on. Defaults to true."},
-		}}
+	attrs["ttl"] = ttlAttribute()
 	attrs["deletion_protection"] = rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true),
 		Description: "Whether DynamoDB refuses to delete the table. Defaults to true: set it to false and apply before destroying or replacing the table."}
 	attrs["table_class"] = rschema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(dynamo.TableClassStandard),
@@ -129,12 +124,9 @@ func (r *shardedTableResource) ValidateConfig(ctx context.Context, req resource.
 	}
 	if !m.GlobalSecondaryIndexes.IsNull() && !m.GlobalSecondaryIndexes.IsUnknown() {
 		for name, v := range m.GlobalSecondaryIndexes.Elements() {
-			obj, ok := v.(types.Object)
-			if !ok || obj.IsUnknown() || obj.IsNull() {
-				continue
-			}
+			obj, _ := v.(types.Object) // the schema makes every element an object
 			var g gsiModel
-			if d := obj.As(ctx, &g, basetypes.ObjectAsOptions{UnhandledUnknownAsEmpty: true}); d.HasError() {
+			if !objectAs(ctx, obj, &g, &resp.Diagnostics) {
 				continue
 			}
 			for attrName, c := range map[string]types.Number{"read_capacity": g.ReadCapacity, "write_capacity": g.WriteCapacity} {
@@ -152,9 +144,7 @@ func (r *shardedTableResource) ValidateConfig(ctx context.Context, req resource.
 			validateThroughputSettings(ctx, at, "GSI "+name, g.OnDemandThroughput, g.Autoscaling, g.ReadCapacity, g.WriteCapacity, provisioned, &resp.Diagnostics)
 		}
 	}
-	if !m.TTL.IsNull() && !m.TTL.IsUnknown() {
-		var ttl ttlModel
-		resp.Diagnostics.Append(m.TTL.As(ctx, &ttl, basetypes.ObjectAsOptions{UnhandledNullAsEmpty: true, UnhandledUnknownAsEmpty: true})...)
+	if ttl := (ttlModel{}); objectAs(ctx, m.TTL, &ttl, &resp.Diagnostics) {
 		enabled := ttl.Enabled.IsNull() || ttl.Enabled.ValueBool()
 		if enabled && !ttl.AttributeName.IsUnknown() && ttl.AttributeName.ValueString() == "" {
 			resp.Diagnostics.AddAttributeError(path.Root("ttl").AtName("attribute_name"), "Missing TTL attribute",
@@ -191,7 +181,7 @@ func (r *shardedTableResource) ModifyPlan(ctx context.Context, req resource.Modi
 		priorState = &state
 		// The plan modifiers of name, the keys and the LSIs mark the replacement; this only refuses it early
 		// for a protected table, which DynamoDB would refuse to delete at apply.
-		if state.DeletionProtection.ValueBool() && tableReplaced(ctx, state, plan) {
+		if state.DeletionProtection.ValueBool() && tableReplaced(ctx, state, plan, &resp.Diagnostics) {
 			resp.Diagnostics.AddError("Replacement blocked by deletion protection",
 				fmt.Sprintf("This change replaces table %s (a new name, a key or an LSI change), but the table has deletion_protection = true. "+
 					"Set deletion_protection = false and apply first, then apply the change.", state.Name.ValueString()))
@@ -226,13 +216,12 @@ func (r *shardedTableResource) ModifyPlan(ctx context.Context, req resource.Modi
 
 // tableReplaced says whether the plan replaces the table: the conditions of the replacing plan modifiers
 // (a new name, a table key's name or type, the sort key added or removed, any LSI change).
-func tableReplaced(ctx context.Context, state, plan shardedTableModel) bool {
+func tableReplaced(ctx context.Context, state, plan shardedTableModel, diags *diag.Diagnostics) bool {
 	keyOf := func(v types.Object) (string, string, bool) {
-		if v.IsNull() || v.IsUnknown() {
+		var k keyModel
+		if !objectAs(ctx, v, &k, diags) {
 			return "", "", v.IsNull()
 		}
-		var k keyModel
-		v.As(ctx, &k, basetypes.ObjectAsOptions{UnhandledUnknownAsEmpty: true})
 		return k.Name.ValueString(), k.Type.ValueString(), !k.Name.IsUnknown() && !k.Type.IsUnknown()
 	}
 	for _, key := range [][2]types.Object{{state.PartitionKey, plan.PartitionKey}, {state.SortKey, plan.SortKey}} {

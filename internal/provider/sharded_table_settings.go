@@ -3,10 +3,8 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/dynamo"
 )
@@ -72,7 +70,8 @@ func expandInsights(ctx context.Context, v types.Object, diags *diag.Diagnostics
 // autoscaledSides says which capacity sides have an autoscaling range.
 func autoscaledSides(ctx context.Context, v types.Object) (read, write bool) {
 	var a autoscalingModel
-	if v.IsNull() || v.IsUnknown() || v.As(ctx, &a, basetypes.ObjectAsOptions{UnhandledUnknownAsEmpty: true}).HasError() {
+	var ignored diag.Diagnostics // a range that does not decode is reported by validation
+	if !objectAs(ctx, v, &a, &ignored) {
 		return false, false
 	}
 	return !a.Read.IsNull(), !a.Write.IsNull()
@@ -87,33 +86,21 @@ func keepIfAutoscaled(reported *int64, prior types.Number, autoscaled bool) type
 	return reportedOr(reported, prior)
 }
 
-// flattenIndexSettings fills an index's settings into values, the attributes of the index being built from
-// the table as read: caps and Contributor Insights as reported (the prior ones when not reported), warm
-// throughput as in flattenTableSettings, the autoscaling range as configured (it is design metadata).
-func flattenIndexSettings(ctx context.Context, idx dynamo.Index, before gsiModel, values map[string]attr.Value, diags *diag.Diagnostics) {
-	values["autoscaling"] = objectOrNull(before.Autoscaling, autoscalingType)
-	values["on_demand_throughput"] = objectOrNull(before.OnDemandThroughput, types.ObjectType{AttrTypes: onDemandAttrTypes})
+// flattenIndexSettings sets an index's settings in g, the index as read: caps and Contributor Insights as
+// reported (the prior ones when not reported), warm throughput as in flattenTableSettings, the autoscaling
+// range as configured (it is design metadata). before is the index's prior model.
+func flattenIndexSettings(ctx context.Context, idx dynamo.Index, before gsiModel, g *gsiModel, diags *diag.Diagnostics) {
+	g.Autoscaling = objectOrNull(before.Autoscaling, autoscalingType)
+	g.OnDemandThroughput = objectOrNull(before.OnDemandThroughput, types.ObjectType{AttrTypes: onDemandAttrTypes})
 	if idx.OnDemand != nil {
-		values["on_demand_throughput"] = onDemandValue(*idx.OnDemand, diags)
+		g.OnDemandThroughput = onDemandValue(ctx, *idx.OnDemand, diags)
 	}
-	values["warm_throughput"] = warmValue(ctx, before.WarmThroughput, idx.Warm, diags)
-	values["contributor_insights"] = insightsValue(idx.ContributorInsights, before.ContributorInsights, diags)
+	g.WarmThroughput = warmValue(ctx, before.WarmThroughput, idx.Warm, diags)
+	g.ContributorInsights = insightsValue(ctx, idx.ContributorInsights, before.ContributorInsights, diags)
 }
 
-var autoscalingType = objectType(autoscalingAttribute("").Attributes)
-
-func objectOrNull(v types.Object, typ types.ObjectType) types.Object {
-	if v.IsNull() || v.IsUnknown() {
-		return types.ObjectNull(typ.AttrTypes)
-	}
-	return v
-}
-
-func onDemandValue(t dynamo.Throughput, diags *diag.Diagnostics) types.Object {
-	v, dg := types.ObjectValue(onDemandAttrTypes, map[string]attr.Value{
-		"max_read_request_units": int64Value(t.Read), "max_write_request_units": int64Value(t.Write)})
-	diags.Append(dg...)
-	return v
+func onDemandValue(ctx context.Context, t dynamo.Throughput, diags *diag.Diagnostics) types.Object {
+	return objectFrom(ctx, onDemandAttrTypes, onDemandModel{MaxRead: int64Value(t.Read), MaxWrite: int64Value(t.Write)}, diags)
 }
 
 // warmValue keeps a configured warm throughput the object has reached (it only grows) and shows the real
@@ -134,50 +121,45 @@ func warmValue(ctx context.Context, prior types.Object, have *dynamo.Throughput,
 		}
 		return int64Value(got)
 	}
-	v, dg := types.ObjectValue(warmAttrTypes, map[string]attr.Value{
-		"read_units_per_second": atLeast(w.Read, reported.Read), "write_units_per_second": atLeast(w.Write, reported.Write)})
-	diags.Append(dg...)
-	return v
+	return objectFrom(ctx, warmAttrTypes, warmModel{Read: atLeast(w.Read, reported.Read), Write: atLeast(w.Write, reported.Write)}, diags)
 }
 
 // insightsValue is the Contributor Insights mode as reported: null when off, the prior value when the
 // endpoint does not report it.
-func insightsValue(reported *string, prior types.Object, diags *diag.Diagnostics) types.Object {
+func insightsValue(ctx context.Context, reported *string, prior types.Object, diags *diag.Diagnostics) types.Object {
 	switch {
 	case reported == nil:
 		return objectOrNull(prior, types.ObjectType{AttrTypes: insightsAttrTypes})
 	case *reported == "":
 		return types.ObjectNull(insightsAttrTypes)
 	}
-	v, dg := types.ObjectValue(insightsAttrTypes, map[string]attr.Value{"mode": types.StringValue(*reported)})
-	diags.Append(dg...)
-	return v
+	return objectFrom(ctx, insightsAttrTypes, insightsModel{Mode: types.StringValue(*reported)}, diags)
 }
 
 // flattenTableSettings writes what DynamoDB reports, keeping null for defaults the configuration does not
 // mention, and the configured form where the report cannot tell (the AWS managed key's ARN, a table warmer
 // than configured).
 func flattenTableSettings(ctx context.Context, t *dynamo.Table, m *shardedTableModel, diags *diag.Diagnostics) {
-	var dg diag.Diagnostics
-	var priorPITR pitrModel
-	hadPITR := objectAs(ctx, m.PointInTimeRecovery, &priorPITR, diags)
+	var pitr pitrModel
+	hadPITR := objectAs(ctx, m.PointInTimeRecovery, &pitr, diags)
 	switch p := t.PointInTimeRecovery; {
 	case p == nil: // the endpoint does not report it: keep what the state says
 	case p.Enabled:
-		days := priorPITR.RecoveryPeriodInDays
-		if reported := p.RecoveryPeriodDays; reported != nil && (!days.IsNull() || *reported != maxRecoveryDays) {
-			days = int64Value(new(int64(*reported))) // the default stays null when the configuration omits it
+		if reported := p.RecoveryPeriodDays; reported != nil && (!pitr.RecoveryPeriodInDays.IsNull() || *reported != maxRecoveryDays) {
+			pitr.RecoveryPeriodInDays = int64Value(new(int64(*reported))) // the default stays null when the configuration omits it
 		}
-		if days.IsUnknown() {
-			days = types.NumberNull()
+		if pitr.RecoveryPeriodInDays.IsUnknown() {
+			pitr.RecoveryPeriodInDays = types.NumberNull()
 		}
-		m.PointInTimeRecovery, dg = types.ObjectValue(pitrAttrTypes, map[string]attr.Value{"enabled": types.BoolValue(true), "recovery_period_in_days": days})
+		pitr.Enabled = types.BoolValue(true)
+		m.PointInTimeRecovery = objectFrom(ctx, pitrAttrTypes, pitr, diags)
 	case hadPITR:
-		m.PointInTimeRecovery, dg = types.ObjectValue(pitrAttrTypes, map[string]attr.Value{"enabled": types.BoolValue(false), "recovery_period_in_days": priorPITR.RecoveryPeriodInDays})
+		pitr.Enabled = types.BoolValue(false)
+		m.PointInTimeRecovery = objectFrom(ctx, pitrAttrTypes, pitr, diags)
 	default:
 		m.PointInTimeRecovery = types.ObjectNull(pitrAttrTypes)
 	}
-	diags.Append(dg...)
+
 	stream := dynamo.Stream{}
 	if t.Stream != nil {
 		stream = *t.Stream
@@ -186,39 +168,36 @@ func flattenTableSettings(ctx context.Context, t *dynamo.Table, m *shardedTableM
 	var prior streamModel
 	switch {
 	case stream.Enabled:
-		m.Stream, dg = types.ObjectValue(streamAttrTypes, map[string]attr.Value{"enabled": types.BoolValue(true), "view_type": types.StringValue(stream.ViewType)})
+		m.Stream = objectFrom(ctx, streamAttrTypes, streamModel{Enabled: types.BoolValue(true), ViewType: types.StringValue(stream.ViewType)}, diags)
 		m.StreamARN, m.StreamLabel = types.StringValue(t.StreamARN), types.StringValue(t.StreamLabel)
 	case objectAs(ctx, m.Stream, &prior, diags):
-		m.Stream, dg = types.ObjectValue(streamAttrTypes, map[string]attr.Value{"enabled": types.BoolValue(false), "view_type": prior.ViewType})
+		m.Stream = objectFrom(ctx, streamAttrTypes, streamModel{Enabled: types.BoolValue(false), ViewType: prior.ViewType}, diags)
 	default:
 		m.Stream = types.ObjectNull(streamAttrTypes)
 	}
-	diags.Append(dg...)
 
-	var priorEnc encryptionModel
-	hadEnc := objectAs(ctx, m.ServerSideEncryption, &priorEnc, diags)
+	var enc encryptionModel
+	hadEnc := objectAs(ctx, m.ServerSideEncryption, &enc, diags)
 	switch {
 	case t.Encryption != nil && t.Encryption.Enabled:
-		key := stringOrNull(t.Encryption.KMSKeyARN)
-		if hadEnc && priorEnc.KMSKeyARN.IsNull() {
-			key = types.StringNull() // the AWS managed key, which the configuration does not name
+		if !hadEnc || !enc.KMSKeyARN.IsNull() { // a null key is the AWS managed key, which the configuration does not name
+			enc.KMSKeyARN = stringOrNull(t.Encryption.KMSKeyARN)
 		}
-		m.ServerSideEncryption, dg = types.ObjectValue(encryptionAttrTypes, map[string]attr.Value{"enabled": types.BoolValue(true), "kms_key_arn": key})
+		m.ServerSideEncryption = objectFrom(ctx, encryptionAttrTypes, encryptionModel{Enabled: types.BoolValue(true), KMSKeyARN: enc.KMSKeyARN}, diags)
 	case hadEnc:
-		m.ServerSideEncryption, dg = types.ObjectValue(encryptionAttrTypes, map[string]attr.Value{"enabled": types.BoolValue(false), "kms_key_arn": types.StringNull()})
+		m.ServerSideEncryption = objectFrom(ctx, encryptionAttrTypes, encryptionModel{Enabled: types.BoolValue(false), KMSKeyARN: types.StringNull()}, diags)
 	default:
 		m.ServerSideEncryption = types.ObjectNull(encryptionAttrTypes)
 	}
-	diags.Append(dg...)
 
 	switch {
 	case t.OnDemand != nil:
-		m.OnDemandThroughput = onDemandValue(*t.OnDemand, diags)
+		m.OnDemandThroughput = onDemandValue(ctx, *t.OnDemand, diags)
 	case !m.OnDemandThroughput.IsNull() && !m.OnDemandThroughput.IsUnknown():
 		// Configured, but the table has no cap: show the caps as gone, so the plan sets them again.
-		m.OnDemandThroughput = onDemandValue(dynamo.Throughput{}, diags)
+		m.OnDemandThroughput = onDemandValue(ctx, dynamo.Throughput{}, diags)
 	}
 	m.WarmThroughput = warmValue(ctx, m.WarmThroughput, t.Warm, diags)
-	m.ContributorInsights = insightsValue(t.ContributorInsights, m.ContributorInsights, diags)
+	m.ContributorInsights = insightsValue(ctx, t.ContributorInsights, m.ContributorInsights, diags)
 	m.Autoscaling = objectOrNull(m.Autoscaling, autoscalingType)
 }

@@ -5,8 +5,8 @@ import (
 	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -25,12 +25,6 @@ var (
 	minRecoveryDays = dynamo.MinRecoveryPeriodDays
 	maxRecoveryDays = dynamo.DefaultRecoveryPeriodDays
 )
-
-// streamViewTypes are the stream record contents DynamoDB offers.
-var streamViewTypes = []string{"KEYS_ONLY", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES"}
-
-// contributorInsightsModes are the modes of CloudWatch Contributor Insights for DynamoDB.
-var contributorInsightsModes = []string{"ACCESSED_AND_THROTTLED_KEYS", "THROTTLED_KEYS"}
 
 // kmsKeyARN matches a KMS key ARN. Aliases and key ids are refused: DynamoDB reports the key's ARN, so any
 // other form would show a change on every plan.
@@ -77,68 +71,81 @@ type warmModel struct {
 
 var (
 	// The attribute types of the settings, read from their schema so that the two cannot drift apart.
-	pitrAttrTypes       = settingAttrTypes("point_in_time_recovery")
-	streamAttrTypes     = settingAttrTypes("stream")
-	encryptionAttrTypes = settingAttrTypes("server_side_encryption")
-	onDemandAttrTypes   = settingAttrTypes("on_demand_throughput")
-	warmAttrTypes       = settingAttrTypes("warm_throughput")
-	insightsAttrTypes   = settingAttrTypes("contributor_insights")
+	pitrAttrTypes       = objectType(pitrAttribute().Attributes).AttrTypes
+	streamAttrTypes     = objectType(streamAttribute().Attributes).AttrTypes
+	encryptionAttrTypes = objectType(encryptionAttribute().Attributes).AttrTypes
+	onDemandAttrTypes   = objectType(onDemandAttribute("").Attributes).AttrTypes
+	warmAttrTypes       = objectType(warmAttribute("").Attributes).AttrTypes
+	insightsAttrTypes   = objectType(contributorInsightsAttribute("").Attributes).AttrTypes
+	ttlAttrTypes        = objectType(ttlAttribute().Attributes).AttrTypes
+	autoscalingType     = objectType(autoscalingAttribute("").Attributes)
 )
 
 func unitsAttribute(desc string) rschema.NumberAttribute {
 	return rschema.NumberAttribute{Optional: true, Description: desc, Validators: []validator.Number{wholeNumberValidator()}}
 }
 
-// tableSettingsAttributes are the schema of the settings in this file.
+// tableSettingsAttributes are the schema of the table settings.
 func tableSettingsAttributes() map[string]rschema.Attribute {
 	return map[string]rschema.Attribute{
-		"point_in_time_recovery": rschema.SingleNestedAttribute{Optional: true,
-			Description: "Continuous backups that restore the table to any second of the recovery period. Omitted: off.",
-			Attributes: map[string]rschema.Attribute{
-				"enabled": rschema.BoolAttribute{Required: true, Description: "Whether point-in-time recovery is on."},
-				"recovery_period_in_days": rschema.NumberAttribute{Optional: true,
-					Description: fmt.Sprintf("Days of recovery, %d to %d. Omit it for DynamoDB's default of %d days.", minRecoveryDays, maxRecoveryDays, maxRecoveryDays),
-					Validators:  []validator.Number{wholeNumberValidator()}},
-			}},
-		"stream": rschema.SingleNestedAttribute{Optional: true,
-			Description: "DynamoDB Streams: a time-ordered log of item changes, for Lambda triggers and change data capture. Changing " +
-				"view_type disables the stream and enables it again in the same apply, which gives it a new stream_arn.",
-			Attributes: map[string]rschema.Attribute{
-				"enabled": rschema.BoolAttribute{Required: true, Description: "Whether the stream is on."},
-				"view_type": rschema.StringAttribute{Optional: true,
-					Description: "What each stream record holds: KEYS_ONLY, NEW_IMAGE, OLD_IMAGE or NEW_AND_OLD_IMAGES. Required when enabled.",
-					Validators:  []validator.String{stringvalidator.OneOf(streamViewTypes...)}},
-			}},
+		"point_in_time_recovery": pitrAttribute(),
+		"stream":                 streamAttribute(),
 		"stream_arn": rschema.StringAttribute{Computed: true,
 			Description: "ARN of the enabled stream, e.g. for an aws_lambda_event_source_mapping; null while the stream is off. A stream " +
 				"enabled again, or with a new view_type, has a new ARN."},
-		"stream_label": rschema.StringAttribute{Computed: true, Description: "Timestamp label of the enabled stream; null while the stream is off."},
-		"server_side_encryption": rschema.SingleNestedAttribute{Optional: true,
-			Description: "Encryption at rest. Omitted or enabled = false: the AWS owned key (the default, no charge). enabled = true " +
-				"without kms_key_arn: the AWS managed key aws/dynamodb. With kms_key_arn: that customer managed key. Switching keys " +
-				"is an in-place update.",
-			Attributes: map[string]rschema.Attribute{
-				"enabled": rschema.BoolAttribute{Required: true, Description: "Whether a KMS key (AWS managed or customer managed) encrypts the table."},
-				"kms_key_arn": rschema.StringAttribute{Optional: true,
-					Description: "ARN of a customer managed KMS key (arn:aws:kms:REGION:ACCOUNT:key/ID). Aliases and key ids are refused: " +
-						"DynamoDB reports the key ARN, so another form would show a change on every plan; use e.g. aws_kms_key.x.arn.",
-					Validators: []validator.String{stringvalidator.RegexMatches(kmsKeyARN,
-						"must be a KMS key ARN such as arn:aws:kms:us-east-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab (not an alias or key id)")}},
-			}},
-		"on_demand_throughput": onDemandAttribute("an on-demand table"),
-		"warm_throughput":      warmAttribute("table"),
-		"contributor_insights": contributorInsightsAttribute("table"),
-		"autoscaling":          autoscalingAttribute("table"),
+		"stream_label":           rschema.StringAttribute{Computed: true, Description: "Timestamp label of the enabled stream; null while the stream is off."},
+		"server_side_encryption": encryptionAttribute(),
+		"on_demand_throughput":   onDemandAttribute("an on-demand table"),
+		"warm_throughput":        warmAttribute("table"),
+		"contributor_insights":   contributorInsightsAttribute("table"),
+		"autoscaling":            autoscalingAttribute("table"),
 	}
 }
 
-// settingAttrTypes are the attribute types of one nested setting of tableSettingsAttributes.
-func settingAttrTypes(name string) map[string]attr.Type {
-	a, ok := tableSettingsAttributes()[name].(rschema.SingleNestedAttribute)
-	if !ok {
-		panic("settingAttrTypes: " + name + " is not a nested setting") // a programming error, caught by every test
-	}
-	return objectType(a.Attributes).AttrTypes
+func ttlAttribute() rschema.SingleNestedAttribute {
+	return rschema.SingleNestedAttribute{Optional: true, Description: "Time to live: DynamoDB deletes items after the epoch-seconds time in attribute_name.",
+		Attributes: map[string]rschema.Attribute{
+			"attribute_name": rschema.StringAttribute{Optional: true, Description: "Attribute holding the expiry time in epoch seconds."},
+			"enabled":        rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true), Description: "Whether TTL is on. Defaults to true."},
+		}}
+}
+
+func pitrAttribute() rschema.SingleNestedAttribute {
+	return rschema.SingleNestedAttribute{Optional: true,
+		Description: "Continuous backups that restore the table to any second of the recovery period. Omitted: off.",
+		Attributes: map[string]rschema.Attribute{
+			"enabled": rschema.BoolAttribute{Required: true, Description: "Whether point-in-time recovery is on."},
+			"recovery_period_in_days": rschema.NumberAttribute{Optional: true,
+				Description: fmt.Sprintf("Days of recovery, %d to %d. Omit it for DynamoDB's default of %d days.", minRecoveryDays, maxRecoveryDays, maxRecoveryDays),
+				Validators:  []validator.Number{wholeNumberValidator()}},
+		}}
+}
+
+func streamAttribute() rschema.SingleNestedAttribute {
+	return rschema.SingleNestedAttribute{Optional: true,
+		Description: "DynamoDB Streams: a time-ordered log of item changes, for Lambda triggers and change data capture. Changing " +
+			"view_type disables the stream and enables it again in the same apply, which gives it a new stream_arn.",
+		Attributes: map[string]rschema.Attribute{
+			"enabled": rschema.BoolAttribute{Required: true, Description: "Whether the stream is on."},
+			"view_type": rschema.StringAttribute{Optional: true,
+				Description: "What each stream record holds: KEYS_ONLY, NEW_IMAGE, OLD_IMAGE or NEW_AND_OLD_IMAGES. Required when enabled.",
+				Validators:  []validator.String{stringvalidator.OneOf(dynamo.StreamViewTypes()...)}},
+		}}
+}
+
+func encryptionAttribute() rschema.SingleNestedAttribute {
+	return rschema.SingleNestedAttribute{Optional: true,
+		Description: "Encryption at rest. Omitted or enabled = false: the AWS owned key (the default, no charge). enabled = true " +
+			"without kms_key_arn: the AWS managed key aws/dynamodb. With kms_key_arn: that customer managed key. Switching keys " +
+			"is an in-place update.",
+		Attributes: map[string]rschema.Attribute{
+			"enabled": rschema.BoolAttribute{Required: true, Description: "Whether a KMS key (AWS managed or customer managed) encrypts the table."},
+			"kms_key_arn": rschema.StringAttribute{Optional: true,
+				Description: "ARN of a customer managed KMS key (arn:aws:kms:REGION:ACCOUNT:key/ID). Aliases and key ids are refused: " +
+					"DynamoDB reports the key ARN, so another form would show a change on every plan; use e.g. aws_kms_key.x.arn.",
+				Validators: []validator.String{stringvalidator.RegexMatches(kmsKeyARN,
+					"must be a KMS key ARN such as arn:aws:kms:us-east-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab (not an alias or key id)")}},
+		}}
 }
 
 // onDemandAttribute, warmAttribute, contributorInsightsAttribute and autoscalingAttribute are shared by the
@@ -170,7 +177,7 @@ func contributorInsightsAttribute(what string) rschema.SingleNestedAttribute {
 		Attributes: map[string]rschema.Attribute{
 			"mode": rschema.StringAttribute{Required: true,
 				Description: "ACCESSED_AND_THROTTLED_KEYS (every key's traffic) or THROTTLED_KEYS (only keys that were throttled, cheaper).",
-				Validators:  []validator.String{stringvalidator.OneOf(contributorInsightsModes...)}},
+				Validators:  []validator.String{stringvalidator.OneOf(dynamo.ContributorInsightsModes()...)}},
 		}}
 }
 
