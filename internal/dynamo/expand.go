@@ -55,10 +55,7 @@ func keySchema(partition, sort []KeyAttribute) []types.KeySchemaElement {
 }
 
 func expandProjection(idx Index) *types.Projection {
-	p := &types.Projection{ProjectionType: types.ProjectionType(idx.ProjectionType)}
-	if p.ProjectionType == "" {
-		p.ProjectionType = types.ProjectionTypeAll
-	}
+	p := &types.Projection{ProjectionType: types.ProjectionType(projectionOrDefault(idx.ProjectionType))}
 	if p.ProjectionType == types.ProjectionTypeInclude {
 		p.NonKeyAttributes = idx.NonKeyAttributes
 	}
