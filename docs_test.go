@@ -19,9 +19,9 @@ var (
 	codeSpan = regexp.MustCompile("`([^`\n]+)`")
 	// makeCommand is "make target" at the start of a command (a code span or a line of a code block).
 	makeCommand = regexp.MustCompile(`(?:^|[;&|]\s*|#\s*or:\s*)make ([a-z][a-z0-9-]*)`)
-	// testName is a Go test named in prose or in a -run pattern. A name right after -run, or followed by
-	// "(" or "|" or "*", is a prefix of the tests it selects.
-	testName = regexp.MustCompile(`(-run '?\^?)?\b(Test[A-Z][A-Za-z0-9_]*)([(|*]?)`)
+	// testName is a Go test named in prose or in a -run pattern. A name right after -run or "|", or followed
+	// by "(" or "|" or "*", is a prefix of the tests it selects.
+	testName = regexp.MustCompile(`(-run '?\^?|\|)?\b(Test[A-Z][A-Za-z0-9_]*)([(|*]?)`)
 )
 
 // TestMarkdownNamesExist keeps the documentation true of the code: every `make` target that a Markdown file
