@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"os"
 	"os/exec"
 	"regexp"
@@ -82,31 +81,25 @@ func trackedFiles(t *testing.T, pattern string) []string {
 // code block.
 func codeOf(t *testing.T, file string) map[int]string {
 	t.Helper()
-	f, err := os.Open(file)
+	src, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
 	code := map[int]string{}
 	fenced := false
-	scanner := bufio.NewScanner(f)
-	for n := 1; scanner.Scan(); n++ {
-		line := scanner.Text()
+	for i, line := range strings.Split(string(src), "\n") {
 		switch {
 		case strings.HasPrefix(strings.TrimSpace(line), "```"):
 			fenced = !fenced
 		case fenced:
-			code[n] = strings.TrimSpace(line)
+			code[i+1] = strings.TrimSpace(line)
 		default:
 			var spans []string
 			for _, m := range codeSpan.FindAllStringSubmatch(line, -1) {
 				spans = append(spans, m[1])
 			}
-			code[n] = strings.Join(spans, "\n")
+			code[i+1] = strings.Join(spans, "\n")
 		}
-	}
-	if err := scanner.Err(); err != nil {
-		t.Fatal(err)
 	}
 	return code
 }
