@@ -42,14 +42,6 @@ func TestAttributeDefinitionsAreDerivedFromKeys(t *testing.T) {
 	}
 }
 
-func TestAttributeWithTwoTypesIsAnError(t *testing.T) {
-	tb := table()
-	tb.GSIs[0].SortKey[0].Type = "S" // "created" is N in the LSI
-	if _, err := expandCreateTable(tb); err == nil || !strings.Contains(err.Error(), `attribute "created"`) {
-		t.Errorf("err = %v", err)
-	}
-}
-
 func TestDiffGSIsTouchesOnlyChangedIndexes(t *testing.T) {
 	old, want := table(), table()
 	want.GSIs[1].NonKeyAttributes = []string{"total", "currency"} // projection change: delete + create

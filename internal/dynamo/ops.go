@@ -149,11 +149,7 @@ func (c *Client) updateTableSettings(ctx context.Context, api *dynamodb.Client, 
 func (c *Client) createIndexes(ctx context.Context, api *dynamodb.Client, old, want Table) error {
 	_, creates, _ := diffGSIs(old, want)
 	for _, idx := range creates {
-		defs, err := attributeDefinitions(want)
-		if err != nil {
-			return err
-		}
-		if err := c.updateAndWait(ctx, api, &dynamodb.UpdateTableInput{TableName: aws.String(want.Name), AttributeDefinitions: defs,
+		if err := c.updateAndWait(ctx, api, &dynamodb.UpdateTableInput{TableName: aws.String(want.Name), AttributeDefinitions: attributeDefinitions(want),
 			GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: createIndexAction(expandGSI(want, idx))}}},
 			"creating index "+idx.Name); err != nil {
 			return err
@@ -537,7 +533,7 @@ func pitrUpdate(old, want Table) *PITR {
 	}
 	period := func(p PITR) int32 {
 		if p.RecoveryPeriodDays == nil {
-			return DefaultRecoveryPeriodDays
+			return MaxRecoveryPeriodDays
 		}
 		return *p.RecoveryPeriodDays
 	}

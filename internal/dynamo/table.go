@@ -89,11 +89,11 @@ type Table struct {
 	ContributorInsights *string
 }
 
-// Point-in-time recovery keeps MinRecoveryPeriodDays to DefaultRecoveryPeriodDays days, the longest
+// Point-in-time recovery keeps MinRecoveryPeriodDays to MaxRecoveryPeriodDays days, the longest
 // period by default (PointInTimeRecovery.html); the numbers come from the policy bundle's data file.
 var (
-	MinRecoveryPeriodDays     = int32(policies.Bundle.Limits.MinRecoveryPeriodDays)
-	DefaultRecoveryPeriodDays = int32(policies.Bundle.Limits.MaxRecoveryPeriodDays)
+	MinRecoveryPeriodDays = int32(policies.Bundle.Limits.MinRecoveryPeriodDays)
+	MaxRecoveryPeriodDays = int32(policies.Bundle.Limits.MaxRecoveryPeriodDays)
 )
 
 // PITR is a table's point-in-time recovery: continuous backups kept for RecoveryPeriodDays (nil means

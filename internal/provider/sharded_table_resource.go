@@ -118,8 +118,6 @@ func (r *shardedTableResource) ValidateConfig(ctx context.Context, req resource.
 		case !provisioned && !v.IsNull() && !v.IsUnknown():
 			resp.Diagnostics.AddAttributeError(path.Root(attrName), "Capacity without PROVISIONED billing",
 				fmt.Sprintf("%s applies only to billing_mode = \"PROVISIONED\"; remove it or set billing_mode = \"PROVISIONED\".", attrName))
-		case !v.IsNull() && !v.IsUnknown() && v.ValueBigFloat().Sign() < 1:
-			resp.Diagnostics.AddAttributeError(path.Root(attrName), "Invalid capacity", fmt.Sprintf("%s must be at least 1 unit.", attrName))
 		}
 	}
 	if !m.GlobalSecondaryIndexes.IsNull() && !m.GlobalSecondaryIndexes.IsUnknown() {

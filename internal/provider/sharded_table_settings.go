@@ -145,7 +145,7 @@ func flattenTableSettings(ctx context.Context, t *dynamo.Table, m *shardedTableM
 	switch p := t.PointInTimeRecovery; {
 	case p == nil: // the endpoint does not report it: keep what the state says
 	case p.Enabled:
-		if reported := p.RecoveryPeriodDays; reported != nil && (!pitr.RecoveryPeriodInDays.IsNull() || *reported != maxRecoveryDays) {
+		if reported := p.RecoveryPeriodDays; reported != nil && (!pitr.RecoveryPeriodInDays.IsNull() || *reported != dynamo.MaxRecoveryPeriodDays) {
 			pitr.RecoveryPeriodInDays = int64Value(new(int64(*reported))) // the default stays null when the configuration omits it
 		}
 		if pitr.RecoveryPeriodInDays.IsUnknown() {

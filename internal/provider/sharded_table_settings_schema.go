@@ -20,12 +20,6 @@ import (
 // as a block of nulls, so the plan sets them again. Warm throughput and the autoscaling range are not
 // managed when null.
 
-// The recovery period's bounds: the default is also the longest period.
-var (
-	minRecoveryDays = dynamo.MinRecoveryPeriodDays
-	maxRecoveryDays = dynamo.DefaultRecoveryPeriodDays
-)
-
 // kmsKeyARN matches a KMS key ARN. Aliases and key ids are refused: DynamoDB reports the key's ARN, so any
 // other form would show a change on every plan.
 var kmsKeyARN = regexp.MustCompile(`^arn:aws[a-z-]*:kms:[a-z0-9-]+:[0-9]{12}:key/[A-Za-z0-9-]+$`)
@@ -116,7 +110,7 @@ func pitrAttribute() rschema.SingleNestedAttribute {
 		Attributes: map[string]rschema.Attribute{
 			"enabled": rschema.BoolAttribute{Required: true, Description: "Whether point-in-time recovery is on."},
 			"recovery_period_in_days": rschema.NumberAttribute{Optional: true,
-				Description: fmt.Sprintf("Days of recovery, %d to %d. Omit it for DynamoDB's default of %d days.", minRecoveryDays, maxRecoveryDays, maxRecoveryDays),
+				Description: fmt.Sprintf("Days of recovery, %d to %d. Omit it for DynamoDB's default of %d days.", dynamo.MinRecoveryPeriodDays, dynamo.MaxRecoveryPeriodDays, dynamo.MaxRecoveryPeriodDays),
 				Validators:  []validator.Number{wholeNumberValidator()}},
 		}}
 }

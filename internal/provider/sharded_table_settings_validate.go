@@ -8,6 +8,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/dynamo"
 )
 
 // validateTableSettings reports settings that contradict each other.
@@ -15,9 +17,9 @@ func validateTableSettings(ctx context.Context, m shardedTableModel, provisioned
 	var p pitrModel
 	if objectAs(ctx, m.PointInTimeRecovery, &p, diags) && !p.RecoveryPeriodInDays.IsNull() && !p.RecoveryPeriodInDays.IsUnknown() {
 		days := p.RecoveryPeriodInDays.ValueBigFloat()
-		if days.Cmp(big.NewFloat(float64(minRecoveryDays))) < 0 || days.Cmp(big.NewFloat(float64(maxRecoveryDays))) > 0 {
+		if days.Cmp(big.NewFloat(float64(dynamo.MinRecoveryPeriodDays))) < 0 || days.Cmp(big.NewFloat(float64(dynamo.MaxRecoveryPeriodDays))) > 0 {
 			diags.AddAttributeError(path.Root("point_in_time_recovery").AtName("recovery_period_in_days"), "Invalid recovery period",
-				fmt.Sprintf("point_in_time_recovery.recovery_period_in_days must be from %d to %d days, got %s.", minRecoveryDays, maxRecoveryDays, days.Text('g', 10)))
+				fmt.Sprintf("point_in_time_recovery.recovery_period_in_days must be from %d to %d days, got %s.", dynamo.MinRecoveryPeriodDays, dynamo.MaxRecoveryPeriodDays, days.Text('g', 10)))
 		}
 	}
 	var s streamModel
