@@ -67,7 +67,7 @@ func (r *shardedTableResource) Schema(ctx context.Context, _ resource.SchemaRequ
 	attrs["status"] = rschema.StringAttribute{Computed: true, Description: "The table status DynamoDB reported last, e.g. ACTIVE."}
 	attrs["name"] = rschema.StringAttribute{Required: true,
 		Description:   "Table name: " + limitText(keydesign.MinNameLength) + " to " + limitText(keydesign.MaxNameLength) + " characters of letters, digits, underscore, dot or hyphen. Changing it replaces the table.",
-		PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}}
+		PlanModifiers: []planmodifier.String{protectedString{stringplanmodifier.RequiresReplace()}}}
 	attrs["billing_mode"] = rschema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(dynamo.BillingPayPerRequest),
 		Description: "PAY_PER_REQUEST (on-demand, the default) or PROVISIONED (set read_capacity and write_capacity).",
 		Validators:  []validator.String{stringvalidator.OneOf(dynamo.BillingPayPerRequest, dynamo.BillingProvisioned)}}
@@ -152,7 +152,8 @@ func (r *shardedTableResource) ValidateConfig(ctx context.Context, req resource.
 }
 
 // ModifyPlan evaluates the key design against the policies and fills in the computed design attributes,
-// so that an error finding stops the plan before any API call. It also decides replacement.
+// so that an error finding stops the plan before any API call. Replacement is decided by the attributes'
+// plan modifiers (replace_protected.go).
 func (r *shardedTableResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() { // destroy
 		var state shardedTableModel
@@ -177,13 +178,6 @@ func (r *shardedTableResource) ModifyPlan(ctx context.Context, req resource.Modi
 			return
 		}
 		priorState = &state
-		// The plan modifiers of name, the keys and the LSIs mark the replacement; this only refuses it early
-		// for a protected table, which DynamoDB would refuse to delete at apply.
-		if state.DeletionProtection.ValueBool() && tableReplaced(ctx, state, plan, &resp.Diagnostics) {
-			resp.Diagnostics.AddError("Replacement blocked by deletion protection",
-				fmt.Sprintf("This change replaces table %s (a new name, a key or an LSI change), but the table has deletion_protection = true. "+
-					"Set deletion_protection = false and apply first, then apply the change.", state.Name.ValueString()))
-		}
 		if in, diags := designInput(ctx, state); !diags.HasError() {
 			prior, _ = keydesign.Analyze(in)
 			if prior != nil && in.PartitionKey.Template == nil {
@@ -210,27 +204,6 @@ func (r *shardedTableResource) ModifyPlan(ctx context.Context, req resource.Modi
 	resp.Diagnostics.Append(diags...)
 	planStreamIdentity(ctx, priorState, &plan, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
-}
-
-// tableReplaced says whether the plan replaces the table: the conditions of the replacing plan modifiers
-// (a new name, a table key's name or type, the sort key added or removed, any LSI change).
-func tableReplaced(ctx context.Context, state, plan shardedTableModel, diags *diag.Diagnostics) bool {
-	keyOf := func(v types.Object) (string, string, bool) {
-		var k keyModel
-		if !objectAs(ctx, v, &k, diags) {
-			return "", "", v.IsNull()
-		}
-		return k.Name.ValueString(), k.Type.ValueString(), !k.Name.IsUnknown() && !k.Type.IsUnknown()
-	}
-	for _, key := range [][2]types.Object{{state.PartitionKey, plan.PartitionKey}, {state.SortKey, plan.SortKey}} {
-		bn, bt, _ := keyOf(key[0])
-		an, at, known := keyOf(key[1])
-		if known && (bn != an || bt != at) {
-			return true
-		}
-	}
-	return (!plan.Name.IsUnknown() && !plan.Name.Equal(state.Name)) ||
-		(!plan.LocalSecondaryIndexes.IsUnknown() && !lsisEqual(ctx, state.LocalSecondaryIndexes, plan.LocalSecondaryIndexes))
 }
 
 // lsisEqual compares LSI maps as DynamoDB sees them: null and empty maps alike, a null projection_type as
