@@ -82,7 +82,7 @@ func expandTags(tags map[string]string) []types.Tag {
 }
 
 // expandCreateTable builds the CreateTable call for t.
-func expandCreateTable(t Table) (*dynamodb.CreateTableInput, error) {
+func expandCreateTable(t Table) *dynamodb.CreateTableInput {
 	in := &dynamodb.CreateTableInput{
 		TableName:                 aws.String(t.Name),
 		AttributeDefinitions:      attributeDefinitions(t),
@@ -125,7 +125,7 @@ func expandCreateTable(t Table) (*dynamodb.CreateTableInput, error) {
 	if t.Warm != nil {
 		in.WarmThroughput = expandWarm(*t.Warm)
 	}
-	return in, nil
+	return in
 }
 
 func expandStream(s Stream) *types.StreamSpecification {

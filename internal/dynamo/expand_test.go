@@ -22,10 +22,7 @@ func table() Table {
 }
 
 func TestAttributeDefinitionsAreDerivedFromKeys(t *testing.T) {
-	in, err := expandCreateTable(table())
-	if err != nil {
-		t.Fatal(err)
-	}
+	in := expandCreateTable(table())
 	var got []string
 	for _, d := range in.AttributeDefinitions {
 		got = append(got, aws.ToString(d.AttributeName)+":"+string(d.AttributeType))

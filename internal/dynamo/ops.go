@@ -29,10 +29,7 @@ func (c *Client) CreateTable(ctx context.Context, t Table) (*Table, Warnings, er
 	if err != nil {
 		return nil, nil, err
 	}
-	in, err := expandCreateTable(t)
-	if err != nil {
-		return nil, nil, err
-	}
+	in := expandCreateTable(t)
 	out, err := api.CreateTable(ctx, in)
 	switch {
 	case isInUse(err):
