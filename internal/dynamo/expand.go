@@ -1,7 +1,6 @@
 package dynamo
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 
@@ -11,36 +10,23 @@ import (
 )
 
 // attributeDefinitions derives the AttributeDefinitions CreateTable and UpdateTable need from the key
-// attributes of the table and its indexes: every definition is used by a key, and one name has one type.
-func attributeDefinitions(t Table) ([]types.AttributeDefinition, error) {
-	byName := map[string]string{}
-	add := func(k KeyAttribute, where string) error {
-		if prev, ok := byName[k.Name]; ok && prev != k.Type {
-			return fmt.Errorf("attribute %q is type %s in one key and %s in %s: a DynamoDB attribute has one type", k.Name, prev, k.Type, where)
-		}
-		byName[k.Name] = k.Type
-		return nil
-	}
-	if err := add(t.PartitionKey, "the partition key"); err != nil {
-		return nil, err
-	}
+// attributes of the table and its indexes: every definition is used by a key. That one name has one type is
+// the design's rule, checked before any call (keydesign's validation fails the plan otherwise).
+func attributeDefinitions(t Table) []types.AttributeDefinition {
+	byName := map[string]string{t.PartitionKey.Name: t.PartitionKey.Type}
 	if t.SortKey != nil {
-		if err := add(*t.SortKey, "the sort key"); err != nil {
-			return nil, err
-		}
+		byName[t.SortKey.Name] = t.SortKey.Type
 	}
 	for _, idx := range slices.Concat(t.LSIs, t.GSIs) {
 		for _, k := range slices.Concat(idx.PartitionKey, idx.SortKey) {
-			if err := add(k, "index "+idx.Name); err != nil {
-				return nil, err
-			}
+			byName[k.Name] = k.Type
 		}
 	}
 	defs := make([]types.AttributeDefinition, 0, len(byName))
 	for _, name := range slices.Sorted(maps.Keys(byName)) {
 		defs = append(defs, types.AttributeDefinition{AttributeName: aws.String(name), AttributeType: types.ScalarAttributeType(byName[name])})
 	}
-	return defs, nil
+	return defs
 }
 
 func keySchema(partition, sort []KeyAttribute) []types.KeySchemaElement {
@@ -55,10 +41,7 @@ func keySchema(partition, sort []KeyAttribute) []types.KeySchemaElement {
 }
 
 func expandProjection(idx Index) *types.Projection {
-	p := &types.Projection{ProjectionType: types.ProjectionType(idx.ProjectionType)}
-	if p.ProjectionType == "" {
-		p.ProjectionType = types.ProjectionTypeAll
-	}
+	p := &types.Projection{ProjectionType: types.ProjectionType(projectionOrDefault(idx.ProjectionType))}
 	if p.ProjectionType == types.ProjectionTypeInclude {
 		p.NonKeyAttributes = idx.NonKeyAttributes
 	}
@@ -99,14 +82,10 @@ func expandTags(tags map[string]string) []types.Tag {
 }
 
 // expandCreateTable builds the CreateTable call for t.
-func expandCreateTable(t Table) (*dynamodb.CreateTableInput, error) {
-	defs, err := attributeDefinitions(t)
-	if err != nil {
-		return nil, err
-	}
+func expandCreateTable(t Table) *dynamodb.CreateTableInput {
 	in := &dynamodb.CreateTableInput{
 		TableName:                 aws.String(t.Name),
-		AttributeDefinitions:      defs,
+		AttributeDefinitions:      attributeDefinitions(t),
 		BillingMode:               types.BillingMode(t.BillingMode),
 		DeletionProtectionEnabled: t.DeletionProtection,
 	}
@@ -146,7 +125,7 @@ func expandCreateTable(t Table) (*dynamodb.CreateTableInput, error) {
 	if t.Warm != nil {
 		in.WarmThroughput = expandWarm(*t.Warm)
 	}
-	return in, nil
+	return in
 }
 
 func expandStream(s Stream) *types.StreamSpecification {

@@ -22,10 +22,7 @@ func table() Table {
 }
 
 func TestAttributeDefinitionsAreDerivedFromKeys(t *testing.T) {
-	in, err := expandCreateTable(table())
-	if err != nil {
-		t.Fatal(err)
-	}
+	in := expandCreateTable(table())
 	var got []string
 	for _, d := range in.AttributeDefinitions {
 		got = append(got, aws.ToString(d.AttributeName)+":"+string(d.AttributeType))
@@ -39,14 +36,6 @@ func TestAttributeDefinitionsAreDerivedFromKeys(t *testing.T) {
 	}
 	if in.ProvisionedThroughput != nil || in.GlobalSecondaryIndexes[0].ProvisionedThroughput != nil {
 		t.Error("an on-demand table must not send provisioned throughput")
-	}
-}
-
-func TestAttributeWithTwoTypesIsAnError(t *testing.T) {
-	tb := table()
-	tb.GSIs[0].SortKey[0].Type = "S" // "created" is N in the LSI
-	if _, err := expandCreateTable(tb); err == nil || !strings.Contains(err.Error(), `attribute "created"`) {
-		t.Errorf("err = %v", err)
 	}
 }
 

@@ -96,10 +96,10 @@ func flattenKeySchema(schema []types.KeySchemaElement, attributeTypes map[string
 }
 
 func projectionType(p *types.Projection) string {
-	if p == nil || p.ProjectionType == "" {
-		return string(types.ProjectionTypeAll)
+	if p == nil {
+		return projectionOrDefault("")
 	}
-	return string(p.ProjectionType)
+	return projectionOrDefault(string(p.ProjectionType))
 }
 
 func nonKeyAttributes(p *types.Projection) []string {

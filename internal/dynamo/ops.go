@@ -1,6 +1,7 @@
 package dynamo
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -28,10 +29,7 @@ func (c *Client) CreateTable(ctx context.Context, t Table) (*Table, Warnings, er
 	if err != nil {
 		return nil, nil, err
 	}
-	in, err := expandCreateTable(t)
-	if err != nil {
-		return nil, nil, err
-	}
+	in := expandCreateTable(t)
 	out, err := api.CreateTable(ctx, in)
 	switch {
 	case isInUse(err):
@@ -73,123 +71,27 @@ func (c *Client) CreateTable(ctx context.Context, t Table) (*Table, Warnings, er
 	return read, warnings, nil
 }
 
-// UpdateTable moves the table from old to want: GSI deletes first (one per UpdateTable call, each waited
-// for), then one table update (billing mode and capacity, on-demand caps, index capacity and caps,
-// deletion protection, table class), then GSI creates (one per call, each waited for), the stream, the
-// encryption key, warm throughput of the table and the indexes, Contributor Insights, then TTL,
-// point-in-time recovery and tags. A GSI whose key or
-// projection changed is deleted and created again; the other indexes are not touched.
+// UpdateTable moves the table from old to want in steps, each one UpdateTable call (or its own API) that
+// is waited for: GSI deletes (one per call), the table settings (billing mode and capacity, on-demand caps,
+// index capacity and caps, deletion protection, table class), GSI creates (one per call), the stream, the
+// encryption key, warm throughput of the table and the indexes, Contributor Insights, TTL, point-in-time
+// recovery and tags. A GSI whose key or projection changed is deleted and created again; the other indexes
+// are not touched. It returns the table as read back.
 func (c *Client) UpdateTable(ctx context.Context, old, want Table) (*Table, Warnings, error) {
 	api, err := c.API(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	name := want.Name
-	deletes, creates, throughput := diffGSIs(old, want)
-	for _, idx := range deletes {
-		if err := c.updateTable(ctx, api, &dynamodb.UpdateTableInput{TableName: aws.String(name),
-			GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Delete: &types.DeleteGlobalSecondaryIndexAction{IndexName: aws.String(idx.Name)}}}},
-			"deleting index "+idx.Name); err != nil {
-			return nil, nil, err
-		}
-		if err := c.waitIndexDeleted(ctx, name, idx.Name); err != nil {
+	for _, step := range []func(context.Context, *dynamodb.Client, Table, Table) error{
+		c.deleteIndexes, c.updateTableSettings, c.createIndexes, c.updateStream, c.updateEncryption, c.prewarm,
+	} {
+		if err := step(ctx, api, old, want); err != nil {
 			return nil, nil, err
 		}
 	}
-
-	if in := tableSettingsUpdate(old, want, throughput); in != nil {
-		if err := c.updateTable(ctx, api, in, "updating table settings"); err != nil {
-			return nil, nil, err
-		}
-		if err := c.waitTableActive(ctx, name); err != nil {
-			return nil, nil, err
-		}
-		if err := c.settleIndexThroughput(ctx, api, want, throughput); err != nil {
-			return nil, nil, err
-		}
-	}
-
-	for _, idx := range creates {
-		defs, err := attributeDefinitions(want)
-		if err != nil {
-			return nil, nil, err
-		}
-		g := expandGSI(want, idx)
-		action := createIndexAction(g)
-		if err := c.updateTable(ctx, api, &dynamodb.UpdateTableInput{TableName: aws.String(name), AttributeDefinitions: defs,
-			GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: action}}}, "creating index "+idx.Name); err != nil {
-			return nil, nil, err
-		}
-		if err := c.waitTableActive(ctx, name); err != nil {
-			return nil, nil, err
-		}
-	}
-
-	for _, spec := range streamUpdates(old, want) {
-		what := "enabling the stream"
-		if !aws.ToBool(spec.StreamEnabled) {
-			what = "disabling the stream"
-		}
-		if err := c.updateTable(ctx, api, &dynamodb.UpdateTableInput{TableName: aws.String(name), StreamSpecification: spec}, what); err != nil {
-			return nil, nil, err
-		}
-		if err := c.waitTableActive(ctx, name); err != nil {
-			return nil, nil, err
-		}
-	}
-	if spec := encryptionUpdate(old, want); spec != nil {
-		if err := c.updateTable(ctx, api, &dynamodb.UpdateTableInput{TableName: aws.String(name), SSESpecification: spec}, "changing the encryption key"); err != nil {
-			return nil, nil, err
-		}
-		if err := c.waitTableActive(ctx, name); err != nil {
-			return nil, nil, err
-		}
-	}
-	if warm := warmUpdate(old, want); warm != nil {
-		if err := c.updateTable(ctx, api, &dynamodb.UpdateTableInput{TableName: aws.String(name), WarmThroughput: warm}, "pre-warming"); err != nil {
-			return nil, nil, err
-		}
-		if err := c.waitTableActive(ctx, name); err != nil {
-			return nil, nil, err
-		}
-	}
-
-	for _, idx := range want.GSIs {
-		if warm := indexWarmUpdate(old, idx); warm != nil {
-			if err := c.updateTable(ctx, api, &dynamodb.UpdateTableInput{TableName: aws.String(name),
-				GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Update: &types.UpdateGlobalSecondaryIndexAction{
-					IndexName: aws.String(idx.Name), WarmThroughput: warm}}}}, "pre-warming index "+idx.Name); err != nil {
-				return nil, nil, err
-			}
-			if err := c.waitTableActive(ctx, name); err != nil {
-				return nil, nil, err
-			}
-		}
-	}
-
 	var warnings Warnings
-	w, err := c.updateContributorInsights(ctx, old, want)
-	warnings = append(warnings, w...)
-	if err != nil {
-		return nil, warnings, err
-	}
-	if !ttlEqual(old.TTL, want.TTL) {
-		target := TTL{}
-		if want.TTL != nil {
-			target = *want.TTL
-		} else if old.TTL != nil {
-			target = TTL{AttributeName: old.TTL.AttributeName}
-		}
-		if target.Enabled || (old.TTL != nil && old.TTL.Enabled) {
-			w, err := c.updateTTL(ctx, name, target)
-			warnings = append(warnings, w...)
-			if err != nil {
-				return nil, warnings, err
-			}
-		}
-	}
-	if spec := pitrUpdate(old, want); spec != nil {
-		w, err := c.updatePITR(ctx, name, *spec)
+	for _, step := range []func(context.Context, Table, Table) (Warnings, error){c.updateContributorInsights, c.updateTTLOf, c.updatePITROf} {
+		w, err := step(ctx, old, want)
 		warnings = append(warnings, w...)
 		if err != nil {
 			return nil, warnings, err
@@ -198,8 +100,123 @@ func (c *Client) UpdateTable(ctx context.Context, old, want Table) (*Table, Warn
 	if err := c.updateTags(ctx, api, old, want); err != nil {
 		return nil, warnings, err
 	}
-	read, err := c.FindTable(ctx, name)
+	read, err := c.FindTable(ctx, want.Name)
 	return read, warnings, err
+}
+
+// updateAndWait makes one UpdateTable call and waits until the table is ACTIVE again.
+func (c *Client) updateAndWait(ctx context.Context, api *dynamodb.Client, in *dynamodb.UpdateTableInput, what string) error {
+	if err := c.updateTable(ctx, api, in, what); err != nil {
+		return err
+	}
+	return c.waitTableActive(ctx, aws.ToString(in.TableName))
+}
+
+// deleteIndexes deletes the indexes want no longer has or has with another key or projection, one per
+// call, each waited for until it is gone.
+func (c *Client) deleteIndexes(ctx context.Context, api *dynamodb.Client, old, want Table) error {
+	deletes, _, _ := diffGSIs(old, want)
+	for _, idx := range deletes {
+		if err := c.updateTable(ctx, api, &dynamodb.UpdateTableInput{TableName: aws.String(want.Name),
+			GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Delete: &types.DeleteGlobalSecondaryIndexAction{IndexName: aws.String(idx.Name)}}}},
+			"deleting index "+idx.Name); err != nil {
+			return err
+		}
+		if err := c.waitIndexDeleted(ctx, want.Name, idx.Name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// updateTableSettings is the one call for the table-level settings and the capacity of kept indexes.
+func (c *Client) updateTableSettings(ctx context.Context, api *dynamodb.Client, old, want Table) error {
+	_, _, throughput := diffGSIs(old, want)
+	in := tableSettingsUpdate(old, want, throughput)
+	if in == nil {
+		return nil
+	}
+	if err := c.updateAndWait(ctx, api, in, "updating table settings"); err != nil {
+		return err
+	}
+	return c.settleIndexThroughput(ctx, api, want, throughput)
+}
+
+// createIndexes adds the indexes want has and the table does not (with the same shape), one per call.
+func (c *Client) createIndexes(ctx context.Context, api *dynamodb.Client, old, want Table) error {
+	_, creates, _ := diffGSIs(old, want)
+	for _, idx := range creates {
+		if err := c.updateAndWait(ctx, api, &dynamodb.UpdateTableInput{TableName: aws.String(want.Name), AttributeDefinitions: attributeDefinitions(want),
+			GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: createIndexAction(expandGSI(want, idx))}}},
+			"creating index "+idx.Name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *Client) updateStream(ctx context.Context, api *dynamodb.Client, old, want Table) error {
+	for _, spec := range streamUpdates(old, want) {
+		what := "enabling the stream"
+		if !aws.ToBool(spec.StreamEnabled) {
+			what = "disabling the stream"
+		}
+		if err := c.updateAndWait(ctx, api, &dynamodb.UpdateTableInput{TableName: aws.String(want.Name), StreamSpecification: spec}, what); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *Client) updateEncryption(ctx context.Context, api *dynamodb.Client, old, want Table) error {
+	spec := encryptionUpdate(old, want)
+	if spec == nil {
+		return nil
+	}
+	return c.updateAndWait(ctx, api, &dynamodb.UpdateTableInput{TableName: aws.String(want.Name), SSESpecification: spec}, "changing the encryption key")
+}
+
+// prewarm raises the warm throughput of the table, then of each kept index, where want asks for more.
+func (c *Client) prewarm(ctx context.Context, api *dynamodb.Client, old, want Table) error {
+	if warm := warmUpdate(old, want); warm != nil {
+		if err := c.updateAndWait(ctx, api, &dynamodb.UpdateTableInput{TableName: aws.String(want.Name), WarmThroughput: warm}, "pre-warming"); err != nil {
+			return err
+		}
+	}
+	for _, idx := range want.GSIs {
+		if warm := indexWarmUpdate(old, idx); warm != nil {
+			if err := c.updateAndWait(ctx, api, &dynamodb.UpdateTableInput{TableName: aws.String(want.Name),
+				GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Update: &types.UpdateGlobalSecondaryIndexAction{
+					IndexName: aws.String(idx.Name), WarmThroughput: warm}}}}, "pre-warming index "+idx.Name); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// updateTTLOf switches TTL when want's differs from old's. Turning it off names the attribute it was on.
+func (c *Client) updateTTLOf(ctx context.Context, old, want Table) (Warnings, error) {
+	if ttlEqual(old.TTL, want.TTL) {
+		return nil, nil
+	}
+	target := TTL{}
+	if want.TTL != nil {
+		target = *want.TTL
+	} else if old.TTL != nil {
+		target = TTL{AttributeName: old.TTL.AttributeName}
+	}
+	if !target.Enabled && (old.TTL == nil || !old.TTL.Enabled) {
+		return nil, nil
+	}
+	return c.updateTTL(ctx, want.Name, target)
+}
+
+func (c *Client) updatePITROf(ctx context.Context, old, want Table) (Warnings, error) {
+	if spec := pitrUpdate(old, want); spec != nil {
+		return c.updatePITR(ctx, want.Name, *spec)
+	}
+	return nil, nil
 }
 
 // settleIndexThroughput re-sends index capacity updates that the table update did not apply. AWS applies
@@ -228,11 +245,8 @@ func (c *Client) settleIndexThroughput(ctx context.Context, api *dynamodb.Client
 	if len(pending) == 0 {
 		return nil
 	}
-	if err := c.updateTable(ctx, api, &dynamodb.UpdateTableInput{TableName: aws.String(want.Name), GlobalSecondaryIndexUpdates: pending},
-		"updating index capacity"); err != nil {
-		return err
-	}
-	return c.waitTableActive(ctx, want.Name)
+	return c.updateAndWait(ctx, api, &dynamodb.UpdateTableInput{TableName: aws.String(want.Name), GlobalSecondaryIndexUpdates: pending},
+		"updating index capacity")
 }
 
 func (c *Client) updateTable(ctx context.Context, api *dynamodb.Client, in *dynamodb.UpdateTableInput, what string) error {
@@ -306,11 +320,9 @@ func sameIndexShape(a, b Index) bool {
 		slices.Equal(slices.Sorted(slices.Values(a.NonKeyAttributes)), slices.Sorted(slices.Values(b.NonKeyAttributes)))
 }
 
+// projectionOrDefault is the projection DynamoDB applies when none is given: ALL.
 func projectionOrDefault(p string) string {
-	if p == "" {
-		return string(types.ProjectionTypeAll)
-	}
-	return p
+	return cmp.Or(p, string(types.ProjectionTypeAll))
 }
 
 // tableSettingsUpdate is the single UpdateTable call for table-level settings, or nil when none changed.
@@ -518,7 +530,7 @@ func pitrUpdate(old, want Table) *PITR {
 	}
 	period := func(p PITR) int32 {
 		if p.RecoveryPeriodDays == nil {
-			return DefaultRecoveryPeriodDays
+			return MaxRecoveryPeriodDays
 		}
 		return *p.RecoveryPeriodDays
 	}

@@ -18,10 +18,7 @@ func TestCreateTableSendsStreamEncryptionAndThroughput(t *testing.T) {
 	tb.Encryption = &Encryption{Enabled: true, KMSKeyARN: "arn:aws:kms:us-east-1:111122223333:key/abc"}
 	tb.OnDemand = &Throughput{Read: aws.Int64(2000)}
 	tb.Warm = &Throughput{Read: aws.Int64(15000), Write: aws.Int64(5000)}
-	in, err := expandCreateTable(tb)
-	if err != nil {
-		t.Fatal(err)
-	}
+	in := expandCreateTable(tb)
 	if !aws.ToBool(in.StreamSpecification.StreamEnabled) || in.StreamSpecification.StreamViewType != types.StreamViewTypeNewAndOldImages {
 		t.Errorf("stream = %+v", in.StreamSpecification)
 	}
@@ -34,7 +31,7 @@ func TestCreateTableSendsStreamEncryptionAndThroughput(t *testing.T) {
 	if aws.ToInt64(in.WarmThroughput.WriteUnitsPerSecond) != 5000 {
 		t.Errorf("warm throughput = %+v", in.WarmThroughput)
 	}
-	plain, _ := expandCreateTable(table())
+	plain := expandCreateTable(table())
 	if plain.StreamSpecification != nil || plain.SSESpecification != nil || plain.OnDemandThroughput != nil || plain.WarmThroughput != nil {
 		t.Errorf("a table without these settings must not send them: %+v", plain)
 	}
@@ -234,10 +231,7 @@ func TestIndexOnDemandAndWarmThroughput(t *testing.T) {
 	tb := table()
 	tb.GSIs[0].OnDemand = &Throughput{Write: aws.Int64(300)}
 	tb.GSIs[0].Warm = &Throughput{Read: aws.Int64(20000)}
-	in, err := expandCreateTable(tb)
-	if err != nil {
-		t.Fatal(err)
-	}
+	in := expandCreateTable(tb)
 	g := in.GlobalSecondaryIndexes[0]
 	if aws.ToInt64(g.OnDemandThroughput.MaxWriteRequestUnits) != 300 || aws.ToInt64(g.WarmThroughput.ReadUnitsPerSecond) != 20000 {
 		t.Errorf("index throughput = %+v %+v", g.OnDemandThroughput, g.WarmThroughput)

@@ -1,6 +1,13 @@
 package dynamo
 
-import "github.com/dynamokeys/terraform-provider-dynamokeys/policies"
+import (
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/policies"
+)
 
 // KeyAttribute is one key attribute: a name and a scalar type (S, N or B).
 type KeyAttribute struct {
@@ -82,11 +89,11 @@ type Table struct {
 	ContributorInsights *string
 }
 
-// Point-in-time recovery keeps MinRecoveryPeriodDays to DefaultRecoveryPeriodDays days, the longest
+// Point-in-time recovery keeps MinRecoveryPeriodDays to MaxRecoveryPeriodDays days, the longest
 // period by default (PointInTimeRecovery.html); the numbers come from the policy bundle's data file.
 var (
-	MinRecoveryPeriodDays     = int32(policies.Bundle.Limits.MinRecoveryPeriodDays)
-	DefaultRecoveryPeriodDays = int32(policies.Bundle.Limits.MaxRecoveryPeriodDays)
+	MinRecoveryPeriodDays = int32(policies.Bundle.Limits.MinRecoveryPeriodDays)
+	MaxRecoveryPeriodDays = int32(policies.Bundle.Limits.MaxRecoveryPeriodDays)
 )
 
 // PITR is a table's point-in-time recovery: continuous backups kept for RecoveryPeriodDays (nil means
@@ -117,16 +124,38 @@ type Throughput struct {
 
 // Billing modes.
 const (
-	BillingPayPerRequest = "PAY_PER_REQUEST"
-	BillingProvisioned   = "PROVISIONED"
+	BillingPayPerRequest = string(types.BillingModePayPerRequest)
+	BillingProvisioned   = string(types.BillingModeProvisioned)
 )
+
+// StreamViewTypes are what a stream record can hold (KEYS_ONLY, NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES).
+func StreamViewTypes() []string { return enumValues(types.StreamViewType("").Values()) }
+
+// ContributorInsightsModes are the modes of CloudWatch Contributor Insights (ACCESSED_AND_THROTTLED_KEYS,
+// THROTTLED_KEYS).
+func ContributorInsightsModes() []string {
+	return enumValues(types.ContributorInsightsMode("").Values())
+}
+
+func enumValues[E ~string](values []E) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = string(v)
+	}
+	return out
+}
 
 // Table classes.
 const (
-	TableClassStandard                 = "STANDARD"
-	TableClassStandardInfrequentAccess = "STANDARD_INFREQUENT_ACCESS"
+	TableClassStandard                 = string(types.TableClassStandard)
+	TableClassStandardInfrequentAccess = string(types.TableClassStandardInfrequentAccess)
 )
 
 // Warnings are things the user should know that did not stop the operation, such as an optional feature
 // the endpoint does not implement.
 type Warnings []string
+
+// String is the pair as a sentence fragment, an unset side as 0.
+func (t Throughput) String() string {
+	return fmt.Sprintf("%d read and %d write units per second", aws.ToInt64(t.Read), aws.ToInt64(t.Write))
+}

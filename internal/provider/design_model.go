@@ -8,7 +8,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
 )
@@ -108,24 +107,16 @@ func (e *expander) known(v attr.Value, p keydesign.Path) bool {
 	return !v.IsNull()
 }
 
-func (e *expander) object(v types.Object, p keydesign.Path, target any) bool {
-	if !e.known(v, p) {
-		return false
-	}
-	e.diags.Append(v.As(e.ctx, target, basetypes.ObjectAsOptions{})...)
-	return !e.diags.HasError()
-}
-
 // element reads one element of a map of objects into target. The schema makes every element an object; any
 // other value is a provider bug, reported as a diagnostic on the element rather than a panic.
-func (e *expander) element(v attr.Value, p keydesign.Path, target any) bool {
+func element[T any](e *expander, v attr.Value, p keydesign.Path, target *T) bool {
 	obj, ok := v.(types.Object)
 	if !ok {
 		e.diags.AddAttributeError(attributePath(p), "Internal error",
 			fmt.Sprintf("%s holds a %T where an object was expected. This is a bug in the provider; please report it.", p, v))
 		return false
 	}
-	return e.object(obj, p, target)
+	return e.known(obj, p) && objectAs(e.ctx, obj, target, &e.diags)
 }
 
 func (e *expander) str(v types.String, p keydesign.Path) string {
@@ -191,7 +182,7 @@ func (e *expander) strings(v types.List, p keydesign.Path) []string {
 
 func (e *expander) key(v types.Object, name string) *keydesign.Key {
 	var m keyModel
-	if !e.object(v, keydesign.Path{name}, &m) {
+	if !e.known(v, keydesign.Path{name}) || !objectAs(e.ctx, v, &m, &e.diags) {
 		return nil
 	}
 	return &keydesign.Key{
@@ -215,7 +206,7 @@ func expandDesign(ctx context.Context, m designInputModel) (*keydesign.Input, di
 		for name, v := range m.Segments.Elements() {
 			p := keydesign.Path{"segments", name}
 			var sm segmentModel
-			if !e.element(v, p, &sm) {
+			if !element(e, v, p, &sm) {
 				continue
 			}
 			seg := keydesign.Segment{
@@ -231,7 +222,7 @@ func expandDesign(ctx context.Context, m designInputModel) (*keydesign.Input, di
 	}
 
 	var sh shardingModel
-	if e.object(m.Sharding, keydesign.Path{"sharding"}, &sh) {
+	if e.known(m.Sharding, keydesign.Path{"sharding"}) && objectAs(ctx, m.Sharding, &sh, &e.diags) {
 		in.Sharding = keydesign.Sharding{
 			Strategy:      e.str(sh.Strategy, keydesign.Path{"sharding", "strategy"}),
 			Source:        e.str(sh.Source, keydesign.Path{"sharding", "source"}),
@@ -241,7 +232,7 @@ func expandDesign(ctx context.Context, m designInputModel) (*keydesign.Input, di
 	}
 
 	var tm trafficModel
-	if e.object(m.Traffic, keydesign.Path{"traffic"}, &tm) {
+	if e.known(m.Traffic, keydesign.Path{"traffic"}) && objectAs(ctx, m.Traffic, &tm, &e.diags) {
 		tp := func(attr string) keydesign.Path { return keydesign.Path{"traffic", attr} }
 		in.Traffic = keydesign.Traffic{
 			WritesPerSecond:            e.floatPtr(tm.WritesPerSecond, tp("writes_per_second")),
@@ -263,14 +254,14 @@ func expandDesign(ctx context.Context, m designInputModel) (*keydesign.Input, di
 		for name, v := range m.LocalSecondaryIndexes.Elements() {
 			p := keydesign.Path{"local_secondary_indexes", name}
 			var lm lsiModel
-			if !e.element(v, p, &lm) {
+			if !element(e, v, p, &lm) {
 				continue
 			}
 			lsi := keydesign.LocalSecondaryIndex{Name: name,
 				ProjectionType:   e.str(lm.ProjectionType, append(p, "projection_type")),
 				NonKeyAttributes: e.strings(lm.NonKeyAttributes, append(p, "non_key_attributes"))}
 			var km indexKeyModel
-			if e.object(lm.SortKey, append(p, "sort_key"), &km) {
+			if e.known(lm.SortKey, append(p, "sort_key")) && objectAs(ctx, lm.SortKey, &km, &e.diags) {
 				lsi.SortKey = keydesign.IndexKeyAttribute{Name: e.str(km.Name, append(p, "sort_key", "name")), Type: e.str(km.Type, append(p, "sort_key", "type"))}
 			}
 			in.LocalSecondaryIndexes = append(in.LocalSecondaryIndexes, lsi)
@@ -280,7 +271,7 @@ func expandDesign(ctx context.Context, m designInputModel) (*keydesign.Input, di
 		for name, v := range m.GlobalSecondaryIndexes.Elements() {
 			p := keydesign.Path{"global_secondary_indexes", name}
 			var gm gsiModel
-			if !e.element(v, p, &gm) {
+			if !element(e, v, p, &gm) {
 				continue
 			}
 			in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, keydesign.GlobalSecondaryIndex{Name: name,

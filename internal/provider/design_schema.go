@@ -60,9 +60,9 @@ var projectionValidator = stringvalidator.OneOf(keydesign.ProjectionAll, keydesi
 // when they change; the template is design metadata.
 func tableKeyAttributes() map[string]rschema.Attribute {
 	return map[string]rschema.Attribute{
-		"name": requiredString("Name of the key attribute, 1 to "+limitText(keydesign.MaxAttributeNameBytes)+" bytes.", stringplanmodifier.RequiresReplace()),
+		"name": requiredString("Name of the key attribute, 1 to "+limitText(keydesign.MaxAttributeNameBytes)+" bytes.", protectedString{stringplanmodifier.RequiresReplace()}),
 		"type": rschema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(keydesign.KeyTypeString),
-			Description: keyTypeDesc, PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
+			Description: keyTypeDesc, PlanModifiers: []planmodifier.String{protectedString{stringplanmodifier.RequiresReplace()}}},
 		"template": optionalString("Key template: literal text with {placeholder} segments, e.g. `DAY#{day}#SHARD#{shard}`. " +
 			"Placeholder names match [a-z][a-z0-9_]*; {shard} is reserved for the shard suffix; braces cannot appear in literal text."),
 	}
@@ -88,7 +88,7 @@ func designInputAttributes() map[string]rschema.Attribute {
 			Description: "The table's partition (hash) key and the template of its values."},
 		"sort_key": rschema.SingleNestedAttribute{Optional: true, Attributes: tableKeyAttributes(),
 			Description:   "The table's sort (range) key and the template of its values. Omit for a table without a sort key.",
-			PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplaceIf(sortKeyAddedOrRemoved, "Adding or removing the sort key replaces the table.", "Adding or removing the sort key replaces the table.")}},
+			PlanModifiers: []planmodifier.Object{protectedObject{objectplanmodifier.RequiresReplaceIf(sortKeyAddedOrRemoved, "Adding or removing the sort key replaces the table.", "Adding or removing the sort key replaces the table.")}}},
 		"segments": rschema.MapNestedAttribute{Optional: true,
 			Description: "One entry per template placeholder other than {shard}, keyed by placeholder name: what the placeholder holds.",
 			NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
@@ -129,7 +129,7 @@ func designInputAttributes() map[string]rschema.Attribute {
 		"target_utilization": optionalFloat("Share of a partition's throughput one shard may use when the shard count is computed, in (0, 1]. Defaults to " + limitText(keydesign.DefaultTargetUtilization) + "."),
 		"local_secondary_indexes": rschema.MapNestedAttribute{Optional: true,
 			Description:   "Local secondary indexes keyed by index name (at most " + limitText(keydesign.MaxLocalSecondaryIndexes) + "; they need a table sort key). DynamoDB creates LSIs only with the table: any change replaces it.",
-			PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplaceIf(lsisChanged, "Any LSI change replaces the table.", "Any LSI change replaces the table.")},
+			PlanModifiers: []planmodifier.Map{protectedMap{mapplanmodifier.RequiresReplaceIf(lsisChanged, "Any LSI change replaces the table.", "Any LSI change replaces the table.")}},
 			NestedObject:  rschema.NestedAttributeObject{Attributes: lsiAttributes()}},
 		"global_secondary_indexes": rschema.MapNestedAttribute{Optional: true,
 			Description:  "Global secondary indexes keyed by index name. A changed key or projection deletes and creates that one index; the others are untouched.",

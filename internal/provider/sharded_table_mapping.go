@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"maps"
 	"math/big"
 	"slices"
 
@@ -9,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/dynamo"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
@@ -50,8 +50,6 @@ type ttlModel struct {
 	Enabled       types.Bool   `tfsdk:"enabled"`
 }
 
-var ttlAttrTypes = map[string]attr.Type{"attribute_name": types.StringType, "enabled": types.BoolType}
-
 // int64Ptr reads a whole number of a known plan; validation has rejected anything else.
 func int64Ptr(v types.Number) *int64 {
 	if v.IsNull() || v.IsUnknown() {
@@ -90,44 +88,42 @@ func expandTable(ctx context.Context, m shardedTableModel) (dynamo.Table, diag.D
 		WriteCapacity:      int64Ptr(m.WriteCapacity),
 		DeletionProtection: m.DeletionProtection.ValueBoolPointer(),
 	}
-	var pk keyModel
-	diags.Append(m.PartitionKey.As(ctx, &pk, basetypes.ObjectAsOptions{})...)
+	var pk, sk keyModel
+	objectAs(ctx, m.PartitionKey, &pk, &diags)
 	t.PartitionKey = dynamo.KeyAttribute{Name: pk.Name.ValueString(), Type: pk.Type.ValueString()}
-	if !m.SortKey.IsNull() {
-		var sk keyModel
-		diags.Append(m.SortKey.As(ctx, &sk, basetypes.ObjectAsOptions{})...)
+	if objectAs(ctx, m.SortKey, &sk, &diags) {
 		t.SortKey = &dynamo.KeyAttribute{Name: sk.Name.ValueString(), Type: sk.Type.ValueString()}
 	}
-	if !m.LocalSecondaryIndexes.IsNull() {
-		var lsis map[string]lsiModel
-		diags.Append(m.LocalSecondaryIndexes.ElementsAs(ctx, &lsis, false)...)
-		for _, name := range sortedMapKeys(lsis) {
-			l := lsis[name]
-			var sk indexKeyModel
-			diags.Append(l.SortKey.As(ctx, &sk, basetypes.ObjectAsOptions{})...)
-			idx := dynamo.Index{Name: name, SortKey: []dynamo.KeyAttribute{{Name: sk.Name.ValueString(), Type: sk.Type.ValueString()}},
-				ProjectionType: l.ProjectionType.ValueString()}
-			diags.Append(l.NonKeyAttributes.ElementsAs(ctx, &idx.NonKeyAttributes, false)...)
-			t.LSIs = append(t.LSIs, idx)
-		}
+	var lsis map[string]lsiModel
+	diags.Append(m.LocalSecondaryIndexes.ElementsAs(ctx, &lsis, false)...)
+	for _, name := range slices.Sorted(maps.Keys(lsis)) {
+		l := lsis[name]
+		var sk indexKeyModel
+		objectAs(ctx, l.SortKey, &sk, &diags)
+		idx := dynamo.Index{Name: name, SortKey: keyAttributes(sk), ProjectionType: l.ProjectionType.ValueString()}
+		diags.Append(l.NonKeyAttributes.ElementsAs(ctx, &idx.NonKeyAttributes, false)...)
+		t.LSIs = append(t.LSIs, idx)
 	}
-	if !m.GlobalSecondaryIndexes.IsNull() {
-		var gsis map[string]gsiModel
-		diags.Append(m.GlobalSecondaryIndexes.ElementsAs(ctx, &gsis, false)...)
-		for _, name := range sortedMapKeys(gsis) {
-			g := gsis[name]
-			idx := dynamo.Index{Name: name, ProjectionType: g.ProjectionType.ValueString(),
-				ReadCapacity: int64Ptr(g.ReadCapacity), WriteCapacity: int64Ptr(g.WriteCapacity)}
-			diags.Append(g.NonKeyAttributes.ElementsAs(ctx, &idx.NonKeyAttributes, false)...)
-			idx.PartitionKey = keyAttributes(g.PartitionKey)
-			idx.SortKey = keyAttributes(g.SortKey)
-			expandIndexSettings(ctx, g, &idx, &diags)
-			t.GSIs = append(t.GSIs, idx)
+	var gsis map[string]gsiModel
+	diags.Append(m.GlobalSecondaryIndexes.ElementsAs(ctx, &gsis, false)...)
+	for _, name := range slices.Sorted(maps.Keys(gsis)) {
+		g := gsis[name]
+		idx := dynamo.Index{Name: name, ProjectionType: g.ProjectionType.ValueString(),
+			ReadCapacity: int64Ptr(g.ReadCapacity), WriteCapacity: int64Ptr(g.WriteCapacity)}
+		var pk []gsiKeyModel
+		var sk []indexKeyModel
+		diags.Append(g.NonKeyAttributes.ElementsAs(ctx, &idx.NonKeyAttributes, false)...)
+		diags.Append(g.PartitionKey.ElementsAs(ctx, &pk, false)...)
+		diags.Append(g.SortKey.ElementsAs(ctx, &sk, false)...)
+		for _, k := range pk {
+			idx.PartitionKey = append(idx.PartitionKey, dynamo.KeyAttribute{Name: k.Name.ValueString(), Type: k.Type.ValueString()})
 		}
+		idx.SortKey = keyAttributes(sk...)
+		expandIndexSettings(ctx, g, &idx, &diags)
+		t.GSIs = append(t.GSIs, idx)
 	}
-	if !m.TTL.IsNull() {
-		var ttl ttlModel
-		diags.Append(m.TTL.As(ctx, &ttl, basetypes.ObjectAsOptions{})...)
+	var ttl ttlModel
+	if objectAs(ctx, m.TTL, &ttl, &diags) {
 		t.TTL = &dynamo.TTL{AttributeName: ttl.AttributeName.ValueString(), Enabled: ttl.Enabled.ValueBool()}
 	}
 	if tags := tagsToApply(m); !tags.IsNull() && !tags.IsUnknown() {
@@ -138,29 +134,13 @@ func expandTable(ctx context.Context, m shardedTableModel) (dynamo.Table, diag.D
 	return t, diags
 }
 
-// keyAttributes reads name and type of each key attribute object of a list.
-func keyAttributes(list types.List) []dynamo.KeyAttribute {
-	var out []dynamo.KeyAttribute
-	for _, el := range list.Elements() {
-		obj, ok := el.(types.Object)
-		if !ok {
-			continue
-		}
-		attrs := obj.Attributes()
-		name, _ := attrs["name"].(types.String)
-		typ, _ := attrs["type"].(types.String)
-		out = append(out, dynamo.KeyAttribute{Name: name.ValueString(), Type: typ.ValueString()})
+// keyAttributes are the name and type of each index key attribute.
+func keyAttributes(keys ...indexKeyModel) []dynamo.KeyAttribute {
+	out := make([]dynamo.KeyAttribute, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, dynamo.KeyAttribute{Name: k.Name.ValueString(), Type: k.Type.ValueString()})
 	}
 	return out
-}
-
-func sortedMapKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // flattenTable writes what DynamoDB reports into the model. Design metadata (templates, segments,
@@ -169,7 +149,7 @@ func sortedMapKeys[V any](m map[string]V) []string {
 // Tags are read by readTags, which needs the provider's default tags.
 func flattenTable(ctx context.Context, t *dynamo.Table, m *shardedTableModel) diag.Diagnostics {
 	var diags diag.Diagnostics
-	m.ID, m.Name, m.ARN, m.Status = types.StringValue(t.Name), types.StringValue(t.Name), types.StringValue(t.ARN), types.StringValue(t.Status)
+	m.ID, m.Name, m.ARN, m.Status = types.StringValue(t.Name), types.StringValue(t.Name), types.StringValue(t.ARN), stringOrNull(t.Status)
 	m.BillingMode = types.StringValue(t.BillingMode)
 	read, write := autoscaledSides(ctx, m.Autoscaling)
 	m.ReadCapacity, m.WriteCapacity = keepIfAutoscaled(t.ReadCapacity, m.ReadCapacity, read), keepIfAutoscaled(t.WriteCapacity, m.WriteCapacity, write)
@@ -194,24 +174,26 @@ func flattenTable(ctx context.Context, t *dynamo.Table, m *shardedTableModel) di
 	m.GlobalSecondaryIndexes, dg = flattenGSIs(ctx, t.GSIs, m.GlobalSecondaryIndexes, t.BillingMode == dynamo.BillingProvisioned)
 	diags.Append(dg...)
 
-	if t.TTL != nil {
-		var prior ttlModel
-		if !m.TTL.IsNull() && !m.TTL.IsUnknown() {
-			diags.Append(m.TTL.As(ctx, &prior, basetypes.ObjectAsOptions{})...)
-		}
-		switch {
-		case t.TTL.Enabled:
-			m.TTL, dg = types.ObjectValue(ttlAttrTypes, map[string]attr.Value{"attribute_name": types.StringValue(t.TTL.AttributeName), "enabled": types.BoolValue(true)})
-			diags.Append(dg...)
-		case m.TTL.IsNull() || m.TTL.IsUnknown():
-			m.TTL = types.ObjectNull(ttlAttrTypes)
-		default: // disabled: keep the configured attribute name with enabled = false
-			m.TTL, dg = types.ObjectValue(ttlAttrTypes, map[string]attr.Value{"attribute_name": prior.AttributeName, "enabled": types.BoolValue(false)})
-			diags.Append(dg...)
-		}
+	var ttl ttlModel
+	switch hadTTL := objectAs(ctx, m.TTL, &ttl, &diags); {
+	case t.TTL == nil: // the endpoint does not report it: keep what the state says
+	case t.TTL.Enabled:
+		m.TTL = objectFrom(ctx, ttlAttrTypes, ttlModel{AttributeName: types.StringValue(t.TTL.AttributeName), Enabled: types.BoolValue(true)}, &diags)
+	case hadTTL: // disabled: keep the configured attribute name with enabled = false
+		m.TTL = objectFrom(ctx, ttlAttrTypes, ttlModel{AttributeName: ttl.AttributeName, Enabled: types.BoolValue(false)}, &diags)
+	default:
+		m.TTL = types.ObjectNull(ttlAttrTypes)
 	}
 	flattenTableSettings(ctx, t, m, &diags)
 	return diags
+}
+
+// stringOrNull is null for "": a status or a key ARN a table moved from another resource does not carry.
+func stringOrNull(s string) types.String {
+	if s == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(s)
 }
 
 func tableKeyAttrTypes() map[string]attr.Type {
@@ -220,16 +202,14 @@ func tableKeyAttrTypes() map[string]attr.Type {
 
 // flattenTableKey sets name and type from DynamoDB and keeps the template from the prior value.
 func flattenTableKey(ctx context.Context, k dynamo.KeyAttribute, prior types.Object) (types.Object, diag.Diagnostics) {
-	template := types.StringNull()
-	if !prior.IsNull() && !prior.IsUnknown() {
-		var pm keyModel
-		if d := prior.As(ctx, &pm, basetypes.ObjectAsOptions{}); !d.HasError() {
-			template = pm.Template
-		}
+	var diags diag.Diagnostics
+	var key keyModel
+	objectAs(ctx, prior, &key, &diags)
+	key.Name, key.Type = types.StringValue(k.Name), types.StringValue(k.Type)
+	if key.Template.IsUnknown() {
+		key.Template = types.StringNull()
 	}
-	return types.ObjectValue(tableKeyAttrTypes(), map[string]attr.Value{
-		"name": types.StringValue(k.Name), "type": types.StringValue(k.Type), "template": template,
-	})
+	return objectFrom(ctx, tableKeyAttrTypes(), key, &diags), diags
 }
 
 // nonKeyList keeps the prior order of INCLUDE attributes when DynamoDB reports the same set.
@@ -251,99 +231,79 @@ func nonKeyList(ctx context.Context, got []string, prior types.List) (types.List
 
 func flattenLSIs(ctx context.Context, lsis []dynamo.Index, prior types.Map) (types.Map, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	elemType := lsiType
 	if len(lsis) == 0 {
-		return types.MapNull(elemType), diags
+		return types.MapNull(lsiType), diags
 	}
 	priorByName := map[string]lsiModel{}
 	if !prior.IsNull() && !prior.IsUnknown() {
 		diags.Append(prior.ElementsAs(ctx, &priorByName, false)...)
 	}
-	elems := map[string]attr.Value{}
+	out := make(map[string]lsiModel, len(lsis))
 	for _, idx := range lsis {
-		sortKey, dg := types.ObjectValue(lsiSortKeyType.AttrTypes, map[string]attr.Value{
-			"name": types.StringValue(idx.SortKey[0].Name), "type": types.StringValue(idx.SortKey[0].Type)})
+		k := idx.SortKey[0]
+		l := lsiModel{ProjectionType: types.StringValue(idx.ProjectionType),
+			SortKey: objectFrom(ctx, lsiSortKeyType.AttrTypes, indexKeyModel{Name: types.StringValue(k.Name), Type: types.StringValue(k.Type)}, &diags)}
+		var dg diag.Diagnostics
+		l.NonKeyAttributes, dg = nonKeyList(ctx, idx.NonKeyAttributes, priorByName[idx.Name].NonKeyAttributes)
 		diags.Append(dg...)
-		nonKey, dg := nonKeyList(ctx, idx.NonKeyAttributes, priorByName[idx.Name].NonKeyAttributes)
-		diags.Append(dg...)
-		obj, dg := types.ObjectValue(elemType.AttrTypes, map[string]attr.Value{
-			"sort_key": sortKey, "projection_type": types.StringValue(idx.ProjectionType), "non_key_attributes": nonKey})
-		diags.Append(dg...)
-		elems[idx.Name] = obj
+		out[idx.Name] = l
 	}
-	m, dg := types.MapValue(elemType, elems)
+	m, dg := types.MapValueFrom(ctx, lsiType, out)
 	diags.Append(dg...)
 	return m, diags
 }
 
 func flattenGSIs(ctx context.Context, gsis []dynamo.Index, prior types.Map, provisioned bool) (types.Map, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	elemType := gsiType
 	if len(gsis) == 0 {
 		if !prior.IsNull() && !prior.IsUnknown() && len(prior.Elements()) == 0 {
 			return prior, diags
 		}
-		return types.MapNull(elemType), diags
+		return types.MapNull(gsiType), diags
 	}
 	priorByName := map[string]gsiModel{}
 	if !prior.IsNull() && !prior.IsUnknown() {
 		diags.Append(prior.ElementsAs(ctx, &priorByName, false)...)
 	}
-	pkType := gsiPartKeyType
-	skType := gsiSortKeyType
-	elems := map[string]attr.Value{}
+	out := make(map[string]gsiModel, len(gsis))
 	for _, idx := range gsis {
 		before := priorByName[idx.Name]
 		// Cardinality is design metadata: keep the prior value of the attribute with the same name.
-		cardinality := map[string]types.Number{}
+		var priorKeys []gsiKeyModel
 		if !before.PartitionKey.IsNull() && !before.PartitionKey.IsUnknown() {
-			var keys []gsiKeyModel
-			diags.Append(before.PartitionKey.ElementsAs(ctx, &keys, false)...)
-			for _, k := range keys {
-				cardinality[k.Name.ValueString()] = k.Cardinality
-			}
+			diags.Append(before.PartitionKey.ElementsAs(ctx, &priorKeys, false)...)
 		}
-		pkElems := make([]attr.Value, 0, len(idx.PartitionKey))
+		pk := make([]gsiKeyModel, 0, len(idx.PartitionKey))
 		for _, k := range idx.PartitionKey {
-			card, ok := cardinality[k.Name]
-			if !ok {
-				card = types.NumberNull()
+			key := gsiKeyModel{Name: types.StringValue(k.Name), Type: types.StringValue(k.Type), Cardinality: types.NumberNull()}
+			if i := slices.IndexFunc(priorKeys, func(p gsiKeyModel) bool { return p.Name.ValueString() == k.Name }); i >= 0 {
+				key.Cardinality = priorKeys[i].Cardinality
 			}
-			obj, dg := types.ObjectValue(pkType.AttrTypes, map[string]attr.Value{"name": types.StringValue(k.Name), "type": types.StringValue(k.Type), "cardinality": card})
-			diags.Append(dg...)
-			pkElems = append(pkElems, obj)
+			pk = append(pk, key)
 		}
-		pk, dg := types.ListValue(pkType, pkElems)
+		g := gsiModel{ProjectionType: types.StringValue(idx.ProjectionType), SortKey: types.ListNull(gsiSortKeyType)}
+		var dg diag.Diagnostics
+		g.PartitionKey, dg = types.ListValueFrom(ctx, gsiPartKeyType, pk)
 		diags.Append(dg...)
-		sk := types.ListNull(skType)
 		if len(idx.SortKey) > 0 || (!before.SortKey.IsNull() && !before.SortKey.IsUnknown()) {
-			skElems := make([]attr.Value, 0, len(idx.SortKey))
+			sk := make([]indexKeyModel, 0, len(idx.SortKey))
 			for _, k := range idx.SortKey {
-				obj, dg := types.ObjectValue(skType.AttrTypes, map[string]attr.Value{"name": types.StringValue(k.Name), "type": types.StringValue(k.Type)})
-				diags.Append(dg...)
-				skElems = append(skElems, obj)
+				sk = append(sk, indexKeyModel{Name: types.StringValue(k.Name), Type: types.StringValue(k.Type)})
 			}
-			sk, dg = types.ListValue(skType, skElems)
+			g.SortKey, dg = types.ListValueFrom(ctx, gsiSortKeyType, sk)
 			diags.Append(dg...)
 		}
-		nonKey, dg := nonKeyList(ctx, idx.NonKeyAttributes, before.NonKeyAttributes)
+		g.NonKeyAttributes, dg = nonKeyList(ctx, idx.NonKeyAttributes, before.NonKeyAttributes)
 		diags.Append(dg...)
 		if !provisioned {
 			before.ReadCapacity, before.WriteCapacity = types.NumberNull(), types.NumberNull()
 		}
 		read, write := autoscaledSides(ctx, before.Autoscaling)
-		values := map[string]attr.Value{
-			"partition_key": pk, "sort_key": sk, "projection_type": types.StringValue(idx.ProjectionType),
-			"non_key_attributes": nonKey,
-			"read_capacity":      keepIfAutoscaled(idx.ReadCapacity, before.ReadCapacity, read),
-			"write_capacity":     keepIfAutoscaled(idx.WriteCapacity, before.WriteCapacity, write),
-		}
-		flattenIndexSettings(ctx, idx, before, values, &diags)
-		obj, dg := types.ObjectValue(elemType.AttrTypes, values)
-		diags.Append(dg...)
-		elems[idx.Name] = obj
+		g.ReadCapacity, g.WriteCapacity = keepIfAutoscaled(idx.ReadCapacity, before.ReadCapacity, read), keepIfAutoscaled(idx.WriteCapacity, before.WriteCapacity, write)
+		flattenIndexSettings(ctx, idx, before, &g, &diags)
+		out[idx.Name] = g
 	}
-	m, dg := types.MapValue(elemType, elems)
+	m, dg := types.MapValueFrom(ctx, gsiType, out)
 	diags.Append(dg...)
 	return m, diags
 }

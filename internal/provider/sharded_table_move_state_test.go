@@ -14,12 +14,15 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	dtypes "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -423,12 +426,10 @@ func TestMoveStateSourceChecks(t *testing.T) {
 // projection_type, empty or reordered INCLUDE attributes) do not count, while a real key change does.
 func TestReplacedPathsAfterMove(t *testing.T) {
 	ctx := t.Context()
-	moved, diags := convertAWSTable(ctx, readFixture(t, "v5_composite_gsi_lsi.json"))
+	state, diags := movedTableModel(ctx, readFixture(t, "v5_composite_gsi_lsi.json"))
 	if diags.HasError() {
 		t.Fatal(diags)
 	}
-	state := shardedTableModel{}
-	state.PartitionKey, state.SortKey, state.LocalSecondaryIndexes = moved.partitionKey, moved.sortKey, moved.localSecondaryIndexes
 
 	key := func(name, typ, template string) types.Object {
 		return types.ObjectValueMust(tableKeyAttrTypes(), map[string]attr.Value{
@@ -447,7 +448,7 @@ func TestReplacedPathsAfterMove(t *testing.T) {
 			"projection_type": types.StringValue(projection), "non_key_attributes": nk})})
 	}
 	plan := func(pkType, sortName, projection string, nonKey ...string) shardedTableModel {
-		m := shardedTableModel{}
+		m := shardedTableModel{Name: state.Name}
 		m.PartitionKey, m.SortKey = key("pk", pkType, "CUSTOMER#{customer_id}"), key("sk", "S", "ORDER#{order_id}")
 		m.LocalSecondaryIndexes = lsi(sortName, projection, nonKey...)
 		return m
@@ -463,10 +464,20 @@ func TestReplacedPathsAfterMove(t *testing.T) {
 		{"LSI sort key changed", plan("S", "state", "KEYS_ONLY"), true},
 		{"LSI projection changed", plan("S", "status", "ALL"), true},
 	}
+	// What the replacing plan modifiers decide: the key names and types compare as strings
+	// (RequiresReplace), the LSIs as DynamoDB sees them (lsisChanged).
+	replaced := func(plan shardedTableModel) bool {
+		var lsis mapplanmodifier.RequiresReplaceIfFuncResponse
+		lsisChanged(ctx, planmodifier.MapRequest{StateValue: state.LocalSecondaryIndexes, PlanValue: plan.LocalSecondaryIndexes}, &lsis)
+		var before, after keyModel
+		objectAs(ctx, state.PartitionKey, &before, &diags)
+		objectAs(ctx, plan.PartitionKey, &after, &diags)
+		return lsis.RequiresReplace || !before.Name.Equal(after.Name) || !before.Type.Equal(after.Type)
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := tableReplaced(ctx, state, tt.plan); got != tt.want {
-				t.Errorf("replaced = %v, want %v", got, tt.want)
+			if got := replaced(tt.plan); got != tt.want || diags.HasError() {
+				t.Errorf("replaced = %v, want %v (%v)", got, tt.want, diags)
 			}
 		})
 	}
@@ -678,18 +689,12 @@ func checkDesignOnlyUpdate(t *testing.T, planJSON []byte, address string, allowU
 	}
 }
 
-// TestAccShardedTableMovedFromAWSTable adopts a table that exists on dynoxide, with data in it. Terraform
-// here cannot install the AWS provider, so a cross-provider `moved` block cannot run: the test sends the
-// MoveResourceState request Terraform would send (the AWS provider v6 state of that table) to the provider
-// server, writes the returned state into a state file, and then drives the real CLI with a fresh provider
-// build: a plan without refresh (the converted state as it is) and a plan with refresh are in-place
-// updates of design metadata only, the apply touches no table setting, the next plan is empty, and the
-// table (same creation time, same item) was never re-created.
-func TestAccShardedTableMovedFromAWSTable(t *testing.T) {
-	endpoint := testAccDynoxide(t)
+// createAdoptedOrders creates, on dynoxide, the table the AWS provider's state awsStateOfAdoptedOrders
+// describes, with TTL on and one item, and returns its ARN, its creation time and the item.
+func createAdoptedOrders(t *testing.T, endpoint, name string) (*dynamodb.Client, string, time.Time, map[string]dtypes.AttributeValue) {
+	t.Helper()
 	api := testAPI(t, endpoint)
 	ctx := t.Context()
-	name := "adopted-orders"
 	s, n := aws.String, aws.Int64
 	_, err := api.CreateTable(ctx, &dynamodb.CreateTableInput{
 		TableName:   s(name),
@@ -731,9 +736,44 @@ func TestAccShardedTableMovedFromAWSTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	created := aws.ToTime(described.Table.CreationDateTime)
+	return api, aws.ToString(described.Table.TableArn), created, item
+}
+
+// TestAccShardedTableMovedFromAWSTable adopts a table that exists on dynoxide, with data in it. Terraform
+// here cannot install the AWS provider, so a cross-provider `moved` block cannot run: the test sends the
+// MoveResourceState request Terraform would send (the AWS provider v6 state of that table) to the provider
+// server, writes the returned state into a state file, and then drives the real CLI with a fresh provider
+// build: a plan without refresh (the converted state as it is) and a plan with refresh are in-place
+// updates of design metadata only, the apply touches no table setting, the next plan is empty, and the
+// table (same creation time, same item) was never re-created.
+//
+// With standalone indexes, the GSIs live in aws_dynamodb_global_secondary_index resources (AWS provider
+// v6.28 and later), which `removed` blocks let go, and the table's own state may list none of them: the
+// refresh before the plan reads them from DynamoDB, so the plan is the same design-only update.
+func TestAccShardedTableMovedFromAWSTable(t *testing.T) {
+	t.Parallel()
+	endpoint := testAccDynoxide(t)
+	t.Run("indexes in the table", func(t *testing.T) { testMovedTable(t, endpoint, "adopted-orders", false) })
+	t.Run("standalone indexes", func(t *testing.T) { testMovedTable(t, endpoint, "adopted-orders-gsi", true) })
+}
+
+func testMovedTable(t *testing.T, endpoint, name string, standaloneIndexes bool) {
+	t.Helper()
+	t.Parallel()
+	api, arn, created, item := createAdoptedOrders(t, endpoint, name)
+	ctx, s := t.Context(), aws.String
+	awsState := fmt.Appendf(nil, awsStateOfAdoptedOrders, name, arn)
+	if standaloneIndexes {
+		var state map[string]any
+		if err := json.Unmarshal(awsState, &state); err != nil {
+			t.Fatal(err)
+		}
+		state["global_secondary_index"] = []any{}
+		awsState, _ = json.Marshal(state)
+	}
 
 	// What Terraform does for the moved block: MoveResourceState with the AWS provider's state.
-	resp, moved := moveThroughServer(t, moveRequest(fmt.Appendf(nil, awsStateOfAdoptedOrders, name, aws.ToString(described.Table.TableArn))))
+	resp, moved := moveThroughServer(t, moveRequest(awsState))
 	if len(resp.Diagnostics) > 0 || moved == nil {
 		t.Fatalf("move: diagnostics %v, state %v", diagnosticTexts(resp.Diagnostics, tfprotov6.DiagnosticSeverityError), moved)
 	}
@@ -762,8 +802,11 @@ func TestAccShardedTableMovedFromAWSTable(t *testing.T) {
 
 	// The converted state as it is, without a refresh: the provider's conversion alone makes the plan an
 	// in-place update of design metadata. status is known only after an apply (it can change while one runs).
-	terraform("plan", "-refresh=false", "-out=norefresh.tfplan")
-	checkDesignOnlyUpdate(t, []byte(terraform("show", "-json", "norefresh.tfplan")), "dynamokeys_sharded_table.orders", "status")
+	// A state without the standalone indexes needs the refresh.
+	if !standaloneIndexes {
+		terraform("plan", "-refresh=false", "-out=norefresh.tfplan")
+		checkDesignOnlyUpdate(t, []byte(terraform("show", "-json", "norefresh.tfplan")), "dynamokeys_sharded_table.orders", "status")
+	}
 
 	// The normal workflow: refresh, plan, apply, and the next plan is empty.
 	terraform("plan", "-out=first.tfplan")

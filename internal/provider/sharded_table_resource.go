@@ -22,7 +22,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/dynamo"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
@@ -68,7 +67,7 @@ func (r *shardedTableResource) Schema(ctx context.Context, _ resource.SchemaRequ
 	attrs["status"] = rschema.StringAttribute{Computed: true, Description: "The table status DynamoDB reported last, e.g. ACTIVE."}
 	attrs["name"] = rschema.StringAttribute{Required: true,
 		Description:   "Table name: " + limitText(keydesign.MinNameLength) + " to " + limitText(keydesign.MaxNameLength) + " characters of letters, digits, underscore, dot or hyphen. Changing it replaces the table.",
-		PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}}
+		PlanModifiers: []planmodifier.String{protectedString{stringplanmodifier.RequiresReplace()}}}
 	attrs["billing_mode"] = rschema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(dynamo.BillingPayPerRequest),
 		Description: "PAY_PER_REQUEST (on-demand, the default) or PROVISIONED (set read_capacity and write_capacity).",
 		Validators:  []validator.String{stringvalidator.OneOf(dynamo.BillingPayPerRequest, dynamo.BillingProvisioned)}}
@@ -76,11 +75,7 @@ func (r *shardedTableResource) Schema(ctx context.Context, _ resource.SchemaRequ
 		Validators: []validator.Number{wholeNumberValidator()}}
 	attrs["write_capacity"] = rschema.NumberAttribute{Optional: true, Description: "Provisioned write capacity units per second (PROVISIONED only), a whole number of at least 1.",
 		Validators: []validator.Number{wholeNumberValidator()}}
-	attrs["ttl"] = rschema.SingleNestedAttribute{Optional: true, Description: "Time to live: DynamoDB deletes items after the epoch-seconds time in attribute_name.",
-		Attributes: map[string]rschema.Attribute{
-			"attribute_name": rschema.StringAttribute{Optional: true, Description: "Attribute holding the expiry time in epoch seconds."},
-			"enabled":        rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true), Description: "Whether TTL is on. Defaults to true."},
-		}}
+	attrs["ttl"] = ttlAttribute()
 	attrs["deletion_protection"] = rschema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true),
 		Description: "Whether DynamoDB refuses to delete the table. Defaults to true: set it to false and apply before destroying or replacing the table."}
 	attrs["table_class"] = rschema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(dynamo.TableClassStandard),
@@ -123,18 +118,13 @@ func (r *shardedTableResource) ValidateConfig(ctx context.Context, req resource.
 		case !provisioned && !v.IsNull() && !v.IsUnknown():
 			resp.Diagnostics.AddAttributeError(path.Root(attrName), "Capacity without PROVISIONED billing",
 				fmt.Sprintf("%s applies only to billing_mode = \"PROVISIONED\"; remove it or set billing_mode = \"PROVISIONED\".", attrName))
-		case !v.IsNull() && !v.IsUnknown() && v.ValueBigFloat().Sign() < 1:
-			resp.Diagnostics.AddAttributeError(path.Root(attrName), "Invalid capacity", fmt.Sprintf("%s must be at least 1 unit.", attrName))
 		}
 	}
 	if !m.GlobalSecondaryIndexes.IsNull() && !m.GlobalSecondaryIndexes.IsUnknown() {
 		for name, v := range m.GlobalSecondaryIndexes.Elements() {
-			obj, ok := v.(types.Object)
-			if !ok || obj.IsUnknown() || obj.IsNull() {
-				continue
-			}
+			obj, _ := v.(types.Object) // the schema makes every element an object
 			var g gsiModel
-			if d := obj.As(ctx, &g, basetypes.ObjectAsOptions{UnhandledUnknownAsEmpty: true}); d.HasError() {
+			if !objectAs(ctx, obj, &g, &resp.Diagnostics) {
 				continue
 			}
 			for attrName, c := range map[string]types.Number{"read_capacity": g.ReadCapacity, "write_capacity": g.WriteCapacity} {
@@ -152,9 +142,7 @@ func (r *shardedTableResource) ValidateConfig(ctx context.Context, req resource.
 			validateThroughputSettings(ctx, at, "GSI "+name, g.OnDemandThroughput, g.Autoscaling, g.ReadCapacity, g.WriteCapacity, provisioned, &resp.Diagnostics)
 		}
 	}
-	if !m.TTL.IsNull() && !m.TTL.IsUnknown() {
-		var ttl ttlModel
-		resp.Diagnostics.Append(m.TTL.As(ctx, &ttl, basetypes.ObjectAsOptions{UnhandledNullAsEmpty: true, UnhandledUnknownAsEmpty: true})...)
+	if ttl := (ttlModel{}); objectAs(ctx, m.TTL, &ttl, &resp.Diagnostics) {
 		enabled := ttl.Enabled.IsNull() || ttl.Enabled.ValueBool()
 		if enabled && !ttl.AttributeName.IsUnknown() && ttl.AttributeName.ValueString() == "" {
 			resp.Diagnostics.AddAttributeError(path.Root("ttl").AtName("attribute_name"), "Missing TTL attribute",
@@ -164,7 +152,8 @@ func (r *shardedTableResource) ValidateConfig(ctx context.Context, req resource.
 }
 
 // ModifyPlan evaluates the key design against the policies and fills in the computed design attributes,
-// so that an error finding stops the plan before any API call. It also decides replacement.
+// so that an error finding stops the plan before any API call. Replacement is decided by the attributes'
+// plan modifiers (replace_protected.go).
 func (r *shardedTableResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() { // destroy
 		var state shardedTableModel
@@ -189,13 +178,6 @@ func (r *shardedTableResource) ModifyPlan(ctx context.Context, req resource.Modi
 			return
 		}
 		priorState = &state
-		// The plan modifiers of name, the keys and the LSIs mark the replacement; this only refuses it early
-		// for a protected table, which DynamoDB would refuse to delete at apply.
-		if state.DeletionProtection.ValueBool() && tableReplaced(ctx, state, plan) {
-			resp.Diagnostics.AddError("Replacement blocked by deletion protection",
-				fmt.Sprintf("This change replaces table %s (a new name, a key or an LSI change), but the table has deletion_protection = true. "+
-					"Set deletion_protection = false and apply first, then apply the change.", state.Name.ValueString()))
-		}
 		if in, diags := designInput(ctx, state); !diags.HasError() {
 			prior, _ = keydesign.Analyze(in)
 			if prior != nil && in.PartitionKey.Template == nil {
@@ -222,28 +204,6 @@ func (r *shardedTableResource) ModifyPlan(ctx context.Context, req resource.Modi
 	resp.Diagnostics.Append(diags...)
 	planStreamIdentity(ctx, priorState, &plan, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
-}
-
-// tableReplaced says whether the plan replaces the table: the conditions of the replacing plan modifiers
-// (a new name, a table key's name or type, the sort key added or removed, any LSI change).
-func tableReplaced(ctx context.Context, state, plan shardedTableModel) bool {
-	keyOf := func(v types.Object) (string, string, bool) {
-		if v.IsNull() || v.IsUnknown() {
-			return "", "", v.IsNull()
-		}
-		var k keyModel
-		v.As(ctx, &k, basetypes.ObjectAsOptions{UnhandledUnknownAsEmpty: true})
-		return k.Name.ValueString(), k.Type.ValueString(), !k.Name.IsUnknown() && !k.Type.IsUnknown()
-	}
-	for _, key := range [][2]types.Object{{state.PartitionKey, plan.PartitionKey}, {state.SortKey, plan.SortKey}} {
-		bn, bt, _ := keyOf(key[0])
-		an, at, known := keyOf(key[1])
-		if known && (bn != an || bt != at) {
-			return true
-		}
-	}
-	return (!plan.Name.IsUnknown() && !plan.Name.Equal(state.Name)) ||
-		(!plan.LocalSecondaryIndexes.IsUnknown() && !lsisEqual(ctx, state.LocalSecondaryIndexes, plan.LocalSecondaryIndexes))
 }
 
 // lsisEqual compares LSI maps as DynamoDB sees them: null and empty maps alike, a null projection_type as

@@ -68,16 +68,17 @@ known(p) if not unknown(p)
 # Traffic-derived facts are usable only when known and numeric.
 number(x) if is_number(x)
 
-# fmt formats a number for messages: 2,500 or 156.3.
-fmt(n) := grouped(n) if {
+# fmt formats a number for messages: 2,500 or 156.3, rounded to one decimal, which is dropped when it
+# rounds to 0 (2.04 is 2), as keydesign.FormatNumber does in Go (TestGoAndRegoFormatAlike).
+fmt(n) := grouped(round(n)) if {
 	is_number(n)
-	n == round(n)
+	round(n * 10) % 10 == 0
 }
 
 fmt(n) := sprintf("%s.%d", [grouped(whole), tenth]) if {
 	is_number(n)
-	n != round(n)
 	tenths := round(n * 10)
+	tenths % 10 != 0
 	whole := floor(tenths / 10)
 	tenth := tenths - (whole * 10)
 }

@@ -22,7 +22,8 @@ test_fmt_large_numbers_read_as_numbers if {
 test_fmt_keeps_one_decimal if {
 	lib.fmt(156.25) == "156.3"
 	lib.fmt(0.5) == "0.5"
-	lib.fmt(1000.04) == "1,000.0"
+	lib.fmt(1000.04) == "1,000" # the decimal rounds to 0 and is dropped, as in Go
+	lib.fmt(999.96) == "1,000"
 }
 
 test_percent if {
