@@ -19,13 +19,13 @@ func TestGoAndRegoFormatAlike(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, err := BundleStore()
+	limits, err := policies.FS.ReadFile("data.rego")
 	if err != nil {
 		t.Fatal(err)
 	}
 	eval := func(query string) any {
 		t.Helper()
-		rs, err := rego.New(rego.Query(query), rego.Module("lib/lib.rego", string(lib)), rego.Store(store)).Eval(t.Context())
+		rs, err := rego.New(rego.Query(query), rego.Module("lib/lib.rego", string(lib)), rego.Module("data.rego", string(limits))).Eval(t.Context())
 		if err != nil || len(rs) != 1 || len(rs[0].Expressions) != 1 {
 			t.Fatalf("%s: %v (%v)", query, err, rs)
 		}
