@@ -80,6 +80,19 @@ func providerDataFrom(raw any) (*providerData, diag.Diagnostics) {
 	return data, diags
 }
 
+// stampDocument records in doc the provider version and the policy settings it is evaluated under (the
+// block's enforce, else the provider's), and returns that enforce. Plan and refresh both stamp the document
+// here, so a refresh computes the same document the plan did.
+func stampDocument(doc *keydesign.Document, settings policySettings, enforceAttr types.Bool) bool {
+	doc.ProviderVersion = settings.providerVersion
+	enforce := settings.enforce
+	if !enforceAttr.IsNull() && !enforceAttr.IsUnknown() {
+		enforce = enforceAttr.ValueBool()
+	}
+	doc.Policy = &keydesign.PolicySettings{Enforce: enforce, DisabledRules: append([]string{}, slices.Sorted(maps.Keys(settings.disabledRules))...)}
+	return enforce
+}
+
 // designOutputs is the flow the data source and the resource share: analyze the design, evaluate the
 // policies, report the findings (errors only when enforced) and compute the design attributes. Unknown
 // inputs give unknown attributes. ok is false when the input itself is invalid.
@@ -91,12 +104,7 @@ func designOutputs(ctx context.Context, settings policySettings, in *keydesign.I
 		return designOutputModel{}, diags, false
 	}
 	diags.Append(fieldWarningDiagnostics(keydesign.Questionable(in))...)
-	doc.ProviderVersion = settings.providerVersion
-	enforce := settings.enforce
-	if !enforceAttr.IsNull() && !enforceAttr.IsUnknown() {
-		enforce = enforceAttr.ValueBool()
-	}
-	doc.Policy = &keydesign.PolicySettings{Enforce: enforce, DisabledRules: append([]string{}, slices.Sorted(maps.Keys(settings.disabledRules))...)}
+	enforce := stampDocument(doc, settings, enforceAttr)
 	findings, evalDiags := evaluateDesign(ctx, settings, doc)
 	diags.Append(evalDiags...)
 	if diags.HasError() {
