@@ -597,8 +597,8 @@ resource "dynamokeys_sharded_table" "orders" {
 }
 
 // movedDesignAttributes are the attributes that exist only in dynamokeys (inputs and computed design outputs).
-var movedDesignAttributes = []string{"segments", "sharding", "traffic", "target_utilization", "enforce", "shard_count", "shard_width",
-	"shard_suffixes", "partition_key_template", "capacity", "routing", "findings", "ok", "report", "design_document"}
+var movedDesignAttributes = []string{"segments", "sharding", "traffic", "target_utilization", "enforce", "shard_count", "routing",
+	"findings", "ok", "report", "design_document"}
 
 // withoutDesignMetadata drops design metadata from a resource's values in plan JSON, nested parts
 // included (key templates, GSI cardinalities), and attributes that are null.

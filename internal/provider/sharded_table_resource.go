@@ -359,8 +359,8 @@ func (r *shardedTableResource) refreshDesignDocument(ctx context.Context, state 
 		return
 	}
 	doc.ProviderVersion = policySettingsOf(r.data).providerVersion
-	if js, err := doc.AttributeJSON(); err == nil {
-		state.DesignDocument = types.StringValue(js)
+	if value, err := doc.Attribute(); err == nil {
+		state.DesignDocument = types.StringValue(value)
 	}
 }
 

@@ -32,7 +32,7 @@ import (
 // smallTableMetadata is what an import of smallTable cannot read back: the design metadata.
 var smallTableMetadata = []string{
 	"partition_key.template", "sort_key.template", "segments", "sharding", "traffic", "target_utilization", "enforce",
-	"shard_count", "shard_width", "shard_suffixes", "partition_key_template", "capacity", "routing", "findings", "ok", "report", "design_document", "timeouts",
+	"shard_count", "routing", "findings", "ok", "report", "design_document", "timeouts",
 }
 
 const testKeyARN = "arn:aws:kms:us-east-1:000000000000:key/1234abcd-12ab-34cd-56ef-1234567890ab"
