@@ -79,13 +79,22 @@ state_data_sources := [r |
 	is_string(r.address)
 ]
 
-# parsed is the document a design_document string holds, whatever its version.
+# parsed is the document a design_document string holds, whatever its schema version. The provider writes
+# "dk1:" and the base64 of the document's JSON, one line in a human plan; providers before the encoding
+# wrote the JSON itself. This is the one place that knows the encoding.
 parsed(raw) := doc if {
 	is_string(raw)
-	json.is_valid(raw)
-	doc := json.unmarshal(raw)
+	text := document_json(raw)
+	json.is_valid(text)
+	doc := json.unmarshal(text)
 	is_object(doc)
 }
+
+document_json(raw) := base64.decode(encoded) if {
+	startswith(raw, "dk1:")
+	encoded := substring(raw, 4, -1)
+	base64.is_valid(encoded)
+} else := raw if not startswith(raw, "dk1:")
 
 # prior_document is the prior state's document; a state without one (an imported or moved table) or with
 # one of a version this bundle does not read recorded no design it can compare with.

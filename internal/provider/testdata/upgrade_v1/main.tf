@@ -7,8 +7,8 @@ provider "dynamokeys" {}
 resource "dynamokeys_sharded_table" "orders" {
   name                = "upgrade-orders"
   deletion_protection = false
-  partition_key = { name = "pk", template = "CUST#{customer_id}#SHARD#{shard}" }
-  sort_key      = { name = "sk", template = "ORDER#{order_id}" }
+  partition_key       = { name = "pk", template = "CUST#{customer_id}#SHARD#{shard}" }
+  sort_key            = { name = "sk", template = "ORDER#{order_id}" }
   segments = {
     customer_id = { kind = "id", max_length = 36, cardinality = 2 }
     order_id    = { kind = "id", max_length = 36 }
