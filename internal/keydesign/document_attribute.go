@@ -1,7 +1,6 @@
 package keydesign
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -11,11 +10,11 @@ import (
 // field is renamed or removed or changes meaning; adding a field keeps it (contributing/design-document.md).
 const DocumentSchemaVersion = 1
 
-// AttributeEncoding starts every design_document value: encoding 1 is this prefix followed by the standard,
-// padded base64 of the document's compact JSON. Terraform renders a string that is valid JSON as a
-// structured diff of every field, hundreds of lines per table; an encoded document is one line of a plan,
-// while the plan JSON still carries all of it (contributing/design-document.md, "Encoding"). The policy
-// bundle's plan adapter decodes it with base64.decode and json.unmarshal.
+// AttributeEncoding starts every design_document value: encoding 1 is this prefix followed by the document's
+// compact JSON. Terraform renders a string that is valid JSON as a structured diff of every field, hundreds
+// of lines per table; with the prefix the string is not JSON, and the document is one line of a plan while
+// the plan JSON still carries all of it (contributing/design-document.md, "Encoding"). Compact JSON holds no
+// raw line break, so the line never becomes a heredoc.
 const AttributeEncoding = "dk1:"
 
 // AttributeJSON is the document as the design_document attribute carries it, before encoding: the same JSON
@@ -37,9 +36,9 @@ func (d *Document) Attribute() (string, error) {
 	return EncodeAttribute(js), nil
 }
 
-// EncodeAttribute encodes a document's JSON as the design_document attribute carries it.
+// EncodeAttribute encodes a document's compact JSON as the design_document attribute carries it.
 func EncodeAttribute(js []byte) string {
-	return AttributeEncoding + base64.StdEncoding.EncodeToString(js)
+	return AttributeEncoding + string(js)
 }
 
 // DecodeAttribute returns the JSON a design_document value holds. It also reads the plain JSON that
@@ -52,12 +51,9 @@ func DecodeAttribute(value string) ([]byte, error) {
 		}
 		return nil, errors.New(`not a design document: it starts neither with "` + AttributeEncoding + `" nor with a JSON object`)
 	}
-	js, err := base64.StdEncoding.DecodeString(encoded)
-	if err != nil {
-		return nil, errors.New("not a design document: the text after " + AttributeEncoding + " is not base64: " + err.Error())
-	}
-	if !json.Valid(js) {
-		return nil, errors.New("not a design document: the decoded text is not JSON")
+	js := []byte(encoded)
+	if !strings.HasPrefix(encoded, "{") || !json.Valid(js) {
+		return nil, errors.New("not a design document: the text after " + AttributeEncoding + " is not a JSON object")
 	}
 	return js, nil
 }

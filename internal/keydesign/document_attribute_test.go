@@ -1,7 +1,6 @@
 package keydesign
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -48,8 +47,8 @@ func TestAttributeJSONIsTheDocumentWithoutPrior(t *testing.T) {
 	}
 }
 
-// TestAttributeIsOneEncodedLine: the attribute is the prefix and the base64 of the compact JSON, a single
-// line that is not JSON (so Terraform does not render it field by field), and decodes to the same JSON.
+// TestAttributeIsOneEncodedLine: the attribute is the prefix and the compact JSON, a single line that is not
+// JSON (so Terraform does not render it field by field), and decodes to the same JSON.
 func TestAttributeIsOneEncodedLine(t *testing.T) {
 	doc := analyze(t, dailyEventLog())
 	value, err := doc.Attribute()
@@ -57,7 +56,7 @@ func TestAttributeIsOneEncodedLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	js, _ := doc.AttributeJSON()
-	if want := "dk1:" + base64.StdEncoding.EncodeToString(js); value != want {
+	if want := "dk1:" + string(js); value != want {
 		t.Fatalf("attribute %q\nwant %q", value, want)
 	}
 	if strings.ContainsAny(value, "\n\r") || json.Valid([]byte(value)) {
@@ -73,14 +72,15 @@ func TestAttributeIsOneEncodedLine(t *testing.T) {
 // says what is wrong with anything else.
 func TestDecodeAttribute(t *testing.T) {
 	for _, c := range []struct{ value, want, err string }{
-		{value: "dk1:" + base64.StdEncoding.EncodeToString([]byte(`{"schema_version":1}`)), want: `{"schema_version":1}`},
+		{value: `dk1:{"schema_version":1}`, want: `{"schema_version":1}`},
 		{value: `{"schema_version":1}`, want: `{"schema_version":1}`},
 		{value: "", err: `starts neither with "dk1:" nor with a JSON object`},
 		{value: "[1]", err: "starts neither"},
 		{value: "{not json", err: "starts neither"},
-		{value: "dk2:e30=", err: "starts neither"},
-		{value: "dk1:***", err: "is not base64"},
-		{value: "dk1:" + base64.StdEncoding.EncodeToString([]byte("{oops")), err: "decoded text is not JSON"},
+		{value: "dk2:{}", err: "starts neither"},
+		{value: "dk1:e30=", err: "is not a JSON object"},
+		{value: "dk1:[1]", err: "is not a JSON object"},
+		{value: "dk1:{oops", err: "is not a JSON object"},
 	} {
 		got, err := DecodeAttribute(c.value)
 		switch {

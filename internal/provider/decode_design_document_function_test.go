@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"encoding/base64"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -13,7 +12,7 @@ import (
 // recorded; the data source test decodes a real document with it.
 func TestDecodeDesignDocumentFunction(t *testing.T) {
 	t.Parallel()
-	encoded := "dk1:" + base64.StdEncoding.EncodeToString([]byte(`{"schema_version":1,"derived":{"shard_count":4}}`))
+	encoded := `dk1:{\"schema_version\":1,\"derived\":{\"shard_count\":4}}`
 	resource.UnitTest(t, resource.TestCase{
 		TerraformVersionChecks:   functionsAvailable,
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -37,7 +36,7 @@ func TestDecodeDesignDocumentFunctionErrors(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct{ name, arg, expect string }{
 		{"not a document", `"hello"`, `Invalid value for "design_document" parameter: not a design document: it starts\s+neither with "dk1:" nor with a JSON object`},
-		{"bad base64", `"dk1:***"`, `Invalid value for "design_document" parameter.*is not base64`},
+		{"not JSON after the prefix", `"dk1:***"`, `Invalid value for "design_document" parameter.*is not a JSON object`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()

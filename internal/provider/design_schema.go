@@ -250,9 +250,9 @@ func designFactsAttributes() map[string]rschema.Attribute {
 }
 
 // designDocumentAttribute is one line of a plan; contributing/design-document.md ("Encoding") says why.
-var designDocumentAttribute = computedString("The analyzed design the policies evaluate, encoded for machines: `" + keydesign.AttributeEncoding +
-	"` followed by the base64 of the document's JSON (the design with defaults applied, every derived fact, schema_version and the " +
-	"provider_version that computed it). The policy bundle reads it from the plan JSON. Read it with " +
+var designDocumentAttribute = computedString("The analyzed design the policies evaluate, for machines: `" + keydesign.AttributeEncoding +
+	"` followed by the document's JSON (the design with defaults applied, every derived fact, schema_version and the " +
+	"provider_version that computed it), one line in a plan. The policy bundle reads it from the plan JSON. Read it with " +
 	"`provider::dynamokeys::decode_design_document`, or `jq` on `terraform show -json` output; unknown while any input is unknown.")
 
 // The object types of the shared shapes, for building values.

@@ -109,7 +109,7 @@ output "document" {
   value = local.document
 }
 output "same_without_the_function" {
-  value = jsondecode(base64decode(trimprefix(data.dynamokeys_keydesign.events.design_document, "dk1:"))) == local.document
+  value = jsondecode(trimprefix(data.dynamokeys_keydesign.events.design_document, "dk1:")) == local.document
 }`,
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownOutputValue("same_without_the_function", knownvalue.Bool(true)),

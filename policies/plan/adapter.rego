@@ -80,8 +80,8 @@ state_data_sources := [r |
 ]
 
 # parsed is the document a design_document string holds, whatever its schema version. The provider writes
-# "dk1:" and the base64 of the document's JSON, one line in a human plan; providers before the encoding
-# wrote the JSON itself. This is the one place that knows the encoding.
+# "dk1:" before the document's JSON, so that a human plan shows one line, not a diff of every field;
+# providers before the encoding wrote the JSON alone. This is the one place that knows the encoding.
 parsed(raw) := doc if {
 	is_string(raw)
 	text := document_json(raw)
@@ -90,11 +90,9 @@ parsed(raw) := doc if {
 	is_object(doc)
 }
 
-document_json(raw) := base64.decode(encoded) if {
-	startswith(raw, "dk1:")
-	encoded := substring(raw, 4, -1)
-	base64.is_valid(encoded)
-} else := raw if not startswith(raw, "dk1:")
+document_json(raw) := substring(raw, 4, -1) if startswith(raw, "dk1:")
+
+else := raw
 
 # prior_document is the prior state's document; a state without one (an imported or moved table) or with
 # one of a version this bundle does not read recorded no design it can compare with.
