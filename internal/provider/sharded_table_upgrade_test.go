@@ -20,35 +20,34 @@ import (
 // that version against dynoxide, the state file copied as it was.
 const upgradeFixture = "testdata/upgrade_v1"
 
-// v1StateAttributes are the resource's attributes in the version 1 state fixture.
-func v1StateAttributes(t *testing.T) map[string]json.RawMessage {
+// stateFileInstance reads the one resource instance of a Terraform state file: its schema version and its
+// attributes as stored.
+func stateFileInstance(t *testing.T, file string) (int64, map[string]json.RawMessage) {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(upgradeFixture, "state_v1.json"))
+	raw, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var state struct {
 		Resources []struct {
 			Instances []struct {
-				SchemaVersion int                        `json:"schema_version"`
+				SchemaVersion int64                      `json:"schema_version"`
 				Attributes    map[string]json.RawMessage `json:"attributes"`
 			} `json:"instances"`
 		} `json:"resources"`
 	}
 	if err := json.Unmarshal(raw, &state); err != nil || len(state.Resources) != 1 || len(state.Resources[0].Instances) != 1 {
-		t.Fatalf("state fixture: %v", err)
+		t.Fatalf("state file %s: %v\n%s", file, err, raw)
 	}
 	instance := state.Resources[0].Instances[0]
-	if instance.SchemaVersion != 1 {
-		t.Fatalf("the fixture's schema_version is %d, want 1", instance.SchemaVersion)
-	}
-	return instance.Attributes
+	return instance.SchemaVersion, instance.Attributes
 }
 
-// TestUpgradeStateV1 sends the version 1 state through UpgradeResourceState, as Terraform does after a
-// provider upgrade: the removed attributes are gone, design_document is the encoding of the JSON it held,
-// and every other attribute is as it was stored.
-func TestUpgradeStateV1(t *testing.T) {
+// upgradedState sends stored state of a version through the provider's UpgradeResourceState, as Terraform
+// does after a provider upgrade, and returns it decoded with the current schema, which fails on an attribute
+// the schema does not have.
+func upgradedState(t *testing.T, version int64, raw []byte) map[string]any {
+	t.Helper()
 	ctx := t.Context()
 	server, err := providerserver.NewProtocol6WithError(New("test")())()
 	if err != nil {
@@ -58,23 +57,32 @@ func TestUpgradeStateV1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v1 := v1StateAttributes(t)
-	raw, _ := json.Marshal(v1)
 	resp, err := server.UpgradeResourceState(ctx, &tfprotov6.UpgradeResourceStateRequest{
-		TypeName: "dynamokeys_sharded_table", Version: 1, RawState: &tfprotov6.RawState{JSON: raw}})
+		TypeName: "dynamokeys_sharded_table", Version: version, RawState: &tfprotov6.RawState{JSON: raw}})
 	if err != nil || len(resp.Diagnostics) > 0 {
-		t.Fatalf("upgrade: %v %+v", err, resp.Diagnostics)
+		t.Fatalf("upgrade of %s: %v %+v", raw, err, resp.Diagnostics)
 	}
-	// Unmarshalling with the current schema fails on an attribute it does not have.
 	value, err := resp.UpgradedState.Unmarshal(schemas.ResourceSchemas["dynamokeys_sharded_table"].ValueType())
 	if err != nil {
 		t.Fatal(err)
 	}
-	upgraded, err := stateJSON(value)
+	state, err := stateJSON(value)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, _ := upgraded.(map[string]any)
+	attrs, _ := state.(map[string]any)
+	return attrs
+}
+
+// TestUpgradeStateV1 upgrades the version 1 state fixture: the removed attributes are gone, design_document
+// is the encoding of the JSON it held, and every other attribute is as it was stored.
+func TestUpgradeStateV1(t *testing.T) {
+	version, v1 := stateFileInstance(t, filepath.Join(upgradeFixture, "state_v1.json"))
+	if version != 1 {
+		t.Fatalf("the fixture's schema_version is %d, want 1", version)
+	}
+	raw, _ := json.Marshal(v1)
+	got := upgradedState(t, 1, raw)
 
 	var document string
 	if err := json.Unmarshal(v1["design_document"], &document); err != nil || !strings.HasPrefix(document, "{") {
@@ -133,26 +141,11 @@ func TestAccProviderUpgradeShowsNoChanges(t *testing.T) {
 	}
 
 	c.mustRun("apply", "-refresh-only", "-no-color", "-input=false", "-auto-approve")
-	raw, err := os.ReadFile(filepath.Join(c.dir, "terraform.tfstate"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var state struct {
-		Resources []struct {
-			Instances []struct {
-				SchemaVersion int            `json:"schema_version"`
-				Attributes    map[string]any `json:"attributes"`
-			} `json:"instances"`
-		} `json:"resources"`
-	}
-	if err := json.Unmarshal(raw, &state); err != nil || len(state.Resources) != 1 {
-		t.Fatalf("state after the refresh: %v\n%s", err, raw)
-	}
-	instance := state.Resources[0].Instances[0]
-	document, _ := instance.Attributes["design_document"].(string)
-	if instance.SchemaVersion != shardedTableSchemaVersion || !strings.HasPrefix(document, keydesign.AttributeEncoding) {
-		t.Errorf("state version %d, design_document %.20q…; want version %d and an encoded document",
-			instance.SchemaVersion, document, shardedTableSchemaVersion)
+	version, attrs := stateFileInstance(t, filepath.Join(c.dir, "terraform.tfstate"))
+	var document string
+	_ = json.Unmarshal(attrs["design_document"], &document)
+	if version != shardedTableSchemaVersion || !strings.HasPrefix(document, keydesign.AttributeEncoding) {
+		t.Errorf("state version %d, design_document %.20q…; want version %d and an encoded document", version, document, shardedTableSchemaVersion)
 	}
 	if out, code := c.run("plan", "-no-color", "-input=false", "-detailed-exitcode"); code != 0 {
 		t.Fatalf("the plan after the refresh is not empty (exit %d):\n%s", code, out)
