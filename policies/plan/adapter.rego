@@ -84,15 +84,11 @@ state_data_sources := [r |
 # providers before the encoding wrote the JSON alone. This is the one place that knows the encoding.
 parsed(raw) := doc if {
 	is_string(raw)
-	text := document_json(raw)
+	text := trim_prefix(raw, "dk1:")
 	json.is_valid(text)
 	doc := json.unmarshal(text)
 	is_object(doc)
 }
-
-document_json(raw) := substring(raw, 4, -1) if startswith(raw, "dk1:")
-
-else := raw
 
 # prior_document is the prior state's document; a state without one (an imported or moved table) or with
 # one of a version this bundle does not read recorded no design it can compare with.
