@@ -74,7 +74,7 @@ func (c *cliDir) mustRun(args ...string) string {
 }
 
 // plan saves a plan and returns what the CLI printed and the plan's JSON.
-func (c *cliDir) plan() (string, *tfjson.Plan, []byte) {
+func (c *cliDir) plan() (string, *tfjson.Plan) {
 	c.t.Helper()
 	human := c.mustRun("plan", "-no-color", "-input=false", "-out=plan.bin")
 	raw := []byte(c.mustRun("show", "-json", "plan.bin"))
@@ -82,7 +82,7 @@ func (c *cliDir) plan() (string, *tfjson.Plan, []byte) {
 	if err := json.Unmarshal(raw, &plan); err != nil {
 		c.t.Fatalf("plan JSON: %v", err)
 	}
-	return human, &plan, raw
+	return human, &plan
 }
 
 // planBlock is the part of a human plan that shows one resource: from its "# address will be ..." line to
@@ -183,7 +183,7 @@ func TestAccPlanIsReadable(t *testing.T) {
 	const address = "dynamokeys_sharded_table.orders"
 	c := newCLIDir(t, endpoint, readableTable("readable-orders", 3000))
 
-	human, plan, _ := c.plan()
+	human, plan := c.plan()
 	create := planBlock(t, human, address)
 	if n := attributeLines(create, "design_document"); n < 1 || n > 3 {
 		t.Errorf("design_document takes %d lines of the create plan, want 1 to 3:\n%s", n, strings.Join(create, "\n"))
@@ -206,7 +206,7 @@ func TestAccPlanIsReadable(t *testing.T) {
 	}
 
 	c.write(readableTable("readable-orders", 3500))
-	human, plan, _ = c.plan()
+	human, plan = c.plan()
 	update := planBlock(t, human, address)
 	text := strings.Join(update, "\n")
 	if !strings.Contains(update[0], "will be updated in-place") {
