@@ -19,7 +19,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	dtypes "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -45,14 +44,7 @@ func moveRequest(state []byte) *tfprotov6.MoveResourceStateRequest {
 func moveThroughServer(t *testing.T, req *tfprotov6.MoveResourceStateRequest) (*tfprotov6.MoveResourceStateResponse, map[string]any) {
 	t.Helper()
 	ctx := t.Context()
-	server, err := providerserver.NewProtocol6WithError(New("test")())()
-	if err != nil {
-		t.Fatal(err)
-	}
-	schemas, err := server.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	server, schemas := protocolServer(t)
 	resp, err := server.MoveResourceState(ctx, req)
 	if err != nil {
 		t.Fatal(err)

@@ -43,20 +43,27 @@ func stateFileInstance(t *testing.T, file string) (int64, map[string]json.RawMes
 	return instance.SchemaVersion, instance.Attributes
 }
 
+// protocolServer is the provider's protocol 6 server, as Terraform talks to it, and its schemas.
+func protocolServer(t *testing.T) (tfprotov6.ProviderServer, *tfprotov6.GetProviderSchemaResponse) {
+	t.Helper()
+	server, err := providerserver.NewProtocol6WithError(New("test")())()
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas, err := server.GetProviderSchema(t.Context(), &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return server, schemas
+}
+
 // upgradedState sends stored state of a version through the provider's UpgradeResourceState, as Terraform
 // does after a provider upgrade, and returns it decoded with the current schema, which fails on an attribute
 // the schema does not have.
 func upgradedState(t *testing.T, version int64, raw []byte) map[string]any {
 	t.Helper()
 	ctx := t.Context()
-	server, err := providerserver.NewProtocol6WithError(New("test")())()
-	if err != nil {
-		t.Fatal(err)
-	}
-	schemas, err := server.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	server, schemas := protocolServer(t)
 	resp, err := server.UpgradeResourceState(ctx, &tfprotov6.UpgradeResourceStateRequest{
 		TypeName: "dynamokeys_sharded_table", Version: version, RawState: &tfprotov6.RawState{JSON: raw}})
 	if err != nil || len(resp.Diagnostics) > 0 {
