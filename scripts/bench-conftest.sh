@@ -4,8 +4,9 @@
 # baselines on the same plan, and against half the plan to show the cost grows linearly with the tables;
 # then a plan of 20,000 resource changes of which 20 are tables, against the one-rule policy.
 # Issue targets: under 3 s wall, and within 2x of a one-rule policy.
-# BENCH_BASELINE_REF=<git ref> also times the bundle of that ref on the same plans, alternating runs with
-# this tree's, to compare two versions of the adapter on one machine in one run.
+# BENCH_BASELINE_REF=<git ref> also times the bundle of that ref, alternating runs with this tree's, to compare
+# two versions on one machine in one run: on the same plans, and on plans made from each side's own fixtures
+# (the ref's committed ones, or BENCH_BASELINE_FIXTURES=<dir>), which differ when the planned values changed.
 set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -137,21 +138,37 @@ echo "  one-rule policy on the raw plan:        ${large_trivial} ms"
 awk -v f="${large}" -v t="${large_trivial}" 'BEGIN { printf "  ratio to the raw one-rule policy:       %.2f (issue target <= 2)\n", f / t }'
 
 if [[ -n "${BENCH_BASELINE_REF:-}" ]]; then
-  # The bundle of another ref, e.g. before a change of the adapter, timed in alternation with this tree's on
-  # the same plan so that both see the same machine load. Older bundles carry no data file; --data on a
-  # directory without one loads nothing.
+  # The bundle of another ref, e.g. before a change of the adapter, timed in alternation with this tree's so
+  # that both see the same machine load. Older bundles carry no data file; --data on a directory without one
+  # loads nothing.
   mkdir -p "${work}/baseline"
-  git -C "${repo_root}" archive "${BENCH_BASELINE_REF}" policies | tar -x -C "${work}/baseline"
+  git -C "${repo_root}" archive "${BENCH_BASELINE_REF}" policies internal/policy/testdata/plans | tar -x -C "${work}/baseline"
   find "${work}/baseline" -name '*_test.rego' -delete
-  for plan in "${work}/plan.json" "${work}/large.json"; do
-    check_runs "${work}/baseline/policies" "${plan}"
+  baseline_fixtures="${BENCH_BASELINE_FIXTURES:-${work}/baseline/internal/policy/testdata/plans}"
+  fixtures="${baseline_fixtures}" generate 1000 "${work}/baseline-plan.json"
+  fixtures="${baseline_fixtures}" generate 10 "${work}/baseline-large.json" 19980
+  # per_table PLAN: bytes of one dynamokeys_sharded_table change, on average, in compact JSON.
+  per_table() {
+    python3 -c 'import json, sys
+rcs = [rc for rc in json.load(open(sys.argv[1]))["resource_changes"] if rc["type"] == "dynamokeys_sharded_table"]
+print(sum(len(json.dumps(rc, separators=(",", ":"))) for rc in rcs) // len(rcs))' "$1"
+  }
+  # alternate LABEL BASELINE_PLAN PLAN: the ref's bundle on BASELINE_PLAN and this tree's on PLAN, 7 runs each.
+  alternate() {
+    check_runs "${work}/baseline/policies" "$2"
     : >"${work}/before" && : >"${work}/after"
     for _ in 1 2 3 4 5 6 7; do
-      run_once "${work}/baseline/policies" "${plan}" >>"${work}/before"
-      run_once "${repo_root}/policies" "${plan}" >>"${work}/after"
+      run_once "${work}/baseline/policies" "$2" >>"${work}/before"
+      run_once "${repo_root}/policies" "$3" >>"${work}/after"
     done
     before=$(sort -n "${work}/before" | sed -n 4p)
     after=$(sort -n "${work}/after" | sed -n 4p)
-    echo "$(basename "${plan}"): bundle of ${BENCH_BASELINE_REF} ${before} ms, this tree ${after} ms (median of 7, alternating)"
-  done
+    echo "$1: bundle of ${BENCH_BASELINE_REF} ${before} ms, this tree ${after} ms (median of 7, alternating)"
+  }
+  alternate "plan.json, the same plan for both" "${work}/plan.json" "${work}/plan.json"
+  alternate "large.json, the same plan for both" "${work}/large.json" "${work}/large.json"
+  alternate "plan.json from each side's own fixtures" "${work}/baseline-plan.json" "${work}/plan.json"
+  alternate "large.json from each side's own fixtures" "${work}/baseline-large.json" "${work}/large.json"
+  echo "plan JSON, 2,000 tables: ${BENCH_BASELINE_REF} $(wc -c <"${work}/baseline-plan.json") bytes ($(per_table "${work}/baseline-plan.json") per dynamokeys table)," \
+    "this tree $(wc -c <"${work}/plan.json") bytes ($(per_table "${work}/plan.json") per dynamokeys table)"
 fi

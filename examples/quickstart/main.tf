@@ -56,7 +56,7 @@ output "routing" {
 
 output "example_key" {
   description = "The partition key of event 4f1c2b7e-… written on 2026-11-30."
-  value = provider::dynamokeys::render_key(dynamokeys_sharded_table.events.partition_key_template, {
+  value = provider::dynamokeys::render_key(dynamokeys_sharded_table.events.partition_key.template, {
     day   = "2026-11-30"
     shard = provider::dynamokeys::shard_suffix("4f1c2b7e-9a8d-4b1e-8f00-000000000001", dynamokeys_sharded_table.events.shard_count)
   })

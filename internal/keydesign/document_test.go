@@ -348,10 +348,11 @@ func TestDocumentListsAreNeverNull(t *testing.T) {
 	in.PartitionKey.Template = p("EVENTS")
 	in.SortKey = nil
 	doc := analyze(t, in)
-	js, err := doc.AttributeJSON()
+	raw, err := doc.AttributeJSON()
 	if err != nil {
 		t.Fatal(err)
 	}
+	js := string(raw)
 	for _, field := range []string{`"delimiters":null`, `"letter_cases":null`, `"undeclared_placeholders":null`, `"key_attributes":null`} {
 		if strings.Contains(js, field) {
 			t.Errorf("the document has %s:\n%s", field, js)

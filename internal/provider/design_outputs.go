@@ -15,33 +15,42 @@ import (
 )
 
 // designOutputModel holds the computed attributes the data source and the resource share: shard count,
-// width and suffixes, capacity, routing, findings and the report.
+// routing, findings, the report and the design document. Facts holds the ones only the data source has.
 type designOutputModel struct {
-	ShardCount           types.Int64  `tfsdk:"shard_count"`
+	ShardCount     types.Int64      `tfsdk:"shard_count"`
+	Routing        types.Object     `tfsdk:"routing"`
+	Findings       types.List       `tfsdk:"findings"`
+	OK             types.Bool       `tfsdk:"ok"`
+	Report         types.String     `tfsdk:"report"`
+	DesignDocument types.String     `tfsdk:"design_document"`
+	Facts          designFactsModel `tfsdk:"-"`
+}
+
+// designFactsModel holds the computed attributes of the data source that the resource leaves out: in a plan
+// each repeated something the same block already shows (the partition key's template, routing's width,
+// the report's capacity, a suffix per shard), while the data source's values feed other resources.
+type designFactsModel struct {
 	ShardWidth           types.Int64  `tfsdk:"shard_width"`
 	ShardSuffixes        types.List   `tfsdk:"shard_suffixes"`
 	PartitionKeyTemplate types.String `tfsdk:"partition_key_template"`
 	Capacity             types.Object `tfsdk:"capacity"`
-	Routing              types.Object `tfsdk:"routing"`
-	Findings             types.List   `tfsdk:"findings"`
-	OK                   types.Bool   `tfsdk:"ok"`
-	Report               types.String `tfsdk:"report"`
-	DesignDocument       types.String `tfsdk:"design_document"`
 }
 
 // unknownDesignOutputs marks every computed design attribute unknown (values known only after apply).
 func unknownDesignOutputs() designOutputModel {
 	return designOutputModel{
-		ShardCount:           types.Int64Unknown(),
-		ShardWidth:           types.Int64Unknown(),
-		ShardSuffixes:        types.ListUnknown(types.StringType),
-		PartitionKeyTemplate: types.StringUnknown(),
-		Capacity:             types.ObjectUnknown(capacityType.AttrTypes),
-		Routing:              types.ObjectUnknown(routingType.AttrTypes),
-		Findings:             types.ListUnknown(findingType),
-		OK:                   types.BoolUnknown(),
-		Report:               types.StringUnknown(),
-		DesignDocument:       types.StringUnknown(),
+		ShardCount:     types.Int64Unknown(),
+		Routing:        types.ObjectUnknown(routingType.AttrTypes),
+		Findings:       types.ListUnknown(findingType),
+		OK:             types.BoolUnknown(),
+		Report:         types.StringUnknown(),
+		DesignDocument: types.StringUnknown(),
+		Facts: designFactsModel{
+			ShardWidth:           types.Int64Unknown(),
+			ShardSuffixes:        types.ListUnknown(types.StringType),
+			PartitionKeyTemplate: types.StringUnknown(),
+			Capacity:             types.ObjectUnknown(capacityType.AttrTypes),
+		},
 	}
 }
 
@@ -57,15 +66,15 @@ func flattenDesign(ctx context.Context, doc *keydesign.Document, findings []poli
 	var diags diag.Diagnostics
 	d := doc.Derived
 	c := d.Capacity
-	out := designOutputModel{
-		ShardCount:           types.Int64Value(d.ShardCount),
+	out := designOutputModel{ShardCount: types.Int64Value(d.ShardCount)}
+	out.Facts = designFactsModel{
 		ShardWidth:           types.Int64Value(int64(d.ShardWidth)),
 		PartitionKeyTemplate: types.StringPointerValue(doc.Table.PartitionKey.Template),
 	}
 	var dg diag.Diagnostics
-	out.ShardSuffixes, dg = types.ListValueFrom(ctx, types.StringType, keydesign.ShardSuffixes(d.ShardCount))
+	out.Facts.ShardSuffixes, dg = types.ListValueFrom(ctx, types.StringType, keydesign.ShardSuffixes(d.ShardCount))
 	diags.Append(dg...)
-	out.Capacity, dg = types.ObjectValue(capacityType.AttrTypes, map[string]attr.Value{
+	out.Facts.Capacity, dg = types.ObjectValue(capacityType.AttrTypes, map[string]attr.Value{
 		"write_units_per_write": types.Float64Value(c.WriteUnitsPerWrite),
 		"read_units_per_read":   types.Float64Value(c.ReadUnitsPerRead),
 		"peak_write_units":      floatOrNull(c.PeakWriteUnits),
@@ -108,7 +117,7 @@ func flattenDesign(ctx context.Context, doc *keydesign.Document, findings []poli
 	diags.Append(dg...)
 	out.OK = types.BoolValue(ok)
 	out.Report = types.StringValue(keydesign.Report(doc, report))
-	document, err := doc.AttributeJSON()
+	document, err := doc.Attribute()
 	if err != nil {
 		diags.AddError("Encoding the design document failed", fmt.Sprintf("%v. Please report this issue with the design that caused it.", err))
 	}

@@ -225,24 +225,35 @@ var (
 		}}}
 )
 
-// designOutputAttributes are the computed attributes of the data source and the resource; the capacity
-// numbers follow the capacity model of contributing/capacity-model.md.
+// designOutputAttributes are the computed attributes of the data source and the resource.
 func designOutputAttributes() map[string]rschema.Attribute {
 	return map[string]rschema.Attribute{
-		"shard_count":            computedInt("Number of shards of the partition key: sharding.count, or computed from traffic, or 1 without sharding."),
+		"shard_count":     computedInt("Number of shards of the partition key: sharding.count, or computed from traffic, or 1 without sharding."),
+		"routing":         routingAttribute,
+		"findings":        findingsAttribute,
+		"ok":              rschema.BoolAttribute{Computed: true, Description: "True when there is no error finding."},
+		"report":          computedString("A readable text report: key layout, capacity and a bar chart of per-shard demand against the partition limits."),
+		"design_document": designDocumentAttribute,
+	}
+}
+
+// designFactsAttributes are the data source's further computed attributes, which the resource leaves out of
+// its plan (designFactsModel); the capacity numbers follow the capacity model of
+// contributing/capacity-model.md.
+func designFactsAttributes() map[string]rschema.Attribute {
+	return map[string]rschema.Attribute{
 		"shard_width":            computedInt("Digits of a shard suffix: the length of count - 1, at least 1."),
 		"shard_suffixes":         rschema.ListAttribute{Computed: true, ElementType: types.StringType, Description: "Every shard suffix, e.g. \"00\" to \"15\" for 16 shards."},
 		"partition_key_template": computedString("The partition-key template as it will be written."),
 		"capacity":               capacityAttribute,
-		"routing":                routingAttribute,
-		"findings":               findingsAttribute,
-		"ok":                     rschema.BoolAttribute{Computed: true, Description: "True when there is no error finding."},
-		"report":                 computedString("A readable text report: key layout, capacity and a bar chart of per-shard demand against the partition limits."),
-		"design_document": computedString("The analyzed design as JSON, the document the policies evaluate: the design with defaults applied, " +
-			"every derived fact, schema_version and the provider_version that computed it (without prior, and with an empty address). " +
-			"The policy bundle reads it from the plan JSON; unknown while any input is unknown."),
 	}
 }
+
+// designDocumentAttribute is one line of a plan; contributing/design-document.md ("Encoding") says why.
+var designDocumentAttribute = computedString("The analyzed design the policies evaluate, for machines: `" + keydesign.AttributeEncoding +
+	"` followed by the document's JSON (the design with defaults applied, every derived fact, schema_version and the " +
+	"provider_version that computed it), one line in a plan. The policy bundle reads it from the plan JSON. Read it with " +
+	"`provider::dynamokeys::decode_design_document`, or `jq` on `terraform show -json` output; unknown while any input is unknown.")
 
 // The object types of the shared shapes, for building values.
 var (

@@ -24,6 +24,7 @@ type keydesignDataSource struct {
 type keydesignDataSourceModel struct {
 	designInputModel
 	designOutputModel
+	designFactsModel
 }
 
 func (d *keydesignDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -34,6 +35,7 @@ func (d *keydesignDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 	attrs := map[string]dschema.Attribute{}
 	maps.Copy(attrs, dataSourceAttributes(designInputAttributes()))
 	maps.Copy(attrs, dataSourceAttributes(designOutputAttributes()))
+	maps.Copy(attrs, dataSourceAttributes(designFactsAttributes()))
 	resp.Schema = dschema.Schema{
 		Description: "Computes a DynamoDB key design offline: capacity units, the shard count the busiest key needs, shard " +
 			"suffixes, the routing spec, a readable report and policy findings. Needs no AWS credentials and makes no network call.",
@@ -65,6 +67,7 @@ func (d *keydesignDataSource) Read(ctx context.Context, req datasource.ReadReque
 		return
 	}
 	m.designOutputModel = out
+	m.designFactsModel = out.Facts
 	m.PartitionKey, _ = withResolvedDefaults(m.PartitionKey).(types.Object)
 	m.SortKey, _ = withResolvedDefaults(m.SortKey).(types.Object)
 	m.LocalSecondaryIndexes, _ = withResolvedDefaults(m.LocalSecondaryIndexes).(types.Map)

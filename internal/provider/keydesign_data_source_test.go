@@ -86,10 +86,12 @@ func TestKeydesignDataSourceWithoutTrafficLeavesDemandNull(t *testing.T) {
 
 // TestKeydesignDataSourceUnknownInput shows that an input unknown at plan time defers the read: the
 // computed attributes are unknown in the plan, known after apply, and nothing fails.
-// The design_document attribute is the analyzed design as JSON, versioned, with the provider's version and
-// no address (the provider cannot know it); the plan is unknown while an input is.
+// The design_document attribute is the analyzed design, encoded, versioned, with the provider's version and
+// no address (the provider cannot know it); decode_design_document and Terraform's own functions read it
+// back; the plan is unknown while an input is.
 func TestKeydesignDataSourceDesignDocument(t *testing.T) {
 	resource.UnitTest(t, resource.TestCase{
+		TerraformVersionChecks:   functionsAvailable,
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: `
@@ -100,10 +102,17 @@ data "dynamokeys_keydesign" "events" {
   sharding      = { strategy = "calculated", source = "event_id" }
   traffic       = { writes_per_second = 2500 }
 }
+locals {
+  document = jsondecode(provider::dynamokeys::decode_design_document(data.dynamokeys_keydesign.events.design_document))
+}
 output "document" {
-  value = jsondecode(data.dynamokeys_keydesign.events.design_document)
+  value = local.document
+}
+output "same_without_the_function" {
+  value = jsondecode(trimprefix(data.dynamokeys_keydesign.events.design_document, "dk1:")) == local.document
 }`,
 			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownOutputValue("same_without_the_function", knownvalue.Bool(true)),
 				statecheck.ExpectKnownOutputValue("document", knownvalue.ObjectPartial(map[string]knownvalue.Check{
 					"schema_version":   knownvalue.Int64Exact(1),
 					"provider_version": knownvalue.StringExact("test"),
@@ -130,8 +139,13 @@ data "dynamokeys_keydesign" "events" {
 }
 output "document" {
   value = data.dynamokeys_keydesign.events.design_document
+}
+output "decoded" {
+  value = provider::dynamokeys::decode_design_document(data.dynamokeys_keydesign.events.design_document)
 }`,
-			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectUnknownOutputValue("document")}},
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectUnknownOutputValue("document"), plancheck.ExpectUnknownOutputValue("decoded"),
+			}},
 		}},
 	})
 }

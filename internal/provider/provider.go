@@ -269,5 +269,5 @@ func (p *dynamokeysProvider) DataSources(context.Context) []func() datasource.Da
 }
 
 func (p *dynamokeysProvider) Functions(context.Context) []func() function.Function {
-	return []func() function.Function{NewShardFunction, NewShardSuffixFunction, NewRenderKeyFunction, NewShardKeysFunction}
+	return []func() function.Function{NewShardFunction, NewShardSuffixFunction, NewRenderKeyFunction, NewShardKeysFunction, NewDecodeDesignDocumentFunction}
 }

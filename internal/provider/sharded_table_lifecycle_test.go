@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"regexp"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -243,10 +244,10 @@ resource "dynamokeys_sharded_table" "t" {
 }`, name),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(smallAddress, plancheck.ResourceActionUpdate),
-					plancheck.ExpectKnownValue(smallAddress, tfjsonpath.New("partition_key_template"), knownvalue.StringExact("TENANT#{tenant_id}")),
+					plancheck.ExpectKnownValue(smallAddress, tfjsonpath.New("partition_key").AtMapKey("template"), knownvalue.StringExact("TENANT#{tenant_id}")),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("capacity").AtMapKey("peak_write_units"), knownvalue.Float64Exact(100)),
+					statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("report"), knownvalue.StringRegexp(regexp.MustCompile(`writes 100/s = 100 WCU`))),
 				},
 				// The live table is the one step 1 created, with the same key attributes.
 				Check: created.unchanged(api, name, "pk", "sk"),
@@ -398,11 +399,11 @@ resource "dynamokeys_sharded_table" "t" {
   traffic             = { writes_per_second = terraform_data.late.output.writes }
 }`,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectUnknownValue(smallAddress, tfjsonpath.New("capacity")),
+				plancheck.ExpectUnknownValue(smallAddress, tfjsonpath.New("report")),
 				plancheck.ExpectUnknownValue(smallAddress, tfjsonpath.New("shard_count")),
 			}},
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("capacity").AtMapKey("peak_write_units"), knownvalue.Float64Exact(500)),
+				statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("report"), knownvalue.StringRegexp(regexp.MustCompile(`writes 500/s = 500 WCU`))),
 				statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("status"), knownvalue.StringExact("ACTIVE")),
 			},
 		}},

@@ -20,7 +20,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	dtypes "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -48,14 +47,7 @@ func moveRequest(state []byte) *tfprotov6.MoveResourceStateRequest {
 func moveThroughServer(t *testing.T, req *tfprotov6.MoveResourceStateRequest) (*tfprotov6.MoveResourceStateResponse, map[string]any) {
 	t.Helper()
 	ctx := t.Context()
-	server, err := providerserver.NewProtocol6WithError(New("test")())()
-	if err != nil {
-		t.Fatal(err)
-	}
-	schemas, err := server.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	server, schemas := protocolServer(t)
 	resp, err := server.MoveResourceState(ctx, req)
 	if err != nil {
 		t.Fatal(err)
@@ -608,8 +600,8 @@ resource "dynamokeys_sharded_table" "orders" {
 }
 
 // movedDesignAttributes are the attributes that exist only in dynamokeys (inputs and computed design outputs).
-var movedDesignAttributes = []string{"segments", "sharding", "traffic", "target_utilization", "enforce", "shard_count", "shard_width",
-	"shard_suffixes", "partition_key_template", "capacity", "routing", "findings", "ok", "report", "design_document"}
+var movedDesignAttributes = []string{"segments", "sharding", "traffic", "target_utilization", "enforce", "shard_count", "routing",
+	"findings", "ok", "report", "design_document"}
 
 // withoutDesignMetadata drops design metadata from a resource's values in plan JSON, nested parts
 // included (key templates, GSI cardinalities), and attributes that are null.

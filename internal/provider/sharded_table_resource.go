@@ -319,8 +319,8 @@ func (r *shardedTableResource) refreshDesignDocument(ctx context.Context, state 
 		return
 	}
 	stampDocument(doc, policySettingsOf(r.data), state.Enforce)
-	if js, err := doc.AttributeJSON(); err == nil {
-		state.DesignDocument = types.StringValue(js)
+	if value, err := doc.Attribute(); err == nil {
+		state.DesignDocument = types.StringValue(value)
 	}
 }
 

@@ -231,7 +231,7 @@ func gsiBlockProvisioned(templates ...string) string {
 // designMetadata is what an import cannot read back: it lives only in the configuration.
 var designMetadata = []string{
 	"partition_key.template", "sort_key.template", "segments", "sharding", "traffic", "target_utilization", "enforce",
-	"shard_count", "shard_width", "shard_suffixes", "partition_key_template", "capacity", "routing", "findings", "ok", "report", "design_document",
+	"shard_count", "routing", "findings", "ok", "report", "design_document",
 	"global_secondary_indexes.by_customer.partition_key.0.cardinality",
 	"global_secondary_indexes.by_tenant_region.partition_key.0.cardinality",
 	"global_secondary_indexes.by_tenant_region.partition_key.1.cardinality",

@@ -14,9 +14,7 @@ import (
 	dtypes "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -32,7 +30,7 @@ import (
 // smallTableMetadata is what an import of smallTable cannot read back: the design metadata.
 var smallTableMetadata = []string{
 	"partition_key.template", "sort_key.template", "segments", "sharding", "traffic", "target_utilization", "enforce",
-	"shard_count", "shard_width", "shard_suffixes", "partition_key_template", "capacity", "routing", "findings", "ok", "report", "design_document", "timeouts",
+	"shard_count", "routing", "findings", "ok", "report", "design_document", "timeouts",
 }
 
 const testKeyARN = "arn:aws:kms:us-east-1:000000000000:key/1234abcd-12ab-34cd-56ef-1234567890ab"
@@ -298,15 +296,6 @@ func TestFlattenWarmThroughputKeepsASatisfiedConfiguration(t *testing.T) {
 // TestUpgradeStateV0PointInTimeRecovery sends version 0 state (point_in_time_recovery as a bool) through the
 // provider's UpgradeResourceState, as Terraform does after a provider upgrade.
 func TestUpgradeStateV0PointInTimeRecovery(t *testing.T) {
-	ctx := t.Context()
-	server, err := providerserver.NewProtocol6WithError(New("test")())()
-	if err != nil {
-		t.Fatal(err)
-	}
-	schemas, err := server.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, tt := range []struct {
 		v0   string
 		want string
@@ -317,20 +306,7 @@ func TestUpgradeStateV0PointInTimeRecovery(t *testing.T) {
 	} {
 		raw := fmt.Sprintf(`{"id":"orders","name":"orders","point_in_time_recovery":%s,"deletion_protection":true,"read_capacity":5,`+
 			`"partition_key":{"name":"pk","type":"S","template":null}}`, tt.v0)
-		resp, err := server.UpgradeResourceState(ctx, &tfprotov6.UpgradeResourceStateRequest{
-			TypeName: "dynamokeys_sharded_table", Version: 0, RawState: &tfprotov6.RawState{JSON: []byte(raw)}})
-		if err != nil || len(resp.Diagnostics) > 0 {
-			t.Fatalf("upgrade of %s: %v %+v", tt.v0, err, resp.Diagnostics)
-		}
-		value, err := resp.UpgradedState.Unmarshal(schemas.ResourceSchemas["dynamokeys_sharded_table"].ValueType())
-		if err != nil {
-			t.Fatal(err)
-		}
-		state, err := stateJSON(value)
-		if err != nil {
-			t.Fatal(err)
-		}
-		attrs, _ := state.(map[string]any)
+		attrs := upgradedState(t, 0, []byte(raw))
 		got, _ := json.Marshal(attrs["point_in_time_recovery"])
 		if string(got) != tt.want {
 			t.Errorf("point_in_time_recovery %s upgraded to %s, want %s", tt.v0, got, tt.want)

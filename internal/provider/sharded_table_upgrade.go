@@ -1,50 +1,73 @@
 package provider
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
 )
 
 // shardedTableSchemaVersion is the version of the resource's state layout. Version 1 made
-// point_in_time_recovery an object ({ enabled, recovery_period_in_days }) instead of a bool.
-const shardedTableSchemaVersion = 1
+// point_in_time_recovery an object ({ enabled, recovery_period_in_days }) instead of a bool. Version 2
+// encoded design_document and left out the computed attributes that repeated others in a plan
+// (removedDesignFacts).
+const shardedTableSchemaVersion = 2
+
+// removedDesignFacts are the computed attributes version 2 left out of the resource: partition_key_template
+// repeated partition_key.template, shard_width routing.width, shard_suffixes one line per shard of what
+// routing says, and capacity the report's numbers (all of them remain in design_document).
+var removedDesignFacts = []string{"partition_key_template", "shard_width", "shard_suffixes", "capacity"}
 
 var _ resource.ResourceWithUpgradeState = (*shardedTableResource)(nil)
 
-// UpgradeState upgrades version 0 state on the raw JSON, so that every other attribute passes through as
-// it was stored.
+// UpgradeState upgrades older states on the raw JSON, so that every other attribute passes through as it
+// was stored. Each upgrader produces the current version in one step.
 func (r *shardedTableResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
-	return map[int64]resource.StateUpgrader{0: {StateUpgrader: upgradeStateV0}}
+	return map[int64]resource.StateUpgrader{
+		0: {StateUpgrader: rawStateUpgrader(pitrObjectFromBool, withEncodedDesign)},
+		1: {StateUpgrader: rawStateUpgrader(withEncodedDesign)},
+	}
 }
 
-func upgradeStateV0(_ context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
-	if req.RawState == nil || req.RawState.JSON == nil {
-		resp.Diagnostics.AddError("Cannot upgrade the state of dynamokeys_sharded_table", "The version 0 state has no JSON form. Please report this issue.")
-		return
+// rawStateUpgrader applies steps, in order, to the stored state's JSON object.
+func rawStateUpgrader(steps ...func(map[string]json.RawMessage) error) func(context.Context, resource.UpgradeStateRequest, *resource.UpgradeStateResponse) {
+	return func(_ context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
+		if req.RawState == nil || req.RawState.JSON == nil {
+			resp.Diagnostics.AddError("Cannot upgrade the state of dynamokeys_sharded_table", "The stored state has no JSON form. Please report this issue.")
+			return
+		}
+		var state map[string]json.RawMessage
+		err := json.Unmarshal(req.RawState.JSON, &state)
+		for _, step := range steps {
+			if err == nil {
+				err = step(state)
+			}
+		}
+		var upgraded []byte
+		if err == nil {
+			upgraded, err = json.Marshal(state)
+		}
+		if err != nil {
+			resp.Diagnostics.AddError("Cannot upgrade the state of dynamokeys_sharded_table",
+				"The stored state could not be read: "+err.Error()+". Please report this issue.")
+			return
+		}
+		resp.DynamicValue = &tfprotov6.DynamicValue{JSON: upgraded}
 	}
-	upgraded, err := pitrObjectFromBool(req.RawState.JSON)
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot upgrade the state of dynamokeys_sharded_table",
-			"The version 0 state could not be read: "+err.Error()+". Please report this issue.")
-		return
-	}
-	resp.DynamicValue = &tfprotov6.DynamicValue{JSON: upgraded}
 }
 
 // pitrObjectFromBool rewrites point_in_time_recovery = true as { enabled = true } and false (the old
 // default) as null, which is what a configuration that leaves point-in-time recovery off reads back.
-func pitrObjectFromBool(raw []byte) ([]byte, error) {
-	var state map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &state); err != nil {
-		return nil, err
-	}
+func pitrObjectFromBool(state map[string]json.RawMessage) error {
 	var enabled *bool
 	if v, ok := state["point_in_time_recovery"]; ok {
 		if err := json.Unmarshal(v, &enabled); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if enabled != nil && *enabled {
@@ -52,5 +75,35 @@ func pitrObjectFromBool(raw []byte) ([]byte, error) {
 	} else {
 		state["point_in_time_recovery"] = json.RawMessage(`null`)
 	}
-	return json.Marshal(state)
+	return nil
+}
+
+// withEncodedDesign drops removedDesignFacts and encodes a design_document stored as plain JSON, so that a
+// plan without refresh computes the same value; a refresh computes it again anyway.
+func withEncodedDesign(state map[string]json.RawMessage) error {
+	for _, name := range removedDesignFacts {
+		delete(state, name)
+	}
+	var document *string
+	if v, ok := state["design_document"]; ok {
+		if err := json.Unmarshal(v, &document); err != nil {
+			return err
+		}
+	}
+	if document == nil || strings.HasPrefix(*document, keydesign.AttributeEncoding) {
+		return nil
+	}
+	// A value that is not a document this provider wrote stays as it is, for the next refresh to replace.
+	if js, err := keydesign.DecodeAttribute(*document); err == nil {
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, js); err != nil {
+			return err
+		}
+		encoded, err := json.Marshal(keydesign.EncodeAttribute(compact.Bytes()))
+		if err != nil {
+			return err
+		}
+		state["design_document"] = encoded
+	}
+	return nil
 }

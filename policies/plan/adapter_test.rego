@@ -159,8 +159,11 @@ test_unexpected_types_do_not_crash if {
 	doc.table.gsis == []
 }
 
+# encoded is a design_document value as the provider writes it.
+encoded(doc) := concat("", ["dk1:", json.marshal(doc)])
+
 # sharded_values are planned values of a dynamokeys_sharded_table: the adapter reads only design_document.
-sharded_values(doc) := {"name": doc.table.name, "design_document": json.marshal(doc)}
+sharded_values(doc) := {"name": doc.table.name, "design_document": encoded(doc)}
 
 sharded_doc := fixtures.doc({"kind": "sharded_table", "address": "", "schema_version": 1, "provider_version": "0.3.0"})
 
@@ -174,6 +177,13 @@ test_sharded_table_document_is_decoded_with_the_plan_address if {
 	doc.address == "dynamokeys_sharded_table.events"
 	doc.derived == sharded_doc.derived
 	doc.prior == null
+}
+
+# A plan or a state of a provider from before the encoding carries the plain JSON.
+test_plain_json_document_of_an_earlier_provider_is_decoded if {
+	p := sharded_plan({"design_document": json.marshal(sharded_doc)}, null, ["create"], {})
+	doc := plan.documents["dynamokeys_sharded_table.events"] with input as p
+	doc.derived == sharded_doc.derived
 }
 
 test_sharded_table_clean_design_passes if {
@@ -242,13 +252,18 @@ test_unknown_schema_version_warns_once_and_is_not_evaluated if {
 }
 
 test_missing_or_malformed_design_document_is_unreadable if {
-	every after in [{"name": "orders"}, {"design_document": "{not json"}, {"design_document": "[1]"}, "nope"] {
+	malformed := [
+		{"name": "orders"}, {"design_document": "{not json"}, {"design_document": "[1]"}, "nope",
+		{"design_document": "dk1:e30="}, {"design_document": "dk1:"}, {"design_document": "dk1:[1]"},
+		{"design_document": "dk1:{not json"}, {"design_document": "dk2:{}"}, {"design_document": 7},
+	]
+	every after in malformed {
 		count(plan.documents) == 0 with input as sharded_plan(after, null, ["create"], {})
 		plan.unreadable == {"dynamokeys_sharded_table.events"} with input as sharded_plan(after, null, ["create"], {})
 	}
 }
 
-data_source(address, doc) := {"address": address, "mode": "data", "type": "dynamokeys_keydesign", "name": "d", "values": {"design_document": json.marshal(doc)}}
+data_source(address, doc) := {"address": address, "mode": "data", "type": "dynamokeys_keydesign", "name": "d", "values": {"design_document": encoded(doc)}}
 
 keydesign_doc := object.union(sharded_doc, {"kind": "keydesign", "derived": {"partition_key": {"max_bytes": 3000}}})
 

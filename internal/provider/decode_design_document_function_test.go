@@ -1,0 +1,53 @@
+package provider
+
+import (
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+)
+
+// The function returns the indented JSON of an encoded document and of the plain JSON earlier versions
+// recorded; the data source test decodes a real document with it.
+func TestDecodeDesignDocumentFunction(t *testing.T) {
+	t.Parallel()
+	encoded := `dk1:{\"schema_version\":1,\"derived\":{\"shard_count\":4}}`
+	resource.UnitTest(t, resource.TestCase{
+		TerraformVersionChecks:   functionsAvailable,
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+output "encoded" {
+  value = provider::dynamokeys::decode_design_document("` + encoded + `")
+}
+output "plain" {
+  value = provider::dynamokeys::decode_design_document("{\"schema_version\":1}")
+}`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownOutputValue("encoded", knownvalue.StringExact("{\n  \"schema_version\": 1,\n  \"derived\": {\n    \"shard_count\": 4\n  }\n}")),
+				statecheck.ExpectKnownOutputValue("plain", knownvalue.StringExact("{\n  \"schema_version\": 1\n}")),
+			},
+		}},
+	})
+}
+
+func TestDecodeDesignDocumentFunctionErrors(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ name, arg, expect string }{
+		{"not a document", `"hello"`, `Invalid value for "design_document" parameter: not a design document: it starts\s+neither with "dk1:" nor with a JSON object`},
+		{"not JSON after the prefix", `"dk1:***"`, `Invalid value for "design_document" parameter.*is not a JSON object`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			resource.UnitTest(t, resource.TestCase{
+				TerraformVersionChecks:   functionsAvailable,
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:      `output "x" { value = provider::dynamokeys::decode_design_document(` + c.arg + `) }`,
+					ExpectError: expectError(c.expect),
+				}},
+			})
+		})
+	}
+}

@@ -1,0 +1,160 @@
+package provider
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+)
+
+// testdata/upgrade_v1 holds a table configuration and the state the provider wrote for it at state version
+// 1 (before design_document was encoded and the repeated attributes removed): applied with the build of
+// that version against dynoxide, the state file copied as it was.
+const upgradeFixture = "testdata/upgrade_v1"
+
+// stateFileInstance reads the one resource instance of a Terraform state file: its schema version and its
+// attributes as stored.
+func stateFileInstance(t *testing.T, file string) (int64, map[string]json.RawMessage) {
+	t.Helper()
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var state struct {
+		Resources []struct {
+			Instances []struct {
+				SchemaVersion int64                      `json:"schema_version"`
+				Attributes    map[string]json.RawMessage `json:"attributes"`
+			} `json:"instances"`
+		} `json:"resources"`
+	}
+	if err := json.Unmarshal(raw, &state); err != nil || len(state.Resources) != 1 || len(state.Resources[0].Instances) != 1 {
+		t.Fatalf("state file %s: %v\n%s", file, err, raw)
+	}
+	instance := state.Resources[0].Instances[0]
+	return instance.SchemaVersion, instance.Attributes
+}
+
+// protocolServer is the provider's protocol 6 server, as Terraform talks to it, and its schemas.
+func protocolServer(t *testing.T) (tfprotov6.ProviderServer, *tfprotov6.GetProviderSchemaResponse) {
+	t.Helper()
+	server, err := providerserver.NewProtocol6WithError(New("test")())()
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas, err := server.GetProviderSchema(t.Context(), &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return server, schemas
+}
+
+// upgradedState sends stored state of a version through the provider's UpgradeResourceState, as Terraform
+// does after a provider upgrade, and returns it decoded with the current schema, which fails on an attribute
+// the schema does not have.
+func upgradedState(t *testing.T, version int64, raw []byte) map[string]any {
+	t.Helper()
+	ctx := t.Context()
+	server, schemas := protocolServer(t)
+	resp, err := server.UpgradeResourceState(ctx, &tfprotov6.UpgradeResourceStateRequest{
+		TypeName: "dynamokeys_sharded_table", Version: version, RawState: &tfprotov6.RawState{JSON: raw}})
+	if err != nil || len(resp.Diagnostics) > 0 {
+		t.Fatalf("upgrade of %s: %v %+v", raw, err, resp.Diagnostics)
+	}
+	value, err := resp.UpgradedState.Unmarshal(schemas.ResourceSchemas["dynamokeys_sharded_table"].ValueType())
+	if err != nil {
+		t.Fatal(err)
+	}
+	state, err := stateJSON(value)
+	if err != nil {
+		t.Fatal(err)
+	}
+	attrs, _ := state.(map[string]any)
+	return attrs
+}
+
+// TestUpgradeStateV1 upgrades the version 1 state fixture: the removed attributes are gone, design_document
+// is the encoding of the JSON it held, and every other attribute is as it was stored.
+func TestUpgradeStateV1(t *testing.T) {
+	version, v1 := stateFileInstance(t, filepath.Join(upgradeFixture, "state_v1.json"))
+	if version != 1 {
+		t.Fatalf("the fixture's schema_version is %d, want 1", version)
+	}
+	raw, _ := json.Marshal(v1)
+	got := upgradedState(t, 1, raw)
+
+	var document string
+	if err := json.Unmarshal(v1["design_document"], &document); err != nil || !strings.HasPrefix(document, "{") {
+		t.Fatalf("the fixture's design_document is not the plain JSON of version 1: %.40q", document)
+	}
+	if want := keydesign.EncodeAttribute([]byte(document)); got["design_document"] != want {
+		t.Errorf("design_document upgraded to %.60q…, want %.60q…", got["design_document"], want)
+	}
+	for name, stored := range v1 {
+		if slices.Contains(removedDesignFacts, name) {
+			if _, ok := got[name]; ok {
+				t.Errorf("%s survived the upgrade", name)
+			}
+			continue
+		}
+		if name == "design_document" {
+			continue
+		}
+		var want any
+		dec := json.NewDecoder(strings.NewReader(string(stored)))
+		dec.UseNumber()
+		if err := dec.Decode(&want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got[name], want) {
+			t.Errorf("%s changed in the upgrade: %v, was %v", name, got[name], want)
+		}
+	}
+}
+
+// TestAccProviderUpgradeShowsNoChanges: a table whose state an earlier version wrote (state version 1)
+// plans no changes with this build and the same configuration. The table is created with this build, its
+// state file replaced by the fixture the earlier build wrote for the same configuration; the plan upgrades
+// the state, refreshes it (the design document is computed again) and must be empty, and the state a
+// refresh-only apply saves is the current version.
+func TestAccProviderUpgradeShowsNoChanges(t *testing.T) {
+	endpoint := testAccDynoxide(t)
+	t.Parallel()
+	config, err := os.ReadFile(filepath.Join(upgradeFixture, "main.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCLIDir(t, endpoint, string(config))
+	c.mustRun("apply", "-no-color", "-input=false", "-auto-approve")
+	t.Cleanup(func() { c.run("destroy", "-no-color", "-input=false", "-auto-approve") })
+
+	v1, err := os.ReadFile(filepath.Join(upgradeFixture, "state_v1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(c.dir, "terraform.tfstate"), v1, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := c.run("plan", "-no-color", "-input=false", "-detailed-exitcode"); code != 0 || !strings.Contains(out, "No changes.") {
+		t.Fatalf("the plan after the upgrade is not empty (exit %d):\n%s", code, out)
+	}
+
+	c.mustRun("apply", "-refresh-only", "-no-color", "-input=false", "-auto-approve")
+	version, attrs := stateFileInstance(t, filepath.Join(c.dir, "terraform.tfstate"))
+	var document string
+	_ = json.Unmarshal(attrs["design_document"], &document)
+	if version != shardedTableSchemaVersion || !strings.HasPrefix(document, keydesign.AttributeEncoding) {
+		t.Errorf("state version %d, design_document %.20q…; want version %d and an encoded document", version, document, shardedTableSchemaVersion)
+	}
+	if out, code := c.run("plan", "-no-color", "-input=false", "-detailed-exitcode"); code != 0 {
+		t.Fatalf("the plan after the refresh is not empty (exit %d):\n%s", code, out)
+	}
+}
