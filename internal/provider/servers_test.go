@@ -16,11 +16,28 @@ type testServer struct {
 	tagging bool
 }
 
+// sharedServer is one server of a kind for the whole package, started by the first test that asks for it;
+// TestMain stops it.
+type sharedServer struct {
+	kind   localddb.Kind
+	once   sync.Once
+	server *localddb.Server
+	err    error
+}
+
 var (
-	dynamoDBLocalOnce   sync.Once
-	dynamoDBLocalServer *localddb.Server
-	dynamoDBLocalErr    error
+	dynoxide      = &sharedServer{kind: localddb.Dynoxide}
+	dynamoDBLocal = &sharedServer{kind: localddb.DynamoDBLocal}
 )
+
+func (s *sharedServer) endpoint(t *testing.T) string {
+	t.Helper()
+	s.once.Do(func() { s.server, s.err = localddb.Start(s.kind, localddb.Options{}) })
+	if s.err != nil {
+		t.Fatalf("starting %s: %v", s.kind, s.err)
+	}
+	return s.server.Endpoint
+}
 
 // testAccDynamoDBLocal returns the endpoint of one DynamoDB Local (AWS's emulator, with the service's own
 // request validation) shared by the package's acceptance tests. Its JVM takes seconds to start, so it is
@@ -28,13 +45,7 @@ var (
 func testAccDynamoDBLocal(t *testing.T) string {
 	t.Helper()
 	testAccDynoxide(t) // skips without TF_ACC
-	dynamoDBLocalOnce.Do(func() {
-		dynamoDBLocalServer, dynamoDBLocalErr = localddb.Start(localddb.DynamoDBLocal, localddb.Options{})
-	})
-	if dynamoDBLocalErr != nil {
-		t.Fatalf("starting DynamoDB Local: %v", dynamoDBLocalErr)
-	}
-	return dynamoDBLocalServer.Endpoint
+	return dynamoDBLocal.endpoint(t)
 }
 
 // forEachServer runs test once per server of the acceptance matrix, as parallel subtests named after the
