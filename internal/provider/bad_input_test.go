@@ -281,6 +281,7 @@ func TestAccBadInputCreatesNoTable(t *testing.T) {
 }
 
 func testAccBadInputCreatesNoTable(t *testing.T, server testServer) {
+	t.Helper()
 	endpoint := server.endpoint
 	api := testAPI(t, endpoint)
 	for i, tt := range tableBadInputs {

@@ -74,10 +74,10 @@ const resourceLine = `resource "dynamokeys_sharded_table" "t" {`
 // TestAccSettingWarnings validates each case with the real CLI and the provider built from this tree, and
 // compares the whole list of warnings.
 func TestAccSettingWarnings(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1 to build the provider and run the CLI")
 	}
-	t.Parallel()
 	tf, rc := devCLIConfig(t, t.TempDir())
 	for _, tt := range settingWarningCases {
 		t.Run(tt.name, func(t *testing.T) {

@@ -250,6 +250,7 @@ func TestAccShardedTableLifecycle(t *testing.T) {
 }
 
 func testAccShardedTableLifecycle(t *testing.T, server testServer) {
+	t.Helper()
 	endpoint := server.endpoint
 	api := testAPI(t, endpoint)
 	name := "lifecycle-events"

@@ -10,6 +10,7 @@ import (
 )
 
 func TestServersStartOnLoopbackAndStopByPID(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []Kind{Dynoxide, Dynalite, DynamoDBLocal} {
 		t.Run(string(kind), func(t *testing.T) {
 			t.Parallel() // DynamoDB Local's JVM takes seconds to start
