@@ -55,6 +55,11 @@ type Limits struct {
 	MaxShardCount             int64   `json:"max_shard_count"`
 	MinRecoveryPeriodDays     int64   `json:"min_recovery_period_days"`
 	MaxRecoveryPeriodDays     int64   `json:"max_recovery_period_days"`
+	MaxTagsPerTable           int64   `json:"max_tags_per_table"`
+	MaxTagKeyCharacters       int64   `json:"max_tag_key_characters"`
+	MaxTagValueCharacters     int64   `json:"max_tag_value_characters"`
+	TagSpecialCharacters      string  `json:"tag_special_characters"`
+	ReservedTagPrefix         string  `json:"reserved_tag_prefix"`
 	LowCardinality            int64   `json:"low_cardinality"`
 	FanoutShards              int64   `json:"fanout_shards"`
 	FanoutOverprovisionFactor int64   `json:"fanout_overprovision_factor"`

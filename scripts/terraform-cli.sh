@@ -2,17 +2,21 @@
 # Prints the absolute path of a Terraform-compatible CLI for the tests and the demo.
 # Order: $TF_ACC_TERRAFORM_PATH, `terraform` on PATH, `tofu` on PATH, a cached .bin/tofu,
 # else OpenTofu built from the Go module proxy into .bin/ (never downloaded from a website).
+# With --opentofu: OpenTofu only (`tofu` on PATH, the cached .bin/tofu, else the build), for the CI run
+# of the acceptance tests under OpenTofu (make test-opentofu).
 set -euo pipefail
 
 OPENTOFU_VERSION="${OPENTOFU_VERSION:-v1.10.10}"
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bin_dir="${repo_root}/.bin"
-
-if [[ -n "${TF_ACC_TERRAFORM_PATH:-}" && -x "${TF_ACC_TERRAFORM_PATH}" ]]; then
+candidates=(terraform tofu)
+if [[ "${1:-}" == "--opentofu" ]]; then
+  candidates=(tofu)
+elif [[ -n "${TF_ACC_TERRAFORM_PATH:-}" && -x "${TF_ACC_TERRAFORM_PATH}" ]]; then
   echo "${TF_ACC_TERRAFORM_PATH}"
   exit 0
 fi
-for candidate in terraform tofu; do
+for candidate in "${candidates[@]}"; do
   if found="$(command -v "${candidate}")"; then
     readlink -f "${found}"
     exit 0

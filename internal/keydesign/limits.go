@@ -67,6 +67,15 @@ var (
 	// MaxNumberDigits is the precision of a DynamoDB number (ServiceQuotas "Number").
 	MaxNumberDigits = limits.MaxNumberDigits
 
+	// Tags (API_Tag; TaggingRestrictions): at most MaxTagsPerTable per table; keys of 1 to
+	// MaxTagKeyCharacters and values of at most MaxTagValueCharacters Unicode characters, made of letters,
+	// numbers, white space and TagSpecialCharacters; keys starting with ReservedTagPrefix are AWS-assigned.
+	MaxTagsPerTable       = limits.MaxTagsPerTable
+	MaxTagKeyCharacters   = limits.MaxTagKeyCharacters
+	MaxTagValueCharacters = limits.MaxTagValueCharacters
+	TagSpecialCharacters  = limits.TagSpecialCharacters
+	ReservedTagPrefix     = limits.ReservedTagPrefix
+
 	// MaxShardCount bounds shard counts so that suffix lists stay printable; far above any sane design.
 	MaxShardCount = limits.MaxShardCount
 )

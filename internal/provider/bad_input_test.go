@@ -214,6 +214,47 @@ var tableBadInputs = []badInput{
 	{"unknown billing mode", `billing_mode = "SERVERLESS"`, `billing_mode`},
 	{"unknown table class", `table_class = "GLACIER"`, `table_class`},
 	{"TTL without attribute", `ttl = { enabled = true }`, `ttl is enabled but has no attribute_name`},
+	{"on-demand caps on a provisioned table", `billing_mode = "PROVISIONED"
+  read_capacity = 5
+  write_capacity = 5
+  on_demand_throughput = { max_read_request_units = 100 }`, `on_demand_throughput of the table applies only to billing_mode = "PAY_PER_REQUEST"`},
+	{"autoscaling on an on-demand table", `autoscaling = { write = { min = 5, max = 100 } }`, `autoscaling of the table describes an application autoscaling target`},
+	{"index autoscaling on an on-demand table", `global_secondary_indexes = {
+    by_region = { partition_key = [{ name = "region" }], autoscaling = { read = { min = 1, max = 10 } } }
+  }`, `autoscaling of GSI by_region describes an application autoscaling target`},
+	{"index caps on a provisioned table", `billing_mode = "PROVISIONED"
+  read_capacity = 5
+  write_capacity = 5
+  global_secondary_indexes = {
+    by_region = { partition_key = [{ name = "region" }], read_capacity = 5, write_capacity = 5, on_demand_throughput = { max_write_request_units = 10 } }
+  }`, `on_demand_throughput of GSI by_region applies only to billing_mode = "PAY_PER_REQUEST"`},
+	{"capacity outside the autoscaling range", `billing_mode = "PROVISIONED"
+  read_capacity = 5
+  write_capacity = 500
+  autoscaling = { write = { min = 5, max = 100 } }`, `write_capacity of the table is 500, outside its autoscaling range 5 to 100`},
+	// Settings switched off by their own block, with a value for the feature.
+	{"recovery period with recovery off", `point_in_time_recovery = { enabled = false, recovery_period_in_days = 7 }`, `point_in_time_recovery\.recovery_period_in_days applies only with enabled = true`},
+	{"view type of a disabled stream", `stream = { enabled = false, view_type = "NEW_IMAGE" }`, `stream\.view_type applies only with enabled = true`},
+	{"KMS key with encryption off", `server_side_encryption = { enabled = false, kms_key_arn = "arn:aws:kms:us-east-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab" }`, `server_side_encryption\.kms_key_arn applies only with enabled = true`},
+	// TTL on a key attribute that can never hold a number.
+	{"TTL on the string partition key", `ttl = { attribute_name = "pk" }`, `ttl\.attribute_name is "pk", the key attribute at partition_key of type S`},
+	{"TTL on a binary GSI key", `ttl = { attribute_name = "expires" }
+  global_secondary_indexes = {
+    by_expiry = { partition_key = [{ name = "region" }], sort_key = [{ name = "expires", type = "B" }] }
+  }`, `ttl\.attribute_name is "expires", the key attribute at global_secondary_indexes\.by_expiry\.sort_key\[0\] of type B`},
+	{"TTL on a string LSI sort key", `ttl = { attribute_name = "created" }
+  local_secondary_indexes = {
+    by_created = { sort_key = { name = "created" } }
+  }`, `ttl\.attribute_name is "created", the key attribute at local_secondary_indexes\.by_created\.sort_key of type S`},
+	// Tags DynamoDB refuses.
+	{"reserved tag prefix", `tags = { "aws:team" = "orders" }`, `tags\["aws:team"\]: keys starting with "aws:" \(in any case\) are reserved`},
+	{"reserved tag prefix in capitals", `tags = { "AWS:Team" = "orders" }`, `tags\["AWS:Team"\]: keys starting with "aws:"`},
+	{"empty tag key", `tags = { "" = "orders" }`, `a tag key must have 1 to 128 characters; this one is empty`},
+	{"tag key too long", `tags = { (format("%0129d", 0)) = "orders" }`, `the key has 129 characters; DynamoDB allows at most 128`},
+	{"tag value too long", `tags = { team = format("%0257d", 0) }`, `tags\["team"\]: the value has 257 characters; DynamoDB allows at most 256`},
+	{"tag value with a character DynamoDB refuses", `tags = { owner = "orders@example.com" }`, `tags\["owner"\]: the value contains '@'; DynamoDB allows letters, numbers, spaces and \+ - = \. _ : /`},
+	{"tag key with a character DynamoDB refuses", `tags = { "cost*center" = "42" }`, `tags\["cost\*center"\]: the key contains '\*'`},
+	{"more tags than a table carries", `tags = { for i in range(51) : "tag${i}" => "v" }`, `tags has 51 tags; DynamoDB allows at most 50 tags per table\. Remove 1 of them`},
 }
 
 // tableNames lists every table on the server.
@@ -233,8 +274,15 @@ func tableNames(t *testing.T, api *dynamodb.Client) map[string]bool {
 	return names
 }
 
+// TestAccBadInputCreatesNoTable plans every bad input against dynoxide and DynamoDB Local: each fails at
+// plan, and no table of its name exists afterwards.
 func TestAccBadInputCreatesNoTable(t *testing.T) {
-	endpoint := testAccDynoxide(t)
+	forEachServer(t, testAccBadInputCreatesNoTable)
+}
+
+func testAccBadInputCreatesNoTable(t *testing.T, server testServer) {
+	t.Helper()
+	endpoint := server.endpoint
 	api := testAPI(t, endpoint)
 	for i, tt := range tableBadInputs {
 		t.Run(tt.name, func(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -42,6 +43,7 @@ func defaultTagsAttribute() schema.Attribute {
 				Optional:    true,
 				ElementType: types.StringType,
 				Description: "Tags to put on every dynamokeys_sharded_table, e.g. { environment = \"prod\", owner = \"platform\" }.",
+				Validators:  []validator.Map{tagsValidator{what: "default_tags.tags"}},
 			},
 		},
 	}

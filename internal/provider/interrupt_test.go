@@ -20,7 +20,7 @@ import (
 )
 
 // serveInProcess serves the provider from this test process the way Terraform's debug mode does, and returns
-// the TF_REATTACH_PROVIDERS value that points a Terraform CLI at it.
+// the TF_REATTACH_PROVIDERS value that points a Terraform or OpenTofu CLI at it.
 func serveInProcess(t *testing.T) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
@@ -40,10 +40,16 @@ func serveInProcess(t *testing.T) string {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the in-process provider did not start")
 	}
-	raw, err := json.Marshal(map[string]any{"registry.terraform.io/dynamokeys/dynamokeys": map[string]any{
+	provider := map[string]any{
 		"Protocol": string(cfg.Protocol), "ProtocolVersion": cfg.ProtocolVersion, "Pid": cfg.Pid, "Test": true,
 		"Addr": map[string]string{"Network": cfg.Addr.Network(), "String": cfg.Addr.String()},
-	}})
+	}
+	// The source "dynamokeys/dynamokeys" means registry.terraform.io to Terraform and registry.opentofu.org to
+	// OpenTofu: name the server under both, so that either CLI finds it instead of looking in its registry.
+	raw, err := json.Marshal(map[string]any{
+		"registry.terraform.io/dynamokeys/dynamokeys": provider,
+		"registry.opentofu.org/dynamokeys/dynamokeys": provider,
+	})
 	if err != nil {
 		t.Fatal(err)
 	}

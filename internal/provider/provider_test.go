@@ -39,12 +39,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-var (
-	dynoxideOnce   sync.Once
-	dynoxideServer *localddb.Server
-	dynoxideErr    error
-)
-
 // testAccDynoxide returns the endpoint of one dynoxide server shared by the package's acceptance tests,
 // which run in parallel (resource.ParallelTest) on tables of their own names. One server per test was
 // measured as no faster (dynoxide starts in milliseconds; the time goes to the Terraform CLI).
@@ -53,11 +47,7 @@ func testAccDynoxide(t *testing.T) string {
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1 (make testacc) to run it against a local DynamoDB server")
 	}
-	dynoxideOnce.Do(func() { dynoxideServer, dynoxideErr = localddb.Start(localddb.Dynoxide, localddb.Options{}) })
-	if dynoxideErr != nil {
-		t.Fatalf("starting dynoxide: %v", dynoxideErr)
-	}
-	return dynoxideServer.Endpoint
+	return dynoxide.endpoint(t)
 }
 
 // providerBlock configures the provider against a local endpoint with static test credentials.

@@ -82,7 +82,8 @@ func (r *shardedTableResource) Schema(ctx context.Context, _ resource.SchemaRequ
 		Description: "STANDARD (the default) or STANDARD_INFREQUENT_ACCESS.",
 		Validators:  []validator.String{stringvalidator.OneOf(dynamo.TableClassStandard, dynamo.TableClassStandardInfrequentAccess)}}
 	attrs["tags"] = rschema.MapAttribute{Optional: true, ElementType: types.StringType,
-		Description: "Tags of the table, merged over the provider's default_tags (see tags_all)."}
+		Description: "Tags of the table, merged over the provider's default_tags (see tags_all).",
+		Validators:  []validator.Map{tagsValidator{what: "tags"}}}
 	attrs["tags_all"] = tagsAllAttribute()
 	maps.Copy(attrs, tableSettingsAttributes())
 	attrs["timeouts"] = timeouts.Attributes(ctx, timeouts.Opts{Create: true, Read: true, Update: true, Delete: true})
@@ -110,6 +111,7 @@ func (r *shardedTableResource) ValidateConfig(ctx context.Context, req resource.
 	}
 	provisioned := m.BillingMode.ValueString() == dynamo.BillingProvisioned
 	validateTableSettings(ctx, m, provisioned, &resp.Diagnostics)
+	validateSettingCombinations(ctx, m, &resp.Diagnostics)
 	for attrName, v := range map[string]types.Number{"read_capacity": m.ReadCapacity, "write_capacity": m.WriteCapacity} {
 		switch {
 		case provisioned && v.IsNull():
@@ -202,6 +204,7 @@ func (r *shardedTableResource) ModifyPlan(ctx context.Context, req resource.Modi
 	plan.designOutputModel = out
 	plan.TagsAll, diags = planTagsAll(ctx, defaultTagsOf(r.data), plan.Tags)
 	resp.Diagnostics.Append(diags...)
+	validateTagsAll(plan.TagsAll, &resp.Diagnostics)
 	planStreamIdentity(ctx, priorState, &plan, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }

@@ -206,11 +206,6 @@ func TestTableSettingsBadInput(t *testing.T) {
 		{"stream without view type", `stream = { enabled = true }`, `stream\.view_type is required when stream\.enabled = true`},
 		{"unknown view type", `stream = { enabled = true, view_type = "EVERYTHING" }`, `stream\.view_type value must be one of`},
 		{"key alias", `server_side_encryption = { enabled = true, kms_key_arn = "alias/orders" }`, `must be a KMS key ARN`},
-		{"key without encryption", `server_side_encryption = { enabled = false, kms_key_arn = "` + testKeyARN + `" }`, `kms_key_arn applies only with enabled = true`},
-		{"on-demand caps on a provisioned table", `billing_mode = "PROVISIONED"
-  read_capacity = 5
-  write_capacity = 5
-  on_demand_throughput = { max_read_request_units = 100 }`, `on_demand_throughput of the table applies only to billing_mode = "PAY_PER_REQUEST"`},
 		{"zero warm units", `warm_throughput = { read_units_per_second = 0 }`, `warm_throughput\.read_units_per_second of the table must be at least 1 unit`},
 		{"zero index cap", `global_secondary_indexes = {
     by_status = { partition_key = [{ name = "status" }], on_demand_throughput = { max_write_request_units = 0 } }
@@ -222,19 +217,9 @@ func TestTableSettingsBadInput(t *testing.T) {
   read_capacity = 5
   write_capacity = 5
   autoscaling = { read = { min = 50, max = 10 } }`, `autoscaling\.read of the table needs 1 <= min <= max, got min 50 and max 10`},
-		{"capacity outside the autoscaling range", `billing_mode = "PROVISIONED"
-  read_capacity = 500
-  write_capacity = 5
-  autoscaling = { read = { min = 5, max = 100 } }`, `read_capacity of the table is 500, outside its autoscaling range 5 to 100`},
 		{"index autoscaling on an on-demand table", `global_secondary_indexes = {
     by_status = { partition_key = [{ name = "status" }], autoscaling = { write = { min = 1, max = 10 } } }
   }`, `autoscaling of GSI by_status describes an application autoscaling target`},
-		{"index caps on a provisioned table", `billing_mode = "PROVISIONED"
-  read_capacity = 5
-  write_capacity = 5
-  global_secondary_indexes = {
-    by_status = { partition_key = [{ name = "status" }], read_capacity = 5, write_capacity = 5, on_demand_throughput = { max_read_request_units = 10 } }
-  }`, `on_demand_throughput of GSI by_status applies only to billing_mode = "PAY_PER_REQUEST"`},
 		{"unknown Contributor Insights mode", `contributor_insights = { mode = "ALL_KEYS" }`, `contributor_insights\.mode value must be one of`},
 		{"autoscaling max below the peak", `billing_mode = "PROVISIONED"
   read_capacity = 5

@@ -2,7 +2,7 @@
 // free 127.0.0.1 port, runs the command with DYNAMODB_ENDPOINT (and AWS_ENDPOINT_URL_DYNAMODB) set, and
 // stops the server by PID when the command ends or is interrupted. The demo uses it.
 //
-//	go run ./internal/cmd/with-dynamodb [-server dynoxide|dynalite] [-create-table-ms N ...] -- command args...
+//	go run ./internal/cmd/with-dynamodb [-server dynoxide|dynalite|dynamodb-local] [-create-table-ms N ...] -- command args...
 package main
 
 import (
@@ -18,14 +18,14 @@ import (
 )
 
 func main() {
-	kind := flag.String("server", string(localddb.Dynoxide), "server to start: dynoxide or dynalite")
+	kind := flag.String("server", string(localddb.Dynoxide), "server to start: dynoxide, dynalite or dynamodb-local")
 	var opts localddb.Options
 	flag.IntVar(&opts.CreateTableMs, "create-table-ms", 0, "dynalite: how long tables stay CREATING")
 	flag.IntVar(&opts.UpdateTableMs, "update-table-ms", 0, "dynalite: how long tables stay UPDATING")
 	flag.IntVar(&opts.DeleteTableMs, "delete-table-ms", 0, "dynalite: how long tables stay DELETING")
 	flag.Parse()
 	if flag.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, "usage: with-dynamodb [-server dynoxide|dynalite] -- command args...")
+		fmt.Fprintln(os.Stderr, "usage: with-dynamodb [-server dynoxide|dynalite|dynamodb-local] -- command args...")
 		os.Exit(2)
 	}
 	os.Exit(run(localddb.Kind(*kind), opts, flag.Args()))

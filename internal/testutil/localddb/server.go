@@ -1,6 +1,7 @@
-// Package localddb starts DynamoDB-API servers for tests and the demo: dynoxide (the most complete) and
-// dynalite (which shows CREATING/UPDATING/DELETING, for waiter tests). Each binds 127.0.0.1 on a free
-// port, is waited for until it answers, and is stopped by PID, with its whole process group.
+// Package localddb starts DynamoDB-API servers for tests and the demo: dynoxide (the most complete),
+// dynalite (which shows CREATING/UPDATING/DELETING, for waiter tests) and DynamoDB Local (AWS's own
+// emulator, with the service's request validation). Each binds 127.0.0.1 on a free port, is waited for
+// until it answers, and is stopped by PID, with its whole process group.
 package localddb
 
 import (
@@ -27,8 +28,9 @@ type Kind string
 
 // Server kinds, pinned in tools/dynamodb-local/package.json.
 const (
-	Dynoxide Kind = "dynoxide"
-	Dynalite Kind = "dynalite"
+	Dynoxide      Kind = "dynoxide"
+	Dynalite      Kind = "dynalite"
+	DynamoDBLocal Kind = "dynamodb-local"
 )
 
 // Options tune a server. The *Ms fields set how long dynalite keeps a table in a transitional state.
@@ -36,10 +38,10 @@ type Options struct {
 	CreateTableMs int
 	UpdateTableMs int
 	DeleteTableMs int
-	// StartTimeout bounds the wait until the server answers; default 20s.
+	// StartTimeout bounds the wait until the server answers; default 20s (90s for DynamoDB Local, a JVM).
 	StartTimeout time.Duration
-	// DBPath keeps dynoxide's data in this SQLite file instead of memory, so that a server restarted on it
-	// finds its tables again.
+	// DBPath keeps dynoxide's data in this SQLite file (DynamoDB Local's in this directory) instead of
+	// memory, so that a server restarted on it finds its tables again.
 	DBPath string
 	// Port, when set, is the port to bind (to restart a server where its clients expect it); otherwise a
 	// free port is chosen.
@@ -75,6 +77,9 @@ func Start(kind Kind, opts Options) (*Server, error) {
 	timeout := opts.StartTimeout
 	if timeout == 0 {
 		timeout = 20 * time.Second
+		if kind == DynamoDBLocal {
+			timeout = dynamoDBLocalStartTimeout
+		}
 	}
 	var lastErr error
 	for range 3 { // a port freed by freePort can be taken by someone else before the server binds it
@@ -95,8 +100,8 @@ func Start(kind Kind, opts Options) (*Server, error) {
 }
 
 func portArgs(kind Kind, port int) []string {
-	if kind == Dynoxide {
-		return []string{"--host", "127.0.0.1", "--port", strconv.Itoa(port)}
+	if kind == DynamoDBLocal {
+		return []string{"-port", strconv.Itoa(port)} // the launcher binds 127.0.0.1
 	}
 	return []string{"--host", "127.0.0.1", "--port", strconv.Itoa(port)}
 }
@@ -131,6 +136,8 @@ func command(kind Kind, opts Options) ([]string, error) {
 			argv = append(argv, flag, strconv.Itoa(ms))
 		}
 		return argv, nil
+	case DynamoDBLocal:
+		return dynamoDBLocalCommand(root, opts)
 	}
 	return nil, fmt.Errorf("unknown server kind %q", kind)
 }

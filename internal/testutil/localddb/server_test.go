@@ -10,8 +10,10 @@ import (
 )
 
 func TestServersStartOnLoopbackAndStopByPID(t *testing.T) {
-	for _, kind := range []Kind{Dynoxide, Dynalite} {
+	t.Parallel()
+	for _, kind := range []Kind{Dynoxide, Dynalite, DynamoDBLocal} {
 		t.Run(string(kind), func(t *testing.T) {
+			t.Parallel() // DynamoDB Local's JVM takes seconds to start
 			s, err := Start(kind, Options{CreateTableMs: 100, UpdateTableMs: 100, DeleteTableMs: 100})
 			if err != nil {
 				t.Fatal(err)
@@ -27,6 +29,9 @@ func TestServersStartOnLoopbackAndStopByPID(t *testing.T) {
 				t.Fatalf("server does not answer: %v", err)
 			}
 			_ = resp.Body.Close()
+			if addr := notLoopback(s.Endpoint); addr != "" {
+				t.Errorf("the server also answers on %s: it must bind 127.0.0.1 only", addr)
+			}
 
 			if err := s.Stop(); err != nil {
 				t.Fatal(err)
@@ -40,4 +45,29 @@ func TestServersStartOnLoopbackAndStopByPID(t *testing.T) {
 			}
 		})
 	}
+}
+
+// notLoopback returns an address of this host outside the loopback network on which the server's port
+// accepts connections, or "".
+func notLoopback(endpoint string) string {
+	_, port, err := net.SplitHostPort(strings.TrimPrefix(endpoint, "http://"))
+	if err != nil {
+		return endpoint
+	}
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		return ""
+	}
+	for _, a := range addrs {
+		ip, ok := a.(*net.IPNet)
+		if !ok || ip.IP.IsLoopback() || ip.IP.IsLinkLocalUnicast() {
+			continue
+		}
+		hostPort := net.JoinHostPort(ip.IP.String(), port)
+		if c, err := net.DialTimeout("tcp", hostPort, 200*time.Millisecond); err == nil {
+			_ = c.Close()
+			return hostPort
+		}
+	}
+	return ""
 }
