@@ -14,6 +14,8 @@ type Document struct {
 	Traffic           TrafficDoc                 `json:"traffic"`
 	TargetUtilization float64                    `json:"target_utilization"`
 	Derived           Derived                    `json:"derived"`
+	// Observed is the measured traffic of the table and its GSIs with the facts the DK70x rules read.
+	Observed []ObservedDoc `json:"observed"`
 	Prior             *Document                  `json:"prior"`
 	Unknown           []string                   `json:"unknown"`
 }
@@ -76,6 +78,15 @@ type GSIDoc struct {
 	// lands in the index, spread over its partition-key values (all into one when time-bucketed); nil
 	// without writes or a bounded cardinality.
 	HotPartitionWriteUnits *float64 `json:"hot_partition_write_units"`
+	// OnDemandThroughput, WarmThroughput and Autoscaling are the index's own throughput settings; nil when
+	// not set.
+	OnDemandThroughput *UnitPair    `json:"on_demand_throughput"`
+	WarmThroughput     *UnitPair    `json:"warm_throughput"`
+	Autoscaling        *Autoscaling `json:"autoscaling"`
+	// PeakWriteUnits and PeakReadUnits are the index's demand: every table write may land in the index, so
+	// the table's peak writes, or the measured index writes when higher; reads as measured. Nil when unknown.
+	PeakWriteUnits *float64 `json:"peak_write_units"`
+	PeakReadUnits  *float64 `json:"peak_read_units"`
 }
 
 // ShardingDoc is the sharding block with defaults applied.
