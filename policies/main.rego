@@ -29,6 +29,8 @@ errors contains f if some f in data.dynamokeys.rules.gsi.errors
 
 errors contains f if some f in data.dynamokeys.rules.capacity.errors
 
+errors contains f if some f in data.dynamokeys.rules.measured.errors
+
 errors contains f if {
 	some f in custom_findings
 	f.severity == "error"
@@ -48,6 +50,8 @@ warnings contains f if some f in data.dynamokeys.rules.sharding.warnings
 warnings contains f if some f in data.dynamokeys.rules.gsi.warnings
 
 warnings contains f if some f in data.dynamokeys.rules.capacity.warnings
+
+warnings contains f if some f in data.dynamokeys.rules.measured.warnings
 
 warnings contains f if {
 	some f in custom_findings
