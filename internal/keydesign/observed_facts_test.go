@@ -182,3 +182,41 @@ func TestKeyMatcher(t *testing.T) {
 		}
 	}
 }
+
+func TestReportShowsMeasuredShardsNextToCurrent(t *testing.T) {
+	in := ordersDesign()
+	in.Observed = []ObservedInput{{Path: Path{"observed"}, Observation: observe(t, "hot", "")}}
+	in.Observed[0].TableName = "orders"
+	report := Report(analyze(t, in), nil)
+	for _, want := range []string{
+		"Measured (orders)\n  window 2026-11-30T09:00:00Z to 2026-11-30T12:00:00Z, 180 one-minute datapoints (complete)\n",
+		"  peak writes 2,500 WCU/s (busiest minute / 60)\n",
+		"  throttle events: 0 read, 15,243 write\n",
+		"  busiest key takes 50% of requests at the busiest time\n",
+		"  1. CUSTOMER#c-1001  40% of requests, 10,450 throttled\n",
+		"  5. CUSTOMER#c-9009  throttled only, 40 throttled\n",
+		"  declared peak writes 500 units/s, measured 2,500\n",
+		"  shards: 1 in use; the measured peak calls for 2 (the measured busiest key, at 80% utilisation)\n",
+	} {
+		if !strings.Contains(report, want) {
+			t.Errorf("report lacks %q:\n%s", want, report)
+		}
+	}
+}
+
+func TestObservationReportWithoutInsights(t *testing.T) {
+	obs, _, errs := ObserveTraffic(ObservedExport{TableName: "orders", IndexName: "by_status", MetricData: fixture(t, "index-hot-metric-data.json")})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	report := ObservationReport(obs)
+	want := "dynamokeys measured traffic: orders, index by_status\n\n" +
+		"  window 2026-11-30T09:00:00Z to 2026-11-30T12:00:00Z, 180 one-minute datapoints (complete)\n" +
+		"  peak writes 2,500 WCU/s (busiest minute / 60)\n" +
+		"  peak reads  100 RCU/s (busiest minute / 60)\n" +
+		"  throttle events: 0 read, 0 write\n" +
+		"  no key figures: turn on Contributor Insights (contributor_insights = { mode = \"ACCESSED_AND_THROTTLED_KEYS\" })\n"
+	if report != want {
+		t.Errorf("report =\n%s\nwant\n%s", report, want)
+	}
+}
