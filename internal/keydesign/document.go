@@ -14,10 +14,11 @@ type Document struct {
 	Traffic           TrafficDoc                 `json:"traffic"`
 	TargetUtilization float64                    `json:"target_utilization"`
 	Derived           Derived                    `json:"derived"`
-	// Observed is the measured traffic of the table and its GSIs with the facts the DK70x rules read.
-	Observed []ObservedDoc `json:"observed"`
 	Prior             *Document                  `json:"prior"`
 	Unknown           []string                   `json:"unknown"`
+
+	// Observed is the measured traffic of the table and its GSIs with the facts the DK70x rules read.
+	Observed []ObservedDoc `json:"observed"`
 }
 
 // TableDoc is the table part of the document.
