@@ -1,5 +1,11 @@
 package provider
 
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
 // Designs with measured traffic for the parity test (policy_parity_test.go): between them they fire
 // DK701–DK704 and DK601–DK603 on an index, and the bundle must report what the provider reports.
 func init() {
@@ -50,4 +56,17 @@ func init() {
     traffic = { writes_per_second = 40, reads_per_second = 20 }
     ` + window + `
   }`
+}
+
+// The data source's example reads exports next to it: the example plan gets the calm fixtures there.
+func init() {
+	examplePreparers["examples/data-sources/dynamokeys_observed_traffic"] = func(t *testing.T, dir string) {
+		t.Helper()
+		for from, to := range map[string]string{"calm-metric-data.json": "metric-data.json", "calm-accessed-keys.json": "accessed-keys.json",
+			"calm-throttled-keys.json": "throttled-keys.json"} {
+			if err := os.WriteFile(filepath.Join(dir, to), readFile(t, trafficFixture(t, from)), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 }
