@@ -1,7 +1,6 @@
 package dynamo
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -50,7 +49,7 @@ func TestExportTrafficPagesAndAsksForTheQueryFile(t *testing.T) {
 
 	q := window
 	q.TableName = "orders"
-	got, err := stubClient(stub).ExportTraffic(context.Background(), q)
+	got, err := stubClient(stub).ExportTraffic(t.Context(), q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,16 +71,16 @@ func TestExportTrafficPagesAndAsksForTheQueryFile(t *testing.T) {
 		if tok, want := r.Input["NextToken"], []any{nil, "50", "100", "150"}[i]; tok != want {
 			t.Errorf("page %d NextToken = %v, want %v", i, tok, want)
 		}
-		if !r.Input["StartTime"].(time.Time).Equal(q.Start) || !r.Input["EndTime"].(time.Time).Equal(q.End) {
+		if !as[time.Time](t, r.Input["StartTime"]).Equal(q.Start) || !as[time.Time](t, r.Input["EndTime"]).Equal(q.End) {
 			t.Errorf("page %d window = %v..%v", i, r.Input["StartTime"], r.Input["EndTime"])
 		}
-		queries := r.Input["MetricDataQueries"].([]any)
+		queries := as[[]any](t, r.Input["MetricDataQueries"])
 		if len(queries) != 4 {
 			t.Fatalf("page %d asks %d queries", i, len(queries))
 		}
 		for _, qv := range queries {
-			qm := qv.(map[string]any)
-			id := qm["Id"].(string)
+			qm := as[map[string]any](t, qv)
+			id := as[string](t, qm["Id"])
 			wantQuery := map[string]any{"Id": id, "ReturnData": true, "MetricStat": map[string]any{"Period": 60.0, "Stat": "Sum",
 				"Metric": map[string]any{"Namespace": "AWS/DynamoDB", "MetricName": testMetricNames[id],
 					"Dimensions": []any{map[string]any{"Name": "TableName", "Value": "orders"}}}}}
@@ -185,7 +184,7 @@ func TestExportTrafficOfAnIndexWithoutInsights(t *testing.T) {
 	stub.MetricData["orders/by_status"] = trafficFixture(t, "index-hot-metric-data.json")
 	q := window
 	q.TableName, q.IndexName = "orders", "by_status"
-	got, err := stubClient(stub).ExportTraffic(context.Background(), q)
+	got, err := stubClient(stub).ExportTraffic(t.Context(), q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +195,8 @@ func TestExportTrafficOfAnIndexWithoutInsights(t *testing.T) {
 	if !reflect.DeepEqual(reqs[0].Input, map[string]any{"TableName": "orders", "IndexName": "by_status"}) {
 		t.Errorf("DescribeContributorInsights input = %v", reqs[0].Input)
 	}
-	dims := reqs[1].Input["MetricDataQueries"].([]any)[0].(map[string]any)["MetricStat"].(map[string]any)["Metric"].(map[string]any)["Dimensions"]
+	query := as[map[string]any](t, as[[]any](t, reqs[1].Input["MetricDataQueries"])[0])
+	dims := as[map[string]any](t, as[map[string]any](t, query["MetricStat"])["Metric"])["Dimensions"]
 	wantDims := []any{map[string]any{"Name": "TableName", "Value": "orders"}, map[string]any{"Name": "GlobalSecondaryIndexName", "Value": "by_status"}}
 	if !reflect.DeepEqual(dims, wantDims) {
 		t.Errorf("dimensions = %v", dims)
@@ -211,7 +211,7 @@ func TestExportTrafficOfAMissingTable(t *testing.T) {
 	defer stub.Close()
 	q := window
 	q.TableName = "nope"
-	_, err := stubClient(stub).ExportTraffic(context.Background(), q)
+	_, err := stubClient(stub).ExportTraffic(t.Context(), q)
 	if !errors.Is(err, ErrTableNotFound) {
 		t.Errorf("err = %v, want ErrTableNotFound", err)
 	}
@@ -223,4 +223,14 @@ func TestReportPeriod(t *testing.T) {
 			t.Errorf("reportPeriod(%s) = %d, want %d", window, got, want)
 		}
 	}
+}
+
+// as asserts a recorded request value's type.
+func as[T any](t *testing.T, v any) T {
+	t.Helper()
+	x, ok := v.(T)
+	if !ok {
+		t.Fatalf("%v is a %T", v, v)
+	}
+	return x
 }

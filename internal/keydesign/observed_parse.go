@@ -236,7 +236,7 @@ func decodeExport(raw []byte, into any) error {
 		case errors.As(err, &typeErr):
 			return fmt.Errorf("has %s where a %s belongs (at %s): this is not the output the attribute expects", typeErr.Value, typeErr.Type, cmp.Or(typeErr.Field, "the top level"))
 		}
-		return fmt.Errorf("is not valid JSON: %v", err)
+		return fmt.Errorf("is not valid JSON: %w", err)
 	}
 	if dec.More() {
 		return errors.New("holds more than one JSON document: give one command's output")
@@ -399,18 +399,18 @@ func parseInsightReport(raw []byte, accessed bool) (*insightReport, error) {
 	for i, c := range *r.Contributors {
 		switch {
 		case len(c.Keys) == 0:
-			return nil, fmt.Errorf("Contributors[%d] has no Keys: every contributor names its partition-key value", i)
+			return nil, fmt.Errorf("has Contributors[%d] without Keys: every contributor names its partition-key value", i)
 		case c.ApproximateAggregateValue == nil:
-			return nil, fmt.Errorf("Contributors[%d] (%s) has no ApproximateAggregateValue", i, contributorKey(c))
+			return nil, fmt.Errorf("has Contributors[%d] (%s) without ApproximateAggregateValue", i, contributorKey(c))
 		case !finiteNonNegative(*c.ApproximateAggregateValue):
-			return nil, fmt.Errorf("Contributors[%d] (%s) has ApproximateAggregateValue %v: a count is a finite number ≥ 0", i, contributorKey(c), *c.ApproximateAggregateValue)
+			return nil, fmt.Errorf("has Contributors[%d] (%s) with ApproximateAggregateValue %v: a count is a finite number ≥ 0", i, contributorKey(c), *c.ApproximateAggregateValue)
 		}
 		for j, d := range c.Datapoints {
 			if d.ApproximateValue == nil || !finiteNonNegative(*d.ApproximateValue) {
-				return nil, fmt.Errorf("Contributors[%d] (%s) Datapoints[%d] has no finite ApproximateValue ≥ 0", i, contributorKey(c), j)
+				return nil, fmt.Errorf("has Contributors[%d] (%s) Datapoints[%d] without a finite ApproximateValue ≥ 0", i, contributorKey(c), j)
 			}
 			if _, err := parseTimestamp(d.Timestamp); err != nil {
-				return nil, fmt.Errorf("Contributors[%d] (%s) Datapoints[%d] Timestamp: %w", i, contributorKey(c), j, err)
+				return nil, fmt.Errorf("has Contributors[%d] (%s) Datapoints[%d] with a bad Timestamp: %w", i, contributorKey(c), j, err)
 			}
 		}
 	}

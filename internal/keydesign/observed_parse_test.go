@@ -134,10 +134,10 @@ func TestObserveTrafficBadInput(t *testing.T) {
 			AttrAccessedKeysReport, "not the partition-and-sort-key rule"},
 		"negative contributor": {ObservedExport{MetricData: metricData(hourTS, hourValues, "Complete"),
 			AccessedKeysReport: []byte(`{"KeyLabels": ["pk"], "AggregateValue": 5, "Contributors": [{"Keys": ["a"], "ApproximateAggregateValue": -5}]}`)},
-			AttrAccessedKeysReport, "has ApproximateAggregateValue -5"},
+			AttrAccessedKeysReport, "has Contributors[0] (a) with ApproximateAggregateValue -5"},
 		"contributor without keys": {ObservedExport{MetricData: metricData(hourTS, hourValues, "Complete"),
 			ThrottledKeysReport: []byte(`{"KeyLabels": ["pk"], "Contributors": [{"Keys": [], "ApproximateAggregateValue": 5}]}`)},
-			AttrThrottledKeysReport, "Contributors[0] has no Keys"},
+			AttrThrottledKeysReport, "has Contributors[0] without Keys"},
 		"wrong type": {ObservedExport{MetricData: []byte(`{"MetricDataResults": "all"}`)}, AttrMetricData, "has string where a"},
 	} {
 		t.Run(name, func(t *testing.T) {

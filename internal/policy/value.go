@@ -99,7 +99,9 @@ func structToValue(v reflect.Value) (ast.Value, error) {
 			if err != nil {
 				return nil, err
 			}
-			inner.(ast.Object).Foreach(func(k, v *ast.Term) { obj.Insert(k, v) })
+			if fields, ok := inner.(ast.Object); ok {
+				fields.Foreach(func(k, v *ast.Term) { obj.Insert(k, v) })
+			}
 			continue
 		}
 		if strings.Contains(opts, "omitempty") && fv.IsZero() {

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -28,6 +29,7 @@ func trafficFixture(t *testing.T, name string) string {
 
 // offlineTraffic is a dynamokeys_observed_traffic block reading the fixtures with the prefix.
 func offlineTraffic(t *testing.T, name, prefix, extra string) string {
+	t.Helper()
 	reports := fmt.Sprintf("accessed_keys_report = file(%q)", trafficFixture(t, prefix+"-accessed-keys.json"))
 	if prefix != "index-hot" {
 		reports += fmt.Sprintf("\n  throttled_keys_report = file(%q)", trafficFixture(t, prefix+"-throttled-keys.json"))
@@ -242,9 +244,19 @@ output "same" {
 	for _, r := range stub.Requests() {
 		counts[r.Operation]++
 		if r.Operation == "GetMetricData" {
-			stat := r.Input["MetricDataQueries"].([]any)[0].(map[string]any)["MetricStat"].(map[string]any)
-			if stat["Period"] != 60.0 || stat["Stat"] != "Sum" || stat["Metric"].(map[string]any)["Namespace"] != "AWS/DynamoDB" {
-				t.Errorf("GetMetricData query = %v", stat)
+			var queries []struct {
+				MetricStat struct {
+					Period float64
+					Stat   string
+					Metric struct{ Namespace string }
+				}
+			}
+			raw, _ := json.Marshal(r.Input["MetricDataQueries"])
+			if err := json.Unmarshal(raw, &queries); err != nil || len(queries) != 4 {
+				t.Fatalf("GetMetricData queries = %s (%v)", raw, err)
+			}
+			if stat := queries[0].MetricStat; stat.Period != 60 || stat.Stat != "Sum" || stat.Metric.Namespace != "AWS/DynamoDB" {
+				t.Errorf("GetMetricData query = %s", raw)
 			}
 		}
 	}

@@ -223,7 +223,9 @@ func (s *Server) getMetricData(in map[string]any) (map[string]any, error) {
 	out := map[string]any{"MetricDataResults": results, "Messages": []any{}}
 	if more {
 		for _, r := range results {
-			r.(map[string]any)["StatusCode"] = "PartialData"
+			if rm, ok := r.(map[string]any); ok {
+				rm["StatusCode"] = "PartialData"
+			}
 		}
 		out["NextToken"] = strconv.Itoa(offset + s.PageSize)
 	}
