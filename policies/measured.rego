@@ -52,17 +52,17 @@ over_limit(side) if {
 # above_declared lists the sides measured above the design's declared peak, or measured without one. An
 # index declares no reads: every table write may land in it, but its reads are its own.
 above_declared contains side if {
+	lib.known("derived.capacity")
 	some side in sides
 	lib.number(side.declared)
 	side.measured > side.declared
-	lib.known("derived.capacity")
 }
 
 above_declared contains side if {
+	lib.known("traffic")
 	some side in sides
 	side.o.index_name == ""
 	side.declared == null
-	lib.known("traffic")
 	lib.known(sprintf("traffic.%ss_per_second", [side.kind]))
 }
 
@@ -132,11 +132,11 @@ warnings contains lib.finding_case(declared_below_measured, "below", msg, declar
 }
 
 # hot_sides are the busiest measured key's demand per side with the partition limit.
-hot_sides contains {"o": o, "units": units, "limit": limit, "unit": unit} if {
+hot_sides contains {"o": o, "demand": demand, "limit": limit, "unit": unit} if {
 	some o in observations
 	some [kind, limit, unit] in [["write", limits.partition_write_units, "WCU"], ["read", limits.partition_read_units, "RCU"]]
-	units := o.measured[sprintf("hot_key_%s_units", [kind])]
-	lib.number(units)
+	demand := o.measured[sprintf("hot_key_%s_units", [kind])]
+	lib.number(demand)
 }
 
 hot_key_path(o) := ["sharding", "count"] if o.index_name == ""
@@ -164,9 +164,9 @@ errors contains lib.finding(rego.metadata.rule(), problem.msg, hot_key_path(prob
 }
 
 hot_key_problems contains {"o": o, "msg": msg} if {
+	lib.known("derived.shard_count")
 	some o in observations
 	o.index_name == ""
-	lib.known("derived.shard_count")
 	o.measured.hot_key_share_source == "measured"
 	o.measured.required_shards > o.measured.shard_count
 	msg := sprintf(
@@ -178,10 +178,10 @@ hot_key_problems contains {"o": o, "msg": msg} if {
 hot_key_problems contains {"o": h.o, "msg": msg} if {
 	some h in hot_sides
 	not shards_reported(h.o)
-	h.units > h.limit
+	h.demand > h.limit
 	msg := sprintf(
 		"the busiest key %q of %s takes %s %s at the measured peak (%s); a partition serves %s, so the key needs %d partitions' throughput",
-		[h.o.measured.hot_key, what(h.o), lib.fmt(h.units), h.unit, window(h.o), lib.fmt(h.limit), h.o.measured.required_shards],
+		[h.o.measured.hot_key, what(h.o), lib.fmt(h.demand), h.unit, window(h.o), lib.fmt(h.limit), h.o.measured.required_shards],
 	)
 }
 
@@ -209,10 +209,10 @@ shards_reported(o) if {
 #     Fix the writer to follow the template and the routing spec (provider functions render_key and
 #     shard_suffix compute them), or change the template and segments to describe the keys it writes.
 errors contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "template"]) if {
-	some o in observations
 	lib.known("partition_key.template")
 	lib.known("segments")
 	lib.known("sharding")
+	some o in observations
 	count(o.measured.keys_outside_design) > 0
 	shown := array.slice(o.measured.keys_outside_design, 0, 5)
 	listed := concat("; ", [sprintf("%q: %s", [k.key, k.reason]) | some k in shown])
@@ -227,6 +227,7 @@ more_text(0) := ""
 more_text(n) := sprintf(" and %d more", [n]) if n > 0
 
 # METADATA
+# scope: rule
 # title: Throttled keys
 # description: |
 #   CloudWatch counted throttle events in the measured window, or Contributor Insights lists throttled
