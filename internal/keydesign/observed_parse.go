@@ -143,11 +143,7 @@ func parseMetricData(raw []byte) (*metricSeries, error) {
 		return nil, err
 	}
 	if out.MetricDataResults == nil {
-		hint := ""
-		if bytes.Contains(raw, []byte(`"Contributors"`)) {
-			hint = " (this looks like the output of get-insight-rule-report: give it as accessed_keys_report or throttled_keys_report)"
-		}
-		return nil, fmt.Errorf("is not the output of `aws cloudwatch get-metric-data`: it has no MetricDataResults%s", hint)
+		return nil, notTheOutput(raw, "get-metric-data", "MetricDataResults", exportKinds[1])
 	}
 	s := &metricSeries{points: map[string]map[int64]float64{}, status: map[string]string{}, cut: out.NextToken != nil && *out.NextToken != ""}
 	for i, r := range *out.MetricDataResults {
@@ -190,6 +186,22 @@ func parseMetricData(raw []byte) (*metricSeries, error) {
 			"(CloudWatch has datapoints only for minutes with traffic)")
 	}
 	return s, nil
+}
+
+// exportKinds are the two exports, by the member that marks each and the attribute that takes it.
+var exportKinds = []struct{ command, member, attrs string }{
+	{"get-metric-data", "MetricDataResults", "metric_data"},
+	{"get-insight-rule-report", "Contributors", "accessed_keys_report or throttled_keys_report"},
+}
+
+// notTheOutput says that raw lacks the member of the command's output, naming the other export when raw
+// looks like it.
+func notTheOutput(raw []byte, command, member string, other struct{ command, member, attrs string }) error {
+	hint := ""
+	if bytes.Contains(raw, []byte(`"`+other.member+`"`)) {
+		hint = fmt.Sprintf(" (this looks like the output of %s: give it as %s)", other.command, other.attrs)
+	}
+	return fmt.Errorf("is not the output of `aws cloudwatch %s`: it has no %s%s", command, member, hint)
 }
 
 func queryOf(r metricDataResult) string {
@@ -381,11 +393,7 @@ func parseInsightReport(raw []byte, accessed bool) (*insightReport, error) {
 		return nil, err
 	}
 	if r.Contributors == nil {
-		hint := ""
-		if bytes.Contains(raw, []byte(`"MetricDataResults"`)) {
-			hint = " (this looks like the output of get-metric-data: give it as metric_data)"
-		}
-		return nil, fmt.Errorf("is not the output of `aws cloudwatch get-insight-rule-report`: it has no Contributors%s", hint)
+		return nil, notTheOutput(raw, "get-insight-rule-report", "Contributors", exportKinds[0])
 	}
 	if accessed && len(*r.Contributors) == 0 {
 		return nil, errors.New("lists no contributors: Contributor Insights saw no request in the window, or the report is of another rule. " +

@@ -1,8 +1,6 @@
 package policy
 
 import (
-	"bytes"
-	"encoding/json"
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -19,22 +17,7 @@ func TestToValuePromotesEmbeddedFields(t *testing.T) {
 		TableName: "orders", Traffic: keydesign.ObservedTraffic{WritesPerSecond: &writes},
 		TopKeys: []keydesign.ObservedKey{{Key: "CUSTOMER#1", Share: &share}},
 	}}}
-	doc := analyzed(t, in)
-	direct, err := ToValue(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := json.Marshal(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	viaJSON, err := ast.ValueFromReader(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if direct.Compare(viaJSON) != 0 {
-		t.Errorf("ToValue differs from the JSON encoding:\n%v\n%v", direct, viaJSON)
-	}
+	direct := assertToValueMatchesJSON(t, analyzed(t, in))
 	traffic, err := direct.Find(ast.MustParseRef("x.observed[0].traffic.writes_per_second")[1:])
 	if err != nil || traffic.Compare(ast.Number("2500")) != 0 {
 		t.Errorf("observed[0].traffic.writes_per_second = %v, %v", traffic, err)
