@@ -70,6 +70,7 @@ quota_problems contains {"path": gsi_at(gsi.g, ["on_demand_throughput", sprintf(
 # gsi_demand lists each index's demand per side: the table's peak writes land in every index (or its
 # measured writes when higher), and its measured reads. The indexes and their measurements must be known.
 gsi_demand contains {"g": g, "kind": kind, "demand": demand} if {
+	count(input.table.gsis) > 0 # cheap first: most tables have no index
 	lib.known("derived.capacity")
 	lib.known("global_secondary_indexes")
 	lib.known("observed")

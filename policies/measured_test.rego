@@ -162,3 +162,16 @@ test_throttled_keys_without_metrics_warn if {
 test_no_throttling_is_silent if {
 	not "DK704" in fixtures.ids(measured.findings) with input as with_observed([calm])
 }
+
+test_entry_point_reports_measured_findings if {
+	doc := observed({"traffic": calm.traffic, "measured": object.union(calm.measured, {"throttle_events": 3, "throttled_keys": []})})
+	findings := data.dynamokeys.findings with input as doc
+	"DK704" in {f.rule | some f in findings}
+}
+
+test_entry_point_skips_measured_rules_without_observations if {
+	findings := data.dynamokeys.findings with input as fixtures.base
+	every f in findings {
+		not startswith(f.rule, "DK70")
+	}
+}
