@@ -272,3 +272,16 @@ func capacityLimits(at Path, billing string, read, write *int64, onDemand *UnitP
 	}
 	return side("write", write, odWrite, rWrite), side("read", read, odRead, rRead)
 }
+
+// questionableObserved warns about an observation of another table than the one the design names: the
+// figures are someone else's.
+func questionableObserved(in *Input) []*FieldError {
+	var out []*FieldError
+	for _, o := range in.Observed {
+		if in.TableName != "" && o.TableName != "" && o.TableName != in.TableName {
+			out = append(out, &FieldError{Path: append(slices.Clone(o.Path), "table_name"), Message: fmt.Sprintf(
+				"the measurements are of table %q but this is table %q: give the observation of this table", o.TableName, in.TableName)})
+		}
+	}
+	return out
+}

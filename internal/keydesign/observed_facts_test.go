@@ -220,3 +220,16 @@ func TestObservationReportWithoutInsights(t *testing.T) {
 		t.Errorf("report =\n%s\nwant\n%s", report, want)
 	}
 }
+
+func TestObservationOfAnotherTableIsQuestionable(t *testing.T) {
+	in := ordersDesign()
+	in.Observed = []ObservedInput{{Path: Path{"observed_indexes", "by_status"}, Observation: Observation{TableName: "payments", IndexName: "by_status"}}}
+	got := Questionable(in)
+	if len(got) != 1 || got[0].Error() != `observed_indexes.by_status.table_name: the measurements are of table "payments" but this is table "orders": give the observation of this table` {
+		t.Errorf("questionable = %v", got)
+	}
+	in.Observed[0].TableName = "orders"
+	if got := Questionable(in); len(got) != 0 {
+		t.Errorf("questionable = %v", got)
+	}
+}
