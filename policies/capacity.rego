@@ -67,8 +67,9 @@ quota_problems contains {"path": gsi_at(gsi.g, ["on_demand_throughput", sprintf(
 	)
 }
 
-# gsi_demand lists each index's demand per side: the table's peak writes land in every index (or its
-# measured writes when higher), and its measured reads. The indexes and their measurements must be known.
+# gsi_demand lists each index's demand per side: its measured traffic (observed_indexes), or without one
+# the table's peak writes, every one of which may land in the index. The indexes and their measurements must
+# be known.
 gsi_demand contains {"g": g, "kind": kind, "demand": demand} if {
 	count(input.table.gsis) > 0 # cheap first: most tables have no index
 	lib.known("derived.capacity")
@@ -153,7 +154,9 @@ warm[kind] := figure if {
 # title: Provisioned capacity below demand
 # description: |
 #   A PROVISIONED table throttles when peak demand is above its capacity units; with an autoscaling range,
-#   above the range's max, which is all the autoscaler can give.
+#   above the range's max, which is all the autoscaler can give. An index is checked the same way against
+#   its measured traffic (observed_indexes); without a measurement the table's writes are only an upper
+#   bound of its demand (a sparse index takes fewer), so it is not checked.
 # custom:
 #   id: DK603
 #   name: provisioned-capacity
@@ -178,11 +181,14 @@ provisioned_problems contains {"path": capacity.path, "msg": msg} if {
 	msg := sprintf("%s is %s units but peak %s demand is %s units/s", [capacity.name, lib.fmt(capacity.units), kind, lib.fmt(demand)])
 }
 
+# An index is held to its measured demand: without a measurement, the table's writes are only an upper bound
+# (a sparse index takes fewer), not grounds for an error.
 provisioned_problems contains {"path": gsi_at(gsi.g, capacity.path), "msg": msg} if {
 	some gsi in gsi_demand
+	gsi.g.peak_source == "measured"
 	capacity := index_limit(gsi.g, gsi.kind)
 	capacity.units < gsi.demand
-	msg := sprintf("index %s: %s is %s units but its peak %s demand is %s units/s", [
+	msg := sprintf("index %s: %s is %s units but its measured peak %s demand is %s units/s", [
 		gsi.g.name, capacity.name, lib.fmt(capacity.units), gsi.kind, lib.fmt(gsi.demand),
 	])
 }

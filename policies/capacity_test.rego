@@ -149,14 +149,22 @@ test_index_warm_throughput_satisfies_a_new_index if {
 
 test_index_autoscaling_max_below_its_demand_is_error if {
 	doc := with_index(
-		{"peak_write_units": 100, "peak_read_units": 400, "read_capacity": 500, "write_capacity": 500, "autoscaling": {"read": {"min": 5, "max": 300}, "write": null}},
+		{"peak_write_units": 100, "peak_read_units": 400, "peak_source": "measured", "read_capacity": 500, "write_capacity": 500, "autoscaling": {"read": {"min": 5, "max": 300}, "write": null}},
 		{"billing_mode": "PROVISIONED", "read_capacity": 1000, "write_capacity": 1000},
 	)
 	findings := capacity.findings with input as doc
 	{[f.rule, f.path, f.message] | some f in findings} == {[
 		"DK603", ["global_secondary_indexes", "by_status", "autoscaling", "read", "max"],
-		"index by_status: autoscaling.read.max is 300 units but its peak read demand is 400 units/s",
+		"index by_status: autoscaling.read.max is 300 units but its measured peak read demand is 400 units/s",
 	]}
+}
+
+test_index_capacity_below_the_declared_table_writes_passes if {
+	doc := with_index(
+		{"peak_write_units": 2500, "peak_read_units": null, "peak_source": "declared", "read_capacity": 5, "write_capacity": 5},
+		{"billing_mode": "PROVISIONED", "read_capacity": 1000, "write_capacity": 3000},
+	)
+	count(capacity.findings) == 0 with input as doc
 }
 
 test_index_capacity_at_its_demand_passes if {

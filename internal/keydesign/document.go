@@ -84,10 +84,12 @@ type GSIDoc struct {
 	OnDemandThroughput *UnitPair    `json:"on_demand_throughput"`
 	WarmThroughput     *UnitPair    `json:"warm_throughput"`
 	Autoscaling        *Autoscaling `json:"autoscaling"`
-	// PeakWriteUnits and PeakReadUnits are the index's demand: every table write may land in the index, so
-	// the table's peak writes, or the measured index writes when higher; reads as measured. Nil when unknown.
+	// PeakWriteUnits and PeakReadUnits are the index's demand: its measured traffic when observed_indexes
+	// gives it (PeakSource "measured"); else the table's peak writes, since every table write may land in
+	// the index (PeakSource "declared", an upper bound: a sparse index takes fewer). Nil when unknown.
 	PeakWriteUnits *float64 `json:"peak_write_units"`
 	PeakReadUnits  *float64 `json:"peak_read_units"`
+	PeakSource     string   `json:"peak_source"`
 }
 
 // ShardingDoc is the sharding block with defaults applied.

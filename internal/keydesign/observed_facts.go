@@ -142,23 +142,21 @@ func (a *analyzer) observedFacts(doc *Document, pk *Template) {
 	slices.SortFunc(doc.Observed, func(x, y ObservedDoc) int { return cmp.Compare(x.IndexName, y.IndexName) })
 	for i := range doc.Table.GSIs {
 		g := &doc.Table.GSIs[i]
-		g.PeakWriteUnits = doc.Derived.Capacity.PeakWriteUnits
 		if o := byIndex[g.Name]; o != nil {
-			g.PeakWriteUnits = maxOf(g.PeakWriteUnits, o.Traffic.WritesPerSecond)
-			g.PeakReadUnits = o.Traffic.ReadsPerSecond
+			g.PeakWriteUnits, g.PeakReadUnits, g.PeakSource = o.Traffic.WritesPerSecond, o.Traffic.ReadsPerSecond, PeakMeasured
+			continue
+		}
+		if g.PeakWriteUnits = doc.Derived.Capacity.PeakWriteUnits; g.PeakWriteUnits != nil {
+			g.PeakSource = PeakDeclared
 		}
 	}
 }
 
-func maxOf(a, b *float64) *float64 {
-	switch {
-	case a == nil:
-		return b
-	case b == nil:
-		return a
-	}
-	return ptr(math.Max(*a, *b))
-}
+// Sources of an index's demand (GSIDoc.PeakSource).
+const (
+	PeakMeasured = "measured" // observed_indexes
+	PeakDeclared = "declared" // the table's peak writes, an upper bound
+)
 
 func (a *analyzer) tableMeasured(doc *Document, pk *Template, o Observation) MeasuredFacts {
 	d := doc.Derived

@@ -57,7 +57,7 @@ func TestMeasuredFactsHotTable(t *testing.T) {
 		t.Errorf("measured facts =\n%+v\nwant\n%+v", m, want)
 	}
 	// Every table write may land in the index: its demand is the table's declared peak writes.
-	if g := doc.Table.GSIs[0]; *g.PeakWriteUnits != 500 || g.PeakReadUnits != nil || *g.OnDemandThroughput.Write != 1500 {
+	if g := doc.Table.GSIs[0]; *g.PeakWriteUnits != 500 || g.PeakReadUnits != nil || g.PeakSource != PeakDeclared || *g.OnDemandThroughput.Write != 1500 {
 		t.Errorf("index demand = %v / %v", g.PeakWriteUnits, g.PeakReadUnits)
 	}
 }
@@ -112,8 +112,8 @@ func TestMeasuredFactsIndex(t *testing.T) {
 		t.Errorf("an index key has no template to check: %+v", m.KeysOutsideDesign)
 	}
 	g := doc.Table.GSIs[0]
-	if *g.PeakWriteUnits != 2500 || *g.PeakReadUnits != 100 {
-		t.Errorf("index demand = %v / %v, want the measured 2,500 / 100 above the declared 500", *g.PeakWriteUnits, *g.PeakReadUnits)
+	if *g.PeakWriteUnits != 2500 || *g.PeakReadUnits != 100 || g.PeakSource != PeakMeasured {
+		t.Errorf("index demand = %v / %v (%s), want the measured 2,500 / 100", *g.PeakWriteUnits, *g.PeakReadUnits, g.PeakSource)
 	}
 }
 

@@ -52,9 +52,11 @@ func init() {
   global_secondary_indexes = {
     by_customer = { partition_key = [{ name = "customer_id", cardinality = 100000 }], read_capacity = 5, write_capacity = 10 }
   }
-  observed = {
-    traffic = { writes_per_second = 40, reads_per_second = 20 }
-    ` + window + `
+  observed_indexes = {
+    by_customer = {
+      traffic = { writes_per_second = 40, reads_per_second = 20 }
+      ` + window + `
+    }
   }`
 }
 
