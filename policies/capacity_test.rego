@@ -114,3 +114,68 @@ test_unknown_caps_and_warm_throughput_keep_dk601_and_dk602_silent if {
 	cold := object.union(with_peak(8000, 0), {"unknown": ["warm_throughput"]})
 	not "DK602" in fixtures.ids(capacity.findings) with input as cold
 }
+
+# with_index is the base document with one index whose demand and settings are given.
+with_index(index, table) := fixtures.doc({
+	"table": object.union(table, {"gsis": [object.union(fixtures.gsi("by_status"), index)]}),
+	"prior": fixtures.base,
+})
+
+test_index_on_demand_cap_below_its_demand_warns_on_the_index if {
+	doc := with_index({"peak_write_units": 2500, "peak_read_units": 100, "on_demand_throughput": {"write": 1500, "read": null}}, {})
+	findings := capacity.findings with input as doc
+	{[f.rule, f.path] | some f in findings} == {["DK601", ["global_secondary_indexes", "by_status", "on_demand_throughput", "max_write_request_units"]]}
+}
+
+test_new_index_over_warm_writes_warns if {
+	doc := json.patch(with_index({"peak_write_units": 5000, "peak_read_units": null}, {}), [{"op": "replace", "path": "/prior/table/gsis", "value": []}])
+	some f in capacity.findings with input as doc
+	f.rule == "DK602"
+	f.path == ["global_secondary_indexes", "by_status", "warm_throughput"]
+	f.message == "index by_status: peak write demand is 5,000 units/s; a new index starts warm for 4,000"
+}
+
+test_existing_index_is_not_cold if {
+	doc := with_index({"peak_write_units": 5000, "peak_read_units": null}, {})
+	doc2 := json.patch(doc, [{"op": "replace", "path": "/prior/table/gsis", "value": [fixtures.gsi("by_status")]}])
+	not "DK602" in fixtures.ids(capacity.findings) with input as doc2
+}
+
+test_index_warm_throughput_satisfies_a_new_index if {
+	doc := with_index({"peak_write_units": 5000, "peak_read_units": null, "warm_throughput": {"write": 6000, "read": null}}, {})
+	doc2 := json.patch(doc, [{"op": "replace", "path": "/prior/table/gsis", "value": []}])
+	not "DK602" in fixtures.ids(capacity.findings) with input as doc2
+}
+
+test_index_autoscaling_max_below_its_demand_is_error if {
+	doc := with_index(
+		{"peak_write_units": 100, "peak_read_units": 400, "peak_source": "measured", "read_capacity": 500, "write_capacity": 500, "autoscaling": {"read": {"min": 5, "max": 300}, "write": null}},
+		{"billing_mode": "PROVISIONED", "read_capacity": 1000, "write_capacity": 1000},
+	)
+	findings := capacity.findings with input as doc
+	{[f.rule, f.path, f.message] | some f in findings} == {[
+		"DK603", ["global_secondary_indexes", "by_status", "autoscaling", "read", "max"],
+		"index by_status: autoscaling.read.max is 300 units but its measured peak read demand is 400 units/s",
+	]}
+}
+
+test_index_capacity_below_the_declared_table_writes_passes if {
+	doc := with_index(
+		{"peak_write_units": 2500, "peak_read_units": null, "peak_source": "declared", "read_capacity": 5, "write_capacity": 5},
+		{"billing_mode": "PROVISIONED", "read_capacity": 1000, "write_capacity": 3000},
+	)
+	count(capacity.findings) == 0 with input as doc
+}
+
+test_index_capacity_at_its_demand_passes if {
+	doc := with_index(
+		{"peak_write_units": 100, "peak_read_units": null, "read_capacity": 5, "write_capacity": 100},
+		{"billing_mode": "PROVISIONED", "read_capacity": 1000, "write_capacity": 1000},
+	)
+	count(capacity.findings) == 0 with input as doc
+}
+
+test_index_demand_unknown_stays_silent if {
+	doc := object.union(with_index({"peak_write_units": 2500, "on_demand_throughput": {"write": 1500, "read": null}}, {}), {"unknown": ["global_secondary_indexes"]})
+	count(capacity.findings) == 0 with input as doc
+}

@@ -29,6 +29,13 @@ errors contains f if some f in data.dynamokeys.rules.gsi.errors
 
 errors contains f if some f in data.dynamokeys.rules.capacity.errors
 
+# The measured rules have nothing to read without a measurement: the check keeps them out of most
+# evaluations.
+errors contains f if {
+	measured
+	some f in data.dynamokeys.rules.measured.errors
+}
+
 errors contains f if {
 	some f in custom_findings
 	f.severity == "error"
@@ -48,6 +55,13 @@ warnings contains f if some f in data.dynamokeys.rules.sharding.warnings
 warnings contains f if some f in data.dynamokeys.rules.gsi.warnings
 
 warnings contains f if some f in data.dynamokeys.rules.capacity.warnings
+
+warnings contains f if {
+	measured
+	some f in data.dynamokeys.rules.measured.warnings
+}
+
+measured if count(input.observed) > 0
 
 warnings contains f if {
 	some f in custom_findings

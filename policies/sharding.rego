@@ -36,7 +36,12 @@ warnings contains lib.finding(rego.metadata.rule(), msg, ["sharding", "strategy"
 #   name: shard-scheme-change
 #   aws_dynamodb_table: compares the sharding settings with the prior state; aws_dynamodb_table has no sharding.
 #   severity: error
-#   remediation: Bump sharding.scheme_version and migrate or dual-read the old scheme, or keep the previous count, source and strategy.
+#   remediation: >-
+#     On a live table pin sharding.count to the count its items were written with, so that new traffic
+#     figures never change it silently. To move to more shards, set the new count and bump
+#     sharding.scheme_version: write with the new scheme, read both schemes (query the old and the new
+#     suffixes) until the old items have expired or been rewritten, then drop the old reads. Or keep the
+#     previous count, source and strategy.
 errors contains lib.finding(rego.metadata.rule(), msg, ["sharding", "scheme_version"]) if {
 	prior := input.prior
 	is_object(prior)
@@ -45,9 +50,27 @@ errors contains lib.finding(rego.metadata.rule(), msg, ["sharding", "scheme_vers
 	lib.known("derived.shard_count")
 	lib.known("sharding")
 	some change in scheme_changes
-	msg := sprintf("the shard %s changes from %v to %v while scheme_version stays %d: existing items would be looked up in the wrong shard", [
-		change.what, change.from, change.to, input.sharding.scheme_version,
+	msg := sprintf("the shard %s changes from %v to %v while scheme_version stays %d: existing items would be looked up in the wrong shard%s", [
+		change.what, change.from, change.to, input.sharding.scheme_version, computed_count_hint(change),
 	])
+}
+
+# computed_count_hint explains a count that changed because it is computed from traffic.
+computed_count_hint(change) := sprintf(
+	"; the count is computed from traffic (sharding.count is not set): pin sharding.count = %v to keep the scheme, or bump scheme_version to migrate",
+	[change.from],
+) if {
+	change.what == "count"
+	input.sharding.count == null
+}
+
+computed_count_hint(change) := "" if {
+	change.what != "count"
+}
+
+computed_count_hint(change) := "" if {
+	change.what == "count"
+	input.sharding.count != null
 }
 
 # prior_scheme_unknown: the prior state recorded no design (an imported table), so there is no scheme to

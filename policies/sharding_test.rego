@@ -34,6 +34,23 @@ test_count_change_without_version_bump_is_error if {
 	contains(f.message, "from 4 to 8")
 }
 
+test_computed_count_change_says_to_pin_the_count if {
+	doc := object.union(prior_of(sharded), {"derived": {"shard_count": 8}})
+	some f in sharding.findings with input as doc
+	f.message == concat("", [
+		"the shard count changes from 4 to 8 while scheme_version stays 1: existing items would be looked up in the wrong shard; ",
+		"the count is computed from traffic (sharding.count is not set): pin sharding.count = 4 to keep the scheme, or bump scheme_version to migrate",
+	])
+	contains(f.remediation, "pin sharding.count")
+}
+
+test_pinned_count_change_has_no_pin_hint if {
+	pinned := object.union(sharded, {"sharding": {"count": 4}})
+	doc := object.union_n([pinned, {"prior": pinned}, {"sharding": {"count": 8}, "derived": {"shard_count": 8}}])
+	some f in sharding.findings with input as doc
+	f.message == "the shard count changes from 4 to 8 while scheme_version stays 1: existing items would be looked up in the wrong shard"
+}
+
 test_count_change_with_version_bump_passes if {
 	doc := object.union(prior_of(sharded), {"derived": {"shard_count": 8}, "sharding": {"scheme_version": 2}})
 	not "DK402" in fixtures.ids(sharding.findings) with input as doc

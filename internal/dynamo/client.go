@@ -47,6 +47,8 @@ type Config struct {
 	Polling Polling
 	// AssumeRole, when set, is the role whose credentials sign every call.
 	AssumeRole *AssumeRole
+	// CloudWatchEndpoint overrides the CloudWatch endpoint (else AWS_ENDPOINT_URL_CLOUDWATCH, AWS_ENDPOINT_URL).
+	CloudWatchEndpoint string
 }
 
 // Client builds its SDK client on first use, so that configuring the provider, the data source and the
@@ -56,6 +58,8 @@ type Client struct {
 	once sync.Once
 	api  *dynamodb.Client
 	err  error
+
+	cloudwatch lazyCloudWatch
 }
 
 // NewClient returns a client that is built lazily from cfg.

@@ -21,6 +21,7 @@ func Analyze(in *Input) (*Document, []*FieldError) {
 	}
 	a.validateScalars()
 	a.validateBounds()
+	a.validateObserved()
 	a.validateStructure()
 	a.resolveSegments()
 	pk := a.parseKey(Path{"partition_key", "template"}, in.PartitionKey.Template)
@@ -207,6 +208,7 @@ func (a *analyzer) build(pk, sk *Template) *Document {
 		d.UndeclaredPlaceholders = []PlaceholderRef{}
 	}
 	a.gsiFacts(doc)
+	a.observedFacts(doc, pk)
 	a.collection(doc)
 	d.KeyAttributes = keyAttributes(doc.Table)
 	d.Conventions = conventions(pk, sk)
@@ -232,6 +234,7 @@ func (a *analyzer) tableDoc() TableDoc {
 	for _, g := range in.GlobalSecondaryIndexes {
 		gd := GSIDoc{Name: g.Name, ProjectionType: cmp.Or(g.ProjectionType, ProjectionAll),
 			NonKeyAttributes: orEmpty(g.NonKeyAttributes), ReadCapacity: g.ReadCapacity, WriteCapacity: g.WriteCapacity,
+			OnDemandThroughput: g.OnDemand, WarmThroughput: g.Warm, Autoscaling: g.Autoscaling,
 			PartitionKey: make([]IndexKeyDoc, 0, len(g.PartitionKey)), SortKey: make([]IndexKeyDoc, 0, len(g.SortKey))}
 		for _, k := range g.PartitionKey {
 			gd.PartitionKey = append(gd.PartitionKey, indexKeyDoc(k))

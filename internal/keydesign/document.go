@@ -19,6 +19,9 @@ type Document struct {
 	// Policy is how the provider applied the rules to this design, so that the policy bundle applies them
 	// the same way on plan JSON; nil where no provider evaluated it (the plan adapter's AWS tables).
 	Policy *PolicySettings `json:"policy,omitempty"`
+
+	// Observed is the measured traffic of the table and its GSIs with the facts the DK70x rules read.
+	Observed []ObservedDoc `json:"observed"`
 }
 
 // TableDoc is the table part of the document.
@@ -79,6 +82,17 @@ type GSIDoc struct {
 	// lands in the index, spread over its partition-key values (all into one when time-bucketed); nil
 	// without writes or a bounded cardinality.
 	HotPartitionWriteUnits *float64 `json:"hot_partition_write_units"`
+	// OnDemandThroughput, WarmThroughput and Autoscaling are the index's own throughput settings; nil when
+	// not set.
+	OnDemandThroughput *UnitPair    `json:"on_demand_throughput"`
+	WarmThroughput     *UnitPair    `json:"warm_throughput"`
+	Autoscaling        *Autoscaling `json:"autoscaling"`
+	// PeakWriteUnits and PeakReadUnits are the index's demand: its measured traffic when observed_indexes
+	// gives it (PeakSource "measured"); else the table's peak writes, since every table write may land in
+	// the index (PeakSource "declared", an upper bound: a sparse index takes fewer). Nil when unknown.
+	PeakWriteUnits *float64 `json:"peak_write_units"`
+	PeakReadUnits  *float64 `json:"peak_read_units"`
+	PeakSource     string   `json:"peak_source"`
 }
 
 // ShardingDoc is the sharding block with defaults applied.

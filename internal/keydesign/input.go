@@ -53,6 +53,9 @@ type Input struct {
 	LocalSecondaryIndexes  []LocalSecondaryIndex
 	GlobalSecondaryIndexes []GlobalSecondaryIndex
 
+	// Observed is the measured traffic of the table and of its GSIs (observed_facts.go).
+	Observed []ObservedInput
+
 	Unknown []Path
 	// Prior is the document built from the prior state (resource updates only).
 	Prior *Document
@@ -89,6 +92,10 @@ type GlobalSecondaryIndex struct {
 	NonKeyAttributes []string
 	ReadCapacity     *int64
 	WriteCapacity    *int64
+	// OnDemand, Warm and Autoscaling are the index's own throughput settings (DK601–DK603 per index).
+	OnDemand    *UnitPair
+	Warm        *UnitPair
+	Autoscaling *Autoscaling
 }
 
 // Sharding describes write sharding of the partition key.

@@ -88,6 +88,8 @@ func Report(doc *Document, findings []ReportFinding) string {
 			len(doc.Table.LSIs), bytesLabel(*doc.Derived.Collection.Bytes), bytesLabel(float64(ItemCollectionLimitBytes)))
 	}
 
+	writeMeasured(&b, doc)
+
 	b.WriteString("\nFindings\n")
 	if len(findings) == 0 {
 		b.WriteString("  none\n")

@@ -192,7 +192,7 @@ func checkFinite(doc *Document) []*FieldError {
 // that no template and no index key uses. They are warnings, not errors: the key still renders and routes
 // consistently.
 func Questionable(in *Input) []*FieldError {
-	var out []*FieldError
+	out := questionableObserved(in)
 	used := map[string]bool{}
 	templatesKnown := true
 	for _, key := range []struct {

@@ -93,6 +93,17 @@ func structToValue(v reflect.Value) (ast.Value, error) {
 			name = field.Name
 		}
 		fv := v.Field(i)
+		if field.Anonymous && field.Tag.Get("json") == "" && fv.Kind() == reflect.Struct {
+			// An embedded struct's fields are promoted, as encoding/json does.
+			inner, err := structToValue(fv)
+			if err != nil {
+				return nil, err
+			}
+			if fields, ok := inner.(ast.Object); ok {
+				fields.Foreach(func(k, v *ast.Term) { obj.Insert(k, v) })
+			}
+			continue
+		}
 		if strings.Contains(opts, "omitempty") && fv.IsZero() {
 			continue
 		}

@@ -13,11 +13,18 @@ func TestToValueMatchesJSON(t *testing.T) {
 	doc := analyzed(t, tableDesign())
 	prior := analyzed(t, tableDesign())
 	doc.Prior = prior
-	direct, err := ToValue(doc)
+	assertToValueMatchesJSON(t, doc)
+}
+
+// assertToValueMatchesJSON checks that the direct conversion gives the same value as a JSON round trip,
+// and returns it.
+func assertToValueMatchesJSON(t *testing.T, v any) ast.Value {
+	t.Helper()
+	direct, err := ToValue(v)
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := json.Marshal(doc)
+	raw, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,4 +35,5 @@ func TestToValueMatchesJSON(t *testing.T) {
 	if direct.Compare(viaJSON) != 0 {
 		t.Errorf("ToValue differs from the JSON encoding:\n%v\n%v", direct, viaJSON)
 	}
+	return direct
 }

@@ -24,6 +24,8 @@ type designInputModel struct {
 	LocalSecondaryIndexes  types.Map    `tfsdk:"local_secondary_indexes"`
 	GlobalSecondaryIndexes types.Map    `tfsdk:"global_secondary_indexes"`
 	Enforce                types.Bool   `tfsdk:"enforce"`
+	Observed               types.Object `tfsdk:"observed"`
+	ObservedIndexes        types.Map    `tfsdk:"observed_indexes"`
 }
 
 type keyModel struct {
@@ -274,16 +276,19 @@ func expandDesign(ctx context.Context, m designInputModel) (*keydesign.Input, di
 			if !element(e, v, p, &gm) {
 				continue
 			}
-			in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, keydesign.GlobalSecondaryIndex{Name: name,
+			g := keydesign.GlobalSecondaryIndex{Name: name,
 				PartitionKey:     e.gsiKeys(gm.PartitionKey, append(p, "partition_key")),
 				SortKey:          e.gsiKeys(gm.SortKey, append(p, "sort_key")),
 				ProjectionType:   e.str(gm.ProjectionType, append(p, "projection_type")),
 				NonKeyAttributes: e.strings(gm.NonKeyAttributes, append(p, "non_key_attributes")),
 				ReadCapacity:     e.int64Ptr(gm.ReadCapacity, append(p, "read_capacity")),
 				WriteCapacity:    e.int64Ptr(gm.WriteCapacity, append(p, "write_capacity")),
-			})
+			}
+			e.indexThroughput(&g, gm)
+			in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, g)
 		}
 	}
+	in.Observed = e.expandObserved(m.Observed, m.ObservedIndexes)
 	in.Unknown = e.unknown
 	return in, e.diags
 }

@@ -126,7 +126,7 @@ func flattenDesign(ctx context.Context, doc *keydesign.Document, findings []poli
 }
 
 // mapAttributes are the attributes whose next path step is a map key.
-var mapAttributes = map[string]bool{"segments": true, "local_secondary_indexes": true, "global_secondary_indexes": true, "tags": true}
+var mapAttributes = map[string]bool{"segments": true, "local_secondary_indexes": true, "global_secondary_indexes": true, "tags": true, "observed_indexes": true}
 
 // attributePath converts a domain path to a Terraform attribute path, using the schema's shape: the step
 // after a map attribute is a key, a number after a list attribute is an index.

@@ -134,7 +134,9 @@ func designInputAttributes() map[string]rschema.Attribute {
 		"global_secondary_indexes": rschema.MapNestedAttribute{Optional: true,
 			Description:  "Global secondary indexes keyed by index name. A changed key or projection deletes and creates that one index; the others are untouched.",
 			NestedObject: rschema.NestedAttributeObject{Attributes: gsiAttributes()}},
-		"enforce": optionalBool("When true (the default, or the provider's policy.enforce), error findings fail the plan; when false, every finding is a warning."),
+		"enforce":          optionalBool("When true (the default, or the provider's policy.enforce), error findings fail the plan; when false, every finding is a warning."),
+		"observed":         observedInputAttributes()["observed"],
+		"observed_indexes": observedInputAttributes()["observed_indexes"],
 	}
 }
 

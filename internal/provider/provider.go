@@ -265,7 +265,7 @@ func (p *dynamokeysProvider) Resources(context.Context) []func() resource.Resour
 }
 
 func (p *dynamokeysProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{NewKeydesignDataSource}
+	return []func() datasource.DataSource{NewKeydesignDataSource, NewObservedTrafficDataSource}
 }
 
 func (p *dynamokeysProvider) Functions(context.Context) []func() function.Function {

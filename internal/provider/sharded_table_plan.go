@@ -36,7 +36,12 @@ func planStreamIdentity(ctx context.Context, state *shardedTableModel, plan *sha
 // throughputFacts are the table's on-demand caps, warm throughput and autoscaling range as the capacity
 // rules read them.
 func throughputFacts(ctx context.Context, m shardedTableModel, diags *diag.Diagnostics) (*keydesign.UnitPair, *keydesign.UnitPair, *keydesign.Autoscaling) {
-	caps, warmth := expandThroughputs(ctx, m.OnDemandThroughput, m.WarmThroughput, diags)
+	return throughputFactsOf(ctx, m.OnDemandThroughput, m.WarmThroughput, m.Autoscaling, diags)
+}
+
+// throughputFactsOf reads the on-demand caps, warm throughput and autoscaling range of a table or an index.
+func throughputFactsOf(ctx context.Context, onDemandV, warmV, autoscalingV types.Object, diags *diag.Diagnostics) (*keydesign.UnitPair, *keydesign.UnitPair, *keydesign.Autoscaling) {
+	caps, warmth := expandThroughputs(ctx, onDemandV, warmV, diags)
 	pair := func(t *dynamo.Throughput) *keydesign.UnitPair {
 		if t == nil {
 			return nil
@@ -45,7 +50,7 @@ func throughputFacts(ctx context.Context, m shardedTableModel, diags *diag.Diagn
 	}
 	onDemand, warm := pair(caps), pair(warmth)
 	var a autoscalingModel
-	if !objectAs(ctx, m.Autoscaling, &a, diags) {
+	if !objectAs(ctx, autoscalingV, &a, diags) {
 		return onDemand, warm, nil
 	}
 	rangeOf := func(v types.Object) *keydesign.CapacityRange {

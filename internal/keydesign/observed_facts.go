@@ -1,0 +1,285 @@
+package keydesign
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// ObservedInput is one observation given to a design, with the attribute it was given in.
+type ObservedInput struct {
+	Path Path
+	Observation
+}
+
+// ObservedDoc is an observation in the design document with the facts the DK70x rules read.
+type ObservedDoc struct {
+	Observation
+	// Path is the attribute the observation was given in, where findings on it point.
+	Path Path `json:"path"`
+	// Measured are the facts Go derived from the observation and the design.
+	Measured MeasuredFacts `json:"measured"`
+}
+
+// MeasuredFacts compare an observation with the design (contributing/capacity-model.md, "Measured
+// traffic"). Units are capacity units per second.
+type MeasuredFacts struct {
+	// DeclaredWriteUnits and DeclaredReadUnits are the design's peak demand on the observed table or index:
+	// for the table its capacity.peak_*_units, for an index the table's peak writes (every table write may
+	// land in it) and no declared reads. Nil when not declared.
+	DeclaredWriteUnits *float64 `json:"declared_write_units"`
+	DeclaredReadUnits  *float64 `json:"declared_read_units"`
+	// ShardCount is the number of shards the key is written with (1 for an index).
+	ShardCount int64 `json:"shard_count"`
+	// HotKeyShareSource is "measured" (Contributor Insights) or "design" (the design's hot-key share, when the
+	// observation has no key figures); "" when neither is known.
+	HotKeyShareSource string `json:"hot_key_share_source"`
+	// HotKey is the busiest measured partition-key value; nil without Contributor Insights.
+	HotKey *string `json:"hot_key"`
+	// HotKeyWriteUnits and HotKeyReadUnits are the busiest partition-key value's demand at the measured
+	// peak: its measured share × the measured peak. Nil without key figures.
+	HotKeyWriteUnits *float64 `json:"hot_key_write_units"`
+	HotKeyReadUnits  *float64 `json:"hot_key_read_units"`
+	// RequiredShards are the shards (for an index: the partitions) the busiest logical key needs at the
+	// measured peak and target utilisation. A measured key of a sharded table is one shard of its logical
+	// key, so its share counts shard_count times.
+	RequiredShards int64 `json:"required_shards"`
+	// WriteLimit and ReadLimit are the most the table or index can serve per second, and the attribute that
+	// sets it; nil when nothing bounds it.
+	WriteLimit *CapacityLimit `json:"write_limit"`
+	ReadLimit  *CapacityLimit `json:"read_limit"`
+	// KeysOutsideDesign are measured keys the partition-key template cannot produce (table only).
+	KeysOutsideDesign []KeyMismatch `json:"keys_outside_design"`
+	// ThrottledKeys are the keys with throttle events, most throttled first.
+	ThrottledKeys []string `json:"throttled_keys"`
+	// ThrottleEvents is the window's read plus write throttle events; nil when neither was exported.
+	ThrottleEvents *float64 `json:"throttle_events"`
+}
+
+// CapacityLimit is the most a side of a table or index serves, and the attribute that sets it.
+type CapacityLimit struct {
+	Units float64 `json:"units"`
+	Name  string  `json:"name"`
+	Path  Path    `json:"path"`
+}
+
+// KeyMismatch is a measured key that the template cannot produce, and why.
+type KeyMismatch struct {
+	Key    string `json:"key"`
+	Reason string `json:"reason"`
+}
+
+// billingProvisioned is the billing mode with capacity units (API_BillingModeSummary); any other is on-demand.
+const billingProvisioned = "PROVISIONED"
+
+// MeasuredShareSource values.
+const (
+	MeasuredShareMeasured = "measured"
+	MeasuredShareDesign   = "design"
+)
+
+// validateObserved checks observations given by hand (the data source's own are checked when parsed): every
+// number finite and ≥ 0, shares at most 1, each target observed once, and an index that the design has.
+func (a *analyzer) validateObserved() {
+	targets := map[string]bool{}
+	gsis := map[string]bool{}
+	for _, g := range a.in.GlobalSecondaryIndexes {
+		gsis[g.Name] = true
+	}
+	gsisKnown := !a.isUnknown("global_secondary_indexes")
+	for _, o := range a.in.Observed {
+		check := func(attr string, v *float64, most float64) {
+			if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0 || *v > most) {
+				a.fail(append(slices.Clone(o.Path), attr), "must be a finite number between 0 and %s, got %v", thousands(most), *v)
+			}
+		}
+		check("traffic.writes_per_second", o.Traffic.WritesPerSecond, MaxRequestsPerSecond)
+		check("traffic.reads_per_second", o.Traffic.ReadsPerSecond, MaxRequestsPerSecond)
+		check("traffic.hot_key_share", o.Traffic.HotKeyShare, 1)
+		check("throttle_events.read", o.ThrottleEvents.Read, math.MaxFloat64)
+		check("throttle_events.write", o.ThrottleEvents.Write, math.MaxFloat64)
+		for i, k := range o.TopKeys {
+			p := append(slices.Clone(o.Path), "top_keys", fmt.Sprint(i))
+			if k.Key == "" {
+				a.fail(append(p, "key"), "is empty: every top key names a partition-key value")
+			}
+			check(fmt.Sprintf("top_keys[%d].share", i), k.Share, 1)
+			check(fmt.Sprintf("top_keys[%d].throttle_events", i), &k.ThrottleEvents, math.MaxFloat64)
+		}
+		if o.IndexName != "" && gsisKnown && !gsis[o.IndexName] {
+			a.fail(append(slices.Clone(o.Path), "index_name"), "names index %q, which is not among global_secondary_indexes: observe an index the design has, or the table (index_name = null)", o.IndexName)
+		}
+		if targets[o.IndexName] {
+			what := "the table"
+			if o.IndexName != "" {
+				what = "index " + o.IndexName
+			}
+			a.fail(o.Path, "is a second observation of %s: give each table or index one observation", what)
+		}
+		targets[o.IndexName] = true
+	}
+}
+
+// observedFacts derives the measured facts of each observation and each index's demand.
+func (a *analyzer) observedFacts(doc *Document, pk *Template) {
+	doc.Observed = make([]ObservedDoc, 0, len(a.in.Observed))
+	byIndex := map[string]*Observation{}
+	for i := range a.in.Observed {
+		o := &a.in.Observed[i]
+		byIndex[o.IndexName] = &o.Observation
+		od := ObservedDoc{Observation: o.Observation, Path: o.Path}
+		if od.TopKeys == nil {
+			od.TopKeys = []ObservedKey{}
+		}
+		if o.IndexName == "" {
+			od.Measured = a.tableMeasured(doc, pk, o.Observation)
+		} else {
+			od.Measured = a.indexMeasured(doc, o.Observation)
+		}
+		doc.Observed = append(doc.Observed, od)
+	}
+	slices.SortFunc(doc.Observed, func(x, y ObservedDoc) int { return cmp.Compare(x.IndexName, y.IndexName) })
+	for i := range doc.Table.GSIs {
+		g := &doc.Table.GSIs[i]
+		if o := byIndex[g.Name]; o != nil {
+			g.PeakWriteUnits, g.PeakReadUnits, g.PeakSource = o.Traffic.WritesPerSecond, o.Traffic.ReadsPerSecond, PeakMeasured
+			continue
+		}
+		if g.PeakWriteUnits = doc.Derived.Capacity.PeakWriteUnits; g.PeakWriteUnits != nil {
+			g.PeakSource = PeakDeclared
+		}
+	}
+}
+
+// Sources of an index's demand (GSIDoc.PeakSource).
+const (
+	PeakMeasured = "measured" // observed_indexes
+	PeakDeclared = "declared" // the table's peak writes, an upper bound
+)
+
+func (a *analyzer) tableMeasured(doc *Document, pk *Template, o Observation) MeasuredFacts {
+	d := doc.Derived
+	m := MeasuredFacts{DeclaredWriteUnits: d.Capacity.PeakWriteUnits, DeclaredReadUnits: d.Capacity.PeakReadUnits, ShardCount: d.ShardCount}
+	logicalShare := func(measured float64) float64 { return math.Min(1, measured*float64(d.ShardCount)) }
+	a.measuredDemand(&m, o, d.Capacity.HotKeyShare, logicalShare, doc.TargetUtilization)
+	m.WriteLimit, m.ReadLimit = capacityLimits(Path{}, doc.Table.BillingMode, doc.Table.ReadCapacity, doc.Table.WriteCapacity,
+		doc.Table.OnDemandThroughput, doc.Table.Autoscaling, true)
+	m.KeysOutsideDesign = []KeyMismatch{}
+	if pk != nil && doc.Table.PartitionKey.Type != KeyTypeBinary && len(d.UndeclaredPlaceholders) == 0 && !a.isUnknown("partition_key.template") && !a.isUnknown("sharding") {
+		if matcher := newKeyMatcher(pk, a.segments, d.ShardCount, doc.Sharding.Strategy, doc.Sharding.Source); matcher != nil {
+			for _, k := range o.TopKeys {
+				if why := matcher.mismatch(k.Key); why != "" {
+					m.KeysOutsideDesign = append(m.KeysOutsideDesign, KeyMismatch{Key: k.Key, Reason: why})
+				}
+			}
+		}
+	}
+	return m
+}
+
+func (a *analyzer) indexMeasured(doc *Document, o Observation) MeasuredFacts {
+	m := MeasuredFacts{DeclaredWriteUnits: doc.Derived.Capacity.PeakWriteUnits, ShardCount: 1, KeysOutsideDesign: []KeyMismatch{}}
+	var g GSIDoc
+	for _, x := range doc.Table.GSIs {
+		if x.Name == o.IndexName {
+			g = x
+		}
+	}
+	designShare := math.NaN()
+	if pw := doc.Derived.Capacity.PeakWriteUnits; pw != nil && *pw > 0 && g.HotPartitionWriteUnits != nil {
+		designShare = *g.HotPartitionWriteUnits / *pw
+	}
+	a.measuredDemand(&m, o, designShare, func(s float64) float64 { return s }, doc.TargetUtilization)
+	at := Path{"global_secondary_indexes", g.Name}
+	m.WriteLimit, m.ReadLimit = capacityLimits(at, doc.Table.BillingMode, g.ReadCapacity, g.WriteCapacity, g.OnDemandThroughput, g.Autoscaling, false)
+	return m
+}
+
+// measuredDemand fills the hot-key and shard facts: the measured busiest key's share when Contributor
+// Insights reported one, else the design's share (NaN: none).
+func (a *analyzer) measuredDemand(m *MeasuredFacts, o Observation, designShare float64, logical func(float64) float64, u float64) {
+	var share float64
+	switch {
+	case o.Traffic.HotKeyShare != nil:
+		m.HotKeyShareSource = MeasuredShareMeasured
+		share = logical(*o.Traffic.HotKeyShare)
+		if len(o.TopKeys) > 0 {
+			m.HotKey = ptr(o.TopKeys[0].Key)
+		}
+		if w := o.Traffic.WritesPerSecond; w != nil {
+			m.HotKeyWriteUnits = ptr(*w * *o.Traffic.HotKeyShare)
+		}
+		if r := o.Traffic.ReadsPerSecond; r != nil {
+			m.HotKeyReadUnits = ptr(*r * *o.Traffic.HotKeyShare)
+		}
+	case !math.IsNaN(designShare):
+		m.HotKeyShareSource = MeasuredShareDesign
+		share = designShare
+	}
+	var hotW, hotR float64
+	if w := o.Traffic.WritesPerSecond; w != nil {
+		hotW = *w * share
+	}
+	if r := o.Traffic.ReadsPerSecond; r != nil {
+		hotR = *r * share
+	}
+	m.RequiredShards = RequiredShards(hotW, hotR, u)
+	m.ThrottledKeys = []string{}
+	for _, k := range o.TopKeys {
+		if k.ThrottleEvents > 0 {
+			m.ThrottledKeys = append(m.ThrottledKeys, k.Key)
+		}
+	}
+	if o.ThrottleEvents.Read != nil || o.ThrottleEvents.Write != nil {
+		total := 0.0
+		for _, v := range []*float64{o.ThrottleEvents.Read, o.ThrottleEvents.Write} {
+			if v != nil {
+				total += *v
+			}
+		}
+		m.ThrottleEvents = &total
+	}
+}
+
+// capacityLimits are the most a table or index serves per side: a PROVISIONED one its autoscaling max or
+// its capacity; an on-demand one its on_demand_throughput cap, or for a table the default table quota.
+func capacityLimits(at Path, billing string, read, write *int64, onDemand *UnitPair, scaling *Autoscaling, table bool) (*CapacityLimit, *CapacityLimit) {
+	side := func(kind string, capacity *int64, odCap *int64, rng *CapacityRange) *CapacityLimit {
+		attr := func(steps ...string) Path { return append(slices.Clone(at), steps...) }
+		switch {
+		case billing == billingProvisioned && rng != nil:
+			return &CapacityLimit{Units: float64(rng.Max), Name: "autoscaling." + kind + ".max", Path: attr("autoscaling", kind, "max")}
+		case billing == billingProvisioned && capacity != nil:
+			return &CapacityLimit{Units: float64(*capacity), Name: kind + "_capacity", Path: attr(kind + "_capacity")}
+		case billing != billingProvisioned && odCap != nil:
+			return &CapacityLimit{Units: float64(*odCap), Name: "on_demand_throughput.max_" + kind + "_request_units",
+				Path: attr("on_demand_throughput", "max_"+kind+"_request_units")}
+		case billing != billingProvisioned && table:
+			return &CapacityLimit{Units: float64(OnDemandTableUnitsQuota), Name: "the on-demand table quota", Path: attr()}
+		}
+		return nil
+	}
+	var odRead, odWrite *int64
+	if onDemand != nil {
+		odRead, odWrite = onDemand.Read, onDemand.Write
+	}
+	var rRead, rWrite *CapacityRange
+	if scaling != nil {
+		rRead, rWrite = scaling.Read, scaling.Write
+	}
+	return side("write", write, odWrite, rWrite), side("read", read, odRead, rRead)
+}
+
+// questionableObserved warns about an observation of another table than the one the design names: the
+// figures are someone else's.
+func questionableObserved(in *Input) []*FieldError {
+	var out []*FieldError
+	for _, o := range in.Observed {
+		if in.TableName != "" && o.TableName != "" && o.TableName != in.TableName {
+			out = append(out, &FieldError{Path: append(slices.Clone(o.Path), "table_name"), Message: fmt.Sprintf(
+				"the measurements are of table %q but this is table %q: give the observation of this table", o.TableName, in.TableName)})
+		}
+	}
+	return out
+}

@@ -1,0 +1,199 @@
+package keydesign
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// keyMatcher tells whether a partition-key value could have been written by the design: the template's
+// literal parts in order, each placeholder's value in its segment's format (an enum's values, a time
+// bucket's layout, digits for a number, at most max_length bytes), the shard suffix with the routing's
+// width and below its count, and with calculated sharding whose source is in the key, the suffix the
+// routing computes.
+type keyMatcher struct {
+	strict, loose *regexp.Regexp
+	names         []string // placeholder of each capture group
+	segments      map[string]ResolvedSegment
+	shardCount    int64
+	shardWidth    int
+	source        string // segment hashed by calculated sharding; "" otherwise
+}
+
+// timeLayouts are the rendered forms of time buckets (segment.go gives their widths).
+var timeLayouts = map[string]string{
+	"year":        `[0-9]{4}`,
+	"month":       `[0-9]{4}-[0-9]{2}`,
+	"week":        `[0-9]{4}-W[0-9]{2}`,
+	"day":         `[0-9]{4}-[0-9]{2}-[0-9]{2}`,
+	"hour":        `[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}`,
+	"minute":      `[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}`,
+	"second":      `[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}`,
+	"millisecond": `[0-9]{13}`,
+}
+
+var timeExamples = map[string]string{
+	"year": "2006", "month": "2006-01", "week": "2006-W01", "day": "2006-01-02", "hour": "2006-01-02T15",
+	"minute": "2006-01-02T15:04", "second": "2006-01-02T15:04:05", "millisecond": "a 13-digit epoch in milliseconds",
+}
+
+const numberPattern = `-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?`
+
+// wholeTimeLayouts and wholeNumber match a whole value, for the reasons a key does not match.
+var (
+	wholeTimeLayouts = func() map[string]*regexp.Regexp {
+		out := make(map[string]*regexp.Regexp, len(timeLayouts))
+		for g, l := range timeLayouts {
+			out[g] = regexp.MustCompile(`\A` + l + `\z`)
+		}
+		return out
+	}()
+	wholeNumber = regexp.MustCompile(`\A` + numberPattern + `\z`)
+)
+
+// newKeyMatcher builds the matcher of a parsed template; nil when a placeholder has no segment (DK104
+// reports that) or the template does not compile.
+func newKeyMatcher(t *Template, segments map[string]ResolvedSegment, shardCount int64, strategy, source string) *keyMatcher {
+	m := &keyMatcher{segments: segments, shardCount: shardCount, shardWidth: ShardWidth(shardCount)}
+	if strategy == StrategyCalculated && t.HasPlaceholder(source) {
+		m.source = source
+	}
+	var strict, loose strings.Builder
+	strict.WriteString(`\A`)
+	loose.WriteString(`\A`)
+	for _, p := range t.Parts {
+		if p.Placeholder == "" {
+			strict.WriteString(regexp.QuoteMeta(p.Literal))
+			loose.WriteString(regexp.QuoteMeta(p.Literal))
+			continue
+		}
+		m.names = append(m.names, p.Placeholder)
+		loose.WriteString(`(.*?)`)
+		if p.Placeholder == ShardPlaceholder {
+			fmt.Fprintf(&strict, `([0-9]{%d})`, m.shardWidth)
+			continue
+		}
+		seg, ok := segments[p.Placeholder]
+		if !ok {
+			return nil
+		}
+		strict.WriteString("(" + segmentPattern(seg) + ")")
+	}
+	strict.WriteString(`\z`)
+	loose.WriteString(`\z`)
+	var err error
+	if m.strict, err = regexp.Compile(strict.String()); err != nil {
+		return nil
+	}
+	if m.loose, err = regexp.Compile(loose.String()); err != nil {
+		return nil
+	}
+	return m
+}
+
+func segmentPattern(s ResolvedSegment) string {
+	switch s.Kind {
+	case KindEnum:
+		alts := make([]string, 0, len(s.Values))
+		for _, v := range s.Values {
+			alts = append(alts, regexp.QuoteMeta(v))
+		}
+		return strings.Join(alts, "|")
+	case KindTime:
+		if l, ok := timeLayouts[s.Granularity]; ok {
+			return l
+		}
+	case KindNumber:
+		return numberPattern
+	}
+	return `.+?`
+}
+
+// mismatch is why key cannot come from the template, or "" when it can.
+func (m *keyMatcher) mismatch(key string) string {
+	if groups := m.strict.FindStringSubmatch(key); groups != nil {
+		if why := m.checkValues(groups[1:]); why == "" {
+			return ""
+		}
+	}
+	groups := m.loose.FindStringSubmatch(key)
+	if groups == nil {
+		return "its literal text does not follow the template"
+	}
+	if why := m.checkValues(groups[1:]); why != "" {
+		return why
+	}
+	return "its parts do not follow the template"
+}
+
+// checkValues checks each captured placeholder value against its segment and the routing.
+func (m *keyMatcher) checkValues(values []string) string {
+	seen := map[string]string{}
+	for i, name := range m.names {
+		v := values[i]
+		if prev, ok := seen[name]; ok && prev != v {
+			return fmt.Sprintf("{%s} appears twice with different values (%q, %q)", name, prev, v)
+		}
+		seen[name] = v
+		if name == ShardPlaceholder {
+			if why := m.checkShard(v); why != "" {
+				return why
+			}
+			continue
+		}
+		if why := checkSegmentValue(m.segments[name], v); why != "" {
+			return why
+		}
+	}
+	if m.source != "" {
+		want := ShardSuffix(seen[m.source], m.shardCount)
+		if got := seen[ShardPlaceholder]; got != want {
+			return fmt.Sprintf("shard suffix %s is not the routing's sha256(%q) mod %d = %s: the writer does not follow the calculated routing",
+				got, seen[m.source], m.shardCount, want)
+		}
+	}
+	return ""
+}
+
+func (m *keyMatcher) checkShard(v string) string {
+	last := FormatShard(m.shardCount-1, m.shardWidth)
+	if len(v) != m.shardWidth || strings.Trim(v, "0123456789") != "" {
+		return fmt.Sprintf("shard suffix %q is not %d digit(s) %s..%s", v, m.shardWidth, FormatShard(0, m.shardWidth), last)
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n >= m.shardCount {
+		return fmt.Sprintf("shard suffix %s is outside %s..%s: the design has %d shards", v, FormatShard(0, m.shardWidth), last, m.shardCount)
+	}
+	return ""
+}
+
+func checkSegmentValue(s ResolvedSegment, v string) string {
+	switch {
+	case v == "":
+		return fmt.Sprintf("{%s} is empty", s.Name)
+	case int64(len(v)) > s.MaxLength:
+		return fmt.Sprintf("{%s} = %q is %d bytes, longer than its max_length %d", s.Name, v, len(v), s.MaxLength)
+	case !utf8.ValidString(v):
+		return fmt.Sprintf("{%s} is not valid UTF-8", s.Name)
+	}
+	switch s.Kind {
+	case KindEnum:
+		for _, allowed := range s.Values {
+			if v == allowed {
+				return ""
+			}
+		}
+		return fmt.Sprintf("{%s} = %q is not one of its values (%s)", s.Name, v, strings.Join(s.Values, ", "))
+	case KindTime:
+		if re, ok := wholeTimeLayouts[s.Granularity]; ok && !re.MatchString(v) {
+			return fmt.Sprintf("{%s} = %q is not a %s bucket like %s", s.Name, v, s.Granularity, timeExamples[s.Granularity])
+		}
+	case KindNumber:
+		if !wholeNumber.MatchString(v) {
+			return fmt.Sprintf("{%s} = %q is not a number", s.Name, v)
+		}
+	}
+	return ""
+}

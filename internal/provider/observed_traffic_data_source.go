@@ -1,0 +1,303 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/dynamo"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+)
+
+var (
+	_ datasource.DataSource                     = (*observedTrafficDataSource)(nil)
+	_ datasource.DataSourceWithConfigure        = (*observedTrafficDataSource)(nil)
+	_ datasource.DataSourceWithConfigValidators = (*observedTrafficDataSource)(nil)
+)
+
+// Defaults and bounds of the live window.
+const (
+	defaultLookback = 14 * 24 * time.Hour
+	// maxLookback is how long CloudWatch keeps one-minute datapoints (15 days; CloudWatch concepts, "Metric
+	// retention"): a longer window would read coarser sums and understate the peak.
+	maxLookback                = 15 * 24 * time.Hour
+	defaultObservedReadTimeout = 5 * time.Minute
+)
+
+// NewObservedTrafficDataSource returns the dynamokeys_observed_traffic data source.
+func NewObservedTrafficDataSource() datasource.DataSource { return &observedTrafficDataSource{} }
+
+type observedTrafficDataSource struct {
+	data *providerData
+}
+
+type observedTrafficSourceModel struct {
+	MetricData          types.String   `tfsdk:"metric_data"`
+	AccessedKeysReport  types.String   `tfsdk:"accessed_keys_report"`
+	ThrottledKeysReport types.String   `tfsdk:"throttled_keys_report"`
+	TableName           types.String   `tfsdk:"table_name"`
+	IndexName           types.String   `tfsdk:"index_name"`
+	Lookback            types.String   `tfsdk:"lookback"`
+	End                 types.String   `tfsdk:"end"`
+	Timeouts            timeouts.Value `tfsdk:"timeouts"`
+	Observed            types.Object   `tfsdk:"observed"`
+	Report              types.String   `tfsdk:"report"`
+}
+
+func (d *observedTrafficDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_observed_traffic"
+}
+
+func (d *observedTrafficDataSource) Schema(ctx context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	optional := func(desc string) dschema.StringAttribute {
+		return dschema.StringAttribute{Optional: true, Description: desc}
+	}
+	resp.Schema = dschema.Schema{
+		Description: "Reads a table's (or a global secondary index's) measured traffic from CloudWatch and Contributor Insights: the peak " +
+			"writes and reads per second, the busiest partition keys and their share, throttling. Offline from the JSON the AWS CLI " +
+			"printed (metric_data and the reports), with no credentials; or live (table_name, lookback) with the provider's credentials. " +
+			"Give observed to dynamokeys_keydesign or dynamokeys_sharded_table to check the design against it (rules DK701–DK704).",
+		Attributes: map[string]dschema.Attribute{
+			"metric_data": optional("Offline: the output of `aws cloudwatch get-metric-data` run with the query file of the docs (AWS/DynamoDB, " +
+				"Period 60, Stat Sum, ids consumed_write_capacity_units, consumed_read_capacity_units, write_throttle_events, read_throttle_events), e.g. file(\"metric-data.json\")."),
+			"accessed_keys_report": optional("Offline: the output of `aws cloudwatch get-insight-rule-report` for the table's (or index's) " +
+				"DynamoDBContributorInsights-PKC-… rule (most accessed partition keys). Optional: without it the key figures are null."),
+			"throttled_keys_report": optional("Offline: the output of `aws cloudwatch get-insight-rule-report` for the …-PKT-… rule (most throttled partition keys). Optional."),
+			"table_name":            optional("The table. Live: required, the table to read; offline: a label for the report."),
+			"index_name":            optional("A global secondary index of the table to read instead of the table."),
+			"lookback": optional(fmt.Sprintf("Live: how far back to read, a duration such as \"14d\", \"36h\" or \"90m\"; default 14d, at most %dd "+
+				"(CloudWatch keeps one-minute datapoints for 15 days).", int(maxLookback.Hours()/24))),
+			"end":      optional("Live: the end of the window, RFC 3339; default now (to the minute). Set it to read the same window on every plan."),
+			"timeouts": timeouts.Attributes(ctx),
+			"observed": observedOutputAttribute(),
+			"report":   dschema.StringAttribute{Computed: true, Description: "A readable text report of the measured traffic."},
+		},
+	}
+}
+
+// ConfigValidators: offline and live are exclusive, and one of them is needed.
+func (d *observedTrafficDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
+	return []datasource.ConfigValidator{modeValidator{}}
+}
+
+type modeValidator struct{}
+
+func (modeValidator) Description(context.Context) string {
+	return "set metric_data (offline) or table_name without metric_data (live)"
+}
+
+func (v modeValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (modeValidator) ValidateDataSource(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
+	var m observedTrafficSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || m.MetricData.IsUnknown() || m.TableName.IsUnknown() {
+		return
+	}
+	offline := !m.MetricData.IsNull()
+	switch {
+	case !offline && m.TableName.IsNull():
+		resp.Diagnostics.AddError("Missing measured traffic source",
+			"Set metric_data (and optionally accessed_keys_report, throttled_keys_report) to read an AWS CLI export offline, "+
+				"or table_name to read CloudWatch with the provider's credentials.")
+	case !offline:
+		for attrName, v := range map[string]types.String{"accessed_keys_report": m.AccessedKeysReport, "throttled_keys_report": m.ThrottledKeysReport} {
+			if !v.IsNull() {
+				resp.Diagnostics.AddAttributeError(path.Root(attrName), "Report without metric_data",
+					attrName+" is an offline export: give metric_data with it, or remove it to read the table live.")
+			}
+		}
+	default:
+		for attrName, v := range map[string]types.String{"lookback": m.Lookback, "end": m.End} {
+			if !v.IsNull() {
+				resp.Diagnostics.AddAttributeError(path.Root(attrName), "Live setting with an offline export",
+					attrName+" applies when the data source reads CloudWatch live; with metric_data the export's own window counts. Remove it.")
+			}
+		}
+	}
+	if !m.Lookback.IsNull() && !m.Lookback.IsUnknown() {
+		if _, err := parseLookback(m.Lookback.ValueString()); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("lookback"), "Invalid lookback", err.Error())
+		}
+	}
+	if !m.End.IsNull() && !m.End.IsUnknown() {
+		if _, err := time.Parse(time.RFC3339, m.End.ValueString()); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("end"), "Invalid end", fmt.Sprintf("end must be an RFC 3339 time such as 2026-11-30T12:00:00Z, got %q.", m.End.ValueString()))
+		}
+	}
+}
+
+// parseLookback reads a duration with an optional day unit ("14d", "1d12h") and checks its bounds.
+func parseLookback(s string) (time.Duration, error) {
+	days := time.Duration(0)
+	rest := s
+	if i := strings.IndexByte(s, 'd'); i > 0 {
+		n, err := strconv.Atoi(s[:i])
+		if err != nil {
+			return 0, fmt.Errorf("lookback %q is not a duration such as \"14d\", \"36h\" or \"90m\"", s)
+		}
+		days, rest = time.Duration(n)*24*time.Hour, s[i+1:]
+	}
+	d := time.Duration(0)
+	if rest != "" {
+		var err error
+		if d, err = time.ParseDuration(rest); err != nil {
+			return 0, fmt.Errorf("lookback %q is not a duration such as \"14d\", \"36h\" or \"90m\"", s)
+		}
+	}
+	d += days
+	switch {
+	case d < time.Minute:
+		return 0, fmt.Errorf("lookback %q is shorter than a minute, the metrics' period", s)
+	case d > maxLookback:
+		return 0, fmt.Errorf("lookback %q is longer than 15 days: CloudWatch keeps one-minute datapoints for 15 days, and a longer window would understate the peak", s)
+	}
+	return d, nil
+}
+
+func (d *observedTrafficDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	data, diags := providerDataFrom(req.ProviderData)
+	resp.Diagnostics.Append(diags...)
+	d.data = data
+}
+
+func (d *observedTrafficDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m observedTrafficSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	export := keydesign.ObservedExport{TableName: m.TableName.ValueString(), IndexName: m.IndexName.ValueString()}
+	var diags diag.Diagnostics
+	var obs *keydesign.Observation
+	if !m.MetricData.IsNull() {
+		export.MetricData = []byte(m.MetricData.ValueString())
+		export.AccessedKeysReport = []byte(m.AccessedKeysReport.ValueString())
+		export.ThrottledKeysReport = []byte(m.ThrottledKeysReport.ValueString())
+		obs, diags = observeExport(export, nil)
+	} else {
+		obs, diags = d.readLive(ctx, m, export)
+	}
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	m.Observed, diags = flattenObserved(ctx, obs)
+	resp.Diagnostics.Append(diags...)
+	m.Report = types.StringValue(keydesign.ObservationReport(obs))
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// observeExport computes the figures and reports bad input on the attribute that holds it; attrOf remaps
+// the export attributes (the live path reports them on table_name).
+func observeExport(export keydesign.ObservedExport, attrOf func(string) string) (*keydesign.Observation, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	if attrOf == nil {
+		attrOf = func(a string) string { return a }
+	}
+	obs, warnings, errs := keydesign.ObserveTraffic(export)
+	for _, w := range warnings {
+		diags.AddAttributeWarning(path.Root(attrOf(w.Path[0])), "Measured traffic: "+w.Path[0], w.Error())
+	}
+	for _, e := range errs {
+		diags.AddAttributeError(path.Root(attrOf(e.Path[0])), "Invalid measured traffic", e.Error())
+	}
+	return obs, diags
+}
+
+func (d *observedTrafficDataSource) readLive(ctx context.Context, m observedTrafficSourceModel, export keydesign.ObservedExport) (*keydesign.Observation, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	if d.data == nil || d.data.dynamo == nil {
+		diags.AddError("Provider not configured", "Reading measured traffic live needs the provider's AWS configuration; configure the dynamokeys provider.")
+		return nil, diags
+	}
+	lookback := defaultLookback
+	if !m.Lookback.IsNull() {
+		var err error
+		if lookback, err = parseLookback(m.Lookback.ValueString()); err != nil {
+			diags.AddAttributeError(path.Root("lookback"), "Invalid lookback", err.Error())
+			return nil, diags
+		}
+	}
+	end := time.Now().UTC().Truncate(time.Minute)
+	if !m.End.IsNull() {
+		var err error
+		if end, err = time.Parse(time.RFC3339, m.End.ValueString()); err != nil {
+			diags.AddAttributeError(path.Root("end"), "Invalid end", err.Error())
+			return nil, diags
+		}
+	}
+	timeout, dg := m.Timeouts.Read(ctx, defaultObservedReadTimeout)
+	diags.Append(dg...)
+	if diags.HasError() {
+		return nil, diags
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	names := make(map[string]string, len(keydesign.MetricQueries))
+	for _, q := range keydesign.MetricQueries {
+		names[q.ID] = q.Metric
+	}
+	q := dynamo.TrafficQuery{TableName: export.TableName, IndexName: export.IndexName, Start: end.Add(-lookback), End: end, MetricNames: names}
+	live, err := d.data.dynamo.ExportTraffic(ctx, q)
+	switch {
+	case errors.Is(err, dynamo.ErrTableNotFound):
+		diags.AddAttributeError(path.Root("table_name"), "Table not found",
+			fmt.Sprintf("Table %s (index %q) was not found in the provider's region and account: check table_name, index_name and the provider's region.", q.TableName, q.IndexName))
+		return nil, diags
+	case err != nil:
+		diags.AddError("Reading measured traffic failed", fmt.Sprintf("%v. Check the provider's credentials (cloudwatch:GetMetricData, "+
+			"cloudwatch:GetInsightRuleReport, dynamodb:DescribeContributorInsights) and region.", err))
+		return nil, diags
+	}
+	export.MetricData, export.AccessedKeysReport, export.ThrottledKeysReport = live.MetricData, live.AccessedKeysReport, live.ThrottledKeysReport
+	what := "table " + q.TableName
+	if q.IndexName != "" {
+		what = "index " + q.IndexName
+	}
+	switch {
+	case live.AccessedKeysReport == nil && live.ThrottledKeysReport == nil:
+		diags.AddAttributeWarning(path.Root("table_name"), "Contributor Insights is off",
+			fmt.Sprintf("Contributor Insights is not enabled for %s (status %q): the key figures (hot_key_share, top_keys) are null and rules DK702 "+
+				"and DK703 cannot check keys. Turn it on with contributor_insights = { mode = \"ACCESSED_AND_THROTTLED_KEYS\" } on the "+
+				"dynamokeys_sharded_table (or its index), or `aws dynamodb update-contributor-insights`.", what, live.InsightsStatus))
+	case live.AccessedKeysReport == nil:
+		diags.AddAttributeWarning(path.Root("table_name"), "Contributor Insights counts throttled keys only",
+			fmt.Sprintf("Contributor Insights of %s runs in mode %s: throttled keys are listed, but hot_key_share and the shares of top_keys need "+
+				"mode = \"ACCESSED_AND_THROTTLED_KEYS\".", what, live.InsightsMode))
+	}
+	toTable := func(string) string { return "table_name" }
+	obs, dg := observeExport(export, toTable)
+	if dg.HasError() && export.AccessedKeysReport != nil {
+		// A report without contributors (Contributor Insights just turned on, or no request since) does not
+		// make the metrics unusable: read them without the key figures and say why.
+		retry := export
+		retry.AccessedKeysReport = nil
+		if obs2, dg2 := observeExport(retry, toTable); !dg2.HasError() {
+			diags.AddAttributeWarning(path.Root("table_name"), "No key figures",
+				fmt.Sprintf("The most accessed keys report of %s could not be used (%s); the key figures are null.", what, firstError(dg)))
+			diags.Append(dg2...)
+			return obs2, diags
+		}
+	}
+	diags.Append(dg...)
+	return obs, diags
+}
+
+func firstError(d diag.Diagnostics) string {
+	for _, e := range d.Errors() {
+		return e.Detail()
+	}
+	return ""
+}

@@ -1,0 +1,380 @@
+// Package awsstub is a stand-in on 127.0.0.1 for the AWS calls of the live measured-traffic path: DynamoDB's
+// DescribeContributorInsights (AWS JSON 1.0) and CloudWatch's GetMetricData and GetInsightRuleReport in
+// Smithy RPC v2 CBOR, the protocol aws-sdk-go-v2/service/cloudwatch speaks since v1.5x. It answers from
+// exports in the AWS CLI's JSON shape (the same files the offline path reads), pages GetMetricData, and
+// records every request so that tests can assert what was asked.
+package awsstub
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aws/smithy-go/encoding/cbor"
+)
+
+// Insights is what DescribeContributorInsights answers for a table or index.
+type Insights struct {
+	Status string // ENABLED, DISABLED, …
+	Mode   string
+	Rules  []string
+}
+
+// Request is one recorded call: the operation and its decoded input (CBOR and JSON alike become JSON-like
+// Go values; CBOR timestamps become time.Time).
+type Request struct {
+	Operation string
+	Input     map[string]any
+}
+
+// Server answers the three operations. Set the fields before the first call.
+type Server struct {
+	URL string
+	// Insights by "table" or "table/index"; a missing entry answers ResourceNotFoundException.
+	Insights map[string]Insights
+	// MetricData by "table" or "table/index": the get-metric-data output to serve.
+	MetricData map[string][]byte
+	// Reports by rule name: the get-insight-rule-report output to serve.
+	Reports map[string][]byte
+	// PageSize is the most datapoints per query and page of GetMetricData (0: no paging).
+	PageSize int
+
+	srv      *httptest.Server
+	mu       sync.Mutex
+	requests []Request
+}
+
+// Start listens on a free port of 127.0.0.1; Close stops it.
+func Start() *Server {
+	s := &Server{Insights: map[string]Insights{}, MetricData: map[string][]byte{}, Reports: map[string][]byte{}}
+	s.srv = httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		panic(fmt.Sprintf("awsstub: %v", err))
+	}
+	s.srv.Listener = l
+	s.srv.Start()
+	s.URL = s.srv.URL
+	return s
+}
+
+// Close stops the server.
+func (s *Server) Close() { s.srv.Close() }
+
+// Requests returns the calls made so far, in order.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.requests)
+}
+
+func (s *Server) record(op string, in map[string]any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.requests = append(s.requests, Request{Operation: op, Input: in})
+}
+
+const cborPrefix = "/service/GraniteServiceVersion20100801/operation/"
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	if op, ok := strings.CutPrefix(r.URL.Path, cborPrefix); ok {
+		s.serveCBOR(w, r, op, body)
+		return
+	}
+	if target := r.Header.Get("X-Amz-Target"); target == "DynamoDB_20120810.DescribeContributorInsights" {
+		s.serveInsights(w, body)
+		return
+	}
+	writeJSONError(w, "UnknownOperationException", "the stand-in does not implement "+r.Header.Get("X-Amz-Target"))
+}
+
+func writeJSONError(w http.ResponseWriter, code, msg string) {
+	writeJSON(w, http.StatusBadRequest, map[string]string{"__type": "com.amazonaws.dynamodb.v20120810#" + code, "message": msg})
+}
+
+// writeJSON answers in AWS JSON 1.0 with the CRC32 of the body, which the DynamoDB client checks.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, _ := json.Marshal(v)
+	w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+	w.Header().Set("X-Amz-Crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(b)), 10))
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
+func (s *Server) serveInsights(w http.ResponseWriter, body []byte) {
+	var in map[string]any
+	if err := json.Unmarshal(body, &in); err != nil {
+		writeJSONError(w, "ValidationException", err.Error())
+		return
+	}
+	s.record("DescribeContributorInsights", in)
+	key, _ := in["TableName"].(string)
+	if idx, ok := in["IndexName"].(string); ok {
+		key += "/" + idx
+	}
+	ins, ok := s.Insights[key]
+	if !ok {
+		writeJSONError(w, "ResourceNotFoundException", "Requested resource not found: "+key)
+		return
+	}
+	out := map[string]any{"TableName": in["TableName"], "ContributorInsightsStatus": ins.Status, "ContributorInsightsRuleList": ins.Rules}
+	if ins.Mode != "" {
+		out["ContributorInsightsMode"] = ins.Mode
+	}
+	if in["IndexName"] != nil {
+		out["IndexName"] = in["IndexName"]
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) serveCBOR(w http.ResponseWriter, r *http.Request, op string, body []byte) {
+	if r.Header.Get("Smithy-Protocol") != "rpc-v2-cbor" || r.Header.Get("Content-Type") != "application/cbor" {
+		writeCBORError(w, "InvalidParameterInput", "not an RPC v2 CBOR request")
+		return
+	}
+	v, err := cbor.Decode(body)
+	if err != nil {
+		writeCBORError(w, "InvalidParameterInput", err.Error())
+		return
+	}
+	in, _ := fromCBOR(v).(map[string]any)
+	s.record(op, in)
+	var out any
+	switch op {
+	case "GetMetricData":
+		out, err = s.getMetricData(in)
+	case "GetInsightRuleReport":
+		out, err = s.getInsightRuleReport(in)
+	default:
+		err = fmt.Errorf("the stand-in does not implement %s", op)
+	}
+	if err != nil {
+		writeCBORError(w, "InvalidParameterInput", err.Error())
+		return
+	}
+	w.Header().Set("Smithy-Protocol", "rpc-v2-cbor")
+	w.Header().Set("Content-Type", "application/cbor")
+	_, _ = w.Write(cbor.Encode(toCBOR(out, "")))
+}
+
+func writeCBORError(w http.ResponseWriter, code, msg string) {
+	w.Header().Set("Smithy-Protocol", "rpc-v2-cbor")
+	w.Header().Set("Content-Type", "application/cbor")
+	w.WriteHeader(http.StatusBadRequest)
+	_, _ = w.Write(cbor.Encode(cbor.Map{"__type": cbor.String("com.amazonaws.cloudwatch#" + code), "message": cbor.String(msg)}))
+}
+
+// getMetricData answers from the export of the queried table or index: for each query, the export's
+// result with the same id, its datapoints within [StartTime, EndTime), PageSize at a time.
+func (s *Server) getMetricData(in map[string]any) (map[string]any, error) {
+	queries, _ := in["MetricDataQueries"].([]any)
+	if len(queries) == 0 {
+		return nil, fmt.Errorf("no MetricDataQueries")
+	}
+	start, _ := in["StartTime"].(time.Time)
+	end, _ := in["EndTime"].(time.Time)
+	offset := 0
+	if tok, ok := in["NextToken"].(string); ok {
+		offset, _ = strconv.Atoi(tok)
+	}
+	var target string
+	results := []any{}
+	more := false
+	for _, q := range queries {
+		qm, _ := q.(map[string]any)
+		id, _ := qm["Id"].(string)
+		stat, _ := qm["MetricStat"].(map[string]any)
+		metric, _ := stat["Metric"].(map[string]any)
+		target = dimensionsKey(metric["Dimensions"])
+		points, err := s.series(target, id)
+		if err != nil {
+			return nil, err
+		}
+		var ts []any
+		var vs []any
+		for _, p := range points {
+			if !p.t.Before(start) && p.t.Before(end) {
+				ts = append(ts, p.t)
+				vs = append(vs, p.v)
+			}
+		}
+		lo, hi := min(offset, len(ts)), len(ts)
+		if s.PageSize > 0 && offset+s.PageSize < len(ts) {
+			hi, more = offset+s.PageSize, true
+		}
+		results = append(results, map[string]any{"Id": id, "Label": metric["MetricName"], "Timestamps": ts[lo:hi], "Values": vs[lo:hi],
+			"StatusCode": "Complete"})
+	}
+	out := map[string]any{"MetricDataResults": results, "Messages": []any{}}
+	if more {
+		for _, r := range results {
+			if rm, ok := r.(map[string]any); ok {
+				rm["StatusCode"] = "PartialData"
+			}
+		}
+		out["NextToken"] = strconv.Itoa(offset + s.PageSize)
+	}
+	return out, nil
+}
+
+func dimensionsKey(v any) string {
+	var table, index string
+	dims, _ := v.([]any)
+	for _, d := range dims {
+		dm, _ := d.(map[string]any)
+		switch dm["Name"] {
+		case "TableName":
+			table, _ = dm["Value"].(string)
+		case "GlobalSecondaryIndexName":
+			index, _ = dm["Value"].(string)
+		}
+	}
+	if index != "" {
+		return table + "/" + index
+	}
+	return table
+}
+
+type point struct {
+	t time.Time
+	v float64
+}
+
+// series joins the pages of a query in an export, newest first as GetMetricData's default ScanBy.
+func (s *Server) series(target, id string) ([]point, error) {
+	raw, ok := s.MetricData[target]
+	if !ok {
+		return nil, nil // CloudWatch answers an unknown metric with no datapoints
+	}
+	var export struct {
+		MetricDataResults []struct {
+			ID         string    `json:"Id"`
+			Timestamps []string  `json:"Timestamps"`
+			Values     []float64 `json:"Values"`
+		} `json:"MetricDataResults"`
+	}
+	if err := json.Unmarshal(raw, &export); err != nil {
+		return nil, err
+	}
+	var points []point
+	for _, r := range export.MetricDataResults {
+		if r.ID != id {
+			continue
+		}
+		for i, ts := range r.Timestamps {
+			t, err := time.Parse(time.RFC3339, ts)
+			if err != nil {
+				return nil, err
+			}
+			points = append(points, point{t: t, v: r.Values[i]})
+		}
+	}
+	slices.SortFunc(points, func(a, b point) int { return b.t.Compare(a.t) })
+	return points, nil
+}
+
+func (s *Server) getInsightRuleReport(in map[string]any) (any, error) {
+	rule, _ := in["RuleName"].(string)
+	raw, ok := s.Reports[rule]
+	if !ok {
+		return nil, fmt.Errorf("no rule %s", rule)
+	}
+	var out any
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// fromCBOR turns a decoded CBOR value into JSON-like Go values; a tag-1 timestamp becomes a time.Time.
+func fromCBOR(v cbor.Value) any {
+	switch v := v.(type) {
+	case cbor.Map:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[k] = fromCBOR(e)
+		}
+		return out
+	case cbor.List:
+		out := make([]any, 0, len(v))
+		for _, e := range v {
+			out = append(out, fromCBOR(e))
+		}
+		return out
+	case cbor.String:
+		return string(v)
+	case cbor.Uint:
+		return float64(v)
+	case cbor.NegInt:
+		return -float64(v)
+	case cbor.Float32:
+		return float64(v)
+	case cbor.Float64:
+		return float64(v)
+	case cbor.Bool:
+		return bool(v)
+	case *cbor.Tag:
+		if t, err := cbor.AsTime(v); err == nil {
+			return t
+		}
+	}
+	return nil
+}
+
+// integerFields are the members of the answers modelled as integers (the rest are doubles).
+var integerFields = map[string]bool{"ApproximateUniqueCount": true}
+
+// timestampFields hold ISO 8601 strings in the CLI's JSON and epoch-second tags in CBOR.
+var timestampFields = map[string]bool{"Timestamp": true, "Timestamps": true}
+
+// toCBOR encodes a JSON-like value for an answer; field names the member it belongs to.
+func toCBOR(v any, field string) cbor.Value {
+	switch v := v.(type) {
+	case map[string]any:
+		out := cbor.Map{}
+		for k, e := range v {
+			if e != nil {
+				out[k] = toCBOR(e, k)
+			}
+		}
+		return out
+	case []any:
+		out := cbor.List{}
+		for _, e := range v {
+			out = append(out, toCBOR(e, field))
+		}
+		return out
+	case time.Time:
+		return &cbor.Tag{ID: 1, Value: cbor.Float64(float64(v.UnixNano()) / 1e9)}
+	case string:
+		if timestampFields[field] {
+			if t, err := time.Parse(time.RFC3339, v); err == nil {
+				return &cbor.Tag{ID: 1, Value: cbor.Float64(float64(t.UnixNano()) / 1e9)}
+			}
+		}
+		return cbor.String(v)
+	case float64:
+		if integerFields[field] && v == math.Trunc(v) && v >= 0 {
+			return cbor.Uint(uint64(v))
+		}
+		return cbor.Float64(v)
+	case bool:
+		return cbor.Bool(v)
+	}
+	return &cbor.Nil{}
+}

@@ -1,0 +1,275 @@
+# METADATA
+# title: Measured traffic
+# description: |
+#   Rules DK701–DK704 compare the design with the traffic CloudWatch and Contributor Insights measured (the
+#   observed input, from the dynamokeys_observed_traffic data source), for the table and for each GSI.
+package dynamokeys.rules.measured
+
+import data.dynamokeys.lib
+import data.dynamokeys.limits
+
+# findings are the area's errors and warnings; the conftest entry point asks for each severity on its own,
+# so that deny and warn each evaluate only their half of the rules.
+findings := errors | warnings
+
+# observations are the measured targets whose figures are known at plan time.
+observations contains o if {
+	lib.known("observed")
+	some o in input.observed
+}
+
+# what names the table or the index an observation is of, for messages.
+what(o) := "the table" if o.index_name == ""
+
+what(o) := sprintf("index %s", [o.index_name]) if o.index_name != ""
+
+# sides are the measured peak of each side with the design's declared peak and the side's limit.
+sides contains {
+	"kind": kind,
+	"measured": measured,
+	"declared": object.get(o.measured, sprintf("declared_%s_units", [kind]), null),
+	"limit": object.get(o.measured, sprintf("%s_limit", [kind]), null),
+	"o": o,
+} if {
+	some o in observations
+	some kind in ["write", "read"]
+	measured := o.traffic[sprintf("%ss_per_second", [kind])]
+	lib.number(measured)
+}
+
+# needs_more_shards holds when the measured peak needs more shards than the table is written with.
+needs_more_shards(o) if {
+	o.index_name == ""
+	o.measured.required_shards > o.measured.shard_count
+	lib.known("derived.shard_count")
+}
+
+over_limit(side) if {
+	lib.number(side.limit.units)
+	side.measured > side.limit.units
+}
+
+# above_declared lists the sides measured above the design's declared peak, or measured without one. An
+# index declares no reads: every table write may land in it, but its reads are its own.
+above_declared contains side if {
+	lib.known("derived.capacity")
+	some side in sides
+	lib.number(side.declared)
+	side.measured > side.declared
+}
+
+above_declared contains side if {
+	lib.known("traffic")
+	some side in sides
+	side.o.index_name == ""
+	side.declared == null
+	lib.known(sprintf("traffic.%ss_per_second", [side.kind]))
+}
+
+declared_text(side) := sprintf("the design declares %s units/s", [lib.fmt(side.declared)]) if lib.number(side.declared)
+
+declared_text(side) := "the design declares none" if side.declared == null
+
+declared_path(side) := ["traffic", sprintf("%ss_per_second", [side.kind])] if side.o.index_name == ""
+
+declared_path(side) := side.o.path if side.o.index_name != ""
+
+window(o) := sprintf("%s to %s", [o.window.start, o.window.end])
+
+# METADATA
+# title: Declared below measured
+# description: |
+#   The design's traffic is below what CloudWatch measured (the largest per-minute Sum / 60 of consumed
+#   capacity units): every other verdict rests on numbers the application has outgrown. An error when the
+#   measured peak needs more shards than the table is written with, or more capacity than the table or
+#   index can serve (its provisioned capacity, autoscaling max, on-demand cap or the ${on_demand_table_units}-unit table quota).
+# custom:
+#   id: DK701
+#   name: declared-below-measured
+#   aws_dynamodb_table: compares measured traffic with declared traffic; aws_dynamodb_table has neither.
+#   cases:
+#     needs-more:
+#       severity: error
+#       when: the measured peak needs more shards or capacity than the design provides
+#       remediation: >-
+#         Raise traffic to the measured peak, then give the table what it needs: on a live table pin
+#         sharding.count and move to the shard count the report shows by bumping sharding.scheme_version
+#         (write with the new count, read both during the migration); raise the capacity, autoscaling max or
+#         on-demand cap the message names.
+#     below:
+#       severity: warning
+#       when: the measured peak is above the declared traffic but the design still serves it
+#       remediation: Raise traffic.writes_per_second / reads_per_second to the measured peak so that the other rules check the traffic the table has.
+declared_below_measured := rego.metadata.rule()
+
+errors contains lib.finding_case(declared_below_measured, "needs-more", msg, declared_path(side)) if {
+	some side in above_declared
+	needs_more_shards(side.o)
+	msg := sprintf(
+		"%s measured a peak of %s %s units/s (%s), %s; at that peak the busiest key needs %d shards and the table is written with %d",
+		[what(side.o), lib.fmt(side.measured), side.kind, window(side.o), declared_text(side), side.o.measured.required_shards, side.o.measured.shard_count],
+	)
+}
+
+errors contains lib.finding_case(declared_below_measured, "needs-more", msg, side.limit.path) if {
+	some side in above_declared
+	not needs_more_shards(side.o)
+	over_limit(side)
+	msg := sprintf(
+		"%s measured a peak of %s %s units/s (%s), %s and %s allows %s",
+		[what(side.o), lib.fmt(side.measured), side.kind, window(side.o), declared_text(side), side.limit.name, lib.fmt(side.limit.units)],
+	)
+}
+
+warnings contains lib.finding_case(declared_below_measured, "below", msg, declared_path(side)) if {
+	some side in above_declared
+	not needs_more_shards(side.o)
+	not over_limit(side)
+	msg := sprintf(
+		"%s measured a peak of %s %s units/s (%s), %s",
+		[what(side.o), lib.fmt(side.measured), side.kind, window(side.o), declared_text(side)],
+	)
+}
+
+# hot_sides are the busiest measured key's demand per side with the partition limit.
+hot_sides contains {"o": o, "demand": demand, "limit": limit, "unit": unit} if {
+	some o in observations
+	some [kind, limit, unit] in [["write", limits.partition_write_units, "WCU"], ["read", limits.partition_read_units, "RCU"]]
+	demand := o.measured[sprintf("hot_key_%s_units", [kind])]
+	lib.number(demand)
+}
+
+hot_key_path(o) := ["sharding", "count"] if o.index_name == ""
+
+hot_key_path(o) := ["global_secondary_indexes", o.index_name] if o.index_name != ""
+
+# METADATA
+# title: Measured hot key beyond the design
+# description: |
+#   Contributor Insights shows the busiest partition-key value taking more than one partition's
+#   ${partition_write_units} WCU or ${partition_read_units} RCU at the measured peak, or a share of the peak that needs more shards than
+#   the table is written with (at target_utilization). DynamoDB throttles that key whatever the table's
+#   capacity (bp-partition-key-design).
+# custom:
+#   id: DK702
+#   name: measured-hot-key
+#   aws_dynamodb_table: reads measured key shares against the shard count; aws_dynamodb_table has neither.
+#   severity: error
+#   remediation: >-
+#     Shard the key (a {shard} placeholder with calculated sharding) or raise sharding.count to the count the
+#     message names — on a live table by bumping sharding.scheme_version and reading both schemes during the
+#     migration; for an index, give it a partition key with more distinct values.
+errors contains lib.finding(rego.metadata.rule(), problem.msg, hot_key_path(problem.o)) if {
+	some problem in hot_key_problems
+}
+
+hot_key_problems contains {"o": o, "msg": msg} if {
+	lib.known("derived.shard_count")
+	some o in observations
+	o.index_name == ""
+	o.measured.hot_key_share_source == "measured"
+	o.measured.required_shards > o.measured.shard_count
+	msg := sprintf(
+		"the busiest key %q takes %s of the measured peak (%s): the logical key needs %d shards at target_utilization and the table is written with %d",
+		[o.measured.hot_key, lib.percent(o.traffic.hot_key_share), window(o), o.measured.required_shards, o.measured.shard_count],
+	)
+}
+
+hot_key_problems contains {"o": h.o, "msg": msg} if {
+	some h in hot_sides
+	not shards_reported(h.o)
+	h.demand > h.limit
+	msg := sprintf(
+		"the busiest key %q of %s takes %s %s at the measured peak (%s); a partition serves %s, so the key needs %d partitions' throughput",
+		[h.o.measured.hot_key, what(h.o), lib.fmt(h.demand), h.unit, window(h.o), lib.fmt(h.limit), h.o.measured.required_shards],
+	)
+}
+
+# shards_reported: the table's finding above already names the shard count the key needs.
+shards_reported(o) if {
+	o.index_name == ""
+	lib.known("derived.shard_count")
+	o.measured.hot_key_share_source == "measured"
+	o.measured.required_shards > o.measured.shard_count
+}
+
+# METADATA
+# title: Keys outside the design
+# description: |
+#   A partition-key value Contributor Insights measured cannot come from the partition-key template: its
+#   literal parts, a segment's format (an enum's values, a time bucket's layout, a number, max_length), or
+#   the shard suffix's width, range or calculated routing differ. The application does not write the keys
+#   the design describes, so every other verdict is about keys it does not use.
+# custom:
+#   id: DK703
+#   name: key-outside-design
+#   aws_dynamodb_table: matches measured keys against a partition-key template; aws_dynamodb_table has no template.
+#   severity: error
+#   remediation: >-
+#     Fix the writer to follow the template and the routing spec (provider functions render_key and
+#     shard_suffix compute them), or change the template and segments to describe the keys it writes.
+errors contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "template"]) if {
+	lib.known("partition_key.template")
+	lib.known("segments")
+	lib.known("sharding")
+	some o in observations
+	count(o.measured.keys_outside_design) > 0
+	shown := array.slice(o.measured.keys_outside_design, 0, 5)
+	listed := concat("; ", [sprintf("%q: %s", [k.key, k.reason]) | some k in shown])
+	more := more_text(count(o.measured.keys_outside_design) - count(shown))
+	msg := sprintf("%d measured key(s) cannot come from the template %s: %s%s", [
+		count(o.measured.keys_outside_design), input.table.partition_key.template, listed, more,
+	])
+}
+
+more_text(0) := ""
+
+more_text(n) := sprintf(" and %d more", [n]) if n > 0
+
+# METADATA
+# scope: rule
+# title: Throttled keys
+# description: |
+#   CloudWatch counted throttle events in the measured window, or Contributor Insights lists throttled
+#   keys: requests failed and were retried or lost. ThrottlingReasons on the exceptions name the limit.
+# custom:
+#   id: DK704
+#   name: throttled-keys
+#   aws_dynamodb_table: reads measured throttling; aws_dynamodb_table has none.
+#   severity: warning
+#   remediation: >-
+#     Check which limit throttled (the exception's ThrottlingReasons): a key over a partition's throughput
+#     needs sharding (DK702), a table or index over its capacity or on-demand cap needs more (DK701, DK601,
+#     DK603); keep Contributor Insights on (contributor_insights = { mode = "THROTTLED_KEYS" }) to watch it.
+warnings contains lib.finding(rego.metadata.rule(), msg, o.path) if {
+	some o in observations
+	throttled(o)
+	msg := sprintf("%s was throttled in the measured window (%s): %s%s", [what(o), window(o), events_text(o), keys_text(o)])
+}
+
+throttled(o) if o.measured.throttle_events > 0
+
+throttled(o) if count(o.measured.throttled_keys) > 0
+
+events_text(o) := sprintf("%s read and %s write throttle events", [
+	lib.fmt(events(o.throttle_events.read)),
+	lib.fmt(events(o.throttle_events.write)),
+]) if {
+	lib.number(o.measured.throttle_events)
+}
+
+# events reads a throttle total that was not exported as 0.
+events(n) := n if is_number(n)
+
+events(n) := 0 if not is_number(n)
+
+events_text(o) := "throttle events not exported" if not lib.number(o.measured.throttle_events)
+
+keys_text(o) := "" if count(o.measured.throttled_keys) == 0
+
+keys_text(o) := sprintf("; throttled keys %s%s", [
+	concat(", ", [sprintf("%q", [k]) | some k in array.slice(o.measured.throttled_keys, 0, 5)]),
+	more_text(count(o.measured.throttled_keys) - min({5, count(o.measured.throttled_keys)})),
+]) if {
+	count(o.measured.throttled_keys) > 0
+}
