@@ -39,16 +39,27 @@ func withSchemaNotes(ctx context.Context, attrs map[string]rschema.Attribute) ma
 		if len(notes) > 0 && desc.IsValid() {
 			desc.SetString(strings.TrimSpace(desc.String() + " " + strings.Join(notes, " ")))
 		}
-		if nested := v.FieldByName("Attributes"); nested.IsValid() && !nested.IsNil() {
-			nested.Set(reflect.ValueOf(withSchemaNotes(ctx, nested.Interface().(map[string]rschema.Attribute))))
-		}
+		nested := v.FieldByName("Attributes")
 		if obj := v.FieldByName("NestedObject"); obj.IsValid() {
-			inner := obj.FieldByName("Attributes")
-			inner.Set(reflect.ValueOf(withSchemaNotes(ctx, inner.Interface().(map[string]rschema.Attribute))))
+			nested = obj.FieldByName("Attributes")
 		}
-		out[name] = v.Interface().(rschema.Attribute)
+		if inner, ok := reflectedAttributes(nested); ok {
+			nested.Set(reflect.ValueOf(withSchemaNotes(ctx, inner)))
+		}
+		if a, ok := v.Interface().(rschema.Attribute); ok {
+			out[name] = a
+		}
 	}
 	return out
+}
+
+// reflectedAttributes returns the nested attributes a reflected Attributes field holds, if any.
+func reflectedAttributes(field reflect.Value) (map[string]rschema.Attribute, bool) {
+	if !field.IsValid() || field.IsNil() {
+		return nil, false
+	}
+	attrs, ok := field.Interface().(map[string]rschema.Attribute)
+	return attrs, ok
 }
 
 // replacementNote says whether a plan modifier is one of the framework's RequiresReplace modifiers (every

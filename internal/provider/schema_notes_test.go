@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"reflect"
 	"strings"
 	"testing"
@@ -13,7 +12,7 @@ import (
 // TestReplacementIsDocumentedFromPlanModifiers: every attribute of the resource whose plan modifiers
 // replace the table says so in its description, and no other attribute claims it.
 func TestReplacementIsDocumentedFromPlanModifiers(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	var resp resource.SchemaResponse
 	(&shardedTableResource{}).Schema(ctx, resource.SchemaRequest{}, &resp)
 	replacing := map[string]string{}
@@ -38,11 +37,12 @@ func TestReplacementIsDocumentedFromPlanModifiers(t *testing.T) {
 			case note != "":
 				replacing[prefix+name] = note
 			}
-			if nested := v.FieldByName("Attributes"); nested.IsValid() && !nested.IsNil() {
-				walk(prefix+name+".", nested.Interface().(map[string]rschema.Attribute))
-			}
+			nested := v.FieldByName("Attributes")
 			if obj := v.FieldByName("NestedObject"); obj.IsValid() {
-				walk(prefix+name+".", obj.FieldByName("Attributes").Interface().(map[string]rschema.Attribute))
+				nested = obj.FieldByName("Attributes")
+			}
+			if inner, ok := reflectedAttributes(nested); ok {
+				walk(prefix+name+".", inner)
 			}
 		}
 	}
