@@ -153,7 +153,8 @@ gsi_hot_partition_reported(name) if {
 # title: Low-cardinality partition key
 # description: |
 #   A partition key with few distinct values (status, type, a literal) concentrates traffic on few
-#   partitions and cannot spread as the table grows (bp-partition-key-uniform-load).
+#   partitions and cannot spread as the table grows (bp-partition-key-uniform-load). Few means fewer than
+#   ${low_cardinality}, from the cardinalities of the key's segments.
 # custom:
 #   id: DK302
 #   name: low-cardinality-partition-key
@@ -256,7 +257,8 @@ errors contains lib.finding(rego.metadata.rule(), msg, path) if {
 # title: Monotonic sort key under a busy partition key
 # description: |
 #   A sort key that only grows (a timestamp, a sequence) keeps every new write at the end of a busy key's
-#   range, where split-for-heat cannot help (HowItWorks.Partitions).
+#   range, where split-for-heat cannot help (HowItWorks.Partitions). Busy means that each partition-key
+#   value (each shard of it) takes at least ${busy_partition_share} × the ${partition_write_units} WCU a partition serves.
 # custom:
 #   id: DK305
 #   name: monotonic-sort-key

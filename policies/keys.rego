@@ -166,7 +166,7 @@ numeric_segment(seg) if {
 #   name: key-convention
 #   aws_dynamodb_table: compares the literal text of the key templates; aws_dynamodb_table has no templates.
 #   severity: warning
-#   remediation: Pick one delimiter (usually #) and one case (usually UPPER) for every literal prefix.
+#   remediation: "Pick one delimiter (usually #) and one case (usually UPPER) for every literal prefix."
 warnings contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "template"]) if {
 	some msg in convention_problems
 }

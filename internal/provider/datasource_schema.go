@@ -20,8 +20,29 @@ func dataSourceAttributes(attrs map[string]rschema.Attribute) map[string]dschema
 	out := make(map[string]dschema.Attribute, len(attrs))
 	for name, a := range attrs {
 		out[name] = dataSourceAttribute(a)
+		if what, ok := resourceOnlySettings[name]; ok {
+			out[name] = withDescription(out[name], what+" of the index in dynamokeys_sharded_table. The data source "+
+				"accepts it so that one GSI map can feed both, and ignores it: no rule reads it here.")
+		}
 	}
 	return out
+}
+
+// resourceOnlySettings are the GSI settings that act on a table (and feed the capacity rules from the
+// table's settings); the data source's design has no table, so its page must not describe their effect.
+var resourceOnlySettings = map[string]string{
+	"on_demand_throughput": "The on-demand caps",
+	"warm_throughput":      "The warm throughput",
+	"contributor_insights": "Contributor Insights",
+	"autoscaling":          "The autoscaling range",
+}
+
+func withDescription(a dschema.Attribute, description string) dschema.Attribute {
+	if a, ok := a.(dschema.SingleNestedAttribute); ok {
+		a.Description = description
+		return a
+	}
+	panic(fmt.Sprintf("withDescription: %T is not a resource-only setting's shape", a))
 }
 
 func dataSourceAttribute(a rschema.Attribute) dschema.Attribute {

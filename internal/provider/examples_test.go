@@ -1,9 +1,7 @@
 package provider
 
 import (
-	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -57,37 +55,17 @@ func TestAccExamplesPlan(t *testing.T) {
 			if prepare, ok := examplePreparers[rel]; ok {
 				prepare(t, copyDir)
 			}
-			// Provider-less examples (functions, data sources) still need the provider declared.
-			if _, err := os.Stat(filepath.Join(copyDir, "versions.tf")); err != nil && !fileContains(t, copyDir, "required_providers") {
-				_ = os.WriteFile(filepath.Join(copyDir, "versions.tf"), []byte("terraform {\n  required_providers {\n    dynamokeys = { source = \"dynamokeys/dynamokeys\" }\n  }\n}\n"), 0o600)
-			}
-			cmd := exec.Command(tf, "plan", "-no-color", "-input=false", "-refresh=false")
-			cmd.Dir = copyDir
-			cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc, "AWS_ENDPOINT_URL_DYNAMODB="+endpoint,
-				"AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test", "AWS_REGION=us-east-1", "TF_VAR_endpoint="+endpoint)
-			var out bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &out, &out
-			err := cmd.Run()
+			// Provider-less examples (functions, data sources) get the provider declared.
+			out, err := planExampleDir(tf, rc, endpoint, copyDir)
 			want := exampleExpectations[rel]
 			switch {
 			case want == "" && err != nil:
-				t.Errorf("plan failed: %v\n%s", err, out.String())
+				t.Errorf("plan failed: %v\n%s", err, out)
 			case want != "" && err == nil:
-				t.Errorf("plan passed; it should fail with %s\n%s", want, out.String())
-			case want != "" && !regexp.MustCompile(want).MatchString(out.String()):
-				t.Errorf("plan output does not match %s:\n%s", want, out.String())
+				t.Errorf("plan passed; it should fail with %s\n%s", want, out)
+			case want != "" && !regexp.MustCompile(want).MatchString(out):
+				t.Errorf("plan output does not match %s:\n%s", want, out)
 			}
 		})
 	}
-}
-
-func fileContains(t *testing.T, dir, needle string) bool {
-	t.Helper()
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		if b, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil && strings.Contains(string(b), needle) {
-			return true
-		}
-	}
-	return false
 }

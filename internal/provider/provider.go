@@ -148,7 +148,8 @@ func (p *dynamokeysProvider) Schema(_ context.Context, _ provider.SchemaRequest,
 					"policy_dirs": schema.ListAttribute{
 						Optional:    true,
 						ElementType: types.StringType,
-						Description: "Directories of extra Rego policies (packages dynamokeys.custom.*), loaded once when the provider is configured.",
+						Description: "Directories of extra Rego policies (packages dynamokeys.custom.*), loaded once when the provider is configured. " +
+							"A relative path is relative to the directory Terraform runs in (the -chdir directory, if given), not to the module that configures the provider.",
 					},
 					"eval_timeout": schema.StringAttribute{
 						Optional:    true,

@@ -18,6 +18,8 @@ import (
 
 type protectedString struct{ planmodifier.String }
 
+func (m protectedString) wrapped() any { return m.String }
+
 func (m protectedString) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
 	m.String.PlanModifyString(ctx, req, resp)
 	refuseProtectedReplacement(ctx, req.State, req.Path, resp.RequiresReplace, &resp.Diagnostics)
@@ -25,12 +27,16 @@ func (m protectedString) PlanModifyString(ctx context.Context, req planmodifier.
 
 type protectedObject struct{ planmodifier.Object }
 
+func (m protectedObject) wrapped() any { return m.Object }
+
 func (m protectedObject) PlanModifyObject(ctx context.Context, req planmodifier.ObjectRequest, resp *planmodifier.ObjectResponse) {
 	m.Object.PlanModifyObject(ctx, req, resp)
 	refuseProtectedReplacement(ctx, req.State, req.Path, resp.RequiresReplace, &resp.Diagnostics)
 }
 
 type protectedMap struct{ planmodifier.Map }
+
+func (m protectedMap) wrapped() any { return m.Map }
 
 func (m protectedMap) PlanModifyMap(ctx context.Context, req planmodifier.MapRequest, resp *planmodifier.MapResponse) {
 	m.Map.PlanModifyMap(ctx, req, resp)

@@ -66,7 +66,7 @@ func (r *shardedTableResource) Schema(ctx context.Context, _ resource.SchemaRequ
 	// with ACTIVE after its waits; the status is known after each apply.
 	attrs["status"] = rschema.StringAttribute{Computed: true, Description: "The table status DynamoDB reported last, e.g. ACTIVE."}
 	attrs["name"] = rschema.StringAttribute{Required: true,
-		Description:   "Table name: " + limitText(keydesign.MinNameLength) + " to " + limitText(keydesign.MaxNameLength) + " characters of letters, digits, underscore, dot or hyphen. Changing it replaces the table.",
+		Description:   "Table name: " + limitText(keydesign.MinNameLength) + " to " + limitText(keydesign.MaxNameLength) + " characters of letters, digits, underscore, dot or hyphen.",
 		PlanModifiers: []planmodifier.String{protectedString{stringplanmodifier.RequiresReplace()}}}
 	attrs["billing_mode"] = rschema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(dynamo.BillingPayPerRequest),
 		Description: "PAY_PER_REQUEST (on-demand, the default) or PROVISIONED (set read_capacity and write_capacity).",
@@ -87,6 +87,11 @@ func (r *shardedTableResource) Schema(ctx context.Context, _ resource.SchemaRequ
 	attrs["tags_all"] = tagsAllAttribute()
 	maps.Copy(attrs, tableSettingsAttributes())
 	attrs["timeouts"] = timeouts.Attributes(ctx, timeouts.Opts{Create: true, Read: true, Update: true, Delete: true})
+	attrs = withSchemaNotes(ctx, attrs)
+	if t, ok := attrs["timeouts"].(rschema.SingleNestedAttribute); ok {
+		t.Description = timeoutsDescription()
+		attrs["timeouts"] = t
+	}
 	resp.Schema = rschema.Schema{
 		Description: "Manages a DynamoDB table whose keys follow a dynamokeys key design. The templates, segments, sharding " +
 			"and traffic are design metadata: the plan computes capacity, shard counts and routing from them and enforces " +
