@@ -80,6 +80,19 @@ func providerDataFrom(raw any) (*providerData, diag.Diagnostics) {
 	return data, diags
 }
 
+// stampDocument records on doc what the provider evaluates it under, its version and its policy settings
+// (the bundle applies the same on plan JSON), and returns the effective enforce: the block's own, else the
+// provider's. Every path that writes design_document stamps it, so that a refresh computes the same document.
+func stampDocument(doc *keydesign.Document, settings policySettings, enforceAttr types.Bool) bool {
+	enforce := settings.enforce
+	if !enforceAttr.IsNull() && !enforceAttr.IsUnknown() {
+		enforce = enforceAttr.ValueBool()
+	}
+	doc.ProviderVersion = settings.providerVersion
+	doc.Policy = &keydesign.PolicySettings{Enforce: enforce, DisabledRules: append([]string{}, slices.Sorted(maps.Keys(settings.disabledRules))...)}
+	return enforce
+}
+
 // designOutputs is the flow the data source and the resource share: analyze the design, evaluate the
 // policies, report the findings (errors only when enforced) and compute the design attributes. Unknown
 // inputs give unknown attributes. ok is false when the input itself is invalid.
@@ -91,12 +104,7 @@ func designOutputs(ctx context.Context, settings policySettings, in *keydesign.I
 		return designOutputModel{}, diags, false
 	}
 	diags.Append(fieldWarningDiagnostics(keydesign.Questionable(in))...)
-	doc.ProviderVersion = settings.providerVersion
-	enforce := settings.enforce
-	if !enforceAttr.IsNull() && !enforceAttr.IsUnknown() {
-		enforce = enforceAttr.ValueBool()
-	}
-	doc.Policy = &keydesign.PolicySettings{Enforce: enforce, DisabledRules: append([]string{}, slices.Sorted(maps.Keys(settings.disabledRules))...)}
+	enforce := stampDocument(doc, settings, enforceAttr)
 	findings, evalDiags := evaluateDesign(ctx, settings, doc)
 	diags.Append(evalDiags...)
 	if diags.HasError() {

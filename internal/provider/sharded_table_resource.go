@@ -358,7 +358,7 @@ func (r *shardedTableResource) refreshDesignDocument(ctx context.Context, state 
 	if len(errs) > 0 {
 		return
 	}
-	doc.ProviderVersion = policySettingsOf(r.data).providerVersion
+	stampDocument(doc, policySettingsOf(r.data), state.Enforce)
 	if js, err := doc.AttributeJSON(); err == nil {
 		state.DesignDocument = types.StringValue(js)
 	}
