@@ -41,6 +41,7 @@ deny contains result(address, f) if {
 # A custom rule's finding that is malformed is an error naming the rule, never a silent drop.
 deny contains {"msg": sprintf("dynamokeys: %s: %s", [address, problem]), "address": address} if {
 	not lib.data_problem
+	data.dynamokeys.custom # no evaluation per table when there is no custom package
 	some address, doc in plan.documents
 	some problem in data.dynamokeys.custom_problems with input as doc
 }

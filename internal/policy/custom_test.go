@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -92,7 +91,7 @@ findings contains {"rule": "ORG002", "severity": "error"} if true
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = e.Evaluate(context.Background(), analyzed(t, tableDesign()))
+	_, err = e.Evaluate(t.Context(), analyzed(t, tableDesign()))
 	want := "custom rule ORG002 (package dynamokeys.custom.naming) returned a finding that has no message"
 	if !errors.Is(err, ErrMalformedFinding) || !strings.Contains(err.Error(), want) {
 		t.Errorf("engine: %v", err)

@@ -15,7 +15,7 @@ design_types := {"dynamokeys_sharded_table", "dynamokeys_keydesign"}
 # documents maps the address of each checked resource or data source to its design document. Comprehensions,
 # not partial object rules: OPA checks each new key of a partial object against every earlier one, quadratic
 # in tables.
-documents := object.union_n([aws_documents, lone_gsi_documents, {address: doc |
+documents := object.union_n([aws_documents, joined_documents, lone_gsi_documents, {address: doc |
 	some address, entry in designs
 	entry.status == "decoded"
 	entry.doc.schema_version in supported_schema_versions
@@ -27,7 +27,7 @@ documents := object.union_n([aws_documents, lone_gsi_documents, {address: doc |
 
 # The mapping gets only the attributes it reads: OPA keys its cache of function results by the arguments,
 # and hashing a whole planned resource for every call costs more than the mapping.
-aws_documents := {rc.address: with_joined(aws_document(rc.address, after, after_unknown), joined_gsis(rc.address)) |
+aws_documents := {rc.address: aws_document(rc.address, after, after_unknown) |
 	some i in candidates
 	rc := input.resource_changes[i]
 	rc.type == "aws_dynamodb_table"

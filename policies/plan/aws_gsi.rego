@@ -132,9 +132,12 @@ config_children(level) := [{"prefix": concat("", [m.prefix, "module.", name, "."
 	is_object(call.module)
 ]
 
-# joined_gsis are the standalone GSIs joined to the planned table at address, sorted by name as the
-# document's GSIs are.
-joined_gsis(address) := [g.gsi | some g in sort_by_name(standalone_gsis); g.table == address]
+# joined_documents replace the documents of the planned tables that standalone GSIs join, with those GSIs
+# added (sorted by name, as the document's GSIs are). Only those tables: a plan without standalone GSIs pays
+# nothing, where a call per table with its document would hash every document.
+joined_documents := {address: with_joined(aws_documents[address], [g.gsi | some g in sort_by_name(standalone_gsis); g.table == address]) |
+	some address in {g.table | some g in standalone_gsis; g.table != null}
+}
 
 sort_by_name(gsis) := [g | some name in sort({g.gsi.name | some g in gsis}); some g in gsis; g.gsi.name == name]
 
@@ -167,8 +170,6 @@ lone_gsi_document(g) := object.union(base, {
 
 # with_joined adds the standalone GSIs joined to a planned table to its document, as if they were its
 # global_secondary_index blocks.
-with_joined(doc, []) := doc
-
 with_joined(doc, gsis) := object.union(doc, {
 	"table": object.union(doc.table, {"gsis": table.gsis}),
 	"derived": object.union(doc.derived, {
@@ -177,7 +178,6 @@ with_joined(doc, gsis) := object.union(doc, {
 	}),
 	"unknown": array.concat(doc.unknown, [u | some g in standalone_gsis; g.table == doc.address; some u in g.unknown]),
 }) if {
-	count(gsis) > 0
 	table := object.union(doc.table, {"gsis": array.concat(doc.table.gsis, gsis)})
 }
 
