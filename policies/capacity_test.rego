@@ -149,7 +149,10 @@ test_index_warm_throughput_satisfies_a_new_index if {
 
 test_index_autoscaling_max_below_its_demand_is_error if {
 	doc := with_index(
-		{"peak_write_units": 100, "peak_read_units": 400, "peak_source": "measured", "read_capacity": 500, "write_capacity": 500, "autoscaling": {"read": {"min": 5, "max": 300}, "write": null}},
+		{
+			"peak_write_units": 100, "peak_read_units": 400, "peak_source": "measured",
+			"read_capacity": 500, "write_capacity": 500, "autoscaling": {"read": {"min": 5, "max": 300}, "write": null},
+		},
 		{"billing_mode": "PROVISIONED", "read_capacity": 1000, "write_capacity": 1000},
 	)
 	findings := capacity.findings with input as doc
