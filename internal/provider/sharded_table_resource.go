@@ -310,10 +310,12 @@ func (r *shardedTableResource) Create(ctx context.Context, req resource.CreateRe
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
-// refreshDesignDocument recomputes design_document from the refreshed state, whose table settings (a
-// capacity an ignore_changes keeps, for example) may differ from those the last plan saw. The next plan then
-// computes the same document from the same values, instead of planning an update of the document alone.
-// Findings are left as planned: some need the prior state (DK402), which a refresh does not have.
+// refreshDesignDocument recomputes the design outputs (design_document, findings, report, …) from the
+// refreshed state, whose table settings (a capacity an ignore_changes keeps, for example) may differ from
+// those the last plan saw, under this provider version's rules. The state is its own prior, as it is for the
+// next plan of the same configuration, so that plan computes the same outputs and shows no change: not after
+// an apply (a new-table finding such as DK602 no longer applies), not after a provider upgrade that reworded
+// a finding. Diagnostics are the next plan's to report, not the refresh's.
 func (r *shardedTableResource) refreshDesignDocument(ctx context.Context, state *shardedTableModel) {
 	if state.DesignDocument.IsNull() || state.DesignDocument.IsUnknown() {
 		return // imported: no design recorded yet
@@ -322,14 +324,17 @@ func (r *shardedTableResource) refreshDesignDocument(ctx context.Context, state 
 	if diags.HasError() {
 		return
 	}
-	doc, errs := keydesign.Analyze(in)
+	priorIn, _ := designInput(ctx, *state)
+	prior, errs := keydesign.Analyze(priorIn)
 	if len(errs) > 0 {
 		return
 	}
-	stampDocument(doc, policySettingsOf(r.data), state.Enforce)
-	if value, err := doc.Attribute(); err == nil {
-		state.DesignDocument = types.StringValue(value)
+	in.Prior = prior
+	out, _, ok := designOutputs(ctx, policySettingsOf(r.data), in, state.Enforce)
+	if !ok || out.DesignDocument.IsUnknown() {
+		return
 	}
+	state.designOutputModel = out
 }
 
 // setComputed fills the attributes only DynamoDB knows.

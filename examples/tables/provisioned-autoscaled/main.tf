@@ -16,7 +16,7 @@ resource "dynamokeys_sharded_table" "orders" {
   write_capacity = 5
   autoscaling = {
     read  = { min = 5, max = 500 }
-    write = { min = 5, max = 300 }
+    write = { min = 5, max = 600 }
   }
 
   global_secondary_indexes = {
