@@ -359,12 +359,11 @@ func TestAccPolicyParity(t *testing.T) {
 			},
 			{Config: providerBlock(endpoint) + parityLiveTable(4)},
 			{
-				Config: providerBlock(endpoint) + parityLiveTable(8),
-				// DK402 is computed against the prior state. A plan with refresh after this apply is empty (the
-				// refresh recomputes the findings with the new count as the state); one without refresh
-				// still updates them.
+				// DK402 needs the prior state: the table is applied with 4 shards, then planned with 8.
+				Config:             providerBlock(endpoint) + parityLiveTable(8),
+				PlanOnly:           true,
 				ExpectNonEmptyPlan: true,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction("dynamokeys_sharded_table.live", plancheck.ResourceActionUpdate),
 					parityCheck{fired: fired, minDesigns: 1},
 				}},
