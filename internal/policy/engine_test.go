@@ -199,15 +199,12 @@ findings contains {"rule": "SLOW", "name": "slow", "severity": "warning", "messa
 	if err != nil {
 		t.Fatal(err)
 	}
+	// ErrTimeout is the proof: the policy would otherwise run for hours (and `go test -timeout` end it).
 	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
 	defer cancel()
-	start := time.Now()
 	_, err = e.Evaluate(ctx, analyzed(t, tableDesign()))
 	if !errors.Is(err, ErrTimeout) {
 		t.Fatalf("err = %v, want ErrTimeout", err)
-	}
-	if elapsed := time.Since(start); elapsed > 10*time.Second {
-		t.Errorf("evaluation ran %v after a 200ms deadline", elapsed)
 	}
 }
 

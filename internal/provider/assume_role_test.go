@@ -30,6 +30,7 @@ func TestExpandAssumeRole(t *testing.T) {
 // TestProviderAssumeRoleValidation: each assume_role argument is checked at plan time, naming the attribute
 // path; a valid block plans without calling STS (the client is built on first use).
 func TestProviderAssumeRoleValidation(t *testing.T) {
+	t.Parallel()
 	config := func(assumeRole string) string {
 		return providerBlockWith("http://127.0.0.1:1", "assume_role = "+assumeRole) + smallTableResource("assume-role-orders", "")
 	}

@@ -215,6 +215,7 @@ func TestAccShardedTableDefaultTags(t *testing.T) {
 // TestShardedTableTagsAllUnknownWithUnknownTags: a tag value known only after apply makes tags_all unknown
 // in the plan, instead of a merge that apply would contradict.
 func TestShardedTableTagsAllUnknownWithUnknownTags(t *testing.T) {
+	t.Parallel()
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{

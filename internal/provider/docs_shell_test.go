@@ -1,14 +1,12 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil"
 )
@@ -61,19 +59,39 @@ func TestAccGuideShellBlocks(t *testing.T) {
 			env = append(env, kv)
 		}
 	}
-	env = append(env, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "TF_IN_AUTOMATION=1", "NO_COLOR=1")
+	// GOFLAGS=-trimpath: `make build` builds with -trimpath, so with it `go run` in the copy reuses the build
+	// cache that providerBuild filled instead of compiling the module again under the copy's path.
+	env = append(env, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "TF_IN_AUTOMATION=1", "NO_COLOR=1", "GOFLAGS=-trimpath")
+	provider, err := providerBuild()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, b := range run {
 		t.Run(fmt.Sprintf("%s:%d", b.File, b.Line), func(t *testing.T) {
 			repo := copyTrackedFiles(t, root)
-			ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, "bash", "-euo", "pipefail", "-c", b.Text)
+			// The block's `make build` finds this binary up to date (same sources, same flags): the block runs
+			// against the build every other test uses, through the dev overrides the guide writes.
+			if err := copyFile(provider, filepath.Join(repo, filepath.Base(provider))); err != nil {
+				t.Fatal(err)
+			}
+			// No deadline of its own: `go test -timeout` bounds the run, and a slow block says where it is.
+			defer testutil.Watch(fmt.Sprintf("running the shell block %s:%d", b.File, b.Line))()
+			cmd := exec.CommandContext(t.Context(), "bash", "-euo", "pipefail", "-c", b.Text)
 			cmd.Dir, cmd.Env = repo, env
 			if out, err := cmd.CombinedOutput(); err != nil {
 				t.Errorf("the block failed: %v\n%s\n%s", err, b.Text, out)
 			}
 		})
 	}
+}
+
+// copyFile copies an executable file.
+func copyFile(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(to, b, 0o755) //nolint:gosec // an executable, for the test's own use
 }
 
 // copyTrackedFiles copies the repository's tracked files into a temporary directory, with the installed npm

@@ -63,6 +63,7 @@ func readModuleFile(t *testing.T, name string) string {
 }
 
 func TestMultiRegionExampleWiringValues(t *testing.T) {
+	t.Parallel()
 	config := readModuleFile(t, "variables.tf") + readModuleFile(t, "keydesign.tf") + readModuleFile(t, "design_outputs.tf")
 	attr := func(name, typ string) knownvalue.Check {
 		return knownvalue.ObjectExact(map[string]knownvalue.Check{"name": knownvalue.StringExact(name), "type": knownvalue.StringExact(typ)})

@@ -18,12 +18,18 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil/localddb"
 )
 
-// The bounds these tests check are behaviour, not speed: a create that retried the name clash, or a call
-// without a request timeout, would run into the minutes.
-const faultBound = 60 * time.Second
+// The bounds these tests check are behaviour, not speed: each is far below what the fault would cost (a
+// create retried until its timeout, a call without a request timeout that waits forever) and far above what a
+// busy machine needs; testutil.Scaled stretches it further where a slow CI asks for it.
+const faultBound = 3 * time.Minute
+
+// clashCreateTimeout is the create timeout of the name-clash test: a create that retried the clash would
+// run until it.
+const clashCreateTimeout = 10 * time.Minute
 
 // TestAccNameClashNeverAdoptsTheOtherTable: a table of the same name exists already (another configuration's).
 // The create fails at once with a clear error, records nothing, and the other table is untouched — it would
@@ -47,8 +53,8 @@ func TestAccNameClashNeverAdoptsTheOtherTable(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy: func(*terraform.State) error {
-			if elapsed := time.Since(start); elapsed > faultBound {
-				t.Errorf("the clash took %v to report; it must fail at once, not retry until the create timeout", elapsed)
+			if elapsed := time.Since(start); elapsed >= clashCreateTimeout {
+				t.Errorf("the clash took %v to report; it must fail at once, not retry until the %v create timeout", elapsed, clashCreateTimeout)
 			}
 			got, err := api.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String(name)})
 			if err != nil {
@@ -61,7 +67,7 @@ func TestAccNameClashNeverAdoptsTheOtherTable(t *testing.T) {
 		},
 		Steps: []resource.TestStep{{
 			PreConfig:   func() { start = time.Now() },
-			Config:      smallTable(endpoint, name, `deletion_protection = false`+"\n"+`timeouts = { create = "5m" }`),
+			Config:      smallTable(endpoint, name, `deletion_protection = false`+"\n"+fmt.Sprintf(`timeouts = { create = %q }`, clashCreateTimeout)),
 			ExpectError: expectError(`Table name already in use.*a table named clash-orders already exists in this account and region.*import it`),
 		}},
 	})
@@ -103,15 +109,17 @@ func silentProviderBlock(endpoint, requestTimeout string) string {
 }
 
 // TestSilentEndpointBoundsApply: the create ends with its timeout although the endpoint never answers, and
-// nothing is recorded (the create cannot have been made).
+// nothing is recorded (the create cannot have been made). The request timeout is far longer than the create
+// timeout, so only the create timeout can have ended the apply within the request timeout.
 func TestSilentEndpointBoundsApply(t *testing.T) {
 	t.Parallel() // mostly waiting on the silent endpoint
 	endpoint := silentEndpoint(t)
+	const requestTimeout = 10 * time.Minute
 	start := time.Now()
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config: silentProviderBlock(endpoint, "30s") + `
+			Config: silentProviderBlock(endpoint, requestTimeout.String()) + `
 resource "dynamokeys_sharded_table" "t" {
   name          = "silent-orders"
   partition_key = { name = "pk" }
@@ -120,8 +128,8 @@ resource "dynamokeys_sharded_table" "t" {
 			ExpectError: expectError(`Creating the DynamoDB table failed.*No table was created`),
 		}},
 	})
-	if elapsed := time.Since(start); elapsed > faultBound {
-		t.Errorf("apply against a silent endpoint took %v; the 3s create timeout must end it", elapsed)
+	if elapsed := time.Since(start); elapsed >= requestTimeout {
+		t.Errorf("apply against a silent endpoint took %v; the 3s create timeout must end it before the %v request timeout", elapsed, requestTimeout)
 	}
 }
 
@@ -151,8 +159,8 @@ resource "dynamokeys_sharded_table" "t" {
 			},
 			{
 				PreConfig: func() {
-					if refreshTook := time.Since(refreshStart); refreshTook > faultBound {
-						t.Errorf("refresh against a silent endpoint took %v; request_timeout 1s with 1 retry must end it", refreshTook)
+					if refreshTook, bound := time.Since(refreshStart), testutil.Scaled(faultBound); refreshTook > bound {
+						t.Errorf("refresh against a silent endpoint took %v (bound %v, %s raises it); request_timeout 1s with 1 retry must end it", refreshTook, bound, testutil.WaitScaleEnv)
 					}
 				},
 				Config: table(providerBlock(endpoint)),

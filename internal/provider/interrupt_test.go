@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -37,8 +38,8 @@ func serveInProcess(t *testing.T) string {
 	var cfg *plugin.ReattachConfig
 	select {
 	case cfg = <-reattach:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the in-process provider did not start")
+	case <-time.After(testutil.Scaled(time.Minute)):
+		t.Fatal("the in-process provider did not start within a minute")
 	}
 	provider := map[string]any{
 		"Protocol": string(cfg.Protocol), "ProtocolVersion": cfg.ProtocolVersion, "Pid": cfg.Pid, "Test": true,
@@ -91,35 +92,64 @@ resource "dynamokeys_sharded_table" "t" {
 		t.Fatalf("terraform init: %v\n%s", err, out)
 	}
 	apply := run("apply", "-auto-approve", "-no-color")
-	var output strings.Builder
+	var output lockedOutput
 	apply.Stdout, apply.Stderr = &output, &output
 	if err := apply.Start(); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- apply.Wait() }()
-	time.Sleep(3 * time.Second) // the create is now waiting on the silent endpoint
+	// Interrupt once the create is in flight (it then waits on the silent endpoint), however long the plan
+	// took on a busy machine.
+	stopWatch := testutil.Watch("waiting for the apply to start creating the table")
+	for !strings.Contains(output.String(), "Creating...") {
+		select {
+		case err := <-done:
+			t.Fatalf("the apply ended before it started the create (%v):\n%s", err, output.String())
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	stopWatch()
 	interrupted := time.Now()
 	if err := apply.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
+	// Without the interrupt, the create would wait on the silent endpoint for request_timeout (10m) per
+	// attempt; a bound well under that, scaled for slow machines, tells the two apart.
+	stopBound := testutil.Scaled(3 * time.Minute)
 	select {
 	case err := <-done:
 		if err == nil {
 			t.Errorf("an interrupted apply succeeded:\n%s", output.String())
 		}
 		if !strings.Contains(output.String(), "Interrupt received") {
-			t.Errorf("the apply ended before the interrupt, so the test proves nothing:\n%s", output.String())
+			t.Errorf("the interrupt did not reach the apply:\n%s", output.String())
 		}
-		if took := time.Since(interrupted); took > faultBound {
-			t.Errorf("the apply took %v to stop after one interrupt", took)
-		}
-	case <-time.After(2 * faultBound):
+	case <-time.After(stopBound):
 		_ = apply.Process.Kill()
-		t.Fatalf("one interrupt did not stop the apply within %v:\n%s", 2*faultBound, output.String())
+		t.Fatalf("one interrupt did not stop the apply within %v (raise %s on a slow machine):\n%s", stopBound, testutil.WaitScaleEnv, output.String())
 	}
+	t.Logf("the apply stopped %v after the interrupt", time.Since(interrupted).Round(time.Millisecond))
 	state, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
 	if err == nil && strings.Contains(string(state), "interrupted-orders") {
 		t.Errorf("the interrupted create recorded a table it never made:\n%s", state)
 	}
+}
+
+// lockedOutput collects a command's output while the test reads it.
+type lockedOutput struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (o *lockedOutput) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.b.Write(p)
+}
+
+func (o *lockedOutput) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.b.String()
 }

@@ -90,6 +90,7 @@ func TestKeydesignDataSourceWithoutTrafficLeavesDemandNull(t *testing.T) {
 // no address (the provider cannot know it); decode_design_document and Terraform's own functions read it
 // back; the plan is unknown while an input is.
 func TestKeydesignDataSourceDesignDocument(t *testing.T) {
+	t.Parallel()
 	resource.UnitTest(t, resource.TestCase{
 		TerraformVersionChecks:   functionsAvailable,
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,

@@ -329,6 +329,7 @@ resource "dynamokeys_sharded_table" "live" {
 // real Terraform CLI, then applies a table and changes its shard count (DK402 needs the prior state), and
 // checks each plan with parityCheck. Together the plans must fire every rule of the catalogue.
 func TestAccPolicyParity(t *testing.T) {
+	t.Parallel()
 	endpoint := testAccDynoxide(t)
 	var config strings.Builder
 	config.WriteString(providerBlock(endpoint))

@@ -66,39 +66,41 @@ provider "dynamokeys" {
 `, endpoint, extra)
 }
 
-var (
-	devBuildOnce sync.Once
-	devBuildDir  string
-	devBuildErr  error
-)
+// devBuildDir holds the provider binary that providerBuild makes; TestMain removes it.
+var devBuildDir string
 
-// devCLIConfig builds the provider binary once per test run and writes, into dir, a Terraform CLI
-// configuration whose dev_overrides point at it (no registry, no init). It returns the Terraform CLI and the
-// configuration's path, for tests that must run the CLI themselves.
+// providerBuild builds the provider binary once per test process, with `make build` itself (so the same
+// flags: a `make build` in a copy of the repository finds this binary up to date), into a directory shared
+// by every test of the run (a t.TempDir would go with the first test). It returns the binary's path.
+var providerBuild = sync.OnceValues(func() (string, error) {
+	root, err := testutil.RepoRoot()
+	if err != nil {
+		return "", err
+	}
+	if devBuildDir, err = os.MkdirTemp("", "dynamokeys-dev-provider-"); err != nil { //nolint:usetesting // see above
+		return "", err
+	}
+	bin := filepath.Join(devBuildDir, "terraform-provider-dynamokeys")
+	defer testutil.Watch("building the provider with make build")()
+	build := exec.Command("make", "--no-print-directory", "-s", "build", "BINARY="+bin)
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building the provider (make build): %w\n%s", err, out)
+	}
+	return bin, nil
+})
+
+// devCLIConfig writes, into dir, a Terraform CLI configuration whose dev_overrides point at the provider
+// binary of providerBuild (no registry, no init). It returns the Terraform CLI and the configuration's path,
+// for tests that must run the CLI themselves.
 func devCLIConfig(t *testing.T, dir string) (tf, rc string) {
 	t.Helper()
 	tf, err := testutil.EnsureTerraformCLI()
 	if err != nil {
 		t.Fatal(err)
 	}
-	devBuildOnce.Do(func() {
-		root, err := testutil.RepoRoot()
-		if err != nil {
-			devBuildErr = err
-			return
-		}
-		// Shared by every test of the run (a t.TempDir would go with the first test); TestMain removes it.
-		if devBuildDir, devBuildErr = os.MkdirTemp("", "dynamokeys-dev-provider-"); devBuildErr != nil { //nolint:usetesting // see above
-			return
-		}
-		build := exec.Command("go", "build", "-o", filepath.Join(devBuildDir, "terraform-provider-dynamokeys"), ".")
-		build.Dir = root
-		if out, err := build.CombinedOutput(); err != nil {
-			devBuildErr = fmt.Errorf("building the provider: %w\n%s", err, out)
-		}
-	})
-	if devBuildErr != nil {
-		t.Fatal(devBuildErr)
+	if _, err := providerBuild(); err != nil {
+		t.Fatal(err)
 	}
 	rc = filepath.Join(dir, "terraformrc")
 	if err := os.WriteFile(rc, []byte(`provider_installation {

