@@ -260,7 +260,7 @@ func (e *expander) observation(v types.Object, p keydesign.Path) *keydesign.Obse
 		}
 	}
 	if w := m.Window; w != nil {
-		o.Window = keydesign.ObservedWindow{Start: w.Start.ValueString(), End: w.End.ValueString()}
+		o.Window = observed.Window{Start: w.Start.ValueString(), End: w.End.ValueString()}
 		if n := e.int64Ptr(w.Datapoints, append(slices.Clone(p), "window", "datapoints")); n != nil {
 			o.Window.Datapoints = *n
 		}

@@ -367,7 +367,7 @@ func (s *Server) CLIOutputs(target string, start, end time.Time, metrics []strin
 		}
 		results = append(results, map[string]any{"Id": id, "Label": metric, "Timestamps": orEmptyList(ts), "Values": orEmptyList(vs), "StatusCode": "Complete"})
 	}
-	if metricData, err = json.MarshalIndent(map[string]any{"MetricDataResults": results, "Messages": []any{}}, "", "    "); err != nil {
+	if metricData, err = json.MarshalIndent(map[string]any{"MetricDataResults": results, "Messages": []any{}}, "", "  "); err != nil {
 		return nil, nil, nil, err
 	}
 	ins := s.Insights[target]
@@ -383,7 +383,7 @@ func (s *Server) CLIOutputs(target string, start, end time.Time, metrics []strin
 				to = end
 			}
 			r := w.report(isThrottled, from, to, s.Now(), regularResolutionPeriod, maxDynamoDBContributors, "Maximum", []string{"MaxContributorValue", "Maximum", "UniqueContributors"})
-			b, err := json.MarshalIndent(cliTimes(r), "", "    ")
+			b, err := json.MarshalIndent(cliTimes(r), "", "  ")
 			if err != nil {
 				return nil, nil, nil, err
 			}
