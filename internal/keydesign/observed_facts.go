@@ -260,8 +260,8 @@ func (a *analyzer) measuredDemand(m *MeasuredFacts, o observed.Observation, desi
 		m.HotKeyUnits = ptr(*hot)
 		m.HotKeyPartitionShare = ptr(*hot / PartitionReadUnitsLimit)
 		logical := *hot * float64(max(shards, 1))
-		if w, r := o.Traffic.WritesPerSecond, o.Traffic.ReadsPerSecond; w != nil && r != nil {
-			logical = math.Min(logical, math.Max(*hot, observed.WriteUnitWeight**w+*r))
+		if w, r := o.Traffic.WritesPerSecond, o.Traffic.ReadsPerSecond; w != nil || r != nil {
+			logical = math.Min(logical, math.Max(*hot, observed.WriteUnitWeight*orZero(w)+orZero(r)))
 		}
 		m.LogicalKeyUnits = &logical
 		m.RequiredShards = RequiredShards(0, logical, u)

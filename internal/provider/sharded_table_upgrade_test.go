@@ -184,7 +184,7 @@ func TestUpgradeObservedToUnits(t *testing.T) {
 		`"write_account_limit":null,"write_key_range":null,"write_max_on_demand":null,"write_provisioned":null},` +
 		`"top_keys":[{"key":"CUSTOMER#c-1","throttle_events":100,"units_per_second":null}],` +
 		`"traffic":{"hot_key_unit_share":null,"hot_key_units_per_second":null,"reads_per_second":3000,"writes_per_second":2500},` +
-		`"window":{"datapoints":180,"end":"e","start":"s"}},` +
+		`"window":{"start":"s","end":"e","datapoints":180}},` +
 		`"observed_indexes":{"by_status":{"complete":null,"index_name":null,"key_attributes":null,"table_name":null,"throttle_events":null,"top_keys":null,` +
 		`"traffic":{"hot_key_unit_share":null,"hot_key_units_per_second":null,"reads_per_second":null,"writes_per_second":10},"window":null}}}`
 	if string(got) != want {
