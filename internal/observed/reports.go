@@ -62,8 +62,8 @@ type reportSet struct {
 
 type keyFigures struct {
 	peakAt    int64
-	peakValue    float64
-	total        float64
+	peakValue float64
+	total     float64
 }
 
 // parseReports reads one rule's reports (one, a list, or outputs concatenated) and checks each. A most

@@ -56,7 +56,7 @@ func observedAttributes() map[string]rschema.Attribute {
 		"top_keys": rschema.ListNestedAttribute{Optional: true,
 			Description: "The busiest partition-key values (at most 25), busiest first, then keys that were only throttled; null without Contributor Insights.",
 			NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
-				"key": optionalString("The partition-key value; a multi-attribute index key lists its values joined with \", \"."),
+				"key":              optionalString("The partition-key value; a multi-attribute index key lists its values joined with \", \"."),
 				"units_per_second": optionalFloat("Its units per second (3 × WCU + RCU) at its busiest minute; null for a key seen only as throttled."),
 				"throttle_events":  optionalFloat("Its throttled requests in the window."),
 			}}},

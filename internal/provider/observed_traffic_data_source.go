@@ -79,8 +79,8 @@ func (d *observedTrafficDataSource) Schema(ctx context.Context, _ datasource.Sch
 				"covers at most 24 hours, so give one per day, joined (a JSON list, or the outputs concatenated). Optional: without it the key figures are null."),
 			"throttled_keys_report": optional("Offline: the output of `aws cloudwatch get-insight-rule-report` for the …-PKT-… rule (most throttled " +
 				"partition keys), one report per day joined like accessed_keys_report. Optional."),
-			"table_name":            optional("The table. Live: required, the table to read; offline: a label for the report."),
-			"index_name":            optional("A global secondary index of the table to read instead of the table."),
+			"table_name": optional("The table. Live: required, the table to read; offline: a label for the report."),
+			"index_name": optional("A global secondary index of the table to read instead of the table."),
 			"lookback": optional(fmt.Sprintf("Live: how far back to read, a duration such as \"14d\", \"36h\" or \"90m\"; default 14d, at most %dd "+
 				"(CloudWatch keeps one-minute datapoints for 15 days). A window that would start more than 15 days ago is clipped, with a warning.",
 				int(maxLookback.Hours()/24))),
@@ -363,8 +363,9 @@ func insightsWarnings(export observed.Export, live *dynamo.TrafficExport) diag.D
 				what, live.InsightsStatus))
 	case "FAILED":
 		diags.AddAttributeWarning(attr, "Contributor Insights failed",
-			fmt.Sprintf("Contributor Insights of %s is FAILED (%s): the key figures are null. Turn it off and on again once the cause is fixed. %s",
-				what, cmp.Or(live.InsightsFailure, "no failure reported"), turnOn))
+			fmt.Sprintf("Contributor Insights of %s is FAILED (%s): the key figures are null. Fix the cause, then turn Contributor Insights off and "+
+				"on again (`aws dynamodb update-contributor-insights`, or contributor_insights on the dynamokeys_sharded_table).",
+				what, cmp.Or(live.InsightsFailure, "no failure reported")))
 	case "":
 	default:
 		if len(live.Denied) == 0 {
