@@ -89,7 +89,7 @@ func TestExportTrafficReadsFourteenDaysWithinAWSLimits(t *testing.T) {
 
 	// The calls: one DescribeContributorInsights, GetMetricData paged by 100,800 datapoints, and a report of
 	// at most 24 hours per day for the -PKC- and -PKT- rules (not -SKC-), which tile the window.
-	var reports map[string][][2]time.Time = map[string][][2]time.Time{}
+	reports := map[string][][2]time.Time{}
 	metricPages := 0
 	for _, r := range stub.Requests() {
 		switch r.Operation {

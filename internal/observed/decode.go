@@ -54,7 +54,7 @@ func splitDocuments(raw []byte) ([]json.RawMessage, error) {
 // AWS CLI, prints for such floats) outside strings.
 func hasNonFinite(raw []byte) bool {
 	inString, escaped := false, false
-	for i := 0; i < len(raw); i++ {
+	for i := range raw {
 		c := raw[i]
 		switch {
 		case inString && escaped:

@@ -22,9 +22,9 @@ func metricData(writes, reads []float64, keyRange []float64) string {
 }
 
 // report is a get-insight-rule-report output with one-minute datapoints from 10:00 at minute offset.
-func report(labels string, offset int, max []float64, contributors ...string) string {
+func report(labels string, offset int, maxValues []float64, contributors ...string) string {
 	var dps []string
-	for i, v := range max {
+	for i, v := range maxValues {
 		dps = append(dps, fmt.Sprintf(`{"Timestamp": "2026-11-30T10:%02d:00+00:00", "MaxContributorValue": %v, "UniqueContributors": 3}`, offset+i, v))
 	}
 	return fmt.Sprintf(`{"KeyLabels": [%s], "AggregationStatistic": "Sum", "AggregateValue": 1000, "Contributors": [%s], "MetricDatapoints": [%s]}`,

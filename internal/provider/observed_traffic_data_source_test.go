@@ -380,7 +380,10 @@ func TestInsightsWarnings(t *testing.T) {
 	} {
 		var got []string
 		for _, d := range insightsWarnings(tc.export, &tc.live) {
-			p := d.(diag.DiagnosticWithPath)
+			p, ok := d.(diag.DiagnosticWithPath)
+			if !ok {
+				t.Fatalf("%s: a warning without an attribute: %v", name, d)
+			}
 			got = append(got, fmt.Sprintf("%s: %s: %s", p.Path(), d.Summary(), d.Detail()))
 		}
 		if len(got) != 1 || !regexp.MustCompile(tc.want).MatchString(got[0]) {

@@ -70,7 +70,7 @@ func (s *Server) checkReportRequest(rule string, start, end time.Time, period, m
 	case !start.Before(end):
 		return fmt.Errorf("StartTime %s is not before EndTime %s", start.Format(time.RFC3339), end.Format(time.RFC3339))
 	case period <= 0 || period != float64(int64(period)):
-		return fmt.Errorf("Period %v is not a whole number of seconds > 0", period)
+		return fmt.Errorf("the Period %v is not a whole number of seconds > 0", period)
 	case maxContributors > maxContributorCount:
 		return fmt.Errorf("MaxContributorCount %v is above %d", maxContributors, maxContributorCount)
 	case strings.HasPrefix(rule, dynamoDBRulePrefix) && maxContributors > maxDynamoDBContributors:
@@ -85,9 +85,9 @@ func (s *Server) checkReportRequest(rule string, start, end time.Time, period, m
 	for _, m := range metrics {
 		switch {
 		case !contains(reportStatistics, m):
-			return fmt.Errorf("Metrics has %q, which is not a statistic of a report", m)
+			return fmt.Errorf("the Metrics have %q, which is not a statistic of a report", m)
 		case strings.HasPrefix(rule, dynamoDBRulePrefix) && contains(meaninglessForRules, m):
-			return fmt.Errorf("Metrics has %q, which DynamoDB's Contributor Insights rules give no meaning to (only MaxContributorValue and Maximum)", m)
+			return fmt.Errorf("the Metrics have %q, which DynamoDB's Contributor Insights rules give no meaning to (only MaxContributorValue and Maximum)", m)
 		}
 	}
 	return nil

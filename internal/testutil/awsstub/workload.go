@@ -249,7 +249,7 @@ func (s *Server) getInsightRuleReport(in map[string]any) (any, error) {
 		}
 	}
 	throttled := strings.HasPrefix(rule, dynamoDBRulePrefix+"PKT-")
-	if w == nil || !(throttled || strings.HasPrefix(rule, dynamoDBRulePrefix+"PKC-")) {
+	if w == nil || (!throttled && !strings.HasPrefix(rule, dynamoDBRulePrefix+"PKC-")) {
 		return nil, fmt.Errorf("no rule %s (the stand-in serves the -PKC- and -PKT- rules of enabled tables and indexes)", rule)
 	}
 	return w.report(throttled, start, end, s.Now(), int64(period), int(maxContributors), orderBy, metrics), nil
@@ -373,7 +373,7 @@ func (s *Server) CLIOutputs(target string, start, end time.Time, metrics []strin
 	ins := s.Insights[target]
 	for _, rule := range ins.Rules {
 		isThrottled := strings.HasPrefix(rule, dynamoDBRulePrefix+"PKT-")
-		if ins.Status != "ENABLED" || !(isThrottled || strings.HasPrefix(rule, dynamoDBRulePrefix+"PKC-")) {
+		if ins.Status != "ENABLED" || (!isThrottled && !strings.HasPrefix(rule, dynamoDBRulePrefix+"PKC-")) {
 			continue
 		}
 		var joined []byte
