@@ -316,3 +316,42 @@ func as[T any](t *testing.T, v any) T {
 	}
 	return x
 }
+
+// TestExportTrafficJoinsEveryPage: a GetMetricData answer cut into pages (here 1,000 datapoints, all
+// queries together) reads the same as one page.
+func TestExportTrafficJoinsEveryPage(t *testing.T) {
+	read := func(pageSize int) (*observed.Observation, int) {
+		stub := awsstub.Start()
+		defer stub.Close()
+		stub.Now = func() time.Time { return now }
+		stub.PageSize = pageSize
+		stub.Insights[ciTable] = awsstub.Insights{Status: "DISABLED"}
+		stub.Workloads[ciTable] = readHeavyWorkload()
+		q := fourteenDays()
+		q.Start = now.Add(-48 * time.Hour)
+		got, err := stubClient(stub).ExportTraffic(t.Context(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		obs, _, errs := observed.Observe(observed.Export{TableName: ciTable, MetricData: got.MetricData})
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		pages := 0
+		for _, r := range stub.Requests() {
+			if r.Operation == "GetMetricData" {
+				pages++
+			}
+		}
+		return obs, pages
+	}
+	whole, onePage := read(0)
+	paged, pages := read(1000)
+	// 2 × 2,880 consumed-capacity minutes and 2 × 120 throttled minutes: 6,000 datapoints, 6 pages.
+	if onePage != 1 || pages != 6 {
+		t.Errorf("pages = %d and %d", onePage, pages)
+	}
+	if !reflect.DeepEqual(whole, paged) || !paged.Complete || paged.Window.Datapoints != 2*24*60 {
+		t.Errorf("paged = %+v\nwhole = %+v", paged, whole)
+	}
+}
