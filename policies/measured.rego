@@ -131,66 +131,79 @@ warnings contains lib.finding_case(declared_below_measured, "below", msg, declar
 	)
 }
 
-# hot_sides are the busiest measured key's demand per side with the partition limit.
-hot_sides contains {"o": o, "demand": demand, "limit": limit, "unit": unit} if {
-	some o in observations
-	some [kind, limit, unit] in [["write", limits.partition_write_units, "WCU"], ["read", limits.partition_read_units, "RCU"]]
-	demand := o.measured[sprintf("hot_key_%s_units", [kind])]
-	lib.number(demand)
-}
-
 hot_key_path(o) := ["sharding", "count"] if o.index_name == ""
 
 hot_key_path(o) := ["global_secondary_indexes", o.index_name] if o.index_name != ""
 
+# partition_text is a partition's throughput in Contributor Insights' units (3 x WCU + RCU).
+partition_text := sprintf("a partition's %s units/s (%s WCU = %s RCU)", [
+	lib.fmt(limits.partition_read_units),
+	lib.fmt(limits.partition_write_units),
+	lib.fmt(limits.partition_read_units),
+])
+
 # METADATA
 # title: Measured hot key beyond the design
 # description: |
-#   Contributor Insights shows the busiest partition-key value taking more than one partition's
-#   ${partition_write_units} WCU or ${partition_read_units} RCU at the measured peak, or a share of the peak that needs more shards than
-#   the table is written with (at target_utilization). DynamoDB throttles that key whatever the table's
-#   capacity (bp-partition-key-design).
+#   Contributor Insights' most accessed keys rule shows the busiest partition-key value taking more
+#   ConsumedThroughputUnits (3 x WCU + RCU) per second at its busiest minute than the shards the table is
+#   written with serve at target_utilization: a partition serves ${partition_read_units} units/s
+#   (${partition_write_units} WCU = ${partition_read_units} RCU). DynamoDB throttles that key whatever the
+#   table's capacity (bp-partition-key-design).
 # custom:
 #   id: DK702
 #   name: measured-hot-key
-#   aws_dynamodb_table: reads measured key shares against the shard count; aws_dynamodb_table has neither.
+#   aws_dynamodb_table: reads measured key demand against the shard count; aws_dynamodb_table has neither.
 #   severity: error
 #   remediation: >-
 #     Shard the key (a {shard} placeholder with calculated sharding) or raise sharding.count to the count the
 #     message names — on a live table by bumping sharding.scheme_version and reading both schemes during the
 #     migration; for an index, give it a partition key with more distinct values.
-errors contains lib.finding(rego.metadata.rule(), problem.msg, hot_key_path(problem.o)) if {
-	some problem in hot_key_problems
-}
-
-hot_key_problems contains {"o": o, "msg": msg} if {
-	lib.known("derived.shard_count")
+errors contains lib.finding(rego.metadata.rule(), msg, hot_key_path(o)) if {
 	some o in observations
-	o.index_name == ""
-	o.measured.hot_key_share_source == "measured"
+	o.measured.hot_key_source == "measured"
+	shards_known(o)
 	o.measured.required_shards > o.measured.shard_count
 	msg := sprintf(
-		"the busiest key %q takes %s of the measured peak (%s): the logical key needs %d shards at target_utilization and the table is written with %d",
-		[o.measured.hot_key, lib.percent(o.traffic.hot_key_share), window(o), o.measured.required_shards, o.measured.shard_count],
+		"the busiest key %s of %s took %s units/s at its busiest minute (%s; units = 3 x WCU + RCU), %s of %s%s: %s",
+		[
+			key_text(o), what(o), lib.fmt(o.measured.hot_key_units), window(o), lib.percent(o.measured.hot_key_partition_share),
+			partition_text, logical_text(o), shards_text(o),
+		],
 	)
 }
 
-hot_key_problems contains {"o": h.o, "msg": msg} if {
-	some h in hot_sides
-	not shards_reported(h.o)
-	h.demand > h.limit
-	msg := sprintf(
-		"the busiest key %q of %s takes %s %s at the measured peak (%s); a partition serves %s, so the key needs %d partitions' throughput",
-		[h.o.measured.hot_key, what(h.o), lib.fmt(h.demand), h.unit, window(h.o), lib.fmt(h.limit), h.o.measured.required_shards],
-	)
-}
+shards_known(o) if o.index_name != ""
 
-# shards_reported: the table's finding above already names the shard count the key needs.
-shards_reported(o) if {
+shards_known(o) if {
 	o.index_name == ""
 	lib.known("derived.shard_count")
-	o.measured.hot_key_share_source == "measured"
-	o.measured.required_shards > o.measured.shard_count
+}
+
+key_text(o) := sprintf("%q", [o.measured.hot_key]) if is_string(o.measured.hot_key)
+
+key_text(o) := "(not named)" if not is_string(o.measured.hot_key)
+
+logical_text(o) := "" if o.measured.shard_count == 1
+
+logical_text(o) := sprintf("; over its %d shards the logical key takes about %s units/s", [
+	o.measured.shard_count,
+	lib.fmt(o.measured.logical_key_units),
+]) if {
+	o.measured.shard_count > 1
+}
+
+shards_text(o) := sprintf("at target_utilization the key needs %d shards and the table is written with %d", [
+	o.measured.required_shards,
+	o.measured.shard_count,
+]) if {
+	o.index_name == ""
+}
+
+shards_text(o) := sprintf("at target_utilization the index key needs %d partitions' throughput, which one key value cannot spread", [
+	o.measured.required_shards,
+]) if {
+	o.index_name != ""
 }
 
 # METADATA
@@ -227,29 +240,116 @@ more_text(0) := ""
 more_text(n) := sprintf(" and %d more", [n]) if n > 0
 
 # METADATA
-# scope: rule
-# title: Throttled keys
+# title: Throttled by cause
 # description: |
 #   CloudWatch counted throttle events in the measured window, or Contributor Insights lists throttled
-#   keys: requests failed and were retried or lost. ThrottlingReasons on the exceptions name the limit.
+#   keys: requests failed and were retried or lost. The per-cause metrics say which limit throttled: a
+#   partition's key range (a hot key, which needs no Contributor Insights to show), the provisioned
+#   capacity, the on-demand maximum, or the account's quota. An index's throttled keys are a lower bound:
+#   its -PKT- rule does not count throttling caused by the index's own write capacity.
 # custom:
 #   id: DK704
 #   name: throttled-keys
 #   aws_dynamodb_table: reads measured throttling; aws_dynamodb_table has none.
-#   severity: warning
-#   remediation: >-
-#     Check which limit throttled (the exception's ThrottlingReasons): a key over a partition's throughput
-#     needs sharding (DK702), a table or index over its capacity or on-demand cap needs more (DK701, DK601,
-#     DK603); keep Contributor Insights on (contributor_insights = { mode = "THROTTLED_KEYS" }) to watch it.
-warnings contains lib.finding(rego.metadata.rule(), msg, o.path) if {
-	some o in observations
-	throttled(o)
-	msg := sprintf("%s was throttled in the measured window (%s): %s%s", [what(o), window(o), events_text(o), keys_text(o)])
+#   cases:
+#     key-range:
+#       severity: warning
+#       when: a partition's key range was over its throughput (Read/WriteKeyRangeThroughputThrottleEvents)
+#       remediation: >-
+#         Spread the hot key: shard it (DK702 names the shard count when Contributor Insights measured it) or
+#         cache its reads. Without Contributor Insights, turn it on to name the key: contributor_insights =
+#         { mode = "THROTTLED_KEYS" } is the cheap mode.
+#     capacity:
+#       severity: warning
+#       when: the table or index was over its provisioned capacity or on-demand maximum
+#       remediation: >-
+#         Give the table or index the capacity it used: raise write_capacity / read_capacity or the
+#         autoscaling max (DK603), or the on_demand_throughput maximum (DK601).
+#     account-limit:
+#       severity: warning
+#       when: the account's throughput quota throttled the table
+#       remediation: Ask for a higher account throughput quota in Service Quotas (DynamoDB), or lower the traffic of the account's other tables.
+#     unattributed:
+#       severity: warning
+#       when: throttling without per-cause metrics
+#       remediation: >-
+#         Export the per-cause throttle metrics (the query file asks for them) to tell which limit throttled;
+#         the exception's ThrottlingReasons name it too. Keep Contributor Insights on (contributor_insights =
+#         { mode = "THROTTLED_KEYS" }) to name throttled keys.
+throttled_keys := rego.metadata.rule()
+
+cause_texts := {
+	"key_range": "on key range (a partition over its throughput: Read/WriteKeyRangeThroughputThrottleEvents)",
+	"provisioned": "over its provisioned capacity (Read/WriteProvisionedThroughputThrottleEvents)",
+	"max_on_demand": "over its on-demand maximum (Read/WriteMaxOnDemandThroughputThrottleEvents)",
+	"account_limit": "by the account's throughput quota (Read/WriteAccountLimitThrottleEvents)",
 }
 
-throttled(o) if o.measured.throttle_events > 0
+warnings contains lib.finding_case(throttled_keys, "key-range", cause_message(o, c), o.path) if {
+	some o in observations
+	some c in o.measured.throttle_causes
+	c.cause == "key_range"
+}
 
-throttled(o) if count(o.measured.throttled_keys) > 0
+warnings contains lib.finding_case(throttled_keys, "capacity", cause_message(o, c), o.path) if {
+	some o in observations
+	some c in o.measured.throttle_causes
+	c.cause in {"provisioned", "max_on_demand"}
+}
+
+warnings contains lib.finding_case(throttled_keys, "account-limit", cause_message(o, c), o.path) if {
+	some o in observations
+	some c in o.measured.throttle_causes
+	c.cause == "account_limit"
+}
+
+cause_message(o, c) := sprintf("%s was throttled %s in the measured window (%s): %s read and %s write events%s%s", [
+	what(o), cause_texts[c.cause], window(o), lib.fmt(c.read), lib.fmt(c.write), cause_keys_text(o, c.cause), lower_bound_text(o),
+])
+
+# unattributed: throttle events no per-cause metric explains, or throttled keys without any throttle metric.
+warnings contains lib.finding_case(throttled_keys, "unattributed", msg, o.path) if {
+	some o in observations
+	unattributed(o)
+	msg := sprintf("%s was throttled in the measured window (%s): %s%s%s", [what(o), window(o), events_text(o), keys_text(o), lower_bound_text(o)])
+}
+
+unattributed(o) if o.measured.throttle_events > o.measured.throttle_events_by_cause
+
+unattributed(o) if {
+	count(o.measured.throttle_causes) == 0
+	not o.measured.throttle_events > 0
+	count(o.measured.throttled_keys) > 0
+}
+
+# cause_keys_text names the throttled keys for key-range throttling, or says how to name them.
+cause_keys_text(o, "key_range") := keys_text(o) if count(o.measured.throttled_keys) > 0
+
+cause_keys_text(o, "key_range") := "; Contributor Insights lists no throttled key" if {
+	count(o.measured.throttled_keys) == 0
+	o.measured.key_figures != "none"
+}
+
+cause_keys_text(o, "key_range") := concat("", [
+	"; Contributor Insights is off, so the key is not named: turn it on (contributor_insights = { mode = \"THROTTLED_KEYS\" }, ",
+	"the cheap mode) to name it",
+]) if {
+	o.measured.key_figures == "none"
+}
+
+cause_keys_text(_, cause) := "" if cause != "key_range"
+
+lower_bound_text(o) := "" if o.index_name == ""
+
+lower_bound_text(o) := "; an index's throttled keys are a lower bound (its -PKT- rule does not count throttling by the index's own write capacity)" if {
+	o.index_name != ""
+	count(o.measured.throttled_keys) > 0
+}
+
+lower_bound_text(o) := "" if {
+	o.index_name != ""
+	count(o.measured.throttled_keys) == 0
+}
 
 events_text(o) := sprintf("%s read and %s write throttle events", [
 	lib.fmt(events(o.throttle_events.read)),

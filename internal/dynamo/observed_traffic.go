@@ -16,27 +16,58 @@ import (
 	cwtypes "github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
 )
 
-// The CloudWatch side of a table's measured traffic: the AWS/DynamoDB metrics at one-minute sums and the
-// reports of the table's Contributor Insights rules (metrics-dimensions.html; contributorinsights_HowItWorks).
+// The CloudWatch side of a table's measured traffic: the AWS/DynamoDB metrics at one-minute sums (DynamoDB
+// Developer Guide, "DynamoDB Metrics and dimensions") and the reports of the table's Contributor Insights
+// rules ("CloudWatch Contributor Insights for DynamoDB: How it works"). Every call stays within the limit
+// AWS documents for it.
 const (
 	metricsNamespace = "AWS/DynamoDB"
-	metricPeriod     = 60
 	metricStat       = "Sum"
-	// maxContributors is the most contributors GetInsightRuleReport returns (API_GetInsightRuleReport).
-	maxContributors = 100
-	// maxReportDatapoints keeps a report's per-period datapoints to a day of minutes: the period grows with
-	// the window (a 14-day window is read hourly).
-	maxReportDatapoints = 1440
+	// MetricPeriodSeconds is the period of every metric query and report: the busiest minute is what a
+	// partition's per-second limit is held against.
+	MetricPeriodSeconds = 60
+	// MaxContributorCount is the most contributors GetInsightRuleReport returns for DynamoDB's rules, which
+	// refuse more ("CloudWatch Contributor Insights for DynamoDB: How it works": at most 25; the API's own
+	// bound for other rules is 100).
+	MaxContributorCount = 25
+	// MaxReportWindow is the longest time one report covers: the CloudWatch User Guide ("Viewing Contributor
+	// Insights reports") shows reports of at most 24 hours within the last 15 days; the API reference is
+	// silent, so the reader stitches a longer window from day-long reports either way.
+	MaxReportWindow = 24 * time.Hour
+	// reportConcurrency bounds the reports read at once; they are joined in time order whatever order they
+	// finish in.
+	reportConcurrency = 4
+	// MaxMetricDataQueries and MaxMetricDatapoints bound one GetMetricData call (CloudWatch API Reference,
+	// GetMetricData: at most 500 MetricDataQueries; MaxDatapoints at most 100,800, the rest is paged with
+	// NextToken).
+	MaxMetricDataQueries = 500
+	MaxMetricDatapoints  = 100800
+	// reportOrderBy ranks contributors by their largest period, the one ranking statistic DynamoDB's rules
+	// give a meaning to (Maximum; "How it works": only MaxContributorValue and Maximum are useful).
+	reportOrderBy = "Maximum"
 )
 
-// The Contributor Insights rules DynamoDB creates for a table or index: DynamoDBContributorInsights-PKC-…
-// counts requests per partition key, …-PKT-… throttled requests per partition key (…-SKC-/-SKT- are
-// partition and sort key together).
+// ReportMetrics are the report statistics asked for: the only ones DynamoDB's rules give a meaning to
+// (MaxContributorValue, Maximum), and the count of keys per period (UniqueContributors).
+var ReportMetrics = []string{"MaxContributorValue", "Maximum", "UniqueContributors"}
+
+// The Contributor Insights rules DynamoDB creates for a table or index are named
+// DynamoDBContributorInsights-PKC-<table>… (ConsumedThroughputUnits per partition key) and
+// DynamoDBContributorInsights-PKT-<table>… (throttled requests per partition key); -SKC-/-SKT- count
+// partition and sort key together. Matched as prefixes: a table or index name may itself contain "-PKC-".
 const (
-	RuleAccessedKeys  = "-PKC-"
-	RuleThrottledKeys = "-PKT-"
+	RuleAccessedKeysPrefix  = "DynamoDBContributorInsights-PKC-"
+	RuleThrottledKeysPrefix = "DynamoDBContributorInsights-PKT-"
+)
+
+// The IAM actions of the live path; a denied optional one leaves the metrics and a warning.
+const (
+	ActionDescribeContributorInsights = "dynamodb:DescribeContributorInsights"
+	ActionGetInsightRuleReport        = "cloudwatch:GetInsightRuleReport"
+	ActionGetMetricData               = "cloudwatch:GetMetricData"
 )
 
 // TrafficQuery names what to read and over which window.
@@ -50,19 +81,24 @@ type TrafficQuery struct {
 }
 
 // TrafficExport is the measured traffic as JSON in the shapes of the API reference, the same as the AWS
-// CLI prints: GetMetricData's MetricDataResults (one entry per query and page) and the GetInsightRuleReport
-// of the most accessed and most throttled keys rules. A nil report means the rule is not there.
+// CLI prints: GetMetricData's MetricDataResults (one entry per query and page) and, per rule, a JSON list
+// of the reports of each day of the window. A nil report means the rule was not read.
 type TrafficExport struct {
 	MetricData          []byte
 	AccessedKeysReport  []byte
 	ThrottledKeysReport []byte
-	// InsightsStatus is the Contributor Insights status of the table or index (ENABLED, DISABLED, …);
-	// empty when the endpoint does not implement DescribeContributorInsights.
+	// InsightsStatus is the Contributor Insights status of the table or index (ENABLED, ENABLING,
+	// DISABLING, DISABLED, FAILED); empty when the endpoint does not implement DescribeContributorInsights
+	// or the call was denied.
 	InsightsStatus string
 	// InsightsMode is ACCESSED_AND_THROTTLED_KEYS or THROTTLED_KEYS when enabled.
 	InsightsMode string
+	// InsightsFailure is why Contributor Insights FAILED, as DescribeContributorInsights reports it.
+	InsightsFailure string
 	// RuleNames are the Contributor Insights rules of the table or index.
 	RuleNames []string
+	// Denied are the optional calls' IAM actions that were refused: the export has the metrics only.
+	Denied []string
 }
 
 // lazyCloudWatch builds the CloudWatch client on first use, like the DynamoDB one.
@@ -91,8 +127,10 @@ func (c *Client) CloudWatch(ctx context.Context) (*cloudwatch.Client, error) {
 }
 
 // ExportTraffic reads a table's or index's measured traffic: its Contributor Insights rules
-// (DescribeContributorInsights), the consumed capacity and throttle metrics (GetMetricData, every page),
-// and the reports of the most accessed and most throttled keys rules (GetInsightRuleReport).
+// (DescribeContributorInsights), the consumed capacity and throttle metrics (GetMetricData, every page), and
+// the reports of the most accessed and most throttled keys rules (GetInsightRuleReport, a day at a time).
+// Access denied on DescribeContributorInsights or GetInsightRuleReport leaves the metrics, with the action in
+// Denied.
 func (c *Client) ExportTraffic(ctx context.Context, q TrafficQuery) (*TrafficExport, error) {
 	what := "table " + q.TableName
 	if q.IndexName != "" {
@@ -112,18 +150,45 @@ func (c *Client) ExportTraffic(ctx context.Context, q TrafficQuery) (*TrafficExp
 	for _, rule := range out.RuleNames {
 		var into *[]byte
 		switch {
-		case strings.Contains(rule, RuleAccessedKeys):
+		case strings.HasPrefix(rule, RuleAccessedKeysPrefix):
 			into = &out.AccessedKeysReport
-		case strings.Contains(rule, RuleThrottledKeys):
+		case strings.HasPrefix(rule, RuleThrottledKeysPrefix):
 			into = &out.ThrottledKeysReport
 		default:
 			continue
 		}
-		if *into, err = exportInsightRuleReport(ctx, cw, rule, q.Start, q.End); err != nil {
+		report, err := exportInsightRuleReports(ctx, cw, rule, q.Start, q.End)
+		switch {
+		case IsAccessDenied(err):
+			out.Denied = appendOnce(out.Denied, ActionGetInsightRuleReport)
+			out.AccessedKeysReport, out.ThrottledKeysReport = nil, nil
+			return out, nil
+		case err != nil:
 			return nil, fmt.Errorf("reading Contributor Insights rule %s of %s: %w", rule, what, err)
 		}
+		*into = report
 	}
 	return out, nil
+}
+
+// IsAccessDenied reports whether AWS refused a call for lack of permission.
+func IsAccessDenied(err error) bool {
+	var apiErr smithy.APIError
+	if !errors.As(err, &apiErr) {
+		return false
+	}
+	switch apiErr.ErrorCode() {
+	case "AccessDeniedException", "AccessDenied", "UnauthorizedOperation":
+		return true
+	}
+	return false
+}
+
+func appendOnce(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
 }
 
 func (c *Client) findInsightsRules(ctx context.Context, q TrafficQuery, out *TrafficExport) error {
@@ -139,6 +204,9 @@ func (c *Client) findInsightsRules(ctx context.Context, q TrafficQuery, out *Tra
 	switch {
 	case IsUnknownOperation(err):
 		return nil
+	case IsAccessDenied(err):
+		out.Denied = appendOnce(out.Denied, ActionDescribeContributorInsights)
+		return nil
 	case isNotFound(err):
 		return ErrTableNotFound
 	case err != nil:
@@ -146,6 +214,9 @@ func (c *Client) findInsightsRules(ctx context.Context, q TrafficQuery, out *Tra
 	}
 	out.InsightsStatus = string(desc.ContributorInsightsStatus)
 	out.InsightsMode = string(desc.ContributorInsightsMode)
+	if f := desc.FailureException; f != nil {
+		out.InsightsFailure = strings.TrimSpace(aws.ToString(f.ExceptionName) + ": " + aws.ToString(f.ExceptionDescription))
+	}
 	if desc.ContributorInsightsStatus == types.ContributorInsightsStatusEnabled {
 		out.RuleNames = desc.ContributorInsightsRuleList
 	}
@@ -158,60 +229,101 @@ type metricDataJSON struct {
 	Messages          []cwtypes.MessageData      `json:"Messages"`
 }
 
+// exportMetricData asks for every metric at one-minute Sums, at most MaxMetricDataQueries queries and
+// MaxMetricDatapoints datapoints per call, and joins every page.
 func exportMetricData(ctx context.Context, cw *cloudwatch.Client, q TrafficQuery) ([]byte, error) {
 	dims := []cwtypes.Dimension{{Name: aws.String("TableName"), Value: aws.String(q.TableName)}}
 	if q.IndexName != "" {
 		dims = append(dims, cwtypes.Dimension{Name: aws.String("GlobalSecondaryIndexName"), Value: aws.String(q.IndexName)})
 	}
-	in := &cloudwatch.GetMetricDataInput{StartTime: aws.Time(q.Start), EndTime: aws.Time(q.End), ScanBy: cwtypes.ScanByTimestampDescending}
+	var queries []cwtypes.MetricDataQuery
 	for _, id := range slices.Sorted(maps.Keys(q.MetricNames)) {
-		in.MetricDataQueries = append(in.MetricDataQueries, cwtypes.MetricDataQuery{
+		queries = append(queries, cwtypes.MetricDataQuery{
 			Id: aws.String(id), ReturnData: aws.Bool(true),
-			MetricStat: &cwtypes.MetricStat{Period: aws.Int32(metricPeriod), Stat: aws.String(metricStat),
+			MetricStat: &cwtypes.MetricStat{Period: aws.Int32(MetricPeriodSeconds), Stat: aws.String(metricStat),
 				Metric: &cwtypes.Metric{Namespace: aws.String(metricsNamespace), MetricName: aws.String(q.MetricNames[id]), Dimensions: dims}},
 		})
 	}
 	joined := metricDataJSON{MetricDataResults: []cwtypes.MetricDataResult{}, Messages: []cwtypes.MessageData{}}
-	pages := cloudwatch.NewGetMetricDataPaginator(cw, in, func(o *cloudwatch.GetMetricDataPaginatorOptions) { o.StopOnDuplicateToken = true })
-	for pages.HasMorePages() {
-		page, err := pages.NextPage(ctx)
-		if err != nil {
-			return nil, err
+	for chunk := range slices.Chunk(queries, MaxMetricDataQueries) {
+		in := &cloudwatch.GetMetricDataInput{StartTime: aws.Time(q.Start), EndTime: aws.Time(q.End), ScanBy: cwtypes.ScanByTimestampDescending,
+			MaxDatapoints: aws.Int32(MaxMetricDatapoints), MetricDataQueries: chunk}
+		pages := cloudwatch.NewGetMetricDataPaginator(cw, in, func(o *cloudwatch.GetMetricDataPaginatorOptions) { o.StopOnDuplicateToken = true })
+		for pages.HasMorePages() {
+			page, err := pages.NextPage(ctx)
+			if err != nil {
+				return nil, err
+			}
+			joined.MetricDataResults = append(joined.MetricDataResults, page.MetricDataResults...)
+			joined.Messages = append(joined.Messages, page.Messages...)
 		}
-		joined.MetricDataResults = append(joined.MetricDataResults, page.MetricDataResults...)
-		joined.Messages = append(joined.Messages, page.Messages...)
 	}
 	return marshalExport(joined)
 }
 
-func exportInsightRuleReport(ctx context.Context, cw *cloudwatch.Client, rule string, start, end time.Time) ([]byte, error) {
-	out, err := cw.GetInsightRuleReport(ctx, &cloudwatch.GetInsightRuleReportInput{
-		RuleName: aws.String(rule), StartTime: aws.Time(start), EndTime: aws.Time(end),
-		Period: aws.Int32(reportPeriod(end.Sub(start))), MaxContributorCount: aws.Int32(maxContributors),
-		Metrics: []string{"Sum", "MaxContributorValue", "UniqueContributors"}, OrderBy: aws.String("Sum"),
-	})
-	if err != nil {
-		return nil, err
+// ReportWindows splits [start, end) into windows of at most MaxReportWindow, oldest first.
+func ReportWindows(start, end time.Time) [][2]time.Time {
+	var out [][2]time.Time
+	for from := start; from.Before(end); from = from.Add(MaxReportWindow) {
+		out = append(out, [2]time.Time{from, minTime(from.Add(MaxReportWindow), end)})
 	}
-	return marshalExport(struct {
-		KeyLabels              []string                             `json:"KeyLabels"`
-		AggregationStatistic   *string                              `json:"AggregationStatistic"`
-		AggregateValue         *float64                             `json:"AggregateValue"`
-		ApproximateUniqueCount *int64                               `json:"ApproximateUniqueCount"`
-		Contributors           []cwtypes.InsightRuleContributor     `json:"Contributors"`
-		MetricDatapoints       []cwtypes.InsightRuleMetricDatapoint `json:"MetricDatapoints"`
-	}{out.KeyLabels, out.AggregationStatistic, out.AggregateValue, out.ApproximateUniqueCount, orEmpty(out.Contributors), out.MetricDatapoints})
+	return out
 }
 
-// reportPeriod is the shortest of one minute, five minutes, an hour or a day that keeps the report within
-// maxReportDatapoints.
-func reportPeriod(window time.Duration) int32 {
-	for _, p := range []time.Duration{time.Minute, 5 * time.Minute, time.Hour} {
-		if window/p <= maxReportDatapoints {
-			return int32(p / time.Second)
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+// insightReportJSON is GetInsightRuleReport's response as the AWS CLI prints it.
+type insightReportJSON struct {
+	KeyLabels              []string                             `json:"KeyLabels"`
+	AggregationStatistic   *string                              `json:"AggregationStatistic"`
+	AggregateValue         *float64                             `json:"AggregateValue"`
+	ApproximateUniqueCount *int64                               `json:"ApproximateUniqueCount"`
+	Contributors           []cwtypes.InsightRuleContributor     `json:"Contributors"`
+	MetricDatapoints       []cwtypes.InsightRuleMetricDatapoint `json:"MetricDatapoints"`
+}
+
+// exportInsightRuleReports reads a rule's report for each day of the window, reportConcurrency at a time,
+// and joins them in time order as a JSON list.
+func exportInsightRuleReports(ctx context.Context, cw *cloudwatch.Client, rule string, start, end time.Time) ([]byte, error) {
+	windows := ReportWindows(start, end)
+	reports := make([]insightReportJSON, len(windows))
+	errs := make([]error, len(windows))
+	sem := make(chan struct{}, reportConcurrency)
+	var wg sync.WaitGroup
+	for i, w := range windows {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			out, err := cw.GetInsightRuleReport(ctx, &cloudwatch.GetInsightRuleReportInput{
+				RuleName: aws.String(rule), StartTime: aws.Time(w[0]), EndTime: aws.Time(w[1]),
+				Period: aws.Int32(MetricPeriodSeconds), MaxContributorCount: aws.Int32(MaxContributorCount),
+				Metrics: ReportMetrics, OrderBy: aws.String(reportOrderBy),
+			})
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			reports[i] = insightReportJSON{out.KeyLabels, out.AggregationStatistic, out.AggregateValue, out.ApproximateUniqueCount,
+				orEmpty(out.Contributors), orEmpty(out.MetricDatapoints)}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if IsAccessDenied(err) {
+			return nil, err
 		}
 	}
-	return int32(24 * time.Hour / time.Second)
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return marshalExport(reports)
 }
 
 func orEmpty[T any](s []T) []T {

@@ -5,17 +5,19 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/observed"
 )
 
 // ObservedInput is one observation given to a design, with the attribute it was given in.
 type ObservedInput struct {
 	Path Path
-	Observation
+	observed.Observation
 }
 
 // ObservedDoc is an observation in the design document with the facts the DK70x rules read.
 type ObservedDoc struct {
-	Observation
+	observed.Observation
 	// Path is the attribute the observation was given in, where findings on it point.
 	Path Path `json:"path"`
 	// Measured are the facts Go derived from the observation and the design.
@@ -23,7 +25,8 @@ type ObservedDoc struct {
 }
 
 // MeasuredFacts compare an observation with the design (contributing/capacity-model.md, "Measured
-// traffic"). Units are capacity units per second.
+// traffic"). Units are capacity units per second; a key's units are Contributor Insights'
+// ConsumedThroughputUnits, 3 × WCU + RCU.
 type MeasuredFacts struct {
 	// DeclaredWriteUnits and DeclaredReadUnits are the design's peak demand on the observed table or index:
 	// for the table its capacity.peak_*_units, for an index the table's peak writes (every table write may
@@ -32,18 +35,20 @@ type MeasuredFacts struct {
 	DeclaredReadUnits  *float64 `json:"declared_read_units"`
 	// ShardCount is the number of shards the key is written with (1 for an index).
 	ShardCount int64 `json:"shard_count"`
-	// HotKeyShareSource is "measured" (Contributor Insights) or "design" (the design's hot-key share, when the
-	// observation has no key figures); "" when neither is known.
-	HotKeyShareSource string `json:"hot_key_share_source"`
-	// HotKey is the busiest measured partition-key value; nil without Contributor Insights.
+	// HotKeySource is "measured" (Contributor Insights' most accessed keys) or "design" (the design's
+	// hot-key share, when the observation has no key figures); "" when neither is known.
+	HotKeySource string `json:"hot_key_source"`
+	// HotKey is the busiest measured partition-key value; nil without Contributor Insights' most accessed keys.
 	HotKey *string `json:"hot_key"`
-	// HotKeyWriteUnits and HotKeyReadUnits are the busiest partition-key value's demand at the measured
-	// peak: its measured share × the measured peak. Nil without key figures.
-	HotKeyWriteUnits *float64 `json:"hot_key_write_units"`
-	HotKeyReadUnits  *float64 `json:"hot_key_read_units"`
+	// HotKeyUnits are that key's units per second at its busiest minute (one physical key, one shard of a
+	// sharded key); HotKeyPartitionShare is their share of a partition's 3,000 units/s.
+	HotKeyUnits          *float64 `json:"hot_key_units"`
+	HotKeyPartitionShare *float64 `json:"hot_key_partition_share"`
+	// LogicalKeyUnits are the logical key's units per second: a measured key of a sharded table is one of
+	// shard_count shards, so its units count shard_count times, at most the table's units at its peak.
+	LogicalKeyUnits *float64 `json:"logical_key_units"`
 	// RequiredShards are the shards (for an index: the partitions) the busiest logical key needs at the
-	// measured peak and target utilisation. A measured key of a sharded table is one shard of its logical
-	// key, so its share counts shard_count times.
+	// measured peak and target utilisation.
 	RequiredShards int64 `json:"required_shards"`
 	// WriteLimit and ReadLimit are the most the table or index can serve per second, and the attribute that
 	// sets it; nil when nothing bounds it.
@@ -55,7 +60,28 @@ type MeasuredFacts struct {
 	ThrottledKeys []string `json:"throttled_keys"`
 	// ThrottleEvents is the window's read plus write throttle events; nil when neither was exported.
 	ThrottleEvents *float64 `json:"throttle_events"`
+	// ThrottleCauses are the causes with throttle events, in the order key_range, provisioned,
+	// max_on_demand, account_limit; ThrottleEventsByCause is their sum, to tell events no cause explains.
+	ThrottleCauses        []ThrottleCause `json:"throttle_causes"`
+	ThrottleEventsByCause float64         `json:"throttle_events_by_cause"`
+	// KeyFigures is what Contributor Insights gave: "accessed" (most accessed and throttled keys),
+	// "throttled_only" (THROTTLED_KEYS mode) or "none".
+	KeyFigures string `json:"key_figures"`
 }
+
+// ThrottleCause is the throttle events of one cause, read and write (0 when the side was not exported).
+type ThrottleCause struct {
+	Cause string  `json:"cause"`
+	Read  float64 `json:"read"`
+	Write float64 `json:"write"`
+}
+
+// KeyFigures values.
+const (
+	KeyFiguresAccessed      = "accessed"
+	KeyFiguresThrottledOnly = "throttled_only"
+	KeyFiguresNone          = "none"
+)
 
 // CapacityLimit is the most a side of a table or index serves, and the attribute that sets it.
 type CapacityLimit struct {
@@ -73,19 +99,20 @@ type KeyMismatch struct {
 // billingProvisioned is the billing mode with capacity units (API_BillingModeSummary); any other is on-demand.
 const billingProvisioned = "PROVISIONED"
 
-// MeasuredShareSource values.
+// HotKeySource values.
 const (
 	MeasuredShareMeasured = "measured"
 	MeasuredShareDesign   = "design"
 )
 
 // validateObserved checks observations given by hand (the data source's own are checked when parsed): every
-// number finite and ≥ 0, shares at most 1, each target observed once, and an index that the design has.
+// number finite and ≥ 0, shares at most 1, each target observed once, an index that the design has, and
+// key figures with one value per partition-key attribute.
 func (a *analyzer) validateObserved() {
 	targets := map[string]bool{}
-	gsis := map[string]bool{}
+	gsis := map[string]GlobalSecondaryIndex{}
 	for _, g := range a.in.GlobalSecondaryIndexes {
-		gsis[g.Name] = true
+		gsis[g.Name] = g
 	}
 	gsisKnown := !a.isUnknown("global_secondary_indexes")
 	for _, o := range a.in.Observed {
@@ -96,19 +123,35 @@ func (a *analyzer) validateObserved() {
 		}
 		check("traffic.writes_per_second", o.Traffic.WritesPerSecond, MaxRequestsPerSecond)
 		check("traffic.reads_per_second", o.Traffic.ReadsPerSecond, MaxRequestsPerSecond)
-		check("traffic.hot_key_share", o.Traffic.HotKeyShare, 1)
-		check("throttle_events.read", o.ThrottleEvents.Read, math.MaxFloat64)
-		check("throttle_events.write", o.ThrottleEvents.Write, math.MaxFloat64)
+		check("traffic.hot_key_units_per_second", o.Traffic.HotKeyUnitsPerSecond, MaxRequestsPerSecond*observed.WriteUnitWeight)
+		check("traffic.hot_key_unit_share", o.Traffic.HotKeyUnitShare, 1)
+		t := o.ThrottleEvents
+		for name, v := range map[string]*float64{"read": t.Read, "write": t.Write, "read_key_range": t.ReadKeyRange, "write_key_range": t.WriteKeyRange,
+			"read_provisioned": t.ReadProvisioned, "write_provisioned": t.WriteProvisioned, "read_max_on_demand": t.ReadMaxOnDemand,
+			"write_max_on_demand": t.WriteMaxOnDemand, "read_account_limit": t.ReadAccountLimit, "write_account_limit": t.WriteAccountLimit} {
+			check("throttle_events."+name, v, math.MaxFloat64)
+		}
 		for i, k := range o.TopKeys {
 			p := append(slices.Clone(o.Path), "top_keys", fmt.Sprint(i))
 			if k.Key == "" {
 				a.fail(append(p, "key"), "is empty: every top key names a partition-key value")
 			}
-			check(fmt.Sprintf("top_keys[%d].share", i), k.Share, 1)
+			check(fmt.Sprintf("top_keys[%d].units_per_second", i), k.UnitsPerSecond, MaxRequestsPerSecond*observed.WriteUnitWeight)
 			check(fmt.Sprintf("top_keys[%d].throttle_events", i), &k.ThrottleEvents, math.MaxFloat64)
 		}
-		if o.IndexName != "" && gsisKnown && !gsis[o.IndexName] {
+		g, isGSI := gsis[o.IndexName]
+		if o.IndexName != "" && gsisKnown && !isGSI {
 			a.fail(append(slices.Clone(o.Path), "index_name"), "names index %q, which is not among global_secondary_indexes: observe an index the design has, or the table (index_name = null)", o.IndexName)
+		}
+		if n := o.KeyAttributes; n != nil {
+			want, what := int64(1), "the table's partition key is one attribute"
+			if isGSI {
+				want, what = int64(len(g.PartitionKey)), fmt.Sprintf("index %s's partition key has %d attribute(s)", g.Name, len(g.PartitionKey))
+			}
+			if *n != want && (o.IndexName == "" || (isGSI && gsisKnown)) {
+				a.fail(append(slices.Clone(o.Path), "key_attributes"), "is %d: the Contributor Insights reports list %d key value(s) per contributor, but %s. "+
+					"A report with more values is of the partition-and-sort-key rule (-SKC-/-SKT-): give the -PKC- and -PKT- reports", *n, *n, what)
+			}
 		}
 		if targets[o.IndexName] {
 			what := "the table"
@@ -124,18 +167,18 @@ func (a *analyzer) validateObserved() {
 // observedFacts derives the measured facts of each observation and each index's demand.
 func (a *analyzer) observedFacts(doc *Document, pk *Template) {
 	doc.Observed = make([]ObservedDoc, 0, len(a.in.Observed))
-	byIndex := map[string]*Observation{}
+	byIndex := map[string]*observed.Observation{}
 	for i := range a.in.Observed {
 		o := &a.in.Observed[i]
 		byIndex[o.IndexName] = &o.Observation
 		od := ObservedDoc{Observation: o.Observation, Path: o.Path}
-		if od.TopKeys == nil {
-			od.TopKeys = []ObservedKey{}
-		}
 		if o.IndexName == "" {
 			od.Measured = a.tableMeasured(doc, pk, o.Observation)
 		} else {
 			od.Measured = a.indexMeasured(doc, o.Observation)
+		}
+		if od.TopKeys == nil {
+			od.TopKeys = []observed.Key{}
 		}
 		doc.Observed = append(doc.Observed, od)
 	}
@@ -158,11 +201,10 @@ const (
 	PeakDeclared = "declared" // the table's peak writes, an upper bound
 )
 
-func (a *analyzer) tableMeasured(doc *Document, pk *Template, o Observation) MeasuredFacts {
+func (a *analyzer) tableMeasured(doc *Document, pk *Template, o observed.Observation) MeasuredFacts {
 	d := doc.Derived
 	m := MeasuredFacts{DeclaredWriteUnits: d.Capacity.PeakWriteUnits, DeclaredReadUnits: d.Capacity.PeakReadUnits, ShardCount: d.ShardCount}
-	logicalShare := func(measured float64) float64 { return math.Min(1, measured*float64(d.ShardCount)) }
-	a.measuredDemand(&m, o, d.Capacity.HotKeyShare, logicalShare, doc.TargetUtilization)
+	a.measuredDemand(&m, o, d.Capacity.HotKeyShare, d.ShardCount, doc.TargetUtilization)
 	m.WriteLimit, m.ReadLimit = capacityLimits(Path{}, doc.Table.BillingMode, doc.Table.ReadCapacity, doc.Table.WriteCapacity,
 		doc.Table.OnDemandThroughput, doc.Table.Autoscaling, true)
 	m.KeysOutsideDesign = []KeyMismatch{}
@@ -178,7 +220,7 @@ func (a *analyzer) tableMeasured(doc *Document, pk *Template, o Observation) Mea
 	return m
 }
 
-func (a *analyzer) indexMeasured(doc *Document, o Observation) MeasuredFacts {
+func (a *analyzer) indexMeasured(doc *Document, o observed.Observation) MeasuredFacts {
 	m := MeasuredFacts{DeclaredWriteUnits: doc.Derived.Capacity.PeakWriteUnits, ShardCount: 1, KeysOutsideDesign: []KeyMismatch{}}
 	var g GSIDoc
 	for _, x := range doc.Table.GSIs {
@@ -190,56 +232,74 @@ func (a *analyzer) indexMeasured(doc *Document, o Observation) MeasuredFacts {
 	if pw := doc.Derived.Capacity.PeakWriteUnits; pw != nil && *pw > 0 && g.HotPartitionWriteUnits != nil {
 		designShare = *g.HotPartitionWriteUnits / *pw
 	}
-	a.measuredDemand(&m, o, designShare, func(s float64) float64 { return s }, doc.TargetUtilization)
+	a.measuredDemand(&m, o, designShare, 1, doc.TargetUtilization)
 	at := Path{"global_secondary_indexes", g.Name}
 	m.WriteLimit, m.ReadLimit = capacityLimits(at, doc.Table.BillingMode, g.ReadCapacity, g.WriteCapacity, g.OnDemandThroughput, g.Autoscaling, false)
 	return m
 }
 
-// measuredDemand fills the hot-key and shard facts: the measured busiest key's share when Contributor
-// Insights reported one, else the design's share (NaN: none).
-func (a *analyzer) measuredDemand(m *MeasuredFacts, o Observation, designShare float64, logical func(float64) float64, u float64) {
-	var share float64
+// measuredDemand fills the hot-key and shard facts. With Contributor Insights' most accessed keys the
+// busiest key's units per second at its busiest minute, held against a partition's 3,000 units/s (1,000 WCU
+// = 3,000 RCU); without them the design's share of the measured peaks (NaN: none).
+func (a *analyzer) measuredDemand(m *MeasuredFacts, o observed.Observation, designShare float64, shards int64, u float64) {
 	switch {
-	case o.Traffic.HotKeyShare != nil:
-		m.HotKeyShareSource = MeasuredShareMeasured
-		share = logical(*o.Traffic.HotKeyShare)
-		if len(o.TopKeys) > 0 {
+	case o.TopKeys == nil:
+		m.KeyFigures = KeyFiguresNone
+	case o.Traffic.HotKeyUnitsPerSecond == nil:
+		m.KeyFigures = KeyFiguresThrottledOnly
+	default:
+		m.KeyFigures = KeyFiguresAccessed
+	}
+	m.RequiredShards = 1
+	switch hot := o.Traffic.HotKeyUnitsPerSecond; {
+	case hot != nil:
+		m.HotKeySource = MeasuredShareMeasured
+		if len(o.TopKeys) > 0 && o.TopKeys[0].UnitsPerSecond != nil {
 			m.HotKey = ptr(o.TopKeys[0].Key)
 		}
+		m.HotKeyUnits = ptr(*hot)
+		m.HotKeyPartitionShare = ptr(*hot / PartitionReadUnitsLimit)
+		logical := *hot * float64(max(shards, 1))
+		if w, r := o.Traffic.WritesPerSecond, o.Traffic.ReadsPerSecond; w != nil || r != nil {
+			logical = math.Min(logical, math.Max(*hot, observed.WriteUnitWeight*orZero(w)+orZero(r)))
+		}
+		m.LogicalKeyUnits = &logical
+		m.RequiredShards = RequiredShards(0, logical, u)
+	case !math.IsNaN(designShare):
+		m.HotKeySource = MeasuredShareDesign
+		var hotW, hotR float64
 		if w := o.Traffic.WritesPerSecond; w != nil {
-			m.HotKeyWriteUnits = ptr(*w * *o.Traffic.HotKeyShare)
+			hotW = *w * designShare
 		}
 		if r := o.Traffic.ReadsPerSecond; r != nil {
-			m.HotKeyReadUnits = ptr(*r * *o.Traffic.HotKeyShare)
+			hotR = *r * designShare
 		}
-	case !math.IsNaN(designShare):
-		m.HotKeyShareSource = MeasuredShareDesign
-		share = designShare
+		m.RequiredShards = RequiredShards(hotW, hotR, u)
 	}
-	var hotW, hotR float64
-	if w := o.Traffic.WritesPerSecond; w != nil {
-		hotW = *w * share
-	}
-	if r := o.Traffic.ReadsPerSecond; r != nil {
-		hotR = *r * share
-	}
-	m.RequiredShards = RequiredShards(hotW, hotR, u)
 	m.ThrottledKeys = []string{}
 	for _, k := range o.TopKeys {
 		if k.ThrottleEvents > 0 {
 			m.ThrottledKeys = append(m.ThrottledKeys, k.Key)
 		}
 	}
-	if o.ThrottleEvents.Read != nil || o.ThrottleEvents.Write != nil {
-		total := 0.0
-		for _, v := range []*float64{o.ThrottleEvents.Read, o.ThrottleEvents.Write} {
-			if v != nil {
-				total += *v
-			}
-		}
-		m.ThrottleEvents = &total
+	t := o.ThrottleEvents
+	if t.Read != nil || t.Write != nil {
+		m.ThrottleEvents = ptr(orZero(t.Read) + orZero(t.Write))
 	}
+	m.ThrottleCauses = []ThrottleCause{}
+	for _, c := range t.Causes() {
+		if r, w := orZero(c.Read), orZero(c.Write); r+w > 0 {
+			m.ThrottleCauses = append(m.ThrottleCauses, ThrottleCause{Cause: c.Cause, Read: r, Write: w})
+			m.ThrottleEventsByCause += r + w
+		}
+	}
+}
+
+func orZero(v *float64) float64 {
+	if v == nil {
+		return 0
+	}
+	return *v
 }
 
 // capacityLimits are the most a table or index serves per side: a PROVISIONED one its autoscaling max or

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/observed"
 )
 
 // ordersDesign is the unsharded customer-keyed table of the fixtures, declared at 500 writes and 1,000
@@ -21,44 +23,61 @@ func ordersDesign() *Input {
 	}
 }
 
-func observe(t *testing.T, prefix string, index string) Observation {
-	t.Helper()
-	e := ObservedExport{IndexName: index, MetricData: fixture(t, prefix+"-metric-data.json"), AccessedKeysReport: fixture(t, prefix+"-accessed-keys.json")}
-	if prefix != "index-hot" {
-		e.ThrottledKeysReport = fixture(t, prefix+"-throttled-keys.json")
-	}
-	obs, _, errs := ObserveTraffic(e)
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	return *obs
+// measuredTable is an observation of the table: peak writes and reads (units/s), the busiest key's units/s
+// at its busiest minute, then further keys.
+func measuredTable(writes, reads, hot float64, keys ...observed.Key) observed.Observation {
+	top := append([]observed.Key{{Key: "CUSTOMER#c-1001", UnitsPerSecond: p(hot)}}, keys...)
+	return observed.Observation{TableName: "orders", Traffic: observed.Traffic{WritesPerSecond: p(writes), ReadsPerSecond: p(reads),
+		HotKeyUnitsPerSecond: p(hot)}, TopKeys: top, KeyAttributes: p(int64(1)), Complete: true,
+		Window: observed.Window{Start: "2026-11-30T09:00:00Z", End: "2026-11-30T12:00:00Z", Datapoints: 180}}
 }
 
-func TestMeasuredFactsHotTable(t *testing.T) {
+// A read-heavy table (1,500 WCU/s and 9,000 RCU/s at peak) whose busiest customer writes 950 WCU/s at the
+// daily peak: 2,850 units/s, 95% of a partition; at 80% it needs ceil(2,850 / 2,400) = 2 shards. The
+// share-of-requests model applied to each side (a ~32% share of 9,000 RCU is under a partition) missed it.
+func TestMeasuredFactsWriteHotKeyInReadHeavyTable(t *testing.T) {
+	for _, tc := range []struct {
+		writes, reads, hot, u float64
+		shards                int64
+	}{
+		{1500, 9000, 2850, 0.8, 2},
+		{1500, 9000, 2850, 1, 1},
+		{1200, 20000, 7500, 0.8, 4}, // 7,500 / 2,400 = 3.1
+		{50, 400, 30, 0.8, 1},
+	} {
+		in := ordersDesign()
+		in.TargetUtilization = p(tc.u)
+		in.Observed = []ObservedInput{{Path: Path{"observed"}, Observation: measuredTable(tc.writes, tc.reads, tc.hot,
+			observed.Key{Key: "CUSTOMER#c-2002", UnitsPerSecond: p(tc.hot / 3), ThrottleEvents: 12})}}
+		doc := analyze(t, in)
+		m := doc.Observed[0].Measured
+		want := MeasuredFacts{
+			DeclaredWriteUnits: p(500.0), DeclaredReadUnits: p(1000.0), ShardCount: 1,
+			HotKeySource: MeasuredShareMeasured, HotKey: p("CUSTOMER#c-1001"),
+			HotKeyUnits: p(tc.hot), HotKeyPartitionShare: p(tc.hot / 3000), LogicalKeyUnits: p(tc.hot), RequiredShards: tc.shards,
+			WriteLimit:        &CapacityLimit{Units: 40000, Name: "the on-demand table quota", Path: Path{}},
+			ReadLimit:         &CapacityLimit{Units: 40000, Name: "the on-demand table quota", Path: Path{}},
+			KeysOutsideDesign: []KeyMismatch{}, ThrottledKeys: []string{"CUSTOMER#c-2002"}, ThrottleCauses: []ThrottleCause{},
+			KeyFigures: KeyFiguresAccessed,
+		}
+		if !reflect.DeepEqual(m, want) {
+			t.Errorf("%+v: measured facts =\n%+v\nwant\n%+v", tc, m, want)
+		}
+	}
+}
+
+func TestMeasuredFactsThrottleCauses(t *testing.T) {
 	in := ordersDesign()
-	in.Observed = []ObservedInput{{Path: Path{"observed"}, Observation: observe(t, "hot", "")}}
-	doc := analyze(t, in)
-	if len(doc.Observed) != 1 {
-		t.Fatalf("observed = %+v", doc.Observed)
-	}
-	m := doc.Observed[0].Measured
-	want := MeasuredFacts{
-		DeclaredWriteUnits: p(500.0), DeclaredReadUnits: p(1000.0), ShardCount: 1,
-		HotKeyShareSource: MeasuredShareMeasured, HotKey: p("CUSTOMER#c-1001"),
-		// Half of the 2,500 WCU and 3,000 RCU peak on one key: 1,250 WCU needs ceil(1,250 / 800) = 2 shards.
-		HotKeyWriteUnits: p(1250.0), HotKeyReadUnits: p(1500.0), RequiredShards: 2,
-		WriteLimit:        &CapacityLimit{Units: 40000, Name: "the on-demand table quota", Path: Path{}},
-		ReadLimit:         &CapacityLimit{Units: 40000, Name: "the on-demand table quota", Path: Path{}},
-		KeysOutsideDesign: []KeyMismatch{{Key: "customer#c-77", Reason: "its literal text does not follow the template"}},
-		ThrottledKeys:     []string{"CUSTOMER#c-1001", "CUSTOMER#c-9009"},
-		ThrottleEvents:    p(15243.0),
-	}
-	if !reflect.DeepEqual(m, want) {
-		t.Errorf("measured facts =\n%+v\nwant\n%+v", m, want)
-	}
-	// Every table write may land in the index: its demand is the table's declared peak writes.
-	if g := doc.Table.GSIs[0]; *g.PeakWriteUnits != 500 || g.PeakReadUnits != nil || g.PeakSource != PeakDeclared || *g.OnDemandThroughput.Write != 1500 {
-		t.Errorf("index demand = %v / %v", g.PeakWriteUnits, g.PeakReadUnits)
+	o := measuredTable(100, 100, 10)
+	o.TopKeys = nil
+	o.Traffic.HotKeyUnitsPerSecond = nil
+	o.ThrottleEvents = observed.Throttles{Read: p(40.0), Write: p(300.0), ReadKeyRange: p(0.0), WriteKeyRange: p(250.0),
+		WriteMaxOnDemand: p(50.0), ReadAccountLimit: p(40.0)}
+	in.Observed = []ObservedInput{{Path: Path{"observed"}, Observation: o}}
+	m := analyze(t, in).Observed[0].Measured
+	want := []ThrottleCause{{Cause: "key_range", Write: 250}, {Cause: "max_on_demand", Write: 50}, {Cause: "account_limit", Read: 40}}
+	if !reflect.DeepEqual(m.ThrottleCauses, want) || m.ThrottleEventsByCause != 340 || *m.ThrottleEvents != 340 || m.KeyFigures != KeyFiguresNone {
+		t.Errorf("causes = %+v (%v of %v), key figures %s", m.ThrottleCauses, m.ThrottleEventsByCause, *m.ThrottleEvents, m.KeyFigures)
 	}
 }
 
@@ -66,27 +85,33 @@ func TestMeasuredFactsShardedKeyCountsEveryShard(t *testing.T) {
 	in := ordersDesign()
 	in.PartitionKey.Template = p("CUSTOMER#{customer_id}#{shard}")
 	in.Sharding = Sharding{Strategy: StrategyRandom, Count: p(int64(2))}
-	in.Observed = []ObservedInput{{Path: Path{"observed"}, Observation: Observation{
-		Traffic: ObservedTraffic{WritesPerSecond: p(4000.0), HotKeyShare: p(0.3)},
-		TopKeys: []ObservedKey{{Key: "CUSTOMER#c-1#1", Share: p(0.3)}, {Key: "CUSTOMER#c-1#2", Share: p(0.1)}},
-	}}}
+	o := measuredTable(4000, 1000, 1800)
+	o.TopKeys = []observed.Key{{Key: "CUSTOMER#c-1#1", UnitsPerSecond: p(1800.0)}, {Key: "CUSTOMER#c-1#2", UnitsPerSecond: p(600.0)}}
+	in.Observed = []ObservedInput{{Path: Path{"observed"}, Observation: o}}
 	m := analyze(t, in).Observed[0].Measured
-	// One shard takes 30%: the logical key 60% of 4,000 WCU = 2,400 WCU, which needs 3 shards at 80%.
-	if m.RequiredShards != 3 || *m.HotKeyWriteUnits != 1200 || m.ShardCount != 2 {
-		t.Errorf("required shards %d, hot key %v WCU, shards %d", m.RequiredShards, *m.HotKeyWriteUnits, m.ShardCount)
+	// One of two shards takes 1,800 units/s: the logical key about 3,600, which needs 2 shards at 80%.
+	if m.RequiredShards != 2 || *m.LogicalKeyUnits != 3600 || m.ShardCount != 2 {
+		t.Errorf("required shards %d, logical key %v units/s, shards %d", m.RequiredShards, *m.LogicalKeyUnits, m.ShardCount)
 	}
 	if len(m.KeysOutsideDesign) != 1 || m.KeysOutsideDesign[0].Key != "CUSTOMER#c-1#2" ||
 		m.KeysOutsideDesign[0].Reason != "shard suffix 2 is outside 0..1: the design has 2 shards" {
 		t.Errorf("keys outside = %+v", m.KeysOutsideDesign)
 	}
+	// The logical key never takes more than the whole table: 8 shards of 1,800 units/s against 3 × 400 + 300.
+	in.Sharding.Count = p(int64(8))
+	in.PartitionKey.Template = p("CUSTOMER#{customer_id}#{shard}")
+	in.Observed[0].Traffic.WritesPerSecond, in.Observed[0].Traffic.ReadsPerSecond = p(400.0), p(300.0)
+	if m := analyze(t, in).Observed[0].Measured; *m.LogicalKeyUnits != 1800 || m.RequiredShards != 1 {
+		t.Errorf("logical key %v units/s, %d shards", *m.LogicalKeyUnits, m.RequiredShards)
+	}
 }
 
 func TestMeasuredFactsWithoutKeysUseTheDesignShare(t *testing.T) {
 	in := dailyEventLog()
-	in.Observed = []ObservedInput{{Path: Path{"observed"}, Observation: Observation{Traffic: ObservedTraffic{WritesPerSecond: p(1800.0)}}}}
+	in.Observed = []ObservedInput{{Path: Path{"observed"}, Observation: observed.Observation{Traffic: observed.Traffic{WritesPerSecond: p(1800.0)}}}}
 	m := analyze(t, in).Observed[0].Measured
 	// A lone day bucket takes every write: 1,800 WCU needs 3 shards.
-	if m.HotKeyShareSource != MeasuredShareDesign || m.RequiredShards != 3 || m.HotKey != nil || m.HotKeyWriteUnits != nil {
+	if m.HotKeySource != MeasuredShareDesign || m.RequiredShards != 3 || m.HotKey != nil || m.HotKeyUnits != nil || m.KeyFigures != KeyFiguresNone {
 		t.Errorf("measured = %+v", m)
 	}
 }
@@ -98,11 +123,14 @@ func TestMeasuredFactsIndex(t *testing.T) {
 	in.GlobalSecondaryIndexes[0].OnDemand = nil
 	in.GlobalSecondaryIndexes[0].WriteCapacity = p(int64(2000))
 	in.GlobalSecondaryIndexes[0].Autoscaling = &Autoscaling{Read: &CapacityRange{Min: 5, Max: 50}}
-	in.Observed = []ObservedInput{{Path: Path{"observed_indexes", "by_status"}, Observation: observe(t, "index-hot", "by_status")}}
+	// The status index: "shipped" takes 2,000 WCU = 6,000 units/s, which needs ceil(6,000 / 2,400) = 3 partitions.
+	o := observed.Observation{IndexName: "by_status", Traffic: observed.Traffic{WritesPerSecond: p(2500.0), ReadsPerSecond: p(100.0),
+		HotKeyUnitsPerSecond: p(6000.0)}, TopKeys: []observed.Key{{Key: "shipped", UnitsPerSecond: p(6000.0)}}, KeyAttributes: p(int64(1))}
+	in.Observed = []ObservedInput{{Path: Path{"observed_indexes", "by_status"}, Observation: o}}
 	doc := analyze(t, in)
 	m := doc.Observed[0].Measured
-	if m.HotKey == nil || *m.HotKey != "shipped" || *m.HotKeyWriteUnits != 2000 || m.RequiredShards != 3 {
-		t.Errorf("index hot key = %v, %v WCU, %d partitions", m.HotKey, m.HotKeyWriteUnits, m.RequiredShards)
+	if m.HotKey == nil || *m.HotKey != "shipped" || *m.HotKeyUnits != 6000 || m.RequiredShards != 3 {
+		t.Errorf("index hot key = %v, %v units/s, %d partitions", m.HotKey, m.HotKeyUnits, m.RequiredShards)
 	}
 	if !reflect.DeepEqual(m.WriteLimit, &CapacityLimit{Units: 2000, Name: "write_capacity", Path: Path{"global_secondary_indexes", "by_status", "write_capacity"}}) ||
 		!reflect.DeepEqual(m.ReadLimit, &CapacityLimit{Units: 50, Name: "autoscaling.read.max", Path: Path{"global_secondary_indexes", "by_status", "autoscaling", "read", "max"}}) {
@@ -119,10 +147,15 @@ func TestMeasuredFactsIndex(t *testing.T) {
 
 func TestObservedInputErrors(t *testing.T) {
 	in := ordersDesign()
+	in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, GlobalSecondaryIndex{Name: "by_region",
+		PartitionKey: []IndexKeyAttribute{{Name: "region", Type: "S"}, {Name: "tier", Type: "S"}}})
 	in.Observed = []ObservedInput{
-		{Path: Path{"observed"}, Observation: Observation{Traffic: ObservedTraffic{WritesPerSecond: p(-1.0), HotKeyShare: p(1.5)}}},
-		{Path: Path{"observed_indexes", "nope"}, Observation: Observation{IndexName: "nope", TopKeys: []ObservedKey{{Key: ""}}}},
-		{Path: Path{"observed_indexes", "x"}, Observation: Observation{}},
+		{Path: Path{"observed"}, Observation: observed.Observation{KeyAttributes: p(int64(2)),
+			Traffic: observed.Traffic{WritesPerSecond: p(-1.0), HotKeyUnitShare: p(1.5)}}},
+		{Path: Path{"observed_indexes", "nope"}, Observation: observed.Observation{IndexName: "nope", TopKeys: []observed.Key{{Key: ""}}}},
+		{Path: Path{"observed_indexes", "x"}, Observation: observed.Observation{}},
+		// A two-attribute index key: two values per contributor fit, one does not.
+		{Path: Path{"observed_indexes", "by_region"}, Observation: observed.Observation{IndexName: "by_region", KeyAttributes: p(int64(1))}},
 	}
 	_, errs := Analyze(in)
 	var got []string
@@ -132,7 +165,9 @@ func TestObservedInputErrors(t *testing.T) {
 	text := strings.Join(got, "\n")
 	for _, want := range []string{
 		"observed.traffic.writes_per_second: must be a finite number between 0 and 1,000,000,000, got -1",
-		"observed.traffic.hot_key_share: must be a finite number between 0 and 1, got 1.5",
+		"observed.traffic.hot_key_unit_share: must be a finite number between 0 and 1, got 1.5",
+		"observed.key_attributes: is 2: the Contributor Insights reports list 2 key value(s) per contributor, but the table's partition key is one attribute",
+		"observed_indexes.by_region.key_attributes: is 1: the Contributor Insights reports list 1 key value(s) per contributor, but index by_region's partition key has 2 attribute(s)",
 		`observed_indexes.nope.index_name: names index "nope", which is not among global_secondary_indexes`,
 		"observed_indexes.nope.top_keys[0].key: is empty",
 		"observed_indexes.x: is a second observation of the table",
@@ -140,6 +175,10 @@ func TestObservedInputErrors(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Errorf("errors lack %q:\n%s", want, text)
 		}
+	}
+	in.Observed = []ObservedInput{{Path: Path{"observed_indexes", "by_region"}, Observation: observed.Observation{IndexName: "by_region", KeyAttributes: p(int64(2))}}}
+	if _, errs := Analyze(in); len(errs) != 0 {
+		t.Errorf("a two-value report of a two-attribute index key: %v", errs)
 	}
 }
 
@@ -185,18 +224,21 @@ func TestKeyMatcher(t *testing.T) {
 
 func TestReportShowsMeasuredShardsNextToCurrent(t *testing.T) {
 	in := ordersDesign()
-	in.Observed = []ObservedInput{{Path: Path{"observed"}, Observation: observe(t, "hot", "")}}
-	in.Observed[0].TableName = "orders"
+	o := measuredTable(1500, 9000, 2850, observed.Key{Key: "CUSTOMER#c-9009", ThrottleEvents: 40})
+	o.Traffic.HotKeyUnitShare = p(0.2)
+	o.ThrottleEvents = observed.Throttles{Read: p(0.0), Write: p(40.0), ReadKeyRange: p(0.0), WriteKeyRange: p(40.0)}
+	in.Observed = []ObservedInput{{Path: Path{"observed"}, Observation: o}}
 	report := Report(analyze(t, in), nil)
 	for _, want := range []string{
 		"Measured (orders)\n  window 2026-11-30T09:00:00Z to 2026-11-30T12:00:00Z, 180 one-minute datapoints (complete)\n",
-		"  peak writes 2,500 WCU/s (busiest minute / 60)\n",
-		"  throttle events: 0 read, 15,243 write\n",
-		"  busiest key takes 50% of requests at the busiest time\n",
-		"  1. CUSTOMER#c-1001  40% of requests, 10,450 throttled\n",
-		"  5. CUSTOMER#c-9009  throttled only, 40 throttled\n",
-		"  declared peak writes 500 units/s, measured 2,500\n",
-		"  shards: 1 in use; the measured peak calls for 2 (the measured busiest key, at 80% utilisation)\n",
+		"  peak writes 1,500 WCU/s (busiest minute / 60)\n",
+		"  throttle events: 0 read, 40 write\n",
+		"    0 read, 40 write: key range: a partition over its throughput",
+		"  busiest key: 2,850 units/s at its busiest minute (units = 3 × WCU + RCU; a partition serves 3,000), 20% of the table's units that minute\n",
+		"  1. CUSTOMER#c-1001  2,850 units/s at its busiest minute\n",
+		"  2. CUSTOMER#c-9009  throttled only, 40 throttled\n",
+		"  declared peak writes 500 units/s, measured 1,500\n",
+		"  shards: 1 in use; the measured peak calls for 2 (the busiest key's 2,850 units/s, 95% of a partition's 3,000, at 80% utilisation)\n",
 	} {
 		if !strings.Contains(report, want) {
 			t.Errorf("report lacks %q:\n%s", want, report)
@@ -204,26 +246,9 @@ func TestReportShowsMeasuredShardsNextToCurrent(t *testing.T) {
 	}
 }
 
-func TestObservationReportWithoutInsights(t *testing.T) {
-	obs, _, errs := ObserveTraffic(ObservedExport{TableName: "orders", IndexName: "by_status", MetricData: fixture(t, "index-hot-metric-data.json")})
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	report := ObservationReport(obs)
-	want := "dynamokeys measured traffic: orders, index by_status\n\n" +
-		"  window 2026-11-30T09:00:00Z to 2026-11-30T12:00:00Z, 180 one-minute datapoints (complete)\n" +
-		"  peak writes 2,500 WCU/s (busiest minute / 60)\n" +
-		"  peak reads  100 RCU/s (busiest minute / 60)\n" +
-		"  throttle events: 0 read, 0 write\n" +
-		"  no key figures: turn on Contributor Insights (contributor_insights = { mode = \"ACCESSED_AND_THROTTLED_KEYS\" })\n"
-	if report != want {
-		t.Errorf("report =\n%s\nwant\n%s", report, want)
-	}
-}
-
 func TestObservationOfAnotherTableIsQuestionable(t *testing.T) {
 	in := ordersDesign()
-	in.Observed = []ObservedInput{{Path: Path{"observed_indexes", "by_status"}, Observation: Observation{TableName: "payments", IndexName: "by_status"}}}
+	in.Observed = []ObservedInput{{Path: Path{"observed_indexes", "by_status"}, Observation: observed.Observation{TableName: "payments", IndexName: "by_status"}}}
 	got := Questionable(in)
 	if len(got) != 1 || got[0].Error() != `observed_indexes.by_status.table_name: the measurements are of table "payments" but this is table "orders": give the observation of this table` {
 		t.Errorf("questionable = %v", got)

@@ -16,17 +16,17 @@ func init() {
   traffic       = { writes_per_second = 500, reads_per_second = 1000 }
   observed = {
     table_name      = "orders"
-    traffic         = { writes_per_second = 2500, reads_per_second = 3000, hot_key_share = 0.5 }
-    top_keys        = [{ key = "CUSTOMER#c-1", share = 0.4, throttle_events = 100 }, { key = "customer#c-2", share = 0.1, throttle_events = 0 }]
-    throttle_events = { read = 0, write = 100 }
+    traffic         = { writes_per_second = 2500, reads_per_second = 3000, hot_key_units_per_second = 4200 }
+    top_keys        = [{ key = "CUSTOMER#c-1", units_per_second = 4200, throttle_events = 100 }, { key = "customer#c-2", units_per_second = 300, throttle_events = 0 }]
+    throttle_events = { read = 0, write = 100, write_key_range = 100 }
     ` + window + `
   }`
 	parityDesigns["measured_below_declared"] = `partition_key = { name = "pk", template = "CUSTOMER#{customer_id}" }
   segments      = { customer_id = { kind = "id" } }
   traffic       = { writes_per_second = 100 }
   observed = {
-    traffic = { writes_per_second = 150, hot_key_share = 0.01 }
-    top_keys = [{ key = "CUSTOMER#c-1", share = 0.01, throttle_events = 0 }]
+    traffic = { writes_per_second = 150, hot_key_units_per_second = 20 }
+    top_keys = [{ key = "CUSTOMER#c-1", units_per_second = 20, throttle_events = 0 }]
     ` + window + `
   }`
 	parityDesigns["measured_index"] = `partition_key = { name = "pk", template = "ORDER#{order_id}" }
@@ -37,10 +37,18 @@ func init() {
   }
   observed_indexes = {
     by_status = {
-      traffic  = { writes_per_second = 2500, reads_per_second = 100, hot_key_share = 0.8 }
-      top_keys = [{ key = "shipped", share = 0.8, throttle_events = 0 }]
+      traffic  = { writes_per_second = 2500, reads_per_second = 100, hot_key_units_per_second = 6040 }
+      top_keys = [{ key = "shipped", units_per_second = 6040, throttle_events = 0 }]
       ` + window + `
     }
+  }`
+	parityDesigns["measured_throttled_by_cause"] = `partition_key = { name = "pk", template = "CUSTOMER#{customer_id}" }
+  segments      = { customer_id = { kind = "id" } }
+  traffic       = { writes_per_second = 500, reads_per_second = 500 }
+  observed = {
+    traffic         = { writes_per_second = 100, reads_per_second = 100 }
+    throttle_events = { read = 5, write = 40, write_key_range = 20, write_provisioned = 10, read_account_limit = 5 }
+    ` + window + `
   }`
 	parityTables["provisioned_index_below_demand"] = `name           = "orders-provisioned-index"
   billing_mode   = "PROVISIONED"

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/observed"
 )
 
 // The measured traffic object: the output `observed` of dynamokeys_observed_traffic, and the input
@@ -24,29 +25,45 @@ import (
 // same shape computed (observedOutputAttribute).
 
 func observedAttributes() map[string]rschema.Attribute {
+	throttles := map[string]rschema.Attribute{
+		"read":  optionalFloat("Read throttle events (ReadThrottleEvents)."),
+		"write": optionalFloat("Write throttle events (WriteThrottleEvents)."),
+	}
+	for _, c := range []struct{ name, metric, what string }{
+		{"key_range", "KeyRangeThroughputThrottleEvents", "a partition's key range over its throughput (a hot key)"},
+		{"provisioned", "ProvisionedThroughputThrottleEvents", "the table or index over its provisioned capacity"},
+		{"max_on_demand", "MaxOnDemandThroughputThrottleEvents", "the table or index over its on-demand maximum"},
+		{"account_limit", "AccountLimitThrottleEvents", "the account's throughput quota"},
+	} {
+		throttles["read_"+c.name] = optionalFloat(fmt.Sprintf("Read throttle events caused by %s (Read%s).", c.what, c.metric))
+		throttles["write_"+c.name] = optionalFloat(fmt.Sprintf("Write throttle events caused by %s (Write%s).", c.what, c.metric))
+	}
 	return map[string]rschema.Attribute{
 		"table_name": optionalString("Table the figures are of."),
 		"index_name": optionalString("Global secondary index the figures are of; null for the table."),
 		"traffic": rschema.SingleNestedAttribute{Optional: true,
-			Description: "Peak traffic with the field names of the traffic input. The rates are consumed capacity units per second at the busiest minute " +
-				"(the largest one-minute Sum / 60): for items up to 1 KB written and 4 KB read strongly consistent, requests per second.",
+			Description: "Peak traffic. writes_per_second and reads_per_second have the field names of the traffic input: consumed capacity units " +
+				"per second at the busiest minute (the largest one-minute Sum / 60). The busiest key's figures are in Contributor Insights' units, " +
+				"ConsumedThroughputUnits = 3 × write units + read units (a partition serves 3,000 units/s: 1,000 WCU = 3,000 RCU).",
 			Attributes: map[string]rschema.Attribute{
 				"writes_per_second": optionalFloat("Peak consumed write capacity units per second (ConsumedWriteCapacityUnits)."),
 				"reads_per_second":  optionalFloat("Peak consumed read capacity units per second (ConsumedReadCapacityUnits)."),
-				"hot_key_share":     optionalFloat("The busiest partition-key value's share of requests at the busiest time of the Contributor Insights report; null without Contributor Insights."),
+				"hot_key_units_per_second": optionalFloat("The busiest partition-key value's units per second (3 × WCU + RCU) at its busiest minute: " +
+					"the most accessed keys rule's MaxContributorValue / period. Null without that rule's report."),
+				"hot_key_unit_share": optionalFloat("The busiest key's share (0 to 1) of the table's (or index's) units, 3 × WCU + RCU, in that same minute; " +
+					"null when the metrics have no datapoint for it."),
 			}},
 		"top_keys": rschema.ListNestedAttribute{Optional: true,
-			Description: "The busiest partition-key values, busiest first, then keys that were only throttled; null without Contributor Insights.",
+			Description: "The busiest partition-key values (at most 25), busiest first, then keys that were only throttled; null without Contributor Insights.",
 			NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
-				"key":             optionalString("The partition-key value."),
-				"share":           optionalFloat("Its share of all requests in the window; null for a key seen only as throttled."),
-				"throttle_events": optionalFloat("Its throttled requests in the window."),
+				"key":              optionalString("The partition-key value; a multi-attribute index key lists its values joined with \", \"."),
+				"units_per_second": optionalFloat("Its units per second (3 × WCU + RCU) at its busiest minute; null for a key seen only as throttled."),
+				"throttle_events":  optionalFloat("Its throttled requests in the window."),
 			}}},
-		"throttle_events": rschema.SingleNestedAttribute{Optional: true, Description: "Throttle events in the window (ReadThrottleEvents, WriteThrottleEvents); null when not exported.",
-			Attributes: map[string]rschema.Attribute{
-				"read":  optionalFloat("Read throttle events."),
-				"write": optionalFloat("Write throttle events."),
-			}},
+		"key_attributes": optionalInt("How many key values each Contributor Insights contributor lists (the reports' KeyLabels): 1 for a table, " +
+			"the number of partition-key attributes of a multi-attribute index key; null without Contributor Insights."),
+		"throttle_events": rschema.SingleNestedAttribute{Optional: true, Description: "Throttle events in the window, in total and by cause; " +
+			"null when not exported.", Attributes: throttles},
 		"window": rschema.SingleNestedAttribute{Optional: true, Description: "The time the figures cover.",
 			Attributes: map[string]rschema.Attribute{
 				"start":      optionalString("First minute, RFC 3339."),
@@ -110,26 +127,55 @@ type observedModel struct {
 	IndexName      types.String          `tfsdk:"index_name"`
 	Traffic        *observedTrafficModel `tfsdk:"traffic"`
 	TopKeys        []observedKeyModel    `tfsdk:"top_keys"`
+	KeyAttributes  types.Number          `tfsdk:"key_attributes"`
 	ThrottleEvents *throttleEventsModel  `tfsdk:"throttle_events"`
 	Window         *observedWindowModel  `tfsdk:"window"`
 	Complete       types.Bool            `tfsdk:"complete"`
 }
 
 type observedTrafficModel struct {
-	WritesPerSecond types.Number `tfsdk:"writes_per_second"`
-	ReadsPerSecond  types.Number `tfsdk:"reads_per_second"`
-	HotKeyShare     types.Number `tfsdk:"hot_key_share"`
+	WritesPerSecond      types.Number `tfsdk:"writes_per_second"`
+	ReadsPerSecond       types.Number `tfsdk:"reads_per_second"`
+	HotKeyUnitsPerSecond types.Number `tfsdk:"hot_key_units_per_second"`
+	HotKeyUnitShare      types.Number `tfsdk:"hot_key_unit_share"`
 }
 
 type observedKeyModel struct {
 	Key            types.String `tfsdk:"key"`
-	Share          types.Number `tfsdk:"share"`
+	UnitsPerSecond types.Number `tfsdk:"units_per_second"`
 	ThrottleEvents types.Number `tfsdk:"throttle_events"`
 }
 
 type throttleEventsModel struct {
-	Read  types.Number `tfsdk:"read"`
-	Write types.Number `tfsdk:"write"`
+	Read              types.Number `tfsdk:"read"`
+	Write             types.Number `tfsdk:"write"`
+	ReadKeyRange      types.Number `tfsdk:"read_key_range"`
+	WriteKeyRange     types.Number `tfsdk:"write_key_range"`
+	ReadProvisioned   types.Number `tfsdk:"read_provisioned"`
+	WriteProvisioned  types.Number `tfsdk:"write_provisioned"`
+	ReadMaxOnDemand   types.Number `tfsdk:"read_max_on_demand"`
+	WriteMaxOnDemand  types.Number `tfsdk:"write_max_on_demand"`
+	ReadAccountLimit  types.Number `tfsdk:"read_account_limit"`
+	WriteAccountLimit types.Number `tfsdk:"write_account_limit"`
+}
+
+// throttleFields pairs each throttle attribute with its field of observed.Throttles.
+func throttleFields(m *throttleEventsModel, t *observed.Throttles) []struct {
+	name  string
+	model *types.Number
+	value **float64
+} {
+	return []struct {
+		name  string
+		model *types.Number
+		value **float64
+	}{
+		{"read", &m.Read, &t.Read}, {"write", &m.Write, &t.Write},
+		{"read_key_range", &m.ReadKeyRange, &t.ReadKeyRange}, {"write_key_range", &m.WriteKeyRange, &t.WriteKeyRange},
+		{"read_provisioned", &m.ReadProvisioned, &t.ReadProvisioned}, {"write_provisioned", &m.WriteProvisioned, &t.WriteProvisioned},
+		{"read_max_on_demand", &m.ReadMaxOnDemand, &t.ReadMaxOnDemand}, {"write_max_on_demand", &m.WriteMaxOnDemand, &t.WriteMaxOnDemand},
+		{"read_account_limit", &m.ReadAccountLimit, &t.ReadAccountLimit}, {"write_account_limit", &m.WriteAccountLimit, &t.WriteAccountLimit},
+	}
 }
 
 type observedWindowModel struct {
@@ -189,29 +235,32 @@ func (e *expander) observation(v types.Object, p keydesign.Path) *keydesign.Obse
 	o.TableName, o.IndexName = m.TableName.ValueString(), m.IndexName.ValueString()
 	o.Complete = m.Complete.ValueBool()
 	if t := m.Traffic; t != nil {
-		o.Traffic = keydesign.ObservedTraffic{
-			WritesPerSecond: e.floatPtr(t.WritesPerSecond, append(slices.Clone(p), "traffic", "writes_per_second")),
-			ReadsPerSecond:  e.floatPtr(t.ReadsPerSecond, append(slices.Clone(p), "traffic", "reads_per_second")),
-			HotKeyShare:     e.floatPtr(t.HotKeyShare, append(slices.Clone(p), "traffic", "hot_key_share")),
+		o.Traffic = observed.Traffic{
+			WritesPerSecond:      e.floatPtr(t.WritesPerSecond, append(slices.Clone(p), "traffic", "writes_per_second")),
+			ReadsPerSecond:       e.floatPtr(t.ReadsPerSecond, append(slices.Clone(p), "traffic", "reads_per_second")),
+			HotKeyUnitsPerSecond: e.floatPtr(t.HotKeyUnitsPerSecond, append(slices.Clone(p), "traffic", "hot_key_units_per_second")),
+			HotKeyUnitShare:      e.floatPtr(t.HotKeyUnitShare, append(slices.Clone(p), "traffic", "hot_key_unit_share")),
 		}
 	}
 	if m.TopKeys != nil {
-		o.TopKeys = make([]keydesign.ObservedKey, 0, len(m.TopKeys))
+		o.TopKeys = make([]observed.Key, 0, len(m.TopKeys))
 	}
 	for i, k := range m.TopKeys {
 		kp := append(slices.Clone(p), "top_keys", strconv.Itoa(i))
-		key := keydesign.ObservedKey{Key: k.Key.ValueString(), Share: e.floatPtr(k.Share, append(kp, "share"))}
+		key := observed.Key{Key: k.Key.ValueString(), UnitsPerSecond: e.floatPtr(k.UnitsPerSecond, append(kp, "units_per_second"))}
 		if n := e.floatPtr(k.ThrottleEvents, append(kp, "throttle_events")); n != nil {
 			key.ThrottleEvents = *n
 		}
 		o.TopKeys = append(o.TopKeys, key)
 	}
+	o.KeyAttributes = e.int64Ptr(m.KeyAttributes, append(slices.Clone(p), "key_attributes"))
 	if t := m.ThrottleEvents; t != nil {
-		o.ThrottleEvents = keydesign.ThrottleTotals{Read: e.floatPtr(t.Read, append(slices.Clone(p), "throttle_events", "read")),
-			Write: e.floatPtr(t.Write, append(slices.Clone(p), "throttle_events", "write"))}
+		for _, f := range throttleFields(t, &o.ThrottleEvents) {
+			*f.value = e.floatPtr(*f.model, append(slices.Clone(p), "throttle_events", f.name))
+		}
 	}
 	if w := m.Window; w != nil {
-		o.Window = keydesign.ObservedWindow{Start: w.Start.ValueString(), End: w.End.ValueString()}
+		o.Window = observed.Window{Start: w.Start.ValueString(), End: w.End.ValueString()}
 		if n := e.int64Ptr(w.Datapoints, append(slices.Clone(p), "window", "datapoints")); n != nil {
 			o.Window.Datapoints = *n
 		}
@@ -251,7 +300,7 @@ func holdsUnknownDeep(v attr.Value) bool {
 }
 
 // flattenObserved is an observation as the data source's observed attribute.
-func flattenObserved(ctx context.Context, o *keydesign.Observation) (types.Object, diag.Diagnostics) {
+func flattenObserved(ctx context.Context, o *observed.Observation) (types.Object, diag.Diagnostics) {
 	number := func(f *float64) types.Number {
 		if f == nil {
 			return types.NumberNull()
@@ -261,14 +310,22 @@ func flattenObserved(ctx context.Context, o *keydesign.Observation) (types.Objec
 	m := observedModel{
 		TableName: stringOrNull(o.TableName), IndexName: stringOrNull(o.IndexName), Complete: types.BoolValue(o.Complete),
 		Traffic: &observedTrafficModel{WritesPerSecond: number(o.Traffic.WritesPerSecond), ReadsPerSecond: number(o.Traffic.ReadsPerSecond),
-			HotKeyShare: number(o.Traffic.HotKeyShare)},
-		ThrottleEvents: &throttleEventsModel{Read: number(o.ThrottleEvents.Read), Write: number(o.ThrottleEvents.Write)},
+			HotKeyUnitsPerSecond: number(o.Traffic.HotKeyUnitsPerSecond), HotKeyUnitShare: number(o.Traffic.HotKeyUnitShare)},
+		KeyAttributes:  types.NumberNull(),
+		ThrottleEvents: &throttleEventsModel{},
 		Window: &observedWindowModel{Start: types.StringValue(o.Window.Start), End: types.StringValue(o.Window.End),
 			Datapoints: types.NumberValue(new(big.Float).SetInt64(o.Window.Datapoints))},
 	}
+	if o.KeyAttributes != nil {
+		m.KeyAttributes = types.NumberValue(new(big.Float).SetInt64(*o.KeyAttributes))
+	}
+	throttles := o.ThrottleEvents
+	for _, f := range throttleFields(m.ThrottleEvents, &throttles) {
+		*f.model = number(*f.value)
+	}
 	for _, k := range o.TopKeys {
 		events := k.ThrottleEvents
-		m.TopKeys = append(m.TopKeys, observedKeyModel{Key: types.StringValue(k.Key), Share: number(k.Share), ThrottleEvents: number(&events)})
+		m.TopKeys = append(m.TopKeys, observedKeyModel{Key: types.StringValue(k.Key), UnitsPerSecond: number(k.UnitsPerSecond), ThrottleEvents: number(&events)})
 	}
 	if o.TopKeys != nil && m.TopKeys == nil {
 		m.TopKeys = []observedKeyModel{}

@@ -1,18 +1,22 @@
 package provider
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/dynamo"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/observed"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil/awsstub"
 )
@@ -27,26 +31,46 @@ func trafficFixture(t *testing.T, name string) string {
 	return filepath.Join(root, "examples", "observed-traffic", "fixtures", name)
 }
 
-// offlineTraffic is a dynamokeys_observed_traffic block reading the fixtures with the prefix.
-func offlineTraffic(t *testing.T, name, prefix, extra string) string {
-	t.Helper()
-	reports := fmt.Sprintf("accessed_keys_report = file(%q)", trafficFixture(t, prefix+"-accessed-keys.json"))
-	if prefix != "index-hot" {
-		reports += fmt.Sprintf("\n  throttled_keys_report = file(%q)", trafficFixture(t, prefix+"-throttled-keys.json"))
+// exportEnd is the end of the offline exports' window.
+var exportEnd = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+func metricSpecs() []string {
+	var specs []string
+	for _, q := range observed.MetricQueries {
+		specs = append(specs, q.ID+"="+q.Metric)
 	}
-	return fmt.Sprintf(`
-data "dynamokeys_observed_traffic" %[1]q {
-  table_name  = "orders"
-  metric_data = file(%[2]q)
-  %[3]s
-  %[4]s
-}
-`, name, trafficFixture(t, prefix+"-metric-data.json"), reports, extra)
+	return specs
 }
 
-// ordersDesign is the unsharded orders table of the fixtures, declared at 500 writes and 1,000 reads per
+// scenarioExports writes what the guide's CLI commands print for a scenario of the stand-in over the hours
+// before exportEnd (get-metric-data with the query file, one get-insight-rule-report per day, concatenated)
+// and returns a dynamokeys_observed_traffic block that reads them.
+func scenarioExports(t *testing.T, scenario string, hours int, extra string) string {
+	t.Helper()
+	stub := &awsstub.Server{Now: func() time.Time { return exportEnd }, Insights: map[string]awsstub.Insights{}, Workloads: map[string]*awsstub.Workload{}}
+	target := stub.Scenario(scenario, exportEnd)
+	metrics, accessed, throttled, err := stub.CLIOutputs(target, exportEnd.Add(-time.Duration(hours)*time.Hour), exportEnd, metricSpecs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	attrs := ""
+	for name, content := range map[string][]byte{"metric_data": metrics, "accessed_keys_report": accessed, "throttled_keys_report": throttled} {
+		if content == nil {
+			continue
+		}
+		file := filepath.Join(dir, name+".json")
+		if err := os.WriteFile(file, content, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		attrs += fmt.Sprintf("  %s = file(%q)\n", name, file)
+	}
+	return fmt.Sprintf("\ndata \"dynamokeys_observed_traffic\" \"measured\" {\n  table_name = \"orders\"\n%s  %s\n}\n", attrs, extra)
+}
+
+// ordersDesign is the unsharded orders table, declared at 500 writes and 1,000 strongly consistent reads per
 // second, with a status index capped at 1,500 write units.
-func ordersDesign(observed string) string {
+func ordersDesign(observedAttr string) string {
 	return fmt.Sprintf(`
 data "dynamokeys_keydesign" "orders" {
   partition_key = { name = "pk", template = "CUSTOMER#{customer_id}" }
@@ -59,116 +83,148 @@ data "dynamokeys_keydesign" "orders" {
   enforce = false
   %s
 }
-`, observed) + findingRules("orders")
+`, observedAttr) + findingRules("orders") + measuredOutputs
+}
+
+// measuredOutputs are the measured rules' findings with their messages.
+const measuredOutputs = `
+output "measured" {
+  value = distinct([for f in data.dynamokeys_keydesign.orders.findings : "${f.rule}:${f.severity}" if startswith(f.rule, "DK70")])
+}
+output "messages" {
+  value = join("\n", [for f in data.dynamokeys_keydesign.orders.findings : "${f.rule} ${f.message}" if startswith(f.rule, "DK70")])
+}
+`
+
+func expectMeasured(rules ...string) statecheck.StateCheck {
+	checks := make([]knownvalue.Check, len(rules))
+	for i, r := range rules {
+		checks[i] = knownvalue.StringExact(r)
+	}
+	return statecheck.ExpectKnownOutputValue("measured", knownvalue.SetExact(checks))
+}
+
+func expectMessages(pattern string) statecheck.StateCheck {
+	return statecheck.ExpectKnownOutputValue("messages", knownvalue.StringRegexp(regexp.MustCompile("(?s)"+pattern)))
+}
+
+// The offline path from the CLI's output of the guide's commands: 26 hours, so the reports of two days are
+// joined. Each scenario's verdict is asserted, not the figures it rests on.
+func TestObservedTrafficOfflineVerdicts(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		scenario, extra, observed string
+		checks                    []statecheck.StateCheck
+	}{
+		"write-hot key in a read-heavy table": {awsstub.ScenarioReadHeavyWriteHotKey, "", "observed = data.dynamokeys_observed_traffic.measured.observed",
+			[]statecheck.StateCheck{expectMeasured("DK701:error", "DK702:error", "DK703:error", "DK704:warning"),
+				expectMessages(`DK702 the busiest key "CUSTOMER#c-1001" of the table took 2,850 units/s at its busiest minute .*95% of a partition's 3,000 units/s .*` +
+					`the key needs 2 shards and the table is written with 1`),
+				expectMessages(`DK704 the table was throttled on key range .* 0 read and 28,800 write events; throttled keys "CUSTOMER#c-1001"`)}},
+		"read-hot key in a write-heavy table": {awsstub.ScenarioWriteHeavyReadHotKey, "", "observed = data.dynamokeys_observed_traffic.measured.observed",
+			[]statecheck.StateCheck{expectMeasured("DK701:error", "DK702:error"),
+				expectMessages(`DK702 the busiest key "CUSTOMER#c-2002" of the table took 5,290 units/s .* the key needs 3 shards`)}},
+		"calm table": {awsstub.ScenarioCalm, "", "observed = data.dynamokeys_observed_traffic.measured.observed",
+			append(expectRules(true), expectMeasured())},
+		"key-range throttling without Contributor Insights": {awsstub.ScenarioKeyRangeThrottled, "", "observed = data.dynamokeys_observed_traffic.measured.observed",
+			[]statecheck.StateCheck{expectMeasured("DK701:warning", "DK704:warning"),
+				expectMessages(`DK704 the table was throttled on key range .* 0 read and 72,000 write events; Contributor Insights is off, so the key is not named: turn it on`),
+				expectMessages(`DK704 the table was throttled over its on-demand maximum .* 0 read and 1,440 write events`)}},
+		"throttled-keys mode": {awsstub.ScenarioThrottledKeysOnly, "", "observed = data.dynamokeys_observed_traffic.measured.observed",
+			[]statecheck.StateCheck{expectMeasured("DK701:warning", "DK704:warning"),
+				expectMessages(`DK704 the table was throttled on key range .*; throttled keys "CUSTOMER#c-3003"`)}},
+		"hot index": {awsstub.ScenarioHotIndex, `index_name = "by_status"`, "observed_indexes = { by_status = data.dynamokeys_observed_traffic.measured.observed }",
+			[]statecheck.StateCheck{expectMeasured("DK701:error", "DK702:error"),
+				expectMessages(`DK702 the busiest key "shipped" of index by_status took 6,040 units/s .* the index key needs 3 partitions' throughput`)}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			hours := 26
+			if tc.scenario == awsstub.ScenarioCalm {
+				hours = 3
+			}
+			unitSteps(t, resource.TestStep{
+				Config:            scenarioExports(t, tc.scenario, hours, tc.extra) + ordersDesign(tc.observed),
+				ConfigStateChecks: tc.checks,
+			})
+		})
+	}
 }
 
 func TestObservedTrafficOfflineFigures(t *testing.T) {
 	t.Parallel()
-	ds := "data.dynamokeys_observed_traffic.hot"
+	ds := "data.dynamokeys_observed_traffic.measured"
 	num := func(f float64) knownvalue.Check { return knownvalue.Float64Exact(f) }
 	unitSteps(t, resource.TestStep{
-		Config: offlineTraffic(t, "hot", "hot", ""),
+		Config: scenarioExports(t, awsstub.ScenarioReadHeavyWriteHotKey, 26, ""),
 		ConfigStateChecks: []statecheck.StateCheck{
 			statecheck.ExpectKnownValue(ds, tfjsonpath.New("observed").AtMapKey("traffic"), knownvalue.ObjectExact(map[string]knownvalue.Check{
-				"writes_per_second": num(2500), "reads_per_second": num(3000), "hot_key_share": num(0.5),
-			})),
-			statecheck.ExpectKnownValue(ds, tfjsonpath.New("observed").AtMapKey("window"), knownvalue.ObjectExact(map[string]knownvalue.Check{
-				"start": knownvalue.StringExact("2026-11-30T09:00:00Z"), "end": knownvalue.StringExact("2026-11-30T12:00:00Z"), "datapoints": num(180),
-			})),
-			statecheck.ExpectKnownValue(ds, tfjsonpath.New("observed").AtMapKey("throttle_events"), knownvalue.ObjectExact(map[string]knownvalue.Check{
-				"read": num(0), "write": num(15243),
+				"writes_per_second": num(1500), "reads_per_second": num(9000), "hot_key_units_per_second": num(2850), "hot_key_unit_share": num(2850.0 / 13500),
 			})),
 			statecheck.ExpectKnownValue(ds, tfjsonpath.New("observed").AtMapKey("top_keys").AtSliceIndex(0), knownvalue.ObjectExact(map[string]knownvalue.Check{
-				"key": knownvalue.StringExact("CUSTOMER#c-1001"), "share": num(0.4), "throttle_events": num(10450),
+				"key": knownvalue.StringExact("CUSTOMER#c-1001"), "units_per_second": num(2850), "throttle_events": num(28800),
 			})),
-			statecheck.ExpectKnownValue(ds, tfjsonpath.New("observed").AtMapKey("top_keys").AtSliceIndex(4), knownvalue.ObjectExact(map[string]knownvalue.Check{
-				"key": knownvalue.StringExact("CUSTOMER#c-9009"), "share": knownvalue.Null(), "throttle_events": num(40),
+			statecheck.ExpectKnownValue(ds, tfjsonpath.New("observed").AtMapKey("throttle_events").AtMapKey("write_key_range"), num(28800)),
+			statecheck.ExpectKnownValue(ds, tfjsonpath.New("observed").AtMapKey("throttle_events").AtMapKey("read_account_limit"), num(0)),
+			statecheck.ExpectKnownValue(ds, tfjsonpath.New("observed").AtMapKey("key_attributes"), num(1)),
+			statecheck.ExpectKnownValue(ds, tfjsonpath.New("observed").AtMapKey("window"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+				"start": knownvalue.StringExact("2026-11-29T10:00:00Z"), "end": knownvalue.StringExact("2026-11-30T12:00:00Z"), "datapoints": num(26 * 60),
 			})),
-			statecheck.ExpectKnownValue(ds, tfjsonpath.New("observed").AtMapKey("complete"), knownvalue.Bool(true)),
-			statecheck.ExpectKnownValue(ds, tfjsonpath.New("observed").AtMapKey("index_name"), knownvalue.Null()),
-			statecheck.ExpectKnownValue(ds, tfjsonpath.New("report"), knownvalue.StringRegexp(regexp.MustCompile(`peak writes 2,500 WCU/s`))),
+			statecheck.ExpectKnownValue(ds, tfjsonpath.New("report"), knownvalue.StringRegexp(regexp.MustCompile(
+				`busiest key: 2,850 units/s at its busiest minute \(units = 3 × WCU \+ RCU; a partition serves 3,000\), 21.1% of the table's units`))),
 		},
 	})
 }
 
-// A hot export fails the plan of a design declared below it: the peak needs more than the unsharded key
-// gives (DK701), the busiest key needs two shards (DK702), an application writes lower-case keys (DK703),
-// and the window saw throttling (DK704).
-func TestObservedTrafficHotExportFiresEachRule(t *testing.T) {
+// The example exports plan clean against the example's design.
+func TestObservedTrafficCalmExampleExports(t *testing.T) {
 	t.Parallel()
 	unitSteps(t, resource.TestStep{
-		Config:            offlineTraffic(t, "table", "hot", "") + ordersDesign("observed = data.dynamokeys_observed_traffic.table.observed"),
-		ConfigStateChecks: expectRules(false, "DK701:error", "DK702:error", "DK703:error", "DK704:warning"),
-	})
+		Config: fmt.Sprintf(`
+data "dynamokeys_observed_traffic" "measured" {
+  table_name            = "orders"
+  metric_data           = file(%q)
+  accessed_keys_report  = file(%q)
+  throttled_keys_report = file(%q)
 }
-
-func TestObservedTrafficHotExportFailsAnEnforcedPlan(t *testing.T) {
-	t.Parallel()
-	design := regexp.MustCompile(`(?m)^\s*enforce = false$`).ReplaceAllString(ordersDesign("observed = data.dynamokeys_observed_traffic.table.observed"), "")
-	unitSteps(t, resource.TestStep{
-		Config:      offlineTraffic(t, "table", "hot", "") + design,
-		ExpectError: expectError(`DK702 measured-hot-key: the busiest key "CUSTOMER#c-1001" takes 50% of the measured peak .* needs 2 shards`),
-	})
-}
-
-func TestObservedTrafficCalmExportLeavesThePlanClean(t *testing.T) {
-	t.Parallel()
-	unitSteps(t, resource.TestStep{
-		Config:            offlineTraffic(t, "table", "calm", "") + ordersDesign("observed = data.dynamokeys_observed_traffic.table.observed"),
-		ConfigStateChecks: expectRules(true),
-	})
-}
-
-// Per index: the index's measured writes are above its on-demand cap (DK601 on the index, DK701) and its
-// busiest key takes 2,000 WCU (DK702 on the index).
-func TestObservedTrafficPerIndex(t *testing.T) {
-	t.Parallel()
-	unitSteps(t, resource.TestStep{
-		Config: offlineTraffic(t, "by_status", "index-hot", `index_name = "by_status"`) + ordersDesign(
-			"observed_indexes = { by_status = data.dynamokeys_observed_traffic.by_status.observed }") + `
-output "paths" {
-  value = distinct([for f in data.dynamokeys_keydesign.orders.findings : "${f.rule}:${f.path}"])
-}
-`,
-		ConfigStateChecks: append(expectRules(false, "DK601:warning", "DK701:error", "DK702:error"),
-			statecheck.ExpectKnownOutputValue("paths", knownvalue.SetExact([]knownvalue.Check{
-				knownvalue.StringExact("DK601:global_secondary_indexes.by_status.on_demand_throughput.max_write_request_units"),
-				knownvalue.StringExact("DK701:global_secondary_indexes.by_status.on_demand_throughput.max_write_request_units"),
-				knownvalue.StringExact("DK702:global_secondary_indexes.by_status"),
-			}))),
-	})
-}
-
-// An observation of an index given as the table's observed is routed to that index by its index_name.
-func TestObservedTrafficIndexGivenAsObserved(t *testing.T) {
-	t.Parallel()
-	unitSteps(t, resource.TestStep{
-		Config: offlineTraffic(t, "by_status", "index-hot", `index_name = "by_status"`) +
-			ordersDesign("observed = data.dynamokeys_observed_traffic.by_status.observed"),
-		ConfigStateChecks: expectRules(false, "DK601:warning", "DK701:error", "DK702:error"),
+`, trafficFixture(t, "calm-metric-data.json"), trafficFixture(t, "calm-accessed-keys.json"), trafficFixture(t, "calm-throttled-keys.json")) +
+			ordersDesign("observed = data.dynamokeys_observed_traffic.measured.observed"),
+		ConfigStateChecks: append(expectRules(true), expectMeasured()),
 	})
 }
 
 // TestObservedTrafficBadInput: each kind of bad input fails the read with an error on its attribute. The
-// parser's every case is unit-tested in internal/keydesign; these take each attribute and mode once.
+// parser's every case is unit-tested in internal/observed; these take each attribute and mode once.
 func TestObservedTrafficBadInput(t *testing.T) {
 	t.Parallel()
+	calm := trafficFixture(t, "calm-metric-data.json")
+	future := time.Now().Add(48 * time.Hour).UTC().Format(time.RFC3339)
+	tooOld := time.Now().Add(-16 * 24 * time.Hour).UTC().Format(time.RFC3339)
 	for name, tc := range map[string]struct{ body, err string }{
 		"malformed JSON":  {`metric_data = "{\"MetricDataResults\": ["`, `metric_data: is not valid JSON`},
 		"another command": {`metric_data = jsonencode({ TableNames = ["orders"] })`, "metric_data: is not the output of `aws cloudwatch get-metric-data`"},
+		"NaN datapoint": {`metric_data = "{\"MetricDataResults\": [{\"Id\": \"consumed_write_capacity_units\", \"Timestamps\": [\"2026-11-30T11:00:00Z\"], \"Values\": [NaN]}]}"`,
+			`metric_data: holds NaN or Infinity`},
+		"malformed datapoint": {`metric_data = jsonencode({ MetricDataResults = [{ Id = "consumed_write_capacity_units", Timestamps = ["2026-11-30T11:00:00Z"], Values = [1, 2] }] })`,
+			`metric_data: MetricDataResults\[0\] \(consumed_write_capacity_units\) has 1 Timestamps but 2 Values`},
 		"report without contributors": {fmt.Sprintf("metric_data = file(%q)\n  accessed_keys_report = jsonencode({ KeyLabels = [\"pk\"], AggregateValue = 0, Contributors = [] })",
-			trafficFixture(t, "calm-metric-data.json")), `accessed_keys_report: lists no contributors`},
+			calm), `accessed_keys_report: lists no contributors`},
+		"report of another rule kind": {fmt.Sprintf("metric_data = file(%q)\n  accessed_keys_report = jsonencode({ KeyLabels = [\"pk\", \"sk\"], "+
+			"Contributors = [{ Keys = [\"CUSTOMER#1\", \"ORDER#1\"], ApproximateAggregateValue = 5, Datapoints = [] }] })", calm),
+			`accessed_keys_report: lists 2 key values per contributor \(pk, sk\), but a table's partition key is one attribute: this is a report of another rule kind`},
 		"no source":            {`index_name = "by_status"`, `Set metric_data .* or table_name`},
 		"report without data":  {`table_name = "orders"` + "\n" + `throttled_keys_report = "{}"`, `throttled_keys_report is an offline export`},
 		"lookback with export": {`metric_data = "{}"` + "\n" + `lookback = "1d"`, `lookback applies when the data source reads CloudWatch live`},
-		"bad lookback":         {`table_name = "orders"` + "\n" + `lookback = "30d"`, `longer than 15 days`},
+		"lookback over 15d":    {`table_name = "orders"` + "\n" + `lookback = "16d"`, `longer than 15 days`},
 		"bad end":              {`table_name = "orders"` + "\n" + `end = "yesterday"`, `end must be an RFC 3339 time`},
+		"end in the future":    {`table_name = "orders"` + "\n" + fmt.Sprintf("end = %q", future), `with data.dynamokeys_observed_traffic.bad,.*on .* line .*end = .*CloudWatch has no datapoints for the future`},
+		"end too old":          {`table_name = "orders"` + "\n" + fmt.Sprintf("end = %q", tooOld), `End too old for one-minute data.*more than 15 days ago: CloudWatch keeps one-minute datapoints for 15 days`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			unitSteps(t, resource.TestStep{
 				Config:      fmt.Sprintf("data \"dynamokeys_observed_traffic\" \"bad\" {\n  %s\n}\n", tc.body),
-				ExpectError: expectError(tc.err),
+				ExpectError: regexp.MustCompile("(?s)" + strings.ReplaceAll(tc.err, " ", `\s+`)),
 			})
 		})
 	}
@@ -179,8 +235,9 @@ func TestObservedTrafficInputErrorsOnTheDesign(t *testing.T) {
 	for name, tc := range map[string]struct{ observed, err string }{
 		"index elsewhere": {`observed_indexes = { by_status = { index_name = "by_region", traffic = { writes_per_second = 10 } } }`,
 			`observed_indexes.by_status: is the observation of index "by_region", but it is given for index "by_status"`},
-		"share above 1":  {`observed = { traffic = { hot_key_share = 1.5 } }`, `observed.traffic.hot_key_share: must be a finite number between 0 and 1, got 1.5`},
-		"twice an index": {`observed = { index_name = "by_status" }` + "\n" + `observed_indexes = { by_status = {} }`, `is a second observation of index by_status`},
+		"share above 1":   {`observed = { traffic = { hot_key_unit_share = 1.5 } }`, `observed.traffic.hot_key_unit_share: must be a finite number between 0 and 1, got 1.5`},
+		"twice an index":  {`observed = { index_name = "by_status" }` + "\n" + `observed_indexes = { by_status = {} }`, `is a second observation of index by_status`},
+		"sort-key report": {`observed = { key_attributes = 2 }`, `observed.key_attributes: is 2: the Contributor Insights reports list 2 key value\(s\) per contributor, but the table's partition key is one attribute`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -189,73 +246,149 @@ func TestObservedTrafficInputErrorsOnTheDesign(t *testing.T) {
 	}
 }
 
-// The live path against the loopback stand-in: DescribeContributorInsights, GetMetricData (paged) and
-// GetInsightRuleReport return the figures the offline export gives.
-func TestAccObservedTrafficLive(t *testing.T) {
+// liveStub serves a scenario that ends now on a stand-in the provider reaches through its endpoint and
+// AWS_ENDPOINT_URL_CLOUDWATCH (so these tests do not run in parallel).
+// The window ends at the minute the scenario ends, pinned as the docs recommend, so that every read of the
+// test reads the same window.
+func liveStub(t *testing.T, scenario string) (*awsstub.Server, string) {
+	t.Helper()
 	stub := awsstub.Start()
 	t.Cleanup(stub.Close)
-	stub.PageSize = 60
-	stub.Insights["orders"] = awsstub.Insights{Status: "ENABLED", Mode: "ACCESSED_AND_THROTTLED_KEYS",
-		Rules: []string{"DynamoDBContributorInsights-PKC-orders-1764500000000", "DynamoDBContributorInsights-PKT-orders-1764500000000"}}
-	stub.Insights["orders/by_status"] = awsstub.Insights{Status: "DISABLED"}
-	for target, prefix := range map[string]string{"orders": "hot", "orders/by_status": "index-hot"} {
-		stub.MetricData[target] = readFile(t, trafficFixture(t, prefix+"-metric-data.json"))
-	}
-	stub.Reports["DynamoDBContributorInsights-PKC-orders-1764500000000"] = readFile(t, trafficFixture(t, "hot-accessed-keys.json"))
-	stub.Reports["DynamoDBContributorInsights-PKT-orders-1764500000000"] = readFile(t, trafficFixture(t, "hot-throttled-keys.json"))
+	end := time.Now().UTC().Truncate(time.Minute)
+	stub.Scenario(scenario, end)
 	t.Setenv("AWS_ENDPOINT_URL_CLOUDWATCH", stub.URL)
-
-	live := func(name, extra string) string {
-		return fmt.Sprintf(`
-data "dynamokeys_observed_traffic" %q {
-  table_name = "orders"
-  lookback   = "3h"
-  end        = "2026-11-30T12:00:00Z"
-  %s
+	return stub, end.Format(time.RFC3339)
 }
-`, name, extra)
-	}
+
+func liveTraffic(end, extra string) string {
+	return fmt.Sprintf("\ndata \"dynamokeys_observed_traffic\" \"measured\" {\n  table_name = \"orders\"\n  end        = %q\n  %s\n}\n", end, extra)
+}
+
+// The live path against a stand-in that refuses what AWS refuses: the default 14-day window is read without
+// one refused call, and the plan names the write-hot key of a read-heavy table in DK702 with its units/s and
+// shard count.
+func TestAccObservedTrafficLiveFourteenDays(t *testing.T) {
+	stub, end := liveStub(t, awsstub.ScenarioReadHeavyWriteHotKey)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config: providerBlock(stub.URL) + live("live", "") + live("index", `index_name = "by_status"`) + offlineTraffic(t, "offline", "hot", "") + `
-output "same" {
-  value = data.dynamokeys_observed_traffic.live.observed == data.dynamokeys_observed_traffic.offline.observed
-}
-`,
+			Config: providerBlock(stub.URL) + liveTraffic(end, "") + ordersDesign("observed = data.dynamokeys_observed_traffic.measured.observed"),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownOutputValue("same", knownvalue.Bool(true)),
-				statecheck.ExpectKnownValue("data.dynamokeys_observed_traffic.live", tfjsonpath.New("observed").AtMapKey("traffic").AtMapKey("hot_key_share"), knownvalue.Float64Exact(0.5)),
-				statecheck.ExpectKnownValue("data.dynamokeys_observed_traffic.index", tfjsonpath.New("observed").AtMapKey("traffic").AtMapKey("writes_per_second"), knownvalue.Float64Exact(2500)),
-				statecheck.ExpectKnownValue("data.dynamokeys_observed_traffic.index", tfjsonpath.New("observed").AtMapKey("top_keys"), knownvalue.Null()),
-				statecheck.ExpectKnownValue("data.dynamokeys_observed_traffic.index", tfjsonpath.New("observed").AtMapKey("index_name"), knownvalue.StringExact("by_status")),
+				expectMeasured("DK701:error", "DK702:error", "DK703:error", "DK704:warning"),
+				expectMessages(`DK702 the busiest key "CUSTOMER#c-1001" of the table took 2,850 units/s at its busiest minute .*95% of a partition's 3,000 units/s .*` +
+					`the key needs 2 shards and the table is written with 1`),
+				statecheck.ExpectKnownValue("data.dynamokeys_observed_traffic.measured", tfjsonpath.New("observed").AtMapKey("window").AtMapKey("datapoints"),
+					knownvalue.Int64Exact(14*24*60)),
 			},
 		}},
 	})
+	if refused := stub.Refused(); len(refused) > 0 {
+		t.Errorf("the stand-in refused %d calls, e.g. %s", len(refused), refused[0])
+	}
 	counts := map[string]int{}
 	for _, r := range stub.Requests() {
 		counts[r.Operation]++
-		if r.Operation == "GetMetricData" {
-			var queries []struct {
-				MetricStat struct {
-					Period float64
-					Stat   string
-					Metric struct{ Namespace string }
-				}
-			}
-			raw, _ := json.Marshal(r.Input["MetricDataQueries"])
-			if err := json.Unmarshal(raw, &queries); err != nil || len(queries) != 4 {
-				t.Fatalf("GetMetricData queries = %s (%v)", raw, err)
-			}
-			if stat := queries[0].MetricStat; stat.Period != 60 || stat.Stat != "Sum" || stat.Metric.Namespace != "AWS/DynamoDB" {
-				t.Errorf("GetMetricData query = %s", raw)
-			}
-		}
 	}
-	// Terraform reads each data source during plan and apply: every read pages 180 minutes by 60 (3 pages)
-	// and reads the table's two reports; the index has no Contributor Insights.
-	if counts["GetMetricData"]%6 != 0 || counts["GetMetricData"] == 0 || counts["GetInsightRuleReport"]*3 != counts["GetMetricData"] {
+	// Each read: 14 day-long reports of each of the two rules.
+	if counts["GetInsightRuleReport"] == 0 || counts["GetInsightRuleReport"]%28 != 0 {
 		t.Errorf("requests = %v", counts)
+	}
+}
+
+func TestAccObservedTrafficLiveVerdicts(t *testing.T) {
+	for name, tc := range map[string]struct {
+		scenario, extra, observed string
+		checks                    []statecheck.StateCheck
+		warning                   string
+	}{
+		"calm table": {awsstub.ScenarioCalm, `lookback = "2d"`, "observed = data.dynamokeys_observed_traffic.measured.observed",
+			append(expectRules(true), expectMeasured()), ""},
+		"key-range throttling with Contributor Insights off": {awsstub.ScenarioKeyRangeThrottled, `lookback = "2d"`,
+			"observed = data.dynamokeys_observed_traffic.measured.observed",
+			[]statecheck.StateCheck{expectMeasured("DK701:warning", "DK704:warning"),
+				expectMessages(`DK704 the table was throttled on key range .*Contributor Insights is off, so the key is not named`)}, ""},
+		"hot index": {awsstub.ScenarioHotIndex, "lookback = \"1d\"\n  index_name = \"by_status\"",
+			"observed_indexes = { by_status = data.dynamokeys_observed_traffic.measured.observed }",
+			[]statecheck.StateCheck{expectMeasured("DK701:error", "DK702:error"),
+				expectMessages(`DK702 the busiest key "shipped" of index by_status took 6,040 units/s`)}, ""},
+	} {
+		t.Run(name, func(t *testing.T) {
+			stub, end := liveStub(t, tc.scenario)
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:            providerBlock(stub.URL) + liveTraffic(end, tc.extra) + ordersDesign(tc.observed),
+					ConfigStateChecks: tc.checks,
+				}},
+			})
+			if refused := stub.Refused(); len(refused) > 0 {
+				t.Errorf("the stand-in refused %d calls, e.g. %s", len(refused), refused[0])
+			}
+		})
+	}
+}
+
+// Contributor Insights FAILED or ENABLING, or a denied optional call, leaves the metrics: the read succeeds
+// without key figures (the warnings it gives are TestInsightsWarnings').
+func TestAccObservedTrafficLiveDegrades(t *testing.T) {
+	for name, setup := range map[string]func(*awsstub.Server){
+		"insights failed": func(s *awsstub.Server) {
+			s.Insights["orders"] = awsstub.Insights{Status: "FAILED", Failure: [2]string{"LimitExceededException", "too many rules"}}
+		},
+		"report denied":     func(s *awsstub.Server) { s.Denied["GetInsightRuleReport"] = true },
+		"describe denied":   func(s *awsstub.Server) { s.Denied["DescribeContributorInsights"] = true },
+		"insights enabling": func(s *awsstub.Server) { s.Insights["orders"] = awsstub.Insights{Status: "ENABLING"} },
+	} {
+		t.Run(name, func(t *testing.T) {
+			stub, end := liveStub(t, awsstub.ScenarioReadHeavyWriteHotKey)
+			setup(stub)
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config: providerBlock(stub.URL) + liveTraffic(end, `lookback = "1d"`) + ordersDesign("observed = data.dynamokeys_observed_traffic.measured.observed"),
+					ConfigStateChecks: []statecheck.StateCheck{
+						statecheck.ExpectKnownValue("data.dynamokeys_observed_traffic.measured", tfjsonpath.New("observed").AtMapKey("top_keys"), knownvalue.Null()),
+						statecheck.ExpectKnownValue("data.dynamokeys_observed_traffic.measured", tfjsonpath.New("observed").AtMapKey("traffic").AtMapKey("writes_per_second"),
+							knownvalue.Float64Exact(1500)),
+						// Key-range throttling still shows without the keys.
+						expectMessages(`DK704 the table was throttled on key range .*Contributor Insights is off, so the key is not named`),
+					},
+				}},
+			})
+		})
+	}
+}
+
+func TestInsightsWarnings(t *testing.T) {
+	t.Parallel()
+	table := observed.Export{TableName: "orders"}
+	for name, tc := range map[string]struct {
+		export observed.Export
+		live   dynamo.TrafficExport
+		want   string
+	}{
+		"failed": {table, dynamo.TrafficExport{InsightsStatus: "FAILED", InsightsFailure: "LimitExceededException: too many rules"},
+			`table_name: Contributor Insights failed: Contributor Insights of table orders is FAILED \(LimitExceededException: too many rules\)`},
+		"enabling": {table, dynamo.TrafficExport{InsightsStatus: "ENABLING"}, `table_name: Contributor Insights is enabling: Contributor Insights of table orders is ENABLING`},
+		"disabling": {observed.Export{TableName: "orders", IndexName: "by_status"}, dynamo.TrafficExport{InsightsStatus: "DISABLING"},
+			`index_name: Contributor Insights is disabling: Contributor Insights of index by_status of table orders is DISABLING`},
+		"off": {table, dynamo.TrafficExport{InsightsStatus: "DISABLED"}, `table_name: Contributor Insights is off: .*key-range throttling still shows`},
+		"throttled only": {table, dynamo.TrafficExport{InsightsStatus: "ENABLED", InsightsMode: "THROTTLED_KEYS", ThrottledKeysReport: []byte("{}")},
+			`table_name: Contributor Insights counts throttled keys only: .*runs in mode THROTTLED_KEYS`},
+		"denied": {table, dynamo.TrafficExport{Denied: []string{dynamo.ActionGetInsightRuleReport}},
+			`table_name: Permission missing for Contributor Insights: The credentials may not call cloudwatch:GetInsightRuleReport`},
+	} {
+		var got []string
+		for _, d := range insightsWarnings(tc.export, &tc.live) {
+			p, ok := d.(diag.DiagnosticWithPath)
+			if !ok {
+				t.Fatalf("%s: a warning without an attribute: %v", name, d)
+			}
+			got = append(got, fmt.Sprintf("%s: %s: %s", p.Path(), d.Summary(), d.Detail()))
+		}
+		if len(got) != 1 || !regexp.MustCompile(tc.want).MatchString(got[0]) {
+			t.Errorf("%s: warnings = %q, want %q", name, got, tc.want)
+		}
 	}
 }
 

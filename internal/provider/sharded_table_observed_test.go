@@ -33,7 +33,7 @@ resource "dynamokeys_sharded_table" "t" {
   observed = {
     table_name = %q
     traffic    = { writes_per_second = %s }
-    top_keys   = [{ key = "DAY#2026-11-30#SHARD#2", share = 0.25, throttle_events = 0 }]
+    top_keys   = [{ key = "DAY#2026-11-30#SHARD#2", units_per_second = 1500, throttle_events = 0 }]
     window     = { start = "2026-11-30T09:00:00Z", end = "2026-11-30T12:00:00Z", datapoints = 180 }
     complete   = true
   }
@@ -44,7 +44,7 @@ resource "dynamokeys_sharded_table" "t" {
 		CheckDestroy:             checkTableGone(api, name),
 		Steps: []resource.TestStep{
 			{
-				Config: config(2500, "", "2000, hot_key_share = 0.25"),
+				Config: config(2500, "", "2000, hot_key_units_per_second = 1500"),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(address, tfjsonpath.New("shard_count"), knownvalue.Int64Exact(4)),
 					statecheck.ExpectKnownValue(address, tfjsonpath.New("ok"), knownvalue.Bool(true)),
@@ -53,17 +53,17 @@ resource "dynamokeys_sharded_table" "t" {
 				},
 			},
 			{
-				// One shard takes a quarter of 6,000 WCU: the logical key takes all of it and needs 8 shards.
-				Config: config(2500, "", "6000, hot_key_share = 0.25"),
+				// One of four shards takes 4,500 units/s (1,500 WCU): the logical key about 18,000 units/s, which needs 8 shards.
+				Config: config(2500, "", "6000, hot_key_units_per_second = 4500"),
 				ExpectError: expectError(`DK701 declared-below-measured: the table measured a peak of 6,000 write units/s .* ` +
 					`the busiest key needs 8 shards and the table is written with 4`),
 			},
 			{
-				Config:      config(6000, "", "6000, hot_key_share = 0.25"),
+				Config:      config(6000, "", "6000, hot_key_units_per_second = 4500"),
 				ExpectError: expectError(`DK402 shard-scheme-change: the shard count changes from 4 to 8 .* pin sharding.count = 4 to keep the scheme`),
 			},
 			{
-				Config: config(6000, ", count = 8, scheme_version = 2", "6000, hot_key_share = 0.125"),
+				Config: config(6000, ", count = 8, scheme_version = 2", "6000, hot_key_units_per_second = 2250"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate),
 				}},

@@ -158,3 +158,36 @@ func TestAccProviderUpgradeShowsNoChanges(t *testing.T) {
 		t.Fatalf("the plan after the refresh is not empty (exit %d):\n%s", code, out)
 	}
 }
+
+// TestUpgradeObservedToUnits: a version 2 state's observations lose the share-of-requests figures and gain
+// the version 3 attributes as null; the measured peaks, keys, throttle totals and window stay.
+func TestUpgradeObservedToUnits(t *testing.T) {
+	v2 := `{"name":"orders","observed":{"table_name":"orders","index_name":null,
+"traffic":{"writes_per_second":2500,"reads_per_second":3000,"hot_key_share":0.5},
+"top_keys":[{"key":"CUSTOMER#c-1","share":0.4,"throttle_events":100}],
+"throttle_events":{"read":0,"write":100},"window":{"start":"s","end":"e","datapoints":180},"complete":true},
+"observed_indexes":{"by_status":{"table_name":null,"index_name":null,"traffic":{"writes_per_second":10,"reads_per_second":null,"hot_key_share":null},
+"top_keys":null,"throttle_events":null,"window":null,"complete":null}}}`
+	var state map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(v2), &state); err != nil {
+		t.Fatal(err)
+	}
+	if err := observedInUnits(state); err != nil {
+		t.Fatal(err)
+	}
+	got, err := json.Marshal(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"name":"orders","observed":{"complete":true,"index_name":null,"key_attributes":null,"table_name":"orders",` +
+		`"throttle_events":{"read":0,"read_account_limit":null,"read_key_range":null,"read_max_on_demand":null,"read_provisioned":null,"write":100,` +
+		`"write_account_limit":null,"write_key_range":null,"write_max_on_demand":null,"write_provisioned":null},` +
+		`"top_keys":[{"key":"CUSTOMER#c-1","throttle_events":100,"units_per_second":null}],` +
+		`"traffic":{"hot_key_unit_share":null,"hot_key_units_per_second":null,"reads_per_second":3000,"writes_per_second":2500},` +
+		`"window":{"start":"s","end":"e","datapoints":180}},` +
+		`"observed_indexes":{"by_status":{"complete":null,"index_name":null,"key_attributes":null,"table_name":null,"throttle_events":null,"top_keys":null,` +
+		`"traffic":{"hot_key_unit_share":null,"hot_key_units_per_second":null,"reads_per_second":null,"writes_per_second":10},"window":null}}}`
+	if string(got) != want {
+		t.Errorf("upgraded =\n%s\nwant\n%s", got, want)
+	}
+}

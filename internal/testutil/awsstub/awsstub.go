@@ -1,8 +1,9 @@
 // Package awsstub is a stand-in on 127.0.0.1 for the AWS calls of the live measured-traffic path: DynamoDB's
 // DescribeContributorInsights (AWS JSON 1.0) and CloudWatch's GetMetricData and GetInsightRuleReport in
 // Smithy RPC v2 CBOR, the protocol aws-sdk-go-v2/service/cloudwatch speaks since v1.5x. It answers from
-// exports in the AWS CLI's JSON shape (the same files the offline path reads), pages GetMetricData, and
-// records every request so that tests can assert what was asked.
+// workloads generated in DynamoDB's own units (workload.go), refuses what AWS refuses (limits.go, each limit
+// with the page it comes from), pages GetMetricData, and records every request so that tests can also
+// assert what was asked.
 package awsstub
 
 import (
@@ -25,9 +26,11 @@ import (
 
 // Insights is what DescribeContributorInsights answers for a table or index.
 type Insights struct {
-	Status string // ENABLED, DISABLED, …
-	Mode   string
-	Rules  []string
+	Status string // ENABLED, ENABLING, DISABLING, DISABLED, FAILED
+	Mode   string // ACCESSED_AND_THROTTLED_KEYS or THROTTLED_KEYS
+	// Failure is the FailureException of a FAILED status: name and description.
+	Failure [2]string
+	Rules   []string
 }
 
 // Request is one recorded call: the operation and its decoded input (CBOR and JSON alike become JSON-like
@@ -40,23 +43,28 @@ type Request struct {
 // Server answers the three operations. Set the fields before the first call.
 type Server struct {
 	URL string
+	// Now is the stand-in's clock: one-minute datapoints older than 15 days are gone, as in CloudWatch.
+	Now func() time.Time
 	// Insights by "table" or "table/index"; a missing entry answers ResourceNotFoundException.
 	Insights map[string]Insights
-	// MetricData by "table" or "table/index": the get-metric-data output to serve.
-	MetricData map[string][]byte
-	// Reports by rule name: the get-insight-rule-report output to serve.
-	Reports map[string][]byte
-	// PageSize is the most datapoints per query and page of GetMetricData (0: no paging).
+	// Workloads by "table" or "table/index": the traffic the metrics and the Contributor Insights rules of
+	// Insights report.
+	Workloads map[string]*Workload
+	// Denied operations answer AccessDenied, as for credentials without the IAM action.
+	Denied map[string]bool
+	// PageSize, when set, is the most datapoints a GetMetricData page holds (all queries together), below
+	// the request's MaxDatapoints: small pages for tests of paging.
 	PageSize int
 
 	srv      *httptest.Server
 	mu       sync.Mutex
 	requests []Request
+	refused  []string
 }
 
 // Start listens on a free port of 127.0.0.1; Close stops it.
 func Start() *Server {
-	s := &Server{Insights: map[string]Insights{}, MetricData: map[string][]byte{}, Reports: map[string][]byte{}}
+	s := &Server{Now: time.Now, Insights: map[string]Insights{}, Workloads: map[string]*Workload{}, Denied: map[string]bool{}}
 	s.srv = httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -78,10 +86,24 @@ func (s *Server) Requests() []Request {
 	return slices.Clone(s.requests)
 }
 
+// Refused returns why each refused call was refused, in order: a test of a reader that must stay within
+// AWS's limits asserts it is empty.
+func (s *Server) Refused() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.refused)
+}
+
 func (s *Server) record(op string, in map[string]any) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.requests = append(s.requests, Request{Operation: op, Input: in})
+}
+
+func (s *Server) refuse(op string, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.refused = append(s.refused, op+": "+err.Error())
 }
 
 const cborPrefix = "/service/GraniteServiceVersion20100801/operation/"
@@ -123,6 +145,10 @@ func (s *Server) serveInsights(w http.ResponseWriter, body []byte) {
 		return
 	}
 	s.record("DescribeContributorInsights", in)
+	if s.Denied["DescribeContributorInsights"] {
+		writeJSONError(w, "AccessDeniedException", "User is not authorized to perform: dynamodb:DescribeContributorInsights")
+		return
+	}
 	key, _ := in["TableName"].(string)
 	if idx, ok := in["IndexName"].(string); ok {
 		key += "/" + idx
@@ -135,6 +161,9 @@ func (s *Server) serveInsights(w http.ResponseWriter, body []byte) {
 	out := map[string]any{"TableName": in["TableName"], "ContributorInsightsStatus": ins.Status, "ContributorInsightsRuleList": ins.Rules}
 	if ins.Mode != "" {
 		out["ContributorInsightsMode"] = ins.Mode
+	}
+	if ins.Failure[0] != "" {
+		out["FailureException"] = map[string]string{"ExceptionName": ins.Failure[0], "ExceptionDescription": ins.Failure[1]}
 	}
 	if in["IndexName"] != nil {
 		out["IndexName"] = in["IndexName"]
@@ -154,6 +183,10 @@ func (s *Server) serveCBOR(w http.ResponseWriter, r *http.Request, op string, bo
 	}
 	in, _ := fromCBOR(v).(map[string]any)
 	s.record(op, in)
+	if s.Denied[op] {
+		writeCBORError(w, "AccessDenied", "User is not authorized to perform: cloudwatch:"+op)
+		return
+	}
 	var out any
 	switch op {
 	case "GetMetricData":
@@ -164,6 +197,7 @@ func (s *Server) serveCBOR(w http.ResponseWriter, r *http.Request, op string, bo
 		err = fmt.Errorf("the stand-in does not implement %s", op)
 	}
 	if err != nil {
+		s.refuse(op, err)
 		writeCBORError(w, "InvalidParameterInput", err.Error())
 		return
 	}
@@ -175,61 +209,12 @@ func (s *Server) serveCBOR(w http.ResponseWriter, r *http.Request, op string, bo
 func writeCBORError(w http.ResponseWriter, code, msg string) {
 	w.Header().Set("Smithy-Protocol", "rpc-v2-cbor")
 	w.Header().Set("Content-Type", "application/cbor")
-	w.WriteHeader(http.StatusBadRequest)
+	status := http.StatusBadRequest
+	if code == "AccessDenied" {
+		status = http.StatusForbidden
+	}
+	w.WriteHeader(status)
 	_, _ = w.Write(cbor.Encode(cbor.Map{"__type": cbor.String("com.amazonaws.cloudwatch#" + code), "message": cbor.String(msg)}))
-}
-
-// getMetricData answers from the export of the queried table or index: for each query, the export's
-// result with the same id, its datapoints within [StartTime, EndTime), PageSize at a time.
-func (s *Server) getMetricData(in map[string]any) (map[string]any, error) {
-	queries, _ := in["MetricDataQueries"].([]any)
-	if len(queries) == 0 {
-		return nil, fmt.Errorf("no MetricDataQueries")
-	}
-	start, _ := in["StartTime"].(time.Time)
-	end, _ := in["EndTime"].(time.Time)
-	offset := 0
-	if tok, ok := in["NextToken"].(string); ok {
-		offset, _ = strconv.Atoi(tok)
-	}
-	var target string
-	results := []any{}
-	more := false
-	for _, q := range queries {
-		qm, _ := q.(map[string]any)
-		id, _ := qm["Id"].(string)
-		stat, _ := qm["MetricStat"].(map[string]any)
-		metric, _ := stat["Metric"].(map[string]any)
-		target = dimensionsKey(metric["Dimensions"])
-		points, err := s.series(target, id)
-		if err != nil {
-			return nil, err
-		}
-		var ts []any
-		var vs []any
-		for _, p := range points {
-			if !p.t.Before(start) && p.t.Before(end) {
-				ts = append(ts, p.t)
-				vs = append(vs, p.v)
-			}
-		}
-		lo, hi := min(offset, len(ts)), len(ts)
-		if s.PageSize > 0 && offset+s.PageSize < len(ts) {
-			hi, more = offset+s.PageSize, true
-		}
-		results = append(results, map[string]any{"Id": id, "Label": metric["MetricName"], "Timestamps": ts[lo:hi], "Values": vs[lo:hi],
-			"StatusCode": "Complete"})
-	}
-	out := map[string]any{"MetricDataResults": results, "Messages": []any{}}
-	if more {
-		for _, r := range results {
-			if rm, ok := r.(map[string]any); ok {
-				rm["StatusCode"] = "PartialData"
-			}
-		}
-		out["NextToken"] = strconv.Itoa(offset + s.PageSize)
-	}
-	return out, nil
 }
 
 func dimensionsKey(v any) string {
@@ -248,57 +233,6 @@ func dimensionsKey(v any) string {
 		return table + "/" + index
 	}
 	return table
-}
-
-type point struct {
-	t time.Time
-	v float64
-}
-
-// series joins the pages of a query in an export, newest first as GetMetricData's default ScanBy.
-func (s *Server) series(target, id string) ([]point, error) {
-	raw, ok := s.MetricData[target]
-	if !ok {
-		return nil, nil // CloudWatch answers an unknown metric with no datapoints
-	}
-	var export struct {
-		MetricDataResults []struct {
-			ID         string    `json:"Id"`
-			Timestamps []string  `json:"Timestamps"`
-			Values     []float64 `json:"Values"`
-		} `json:"MetricDataResults"`
-	}
-	if err := json.Unmarshal(raw, &export); err != nil {
-		return nil, err
-	}
-	var points []point
-	for _, r := range export.MetricDataResults {
-		if r.ID != id {
-			continue
-		}
-		for i, ts := range r.Timestamps {
-			t, err := time.Parse(time.RFC3339, ts)
-			if err != nil {
-				return nil, err
-			}
-			points = append(points, point{t: t, v: r.Values[i]})
-		}
-	}
-	slices.SortFunc(points, func(a, b point) int { return b.t.Compare(a.t) })
-	return points, nil
-}
-
-func (s *Server) getInsightRuleReport(in map[string]any) (any, error) {
-	rule, _ := in["RuleName"].(string)
-	raw, ok := s.Reports[rule]
-	if !ok {
-		return nil, fmt.Errorf("no rule %s", rule)
-	}
-	var out any
-	if err := json.Unmarshal(raw, &out); err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 // fromCBOR turns a decoded CBOR value into JSON-like Go values; a tag-1 timestamp becomes a time.Time.

@@ -1,0 +1,157 @@
+package observed
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// metricData is a get-metric-data output of the query file's consumed-capacity queries: one write and one
+// read Sum per minute from 10:00, and the key-range write throttles.
+func metricData(writes, reads []float64, keyRange []float64) string {
+	series := func(id string, values []float64) string {
+		var ts, vs []string
+		for i, v := range values {
+			ts = append(ts, fmt.Sprintf(`"2026-11-30T10:%02d:00+00:00"`, i))
+			vs = append(vs, fmt.Sprint(v))
+		}
+		return fmt.Sprintf(`{"Id": %q, "Label": "x", "Timestamps": [%s], "Values": [%s], "StatusCode": "Complete"}`, id, strings.Join(ts, ","), strings.Join(vs, ","))
+	}
+	return fmt.Sprintf(`{"MetricDataResults": [%s, %s, %s], "Messages": []}`, series(QueryConsumedWriteUnits, writes), series(QueryConsumedReadUnits, reads),
+		series(QueryWriteKeyRangeThrottles, keyRange))
+}
+
+// report is a get-insight-rule-report output with one-minute datapoints from 10:00 at minute offset.
+func report(labels string, offset int, maxValues []float64, contributors ...string) string {
+	var dps []string
+	for i, v := range maxValues {
+		dps = append(dps, fmt.Sprintf(`{"Timestamp": "2026-11-30T10:%02d:00+00:00", "MaxContributorValue": %v, "UniqueContributors": 3}`, offset+i, v))
+	}
+	return fmt.Sprintf(`{"KeyLabels": [%s], "AggregationStatistic": "Sum", "AggregateValue": 1000, "Contributors": [%s], "MetricDatapoints": [%s]}`,
+		labels, strings.Join(contributors, ","), strings.Join(dps, ","))
+}
+
+func contributor(key string, offset int, values ...float64) string {
+	var dps []string
+	total := 0.0
+	for i, v := range values {
+		dps = append(dps, fmt.Sprintf(`{"Timestamp": "2026-11-30T10:%02d:00+00:00", "ApproximateValue": %v}`, offset+i, v))
+		total += v
+	}
+	return fmt.Sprintf(`{"Keys": [%s], "ApproximateAggregateValue": %v, "Datapoints": [%s]}`, key, total, strings.Join(dps, ","))
+}
+
+func minutes(n int, v float64) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = v
+	}
+	return out
+}
+
+// A write-hot key: in minute 10:30 the table writes 1,500 WCU/s and reads 9,000 RCU/s, and one key writes
+// 950 WCU/s: the -PKC- rule counts 3 × 950 × 60 = 171,000 units for it, 2,850 units/s.
+func TestObserveBusiestKeyInUnits(t *testing.T) {
+	writes, reads := minutes(60, 300*60), minutes(60, 2000*60)
+	writes[30], reads[30] = 1500*60, 9000*60
+	// Two reports of consecutive half hours, joined three ways: one output, a list, concatenated.
+	first := report(`"pk"`, 0, minutes(30, 3000), contributor(`"CUSTOMER#b"`, 0, minutes(30, 3000)...))
+	second := report(`"pk"`, 30, append([]float64{171000}, minutes(29, 3000)...),
+		contributor(`"CUSTOMER#a"`, 30, 171000, 600), contributor(`"CUSTOMER#b"`, 30, 2400))
+	for name, accessed := range map[string]string{"list": "[" + first + "," + second + "]", "concatenated": first + "\n" + second} {
+		obs, warnings, errs := Observe(Export{TableName: "orders", MetricData: []byte(metricData(writes, reads, []float64{0, 7, 0})), AccessedKeysReport: []byte(accessed)})
+		if len(errs) > 0 || len(warnings) > 0 {
+			t.Fatalf("%s: errors %v, warnings %v", name, errs, warnings)
+		}
+		if *obs.Traffic.HotKeyUnitsPerSecond != 2850 || *obs.Traffic.HotKeyUnitShare != 171000.0/(3*1500*60+9000*60) {
+			t.Errorf("%s: hot key %v units/s, share %v", name, *obs.Traffic.HotKeyUnitsPerSecond, *obs.Traffic.HotKeyUnitShare)
+		}
+		if len(obs.TopKeys) != 2 || obs.TopKeys[0].Key != "CUSTOMER#a" || *obs.TopKeys[0].UnitsPerSecond != 2850 || *obs.TopKeys[1].UnitsPerSecond != 50 {
+			t.Errorf("%s: top keys %+v", name, obs.TopKeys)
+		}
+		if *obs.Traffic.WritesPerSecond != 1500 || *obs.ThrottleEvents.WriteKeyRange != 7 || obs.ThrottleEvents.ReadKeyRange != nil || *obs.KeyAttributes != 1 {
+			t.Errorf("%s: traffic %+v, throttles %+v", name, obs.Traffic, obs.ThrottleEvents)
+		}
+	}
+}
+
+// A report made with a coarser period understates the busiest minute: the figure is per second of the
+// period, with a warning.
+func TestObserveCoarseReportPeriodWarns(t *testing.T) {
+	accessed := `{"KeyLabels": ["pk"], "Contributors": [{"Keys": ["k"], "ApproximateAggregateValue": 720000, "Datapoints": [
+		{"Timestamp": "2026-11-30T10:00:00Z", "ApproximateValue": 360000}, {"Timestamp": "2026-11-30T11:00:00Z", "ApproximateValue": 360000}]}],
+		"MetricDatapoints": [{"Timestamp": "2026-11-30T10:00:00Z", "MaxContributorValue": 360000}, {"Timestamp": "2026-11-30T11:00:00Z", "MaxContributorValue": 360000}]}`
+	obs, warnings, errs := Observe(Export{MetricData: []byte(metricData(minutes(60, 60), minutes(60, 60), nil)), AccessedKeysReport: []byte(accessed)})
+	if len(errs) > 0 || len(warnings) != 1 || !strings.Contains(warnings[0].Error(), "accessed_keys_report: has datapoints 3600 seconds apart") {
+		t.Fatalf("errors %v, warnings %v", errs, warnings)
+	}
+	if *obs.Traffic.HotKeyUnitsPerSecond != 100 {
+		t.Errorf("hot key = %v units/s, want 360,000 / 3,600", *obs.Traffic.HotKeyUnitsPerSecond)
+	}
+}
+
+// An index's multi-attribute key: one value per attribute, joined; the count travels for the design to check.
+func TestObserveMultiAttributeIndexKey(t *testing.T) {
+	accessed := report(`"region", "tier"`, 0, []float64{600, 300}, contributor(`"eu", "gold"`, 0, 600, 300))
+	obs, _, errs := Observe(Export{IndexName: "by_region", MetricData: []byte(metricData(minutes(60, 60), minutes(60, 60), nil)), AccessedKeysReport: []byte(accessed)})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if obs.TopKeys[0].Key != "eu, gold" || *obs.KeyAttributes != 2 {
+		t.Errorf("top key %q, %d attributes", obs.TopKeys[0].Key, *obs.KeyAttributes)
+	}
+}
+
+func TestObserveThrottledKeysOnly(t *testing.T) {
+	throttled := report(`"pk"`, 0, []float64{40}, contributor(`"CUSTOMER#hot"`, 0, 40), contributor(`"CUSTOMER#warm"`, 0, 3))
+	obs, _, errs := Observe(Export{MetricData: []byte(metricData(minutes(60, 60), minutes(60, 60), minutes(60, 1))), ThrottledKeysReport: []byte(throttled)})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if obs.Traffic.HotKeyUnitsPerSecond != nil || len(obs.TopKeys) != 2 || obs.TopKeys[0].Key != "CUSTOMER#hot" || obs.TopKeys[0].UnitsPerSecond != nil || obs.TopKeys[0].ThrottleEvents != 40 {
+		t.Errorf("observation %+v, keys %+v", obs.Traffic, obs.TopKeys)
+	}
+	if !strings.Contains(Report(obs), "Contributor Insights counts throttled keys only") {
+		t.Errorf("report = %s", Report(obs))
+	}
+}
+
+// Every bad input is an error on its attribute; none panics.
+func TestObserveBadInput(t *testing.T) {
+	good := metricData(minutes(60, 60), minutes(60, 60), nil)
+	goodReport := report(`"pk"`, 0, []float64{60}, contributor(`"k"`, 0, 60))
+	for name, tc := range map[string]struct {
+		e    Export
+		want string
+	}{
+		"empty":              {Export{MetricData: []byte(" ")}, "metric_data: is empty"},
+		"not JSON":           {Export{MetricData: []byte("{")}, "metric_data: is not valid JSON"},
+		"NaN":                {Export{MetricData: []byte(`{"MetricDataResults": [{"Id": "consumed_write_capacity_units", "Timestamps": ["2026-11-30T10:00:00Z"], "Values": [NaN]}]}`)}, "metric_data: holds NaN or Infinity"},
+		"negative":           {Export{MetricData: []byte(`{"MetricDataResults": [{"Id": "consumed_write_capacity_units", "Timestamps": ["2026-11-30T10:00:00Z"], "Values": [-1]}]}`)}, "Values[0] is -1"},
+		"bad timestamp":      {Export{MetricData: []byte(`{"MetricDataResults": [{"Id": "consumed_write_capacity_units", "Timestamps": ["yesterday"], "Values": [1]}]}`)}, `"yesterday" is not an ISO 8601 timestamp`},
+		"unknown query":      {Export{MetricData: []byte(`{"MetricDataResults": [{"Id": "x", "Label": "y", "Timestamps": [], "Values": []}]}`)}, `matches no query of the query file`},
+		"report as metrics":  {Export{MetricData: []byte(goodReport)}, "this looks like the output of get-insight-rule-report"},
+		"empty list":         {Export{MetricData: []byte("[]")}, "metric_data: is an empty list"},
+		"second doc damaged": {Export{MetricData: []byte(good + `{"MetricDataResults": 3}`)}, "metric_data: output 2 of 2: has number where"},
+		"empty window": {Export{MetricData: []byte(`{"MetricDataResults": [{"Id": "consumed_write_capacity_units", "Timestamps": [], "Values": []}]}`)},
+			"metric_data: the window is empty"},
+		"sort key report on a table": {Export{MetricData: []byte(good), AccessedKeysReport: []byte(report(`"pk", "sk"`, 0, []float64{60}, contributor(`"a", "b"`, 0, 60)))},
+			"accessed_keys_report: lists 2 key values per contributor (pk, sk), but a table's partition key is one attribute: this is a report of another rule kind"},
+		"five key labels": {Export{IndexName: "i", MetricData: []byte(good), AccessedKeysReport: []byte(report(`"a","b","c","d","e"`, 0, nil))},
+			"accessed_keys_report: lists 5 key labels"},
+		"same report twice": {Export{MetricData: []byte(good), AccessedKeysReport: []byte(goodReport), ThrottledKeysReport: []byte(goodReport)},
+			"throttled_keys_report: is the same report as accessed_keys_report"},
+		"no contributors": {Export{MetricData: []byte(good), AccessedKeysReport: []byte(report(`"pk"`, 0, nil))}, "accessed_keys_report: lists no contributors"},
+		"keys and labels differ": {Export{MetricData: []byte(good), AccessedKeysReport: []byte(report(`"pk"`, 0, nil, contributor(`"a", "b"`, 0, 1)))},
+			"has Contributors[0] with 2 keys but 1 KeyLabels"},
+		"NaN in a report": {Export{MetricData: []byte(good), ThrottledKeysReport: []byte(`{"Contributors": [], "MetricDatapoints": [{"Timestamp": "2026-11-30T10:00:00Z", "MaxContributorValue": NaN}]}`)},
+			"throttled_keys_report: holds NaN or Infinity"},
+		"mixed reports": {Export{MetricData: []byte(good), AccessedKeysReport: []byte(goodReport + report(`"pk", "sk"`, 1, nil))},
+			"accessed_keys_report: output 2 of 2: lists 2 key labels (pk, sk), the first report 1 (pk)"},
+	} {
+		obs, _, errs := Observe(tc.e)
+		if obs != nil || len(errs) == 0 || !strings.Contains(errs[0].Error(), tc.want) {
+			t.Errorf("%s: errors %v, want %q", name, errs, tc.want)
+		}
+	}
+}
