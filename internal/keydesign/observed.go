@@ -27,6 +27,10 @@ type Observation struct {
 type ObservedTraffic struct {
 	WritesPerSecond *float64 `json:"writes_per_second"`
 	ReadsPerSecond  *float64 `json:"reads_per_second"`
+	// AverageWritesPerSecond and AverageReadsPerSecond are the window's consumed units over its length: the
+	// rates the cost model scales to a month; nil when not measured.
+	AverageWritesPerSecond *float64 `json:"average_writes_per_second"`
+	AverageReadsPerSecond  *float64 `json:"average_reads_per_second"`
 	// HotKeyShare is the busiest partition-key value's share of requests at the busiest time of the
 	// Contributor Insights report; nil without it.
 	HotKeyShare *float64 `json:"hot_key_share"`

@@ -110,6 +110,8 @@ func ObserveTraffic(e ObservedExport) (*Observation, []*FieldError, []*FieldErro
 	}
 	obs.Traffic.WritesPerSecond = series.peakPerSecond(QueryConsumedWriteUnits)
 	obs.Traffic.ReadsPerSecond = series.peakPerSecond(QueryConsumedReadUnits)
+	obs.Traffic.AverageWritesPerSecond = perSecondOver(series.total(QueryConsumedWriteUnits), window.length)
+	obs.Traffic.AverageReadsPerSecond = perSecondOver(series.total(QueryConsumedReadUnits), window.length)
 	obs.ThrottleEvents = ThrottleTotals{Read: series.total(QueryReadThrottles), Write: series.total(QueryWriteThrottles)}
 	obs.TopKeys, obs.Traffic.HotKeyShare = topKeys(accessed, throttled)
 	return obs, warnings, nil
@@ -346,6 +348,14 @@ func (s *metricSeries) peakPerSecond(id string) *float64 {
 		peak = max(peak, v)
 	}
 	return ptr(peak / MetricPeriodSeconds)
+}
+
+// perSecondOver spreads a window's total over its length; nil without a total or a window.
+func perSecondOver(total *float64, length time.Duration) *float64 {
+	if total == nil || length <= 0 {
+		return nil
+	}
+	return ptr(*total / length.Seconds())
 }
 
 // total is the sum of a query's datapoints; nil when the query was not exported.

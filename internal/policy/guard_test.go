@@ -81,7 +81,7 @@ func TestEntryPointsFailClosedWithoutLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	oldFormat := strings.Replace(string(current), "\ndata_format := 1\n", "\ndata_format := 0\n", 1)
+	oldFormat := strings.Replace(string(current), "\ndata_format := 2\n", "\ndata_format := 1\n", 1)
 	for name, modules := range map[string]map[string]*ast.Module{
 		"missing":    modulesWithout(t, DataModulePath, nil),
 		"old format": modulesWithout(t, DataModulePath, map[string]string{"old/data.rego": oldFormat}),

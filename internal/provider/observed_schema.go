@@ -31,9 +31,11 @@ func observedAttributes() map[string]rschema.Attribute {
 			Description: "Peak traffic with the field names of the traffic input. The rates are consumed capacity units per second at the busiest minute " +
 				"(the largest one-minute Sum / 60): for items up to 1 KB written and 4 KB read strongly consistent, requests per second.",
 			Attributes: map[string]rschema.Attribute{
-				"writes_per_second": optionalFloat("Peak consumed write capacity units per second (ConsumedWriteCapacityUnits)."),
-				"reads_per_second":  optionalFloat("Peak consumed read capacity units per second (ConsumedReadCapacityUnits)."),
-				"hot_key_share":     optionalFloat("The busiest partition-key value's share of requests at the busiest time of the Contributor Insights report; null without Contributor Insights."),
+				"writes_per_second":         optionalFloat("Peak consumed write capacity units per second (ConsumedWriteCapacityUnits)."),
+				"reads_per_second":          optionalFloat("Peak consumed read capacity units per second (ConsumedReadCapacityUnits)."),
+				"average_writes_per_second": optionalFloat("Consumed write capacity units of the window over its length: the rate `cost` scales to a month."),
+				"average_reads_per_second":  optionalFloat("Consumed read capacity units of the window over its length: the rate `cost` scales to a month."),
+				"hot_key_share":             optionalFloat("The busiest partition-key value's share of requests at the busiest time of the Contributor Insights report; null without Contributor Insights."),
 			}},
 		"top_keys": rschema.ListNestedAttribute{Optional: true,
 			Description: "The busiest partition-key values, busiest first, then keys that were only throttled; null without Contributor Insights.",
@@ -119,6 +121,8 @@ type observedTrafficModel struct {
 	WritesPerSecond types.Number `tfsdk:"writes_per_second"`
 	ReadsPerSecond  types.Number `tfsdk:"reads_per_second"`
 	HotKeyShare     types.Number `tfsdk:"hot_key_share"`
+	AverageWrites   types.Number `tfsdk:"average_writes_per_second"`
+	AverageReads    types.Number `tfsdk:"average_reads_per_second"`
 }
 
 type observedKeyModel struct {
@@ -190,9 +194,11 @@ func (e *expander) observation(v types.Object, p keydesign.Path) *keydesign.Obse
 	o.Complete = m.Complete.ValueBool()
 	if t := m.Traffic; t != nil {
 		o.Traffic = keydesign.ObservedTraffic{
-			WritesPerSecond: e.floatPtr(t.WritesPerSecond, append(slices.Clone(p), "traffic", "writes_per_second")),
-			ReadsPerSecond:  e.floatPtr(t.ReadsPerSecond, append(slices.Clone(p), "traffic", "reads_per_second")),
-			HotKeyShare:     e.floatPtr(t.HotKeyShare, append(slices.Clone(p), "traffic", "hot_key_share")),
+			WritesPerSecond:        e.floatPtr(t.WritesPerSecond, append(slices.Clone(p), "traffic", "writes_per_second")),
+			ReadsPerSecond:         e.floatPtr(t.ReadsPerSecond, append(slices.Clone(p), "traffic", "reads_per_second")),
+			HotKeyShare:            e.floatPtr(t.HotKeyShare, append(slices.Clone(p), "traffic", "hot_key_share")),
+			AverageWritesPerSecond: e.floatPtr(t.AverageWrites, append(slices.Clone(p), "traffic", "average_writes_per_second")),
+			AverageReadsPerSecond:  e.floatPtr(t.AverageReads, append(slices.Clone(p), "traffic", "average_reads_per_second")),
 		}
 	}
 	if m.TopKeys != nil {
@@ -261,7 +267,8 @@ func flattenObserved(ctx context.Context, o *keydesign.Observation) (types.Objec
 	m := observedModel{
 		TableName: stringOrNull(o.TableName), IndexName: stringOrNull(o.IndexName), Complete: types.BoolValue(o.Complete),
 		Traffic: &observedTrafficModel{WritesPerSecond: number(o.Traffic.WritesPerSecond), ReadsPerSecond: number(o.Traffic.ReadsPerSecond),
-			HotKeyShare: number(o.Traffic.HotKeyShare)},
+			HotKeyShare: number(o.Traffic.HotKeyShare), AverageWrites: number(o.Traffic.AverageWritesPerSecond),
+			AverageReads: number(o.Traffic.AverageReadsPerSecond)},
 		ThrottleEvents: &throttleEventsModel{Read: number(o.ThrottleEvents.Read), Write: number(o.ThrottleEvents.Write)},
 		Window: &observedWindowModel{Start: types.StringValue(o.Window.Start), End: types.StringValue(o.Window.End),
 			Datapoints: types.NumberValue(new(big.Float).SetInt64(o.Window.Datapoints))},
