@@ -103,7 +103,7 @@ func TestEntryPointsFailClosedWithoutLimits(t *testing.T) {
 			}
 			wantPrefix := notLoaded
 			if name == "old format" {
-				wantPrefix = "dynamokeys: the policy bundle's limits (data.rego) are of data format 0, but its rules read format 1"
+				wantPrefix = "dynamokeys: the policy bundle's limits (data.rego) are of data format 1, but its rules read format 2"
 			}
 			if !strings.HasPrefix(msg, wantPrefix) {
 				t.Errorf("%s: %s says %q", name, ep.query, msg)
