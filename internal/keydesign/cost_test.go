@@ -402,3 +402,20 @@ func TestUnknownPricingMarksCostUnknown(t *testing.T) {
 		t.Errorf("cost %v, unknown %v", doc.Derived.Cost, doc.Unknown)
 	}
 }
+
+func TestCostReportLines(t *testing.T) {
+	doc := analyze(t, pricedOrders("PAY_PER_REQUEST"))
+	r := Report(doc, nil)
+	for _, want := range []string{
+		"Monthly cost (us-east-1, STANDARD, list prices of " + PriceTable.Retrieved + ")",
+		"  table writes        $246.38      $355.88",
+		"  total               $641.71      $907.44",
+		"  index by_date: 3 write units per write, $246.38 on-demand (100% of the table's writes)",
+		"on-demand is cheaper: on-demand wins below 28.9% average use of the provisioned capacity; this design uses 20.3%",
+		"writes priced at the declared average, reads at the declared average",
+	} {
+		if !strings.Contains(r, want) {
+			t.Errorf("report lacks %q:\n%s", want, r)
+		}
+	}
+}
