@@ -56,7 +56,8 @@ warnings contains lib.finding(rego.metadata.rule(), msg, ["billing_mode"]) if {
 # description: |
 #   A secondary index's writes cost more than ${index_write_cost_share} of the table's own writes (and more than
 #   $${cost_warning_min_monthly_usd} a month): every table write that carries the index key writes the index too, in
-#   units of the projected entry's size, so an ALL projection doubles the write bill.
+#   units of the projected entry's size, so an ALL projection doubles the write bill. It fires only where the
+#   projection makes each entry cost more write units than its keys alone would.
 # custom:
 #   id: DK902
 #   name: index-write-cost
@@ -68,13 +69,14 @@ warnings contains lib.finding(rego.metadata.rule(), msg, ["billing_mode"]) if {
 #     items its queries need); or drop an index no query uses.
 warnings contains lib.finding(rego.metadata.rule(), msg, index.path) if {
 	some index in cost.indexes
+	index.reducible_write_units > 0
 	index.share_of_table_writes > limits.index_write_cost_share
 	index.on_demand_write_cost > limits.cost_warning_min_monthly_usd
 	msg := sprintf(
-		"index %s adds %s write units to each table write it takes (%s-byte entries): %s a month on-demand, %s of the table's own writes (%s)",
+		"index %s adds %s write units to each table write it takes (%s-byte entries, %s more than its keys alone): %s a month on-demand, %s of the table's own writes (%s)",
 		[
-			index.name, lib.fmt(index.write_units_per_write), lib.fmt(index.entry_bytes), dollars(index.on_demand_write_cost),
-			lib.percent(index.share_of_table_writes), dollars(cost.on_demand.table_writes),
+			index.name, lib.fmt(index.write_units_per_write), lib.fmt(index.entry_bytes), lib.fmt(index.reducible_write_units),
+			dollars(index.on_demand_write_cost), lib.percent(index.share_of_table_writes), dollars(cost.on_demand.table_writes),
 		],
 	)
 }

@@ -66,8 +66,10 @@ test_no_cost_is_silent if {
 	count(cost.findings) == 0 with input as fixtures.base
 }
 
-with_index(share, dollars) := object.union(priced("on_demand", 600, 900, 0, 0), {"derived": {"cost": {"indexes": [{
-	"name": "by_date", "kind": "gsi", "entry_bytes": 2500, "write_units_per_write": 3, "item_share": 1,
+with_index(share, dollars) := with_reducible(share, dollars, 2)
+
+with_reducible(share, dollars, reducible) := object.union(priced("on_demand", 600, 900, 0, 0), {"derived": {"cost": {"indexes": [{
+	"name": "by_date", "kind": "gsi", "entry_bytes": 2500, "write_units_per_write": 3, "item_share": 1, "reducible_write_units": reducible,
 	"on_demand_write_cost": dollars, "share_of_table_writes": share, "path": ["global_secondary_indexes", "by_date"],
 }]}}})
 
@@ -76,7 +78,7 @@ test_index_costing_most_of_the_table_writes_warns if {
 	some f in findings
 	f.rule == "DK902"
 	f.path == ["global_secondary_indexes", "by_date"]
-	f.message == "index by_date adds 3 write units to each table write it takes (2,500-byte entries): $246.38 a month on-demand, 100% of the table's own writes ($600.00)"
+	f.message == "index by_date adds 3 write units to each table write it takes (2,500-byte entries, 2 more than its keys alone): $246.38 a month on-demand, 100% of the table's own writes ($600.00)"
 }
 
 test_index_at_threshold_passes if {
@@ -85,4 +87,9 @@ test_index_at_threshold_passes if {
 
 test_cheap_index_passes if {
 	not "DK902" in fixtures.ids(cost.findings) with input as with_index(1, 9.99)
+}
+
+test_index_that_projects_only_what_its_keys_cost_passes if {
+	# Small items: an ALL entry costs one unit, as its keys alone would; projecting less saves nothing.
+	not "DK902" in fixtures.ids(cost.findings) with input as with_reducible(1, 300, 0)
 }

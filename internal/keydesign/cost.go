@@ -227,7 +227,9 @@ func (a *analyzer) newCostModel(doc *Document, est *CostEstimate) *costModel {
 		if kind == "lsi" {
 			written += IndexEntryOverheadBytes
 		}
+		keysOnly := min(doc.Traffic.ItemSizeBytes, keyBytes+indexKeyBytes) + (written - entry)
 		ic := &IndexCost{Name: name, Kind: kind, EntryBytes: entry, WriteUnitsPerWrite: WriteUnitsPerWrite(written, txn), ItemShare: 1, Path: path}
+		ic.ReducibleWriteUnits = ic.WriteUnitsPerWrite - WriteUnitsPerWrite(keysOnly, txn)
 		if s := shares[kind+":"+name]; s != nil {
 			ic.ItemShare = *s
 		}

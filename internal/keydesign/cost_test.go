@@ -153,6 +153,10 @@ func TestCostIndexWriteAmplificationByProjection(t *testing.T) {
 				name, ic.EntryBytes, ic.WriteUnitsPerWrite, *ic.ShareOfTableWrites, want.entry, want.units, want.share)
 		}
 	}
+	if byName["by_date"].ReducibleWriteUnits != 2 || byName["by_status"].ReducibleWriteUnits != 0 || byName["sparse"].ReducibleWriteUnits != 2 {
+		t.Errorf("reducible units: by_date %v, by_status %v, sparse %v", byName["by_date"].ReducibleWriteUnits,
+			byName["by_status"].ReducibleWriteUnits, byName["sparse"].ReducibleWriteUnits)
+	}
 	if byName["by_updated"].Kind != "lsi" || byName["by_date"].Kind != "gsi" {
 		t.Error("index kinds")
 	}
