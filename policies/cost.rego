@@ -23,7 +23,7 @@ dollars(x) := sprintf("$%s.%02d", [lib.grouped(floor(c / 100)), c % 100]) if c :
 # METADATA
 # title: Billing mode cost
 # description: |
-#   The table's billing mode costs more per month than the other mode by more than ${billing_mode_cost_excess_share} of the
+#   The table's billing mode costs more per month than the other mode by more than ${billing_mode_cost_excess_share} times the
 #   other's cost (and by more than $${cost_warning_min_monthly_usd}), at list prices for the design's traffic. On-demand
 #   costs less while the average use of the capacity provisioned mode would need stays below the break-even
 #   utilization (about 29% at us-east-1 prices since the November 2024 on-demand price cut).
@@ -54,7 +54,7 @@ warnings contains lib.finding(rego.metadata.rule(), msg, ["billing_mode"]) if {
 # METADATA
 # title: Index write cost
 # description: |
-#   A secondary index's writes cost more than ${index_write_cost_share} of the table's own writes (and more than
+#   A secondary index's writes cost more than ${index_write_cost_share} times the table's own writes (and more than
 #   $${cost_warning_min_monthly_usd} a month): every table write that carries the index key writes the index too, in
 #   units of the projected entry's size, so an ALL projection doubles the write bill. It fires only where the
 #   projection makes each entry cost more write units than its keys alone would.

@@ -40,7 +40,7 @@ test_on_demand_costing_more_warns if {
 }
 
 test_excess_at_threshold_passes if {
-	count(cost.findings) == 0 with input as priced("provisioned", 100, 125, 0.25, 25)
+	count(cost.findings) == 0 with input as priced("provisioned", 100, 130, 0.3, 30)
 }
 
 test_small_excess_in_dollars_passes if {

@@ -51,7 +51,7 @@ limits := {
 	"default_id_max_length": 64,
 	"default_number_max_length": 40,
 	"default_scheme_version": 1,
-	"billing_mode_cost_excess_share": 0.25,
+	"billing_mode_cost_excess_share": 0.3,
 	"index_write_cost_share": 0.5,
 	"cost_warning_min_monthly_usd": 10,
 	"hours_per_month": 730,

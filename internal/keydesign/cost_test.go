@@ -216,9 +216,9 @@ func TestCostCheaperModeHeldOut(t *testing.T) {
 			in := pricedOrders(tt.billing)
 			tt.shape(in)
 			c := costOf(t, in)
-			got := c.ChosenExcessShare != nil && *c.ChosenExcessShare > 0.25
+			got := c.ChosenExcessShare != nil && *c.ChosenExcessShare > BillingModeCostExcessShare
 			if got != tt.excess {
-				t.Errorf("excess share %v (on-demand %v, provisioned %v); want above 25%%: %v", c.ChosenExcessShare, c.OnDemand.Total, c.Provisioned.Total, tt.excess)
+				t.Errorf("excess share %v (on-demand %v, provisioned %v); want above the threshold: %v", c.ChosenExcessShare, c.OnDemand.Total, c.Provisioned.Total, tt.excess)
 			}
 			if (c.CheaperMode == costModeOnDemand) != (*c.Utilization < *c.BreakEvenUtilization) {
 				t.Errorf("cheaper %s but utilization %v vs break-even %v", c.CheaperMode, *c.Utilization, *c.BreakEvenUtilization)

@@ -171,3 +171,12 @@ type ReadCost struct {
 	PeakUnitsPerSec    *float64 `json:"peak_units_per_second"`
 	AverageUnitsPerSec float64  `json:"average_units_per_second"`
 }
+
+// Thresholds of the cost rules (DK901, DK902), from the data file: a chosen billing mode costing more than
+// BillingModeCostExcessShare times the other, an index's writes costing more than IndexWriteCostShare times
+// the table's own, either only above CostWarningMinMonthlyUSD a month.
+var (
+	BillingModeCostExcessShare = limits.BillingModeCostExcessShare
+	IndexWriteCostShare        = limits.IndexWriteCostShare
+	CostWarningMinMonthlyUSD   = limits.CostWarningMinMonthlyUSD
+)
