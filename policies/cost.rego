@@ -6,11 +6,9 @@ package dynamokeys.rules.cost
 import data.dynamokeys.lib
 import data.dynamokeys.limits
 
-# findings are the area's warnings; the cost rules raise no errors.
-findings := warnings
-
-# cost is the estimate Go derived (derived.cost); absent for documents the plan adapter builds.
-cost := input.derived.cost if {
+# estimate is the cost Go derived (derived.cost); absent for documents the plan adapter builds. The cost rules
+# raise warnings only.
+estimate := input.derived.cost if {
 	lib.known("derived.cost")
 	is_object(input.derived.cost)
 }
@@ -38,15 +36,15 @@ dollars(x) := sprintf("$%s.%02d", [lib.grouped(floor(c / 100)), c % 100]) if c :
 #     figures are peaks, give traffic.average_writes_per_second and average_reads_per_second (or measured
 #     traffic) so that the month is priced at its average.
 warnings contains lib.finding(rego.metadata.rule(), msg, ["billing_mode"]) if {
-	cost.chosen_excess_share > limits.billing_mode_cost_excess_share
-	cost.chosen_excess_monthly > limits.cost_warning_min_monthly_usd
-	chosen := cost[cost.chosen_mode]
-	other := cost[cost.cheaper_mode]
+	estimate.chosen_excess_share > limits.billing_mode_cost_excess_share
+	estimate.chosen_excess_monthly > limits.cost_warning_min_monthly_usd
+	chosen := estimate[estimate.chosen_mode]
+	other := estimate[estimate.cheaper_mode]
 	msg := sprintf(
 		"%s costs %s a month and %s would cost %s (%s more); on-demand is cheaper below %s average use of the provisioned capacity, and this design uses %s",
 		[
-			mode_label[cost.chosen_mode], dollars(chosen.total), mode_label[cost.cheaper_mode], dollars(other.total),
-			lib.percent(cost.chosen_excess_share), lib.percent(cost.break_even_utilization), lib.percent(cost.utilization),
+			mode_label[estimate.chosen_mode], dollars(chosen.total), mode_label[estimate.cheaper_mode], dollars(other.total),
+			lib.percent(estimate.chosen_excess_share), lib.percent(estimate.break_even_utilization), lib.percent(estimate.utilization),
 		],
 	)
 }
@@ -68,7 +66,7 @@ warnings contains lib.finding(rego.metadata.rule(), msg, ["billing_mode"]) if {
 #     entry fits in fewer 1 KB write units; make the index sparse (write its key attribute only on the
 #     items its queries need); or drop an index no query uses.
 warnings contains lib.finding(rego.metadata.rule(), msg, index.path) if {
-	some index in cost.indexes
+	some index in estimate.indexes
 	index.reducible_write_units > 0
 	index.share_of_table_writes > limits.index_write_cost_share
 	index.on_demand_write_cost > limits.cost_warning_min_monthly_usd
@@ -76,7 +74,7 @@ warnings contains lib.finding(rego.metadata.rule(), msg, index.path) if {
 		"index %s adds %s write units to each table write it takes (%s-byte entries, %s more than its keys alone): %s a month on-demand, %s of the table's own writes (%s)",
 		[
 			index.name, lib.fmt(index.write_units_per_write), lib.fmt(index.entry_bytes), lib.fmt(index.reducible_write_units),
-			dollars(index.on_demand_write_cost), lib.percent(index.share_of_table_writes), dollars(cost.on_demand.table_writes),
+			dollars(index.on_demand_write_cost), lib.percent(index.share_of_table_writes), dollars(estimate.on_demand.table_writes),
 		],
 	)
 }

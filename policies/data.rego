@@ -65,7 +65,7 @@ pricing := {
 		"https://aws.amazon.com/dynamodb/pricing/provisioned/",
 		"https://aws.amazon.com/blogs/aws/amazon-dynamodb-on-demand-no-capacity-planning-and-pay-per-request-pricing/",
 	],
-	"note": "List prices without the free tier, reserved capacity or savings plans. On-demand request prices are after the 50% reduction of 1 November 2024. AWS's pricing pages render their figures per region in the browser; where a figure below could not be read from a stored copy of a source page, its note says so: check it against the pricing pages, or give negotiated or current rates with the design's pricing.prices.",
+	"note": "List prices: no free tier, reserved capacity or savings plans; on-demand after the 50% cut of 1 Nov 2024.",
 	"regions": {
 		"ap-northeast-1": {
 			"STANDARD": {
@@ -75,7 +75,7 @@ pricing := {
 				"read_capacity_unit_hour": 0.0001484,
 				"storage_gb_month": 0.285,
 				"pitr_gb_month": 0.228,
-				"note": "Tokyo list prices as last published before this table was written (on-demand halved in 2024); not confirmed from a stored source.",
+				"note": "Last published Tokyo list prices, on-demand halved in 2024; not confirmed from a stored source.",
 			},
 			"STANDARD_INFREQUENT_ACCESS": {
 				"write_request_units_per_million": 0.891813,
@@ -84,7 +84,7 @@ pricing := {
 				"read_capacity_unit_hour": 0.000185,
 				"storage_gb_month": 0.114,
 				"pitr_gb_month": 0.228,
-				"note": "Scaled from us-east-1 Standard-IA by the region's Standard ratio; not confirmed from a stored source.",
+				"note": "Scaled from us-east-1 Standard-IA by the region's ratio; not confirmed.",
 			},
 		},
 		"eu-west-1": {
@@ -95,7 +95,7 @@ pricing := {
 				"read_capacity_unit_hour": 0.000147,
 				"storage_gb_month": 0.283,
 				"pitr_gb_month": 0.2264,
-				"note": "Provisioned $0.000735/$0.000147, storage $0.283 and the pre-2024 on-demand $1.4135/$0.283 per million confirmed from a copy of the page; on-demand halved for the 2024 reduction; PITR scaled from us-east-1 by the storage ratio, not confirmed.",
+				"note": "Capacity, storage and pre-2024 on-demand confirmed; on-demand halved; PITR scaled, not confirmed.",
 			},
 			"STANDARD_INFREQUENT_ACCESS": {
 				"write_request_units_per_million": 0.883438,
@@ -104,7 +104,7 @@ pricing := {
 				"read_capacity_unit_hour": 0.000181,
 				"storage_gb_month": 0.1132,
 				"pitr_gb_month": 0.2264,
-				"note": "Scaled from us-east-1 Standard-IA by the region's Standard ratio; not confirmed from a stored source.",
+				"note": "Scaled from us-east-1 Standard-IA by the region's ratio; not confirmed.",
 			},
 		},
 		"us-east-1": {
@@ -115,7 +115,7 @@ pricing := {
 				"read_capacity_unit_hour": 0.00013,
 				"storage_gb_month": 0.25,
 				"pitr_gb_month": 0.2,
-				"note": "On-demand $0.625/$0.125 per million and provisioned $0.00065/$0.00013 per unit-hour confirmed from copies quoting the AWS pages; storage $0.25 and PITR $0.20 per GB-month not confirmed from a stored source.",
+				"note": "Request and capacity prices confirmed from copies quoting AWS; storage and PITR not confirmed.",
 			},
 			"STANDARD_INFREQUENT_ACCESS": {
 				"write_request_units_per_million": 0.78125,
@@ -124,7 +124,7 @@ pricing := {
 				"read_capacity_unit_hour": 0.00016,
 				"storage_gb_month": 0.1,
 				"pitr_gb_month": 0.2,
-				"note": "Standard-IA figures (on-demand 25% above Standard after the 2024 reduction, provisioned $0.00081/$0.00016, storage $0.10) not confirmed from a stored source.",
+				"note": "Not confirmed from a stored source.",
 			},
 		},
 	},

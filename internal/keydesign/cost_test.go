@@ -1,7 +1,6 @@
 package keydesign
 
 import (
-	"bufio"
 	"math"
 	"os"
 	"regexp"
@@ -95,17 +94,15 @@ func TestCostWorkedExampleInTheGuide(t *testing.T) {
 // guideRows reads the `| label | cell | ... |` rows between the worked example's markers in the guide.
 func guideRows(t *testing.T) map[string][]string {
 	t.Helper()
-	f, err := os.Open("../../templates/guides/cost.md.tmpl")
+	src, err := os.ReadFile("../../templates/guides/cost.md.tmpl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
 	rows := map[string][]string{}
 	in := false
 	row := regexp.MustCompile(`^\|(.+)\|\s*$`)
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
+	for line := range strings.Lines(string(src)) {
+		line = strings.TrimRight(line, "\n")
 		switch {
 		case strings.Contains(line, "worked-example:begin"):
 			in = true

@@ -19,7 +19,13 @@ import (
 // reports for the table and each index with the cost model's units per write. A server that reports no
 // index figures is said so in the log, and only its table units are compared.
 func TestAccCostWriteUnitsMatchConsumedCapacity(t *testing.T) {
-	forEachServer(t, func(t *testing.T, server testServer) {
+	forEachServer(t, checkConsumedWriteUnits)
+}
+
+// checkConsumedWriteUnits is TestAccCostWriteUnitsMatchConsumedCapacity on one server.
+func checkConsumedWriteUnits(t *testing.T, server testServer) {
+	t.Helper()
+	{
 		ctx := t.Context()
 		api, err := dynamo.NewClient(dynamo.Config{Region: "us-east-1", Endpoint: server.endpoint, AccessKey: "test", SecretKey: "test"}).API(ctx)
 		if err != nil {
@@ -87,7 +93,7 @@ func TestAccCostWriteUnitsMatchConsumedCapacity(t *testing.T) {
 		if !reportsIndexes {
 			t.Errorf("%s reported no index write units: both servers of the matrix did when this test was written", server.kind)
 		}
-	})
+	}
 }
 
 // generatedItem is an item of exactly size bytes as DynamoDB counts them (every attribute's name plus its

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"math/big"
 	"slices"
@@ -170,7 +169,7 @@ var (
 )
 
 // flattenCost is the data source's `cost`.
-func flattenCost(ctx context.Context, c *keydesign.CostEstimate) (types.Object, types.Map, diag.Diagnostics) {
+func flattenCost(c *keydesign.CostEstimate) (types.Object, types.Map, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	usage := map[string]attr.Value{}
 	for k, v := range c.InfracostUsage() {
@@ -210,11 +209,11 @@ func flattenCost(ctx context.Context, c *keydesign.CostEstimate) (types.Object, 
 }
 
 // costOutputs are the data source's cost attributes for a document; null while the estimate is unknown.
-func costOutputs(ctx context.Context, doc *keydesign.Document) (types.Object, types.Map, diag.Diagnostics) {
+func costOutputs(doc *keydesign.Document) (types.Object, types.Map, diag.Diagnostics) {
 	if doc.Derived.Cost == nil {
 		return types.ObjectNull(costType.AttrTypes), types.MapNull(types.NumberType), nil
 	}
-	obj, usage, diags := flattenCost(ctx, doc.Derived.Cost)
+	obj, usage, diags := flattenCost(doc.Derived.Cost)
 	if diags.HasError() {
 		diags.AddError("Encoding the cost failed", fmt.Sprintf("%v. Please report this issue with the design that caused it.", diags))
 	}
