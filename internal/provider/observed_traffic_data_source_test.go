@@ -71,6 +71,8 @@ func TestObservedTrafficOfflineFigures(t *testing.T) {
 		ConfigStateChecks: []statecheck.StateCheck{
 			statecheck.ExpectKnownValue(ds, tfjsonpath.New("observed").AtMapKey("traffic"), knownvalue.ObjectExact(map[string]knownvalue.Check{
 				"writes_per_second": num(2500), "reads_per_second": num(3000), "hot_key_share": num(0.5),
+				// The window's consumed units (both exported pages) over its three hours.
+				"average_writes_per_second": num(13768709.0 / 10800), "average_reads_per_second": num(16522451.0 / 10800),
 			})),
 			statecheck.ExpectKnownValue(ds, tfjsonpath.New("observed").AtMapKey("window"), knownvalue.ObjectExact(map[string]knownvalue.Check{
 				"start": knownvalue.StringExact("2026-11-30T09:00:00Z"), "end": knownvalue.StringExact("2026-11-30T12:00:00Z"), "datapoints": num(180),
