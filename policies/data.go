@@ -23,6 +23,8 @@ type Data struct {
 	// DocsBase is the rule reference's URL; a finding's docs_url is DocsBase#<rule id>.
 	DocsBase string `json:"docs_base"`
 	Limits   Limits `json:"limits"`
+	// Pricing is the price table of the cost model.
+	Pricing Pricing `json:"pricing"`
 }
 
 // Limits are DynamoDB's limits (AWS DynamoDB Developer Guide pages in contributing/capacity-model.md), the
@@ -69,6 +71,34 @@ type Limits struct {
 	DefaultIDMaxLength        int64   `json:"default_id_max_length"`
 	DefaultNumberMaxLength    int64   `json:"default_number_max_length"`
 	DefaultSchemeVersion      int64   `json:"default_scheme_version"`
+	// Cost thresholds (DK901, DK902) and the month the prices are per (contributing/cost-model.md).
+	BillingModeCostExcessShare float64 `json:"billing_mode_cost_excess_share"`
+	IndexWriteCostShare        float64 `json:"index_write_cost_share"`
+	CostWarningMinMonthlyUSD   float64 `json:"cost_warning_min_monthly_usd"`
+	HoursPerMonth              float64 `json:"hours_per_month"`
+}
+
+// Pricing is the dated, sourced DynamoDB price table the cost model reads: list prices per region and
+// table class.
+type Pricing struct {
+	Currency string `json:"currency"`
+	// Retrieved is the date the table was checked against its sources.
+	Retrieved string   `json:"retrieved"`
+	Sources   []string `json:"sources"`
+	Note      string   `json:"note"`
+	// Regions maps a region and a table class (STANDARD, STANDARD_INFREQUENT_ACCESS) to its prices.
+	Regions map[string]map[string]Prices `json:"regions"`
+}
+
+// Prices are one region's and table class's list prices in dollars; Note says which are not confirmed.
+type Prices struct {
+	WriteRequestUnitsPerMillion float64 `json:"write_request_units_per_million"`
+	ReadRequestUnitsPerMillion  float64 `json:"read_request_units_per_million"`
+	WriteCapacityUnitHour       float64 `json:"write_capacity_unit_hour"`
+	ReadCapacityUnitHour        float64 `json:"read_capacity_unit_hour"`
+	StorageGBMonth              float64 `json:"storage_gb_month"`
+	PITRGBMonth                 float64 `json:"pitr_gb_month"`
+	Note                        string  `json:"note"`
 }
 
 // Bundle is the data file, decoded once. A malformed file is a build defect: the tests of every package

@@ -3,7 +3,7 @@
 # the entry points refuse to evaluate a plan without them (lib.data_problem).
 package dynamokeys
 
-data_format := 1
+data_format := 2
 
 version := "dev"
 
@@ -51,4 +51,81 @@ limits := {
 	"default_id_max_length": 64,
 	"default_number_max_length": 40,
 	"default_scheme_version": 1,
+	"billing_mode_cost_excess_share": 0.3,
+	"index_write_cost_share": 0.5,
+	"cost_warning_min_monthly_usd": 10,
+	"hours_per_month": 730,
+}
+
+pricing := {
+	"currency": "USD",
+	"retrieved": "2026-12-01",
+	"sources": [
+		"https://aws.amazon.com/dynamodb/pricing/on-demand/",
+		"https://aws.amazon.com/dynamodb/pricing/provisioned/",
+		"https://aws.amazon.com/blogs/aws/amazon-dynamodb-on-demand-no-capacity-planning-and-pay-per-request-pricing/",
+	],
+	"note": "List prices: no free tier, reserved capacity or savings plans; on-demand after the 50% cut of 1 Nov 2024.",
+	"regions": {
+		"ap-northeast-1": {
+			"STANDARD": {
+				"write_request_units_per_million": 0.71345,
+				"read_request_units_per_million": 0.1427,
+				"write_capacity_unit_hour": 0.000742,
+				"read_capacity_unit_hour": 0.0001484,
+				"storage_gb_month": 0.285,
+				"pitr_gb_month": 0.228,
+				"note": "Last published Tokyo list prices, on-demand halved in 2024; not confirmed from a stored source.",
+			},
+			"STANDARD_INFREQUENT_ACCESS": {
+				"write_request_units_per_million": 0.891813,
+				"read_request_units_per_million": 0.178375,
+				"write_capacity_unit_hour": 0.000925,
+				"read_capacity_unit_hour": 0.000185,
+				"storage_gb_month": 0.114,
+				"pitr_gb_month": 0.228,
+				"note": "Scaled from us-east-1 Standard-IA by the region's ratio; not confirmed.",
+			},
+		},
+		"eu-west-1": {
+			"STANDARD": {
+				"write_request_units_per_million": 0.70675,
+				"read_request_units_per_million": 0.1415,
+				"write_capacity_unit_hour": 0.000735,
+				"read_capacity_unit_hour": 0.000147,
+				"storage_gb_month": 0.283,
+				"pitr_gb_month": 0.2264,
+				"note": "Capacity, storage and pre-2024 on-demand confirmed; on-demand halved; PITR scaled, not confirmed.",
+			},
+			"STANDARD_INFREQUENT_ACCESS": {
+				"write_request_units_per_million": 0.883438,
+				"read_request_units_per_million": 0.176688,
+				"write_capacity_unit_hour": 0.000916,
+				"read_capacity_unit_hour": 0.000181,
+				"storage_gb_month": 0.1132,
+				"pitr_gb_month": 0.2264,
+				"note": "Scaled from us-east-1 Standard-IA by the region's ratio; not confirmed.",
+			},
+		},
+		"us-east-1": {
+			"STANDARD": {
+				"write_request_units_per_million": 0.625,
+				"read_request_units_per_million": 0.125,
+				"write_capacity_unit_hour": 0.00065,
+				"read_capacity_unit_hour": 0.00013,
+				"storage_gb_month": 0.25,
+				"pitr_gb_month": 0.2,
+				"note": "Request and capacity prices confirmed from copies quoting AWS; storage and PITR not confirmed.",
+			},
+			"STANDARD_INFREQUENT_ACCESS": {
+				"write_request_units_per_million": 0.78125,
+				"read_request_units_per_million": 0.15625,
+				"write_capacity_unit_hour": 0.00081,
+				"read_capacity_unit_hour": 0.00016,
+				"storage_gb_month": 0.1,
+				"pitr_gb_month": 0.2,
+				"note": "Not confirmed from a stored source.",
+			},
+		},
+	},
 }

@@ -56,6 +56,8 @@ warnings contains f if some f in data.dynamokeys.rules.gsi.warnings
 
 warnings contains f if some f in data.dynamokeys.rules.capacity.warnings
 
+warnings contains f if some f in data.dynamokeys.rules.cost.warnings
+
 warnings contains f if {
 	measured
 	some f in data.dynamokeys.rules.measured.warnings

@@ -22,6 +22,7 @@ func Analyze(in *Input) (*Document, []*FieldError) {
 	a.validateScalars()
 	a.validateBounds()
 	a.validateObserved()
+	a.validateCost()
 	a.validateStructure()
 	a.resolveSegments()
 	pk := a.parseKey(Path{"partition_key", "template"}, in.PartitionKey.Template)
@@ -210,6 +211,7 @@ func (a *analyzer) build(pk, sk *Template) *Document {
 	a.gsiFacts(doc)
 	a.observedFacts(doc, pk)
 	a.collection(doc)
+	a.cost(doc)
 	d.KeyAttributes = keyAttributes(doc.Table)
 	d.Conventions = conventions(pk, sk)
 	return doc

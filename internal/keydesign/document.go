@@ -143,6 +143,8 @@ type Derived struct {
 	Collection CollectionEstimate `json:"collection"`
 	// ProjectedNonKeyAttributes counts INCLUDE non-key attributes across all indexes (duplicates count).
 	ProjectedNonKeyAttributes int `json:"projected_non_key_attributes"`
+	// Cost is the monthly price of the design in each billing mode (cost.go); nil while an input is unknown.
+	Cost *CostEstimate `json:"cost"`
 }
 
 // Capacity is the result of the capacity model (capacity.go). Nil values need traffic that was not given.

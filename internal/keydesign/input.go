@@ -55,6 +55,8 @@ type Input struct {
 
 	// Observed is the measured traffic of the table and of its GSIs (observed_facts.go).
 	Observed []ObservedInput
+	// Pricing is where and how the table is priced (cost.go); nil prices the default region's Standard class.
+	Pricing *PricingInput
 
 	Unknown []Path
 	// Prior is the document built from the prior state (resource updates only).
@@ -81,6 +83,8 @@ type LocalSecondaryIndex struct {
 	SortKey          IndexKeyAttribute
 	ProjectionType   string
 	NonKeyAttributes []string
+	// ItemShare is the share of items that carry the index key (a sparse index); nil means 1 (cost.go).
+	ItemShare *float64
 }
 
 // GlobalSecondaryIndex has 1–4 partition and 0–4 sort key attributes (multi-attribute keys).
@@ -92,6 +96,8 @@ type GlobalSecondaryIndex struct {
 	NonKeyAttributes []string
 	ReadCapacity     *int64
 	WriteCapacity    *int64
+	// ItemShare is the share of items that carry the index key (a sparse index); nil means 1 (cost.go).
+	ItemShare *float64
 	// OnDemand, Warm and Autoscaling are the index's own throughput settings (DK601–DK603 per index).
 	OnDemand    *UnitPair
 	Warm        *UnitPair
@@ -117,6 +123,11 @@ type Traffic struct {
 	HottestItemWritesPerSecond *float64
 	HottestItemReadsPerSecond  *float64
 	MaxItemsPerPartitionKey    *int64
+	// AverageWritesPerSecond and AverageReadsPerSecond are the month's average rates, and ItemCount the
+	// table's items: the cost model's inputs (cost.go).
+	AverageWritesPerSecond *float64
+	AverageReadsPerSecond  *float64
+	ItemCount              *int64
 }
 
 // UnitPair is a read and a write figure in units per second; a nil side is not set.

@@ -89,6 +89,7 @@ func Report(doc *Document, findings []ReportFinding) string {
 	}
 
 	writeMeasured(&b, doc)
+	writeCost(&b, doc)
 
 	b.WriteString("\nFindings\n")
 	if len(findings) == 0 {

@@ -254,6 +254,14 @@ func (s *metricSeries) peakPerSecond(id string) *float64 {
 	return ptr(peak / MetricPeriodSeconds)
 }
 
+// perSecondOver spreads a window's total over its length; nil without a total or a window.
+func perSecondOver(total *float64, length time.Duration) *float64 {
+	if total == nil || length <= 0 {
+		return nil
+	}
+	return ptr(*total / length.Seconds())
+}
+
 // total is the sum of a query's datapoints; nil when the query was not exported.
 func (s *metricSeries) total(id string) *float64 {
 	points, ok := s.points[id]

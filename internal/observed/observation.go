@@ -37,6 +37,10 @@ type Observation struct {
 type Traffic struct {
 	WritesPerSecond *float64 `json:"writes_per_second"`
 	ReadsPerSecond  *float64 `json:"reads_per_second"`
+	// AverageWritesPerSecond and AverageReadsPerSecond are the window's consumed units over its length: the
+	// rates the cost model scales to a month; nil when not measured.
+	AverageWritesPerSecond *float64 `json:"average_writes_per_second"`
+	AverageReadsPerSecond  *float64 `json:"average_reads_per_second"`
 	// HotKeyUnitsPerSecond is the busiest partition-key value's ConsumedThroughputUnits (3 × WCU + RCU) per
 	// second at its busiest minute: the most accessed keys rule's MaxContributorValue / period. Nil without
 	// that rule's report.

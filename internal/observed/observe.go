@@ -90,6 +90,8 @@ func Observe(e Export) (obs *Observation, warnings, errs []*Problem) {
 	}
 	obs.Traffic.WritesPerSecond = series.peakPerSecond(QueryConsumedWriteUnits)
 	obs.Traffic.ReadsPerSecond = series.peakPerSecond(QueryConsumedReadUnits)
+	obs.Traffic.AverageWritesPerSecond = perSecondOver(series.total(QueryConsumedWriteUnits), window.length)
+	obs.Traffic.AverageReadsPerSecond = perSecondOver(series.total(QueryConsumedReadUnits), window.length)
 	obs.ThrottleEvents = series.throttles()
 	if accessed == nil && throttled == nil {
 		return obs, warnings, nil

@@ -81,7 +81,7 @@ func TestEntryPointsFailClosedWithoutLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	oldFormat := strings.Replace(string(current), "\ndata_format := 1\n", "\ndata_format := 0\n", 1)
+	oldFormat := strings.Replace(string(current), "\ndata_format := 2\n", "\ndata_format := 1\n", 1)
 	for name, modules := range map[string]map[string]*ast.Module{
 		"missing":    modulesWithout(t, DataModulePath, nil),
 		"old format": modulesWithout(t, DataModulePath, map[string]string{"old/data.rego": oldFormat}),
@@ -103,7 +103,7 @@ func TestEntryPointsFailClosedWithoutLimits(t *testing.T) {
 			}
 			wantPrefix := notLoaded
 			if name == "old format" {
-				wantPrefix = "dynamokeys: the policy bundle's limits (data.rego) are of data format 0, but its rules read format 1"
+				wantPrefix = "dynamokeys: the policy bundle's limits (data.rego) are of data format 1, but its rules read format 2"
 			}
 			if !strings.HasPrefix(msg, wantPrefix) {
 				t.Errorf("%s: %s says %q", name, ep.query, msg)

@@ -61,6 +61,9 @@ func dataSourceAttribute(a rschema.Attribute) dschema.Attribute {
 	case rschema.ListAttribute:
 		return dschema.ListAttribute{Required: a.Required, Optional: a.Optional, Computed: a.Computed, Description: a.Description,
 			ElementType: a.ElementType, Validators: a.Validators}
+	case rschema.MapAttribute:
+		return dschema.MapAttribute{Required: a.Required, Optional: a.Optional, Computed: a.Computed, Description: a.Description,
+			ElementType: a.ElementType, Validators: a.Validators}
 	case rschema.SingleNestedAttribute:
 		return dschema.SingleNestedAttribute{Required: a.Required, Optional: a.Optional, Computed: a.Computed, Description: a.Description,
 			Validators: a.Validators, Attributes: dataSourceAttributes(a.Attributes)}

@@ -26,6 +26,7 @@ type designInputModel struct {
 	Enforce                types.Bool   `tfsdk:"enforce"`
 	Observed               types.Object `tfsdk:"observed"`
 	ObservedIndexes        types.Map    `tfsdk:"observed_indexes"`
+	Pricing                types.Object `tfsdk:"pricing"`
 }
 
 type keyModel struct {
@@ -60,6 +61,9 @@ type trafficModel struct {
 	HottestItemWritesPerSecond types.Number `tfsdk:"hottest_item_writes_per_second"`
 	HottestItemReadsPerSecond  types.Number `tfsdk:"hottest_item_reads_per_second"`
 	MaxItemsPerPartitionKey    types.Number `tfsdk:"max_items_per_partition_key"`
+	AverageWritesPerSecond     types.Number `tfsdk:"average_writes_per_second"`
+	AverageReadsPerSecond      types.Number `tfsdk:"average_reads_per_second"`
+	ItemCount                  types.Number `tfsdk:"item_count"`
 }
 
 type indexKeyModel struct {
@@ -245,6 +249,9 @@ func expandDesign(ctx context.Context, m designInputModel) (*keydesign.Input, di
 			HottestItemWritesPerSecond: e.floatPtr(tm.HottestItemWritesPerSecond, tp("hottest_item_writes_per_second")),
 			HottestItemReadsPerSecond:  e.floatPtr(tm.HottestItemReadsPerSecond, tp("hottest_item_reads_per_second")),
 			MaxItemsPerPartitionKey:    e.int64Ptr(tm.MaxItemsPerPartitionKey, tp("max_items_per_partition_key")),
+			AverageWritesPerSecond:     e.floatPtr(tm.AverageWritesPerSecond, tp("average_writes_per_second")),
+			AverageReadsPerSecond:      e.floatPtr(tm.AverageReadsPerSecond, tp("average_reads_per_second")),
+			ItemCount:                  e.int64Ptr(tm.ItemCount, tp("item_count")),
 		}
 		if b := e.boolPtr(tm.TransactionalWrites, tp("transactional_writes")); b != nil {
 			in.Traffic.TransactionalWrites = *b
@@ -289,6 +296,7 @@ func expandDesign(ctx context.Context, m designInputModel) (*keydesign.Input, di
 		}
 	}
 	in.Observed = e.expandObserved(m.Observed, m.ObservedIndexes)
+	in.Pricing = e.expandPricing(m.Pricing)
 	in.Unknown = e.unknown
 	return in, e.diags
 }

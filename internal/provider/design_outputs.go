@@ -34,6 +34,8 @@ type designFactsModel struct {
 	ShardSuffixes        types.List   `tfsdk:"shard_suffixes"`
 	PartitionKeyTemplate types.String `tfsdk:"partition_key_template"`
 	Capacity             types.Object `tfsdk:"capacity"`
+	Cost                 types.Object `tfsdk:"cost"`
+	InfracostUsage       types.Map    `tfsdk:"infracost_usage"`
 }
 
 // unknownDesignOutputs marks every computed design attribute unknown (values known only after apply).
@@ -50,6 +52,8 @@ func unknownDesignOutputs() designOutputModel {
 			ShardSuffixes:        types.ListUnknown(types.StringType),
 			PartitionKeyTemplate: types.StringUnknown(),
 			Capacity:             types.ObjectUnknown(capacityType.AttrTypes),
+			Cost:                 types.ObjectUnknown(costType.AttrTypes),
+			InfracostUsage:       types.MapUnknown(types.NumberType),
 		},
 	}
 }
@@ -87,6 +91,8 @@ func flattenDesign(ctx context.Context, doc *keydesign.Document, findings []poli
 		"read_fanout":           types.Int64Value(c.ReadFanout),
 		"required_shard_count":  types.Int64Value(d.RequiredShards),
 	})
+	diags.Append(dg...)
+	out.Facts.Cost, out.Facts.InfracostUsage, dg = costOutputs(doc)
 	diags.Append(dg...)
 	out.Routing, dg = types.ObjectValue(routingType.AttrTypes, map[string]attr.Value{
 		"algorithm":      types.StringValue(d.Routing.Algorithm),

@@ -125,6 +125,9 @@ func designInputAttributes() map[string]rschema.Attribute {
 				"hottest_item_writes_per_second": optionalFloat("Writes per second to the single busiest item, which no sharding can spread."),
 				"hottest_item_reads_per_second":  optionalFloat("Reads per second of the single busiest item."),
 				"max_items_per_partition_key":    optionalInt("Most items under one partition-key value (the item collection). Omit for unbounded growth."),
+				"average_writes_per_second":      optionalFloat("Average writes per second over a month, for `cost`. Omitted: the peak prices the month, an upper bound."),
+				"average_reads_per_second":       optionalFloat("Average reads per second over a month, for `cost`. Omitted: the peak prices the month, an upper bound."),
+				"item_count":                     optionalInt("Items in the table (DescribeTable's ItemCount), for storage in `cost`. Omitted: storage is not priced."),
 			}},
 		"target_utilization": optionalFloat("Share of a partition's throughput one shard may use when the shard count is computed, in (0, 1]. Defaults to " + limitText(keydesign.DefaultTargetUtilization) + "."),
 		"local_secondary_indexes": rschema.MapNestedAttribute{Optional: true,
@@ -137,6 +140,7 @@ func designInputAttributes() map[string]rschema.Attribute {
 		"enforce":          optionalBool("When true (the default, or the provider's policy.enforce), error findings fail the plan; when false, every finding is a warning."),
 		"observed":         observedInputAttributes()["observed"],
 		"observed_indexes": observedInputAttributes()["observed_indexes"],
+		"pricing":          pricingAttribute(),
 	}
 }
 
@@ -248,6 +252,8 @@ func designFactsAttributes() map[string]rschema.Attribute {
 		"shard_suffixes":         rschema.ListAttribute{Computed: true, ElementType: types.StringType, Description: "Every shard suffix, e.g. \"00\" to \"15\" for 16 shards."},
 		"partition_key_template": computedString("The partition-key template as it will be written."),
 		"capacity":               capacityAttribute,
+		"cost":                   costAttribute,
+		"infracost_usage":        infracostUsageAttribute,
 	}
 }
 

@@ -46,8 +46,10 @@ func observedAttributes() map[string]rschema.Attribute {
 				"per second at the busiest minute (the largest one-minute Sum / 60). The busiest key's figures are in Contributor Insights' units, " +
 				"ConsumedThroughputUnits = 3 × write units + read units (a partition serves 3,000 units/s: 1,000 WCU = 3,000 RCU).",
 			Attributes: map[string]rschema.Attribute{
-				"writes_per_second": optionalFloat("Peak consumed write capacity units per second (ConsumedWriteCapacityUnits)."),
-				"reads_per_second":  optionalFloat("Peak consumed read capacity units per second (ConsumedReadCapacityUnits)."),
+				"writes_per_second":         optionalFloat("Peak consumed write capacity units per second (ConsumedWriteCapacityUnits)."),
+				"reads_per_second":          optionalFloat("Peak consumed read capacity units per second (ConsumedReadCapacityUnits)."),
+				"average_writes_per_second": optionalFloat("Consumed write capacity units of the window over its length: the rate `cost` scales to a month."),
+				"average_reads_per_second":  optionalFloat("Consumed read capacity units of the window over its length: the rate `cost` scales to a month."),
 				"hot_key_units_per_second": optionalFloat("The busiest partition-key value's units per second (3 × WCU + RCU) at its busiest minute: " +
 					"the most accessed keys rule's MaxContributorValue / period. Null without that rule's report."),
 				"hot_key_unit_share": optionalFloat("The busiest key's share (0 to 1) of the table's (or index's) units, 3 × WCU + RCU, in that same minute; " +
@@ -136,6 +138,8 @@ type observedModel struct {
 type observedTrafficModel struct {
 	WritesPerSecond      types.Number `tfsdk:"writes_per_second"`
 	ReadsPerSecond       types.Number `tfsdk:"reads_per_second"`
+	AverageWrites        types.Number `tfsdk:"average_writes_per_second"`
+	AverageReads         types.Number `tfsdk:"average_reads_per_second"`
 	HotKeyUnitsPerSecond types.Number `tfsdk:"hot_key_units_per_second"`
 	HotKeyUnitShare      types.Number `tfsdk:"hot_key_unit_share"`
 }
@@ -236,10 +240,12 @@ func (e *expander) observation(v types.Object, p keydesign.Path) *keydesign.Obse
 	o.Complete = m.Complete.ValueBool()
 	if t := m.Traffic; t != nil {
 		o.Traffic = observed.Traffic{
-			WritesPerSecond:      e.floatPtr(t.WritesPerSecond, append(slices.Clone(p), "traffic", "writes_per_second")),
-			ReadsPerSecond:       e.floatPtr(t.ReadsPerSecond, append(slices.Clone(p), "traffic", "reads_per_second")),
-			HotKeyUnitsPerSecond: e.floatPtr(t.HotKeyUnitsPerSecond, append(slices.Clone(p), "traffic", "hot_key_units_per_second")),
-			HotKeyUnitShare:      e.floatPtr(t.HotKeyUnitShare, append(slices.Clone(p), "traffic", "hot_key_unit_share")),
+			WritesPerSecond:        e.floatPtr(t.WritesPerSecond, append(slices.Clone(p), "traffic", "writes_per_second")),
+			ReadsPerSecond:         e.floatPtr(t.ReadsPerSecond, append(slices.Clone(p), "traffic", "reads_per_second")),
+			AverageWritesPerSecond: e.floatPtr(t.AverageWrites, append(slices.Clone(p), "traffic", "average_writes_per_second")),
+			AverageReadsPerSecond:  e.floatPtr(t.AverageReads, append(slices.Clone(p), "traffic", "average_reads_per_second")),
+			HotKeyUnitsPerSecond:   e.floatPtr(t.HotKeyUnitsPerSecond, append(slices.Clone(p), "traffic", "hot_key_units_per_second")),
+			HotKeyUnitShare:        e.floatPtr(t.HotKeyUnitShare, append(slices.Clone(p), "traffic", "hot_key_unit_share")),
 		}
 	}
 	if m.TopKeys != nil {
@@ -310,6 +316,7 @@ func flattenObserved(ctx context.Context, o *observed.Observation) (types.Object
 	m := observedModel{
 		TableName: stringOrNull(o.TableName), IndexName: stringOrNull(o.IndexName), Complete: types.BoolValue(o.Complete),
 		Traffic: &observedTrafficModel{WritesPerSecond: number(o.Traffic.WritesPerSecond), ReadsPerSecond: number(o.Traffic.ReadsPerSecond),
+			AverageWrites: number(o.Traffic.AverageWritesPerSecond), AverageReads: number(o.Traffic.AverageReadsPerSecond),
 			HotKeyUnitsPerSecond: number(o.Traffic.HotKeyUnitsPerSecond), HotKeyUnitShare: number(o.Traffic.HotKeyUnitShare)},
 		KeyAttributes:  types.NumberNull(),
 		ThrottleEvents: &throttleEventsModel{},

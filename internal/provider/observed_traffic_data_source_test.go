@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -160,6 +161,8 @@ func TestObservedTrafficOfflineFigures(t *testing.T) {
 		ConfigStateChecks: []statecheck.StateCheck{
 			statecheck.ExpectKnownValue(ds, tfjsonpath.New("observed").AtMapKey("traffic"), knownvalue.ObjectExact(map[string]knownvalue.Check{
 				"writes_per_second": num(1500), "reads_per_second": num(9000), "hot_key_units_per_second": num(2850), "hot_key_unit_share": num(2850.0 / 13500),
+				// The window's consumed units over its length: a daily peak's average lies below the peak.
+				"average_writes_per_second": strictlyBetween{0, 1500}, "average_reads_per_second": strictlyBetween{0, 9000},
 			})),
 			statecheck.ExpectKnownValue(ds, tfjsonpath.New("observed").AtMapKey("top_keys").AtSliceIndex(0), knownvalue.ObjectExact(map[string]knownvalue.Check{
 				"key": knownvalue.StringExact("CUSTOMER#c-1001"), "units_per_second": num(2850), "throttle_events": num(28800),
@@ -412,4 +415,28 @@ func readFile(t *testing.T, name string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// strictlyBetween checks a number lies strictly between lo and hi.
+type strictlyBetween float64Range
+
+type float64Range struct{ lo, hi float64 }
+
+func (r strictlyBetween) CheckValue(v any) error {
+	n, ok := v.(json.Number)
+	if !ok {
+		return fmt.Errorf("expected a number, got %T", v)
+	}
+	f, err := n.Float64()
+	if err != nil {
+		return err
+	}
+	if f <= r.lo || f >= r.hi {
+		return fmt.Errorf("%v is not strictly between %v and %v", f, r.lo, r.hi)
+	}
+	return nil
+}
+
+func (r strictlyBetween) String() string {
+	return fmt.Sprintf("strictly between %v and %v", r.lo, r.hi)
 }

@@ -140,6 +140,13 @@ var parityDesigns = map[string]string{
 	"cold_table": `partition_key = { name = "pk", template = "ORDER#{order_id}" }
   segments      = { order_id = { kind = "id" } }
   traffic       = { writes_per_second = 5000 }`,
+	"index_write_cost": `partition_key = { name = "pk", template = "ORDER#{order_id}" }
+  segments      = { order_id = { kind = "id" } }
+  global_secondary_indexes = {
+    by_customer = { partition_key = [{ name = "customer_id" }], projection_type = "ALL" }
+    by_status   = { partition_key = [{ name = "status" }], projection_type = "KEYS_ONLY" }
+  }
+  traffic       = { writes_per_second = 200, average_writes_per_second = 50, item_size_bytes = 2500 }`,
 }
 
 // parityTables are dynamokeys_sharded_table bodies planned for creation (never applied).
@@ -154,6 +161,14 @@ var parityTables = map[string]string{
 	"bad_name": `name          = "bad table!"
   partition_key = { name = "pk", template = "ORDER#{order_id}" }
   segments      = { order_id = { kind = "id" } }`,
+	"provisioned_costing_more": `name           = "orders-spiky"
+  billing_mode   = "PROVISIONED"
+  read_capacity  = 1000
+  write_capacity = 500
+  partition_key  = { name = "pk", template = "ORDER#{order_id}" }
+  segments       = { order_id = { kind = "id" } }
+  traffic        = { writes_per_second = 400, average_writes_per_second = 10, reads_per_second = 800, average_reads_per_second = 20 }
+  pricing        = { region = "eu-west-1" }`,
 	"hot_day": `name          = "events-hot"
   partition_key = { name = "pk", template = "DAY#{day}" }
   sort_key      = { name = "sk", template = "EVENT#{event_id}" }

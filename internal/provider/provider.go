@@ -79,6 +79,8 @@ type policySettings struct {
 	evaluator     policy.Evaluator
 	// providerVersion is the provider's version string, recorded in each design document.
 	providerVersion string
+	// pricingRegion is the provider's region, where designs are priced unless their pricing says otherwise.
+	pricingRegion string
 }
 
 func (p *dynamokeysProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -192,6 +194,7 @@ func (p *dynamokeysProvider) Configure(ctx context.Context, req provider.Configu
 	data.defaultTags, diags = expandDefaultTags(ctx, cfg.DefaultTags)
 	resp.Diagnostics.Append(diags...)
 	data.policy.providerVersion = p.version
+	data.policy.pricingRegion = cfg.Region.ValueString()
 	var policyDirs []string
 	if pm := cfg.Policy; pm != nil {
 		if !pm.Enforce.IsNull() && !pm.Enforce.IsUnknown() {

@@ -317,6 +317,7 @@ func designInput(ctx context.Context, m shardedTableModel) (*keydesign.Input, di
 	in.BillingMode = m.BillingMode.ValueString()
 	in.ReadCapacity, in.WriteCapacity = int64Ptr(m.ReadCapacity), int64Ptr(m.WriteCapacity)
 	in.OnDemand, in.Warm, in.Autoscaling = throughputFacts(ctx, m, &diags)
+	withPricingDefaults(in, "", m.TableClass.ValueString(), pitrEnabled(m.PointInTimeRecovery))
 	for attrName, v := range map[string]attr.Value{"name": m.Name, "billing_mode": m.BillingMode, "read_capacity": m.ReadCapacity,
 		"write_capacity": m.WriteCapacity, "on_demand_throughput": m.OnDemandThroughput, "warm_throughput": m.WarmThroughput, "autoscaling": m.Autoscaling} {
 		if holdsUnknown(v) { // a setting partly unknown is unknown as a whole: the rules read it as one fact

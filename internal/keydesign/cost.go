@@ -1,0 +1,638 @@
+package keydesign
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/policies"
+)
+
+// The cost model: what a design costs per month on-demand and provisioned (contributing/cost-model.md).
+//
+//  1. Write requests per second: the month's average (traffic.average_writes_per_second, or the measured
+//     window's consumed units over its length), else the peak held all month, an upper bound.
+//  2. Each write costs the table ceil(item / 1 KB) units and every index that the item carries the key of
+//     ceil(projected entry / 1 KB) units (×2 transactional); reads cost the capacity model's units per read.
+//  3. On-demand: monthly request units × the price per million. Provisioned: the capacity that would be
+//     provisioned (the configured capacity, the autoscaling range at the average demand, or the peak over
+//     target_utilization) × 730 hours × the unit-hour price.
+//  4. Storage: items × (item + 100 bytes) plus each index's entries, per GB-month of the table class;
+//     PITR on the table and its LSIs.
+//
+// Access patterns add read demand through readSources.
+
+// secondsPerMonth is the priced month in seconds.
+func secondsPerMonth() float64 { return HoursPerMonth * secondsPerHour }
+
+// validateCost checks the cost inputs: rates finite and ≥ 0 and averages not above their peaks, counts and
+// shares in range, a known table class, prices finite and ≥ 0.
+func (a *analyzer) validateCost() {
+	t := a.in.Traffic
+	for _, r := range []struct {
+		attr, peakAttr string
+		avg, peak      *float64
+	}{{"average_writes_per_second", "writes_per_second", t.AverageWritesPerSecond, t.WritesPerSecond},
+		{"average_reads_per_second", "reads_per_second", t.AverageReadsPerSecond, t.ReadsPerSecond}} {
+		switch {
+		case r.avg == nil:
+		case math.IsNaN(*r.avg) || math.IsInf(*r.avg, 0) || *r.avg < 0:
+			a.fail(Path{"traffic", r.attr}, "must be a finite number ≥ 0, got %v", *r.avg)
+		case r.peak != nil && *r.avg > *r.peak:
+			a.fail(Path{"traffic", r.attr}, "is %v, above the peak traffic.%s = %v: an average cannot exceed the peak", *r.avg, r.peakAttr, *r.peak)
+		}
+	}
+	if n := t.ItemCount; n != nil && *n < 0 {
+		a.fail(Path{"traffic", "item_count"}, "must be ≥ 0, got %d", *n)
+	}
+	share := func(p Path, v *float64) {
+		if v != nil && (math.IsNaN(*v) || *v < 0 || *v > 1) {
+			a.fail(p, "is the share of items that carry the index key and must be between 0 and 1, got %v", *v)
+		}
+	}
+	for _, l := range a.in.LocalSecondaryIndexes {
+		share(Path{"local_secondary_indexes", l.Name, "item_share"}, l.ItemShare)
+	}
+	for _, g := range a.in.GlobalSecondaryIndexes {
+		share(Path{"global_secondary_indexes", g.Name, "item_share"}, g.ItemShare)
+	}
+	p := a.in.Pricing
+	if p == nil {
+		return
+	}
+	if p.TableClass != "" && !slices.Contains(TableClasses, p.TableClass) {
+		a.fail(Path{"pricing", "table_class"}, "unknown table class %q: use one of %s", p.TableClass, strings.Join(TableClasses, ", "))
+	}
+	for name, v := range p.Prices.byName() {
+		if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0) {
+			a.fail(Path{"pricing", "prices", name}, "must be a finite price ≥ 0 in dollars, got %v", *v)
+		}
+	}
+}
+
+// byName lists the overrides by their attribute names.
+func (o PriceOverrides) byName() map[string]*float64 {
+	return map[string]*float64{
+		"write_request_units_per_million": o.WriteRequestUnitsPerMillion,
+		"read_request_units_per_million":  o.ReadRequestUnitsPerMillion,
+		"write_capacity_unit_hour":        o.WriteCapacityUnitHour,
+		"read_capacity_unit_hour":         o.ReadCapacityUnitHour,
+		"storage_gb_month":                o.StorageGBMonth,
+		"pitr_gb_month":                   o.PITRGBMonth,
+	}
+}
+
+// costInputs are the paths the estimate depends on; while one is unknown the estimate is too.
+var costInputs = []string{"traffic", "traffic.writes_per_second", "traffic.reads_per_second", "traffic.item_size_bytes",
+	"traffic.average_writes_per_second", "traffic.average_reads_per_second", "traffic.item_count", "traffic.transactional_writes",
+	"traffic.read_consistency", "pricing", "target_utilization", "global_secondary_indexes", "local_secondary_indexes",
+	"observed", "observed_indexes", "billing_mode", "read_capacity", "write_capacity", "autoscaling"}
+
+// cost fills Derived.Cost.
+func (a *analyzer) cost(doc *Document) {
+	for _, p := range costInputs {
+		if a.isUnknown(p) || a.hasUnknownUnder(p) {
+			doc.Unknown = append(doc.Unknown, "derived.cost")
+			return
+		}
+	}
+	p := PricingInput{}
+	if a.in.Pricing != nil {
+		p = *a.in.Pricing
+	}
+	est := &CostEstimate{Region: p.Region, RegionSource: p.RegionSource, TableClass: cmp.Or(p.TableClass, TableClassStandard),
+		Currency: PriceTable.Currency, PricesRetrieved: PriceTable.Retrieved, PointInTimeRecovery: p.PointInTimeRecovery,
+		Indexes: []IndexCost{}, Reads: []ReadCost{}, ItemCount: a.in.Traffic.ItemCount}
+	if est.Region == "" {
+		est.Region, est.RegionSource = defaultPricingRegion, costRegionSourceDefault
+	}
+	est.ChosenMode = chosenMode(doc.Table.BillingMode)
+	doc.Derived.Cost = est
+	prices, source, missing := resolvePrices(est.Region, est.TableClass, p.Prices)
+	if len(missing) > 0 {
+		est.Problem = fmt.Sprintf("the price table has no %s prices for %s (it has %s): give pricing.prices.%s, or a listed pricing.region",
+			est.TableClass, est.Region, strings.Join(slices.Sorted(maps.Keys(PriceTable.Regions)), ", "), strings.Join(missing, ", pricing.prices."))
+		return
+	}
+	est.Prices, est.PriceSource = &prices, source
+	m := a.newCostModel(doc, est)
+	m.writes()
+	m.reads()
+	m.storage()
+	m.modes()
+	for _, iw := range m.indexes {
+		est.Indexes = append(est.Indexes, *iw.cost)
+	}
+}
+
+// hasUnknownUnder reports an unknown path below p (an index's settings, an observation's figures).
+func (a *analyzer) hasUnknownUnder(p string) bool {
+	for u := range a.unknown {
+		if strings.HasPrefix(u, p+".") {
+			return true
+		}
+	}
+	return false
+}
+
+func chosenMode(billing string) string {
+	switch billing {
+	case billingProvisioned:
+		return costModeProvisioned
+	case billingPayPerRequest:
+		return costModeOnDemand
+	}
+	return ""
+}
+
+// resolvePrices starts from the price table's prices for the region and class and applies the overrides;
+// without a table entry every override is needed, and the missing ones are listed.
+func resolvePrices(region, class string, o PriceOverrides) (policies.Prices, string, []string) {
+	base, listed := PriceTable.Regions[region][class]
+	var missing []string
+	overridden := false
+	set := func(name string, dst *float64, v *float64) {
+		switch {
+		case v != nil:
+			*dst = *v
+			overridden = true
+		case !listed:
+			missing = append(missing, name)
+		}
+	}
+	set("write_request_units_per_million", &base.WriteRequestUnitsPerMillion, o.WriteRequestUnitsPerMillion)
+	set("read_request_units_per_million", &base.ReadRequestUnitsPerMillion, o.ReadRequestUnitsPerMillion)
+	set("write_capacity_unit_hour", &base.WriteCapacityUnitHour, o.WriteCapacityUnitHour)
+	set("read_capacity_unit_hour", &base.ReadCapacityUnitHour, o.ReadCapacityUnitHour)
+	set("storage_gb_month", &base.StorageGBMonth, o.StorageGBMonth)
+	set("pitr_gb_month", &base.PITRGBMonth, o.PITRGBMonth)
+	switch {
+	case !listed:
+		base.Note = "given in pricing.prices"
+		return base, costPriceSourceOverride, missing
+	case overridden:
+		return base, costPriceSourceTableOverride, nil
+	}
+	return base, costPriceSourceTable, nil
+}
+
+// costModel carries the intermediate figures of one estimate.
+type costModel struct {
+	a   *analyzer
+	doc *Document
+	est *CostEstimate
+	u   float64
+	// Write requests per second to the table: average and peak; ok is false without write traffic.
+	reqAvg, reqPeak float64
+	writesKnown     bool
+	indexes         []indexWrite
+	// Table write units per request, and LSI units per request (they share the table's capacity).
+	tableUnits, lsiUnits float64
+	// Provisioned read capacity and the modes' parts, kept for the comparison.
+	readCapacity                          float64
+	odTableWrites, odIndexWrites, odReads float64
+	prTableWrites, prIndexWrites, prReads float64
+}
+
+// indexWrite is one index's write demand.
+type indexWrite struct {
+	cost       *IndexCost
+	gsi        *GSIDoc
+	observed   *Observation
+	entryBytes int64
+	avgUnits   float64
+	peakUnits  float64
+}
+
+func (a *analyzer) newCostModel(doc *Document, est *CostEstimate) *costModel {
+	m := &costModel{a: a, doc: doc, est: est, u: doc.TargetUtilization, tableUnits: doc.Derived.Capacity.WriteUnitsPerWrite}
+	txn := doc.Traffic.TransactionalWrites
+	keyBytes := m.tableKeyBytes()
+	shares := map[string]*float64{}
+	for _, l := range a.in.LocalSecondaryIndexes {
+		shares["lsi:"+l.Name] = l.ItemShare
+	}
+	for _, g := range a.in.GlobalSecondaryIndexes {
+		shares["gsi:"+g.Name] = g.ItemShare
+	}
+	add := func(kind, name string, path Path, projection string, nonKey []string, indexKeyBytes int64, g *GSIDoc) {
+		entry := projectedEntryBytes(projection, doc.Traffic.ItemSizeBytes, keyBytes+indexKeyBytes, nonKey)
+		// An LSI entry's write counts its 100 bytes of overhead, a GSI entry's does not: what DynamoDB
+		// Local, AWS's emulator, reports with ReturnConsumedCapacity = INDEXES
+		// (TestAccCostWriteUnitsMatchConsumedCapacity); AWS's guides do not say.
+		written := entry
+		if kind == "lsi" {
+			written += IndexEntryOverheadBytes
+		}
+		keysOnly := min(doc.Traffic.ItemSizeBytes, keyBytes+indexKeyBytes) + (written - entry)
+		ic := &IndexCost{Name: name, Kind: kind, EntryBytes: entry, WriteUnitsPerWrite: WriteUnitsPerWrite(written, txn), ItemShare: 1, Path: path}
+		ic.ReducibleWriteUnits = ic.WriteUnitsPerWrite - WriteUnitsPerWrite(keysOnly, txn)
+		if s := shares[kind+":"+name]; s != nil {
+			ic.ItemShare = *s
+		}
+		m.indexes = append(m.indexes, indexWrite{cost: ic, gsi: g, entryBytes: entry})
+	}
+	for _, l := range doc.Table.LSIs {
+		add("lsi", l.Name, Path{"local_secondary_indexes", l.Name}, l.ProjectionType, l.NonKeyAttributes, attributeBytes(l.SortKey, a.segments), nil)
+		ic := m.indexes[len(m.indexes)-1].cost
+		m.lsiUnits += ic.WriteUnitsPerWrite * ic.ItemShare
+	}
+	for i := range doc.Table.GSIs {
+		g := &doc.Table.GSIs[i]
+		var idxBytes int64
+		for _, k := range append(slices.Clone(g.PartitionKey), g.SortKey...) {
+			idxBytes += attributeBytes(k, a.segments)
+		}
+		add("gsi", g.Name, Path{"global_secondary_indexes", g.Name}, g.ProjectionType, g.NonKeyAttributes, idxBytes, g)
+		for _, o := range a.in.Observed {
+			if o.IndexName == g.Name {
+				m.indexes[len(m.indexes)-1].observed = &o.Observation
+			}
+		}
+	}
+	return m
+}
+
+// tableKeyBytes bounds the table's key attributes of an index entry: names plus the templates' longest
+// values (an id's default length without a template).
+func (m *costModel) tableKeyBytes() int64 {
+	d, t := m.doc.Derived, m.doc.Table
+	n := int64(len(t.PartitionKey.Name)) + cmp.Or(derefInt(d.PartitionKey.MaxBytes), DefaultIDMaxLength)
+	if t.SortKey != nil {
+		n += int64(len(t.SortKey.Name))
+		if d.SortKey != nil {
+			n += cmp.Or(derefInt(d.SortKey.MaxBytes), DefaultIDMaxLength)
+		}
+	}
+	return n
+}
+
+func derefInt(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+// attributeBytes bounds an index key attribute: its name and the longest value of the segment of the same
+// name, else a number's or an id's default bound.
+func attributeBytes(k IndexKeyDoc, segments map[string]ResolvedSegment) int64 {
+	if s, ok := segments[k.Name]; ok {
+		return int64(len(k.Name)) + s.MaxLength
+	}
+	return int64(len(k.Name)) + lsiSortKeyBytes(k.Type)
+}
+
+// projectedEntryBytes is an index entry's size: ALL projects the item; KEYS_ONLY the table's and the
+// index's keys; INCLUDE the keys and each included attribute (its name and an id-sized value), never more
+// than the item.
+func projectedEntryBytes(projection string, itemBytes, keyBytes int64, nonKey []string) int64 {
+	switch projection {
+	case ProjectionKeysOnly:
+		return min(itemBytes, keyBytes)
+	case ProjectionInclude:
+		n := keyBytes
+		for _, a := range nonKey {
+			n += int64(len(a)) + includedAttributeValueBytes
+		}
+		return min(itemBytes, n)
+	}
+	return itemBytes
+}
+
+// tableObservation is the table's measured traffic, nil when not observed.
+func (m *costModel) tableObservation() *Observation {
+	for _, o := range m.a.in.Observed {
+		if o.IndexName == "" {
+			return &o.Observation
+		}
+	}
+	return nil
+}
+
+// rate picks the average and peak of one side: measured (average, else peak as an upper bound), else
+// declared (average, else peak). Measured figures are capacity units per second; declared ones requests.
+func rate(measuredAvg, measuredPeak, declaredAvg, declaredPeak *float64) (avg, peak float64, basis string, measured bool) {
+	switch {
+	case measuredAvg != nil:
+		return *measuredAvg, *cmp.Or(measuredPeak, measuredAvg), BasisMeasuredAverage, true
+	case measuredPeak != nil:
+		return *measuredPeak, *measuredPeak, BasisMeasuredPeak, true
+	case declaredAvg != nil:
+		return *declaredAvg, *cmp.Or(declaredPeak, declaredAvg), BasisDeclaredAverage, false
+	case declaredPeak != nil:
+		return *declaredPeak, *declaredPeak, BasisDeclaredPeak, false
+	}
+	return 0, 0, BasisNone, false
+}
+
+// writes computes the table's and every index's monthly write units and their provisioned capacity.
+func (m *costModel) writes() {
+	t, est := m.a.in.Traffic, m.est
+	var mAvg, mPeak *float64
+	if o := m.tableObservation(); o != nil {
+		mAvg, mPeak = o.Traffic.AverageWritesPerSecond, o.Traffic.WritesPerSecond
+	}
+	avg, peak, basis, measured := rate(mAvg, mPeak, t.AverageWritesPerSecond, t.WritesPerSecond)
+	est.WritesBasis = basis
+	m.writesKnown = basis != BasisNone
+	if !m.writesKnown {
+		return
+	}
+	// The table's consumed units include its LSIs' writes (they share its capacity): split them back
+	// into requests.
+	if measured {
+		perRequest := m.tableUnits + m.lsiUnits
+		avg, peak = avg/perRequest, peak/perRequest
+	}
+	m.reqAvg, m.reqPeak = avg, peak
+	sec := secondsPerMonth()
+	est.TableWriteUnitsPerSecond = ptr(avg * m.tableUnits)
+	est.TableMonthlyWriteUnits = ptr(avg * m.tableUnits * sec)
+	total := *est.TableMonthlyWriteUnits
+	for i := range m.indexes {
+		iw := &m.indexes[i]
+		ic := iw.cost
+		ic.WritesBasis = basis
+		iw.avgUnits = avg * ic.ItemShare * ic.WriteUnitsPerWrite
+		iw.peakUnits = peak * ic.ItemShare * ic.WriteUnitsPerWrite
+		if o := iw.observed; o != nil {
+			if a, p, b, _ := rate(o.Traffic.AverageWritesPerSecond, o.Traffic.WritesPerSecond, nil, nil); b != BasisNone {
+				iw.avgUnits, iw.peakUnits, ic.WritesBasis = a, p, b
+			}
+		}
+		ic.MonthlyWriteUnits = ptr(iw.avgUnits * sec)
+		total += *ic.MonthlyWriteUnits
+	}
+	est.MonthlyWriteRequestUnits = ptr(total)
+}
+
+// readSource is one source of read demand in units per second.
+type readSource struct {
+	name, basis string
+	avg, peak   float64
+	hasPeak     bool
+	// capacity is the configured provisioned capacity or autoscaling range, when there is one.
+	declared *int64
+	scaling  *CapacityRange
+}
+
+// readSources lists the read demand: the table's (measured or declared), and each index's measured reads.
+// Access patterns, when the design declares them, add one source per pattern here.
+func (m *costModel) readSources() []readSource {
+	t, tbl := m.a.in.Traffic, m.doc.Table
+	ru := m.doc.Derived.Capacity.ReadUnitsPerRead
+	var mAvg, mPeak *float64
+	if o := m.tableObservation(); o != nil {
+		mAvg, mPeak = o.Traffic.AverageReadsPerSecond, o.Traffic.ReadsPerSecond
+	}
+	avg, peak, basis, measured := rate(mAvg, mPeak, t.AverageReadsPerSecond, t.ReadsPerSecond)
+	if !measured {
+		avg, peak = avg*ru, peak*ru
+	}
+	table := readSource{name: "table", basis: basis, avg: avg, peak: peak, hasPeak: basis != BasisNone, declared: tbl.ReadCapacity}
+	if tbl.Autoscaling != nil {
+		table.scaling = tbl.Autoscaling.Read
+	}
+	sources := []readSource{table}
+	for _, iw := range m.indexes {
+		if iw.gsi == nil {
+			continue
+		}
+		src := readSource{name: "index " + iw.cost.Name, basis: BasisNone, declared: iw.gsi.ReadCapacity}
+		if iw.gsi.Autoscaling != nil {
+			src.scaling = iw.gsi.Autoscaling.Read
+		}
+		if o := iw.observed; o != nil {
+			src.avg, src.peak, src.basis, _ = rate(o.Traffic.AverageReadsPerSecond, o.Traffic.ReadsPerSecond, nil, nil)
+			src.hasPeak = src.basis != BasisNone
+		}
+		sources = append(sources, src)
+	}
+	return sources
+}
+
+// reads computes each read source's monthly units and provisioned capacity.
+func (m *costModel) reads() {
+	est, pr := m.est, m.est.Prices
+	sec := secondsPerMonth()
+	est.ReadsBasis = BasisNone
+	total, capacity := 0.0, 0.0
+	for i, s := range m.readSources() {
+		if i == 0 {
+			est.ReadsBasis = s.basis
+			if s.basis != BasisNone {
+				est.ReadUnitsPerSecond = ptr(s.avg)
+			}
+		}
+		units := s.avg * sec
+		units0 := provisionedUnits(m.doc.Table.BillingMode, s.declared, s.scaling, s.avg, s.peak, m.u)
+		rc := ReadCost{Source: s.name, Basis: s.basis, MonthlyReadUnits: units, AverageUnitsPerSec: s.avg,
+			OnDemandCost:     units / requestUnitsPerMillion * pr.ReadRequestUnitsPerMillion,
+			ProvisionedUnits: units0, ProvisionedCost: units0 * HoursPerMonth * pr.ReadCapacityUnitHour}
+		if s.hasPeak {
+			rc.PeakUnitsPerSec = ptr(s.peak)
+		}
+		est.Reads = append(est.Reads, rc)
+		total += units
+		capacity += units0
+		m.odReads += rc.OnDemandCost
+		m.prReads += rc.ProvisionedCost
+	}
+	if est.ReadsBasis != BasisNone || len(est.Reads) > 1 {
+		est.MonthlyReadRequestUnits = ptr(total)
+	}
+	m.readCapacity = capacity
+}
+
+// provisionedUnits is the capacity provisioned mode pays for every hour: on a PROVISIONED table the
+// autoscaling range at the average demand over the target utilisation, else the configured capacity;
+// otherwise (an on-demand table, or no capacity configured) the peak over the target utilisation. At least
+// one unit: DynamoDB provisions no less.
+func provisionedUnits(billing string, declared *int64, scaling *CapacityRange, avg, peak, u float64) float64 {
+	if billing == billingProvisioned {
+		switch {
+		case scaling != nil:
+			return math.Min(float64(scaling.Max), math.Max(float64(scaling.Min), ceilUnits(avg/u)))
+		case declared != nil:
+			return float64(*declared)
+		}
+	}
+	return math.Max(unitsPerCapacityFloor, ceilUnits(peak/u))
+}
+
+// storage computes the table's and indexes' GB and the PITR GB (the table and its LSIs).
+func (m *costModel) storage() {
+	est := m.est
+	if est.ItemCount == nil {
+		return
+	}
+	items := float64(*est.ItemCount)
+	gb := float64(BytesPerGB())
+	table := items * float64(m.doc.Traffic.ItemSizeBytes+IndexEntryOverheadBytes)
+	lsis, gsis := 0.0, 0.0
+	for _, iw := range m.indexes {
+		b := items * iw.cost.ItemShare * float64(iw.entryBytes+IndexEntryOverheadBytes)
+		if iw.gsi == nil {
+			lsis += b
+		} else {
+			gsis += b
+		}
+	}
+	est.StorageGB = ptr((table + lsis + gsis) / gb)
+	if est.PointInTimeRecovery {
+		est.PITRGB = ptr((table + lsis) / gb)
+	}
+}
+
+// BytesPerGB is the GB that storage is priced per.
+func BytesPerGB() int64 { return limits.BytesPerGB }
+
+// modes prices both billing modes and compares them.
+func (m *costModel) modes() {
+	est, pr := m.est, m.est.Prices
+	if !m.writesKnown && est.ReadsBasis == BasisNone {
+		est.Problem = "no traffic: set traffic.writes_per_second and reads_per_second (and their averages), or give observed traffic"
+		return
+	}
+	sec, hours := secondsPerMonth(), HoursPerMonth
+	perMillion := func(units, price float64) float64 { return units / requestUnitsPerMillion * price }
+	tbl := m.doc.Table
+	// Provisioned writes: the table's capacity serves its own writes and its LSIs'; each GSI has its own.
+	var scaling *CapacityRange
+	if tbl.Autoscaling != nil {
+		scaling = tbl.Autoscaling.Write
+	}
+	tableAvg, tablePeak := m.reqAvg*(m.tableUnits+m.lsiUnits), m.reqPeak*(m.tableUnits+m.lsiUnits)
+	tableCapacity := provisionedUnits(tbl.BillingMode, tbl.WriteCapacity, scaling, tableAvg, tablePeak, m.u)
+	writeCapacity := tableCapacity
+	tableShare := 1.0
+	if perRequest := m.tableUnits + m.lsiUnits; perRequest > 0 {
+		tableShare = m.tableUnits / perRequest
+	}
+	m.odTableWrites = perMillion(m.reqAvg*m.tableUnits*sec, pr.WriteRequestUnitsPerMillion)
+	m.prTableWrites = tableCapacity * tableShare * hours * pr.WriteCapacityUnitHour
+	for _, iw := range m.indexes {
+		ic := iw.cost
+		if ic.MonthlyWriteUnits == nil {
+			continue
+		}
+		ic.OnDemandWriteCost = ptr(perMillion(*ic.MonthlyWriteUnits, pr.WriteRequestUnitsPerMillion))
+		if iw.gsi == nil {
+			// An LSI's writes take their share of the table's capacity.
+			if perRequest := m.tableUnits + m.lsiUnits; perRequest > 0 {
+				ic.ProvisionedCapacity = ptr(tableCapacity * ic.ItemShare * ic.WriteUnitsPerWrite / perRequest)
+			}
+		} else {
+			var s *CapacityRange
+			if iw.gsi.Autoscaling != nil {
+				s = iw.gsi.Autoscaling.Write
+			}
+			ic.ProvisionedCapacity = ptr(provisionedUnits(tbl.BillingMode, iw.gsi.WriteCapacity, s, iw.avgUnits, iw.peakUnits, m.u))
+			writeCapacity += *ic.ProvisionedCapacity
+		}
+		ic.ProvisionedCost = ptr(*ic.ProvisionedCapacity * hours * pr.WriteCapacityUnitHour)
+		if m.odTableWrites > 0 {
+			ic.ShareOfTableWrites = ptr(*ic.OnDemandWriteCost / m.odTableWrites)
+		}
+		m.odIndexWrites += *ic.OnDemandWriteCost
+		m.prIndexWrites += *ic.ProvisionedCost
+	}
+	if !m.writesKnown {
+		writeCapacity = 0
+		m.prTableWrites = 0
+	}
+	est.ProvisionedWriteCapacity = ptr(writeCapacity)
+	est.ProvisionedReadCapacity = ptr(m.readCapacity)
+	est.CapacityBasis = capacityBasis(tbl)
+
+	var storage, pitr *float64
+	if est.StorageGB != nil {
+		storage = ptr(*est.StorageGB * pr.StorageGBMonth)
+	}
+	if est.PITRGB != nil {
+		pitr = ptr(*est.PITRGB * pr.PITRGBMonth)
+	}
+	mode := func(tw, iw, r float64) *ModeCost {
+		mc := &ModeCost{TableWrites: tw, IndexWrites: iw, Reads: r, Storage: storage, PITR: pitr, Total: tw + iw + r}
+		for _, p := range []*float64{storage, pitr} {
+			if p != nil {
+				mc.Total += *p
+			}
+		}
+		return mc
+	}
+	est.OnDemand = mode(m.odTableWrites, m.odIndexWrites, m.odReads)
+	est.Provisioned = mode(m.prTableWrites, m.prIndexWrites, m.prReads)
+	m.compare()
+}
+
+func capacityBasis(t TableDoc) string {
+	switch {
+	case t.BillingMode == billingProvisioned && t.Autoscaling != nil:
+		return "autoscaling range at the average demand over target_utilization"
+	case t.BillingMode == billingProvisioned && (t.WriteCapacity != nil || t.ReadCapacity != nil):
+		return "configured capacity"
+	}
+	return "peak demand over target_utilization"
+}
+
+// compare finds the cheaper mode, the chosen mode's excess and the break-even utilisation: the share of
+// the provisioned capacity that, consumed on average, costs on-demand what the capacity costs.
+func (m *costModel) compare() {
+	est, pr := m.est, m.est.Prices
+	od, pv := est.OnDemand, est.Provisioned
+	est.CheaperMode = costModeOnDemand
+	if pv.Total < od.Total {
+		est.CheaperMode = costModeProvisioned
+	}
+	sec := secondsPerMonth()
+	full := *est.ProvisionedWriteCapacity*sec/requestUnitsPerMillion*pr.WriteRequestUnitsPerMillion +
+		*est.ProvisionedReadCapacity*sec/requestUnitsPerMillion*pr.ReadRequestUnitsPerMillion
+	if full > 0 {
+		est.BreakEvenUtilization = ptr((pv.TableWrites + pv.IndexWrites + pv.Reads) / full)
+		est.Utilization = ptr((od.TableWrites + od.IndexWrites + od.Reads) / full)
+	}
+	chosen, other := od, pv
+	switch est.ChosenMode {
+	case costModeProvisioned:
+		chosen, other = pv, od
+	case costModeOnDemand:
+	default:
+		return
+	}
+	excess := chosen.Total - other.Total
+	// On-demand priced at the peak is an upper bound: it does not show that on-demand costs more.
+	upperBound := est.WritesBasis == BasisDeclaredPeak || est.WritesBasis == BasisMeasuredPeak ||
+		est.ReadsBasis == BasisDeclaredPeak || est.ReadsBasis == BasisMeasuredPeak
+	switch {
+	case excess <= 0:
+		est.ChosenExcessShare, est.ChosenExcessMonthly = ptr(0.0), ptr(0.0)
+	case est.ChosenMode == costModeOnDemand && upperBound:
+	case other.Total > 0:
+		est.ChosenExcessShare, est.ChosenExcessMonthly = ptr(excess/other.Total), ptr(excess)
+	}
+}
+
+// InfracostUsage is the usage-file entry Infracost reads for an aws_dynamodb_table: monthly request units
+// (the table's and its indexes' writes, every read), storage and PITR GB, rounded up to the whole numbers
+// Infracost takes. Figures the design does not give are left out.
+func (c *CostEstimate) InfracostUsage() map[string]int64 {
+	out := map[string]int64{}
+	if c == nil {
+		return out
+	}
+	put := func(key string, v *float64) {
+		if v != nil {
+			out[key] = int64(ceilUnits(*v))
+		}
+	}
+	put("monthly_write_request_units", c.MonthlyWriteRequestUnits)
+	put("monthly_read_request_units", c.MonthlyReadRequestUnits)
+	put("storage_gb", c.StorageGB)
+	put("pitr_backup_storage_gb", c.PITRGB)
+	return out
+}

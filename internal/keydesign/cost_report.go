@@ -1,0 +1,70 @@
+package keydesign
+
+import (
+	"fmt"
+	"strings"
+)
+
+// writeCost adds the report's cost section: both modes side by side, each index's writes and the basis.
+func writeCost(b *strings.Builder, doc *Document) {
+	c := doc.Derived.Cost
+	if c == nil {
+		return
+	}
+	fmt.Fprintf(b, "\nMonthly cost (%s, %s, list prices of %s)\n", c.Region, c.TableClass, c.PricesRetrieved)
+	if c.OnDemand == nil {
+		fmt.Fprintf(b, "  unknown: %s\n", c.Problem)
+		return
+	}
+	fmt.Fprintf(b, "  %-14s %12s %12s\n", "", "on-demand", "provisioned")
+	row := func(label string, od, pv float64) { fmt.Fprintf(b, "  %-14s %12s %12s\n", label, usd(od), usd(pv)) }
+	row("table writes", c.OnDemand.TableWrites, c.Provisioned.TableWrites)
+	row("index writes", c.OnDemand.IndexWrites, c.Provisioned.IndexWrites)
+	row("reads", c.OnDemand.Reads, c.Provisioned.Reads)
+	if c.OnDemand.Storage != nil {
+		row("storage", *c.OnDemand.Storage, *c.Provisioned.Storage)
+	}
+	if c.OnDemand.PITR != nil {
+		row("PITR", *c.OnDemand.PITR, *c.Provisioned.PITR)
+	}
+	row("total", c.OnDemand.Total, c.Provisioned.Total)
+	for _, ic := range c.Indexes {
+		if ic.OnDemandWriteCost != nil && ic.ShareOfTableWrites != nil {
+			fmt.Fprintf(b, "  index %s: %s write units per write, %s on-demand (%s of the table's writes)\n",
+				ic.Name, num(ic.WriteUnitsPerWrite), usd(*ic.OnDemandWriteCost), percent(*ic.ShareOfTableWrites))
+		}
+	}
+	if c.BreakEvenUtilization != nil && c.Utilization != nil {
+		fmt.Fprintf(b, "  %s is cheaper: on-demand wins below %s average use of the provisioned capacity; this design uses %s\n",
+			strings.ReplaceAll(c.CheaperMode, "_", "-"), percent(*c.BreakEvenUtilization), percent(*c.Utilization))
+	}
+	fmt.Fprintf(b, "  writes priced at %s, reads at %s", basisLabel(c.WritesBasis), basisLabel(c.ReadsBasis))
+	if c.StorageGB == nil {
+		b.WriteString("; storage not priced (set traffic.item_count)")
+	}
+	b.WriteString("\n")
+}
+
+func basisLabel(basis string) string {
+	switch basis {
+	case BasisDeclaredAverage:
+		return "the declared average"
+	case BasisDeclaredPeak:
+		return "the peak held all month (an upper bound)"
+	case BasisMeasuredAverage:
+		return "the measured average"
+	case BasisMeasuredPeak:
+		return "the measured peak held all month (an upper bound)"
+	}
+	return "no traffic"
+}
+
+// usd prints dollars to the cent with grouped thousands: $1,234.50.
+func usd(f float64) string {
+	whole := int64(f)
+	centsPart := int64((f-float64(whole))*100 + 0.5)
+	if centsPart == 100 {
+		whole, centsPart = whole+1, 0
+	}
+	return "$" + thousands(float64(whole)) + "." + fmt.Sprintf("%02d", centsPart)
+}

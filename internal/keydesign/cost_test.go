@@ -1,0 +1,424 @@
+package keydesign
+
+import (
+	"math"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/observed"
+)
+
+// pricedOrders is the cost guide's worked example: an orders table with an ALL and a KEYS_ONLY GSI.
+func pricedOrders(billing string) *Input {
+	return &Input{
+		Kind: "sharded_table", TableName: "orders", BillingMode: billing,
+		PartitionKey: Key{Name: "pk", Type: "S", Template: p("CUSTOMER#{customer_id}")},
+		SortKey:      &Key{Name: "sk", Type: "S", Template: p("ORDER#{order_id}")},
+		Segments: map[string]Segment{
+			"customer_id": {Kind: KindID, MaxLength: p(int64(36))},
+			"order_id":    {Kind: KindID, MaxLength: p(int64(36))},
+		},
+		Traffic: Traffic{WritesPerSecond: p(200.0), AverageWritesPerSecond: p(50.0), ReadsPerSecond: p(1000.0),
+			AverageReadsPerSecond: p(300.0), ItemSizeBytes: p(int64(2500)), ItemCount: p(int64(10_000_000))},
+		GlobalSecondaryIndexes: []GlobalSecondaryIndex{
+			{Name: "by_date", PartitionKey: []IndexKeyAttribute{{Name: "day", Type: "S"}}, ProjectionType: ProjectionAll},
+			{Name: "by_status", PartitionKey: []IndexKeyAttribute{{Name: "status", Type: "S"}}, ProjectionType: ProjectionKeysOnly},
+		},
+		Pricing: &PricingInput{Region: "us-east-1", PointInTimeRecovery: true},
+	}
+}
+
+func costOf(t *testing.T, in *Input) *CostEstimate {
+	t.Helper()
+	c := analyze(t, in).Derived.Cost
+	if c == nil {
+		t.Fatal("no cost estimate")
+	}
+	return c
+}
+
+func cents(f float64) string { return "$" + strconv.FormatFloat(math.Round(f*100)/100, 'f', 2, 64) }
+
+func near(got, want float64) bool { return math.Abs(got-want) <= 1e-6*math.Max(1, math.Abs(want)) }
+
+// TestCostWorkedExampleInTheGuide recomputes the cost guide's tables from the price table, to the cent.
+func TestCostWorkedExampleInTheGuide(t *testing.T) {
+	rows := guideRows(t)
+	od := costOf(t, pricedOrders("PAY_PER_REQUEST"))
+	pv := costOf(t, pricedOrders("PROVISIONED"))
+	want := map[string][]string{
+		"Table writes": {cents(od.OnDemand.TableWrites), cents(od.Provisioned.TableWrites)},
+		"Index writes": {cents(od.OnDemand.IndexWrites), cents(od.Provisioned.IndexWrites)},
+		"Reads":        {cents(od.OnDemand.Reads), cents(od.Provisioned.Reads)},
+		"Storage":      {cents(*od.OnDemand.Storage), cents(*od.Provisioned.Storage)},
+		"PITR":         {cents(*od.OnDemand.PITR), cents(*od.Provisioned.PITR)},
+		"Total":        {cents(od.OnDemand.Total), cents(od.Provisioned.Total)},
+	}
+	for _, ic := range od.Indexes {
+		want[ic.Name] = []string{strconv.FormatFloat(ic.WriteUnitsPerWrite, 'f', -1, 64), cents(*ic.OnDemandWriteCost),
+			strconv.FormatFloat(math.Round(*ic.ShareOfTableWrites*100), 'f', 0, 64) + "%"}
+	}
+	want["Break-even utilization"] = []string{percent(*od.BreakEvenUtilization)}
+	want["Utilization"] = []string{percent(*od.Utilization)}
+	want["PROVISIONED costs more by"] = []string{cents(*pv.ChosenExcessMonthly), percent(*pv.ChosenExcessShare)}
+	for label, cells := range want {
+		got, ok := rows[label]
+		if !ok {
+			t.Errorf("the guide has no row %q", label)
+			continue
+		}
+		if strings.Join(got, " | ") != strings.Join(cells, " | ") {
+			t.Errorf("guide row %q = %v, the price table gives %v", label, got, cells)
+		}
+	}
+	// Hand arithmetic of the same figures (us-east-1 Standard, 730 h): the model, not only the guide.
+	sec := 730.0 * 3600
+	for name, pair := range map[string][2]float64{
+		"table writes":                        {od.OnDemand.TableWrites, 50 * 3 * sec / 1e6 * 0.625},
+		"reads":                               {od.OnDemand.Reads, 300 * 0.5 * sec / 1e6 * 0.125},
+		"provisioned table writes (750 WCU)":  {od.Provisioned.TableWrites, 750 * 730 * 0.00065},
+		"provisioned reads (625 + 1 + 1 RCU)": {od.Provisioned.Reads, 627 * 730 * 0.00013},
+		"storage":                             {*od.OnDemand.Storage, 10e6 * (2600 + 2600 + 261) / (1 << 30) * 0.25},
+		"PITR":                                {*od.OnDemand.PITR, 10e6 * 2600 / (1 << 30) * 0.20},
+	} {
+		if !near(pair[0], pair[1]) {
+			t.Errorf("%s = %v, want %v", name, pair[0], pair[1])
+		}
+	}
+	if od.ChosenExcessShare == nil || *od.ChosenExcessShare != 0 || od.CheaperMode != costModeOnDemand {
+		t.Errorf("on-demand is the cheaper mode and chosen: excess %v, cheaper %s", od.ChosenExcessShare, od.CheaperMode)
+	}
+}
+
+// guideRows reads the `| label | cell | ... |` rows between the worked example's markers in the guide.
+func guideRows(t *testing.T) map[string][]string {
+	t.Helper()
+	src, err := os.ReadFile("../../templates/guides/cost.md.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string][]string{}
+	in := false
+	row := regexp.MustCompile(`^\|(.+)\|\s*$`)
+	for line := range strings.Lines(string(src)) {
+		line = strings.TrimRight(line, "\n")
+		switch {
+		case strings.Contains(line, "worked-example:begin"):
+			in = true
+		case strings.Contains(line, "worked-example:end"):
+			in = false
+		case in && row.MatchString(line):
+			var cells []string
+			for _, c := range strings.Split(row.FindStringSubmatch(line)[1], "|") {
+				cells = append(cells, strings.Trim(strings.TrimSpace(c), "`*"))
+			}
+			rows[cells[0]] = cells[1:]
+		}
+	}
+	return rows
+}
+
+func TestCostIndexWriteAmplificationByProjection(t *testing.T) {
+	in := pricedOrders("PAY_PER_REQUEST")
+	in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes,
+		GlobalSecondaryIndex{Name: "by_total", PartitionKey: []IndexKeyAttribute{{Name: "customer_id", Type: "S"}},
+			ProjectionType: ProjectionInclude, NonKeyAttributes: []string{"total", "currency"}},
+		GlobalSecondaryIndex{Name: "sparse", PartitionKey: []IndexKeyAttribute{{Name: "flag", Type: "S"}},
+			ProjectionType: ProjectionAll, ItemShare: p(0.1)})
+	in.LocalSecondaryIndexes = []LocalSecondaryIndex{{Name: "by_updated", SortKey: IndexKeyAttribute{Name: "updated", Type: "N"}, ProjectionType: ProjectionAll}}
+	c := costOf(t, in)
+	byName := map[string]IndexCost{}
+	for _, ic := range c.Indexes {
+		byName[ic.Name] = ic
+	}
+	keys := int64(2 + 45 + 2 + 42) // pk and sk names and their longest values
+	for name, want := range map[string]struct {
+		entry int64
+		units float64
+		share float64
+	}{
+		"by_date":    {2500, 3, 1},
+		"by_status":  {keys + 6 + 64, 1, 1.0 / 3},
+		"by_total":   {keys + 11 + 36 + 5 + 64 + 8 + 64, 1, 1.0 / 3},
+		"sparse":     {2500, 3, 0.1},
+		"by_updated": {2500, 3, 1},
+	} {
+		ic := byName[name]
+		if ic.EntryBytes != want.entry || ic.WriteUnitsPerWrite != want.units || !near(*ic.ShareOfTableWrites, want.share) {
+			t.Errorf("%s: entry %d B, %v units per write, %v of the table's writes; want %d, %v, %v",
+				name, ic.EntryBytes, ic.WriteUnitsPerWrite, *ic.ShareOfTableWrites, want.entry, want.units, want.share)
+		}
+	}
+	if byName["by_date"].ReducibleWriteUnits != 2 || byName["by_status"].ReducibleWriteUnits != 0 || byName["sparse"].ReducibleWriteUnits != 2 {
+		t.Errorf("reducible units: by_date %v, by_status %v, sparse %v", byName["by_date"].ReducibleWriteUnits,
+			byName["by_status"].ReducibleWriteUnits, byName["sparse"].ReducibleWriteUnits)
+	}
+	if byName["by_updated"].Kind != "lsi" || byName["by_date"].Kind != "gsi" {
+		t.Error("index kinds")
+	}
+	// Storage counts every index entry with its overhead; PITR the table and its LSI only.
+	items := 10e6
+	wantStorage := items * (2600 + 2600 + float64(keys+70+100) + float64(keys+188+100) + 0.1*2600 + 2600) / (1 << 30)
+	if !near(*c.StorageGB, wantStorage) || !near(*c.PITRGB, items*(2600+2600)/(1<<30)) {
+		t.Errorf("storage %v GB, PITR %v GB", *c.StorageGB, *c.PITRGB)
+	}
+	// Transactional writes double the index entries' units too.
+	in.Traffic.TransactionalWrites = true
+	for _, ic := range costOf(t, in).Indexes {
+		if ic.WriteUnitsPerWrite != 2*byName[ic.Name].WriteUnitsPerWrite {
+			t.Errorf("%s: transactional %v units per write, want twice %v", ic.Name, ic.WriteUnitsPerWrite, byName[ic.Name].WriteUnitsPerWrite)
+		}
+	}
+}
+
+func TestCostDeclaredPeakIsAnUpperBound(t *testing.T) {
+	in := pricedOrders("PAY_PER_REQUEST")
+	in.Traffic.AverageWritesPerSecond, in.Traffic.AverageReadsPerSecond = nil, nil
+	c := costOf(t, in)
+	if c.WritesBasis != BasisDeclaredPeak || c.ReadsBasis != BasisDeclaredPeak {
+		t.Fatalf("bases = %s, %s", c.WritesBasis, c.ReadsBasis)
+	}
+	// At the peak held all month provisioned is cheaper, but that does not show on-demand costs more.
+	if c.CheaperMode != costModeProvisioned || c.ChosenExcessShare != nil {
+		t.Errorf("cheaper %s, chosen excess %v: an upper bound must not establish an excess", c.CheaperMode, c.ChosenExcessShare)
+	}
+	// A PROVISIONED table at peak-only traffic: provisioned is the cheaper one, no excess.
+	in.BillingMode = billingProvisioned
+	if c := costOf(t, in); c.ChosenExcessShare == nil || *c.ChosenExcessShare != 0 {
+		t.Errorf("provisioned chosen and cheaper: excess %v", c.ChosenExcessShare)
+	}
+}
+
+// TestCostCheaperModeHeldOut checks the excess on designs the worked example does not cover.
+func TestCostCheaperModeHeldOut(t *testing.T) {
+	steady := func(in *Input) { // averages at 90% of the peak: provisioned wins
+		in.Traffic.AverageWritesPerSecond, in.Traffic.AverageReadsPerSecond = p(180.0), p(900.0)
+	}
+	spiky := func(in *Input) { // averages at 2% of the peak: on-demand wins
+		in.Traffic.AverageWritesPerSecond, in.Traffic.AverageReadsPerSecond = p(4.0), p(20.0)
+	}
+	for _, tt := range []struct {
+		name, billing string
+		shape         func(*Input)
+		excess        bool
+	}{
+		{"steady on on-demand", "PAY_PER_REQUEST", steady, true},
+		{"steady on provisioned", "PROVISIONED", steady, false},
+		{"spiky on provisioned", "PROVISIONED", spiky, true},
+		{"spiky on on-demand", "PAY_PER_REQUEST", spiky, false},
+		{"no billing mode (data source)", "", spiky, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			in := pricedOrders(tt.billing)
+			tt.shape(in)
+			c := costOf(t, in)
+			got := c.ChosenExcessShare != nil && *c.ChosenExcessShare > BillingModeCostExcessShare
+			if got != tt.excess {
+				t.Errorf("excess share %v (on-demand %v, provisioned %v); want above the threshold: %v", c.ChosenExcessShare, c.OnDemand.Total, c.Provisioned.Total, tt.excess)
+			}
+			if (c.CheaperMode == costModeOnDemand) != (*c.Utilization < *c.BreakEvenUtilization) {
+				t.Errorf("cheaper %s but utilization %v vs break-even %v", c.CheaperMode, *c.Utilization, *c.BreakEvenUtilization)
+			}
+		})
+	}
+}
+
+func TestCostProvisionedCapacitySources(t *testing.T) {
+	in := pricedOrders(billingProvisioned)
+	in.GlobalSecondaryIndexes = nil
+	in.WriteCapacity, in.ReadCapacity = p(int64(400)), p(int64(900))
+	c := costOf(t, in)
+	if *c.ProvisionedWriteCapacity != 400 || *c.ProvisionedReadCapacity != 900 || c.CapacityBasis != "configured capacity" {
+		t.Errorf("configured capacity: %v WCU, %v RCU (%s)", *c.ProvisionedWriteCapacity, *c.ProvisionedReadCapacity, c.CapacityBasis)
+	}
+	// Autoscaling follows the average demand over the target utilisation, within its range.
+	in.Autoscaling = &Autoscaling{Write: &CapacityRange{Min: 10, Max: 1000}, Read: &CapacityRange{Min: 200, Max: 2000}}
+	c = costOf(t, in)
+	if *c.ProvisionedWriteCapacity != math.Ceil(50*3/0.8) || *c.ProvisionedReadCapacity != 200 {
+		t.Errorf("autoscaled: %v WCU (want %v), %v RCU (want the range's minimum 200)", *c.ProvisionedWriteCapacity, math.Ceil(50*3/0.8), *c.ProvisionedReadCapacity)
+	}
+}
+
+func TestCostMeasuredTrafficChangesTheFigures(t *testing.T) {
+	in := pricedOrders("PAY_PER_REQUEST")
+	declared := costOf(t, in)
+	in.Observed = []ObservedInput{
+		{Path: Path{"observed"}, Observation: Observation{Traffic: observed.Traffic{WritesPerSecond: p(300.0), ReadsPerSecond: p(200.0),
+			AverageWritesPerSecond: p(30.0), AverageReadsPerSecond: p(60.0)}}},
+		{Path: Path{"observed_indexes", "by_date"}, Observation: Observation{IndexName: "by_date",
+			Traffic: observed.Traffic{WritesPerSecond: p(90.0), AverageWritesPerSecond: p(12.0)}}},
+	}
+	c := costOf(t, in)
+	sec := 730.0 * 3600
+	if c.WritesBasis != BasisMeasuredAverage || c.ReadsBasis != BasisMeasuredAverage {
+		t.Fatalf("bases %s, %s", c.WritesBasis, c.ReadsBasis)
+	}
+	// Measured units are units: 30 WCU/s of 3-unit items is 10 writes/s.
+	if !near(*c.TableMonthlyWriteUnits, 30*sec) || !near(*c.MonthlyReadRequestUnits, 60*sec) {
+		t.Errorf("table write units %v (want %v), read units %v (want %v)", *c.TableMonthlyWriteUnits, 30*sec, *c.MonthlyReadRequestUnits, 60*sec)
+	}
+	for _, ic := range c.Indexes {
+		want := map[string]float64{"by_date": 12 * sec, "by_status": 10 * sec}[ic.Name]
+		if !near(*ic.MonthlyWriteUnits, want) {
+			t.Errorf("%s: %v write units, want %v (basis %s)", ic.Name, *ic.MonthlyWriteUnits, want, ic.WritesBasis)
+		}
+	}
+	if c.OnDemand.Total >= declared.OnDemand.Total {
+		t.Errorf("lower measured traffic must cost less: %v vs declared %v", c.OnDemand.Total, declared.OnDemand.Total)
+	}
+	// The measured peak prices provisioned capacity: 300 WCU/s over 0.8.
+	if got := c.Provisioned.TableWrites; !near(got, math.Ceil(300/0.8)*730*0.00065) {
+		t.Errorf("provisioned table writes %v", got)
+	}
+	// Without the averages, the measured peak prices the month: an upper bound, said so.
+	in.Observed[0].Traffic.AverageWritesPerSecond = nil
+	if c := costOf(t, in); c.WritesBasis != BasisMeasuredPeak || !near(*c.TableMonthlyWriteUnits, 300*sec) {
+		t.Errorf("measured peak basis: %s, %v", c.WritesBasis, *c.TableMonthlyWriteUnits)
+	}
+}
+
+func TestCostMeasuredUnitsIncludeLSIWrites(t *testing.T) {
+	in := pricedOrders("PAY_PER_REQUEST")
+	in.GlobalSecondaryIndexes = nil
+	in.LocalSecondaryIndexes = []LocalSecondaryIndex{{Name: "by_updated", SortKey: IndexKeyAttribute{Name: "updated", Type: "N"}, ProjectionType: ProjectionAll}}
+	in.Observed = []ObservedInput{{Path: Path{"observed"}, Observation: Observation{Traffic: observed.Traffic{
+		WritesPerSecond: p(60.0), AverageWritesPerSecond: p(60.0)}}}}
+	c := costOf(t, in)
+	sec := 730.0 * 3600
+	// 60 units/s = 10 writes/s × (3 table + 3 LSI units).
+	if !near(*c.TableMonthlyWriteUnits, 30*sec) || !near(*c.Indexes[0].MonthlyWriteUnits, 30*sec) || !near(*c.MonthlyWriteRequestUnits, 60*sec) {
+		t.Errorf("table %v, LSI %v, total %v", *c.TableMonthlyWriteUnits, *c.Indexes[0].MonthlyWriteUnits, *c.MonthlyWriteRequestUnits)
+	}
+}
+
+func TestCostRegionsAndOverrides(t *testing.T) {
+	in := pricedOrders("PAY_PER_REQUEST")
+	in.Pricing = &PricingInput{Region: "sa-east-1"}
+	c := costOf(t, in)
+	if c.Prices != nil || c.OnDemand != nil || !strings.Contains(c.Problem, "sa-east-1") || !strings.Contains(c.Problem, "pricing.prices.write_request_units_per_million") {
+		t.Errorf("unknown region: prices %v, problem %q", c.Prices, c.Problem)
+	}
+	all := PriceOverrides{WriteRequestUnitsPerMillion: p(1.0), ReadRequestUnitsPerMillion: p(0.2), WriteCapacityUnitHour: p(0.001),
+		ReadCapacityUnitHour: p(0.0002), StorageGBMonth: p(0.3), PITRGBMonth: p(0.25)}
+	in.Pricing.Prices = all
+	c = costOf(t, in)
+	if c.Problem != "" || c.PriceSource != costPriceSourceOverride || !near(c.OnDemand.TableWrites, 50*3*730*3600/1e6*1.0) {
+		t.Errorf("overrides: %q %s %v", c.Problem, c.PriceSource, c.OnDemand)
+	}
+	// A negotiated rate in a listed region replaces that one price.
+	in.Pricing = &PricingInput{Region: "eu-west-1", TableClass: TableClassInfrequentAccess, Prices: PriceOverrides{StorageGBMonth: p(0.05)}}
+	c = costOf(t, in)
+	ia := PriceTable.Regions["eu-west-1"][TableClassInfrequentAccess]
+	if c.PriceSource != costPriceSourceTableOverride || c.Prices.StorageGBMonth != 0.05 || c.Prices.WriteRequestUnitsPerMillion != ia.WriteRequestUnitsPerMillion {
+		t.Errorf("partial override: %s %+v", c.PriceSource, c.Prices)
+	}
+	// No region at all: the default region, said so.
+	in.Pricing = nil
+	if c := costOf(t, in); c.Region != "us-east-1" || c.RegionSource != costRegionSourceDefault {
+		t.Errorf("default region %s (%s)", c.Region, c.RegionSource)
+	}
+}
+
+func TestCostPriceTableIsComplete(t *testing.T) {
+	for _, region := range []string{"us-east-1", "eu-west-1", "ap-northeast-1"} {
+		for _, class := range TableClasses {
+			pr, ok := PriceTable.Regions[region][class]
+			if !ok || pr.WriteRequestUnitsPerMillion <= 0 || pr.ReadRequestUnitsPerMillion <= 0 || pr.WriteCapacityUnitHour <= 0 ||
+				pr.ReadCapacityUnitHour <= 0 || pr.StorageGBMonth <= 0 || pr.PITRGBMonth <= 0 || pr.Note == "" {
+				t.Errorf("%s %s: %+v", region, class, pr)
+			}
+		}
+	}
+	if PriceTable.Retrieved == "" || len(PriceTable.Sources) == 0 || PriceTable.Currency != "USD" {
+		t.Errorf("the price table needs a date, sources and a currency: %+v", PriceTable)
+	}
+}
+
+func TestCostWithoutTrafficOrItems(t *testing.T) {
+	in := pricedOrders("PAY_PER_REQUEST")
+	in.Traffic = Traffic{}
+	c := costOf(t, in)
+	if c.WritesBasis != BasisNone || c.OnDemand != nil || c.Problem == "" || c.StorageGB != nil || len(c.Indexes) != 2 {
+		t.Errorf("no traffic: %+v", c)
+	}
+	in = pricedOrders("PAY_PER_REQUEST")
+	in.Traffic.ItemCount = nil
+	c = costOf(t, in)
+	if c.StorageGB != nil || c.OnDemand.Storage != nil || c.OnDemand.PITR != nil || c.OnDemand.Total != c.OnDemand.TableWrites+c.OnDemand.IndexWrites+c.OnDemand.Reads {
+		t.Errorf("no item count: storage %v, %+v", c.StorageGB, c.OnDemand)
+	}
+	if u := c.InfracostUsage(); u["storage_gb"] != 0 || len(u) != 2 {
+		t.Errorf("infracost usage without storage: %v", u)
+	}
+}
+
+func TestInfracostUsage(t *testing.T) {
+	c := costOf(t, pricedOrders("PAY_PER_REQUEST"))
+	sec := int64(730 * 3600)
+	want := map[string]int64{
+		"monthly_write_request_units": (50*3 + 50*3 + 50*1) * sec, "monthly_read_request_units": 150 * sec,
+		"storage_gb": 51, "pitr_backup_storage_gb": 25,
+	}
+	got := c.InfracostUsage()
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %d, want %d", k, got[k], v)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("keys %v", got)
+	}
+}
+
+func TestCostBadInputNamesTheAttribute(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		edit func(*Input)
+		path string
+	}{
+		{"average above peak", func(in *Input) { in.Traffic.AverageWritesPerSecond = p(500.0) }, "traffic.average_writes_per_second"},
+		{"negative average", func(in *Input) { in.Traffic.AverageReadsPerSecond = p(-1.0) }, "traffic.average_reads_per_second"},
+		{"negative items", func(in *Input) { in.Traffic.ItemCount = p(int64(-5)) }, "traffic.item_count"},
+		{"share above 1", func(in *Input) { in.GlobalSecondaryIndexes[0].ItemShare = p(1.5) }, "global_secondary_indexes.by_date.item_share"},
+		{"bad class", func(in *Input) { in.Pricing.TableClass = "GLACIER" }, "pricing.table_class"},
+		{"negative price", func(in *Input) { in.Pricing.Prices.StorageGBMonth = p(-0.1) }, "pricing.prices.storage_gb_month"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			in := pricedOrders("PAY_PER_REQUEST")
+			tt.edit(in)
+			_, errs := Analyze(in)
+			if len(errs) != 1 || errs[0].Path.String() != tt.path {
+				t.Errorf("errors %v, want one on %s", errs, tt.path)
+			}
+		})
+	}
+}
+
+func TestUnknownPricingMarksCostUnknown(t *testing.T) {
+	in := pricedOrders("PAY_PER_REQUEST")
+	in.Unknown = []Path{{"traffic", "average_writes_per_second"}}
+	doc := analyze(t, in)
+	if doc.Derived.Cost != nil || !strings.Contains(strings.Join(doc.Unknown, ","), "derived.cost") {
+		t.Errorf("cost %v, unknown %v", doc.Derived.Cost, doc.Unknown)
+	}
+}
+
+func TestCostReportLines(t *testing.T) {
+	doc := analyze(t, pricedOrders("PAY_PER_REQUEST"))
+	r := Report(doc, nil)
+	for _, want := range []string{
+		"Monthly cost (us-east-1, STANDARD, list prices of " + PriceTable.Retrieved + ")",
+		"  table writes        $246.38      $355.88",
+		"  total               $641.71      $907.44",
+		"  index by_date: 3 write units per write, $246.38 on-demand (100% of the table's writes)",
+		"on-demand is cheaper: on-demand wins below 28.9% average use of the provisioned capacity; this design uses 20.3%",
+		"writes priced at the declared average, reads at the declared average",
+	} {
+		if !strings.Contains(r, want) {
+			t.Errorf("report lacks %q:\n%s", want, r)
+		}
+	}
+}

@@ -1,0 +1,182 @@
+package keydesign
+
+import "github.com/dynamokeys/terraform-provider-dynamokeys/policies"
+
+// The cost model's inputs and its result (Derived.Cost). cost.go computes it; contributing/cost-model.md
+// gives every formula with its source.
+
+// Table classes (API_CreateTable TableClass); the price table is keyed by them.
+const (
+	TableClassStandard           = "STANDARD"
+	TableClassInfrequentAccess   = "STANDARD_INFREQUENT_ACCESS"
+	billingPayPerRequest         = "PAY_PER_REQUEST"
+	defaultPricingRegion         = "us-east-1"
+	costModeOnDemand             = "on_demand"
+	costModeProvisioned          = "provisioned"
+	includedAttributeValueBytes  = 64 // a projected non-key attribute's value, like an id segment's default
+	secondsPerHour               = 3600
+	requestUnitsPerMillion       = 1e6
+	unitsPerCapacityFloor        = 1 // DynamoDB provisions at least one unit per table and index
+	costRegionSourcePricing      = "pricing"
+	costRegionSourceProvider     = "provider"
+	costRegionSourceDefault      = "default"
+	costPriceSourceTable         = "table"
+	costPriceSourceOverride      = "override"
+	costPriceSourceTableOverride = "table_and_override"
+)
+
+// TableClasses lists the valid table classes.
+var TableClasses = []string{TableClassStandard, TableClassInfrequentAccess}
+
+// PriceTable is the dated, sourced price table of the data file.
+var PriceTable = policies.Bundle.Pricing
+
+// HoursPerMonth is the month the prices are per: AWS's pricing examples use 730 hours.
+var HoursPerMonth = limits.HoursPerMonth
+
+// Bases of the monthly request units (CostEstimate.WritesBasis and ReadsBasis).
+const (
+	BasisDeclaredAverage = "declared_average" // traffic.average_*_per_second
+	BasisDeclaredPeak    = "declared_peak"    // traffic.*_per_second held all month: an upper bound
+	BasisMeasuredAverage = "measured_average" // observed: the window's consumed units per second
+	BasisMeasuredPeak    = "measured_peak"    // observed peak held all month: an upper bound
+	BasisNone            = "none"             // no traffic: the figure is unknown
+)
+
+// PricingInput is the design's `pricing`: where the table runs, its class and PITR, and prices that replace
+// the price table's (negotiated rates, other regions). Nil prices come from the table.
+type PricingInput struct {
+	Region string
+	// RegionSource says where Region came from: "pricing", "provider" (the provider's region) or "" (the
+	// default region).
+	RegionSource        string
+	TableClass          string
+	PointInTimeRecovery bool
+	Prices              PriceOverrides
+}
+
+// PriceOverrides are explicit prices in dollars; nil keeps the price table's.
+type PriceOverrides struct {
+	WriteRequestUnitsPerMillion *float64
+	ReadRequestUnitsPerMillion  *float64
+	WriteCapacityUnitHour       *float64
+	ReadCapacityUnitHour        *float64
+	StorageGBMonth              *float64
+	PITRGBMonth                 *float64
+}
+
+// CostEstimate is what the design costs per month in each billing mode. Dollar figures are nil when an
+// input they need is missing; Problem says why the whole estimate has no figures.
+type CostEstimate struct {
+	Region       string `json:"region"`
+	RegionSource string `json:"region_source"`
+	TableClass   string `json:"table_class"`
+	Currency     string `json:"currency"`
+	// Prices are the prices used; PriceSource says whether they come from the table, overrides or both, and
+	// PricesRetrieved is the table's date.
+	Prices          *policies.Prices `json:"prices"`
+	PriceSource     string           `json:"price_source"`
+	PricesRetrieved string           `json:"prices_retrieved"`
+	// Problem is why no dollar figure could be computed ("" when they were).
+	Problem string `json:"problem"`
+
+	WritesBasis string `json:"writes_basis"`
+	ReadsBasis  string `json:"reads_basis"`
+	// TableWriteUnitsPerSecond and ReadUnitsPerSecond are the average demand the month is priced at.
+	TableWriteUnitsPerSecond *float64 `json:"table_write_units_per_second"`
+	ReadUnitsPerSecond       *float64 `json:"read_units_per_second"`
+	// MonthlyWriteRequestUnits counts the table's and every index's; MonthlyReadRequestUnits every read.
+	MonthlyWriteRequestUnits *float64    `json:"monthly_write_request_units"`
+	MonthlyReadRequestUnits  *float64    `json:"monthly_read_request_units"`
+	TableMonthlyWriteUnits   *float64    `json:"table_monthly_write_units"`
+	Indexes                  []IndexCost `json:"indexes"`
+	// Reads lists each source of read demand: the table, a measured index, and (later) access patterns.
+	Reads []ReadCost `json:"reads"`
+
+	// ItemCount, StorageGB and PITRGB are nil without traffic.item_count.
+	ItemCount           *int64   `json:"item_count"`
+	StorageGB           *float64 `json:"storage_gb"`
+	PointInTimeRecovery bool     `json:"point_in_time_recovery"`
+	PITRGB              *float64 `json:"pitr_gb"`
+
+	// ProvisionedWriteCapacity and ProvisionedReadCapacity are the table's and indexes' units that
+	// provisioned mode would pay for every hour; CapacityBasis says how they were chosen.
+	ProvisionedWriteCapacity *float64 `json:"provisioned_write_capacity"`
+	ProvisionedReadCapacity  *float64 `json:"provisioned_read_capacity"`
+	CapacityBasis            string   `json:"capacity_basis"`
+
+	OnDemand    *ModeCost `json:"on_demand"`
+	Provisioned *ModeCost `json:"provisioned"`
+
+	// ChosenMode is the table's billing mode ("on_demand" or "provisioned"; "" for a design without a
+	// table), CheaperMode the mode with the smaller total.
+	ChosenMode  string `json:"chosen_mode"`
+	CheaperMode string `json:"cheaper_mode"`
+	// ChosenExcessShare is how much more the chosen mode costs than the other, as a share of the other's
+	// total: 0 when it is the cheaper, nil when not established (the chosen mode is on-demand priced at peak
+	// traffic, an upper bound, or a figure is missing). ChosenExcessMonthly is the same in dollars.
+	ChosenExcessShare   *float64 `json:"chosen_excess_share"`
+	ChosenExcessMonthly *float64 `json:"chosen_excess_monthly"`
+	// BreakEvenUtilization is the average use of the provisioned capacity below which on-demand is cheaper;
+	// Utilization is the design's average use of it.
+	BreakEvenUtilization *float64 `json:"break_even_utilization"`
+	Utilization          *float64 `json:"utilization"`
+}
+
+// ModeCost is one billing mode's monthly dollars. Storage and PITR are nil without an item count; Total is
+// the sum of the known parts.
+type ModeCost struct {
+	TableWrites float64  `json:"table_writes"`
+	IndexWrites float64  `json:"index_writes"`
+	Reads       float64  `json:"reads"`
+	Storage     *float64 `json:"storage"`
+	PITR        *float64 `json:"pitr"`
+	Total       float64  `json:"total"`
+}
+
+// IndexCost is one secondary index's share of the writes: every table write that carries the index's key
+// attributes writes an index entry of the projected size.
+type IndexCost struct {
+	Name string `json:"name"`
+	Kind string `json:"kind"` // "gsi" or "lsi"
+	// EntryBytes is the projected entry (ALL: the item; KEYS_ONLY: the keys; INCLUDE: the keys and the
+	// included attributes, estimated), WriteUnitsPerWrite ceil(EntryBytes / 1 KB) (×2 transactional).
+	EntryBytes         int64   `json:"entry_bytes"`
+	WriteUnitsPerWrite float64 `json:"write_units_per_write"`
+	// ReducibleWriteUnits is how many of WriteUnitsPerWrite a KEYS_ONLY entry would save: 0 when the
+	// projection costs no more than the keys alone (DK902 fires only where projecting less helps).
+	ReducibleWriteUnits float64 `json:"reducible_write_units"`
+	// ItemShare is the share of table writes that carry the index key (1 unless the index is sparse).
+	ItemShare float64 `json:"item_share"`
+	// WritesBasis is the table's writes basis, or measured_* when observed_indexes gives the index's own.
+	WritesBasis         string   `json:"writes_basis"`
+	MonthlyWriteUnits   *float64 `json:"monthly_write_units"`
+	OnDemandWriteCost   *float64 `json:"on_demand_write_cost"`
+	ProvisionedCapacity *float64 `json:"provisioned_write_capacity"`
+	ProvisionedCost     *float64 `json:"provisioned_write_cost"`
+	// ShareOfTableWrites is the index's on-demand write cost over the table's own (DK902).
+	ShareOfTableWrites *float64 `json:"share_of_table_writes"`
+	// Path is the index's attribute, where DK902 points.
+	Path Path `json:"path"`
+}
+
+// ReadCost is one source of read demand.
+type ReadCost struct {
+	Source             string   `json:"source"`
+	Basis              string   `json:"basis"`
+	MonthlyReadUnits   float64  `json:"monthly_read_units"`
+	OnDemandCost       float64  `json:"on_demand_cost"`
+	ProvisionedUnits   float64  `json:"provisioned_read_capacity"`
+	ProvisionedCost    float64  `json:"provisioned_cost"`
+	PeakUnitsPerSec    *float64 `json:"peak_units_per_second"`
+	AverageUnitsPerSec float64  `json:"average_units_per_second"`
+}
+
+// Thresholds of the cost rules (DK901, DK902), from the data file: a chosen billing mode costing more than
+// BillingModeCostExcessShare times the other, an index's writes costing more than IndexWriteCostShare times
+// the table's own, either only above CostWarningMinMonthlyUSD a month.
+var (
+	BillingModeCostExcessShare = limits.BillingModeCostExcessShare
+	IndexWriteCostShare        = limits.IndexWriteCostShare
+	CostWarningMinMonthlyUSD   = limits.CostWarningMinMonthlyUSD
+)

@@ -1,0 +1,230 @@
+package provider
+
+import (
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+)
+
+// The cost model's attributes: the `pricing` input, the data source's `cost` and `infracost_usage` outputs
+// (the resource carries the same estimate in design_document and report, which keeps its plan short), and
+// the warning when a region has no prices. contributing/cost-model.md describes the figures.
+
+// pricingAttribute is the design's `pricing` input.
+func pricingAttribute() rschema.SingleNestedAttribute {
+	price := func(what string) rschema.NumberAttribute {
+		return optionalFloat("Price in dollars " + what + ", replacing the price table's (a negotiated rate or a region the table lacks).")
+	}
+	return rschema.SingleNestedAttribute{Optional: true,
+		Description: "Where and how the design is priced for `cost`. Defaults: the provider's `region`, else us-east-1; " +
+			"the Standard table class; no point-in-time recovery. On dynamokeys_sharded_table " +
+			"the table's own `table_class` and `point_in_time_recovery` apply when these are not set.",
+		Attributes: map[string]rschema.Attribute{
+			"region": optionalString("AWS region whose list prices apply. The price table has " + regionList() +
+				"; another region needs every price in `prices`, else `cost` has no figures and the plan warns."),
+			"table_class":            optionalString("STANDARD or STANDARD_INFREQUENT_ACCESS.", stringvalidator.OneOf(keydesign.TableClasses...)),
+			"point_in_time_recovery": optionalBool("Whether continuous backups (PITR) are priced, per GB-month of the table and its LSIs."),
+			"prices": rschema.SingleNestedAttribute{Optional: true, Description: "Explicit prices; each one left out comes from the price table.",
+				Attributes: map[string]rschema.Attribute{
+					"write_request_units_per_million": price("per million on-demand write request units"),
+					"read_request_units_per_million":  price("per million on-demand read request units"),
+					"write_capacity_unit_hour":        price("per provisioned write capacity unit-hour"),
+					"read_capacity_unit_hour":         price("per provisioned read capacity unit-hour"),
+					"storage_gb_month":                price("per GB-month of storage"),
+					"pitr_gb_month":                   price("per GB-month of point-in-time recovery"),
+				}},
+		}}
+}
+
+func regionList() string {
+	regions := make([]string, 0, len(keydesign.PriceTable.Regions))
+	for r := range keydesign.PriceTable.Regions {
+		regions = append(regions, r)
+	}
+	slices.Sort(regions)
+	return strings.Join(regions, ", ")
+}
+
+type pricingModel struct {
+	Region              types.String `tfsdk:"region"`
+	TableClass          types.String `tfsdk:"table_class"`
+	PointInTimeRecovery types.Bool   `tfsdk:"point_in_time_recovery"`
+	Prices              types.Object `tfsdk:"prices"`
+}
+
+type pricesModel struct {
+	WriteRequestUnitsPerMillion types.Number `tfsdk:"write_request_units_per_million"`
+	ReadRequestUnitsPerMillion  types.Number `tfsdk:"read_request_units_per_million"`
+	WriteCapacityUnitHour       types.Number `tfsdk:"write_capacity_unit_hour"`
+	ReadCapacityUnitHour        types.Number `tfsdk:"read_capacity_unit_hour"`
+	StorageGBMonth              types.Number `tfsdk:"storage_gb_month"`
+	PITRGBMonth                 types.Number `tfsdk:"pitr_gb_month"`
+}
+
+// expandPricing reads `pricing`; nil when it is not set.
+func (e *expander) expandPricing(v types.Object) *keydesign.PricingInput {
+	var m pricingModel
+	if !e.known(v, keydesign.Path{"pricing"}) || !objectAs(e.ctx, v, &m, &e.diags) {
+		return nil
+	}
+	p := func(attr string) keydesign.Path { return keydesign.Path{"pricing", attr} }
+	out := &keydesign.PricingInput{Region: e.str(m.Region, p("region")), TableClass: e.str(m.TableClass, p("table_class"))}
+	if out.Region != "" {
+		out.RegionSource = "pricing"
+	}
+	if b := e.boolPtr(m.PointInTimeRecovery, p("point_in_time_recovery")); b != nil {
+		out.PointInTimeRecovery = *b
+	}
+	var pm pricesModel
+	if e.known(m.Prices, p("prices")) && objectAs(e.ctx, m.Prices, &pm, &e.diags) {
+		pp := func(attr string) keydesign.Path { return keydesign.Path{"pricing", "prices", attr} }
+		out.Prices = keydesign.PriceOverrides{
+			WriteRequestUnitsPerMillion: e.floatPtr(pm.WriteRequestUnitsPerMillion, pp("write_request_units_per_million")),
+			ReadRequestUnitsPerMillion:  e.floatPtr(pm.ReadRequestUnitsPerMillion, pp("read_request_units_per_million")),
+			WriteCapacityUnitHour:       e.floatPtr(pm.WriteCapacityUnitHour, pp("write_capacity_unit_hour")),
+			ReadCapacityUnitHour:        e.floatPtr(pm.ReadCapacityUnitHour, pp("read_capacity_unit_hour")),
+			StorageGBMonth:              e.floatPtr(pm.StorageGBMonth, pp("storage_gb_month")),
+			PITRGBMonth:                 e.floatPtr(pm.PITRGBMonth, pp("pitr_gb_month")),
+		}
+	}
+	return out
+}
+
+// withPricingDefaults fills what `pricing` leaves out: the provider's region, and on the resource the
+// table's class and PITR setting.
+func withPricingDefaults(in *keydesign.Input, providerRegion, tableClass string, pitr bool) {
+	if in.Pricing == nil {
+		in.Pricing = &keydesign.PricingInput{}
+	}
+	p := in.Pricing
+	if p.Region == "" && providerRegion != "" {
+		p.Region, p.RegionSource = providerRegion, "provider"
+	}
+	if p.TableClass == "" {
+		p.TableClass = tableClass
+	}
+	p.PointInTimeRecovery = p.PointInTimeRecovery || pitr
+}
+
+// costDiagnostics warns when the region has no prices: the plan goes on, `cost` has no figures.
+func costDiagnostics(doc *keydesign.Document) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if c := doc.Derived.Cost; c != nil && c.Prices == nil && c.Problem != "" {
+		diags.AddAttributeWarning(attributePath(keydesign.Path{"pricing"}), "No prices for the design's region",
+			"cost has no dollar figures: "+c.Problem+".")
+	}
+	return diags
+}
+
+var (
+	modeCostAttribute = func(mode string) rschema.SingleNestedAttribute {
+		return rschema.SingleNestedAttribute{Computed: true, Description: "Monthly dollars in " + mode + " mode; null without traffic or prices.",
+			Attributes: map[string]rschema.Attribute{
+				"table_writes": computedFloat("The table's own writes."),
+				"index_writes": computedFloat("Every secondary index's writes (the entries each table write adds)."),
+				"reads":        computedFloat("Reads."),
+				"storage":      computedFloat("Storage of the table and its indexes; null without traffic.item_count."),
+				"pitr":         computedFloat("Point-in-time recovery; null when off or without traffic.item_count."),
+				"total":        computedFloat("The sum of the known parts."),
+			}}
+	}
+	costAttribute = rschema.SingleNestedAttribute{Computed: true,
+		Description: "What the design costs per month at list prices, on-demand and provisioned side by side, with the basis of the figures. " +
+			"See the cost guide for every formula.",
+		Attributes: map[string]rschema.Attribute{
+			"region":      computedString("Region priced."),
+			"table_class": computedString("Table class priced."),
+			"currency":    computedString("Currency of the figures (USD)."),
+			"problem":     computedString("Why there are no dollar figures (no traffic, no prices for the region); null when there are."),
+			"writes_basis": computedString("What the write units rest on: declared_average, declared_peak (the peak held all month: an upper bound), " +
+				"measured_average (the observed window's consumed units), measured_peak, or none."),
+			"reads_basis":                 computedString("What the read units rest on; the same values as writes_basis."),
+			"monthly_write_request_units": computedFloat("Write request units per month, the table's and every index's."),
+			"monthly_read_request_units":  computedFloat("Read request units per month."),
+			"storage_gb":                  computedFloat("GB stored by the table and its indexes; null without traffic.item_count."),
+			"on_demand":                   modeCostAttribute("on-demand (PAY_PER_REQUEST)"),
+			"provisioned":                 modeCostAttribute("provisioned"),
+			"provisioned_write_capacity":  computedFloat("Write capacity units provisioned mode pays for every hour, table and indexes."),
+			"provisioned_read_capacity":   computedFloat("Read capacity units provisioned mode pays for every hour."),
+			"cheaper_mode":                computedString("on_demand or provisioned."),
+			"break_even_utilization":      computedFloat("Average use of the provisioned capacity below which on-demand costs less."),
+			"utilization":                 computedFloat("The design's average use of the provisioned capacity."),
+			"index_writes": rschema.MapAttribute{Computed: true, ElementType: types.Float64Type,
+				Description: "Monthly on-demand dollars of each secondary index's writes, by index name."},
+		}}
+	costType                = objectType(costAttribute.Attributes)
+	infracostUsageAttribute = rschema.MapAttribute{Computed: true, ElementType: types.NumberType,
+		Description: "The usage-file entries Infracost reads for an aws_dynamodb_table: monthly_write_request_units (table and indexes), " +
+			"monthly_read_request_units, storage_gb and pitr_backup_storage_gb, rounded up; entries the design cannot give are left out. " +
+			"See the cost guide for the recipe."}
+)
+
+// flattenCost is the data source's `cost`.
+func flattenCost(c *keydesign.CostEstimate) (types.Object, types.Map, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	usage := map[string]attr.Value{}
+	for k, v := range c.InfracostUsage() {
+		usage[k] = types.NumberValue(new(big.Float).SetInt64(v))
+	}
+	usageMap, dg := types.MapValue(types.NumberType, usage)
+	diags.Append(dg...)
+	mode := func(m *keydesign.ModeCost, attrType attr.Type) attr.Value {
+		ot, _ := attrType.(types.ObjectType)
+		if m == nil {
+			return types.ObjectNull(ot.AttrTypes)
+		}
+		v, dg := types.ObjectValue(ot.AttrTypes, map[string]attr.Value{
+			"table_writes": types.Float64Value(m.TableWrites), "index_writes": types.Float64Value(m.IndexWrites),
+			"reads": types.Float64Value(m.Reads), "storage": floatOrNull(m.Storage), "pitr": floatOrNull(m.PITR), "total": types.Float64Value(m.Total),
+		})
+		diags.Append(dg...)
+		return v
+	}
+	indexWrites := map[string]attr.Value{}
+	for _, i := range c.Indexes {
+		indexWrites[i.Name] = floatOrNull(i.OnDemandWriteCost)
+	}
+	iw, dg := types.MapValue(types.Float64Type, indexWrites)
+	diags.Append(dg...)
+	obj, dg := types.ObjectValue(costType.AttrTypes, map[string]attr.Value{
+		"region": types.StringValue(c.Region), "table_class": types.StringValue(c.TableClass), "currency": types.StringValue(c.Currency),
+		"problem": stringOrNull(c.Problem), "writes_basis": types.StringValue(c.WritesBasis), "reads_basis": types.StringValue(c.ReadsBasis),
+		"monthly_write_request_units": floatOrNull(c.MonthlyWriteRequestUnits), "monthly_read_request_units": floatOrNull(c.MonthlyReadRequestUnits),
+		"storage_gb": floatOrNull(c.StorageGB), "on_demand": mode(c.OnDemand, costType.AttrTypes["on_demand"]),
+		"provisioned": mode(c.Provisioned, costType.AttrTypes["provisioned"]), "provisioned_write_capacity": floatOrNull(c.ProvisionedWriteCapacity),
+		"provisioned_read_capacity": floatOrNull(c.ProvisionedReadCapacity), "cheaper_mode": stringOrNull(c.CheaperMode),
+		"break_even_utilization": floatOrNull(c.BreakEvenUtilization), "utilization": floatOrNull(c.Utilization), "index_writes": iw,
+	})
+	diags.Append(dg...)
+	return obj, usageMap, diags
+}
+
+// costOutputs are the data source's cost attributes for a document; null while the estimate is unknown.
+func costOutputs(doc *keydesign.Document) (types.Object, types.Map, diag.Diagnostics) {
+	if doc.Derived.Cost == nil {
+		return types.ObjectNull(costType.AttrTypes), types.MapNull(types.NumberType), nil
+	}
+	obj, usage, diags := flattenCost(doc.Derived.Cost)
+	if diags.HasError() {
+		diags.AddError("Encoding the cost failed", fmt.Sprintf("%v. Please report this issue with the design that caused it.", diags))
+	}
+	return obj, usage, diags
+}
+
+// pitrEnabled reads point_in_time_recovery.enabled; false when it is not set or not known.
+func pitrEnabled(v types.Object) bool {
+	if v.IsNull() || v.IsUnknown() {
+		return false
+	}
+	b, ok := v.Attributes()["enabled"].(types.Bool)
+	return ok && b.ValueBool()
+}
