@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -22,17 +23,26 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func localClient(t *testing.T) *Client {
+// sharedDynoxide is one dynoxide for the package's tests (tables named per test), started by the first test
+// that asks; TestMain stops it.
+var sharedDynoxide = sync.OnceValues(func() (*localddb.Server, error) { return localddb.Start(localddb.Dynoxide, localddb.Options{}) })
+
+// localEndpoint is the endpoint of the package's shared dynoxide; it skips the test without TF_ACC.
+func localEndpoint(t *testing.T) string {
 	t.Helper()
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("needs a local DynamoDB server: set TF_ACC=1 (make testacc)")
 	}
-	s, err := localddb.Start(localddb.Dynoxide, localddb.Options{})
+	s, err := sharedDynoxide()
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = s.Stop() })
-	return NewClient(Config{Region: "us-east-1", Endpoint: s.Endpoint, AccessKey: "test", SecretKey: "test"})
+	return s.Endpoint
+}
+
+func localClient(t *testing.T) *Client {
+	t.Helper()
+	return NewClient(Config{Region: "us-east-1", Endpoint: localEndpoint(t), AccessKey: "test", SecretKey: "test"})
 }
 
 func TestClientReachesEndpoint(t *testing.T) {
@@ -91,15 +101,8 @@ func TestClientWithoutRegionSaysWhatToSet(t *testing.T) {
 }
 
 func TestClientHonoursEndpointEnvironment(t *testing.T) {
-	if os.Getenv("TF_ACC") == "" {
-		t.Skip("needs a local DynamoDB server: set TF_ACC=1 (make testacc)")
-	}
-	s, err := localddb.Start(localddb.Dynoxide, localddb.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Stop() })
-	t.Setenv("AWS_ENDPOINT_URL_DYNAMODB", s.Endpoint)
+	endpoint := localEndpoint(t)
+	t.Setenv("AWS_ENDPOINT_URL_DYNAMODB", endpoint)
 	t.Setenv("AWS_REGION", "eu-west-1")
 	t.Setenv("AWS_ACCESS_KEY_ID", "env")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "env")
@@ -108,6 +111,6 @@ func TestClientHonoursEndpointEnvironment(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := api.ListTables(t.Context(), &dynamodb.ListTablesInput{}); err != nil {
-		t.Errorf("a client configured only from the environment cannot reach %s: %v", s.Endpoint, err)
+		t.Errorf("a client configured only from the environment cannot reach %s: %v", endpoint, err)
 	}
 }
