@@ -56,6 +56,9 @@ type Input struct {
 	// Observed is the measured traffic of the table and of its GSIs (observed_facts.go).
 	Observed []ObservedInput
 
+	// AccessPatterns are the application's queries (access_patterns.go).
+	AccessPatterns []AccessPattern
+
 	Unknown []Path
 	// Prior is the document built from the prior state (resource updates only).
 	Prior *Document
