@@ -2,7 +2,6 @@ package keydesign
 
 import (
 	"cmp"
-	"fmt"
 	"maps"
 	"math"
 	"slices"
@@ -386,14 +385,3 @@ func (a *analyzer) accessPatternDocs(t TrafficDoc) []AccessPatternDoc {
 	return out
 }
 
-// describe is the pattern's query in words, for the report: "customer_id = ?, order_date between".
-func (d AccessPatternDoc) describe() string {
-	parts := make([]string, 0, len(d.Equals)+1)
-	for _, e := range d.Equals {
-		parts = append(parts, e+" =")
-	}
-	if d.Sort != nil {
-		parts = append(parts, d.Sort.On+" "+d.Sort.Condition)
-	}
-	return fmt.Sprint(strings.Join(parts, ", "))
-}

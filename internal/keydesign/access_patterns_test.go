@@ -52,9 +52,9 @@ var (
 func TestAccessPatternsWellModeled(t *testing.T) {
 	doc := analyze(t, patternOrdersDesign(orderByID, ordersOfCustomer, pendingOrders))
 	for _, want := range []struct {
-		name, index, kind string
-		perQuery, perSecond  float64
-		share                float64
+		name, index, kind   string
+		perQuery, perSecond float64
+		share               float64
 	}{
 		// 1 item of 1 KB, eventual: half a unit.
 		{"order_by_id", "by_order", IndexKindGSI, 0.5, 150, 0},

@@ -26,6 +26,7 @@ type designInputModel struct {
 	Enforce                types.Bool   `tfsdk:"enforce"`
 	Observed               types.Object `tfsdk:"observed"`
 	ObservedIndexes        types.Map    `tfsdk:"observed_indexes"`
+	AccessPatterns         types.Map    `tfsdk:"access_patterns"`
 }
 
 type keyModel struct {
@@ -289,6 +290,7 @@ func expandDesign(ctx context.Context, m designInputModel) (*keydesign.Input, di
 		}
 	}
 	in.Observed = e.expandObserved(m.Observed, m.ObservedIndexes)
+	in.AccessPatterns = e.expandAccessPatterns(m.AccessPatterns)
 	in.Unknown = e.unknown
 	return in, e.diags
 }

@@ -137,6 +137,7 @@ func designInputAttributes() map[string]rschema.Attribute {
 		"enforce":          optionalBool("When true (the default, or the provider's policy.enforce), error findings fail the plan; when false, every finding is a warning."),
 		"observed":         observedInputAttributes()["observed"],
 		"observed_indexes": observedInputAttributes()["observed_indexes"],
+		"access_patterns":  accessPatternsAttribute(),
 	}
 }
 
