@@ -191,7 +191,7 @@ resource "dynamokeys_sharded_table" "t" {
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("report"),
-						knownvalue.StringRegexp(regexp.MustCompile(`orders_of_customer\s+table key\s+1\s+80\s+ok`))),
+						knownvalue.StringRegexp(regexp.MustCompile(`orders_of_customer\s+table key\s+1\s+60\s+ok`))),
 				},
 				Check: created.unchanged(api, name, "pk", "sk"),
 			},
