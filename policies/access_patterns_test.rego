@@ -66,10 +66,10 @@ test_scan_needed_on_a_named_index if {
 }
 
 test_sort_condition_out_of_order_is_error if {
-	f := pattern({"sort_expressible": false, "sort_reason": "the condition is on {order_id}, but {order_date} come(s) before it"})
+	f := pattern({"sort_expressible": false, "sort_reason": "the condition is on {order_id}, but {order_date} comes before it"})
 	fixtures.ids(access_patterns.findings) == {"DK802"} with input as with_patterns([f])
 	some finding in access_patterns.findings with input as with_patterns([f])
-	finding.message == `pattern "orders_of_customer": the condition is on {order_id}, but {order_date} come(s) before it`
+	finding.message == `pattern "orders_of_customer": the condition is on {order_id}, but {order_date} comes before it`
 }
 
 test_fanout_read_warns_with_the_factor if {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -369,8 +370,8 @@ func sortExpressible(ap AccessPatternDoc, known knownSet, k *patternKey, used ma
 	}
 	for _, p := range k.sort[prefix:] {
 		if known.has(p) {
-			return false, fmt.Sprintf("%s is known but %s, before it in the sort key of %s, is not: a key condition matches the sort key from its first part",
-				partLabel(p), partLabel(k.sort[prefix]), indexLabel(k.name))
+			return false, fmt.Sprintf("%s is known but %s, before it in %s, is not: a key condition matches the sort key from its first part",
+				partLabel(p), partLabel(k.sort[prefix]), sortKeyLabel(k.name))
 		}
 	}
 	if ap.Sort == nil {
@@ -384,14 +385,18 @@ func sortExpressible(ap AccessPatternDoc, known knownSet, k *patternKey, used ma
 	case at < 0 && len(k.sort) == 0:
 		return false, fmt.Sprintf("%s has no sort key to hold a condition on %s", indexLabel(k.name), ap.Sort.On)
 	case at < 0:
-		return false, fmt.Sprintf("the sort key of %s does not hold %s", indexLabel(k.name), ap.Sort.On)
+		return false, fmt.Sprintf("%s does not hold %s", sortKeyLabel(k.name), ap.Sort.On)
 	case at > prefix:
 		var missing []string
 		for _, p := range k.sort[prefix:at] {
 			missing = append(missing, partLabel(p))
 		}
-		return false, fmt.Sprintf("the condition is on %s, but %s come(s) before it in the sort key of %s and the query does not know it",
-			partLabel(k.sort[at]), strings.Join(missing, ", "), indexLabel(k.name))
+		verb := "comes"
+		if len(missing) > 1 {
+			verb = "come"
+		}
+		return false, fmt.Sprintf("the condition is on %s, but %s %s before it in %s and the query does not know it",
+			partLabel(k.sort[at]), strings.Join(missing, ", "), verb, sortKeyLabel(k.name))
 	}
 	p := k.sort[at]
 	used[p.name] = true
@@ -401,6 +406,14 @@ func sortExpressible(ap AccessPatternDoc, known knownSet, k *patternKey, used ma
 			partLabel(p), p.keyType, ap.Sort.Condition)
 	}
 	return true, ""
+}
+
+// sortKeyLabel names a key's sort key in messages.
+func sortKeyLabel(index string) string {
+	if index == TableKeyIndex {
+		return "the table's sort key"
+	}
+	return "the sort key of index " + strconv.Quote(index)
 }
 
 func partLabel(p keyPart) string {
