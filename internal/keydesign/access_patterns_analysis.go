@@ -202,12 +202,14 @@ func (a *analyzer) matchPattern(doc *Document, ap AccessPatternDoc, keys []*patt
 	if ap.Index != nil {
 		f.Requested = *ap.Index
 	}
+	// Unserved keys are listed table first, then LSIs, then GSIs (the keys' order), before ranking.
+	for _, m := range matches {
+		f.Unserved = append(f.Unserved, UnservedKey{Index: m.key.name, Missing: m.missing})
+	}
 	slices.SortStableFunc(matches, compareMatches)
 	best := matches[0]
-	if len(best.missing) > 0 {
-		for _, m := range matches {
-			f.Unserved = append(f.Unserved, UnservedKey{Index: m.key.name, Missing: m.missing})
-		}
+	if len(best.missing) == 0 {
+		f.Unserved = []UnservedKey{}
 	}
 	k := best.key
 	f.Index, f.IndexKind, f.Serves = k.name, k.kind, len(best.missing) == 0
