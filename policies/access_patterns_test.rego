@@ -1,6 +1,5 @@
 package dynamokeys.rules.access_patterns_test
 
-import data.dynamokeys
 import data.dynamokeys.fixtures
 import data.dynamokeys.rules.access_patterns
 
@@ -40,22 +39,18 @@ test_scan_needed_names_every_key_and_the_index_to_add if {
 		"unserved": [{"index": "table", "missing": ["customer_id"]}, {"index": "by_order", "missing": ["order_id"]}],
 		"suggested_index": {"partition_key": ["status"], "sort_key": ["order_date"]},
 	})
-	access_patterns.findings == {{
+	findings := access_patterns.findings with input as with_patterns([f])
+	{object.remove(finding, ["remediation"]) | some finding in findings} == {{
 		"rule": "DK801", "name": "scan-needed", "severity": "error", "path": ["access_patterns", "orders_by_status"],
 		"message": concat("", [
 			`pattern "orders_by_status" knows status, and no key serves it without a Scan `,
 			`(the table's key needs customer_id; index "by_order" needs order_id): `,
 			"a GSI with partition key [status] and sort key [order_date] serves it",
 		]),
-		"remediation": access_patterns_remediation("DK801"),
 		"docs_url": "https://registry.terraform.io/providers/dynamokeys/dynamokeys/latest/docs/guides/rule-reference#dk801",
-	}} with input as with_patterns([f])
-}
-
-access_patterns_remediation(id) := r if {
-	some f in access_patterns.findings with input as with_patterns([pattern({"serves": false, "unserved": [{"index": "table", "missing": ["x"]}]})])
-	f.rule == id
-	r := f.remediation
+	}}
+	some finding in findings
+	startswith(finding.remediation, "Add a GSI whose partition key is what the query knows")
 }
 
 test_scan_needed_on_a_named_index if {
@@ -139,7 +134,10 @@ test_hot_read_key_over_a_partition_is_error if {
 	})
 	some finding in access_patterns.findings with input as with_patterns([f])
 	finding.rule == "DK807"
-	finding.message == `pattern "orders_of_customer" puts 9,000 RCU/s on one partition of index "by_status" (100% of its 9,000 RCU/s on the busiest key value); a partition serves 3,000`
+	finding.message == concat("", [
+		`pattern "orders_of_customer" puts 9,000 RCU/s on one partition of index "by_status" `,
+		"(100% of its 9,000 RCU/s on the busiest key value); a partition serves 3,000",
+	])
 }
 
 test_hot_read_sized_by_sharding_is_left_to_the_shard_count if {
@@ -157,12 +155,15 @@ test_query_over_a_page_warns if {
 	some finding in access_patterns.findings with input as with_patterns([f])
 	finding.rule == "DK808"
 	finding.path == ["access_patterns", "orders_of_customer", "items"]
-	finding.message == `pattern "orders_of_customer" reads 2,000 items of 1,024 bytes, 2,048,000 bytes per Query; a Query returns at most 1,048,576 bytes per page, so each Query takes 2 round trips`
+	finding.message == concat("", [
+		`pattern "orders_of_customer" reads 2,000 items of 1,024 bytes, 2,048,000 bytes per Query; `,
+		"a Query returns at most 1,048,576 bytes per page, so each Query takes 2 round trips",
+	])
 }
 
 test_entry_point_reports_the_area if {
 	f := pattern({"sort_expressible": false, "sort_reason": "x"})
-	"DK802" in fixtures.ids(dynamokeys.findings) with input as with_patterns([f])
+	"DK802" in fixtures.ids(data.dynamokeys.findings) with input as with_patterns([f])
 }
 
 test_aws_documents_without_patterns_stay_silent if {
