@@ -384,4 +384,3 @@ func (a *analyzer) accessPatternDocs(t TrafficDoc) []AccessPatternDoc {
 	slices.SortFunc(out, func(x, y AccessPatternDoc) int { return cmp.Compare(x.Name, y.Name) })
 	return out
 }
-

@@ -438,14 +438,14 @@ func consistencyFactor(c string) float64 {
 // partition-key values one shard per call (SizedBySharding): they add up, as every such pattern may read
 // the same busiest value. It does not depend on the shard count.
 func (a *analyzer) patternHotReads(doc *Document) (float64, bool) {
-	sum, any := 0.0, false
+	sum, found := 0.0, false
 	for _, f := range doc.Derived.AccessPatterns {
 		if f.SizedBySharding {
 			sum += f.ReadUnitsPerQuery * a.patternRate(doc, f.Name) * f.HotKeyShare
-			any = true
+			found = true
 		}
 	}
-	return sum, any
+	return sum, found
 }
 
 func (a *analyzer) patternRate(doc *Document, name string) float64 {

@@ -94,7 +94,9 @@ var structFields sync.Map // reflect.Type → []structField
 
 func fieldsOf(t reflect.Type) []structField {
 	if cached, ok := structFields.Load(t); ok {
-		return cached.([]structField)
+		if fields, ok := cached.([]structField); ok {
+			return fields
+		}
 	}
 	fields := make([]structField, 0, t.NumField())
 	for i := range t.NumField() {

@@ -175,14 +175,24 @@ func TestAccShardedTableAccessPatternsTouchNothing(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             checkTableGone(api, name),
 		Steps: []resource.TestStep{
-			{Config: smallTable(endpoint, name, "deletion_protection = false"), Check: created.record(api, name)},
 			{
 				Config: providerBlock(endpoint) + fmt.Sprintf(`
 resource "dynamokeys_sharded_table" "t" {
   name                = %q
   deletion_protection = false
-  partition_key       = { name = "pk", template = "CUSTOMER#{customer_id}" }
-  sort_key            = { name = "sk", template = "ORDER#{order_id}" }
+  partition_key       = { name = "customer", template = "CUSTOMER#{customer_id}" }
+  sort_key            = { name = "order_key", template = "ORDER#{order_id}" }
+  segments            = { customer_id = { kind = "id" }, order_id = { kind = "id" } }
+}`, name),
+				Check: created.record(api, name),
+			},
+			{
+				Config: providerBlock(endpoint) + fmt.Sprintf(`
+resource "dynamokeys_sharded_table" "t" {
+  name                = %q
+  deletion_protection = false
+  partition_key       = { name = "customer", template = "CUSTOMER#{customer_id}" }
+  sort_key            = { name = "order_key", template = "ORDER#{order_id}" }
   segments            = { customer_id = { kind = "id" }, order_id = { kind = "id" } }
   access_patterns     = { orders_of_customer = { equals = ["customer_id"], reads_per_second = 40, items = 10 } }
 }`, name),
@@ -193,7 +203,7 @@ resource "dynamokeys_sharded_table" "t" {
 					statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("report"),
 						knownvalue.StringRegexp(regexp.MustCompile(`orders_of_customer\s+table key\s+1\s+60\s+ok`))),
 				},
-				Check: created.unchanged(api, name, "pk", "sk"),
+				Check: created.unchanged(api, name, "customer", "order_key"),
 			},
 			{
 				// Changing a pattern again plans an update and nothing else.
@@ -201,15 +211,15 @@ resource "dynamokeys_sharded_table" "t" {
 resource "dynamokeys_sharded_table" "t" {
   name                = %q
   deletion_protection = false
-  partition_key       = { name = "pk", template = "CUSTOMER#{customer_id}" }
-  sort_key            = { name = "sk", template = "ORDER#{order_id}" }
+  partition_key       = { name = "customer", template = "CUSTOMER#{customer_id}" }
+  sort_key            = { name = "order_key", template = "ORDER#{order_id}" }
   segments            = { customer_id = { kind = "id" }, order_id = { kind = "id" } }
   access_patterns     = { orders_of_customer = { equals = ["customer_id"], reads_per_second = 80, items = 10 } }
 }`, name),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(smallAddress, plancheck.ResourceActionUpdate),
 				}},
-				Check: created.unchanged(api, name, "pk", "sk"),
+				Check: created.unchanged(api, name, "customer", "order_key"),
 			},
 		},
 	})
