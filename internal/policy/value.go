@@ -120,8 +120,9 @@ func fieldsOf(t reflect.Type) []structField {
 }
 
 func structToValue(v reflect.Value) (ast.Value, error) {
-	obj := ast.NewObject()
-	for _, field := range fieldsOf(v.Type()) {
+	fields := fieldsOf(v.Type())
+	obj := ast.NewObjectWithCapacity(len(fields))
+	for _, field := range fields {
 		fv := v.Field(field.index)
 		if field.promote {
 			inner, err := structToValue(fv)
