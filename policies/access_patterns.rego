@@ -181,8 +181,8 @@ warnings contains lib.finding(rego.metadata.rule(), msg, array.concat(f.path, ["
 # title: Unused index
 # description: |
 #   Every write of an item that carries an index's key attributes is written to the index too, in write
-#   units and storage. When the access patterns are declared and none reads an index, it costs writes and
-#   serves no query.
+#   units and storage. When the access patterns are declared and none reads an index (none is served by it
+#   and none names it), it costs writes and serves no query.
 # custom:
 #   id: DK806
 #   name: unused-index
@@ -194,7 +194,7 @@ warnings contains lib.finding(rego.metadata.rule(), msg, array.concat(f.path, ["
 warnings contains lib.finding(rego.metadata.rule(), msg, [index.attribute, index.name]) if {
 	count(input.derived.access_patterns) > 0
 	lib.known("derived.access_patterns")
-	used := {f.index | some f in served}
+	used := {f.index | some f in served} | {f.requested | some f in input.derived.access_patterns}
 	some index in indexes
 	not index.name in used
 	msg := sprintf(

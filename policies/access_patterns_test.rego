@@ -117,6 +117,12 @@ test_unused_index_warns_when_patterns_are_declared if {
 	} with input as doc
 }
 
+test_index_a_pattern_names_is_not_reported_even_unserved if {
+	f := pattern({"requested": "by_status", "index": "by_status", "serves": false, "unserved": [{"index": "by_status", "missing": ["status"]}]})
+	doc := object.union(with_patterns([f]), {"table": {"gsis": [by_status]}})
+	fixtures.ids(access_patterns.findings) == {"DK801"} with input as doc
+}
+
 test_used_index_is_not_reported if {
 	doc := object.union(with_patterns([pattern({"index": "by_status", "index_kind": "gsi"})]), {"table": {"gsis": [by_status]}})
 	count(access_patterns.findings) == 0 with input as doc
