@@ -156,7 +156,8 @@ warm[kind] := figure if {
 #   A PROVISIONED table throttles when peak demand is above its capacity units; with an autoscaling range,
 #   above the range's max, which is all the autoscaler can give. An index is checked the same way against
 #   its measured traffic (observed_indexes); without a measurement the table's writes are only an upper
-#   bound of its demand (a sparse index takes fewer), so it is not checked.
+#   bound of its demand (a sparse index takes fewer), so only its reads by the declared access patterns are
+#   checked.
 # custom:
 #   id: DK603
 #   name: provisioned-capacity
@@ -190,6 +191,19 @@ provisioned_problems contains {"path": gsi_at(gsi.g, capacity.path), "msg": msg}
 	capacity.units < gsi.demand
 	msg := sprintf("index %s: %s is %s units but its measured peak %s demand is %s units/s", [
 		gsi.g.name, capacity.name, lib.fmt(capacity.units), gsi.kind, lib.fmt(gsi.demand),
+	])
+}
+
+# Without a measurement, the reads of the access patterns an index serves are its declared read demand.
+provisioned_problems contains {"path": gsi_at(gsi.g, capacity.path), "msg": msg} if {
+	some gsi in gsi_demand
+	gsi.kind == "read"
+	gsi.g.peak_source != "measured"
+	lib.number(object.get(gsi.g, "pattern_read_units", null))
+	capacity := index_limit(gsi.g, gsi.kind)
+	capacity.units < gsi.demand
+	msg := sprintf("index %s: %s is %s units but the access patterns it serves read %s units/s", [
+		gsi.g.name, capacity.name, lib.fmt(capacity.units), lib.fmt(gsi.demand),
 	])
 }
 

@@ -32,6 +32,7 @@ type Data struct {
 type Limits struct {
 	PartitionWriteUnits       int64   `json:"partition_write_units"`
 	PartitionReadUnits        int64   `json:"partition_read_units"`
+	QueryPageBytes            int64   `json:"query_page_bytes"`
 	WriteUnitBytes            int64   `json:"write_unit_bytes"`
 	ReadUnitBytes             int64   `json:"read_unit_bytes"`
 	PartitionKeyMaxBytes      int64   `json:"partition_key_max_bytes"`

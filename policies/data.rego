@@ -12,6 +12,7 @@ docs_base := "https://registry.terraform.io/providers/dynamokeys/dynamokeys/late
 limits := {
 	"partition_write_units": 1000,
 	"partition_read_units": 3000,
+	"query_page_bytes": 1048576,
 	"write_unit_bytes": 1024,
 	"read_unit_bytes": 4096,
 	"partition_key_max_bytes": 2048,

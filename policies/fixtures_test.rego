@@ -64,9 +64,11 @@ base := {
 		"conventions": {"delimiters": ["#"], "letter_cases": ["upper"]},
 		"collection": {"items_per_key": 1000, "basis": "given", "entry_bytes": 1024, "bytes": 1024000},
 		"projected_non_key_attributes": 0,
+		"access_patterns": [],
 	},
 	"prior": null,
 	"unknown": [],
+	"access_patterns": [],
 }
 
 # doc is the base document with overrides merged in (objects merge, arrays replace).

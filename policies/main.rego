@@ -29,6 +29,12 @@ errors contains f if some f in data.dynamokeys.rules.gsi.errors
 
 errors contains f if some f in data.dynamokeys.rules.capacity.errors
 
+# The access-pattern rules read only declared patterns: the check keeps them out of designs without any.
+errors contains f if {
+	patterns
+	some f in data.dynamokeys.rules.access_patterns.errors
+}
+
 # The measured rules have nothing to read without a measurement: the check keeps them out of most
 # evaluations.
 errors contains f if {
@@ -64,6 +70,13 @@ warnings contains f if {
 }
 
 measured if count(input.observed) > 0
+
+patterns if count(input.derived.access_patterns) > 0
+
+warnings contains f if {
+	patterns
+	some f in data.dynamokeys.rules.access_patterns.warnings
+}
 
 warnings contains f if {
 	some f in custom_findings

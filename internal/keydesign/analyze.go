@@ -30,6 +30,7 @@ func Analyze(in *Input) (*Document, []*FieldError) {
 	if in.SortKey != nil {
 		sk = a.parseKey(Path{"sort_key", "template"}, in.SortKey.Template)
 	}
+	a.validateAccessPatterns(sk)
 	if len(a.errs) > 0 {
 		return nil, a.errs
 	}
@@ -179,7 +180,9 @@ func (a *analyzer) build(pk, sk *Template) *Document {
 	doc.Table = a.tableDoc()
 
 	d := &doc.Derived
+	a.matchAccessPatterns(doc, pk, sk)
 	a.capacity(doc, pk)
+	a.finishAccessPatterns(doc)
 	d.ShardWidth = ShardWidth(d.ShardCount)
 	d.Routing = Routing{Algorithm: routingAlgorithm(doc.Sharding.Strategy), Count: d.ShardCount, Width: d.ShardWidth,
 		Source: doc.Sharding.Source, SchemeVersion: doc.Sharding.SchemeVersion}
@@ -210,6 +213,7 @@ func (a *analyzer) build(pk, sk *Template) *Document {
 	}
 	a.gsiFacts(doc)
 	a.observedFacts(doc, pk)
+	a.indexPatternReads(doc)
 	a.collection(doc)
 	a.cost(doc)
 	d.KeyAttributes = keyAttributes(doc.Table)

@@ -159,6 +159,10 @@ func (a *analyzer) capacity(doc *Document, pk *Template) {
 		hotR = *c.PeakReadUnits * c.HotKeyShare
 		c.HotKeyReadUnits = ptr(hotR)
 	}
+	if hot, ok := a.patternHotReads(doc); ok && a.patternsComplete(doc) && hot > hotR {
+		hotR = hot // the access patterns' reads on the table key (access_patterns_analysis.go)
+		c.HotKeyReadUnits = ptr(hotR)
+	}
 	if v := t.HottestItemWritesPerSecond; v != nil {
 		c.HottestItemWriteUnits = ptr(*v * c.WriteUnitsPerWrite)
 	}

@@ -22,6 +22,10 @@ type Document struct {
 
 	// Observed is the measured traffic of the table and its GSIs with the facts the DK70x rules read.
 	Observed []ObservedDoc `json:"observed"`
+
+	// AccessPatterns are the application's queries, defaults applied, sorted by name; what the analysis
+	// derived from them is in Derived.AccessPatterns (access_patterns.go).
+	AccessPatterns []AccessPatternDoc `json:"access_patterns"`
 }
 
 // TableDoc is the table part of the document.
@@ -93,6 +97,9 @@ type GSIDoc struct {
 	PeakWriteUnits *float64 `json:"peak_write_units"`
 	PeakReadUnits  *float64 `json:"peak_read_units"`
 	PeakSource     string   `json:"peak_source"`
+	// PatternReadUnits are the reads of the access patterns the index serves, in read units per second; nil
+	// when no pattern reads it. Without a measurement they are also its PeakReadUnits.
+	PatternReadUnits *float64 `json:"pattern_read_units"`
 }
 
 // ShardingDoc is the sharding block with defaults applied.
@@ -145,6 +152,9 @@ type Derived struct {
 	ProjectedNonKeyAttributes int `json:"projected_non_key_attributes"`
 	// Cost is the monthly price of the design in each billing mode (cost.go); nil while an input is unknown.
 	Cost *CostEstimate `json:"cost"`
+
+	// AccessPatterns are the facts of each access pattern, in the order of the document's AccessPatterns.
+	AccessPatterns []PatternFacts `json:"access_patterns"`
 }
 
 // Capacity is the result of the capacity model (capacity.go). Nil values need traffic that was not given.

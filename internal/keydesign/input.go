@@ -58,6 +58,9 @@ type Input struct {
 	// Pricing is where and how the table is priced (cost.go); nil prices the default region's Standard class.
 	Pricing *PricingInput
 
+	// AccessPatterns are the application's queries (access_patterns.go).
+	AccessPatterns []AccessPattern
+
 	Unknown []Path
 	// Prior is the document built from the prior state (resource updates only).
 	Prior *Document

@@ -17,6 +17,11 @@ var (
 	PartitionWriteUnitsLimit = float64(limits.PartitionWriteUnits)
 	PartitionReadUnitsLimit  = float64(limits.PartitionReadUnits)
 
+	// QueryPageBytes is the most data one Query request reads before it returns a page (API_Query: "A single
+	// Query operation will read up to the maximum number of items set (if using the Limit parameter) or a
+	// maximum of 1 MB of data").
+	QueryPageBytes = limits.QueryPageBytes
+
 	// WriteUnitBytes and ReadUnitBytes are the item sizes one write unit and one strongly consistent read
 	// unit cover (ProvisionedThroughput.html).
 	WriteUnitBytes = float64(limits.WriteUnitBytes)

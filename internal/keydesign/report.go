@@ -15,6 +15,8 @@ type ReportFinding struct {
 	Name     string
 	Severity string
 	Message  string
+	// Path is the attribute the finding concerns; the access-pattern table finds each pattern's findings by it.
+	Path Path
 }
 
 // barWidth is the number of characters that stand for one partition's limit in the report's bar chart;
@@ -57,7 +59,11 @@ func Report(doc *Document, findings []ReportFinding) string {
 		fmt.Fprintf(&b, "  writes %s/s = %s WCU\n", thousands(*doc.Traffic.WritesPerSecond), thousands(*c.PeakWriteUnits))
 	}
 	if c.PeakReadUnits != nil {
-		fmt.Fprintf(&b, "  reads  %s/s = %s RCU\n", thousands(*doc.Traffic.ReadsPerSecond), thousands(*c.PeakReadUnits))
+		if r := doc.Traffic.ReadsPerSecond; r != nil && *r*c.ReadUnitsPerRead >= *c.PeakReadUnits {
+			fmt.Fprintf(&b, "  reads  %s/s = %s RCU\n", thousands(*r), thousands(*c.PeakReadUnits))
+		} else {
+			fmt.Fprintf(&b, "  reads  %s RCU of the access patterns on the table key and its LSIs\n", thousands(*c.PeakReadUnits))
+		}
 	}
 	if c.PeakWriteUnits == nil && c.PeakReadUnits == nil {
 		b.WriteString("  no traffic given: set traffic.writes_per_second and reads_per_second to size shards\n")
@@ -89,6 +95,7 @@ func Report(doc *Document, findings []ReportFinding) string {
 	}
 
 	writeMeasured(&b, doc)
+	writeAccessPatterns(&b, doc, findings)
 	writeCost(&b, doc)
 
 	b.WriteString("\nFindings\n")

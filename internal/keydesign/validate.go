@@ -176,7 +176,10 @@ func checkFinite(doc *Document) []*FieldError {
 		c.PerShardReadUnits, c.HottestItemWriteUnits, c.HottestItemReadUnits, &c.HotKeyShare, &c.WriteUnitsPerWrite,
 		&c.ReadUnitsPerRead, col.ItemsPerKey, col.Bytes}
 	for _, g := range doc.Table.GSIs {
-		values = append(values, g.HotPartitionWriteUnits)
+		values = append(values, g.HotPartitionWriteUnits, g.PatternReadUnits)
+	}
+	for _, f := range doc.Derived.AccessPatterns {
+		values = append(values, &f.ReadUnitsPerSecond, &f.HotKeyReadUnits, &f.FetchReadUnitsPerSecond, &f.HotKeyShare)
 	}
 	for _, v := range values {
 		if v != nil && (math.IsInf(*v, 0) || math.IsNaN(*v)) {

@@ -39,7 +39,8 @@ func TestEveryRuleHasCompleteMetadata(t *testing.T) {
 		}
 	}
 	for _, id := range strings.Fields("DK101 DK102 DK103 DK104 DK105 DK106 DK107 DK108 DK201 DK202 DK203 DK204 " +
-		"DK301 DK302 DK303 DK304 DK305 DK401 DK402 DK403 DK404 DK405 DK501 DK502 DK503 DK601 DK602 DK603") {
+		"DK301 DK302 DK303 DK304 DK305 DK401 DK402 DK403 DK404 DK405 DK501 DK502 DK503 DK601 DK602 DK603 " +
+		"DK801 DK802 DK803 DK804 DK805 DK806 DK807 DK808") {
 		if !ids[id] {
 			t.Errorf("rule %s of the catalogue is missing from the bundle", id)
 		}

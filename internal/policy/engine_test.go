@@ -3,6 +3,7 @@ package policy
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -232,6 +233,47 @@ func shardedTableDesign() *keydesign.Input {
 // BenchmarkEvaluate is one evaluation, document conversion included, of a sharded table design with 2 GSIs
 // and 2 LSIs (target: median < 1 ms).
 func BenchmarkEvaluate(b *testing.B) { benchmarkEvaluate(b, shardedTableDesign()) }
+
+// BenchmarkEvaluateWithAccessPatterns is BenchmarkEvaluate's design with 20 access patterns over the table
+// key, both LSIs and both GSIs, some of which fire DK801–DK808.
+func BenchmarkEvaluateWithAccessPatterns(b *testing.B) {
+	benchmarkEvaluate(b, withAccessPatterns(shardedTableDesign(), 20))
+}
+
+// BenchmarkEvaluateWithCleanAccessPatterns has 20 patterns that each read one item by its whole key: no
+// finding, so it measures what the patterns cost the rules, apart from building findings.
+func BenchmarkEvaluateWithCleanAccessPatterns(b *testing.B) {
+	in := shardedTableDesign()
+	for i := range 20 {
+		in.AccessPatterns = append(in.AccessPatterns, keydesign.AccessPattern{Name: fmt.Sprintf("get_%02d", i),
+			Equals: []string{"day", "event_id"}, ReadsPerSecond: p(float64(i + 1))})
+	}
+	benchmarkEvaluate(b, in)
+}
+
+// withAccessPatterns adds n access patterns cycling through the shapes a design declares: Queries on each key,
+// fan-out, a sort condition out of order, a strong read on a GSI, projection misses and Scans.
+func withAccessPatterns(in *keydesign.Input, n int) *keydesign.Input {
+	shapes := []keydesign.AccessPattern{
+		{Equals: []string{"day", "event_id"}},
+		{Equals: []string{"day"}, Items: p(int64(50))},
+		{Equals: []string{"day"}, Sort: &keydesign.SortCondition{On: "created", Condition: keydesign.SortBetween}, Items: p(int64(20))},
+		{Index: p("by_status"), Equals: []string{"day"}, Sort: &keydesign.SortCondition{On: "status", Condition: keydesign.SortBeginsWith}},
+		{Equals: []string{"customerId"}, Items: p(int64(10)), Attributes: []string{"total"}},
+		{Index: p("by_region_day"), Equals: []string{"region", "customerId"}, Consistency: "strong"},
+		{Equals: []string{"region"}},
+		{Index: p("by_created"), Equals: []string{"day"}, Sort: &keydesign.SortCondition{On: "created", Condition: keydesign.SortGreater}, Attributes: []string{"payload"}},
+		{Equals: []string{"customerId"}, Items: p(int64(2000)), HotKeyShare: p(1.0)},
+		{Index: p("table"), Equals: []string{"day"}, Sort: &keydesign.SortCondition{On: "event_id", Condition: keydesign.SortBeginsWith}},
+	}
+	for i := range n {
+		ap := shapes[i%len(shapes)]
+		ap.Name = fmt.Sprintf("pattern_%02d", i)
+		ap.ReadsPerSecond = p(float64(10 * (i + 1)))
+		in.AccessPatterns = append(in.AccessPatterns, ap)
+	}
+	return in
+}
 
 // BenchmarkEvaluateHotDesign is the same table unsharded, where four error findings are built and formatted.
 func BenchmarkEvaluateHotDesign(b *testing.B) { benchmarkEvaluate(b, tableDesign()) }

@@ -3,6 +3,7 @@ package policy
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/policies"
 )
 
 // TestDataModuleIsGenerated: policies/data.rego is what internal/cmd/datamodule writes from the data file.
@@ -81,7 +84,7 @@ func TestEntryPointsFailClosedWithoutLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	oldFormat := strings.Replace(string(current), "\ndata_format := 2\n", "\ndata_format := 1\n", 1)
+	oldFormat := strings.Replace(string(current), fmt.Sprintf("\ndata_format := %d\n", policies.Bundle.DataFormat), "\ndata_format := 0\n", 1)
 	for name, modules := range map[string]map[string]*ast.Module{
 		"missing":    modulesWithout(t, DataModulePath, nil),
 		"old format": modulesWithout(t, DataModulePath, map[string]string{"old/data.rego": oldFormat}),
@@ -103,7 +106,7 @@ func TestEntryPointsFailClosedWithoutLimits(t *testing.T) {
 			}
 			wantPrefix := notLoaded
 			if name == "old format" {
-				wantPrefix = "dynamokeys: the policy bundle's limits (data.rego) are of data format 1, but its rules read format 2"
+				wantPrefix = fmt.Sprintf("dynamokeys: the policy bundle's limits (data.rego) are of data format 0, but its rules read format %d", policies.Bundle.DataFormat)
 			}
 			if !strings.HasPrefix(msg, wantPrefix) {
 				t.Errorf("%s: %s says %q", name, ep.query, msg)

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 )
@@ -77,24 +78,53 @@ func toValue(v reflect.Value) (ast.Value, error) {
 	return nil, fmt.Errorf("cannot convert %s to a policy value", v.Type())
 }
 
-func structToValue(v reflect.Value) (ast.Value, error) {
-	t := v.Type()
-	obj := ast.NewObject()
+// structField is how one field of a struct type converts: its JSON key as a term, built once per type.
+type structField struct {
+	index     int
+	name      string
+	key       *ast.Term
+	omitEmpty bool
+	// promote is an embedded struct without a tag, whose fields are promoted as encoding/json does.
+	promote bool
+}
+
+// structFields caches the fields of each struct type converted: reading the tags of every field on every
+// conversion cost more than the conversion once documents carried lists of structs (access patterns).
+var structFields sync.Map // reflect.Type → []structField
+
+func fieldsOf(t reflect.Type) []structField {
+	if cached, ok := structFields.Load(t); ok {
+		if fields, ok := cached.([]structField); ok {
+			return fields
+		}
+	}
+	fields := make([]structField, 0, t.NumField())
 	for i := range t.NumField() {
 		field := t.Field(i)
 		if !field.IsExported() {
 			continue
 		}
-		name, opts, _ := strings.Cut(field.Tag.Get("json"), ",")
+		tag := field.Tag.Get("json")
+		name, opts, _ := strings.Cut(tag, ",")
 		if name == "-" {
 			continue
 		}
 		if name == "" {
 			name = field.Name
 		}
-		fv := v.Field(i)
-		if field.Anonymous && field.Tag.Get("json") == "" && fv.Kind() == reflect.Struct {
-			// An embedded struct's fields are promoted, as encoding/json does.
+		fields = append(fields, structField{index: i, name: field.Name, key: ast.StringTerm(name),
+			omitEmpty: strings.Contains(opts, "omitempty"), promote: field.Anonymous && tag == "" && field.Type.Kind() == reflect.Struct})
+	}
+	structFields.Store(t, fields)
+	return fields
+}
+
+func structToValue(v reflect.Value) (ast.Value, error) {
+	fields := fieldsOf(v.Type())
+	obj := ast.NewObjectWithCapacity(len(fields))
+	for _, field := range fields {
+		fv := v.Field(field.index)
+		if field.promote {
 			inner, err := structToValue(fv)
 			if err != nil {
 				return nil, err
@@ -104,14 +134,14 @@ func structToValue(v reflect.Value) (ast.Value, error) {
 			}
 			continue
 		}
-		if strings.Contains(opts, "omitempty") && fv.IsZero() {
+		if field.omitEmpty && fv.IsZero() {
 			continue
 		}
 		el, err := toValue(fv)
 		if err != nil {
-			return nil, fmt.Errorf("%s.%s: %w", t.Name(), field.Name, err)
+			return nil, fmt.Errorf("%s.%s: %w", v.Type().Name(), field.name, err)
 		}
-		obj.Insert(ast.StringTerm(name), ast.NewTerm(el))
+		obj.Insert(field.key, ast.NewTerm(el))
 	}
 	return obj, nil
 }

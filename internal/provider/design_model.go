@@ -27,6 +27,7 @@ type designInputModel struct {
 	Observed               types.Object `tfsdk:"observed"`
 	ObservedIndexes        types.Map    `tfsdk:"observed_indexes"`
 	Pricing                types.Object `tfsdk:"pricing"`
+	AccessPatterns         types.Map    `tfsdk:"access_patterns"`
 }
 
 type keyModel struct {
@@ -297,6 +298,7 @@ func expandDesign(ctx context.Context, m designInputModel) (*keydesign.Input, di
 	}
 	in.Observed = e.expandObserved(m.Observed, m.ObservedIndexes)
 	in.Pricing = e.expandPricing(m.Pricing)
+	in.AccessPatterns = e.expandAccessPatterns(m.AccessPatterns)
 	in.Unknown = e.unknown
 	return in, e.diags
 }

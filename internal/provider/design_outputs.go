@@ -117,7 +117,7 @@ func flattenDesign(ctx context.Context, doc *keydesign.Document, findings []poli
 		})
 		diags.Append(dg...)
 		items = append(items, obj)
-		report = append(report, keydesign.ReportFinding{Rule: f.Rule, Name: f.Name, Severity: f.Severity, Message: f.Message})
+		report = append(report, keydesign.ReportFinding{Rule: f.Rule, Name: f.Name, Severity: f.Severity, Message: f.Message, Path: f.Path})
 	}
 	out.Findings, dg = types.ListValue(findingType, items)
 	diags.Append(dg...)
@@ -132,7 +132,8 @@ func flattenDesign(ctx context.Context, doc *keydesign.Document, findings []poli
 }
 
 // mapAttributes are the attributes whose next path step is a map key.
-var mapAttributes = map[string]bool{"segments": true, "local_secondary_indexes": true, "global_secondary_indexes": true, "tags": true, "observed_indexes": true}
+var mapAttributes = map[string]bool{"segments": true, "local_secondary_indexes": true, "global_secondary_indexes": true, "tags": true, "observed_indexes": true,
+	"access_patterns": true}
 
 // attributePath converts a domain path to a Terraform attribute path, using the schema's shape: the step
 // after a map attribute is a key, a number after a list attribute is an index.

@@ -141,6 +141,7 @@ func designInputAttributes() map[string]rschema.Attribute {
 		"observed":         observedInputAttributes()["observed"],
 		"observed_indexes": observedInputAttributes()["observed_indexes"],
 		"pricing":          pricingAttribute(),
+		"access_patterns":  accessPatternsAttribute(),
 	}
 }
 

@@ -147,6 +147,35 @@ var parityDesigns = map[string]string{
     by_status   = { partition_key = [{ name = "status" }], projection_type = "KEYS_ONLY" }
   }
   traffic       = { writes_per_second = 200, average_writes_per_second = 50, item_size_bytes = 2500 }`,
+	// Access patterns: DK801, DK802 and DK806 (by_region is read by no pattern).
+	"access_patterns_scan_and_sort": `partition_key = { name = "pk", template = "CUSTOMER#{customer_id}" }
+  sort_key      = { name = "sk", template = "ORDER#{order_date}#{order_id}" }
+  segments      = { customer_id = { kind = "id" }, order_date = { kind = "time", granularity = "day", monotonic = false }, order_id = { kind = "id" } }
+  global_secondary_indexes = { by_region = { partition_key = [{ name = "region" }, { name = "store" }] } }
+  access_patterns = {
+    order_by_id     = { equals = ["order_id"], reads_per_second = 100 }
+    orders_by_id    = { equals = ["customer_id"], sort = { on = "order_id", condition = "between" }, reads_per_second = 20 }
+    recent_orders   = { equals = ["customer_id"], sort = { on = "order_date", condition = ">" }, reads_per_second = 20, items = 10 }
+  }`,
+	// Access patterns on a GSI: DK804, DK805, DK807, DK808.
+	"access_patterns_gsi": `partition_key = { name = "pk", template = "PRODUCT#{product_id}" }
+  segments      = { product_id = { kind = "id" } }
+  global_secondary_indexes = {
+    by_category = { partition_key = [{ name = "category", cardinality = 500 }], sort_key = [{ name = "rank", type = "N" }], projection_type = "KEYS_ONLY" }
+  }
+  access_patterns = {
+    top_products  = { equals = ["category"], sort = { on = "rank", condition = "<=" }, reads_per_second = 1500, items = 20, attributes = ["price"], hot_key_share = 0.5, item_size_bytes = 2048 }
+    full_category = { index = "by_category", equals = ["category"], reads_per_second = 2, items = 5000, consistency = "strong" }
+  }`,
+	// Access patterns on a write-sharded key: DK803.
+	"access_patterns_fanout": `partition_key = { name = "pk", template = "DAY#{day}#{shard}" }
+  sort_key      = { name = "sk", template = "EVENT#{event_id}" }
+  segments      = { day = { kind = "time", granularity = "day" }, event_id = { kind = "id" } }
+  sharding      = { strategy = "calculated", source = "event_id", count = 8 }
+  access_patterns = {
+    events_of_day = { equals = ["day"], reads_per_second = 5, items = 100 }
+    one_event     = { equals = ["day", "event_id"], reads_per_second = 50 }
+  }`,
 }
 
 // parityTables are dynamokeys_sharded_table bodies planned for creation (never applied).

@@ -1,0 +1,546 @@
+package keydesign
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// The access-pattern analysis (contributing/capacity-model.md, "Access patterns"), in the order it runs:
+//
+//  1. matchAccessPatterns (before the capacity model): each pattern against the table key, each LSI and each
+//     GSI. A key serves a pattern when the query knows every part of its partition key ({shard} aside); its
+//     sort condition is expressible when the sort parts before the condition's part are known and the
+//     condition is on the next one. Unless the pattern names its index, the best key is picked: one that
+//     serves, then a sort that is expressible, a consistency the key allows, the needed attributes
+//     projected, the fewest known values left to a filter, the fewest Queries per call, the fewest read
+//     units, the table before LSIs before GSIs.
+//  2. patternHotReads (inside the capacity model): the reads that land on the table's partition-key values
+//     one shard per call join the table's hot-key read demand, which sizes the shard count.
+//  3. finishAccessPatterns (with the shard count): Queries per call, read units per call and per second,
+//     the busiest partition's reads; the table's peak read demand becomes the larger of the declared reads
+//     and the patterns' reads on the table and its LSIs plus the table reads that fetch unprojected
+//     attributes.
+//  4. indexPatternReads (after the measured facts): each GSI without a measurement takes the reads of the
+//     patterns it serves as its read demand.
+
+// patternKey is a key that may serve patterns: the table's, an LSI's or a GSI's.
+type patternKey struct {
+	name, kind string
+	// partition are the parts a query must know: template placeholders ({shard} aside) or attribute names.
+	partition []keyPart
+	// sort are the sort parts, left to right.
+	sort []keyPart
+	// sharded is true when the partition key carries a {shard} suffix that sharding fills.
+	sharded bool
+	// keyValues is the number of partition-key values (nil when unbounded); timeBucket is true when a part
+	// is a time bucket, whose current value takes the reads of "recent" queries.
+	keyValues  *int64
+	timeBucket bool
+	projection string
+	// projected are the attributes an index entry carries besides every key attribute (INCLUDE).
+	projected []string
+	// keyAttributes are the key attributes of the table and of this index, which every index projects.
+	keyAttributes []string
+}
+
+// keyPart is one part of a key: a template segment or a whole attribute.
+type keyPart struct {
+	name      string // segment or attribute name
+	attribute string // the attribute it is part of
+	keyType   string
+	kind      SegmentKind // "" for a whole attribute
+}
+
+// patternMatch is one key considered for one pattern.
+type patternMatch struct {
+	key              *patternKey
+	missing          []string
+	sortOK           bool
+	sortReason       string
+	filtered         []string
+	fanout           bool
+	strongOnGSI      bool
+	missingAttribute []string
+	unitsPerQuery    float64
+}
+
+// patternKeys lists the table key, the LSIs and the GSIs (sorted by name) as keys that may serve patterns.
+func (a *analyzer) patternKeys(doc *Document, pk, sk *Template) []*patternKey {
+	t := doc.Table
+	keyAttrs := []string{t.PartitionKey.Name}
+	if t.SortKey != nil {
+		keyAttrs = append(keyAttrs, t.SortKey.Name)
+	}
+	table := &patternKey{name: TableKeyIndex, kind: IndexKindTable, projection: ProjectionAll, keyAttributes: keyAttrs,
+		sharded: pk != nil && pk.HasPlaceholder(ShardPlaceholder) && doc.Sharding.Strategy != StrategyNone}
+	if pk != nil {
+		values, bounded := int64(1), true
+		for _, name := range pk.Placeholders() {
+			if name == ShardPlaceholder {
+				continue
+			}
+			seg := a.segments[name]
+			table.partition = append(table.partition, keyPart{name: name, attribute: t.PartitionKey.Name, keyType: t.PartitionKey.Type, kind: seg.Kind})
+			table.timeBucket = table.timeBucket || seg.Kind == KindTime
+			if seg.Cardinality == nil {
+				bounded = false
+			} else {
+				values = saturatingMul(values, *seg.Cardinality)
+			}
+		}
+		if bounded {
+			table.keyValues = &values
+		}
+	} else {
+		table.partition = []keyPart{{name: t.PartitionKey.Name, attribute: t.PartitionKey.Name, keyType: t.PartitionKey.Type}}
+	}
+	if t.SortKey != nil {
+		if sk != nil {
+			for _, name := range sk.Placeholders() {
+				table.sort = append(table.sort, keyPart{name: name, attribute: t.SortKey.Name, keyType: t.SortKey.Type, kind: a.segments[name].Kind})
+			}
+		} else {
+			table.sort = []keyPart{{name: t.SortKey.Name, attribute: t.SortKey.Name, keyType: t.SortKey.Type}}
+		}
+	}
+	keys := []*patternKey{table}
+	for _, l := range t.LSIs {
+		lk := *table
+		lk.name, lk.kind, lk.projection, lk.projected = l.Name, IndexKindLSI, l.ProjectionType, l.NonKeyAttributes
+		lk.keyAttributes = append(slices.Clone(keyAttrs), l.SortKey.Name)
+		lk.sort = []keyPart{{name: l.SortKey.Name, attribute: l.SortKey.Name, keyType: l.SortKey.Type}}
+		keys = append(keys, &lk)
+	}
+	for _, g := range t.GSIs {
+		gk := &patternKey{name: g.Name, kind: IndexKindGSI, projection: g.ProjectionType, projected: g.NonKeyAttributes, keyAttributes: slices.Clone(keyAttrs)}
+		values, bounded := int64(1), len(g.PartitionKey) > 0
+		for _, k := range g.PartitionKey {
+			gk.partition = append(gk.partition, keyPart{name: k.Name, attribute: k.Name, keyType: k.Type})
+			gk.keyAttributes = append(gk.keyAttributes, k.Name)
+			card := k.Cardinality
+			if seg, ok := a.segments[k.Name]; ok {
+				gk.timeBucket = gk.timeBucket || seg.Kind == KindTime
+				card = cmp.Or(card, seg.Cardinality)
+			}
+			if card == nil {
+				bounded = false
+			} else {
+				values = saturatingMul(values, *card)
+			}
+		}
+		if bounded {
+			gk.keyValues = &values
+		}
+		for _, k := range g.SortKey {
+			gk.sort = append(gk.sort, keyPart{name: k.Name, attribute: k.Name, keyType: k.Type})
+			gk.keyAttributes = append(gk.keyAttributes, k.Name)
+		}
+		keys = append(keys, gk)
+	}
+	return keys
+}
+
+// knownSet is what a query knows: the names in equals, each standing for itself and, when it names a
+// whole key attribute, for every part of that attribute.
+type knownSet map[string]bool
+
+func (k knownSet) has(p keyPart) bool { return k[p.name] || k[p.attribute] }
+
+// matchAccessPatterns matches every pattern with the keys and fills the facts that do not depend on the
+// shard count. Patterns with unknown values, or all of them when the design they are matched against is
+// unknown, are left out and the derived facts they feed are marked unknown.
+func (a *analyzer) matchAccessPatterns(doc *Document, pk, sk *Template) {
+	d := &doc.Derived
+	d.AccessPatterns = []PatternFacts{}
+	doc.AccessPatterns = a.accessPatternDocs(doc.Traffic)
+	if len(a.in.AccessPatterns) == 0 && !a.isUnknown("access_patterns") {
+		return
+	}
+	complete := !a.isUnknown("access_patterns") && !a.designUnknownForPatterns()
+	if !complete {
+		doc.Unknown = append(doc.Unknown, "derived.access_patterns", "derived.capacity")
+		return
+	}
+	keys := a.patternKeys(doc, pk, sk)
+	for _, ap := range doc.AccessPatterns {
+		if a.patternUnknown(ap.Name) {
+			complete = false
+			continue
+		}
+		d.AccessPatterns = append(d.AccessPatterns, a.matchPattern(doc, ap, keys))
+	}
+	if !complete {
+		doc.Unknown = append(doc.Unknown, "derived.access_patterns", "derived.capacity")
+	}
+}
+
+func (a *analyzer) matchPattern(doc *Document, ap AccessPatternDoc, keys []*patternKey) PatternFacts {
+	f := PatternFacts{Name: ap.Name, Path: patternPath(ap.Name), Consistency: ap.Consistency, Unserved: []UnservedKey{},
+		Filtered: []string{}, MissingAttributes: []string{}, ItemsPerQuery: ap.Items, ItemSizeBytes: ap.ItemSizeBytes,
+		SuggestedIndex: SuggestedIndex{PartitionKey: orEmpty(ap.Equals), SortKey: []string{}}}
+	if ap.Sort != nil {
+		f.SuggestedIndex.SortKey = []string{ap.Sort.On}
+	}
+	known := knownSet{}
+	for _, e := range ap.Equals {
+		known[e] = true
+	}
+	var matches []patternMatch
+	for _, k := range keys {
+		if ap.Index != nil && *ap.Index != k.name {
+			continue
+		}
+		matches = append(matches, a.matchKey(doc, ap, known, k))
+	}
+	if len(matches) == 0 {
+		return f
+	}
+	if ap.Index != nil {
+		f.Requested = *ap.Index
+	}
+	// Unserved keys are listed table first, then LSIs, then GSIs (the keys' order), before ranking.
+	for _, m := range matches {
+		f.Unserved = append(f.Unserved, UnservedKey{Index: m.key.name, Missing: m.missing})
+	}
+	slices.SortStableFunc(matches, compareMatches)
+	best := matches[0]
+	if len(best.missing) == 0 {
+		f.Unserved = []UnservedKey{}
+	}
+	k := best.key
+	f.Index, f.IndexKind, f.Serves = k.name, k.kind, len(best.missing) == 0
+	f.SortExpressible, f.SortReason = best.sortOK, best.sortReason
+	f.Filtered = orEmpty(best.filtered)
+	f.Fanout, f.StrongOnGSI = best.fanout, best.strongOnGSI
+	f.Projection, f.MissingAttributes = k.projection, orEmpty(best.missingAttribute)
+	f.QueriesPerCall = 1
+	if f.Serves {
+		f.BytesPerQuery = ap.Items * ap.ItemSizeBytes
+		f.PagesPerQuery = int64(math.Ceil(float64(f.BytesPerQuery) / float64(QueryPageBytes)))
+		f.ReadUnitsPerQuery = best.unitsPerQuery
+	}
+	f.KeyValues = k.keyValues
+	switch {
+	case ap.HotKeyShare != nil:
+		f.HotKeyShare, f.HotKeyShareSource = *ap.HotKeyShare, ShareGiven
+	case k.timeBucket:
+		// Reads of "the recent ones" all land in the current bucket, as writes do (the hot-key share model).
+		f.HotKeyShare, f.HotKeyShareSource = a.timeBucketShare(k), ShareTimeBucket
+	case k.keyValues != nil:
+		f.HotKeyShare, f.HotKeyShareSource = 1/float64(*k.keyValues), ShareKeyCardinality
+	default:
+		f.HotKeyShare, f.HotKeyShareSource = 0, ShareKeyCardinality
+	}
+	f.SizedBySharding = f.Serves && !f.Fanout && k.kind != IndexKindGSI
+	return f
+}
+
+// timeBucketShare is 1 / the cardinality of a time-bucketed key's other parts (0 when one is unbounded).
+func (a *analyzer) timeBucketShare(k *patternKey) float64 {
+	product := 1.0
+	for _, p := range k.partition {
+		if p.kind == KindTime {
+			continue
+		}
+		card := a.partCardinality(k, p)
+		if card == nil {
+			return 0
+		}
+		product *= float64(*card)
+	}
+	return 1 / product
+}
+
+func (a *analyzer) partCardinality(k *patternKey, p keyPart) *int64 {
+	if k.kind == IndexKindGSI {
+		for _, g := range a.in.GlobalSecondaryIndexes {
+			if g.Name != k.name {
+				continue
+			}
+			for _, attr := range g.PartitionKey {
+				if attr.Name == p.name && attr.Cardinality != nil {
+					return attr.Cardinality
+				}
+			}
+		}
+	}
+	if seg, ok := a.segments[p.name]; ok {
+		return seg.Cardinality
+	}
+	return nil
+}
+
+// compareMatches orders the keys considered for a pattern, best first.
+func compareMatches(x, y patternMatch) int {
+	rank := func(m patternMatch) []int {
+		return []int{len(m.missing), boolRank(!m.sortOK), boolRank(m.strongOnGSI), len(m.missingAttribute), len(m.filtered),
+			boolRank(m.fanout), kindRank[m.key.kind]}
+	}
+	if c := slices.Compare(rank(x), rank(y)); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(x.unitsPerQuery, y.unitsPerQuery); c != 0 {
+		return c
+	}
+	return cmp.Compare(x.key.name, y.key.name)
+}
+
+var kindRank = map[string]int{IndexKindTable: 0, IndexKindLSI: 1, IndexKindGSI: 2}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// matchKey considers one key for one pattern.
+func (a *analyzer) matchKey(doc *Document, ap AccessPatternDoc, known knownSet, k *patternKey) patternMatch {
+	m := patternMatch{key: k, sortOK: true}
+	used := map[string]bool{}
+	for _, p := range k.partition {
+		if known.has(p) {
+			used[p.name], used[p.attribute] = true, true
+		} else {
+			m.missing = append(m.missing, p.name)
+		}
+	}
+	m.sortOK, m.sortReason = sortExpressible(ap, known, k, used)
+	for _, e := range ap.Equals {
+		if !used[e] {
+			m.filtered = append(m.filtered, e)
+		}
+	}
+	if k.sharded {
+		source := keyPart{name: doc.Sharding.Source, attribute: doc.Table.PartitionKey.Name}
+		m.fanout = doc.Sharding.Strategy == StrategyRandom && !known[doc.Table.PartitionKey.Name] ||
+			doc.Sharding.Strategy == StrategyCalculated && (doc.Sharding.Source == "" || !known.has(source))
+	}
+	m.strongOnGSI = k.kind == IndexKindGSI && ap.Consistency != string(ReadEventual)
+	if ap.Attributes != nil && k.projection != ProjectionAll {
+		available := map[string]bool{}
+		for _, name := range slices.Concat(k.keyAttributes, k.projected) {
+			available[name] = true
+		}
+		// Segments of the table's key templates travel inside the key attributes every index projects.
+		for _, p := range slices.Concat(k.partition, k.sort) {
+			available[p.name] = true
+		}
+		for name := range a.segments {
+			if a.tableSegment(doc, name) {
+				available[name] = true
+			}
+		}
+		for _, attr := range ap.Attributes {
+			if !available[attr] {
+				m.missingAttribute = append(m.missingAttribute, attr)
+			}
+		}
+	}
+	factor := consistencyFactor(ap.Consistency)
+	m.unitsPerQuery = ceilUnits(float64(ap.Items*ap.ItemSizeBytes)/ReadUnitBytes) * factor
+	return m
+}
+
+// tableSegment reports whether a segment is a placeholder of the table's partition or sort key template.
+func (a *analyzer) tableSegment(doc *Document, name string) bool {
+	for _, f := range []*KeyFacts{&doc.Derived.PartitionKey, doc.Derived.SortKey} {
+		if f != nil && slices.Contains(f.Placeholders, name) {
+			return true
+		}
+	}
+	for _, tmpl := range []*KeyDoc{&doc.Table.PartitionKey, doc.Table.SortKey} {
+		if tmpl != nil && tmpl.Template != nil && strings.Contains(*tmpl.Template, "{"+name+"}") {
+			return true
+		}
+	}
+	return false
+}
+
+// sortExpressible says whether the pattern's known sort parts and sort condition are a key condition on k:
+// equalities on a prefix of the sort parts, then at most one condition on the next part. A range on a
+// number written as text in a string key compares as text, so it is not the range the query means.
+func sortExpressible(ap AccessPatternDoc, known knownSet, k *patternKey, used map[string]bool) (bool, string) {
+	prefix := 0
+	for prefix < len(k.sort) && known.has(k.sort[prefix]) {
+		used[k.sort[prefix].name], used[k.sort[prefix].attribute] = true, true
+		prefix++
+	}
+	for _, p := range k.sort[prefix:] {
+		if known.has(p) {
+			return false, fmt.Sprintf("%s is known but %s, before it in %s, is not: a key condition matches the sort key from its first part",
+				partLabel(p), partLabel(k.sort[prefix]), sortKeyLabel(k.name))
+		}
+	}
+	if ap.Sort == nil {
+		return true, ""
+	}
+	at := slices.IndexFunc(k.sort, func(p keyPart) bool { return p.name == ap.Sort.On })
+	if at < 0 && len(k.sort) > 0 && k.sort[0].attribute == ap.Sort.On && prefix == 0 {
+		at = 0 // a condition on the whole templated sort key
+	}
+	switch {
+	case at < 0 && len(k.sort) == 0:
+		return false, fmt.Sprintf("%s has no sort key to hold a condition on %s", indexLabel(k.name), ap.Sort.On)
+	case at < 0:
+		return false, fmt.Sprintf("%s does not hold %s", sortKeyLabel(k.name), ap.Sort.On)
+	case at > prefix:
+		var missing []string
+		for _, p := range k.sort[prefix:at] {
+			missing = append(missing, partLabel(p))
+		}
+		verb := "comes"
+		if len(missing) > 1 {
+			verb = "come"
+		}
+		return false, fmt.Sprintf("the condition is on %s, but %s %s before it in %s and the query does not know it",
+			partLabel(k.sort[at]), strings.Join(missing, ", "), verb, sortKeyLabel(k.name))
+	}
+	p := k.sort[at]
+	used[p.name] = true
+	isRange := ap.Sort.Condition != SortEqual && ap.Sort.Condition != SortBeginsWith
+	if isRange && p.kind == KindNumber && p.keyType != KeyTypeNumber {
+		return false, fmt.Sprintf("%s is a number written as text in a %s key, so %s compares it as text (\"10\" before \"9\")",
+			partLabel(p), p.keyType, ap.Sort.Condition)
+	}
+	return true, ""
+}
+
+// sortKeyLabel names a key's sort key in messages.
+func sortKeyLabel(index string) string {
+	if index == TableKeyIndex {
+		return "the table's sort key"
+	}
+	return "the sort key of index " + strconv.Quote(index)
+}
+
+func partLabel(p keyPart) string {
+	if p.kind != "" {
+		return "{" + p.name + "}"
+	}
+	return p.name
+}
+
+// consistencyFactor is the read-unit multiplier of a consistency (ProvisionedThroughput.html).
+func consistencyFactor(c string) float64 {
+	units, err := ReadUnitsPerRead(int64(ReadUnitBytes), ReadConsistency(c))
+	if err != nil {
+		return eventualReadFactor
+	}
+	return units
+}
+
+// patternHotReads is the busiest table key's reads from the patterns whose reads land on the table's
+// partition-key values one shard per call (SizedBySharding): they add up, as every such pattern may read
+// the same busiest value. It does not depend on the shard count.
+func (a *analyzer) patternHotReads(doc *Document) (float64, bool) {
+	sum, found := 0.0, false
+	for _, f := range doc.Derived.AccessPatterns {
+		if f.SizedBySharding {
+			sum += f.ReadUnitsPerQuery * a.patternRate(doc, f.Name) * f.HotKeyShare
+			found = true
+		}
+	}
+	return sum, found
+}
+
+func (a *analyzer) patternRate(doc *Document, name string) float64 {
+	for _, ap := range doc.AccessPatterns {
+		if ap.Name == name && ap.ReadsPerSecond != nil {
+			return *ap.ReadsPerSecond
+		}
+	}
+	return 0
+}
+
+// finishAccessPatterns computes the numbers that depend on the shard count and adds the patterns' reads on
+// the table and its LSIs to the table's peak read demand.
+func (a *analyzer) finishAccessPatterns(doc *Document) {
+	d := &doc.Derived
+	if len(d.AccessPatterns) == 0 {
+		return
+	}
+	tableReads := 0.0
+	for i := range d.AccessPatterns {
+		f := &d.AccessPatterns[i]
+		rate := a.patternRate(doc, f.Name)
+		shards := int64(1)
+		if f.IndexKind != IndexKindGSI && tableKeySharded(doc) {
+			shards = d.ShardCount
+		}
+		if f.Fanout {
+			f.QueriesPerCall = shards
+		}
+		if !f.Serves {
+			continue
+		}
+		f.ReadUnitsPerCall = f.ReadUnitsPerQuery * float64(f.QueriesPerCall)
+		f.ReadUnitsPerSecond = f.ReadUnitsPerCall * rate
+		if len(f.MissingAttributes) > 0 {
+			// One table read per item returned fetches what the index does not project.
+			perItem := ceilUnits(float64(f.ItemSizeBytes)/ReadUnitBytes) * consistencyFactor(fetchConsistency(f.Consistency))
+			f.FetchReadUnitsPerSecond = perItem * float64(f.ItemsPerQuery*f.QueriesPerCall) * rate
+		}
+		f.HotKeyReadUnits = f.ReadUnitsPerSecond * f.HotKeyShare
+		f.PartitionReadUnits = f.HotKeyReadUnits / float64(shards)
+		if f.IndexKind != IndexKindGSI {
+			tableReads += f.ReadUnitsPerSecond
+		}
+		tableReads += f.FetchReadUnitsPerSecond
+	}
+	if a.patternsComplete(doc) {
+		c := &d.Capacity
+		if c.PeakReadUnits == nil || *c.PeakReadUnits < tableReads {
+			c.PeakReadUnits = ptr(tableReads)
+		}
+	}
+}
+
+// fetchConsistency is the consistency of the table reads that fetch unprojected attributes: what the
+// pattern asks, except that a GSI's own reads are eventual, and so is what follows them.
+func fetchConsistency(c string) string {
+	if c == string(ReadTransactional) {
+		return string(ReadStrong)
+	}
+	return c
+}
+
+// patternsComplete is true when every declared pattern was analysed.
+func (a *analyzer) patternsComplete(doc *Document) bool {
+	return len(doc.Derived.AccessPatterns) == len(a.in.AccessPatterns) && !a.isUnknown("access_patterns")
+}
+
+// indexPatternReads gives each GSI without a measurement the reads of the patterns it serves as its read
+// demand (GSIDoc.PatternReadUnits and PeakReadUnits).
+func (a *analyzer) indexPatternReads(doc *Document) {
+	if len(doc.Derived.AccessPatterns) == 0 || !a.patternsComplete(doc) {
+		return
+	}
+	for i := range doc.Table.GSIs {
+		g := &doc.Table.GSIs[i]
+		sum, served := 0.0, false
+		for _, f := range doc.Derived.AccessPatterns {
+			if f.Serves && f.Index == g.Name {
+				sum += f.ReadUnitsPerSecond
+				served = true
+			}
+		}
+		if !served {
+			continue
+		}
+		g.PatternReadUnits = ptr(sum)
+		if g.PeakSource != PeakMeasured {
+			g.PeakReadUnits = ptr(sum)
+		}
+	}
+}
+
+// tableKeySharded reports whether the table's partition key carries a {shard} suffix that sharding fills.
+func tableKeySharded(doc *Document) bool {
+	t := doc.Table.PartitionKey.Template
+	return t != nil && strings.Contains(*t, "{"+ShardPlaceholder+"}") && doc.Sharding.Strategy != StrategyNone
+}
