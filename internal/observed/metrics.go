@@ -180,11 +180,14 @@ type windowFacts struct {
 	length   time.Duration
 	complete bool
 	why      string
+	// span is true when the window is the span of the datapoints, not the window the data was asked for.
+	span bool
 }
 
-// window spans the consumed-capacity datapoints: from the first minute to the end of the last. It is
-// complete when every query's last page said Complete and every minute between has a datapoint.
-func (s *metricSeries) window() (windowFacts, []string) {
+// window is the window the metrics were asked for when start and end are given (the live path); else the
+// span of the consumed-capacity datapoints, from the first minute to the end of the last. It is complete
+// when every query's last page said Complete and every minute between has a datapoint.
+func (s *metricSeries) window(start, end time.Time) (windowFacts, []string) {
 	var warnings []string
 	minutes := map[int64]bool{}
 	for _, id := range []string{QueryConsumedWriteUnits, QueryConsumedReadUnits} {
@@ -193,11 +196,14 @@ func (s *metricSeries) window() (windowFacts, []string) {
 		}
 	}
 	ts := slices.Sorted(maps.Keys(minutes))
-	first, last := ts[0], ts[len(ts)-1]
-	end := last + MetricPeriodSeconds
+	first, last := ts[0], ts[len(ts)-1]+MetricPeriodSeconds
+	span := start.IsZero() && end.IsZero()
+	if !span {
+		first, last = start.Unix(), end.Unix()
+	}
 	w := windowFacts{Window: Window{
-		Start: time.Unix(first, 0).UTC().Format(time.RFC3339), End: time.Unix(end, 0).UTC().Format(time.RFC3339), Datapoints: int64(len(ts)),
-	}, length: time.Duration(end-first) * time.Second, complete: true}
+		Start: time.Unix(first, 0).UTC().Format(time.RFC3339), End: time.Unix(last, 0).UTC().Format(time.RFC3339), Datapoints: int64(len(ts)),
+	}, length: time.Duration(last-first) * time.Second, complete: true, span: span}
 	var why []string
 	for _, id := range slices.Sorted(maps.Keys(s.status)) {
 		if st := s.status[id]; st != "" && st != "Complete" {
@@ -207,7 +213,7 @@ func (s *metricSeries) window() (windowFacts, []string) {
 	if s.cut {
 		why = append(why, "NextToken is set: later pages were not exported")
 	}
-	expected := (end - first) / MetricPeriodSeconds
+	expected := (last - first) / MetricPeriodSeconds
 	if int64(len(ts)) < expected {
 		why = append(why, fmt.Sprintf("%d of %d minutes have datapoints", len(ts), expected))
 	}

@@ -28,6 +28,10 @@ type Observation struct {
 	KeyAttributes  *int64    `json:"key_attributes"`
 	ThrottleEvents Throttles `json:"throttle_events"`
 	Window         Window    `json:"window"`
+	// AverageOverSpan is true when the window is the span of the datapoints (an offline export, which does
+	// not say the window it was asked for) rather than the window asked for: idle minutes at either end of
+	// the export are not in it, so the averages may be higher than over the whole export.
+	AverageOverSpan bool `json:"-"`
 	// Complete is false when CloudWatch reported partial data or the window has minutes without datapoints.
 	Complete bool `json:"complete"`
 }
@@ -37,8 +41,9 @@ type Observation struct {
 type Traffic struct {
 	WritesPerSecond *float64 `json:"writes_per_second"`
 	ReadsPerSecond  *float64 `json:"reads_per_second"`
-	// AverageWritesPerSecond and AverageReadsPerSecond are the window's consumed units over its length: the
-	// rates the cost model scales to a month; nil when not measured.
+	// AverageWritesPerSecond and AverageReadsPerSecond are the window's consumed units over its length, idle
+	// minutes included: the rates the cost model scales to a month; nil when not measured. Live, the window
+	// is the one asked for; offline, the span of the datapoints (see Observation.AverageOverSpan).
 	AverageWritesPerSecond *float64 `json:"average_writes_per_second"`
 	AverageReadsPerSecond  *float64 `json:"average_reads_per_second"`
 	// HotKeyUnitsPerSecond is the busiest partition-key value's ConsumedThroughputUnits (3 × WCU + RCU) per
@@ -80,8 +85,9 @@ type Throttles struct {
 	WriteAccountLimit *float64 `json:"write_account_limit"`
 }
 
-// Window is the time the figures cover: RFC 3339 start and end (the end of the last minute) and the number
-// of one-minute datapoints.
+// Window is the time the figures cover: RFC 3339 start and end and the number of one-minute datapoints.
+// Live, start and end are the window asked for; offline, the first datapoint's minute and the end of the
+// last one.
 type Window struct {
 	Start      string `json:"start"`
 	End        string `json:"end"`

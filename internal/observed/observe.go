@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 )
 
 // Export is what the figures are computed from: the outputs of `aws cloudwatch get-metric-data` and of
@@ -18,6 +19,11 @@ type Export struct {
 	MetricData          []byte
 	AccessedKeysReport  []byte
 	ThrottledKeysReport []byte
+	// Start and End are the window the metrics were asked for, when known (the live path): the averages
+	// spread the window's units over it, idle minutes included, since CloudWatch publishes no datapoint for
+	// a minute without traffic. Zero for an offline export, whose output does not say the window it was
+	// asked for: the averages then spread over the span of the datapoints, and the report says so.
+	Start, End time.Time
 }
 
 // The attributes the exports arrive in; problems name them.
@@ -70,16 +76,22 @@ func Observe(e Export) (obs *Observation, warnings, errs []*Problem) {
 		fail(AttrThrottledKeysReport, "lists %d key values per contributor and accessed_keys_report %d: give the -PKC- and -PKT- rules of the same table or index",
 			len(throttled.keyLabels), len(accessed.keyLabels))
 	}
+	if !e.Start.IsZero() || !e.End.IsZero() {
+		if !e.End.After(e.Start) {
+			fail(AttrMetricData, "was asked for the window %s to %s, which ends before it starts", e.Start.UTC().Format(time.RFC3339), e.End.UTC().Format(time.RFC3339))
+		}
+	}
 	if len(errs) > 0 {
 		return nil, warnings, errs
 	}
 
 	obs = &Observation{TableName: e.TableName, IndexName: e.IndexName}
-	window, w := series.window()
+	window, w := series.window(e.Start, e.End)
 	for _, msg := range w {
 		warn(AttrMetricData, "%s", msg)
 	}
 	obs.Window = window.Window
+	obs.AverageOverSpan = window.span
 	obs.Complete = window.complete
 	if !window.complete {
 		warn(AttrMetricData, "the window is incomplete (%s): peaks and throttle counts cover only the datapoints CloudWatch returned", window.why)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // metricData is a get-metric-data output of the query file's consumed-capacity queries: one write and one
@@ -153,5 +154,48 @@ func TestObserveBadInput(t *testing.T) {
 		if obs != nil || len(errs) == 0 || !strings.Contains(errs[0].Error(), tc.want) {
 			t.Errorf("%s: errors %v, want %q", name, errs, tc.want)
 		}
+	}
+}
+
+// The averages spread the window's units over the window asked for, idle minutes included: CloudWatch
+// publishes no datapoint for an idle minute, so a table busy for one minute of 14 days averages its units
+// over 14 days, far below its peak. Offline, the export does not say its window: the span of the
+// datapoints is the basis, and the report says so.
+func TestObserveAverageOverTheWindowAsked(t *testing.T) {
+	writes, reads := []float64{6000, 0, 0}, []float64{1200, 0, 0}
+	for _, lookback := range []time.Duration{time.Hour, 36 * time.Hour, 14 * 24 * time.Hour} {
+		end := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+		obs, _, errs := Observe(Export{MetricData: []byte(metricData(writes[:1], reads[:1], nil)), Start: end.Add(-lookback), End: end})
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		if want := 6000 / lookback.Seconds(); *obs.Traffic.AverageWritesPerSecond != want || *obs.Traffic.WritesPerSecond != 100 {
+			t.Errorf("%s: average writes %v WCU/s, peak %v; want %v and 100", lookback, *obs.Traffic.AverageWritesPerSecond, *obs.Traffic.WritesPerSecond, want)
+		}
+		if want := 1200 / lookback.Seconds(); *obs.Traffic.AverageReadsPerSecond != want {
+			t.Errorf("%s: average reads %v RCU/s, want %v", lookback, *obs.Traffic.AverageReadsPerSecond, want)
+		}
+		if obs.Window.Start != end.Add(-lookback).Format(time.RFC3339) || obs.Window.End != end.Format(time.RFC3339) || obs.Window.Datapoints != 1 {
+			t.Errorf("%s: window %+v", lookback, obs.Window)
+		}
+		if r := Report(obs); !strings.Contains(r, "(over the window, idle minutes included)") {
+			t.Errorf("%s: report = %s", lookback, r)
+		}
+	}
+	// Offline: the span of the datapoints, three minutes here, stated in the report.
+	obs, _, errs := Observe(Export{MetricData: []byte(metricData(writes, reads, nil))})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if *obs.Traffic.AverageWritesPerSecond != 6000.0/180 || !obs.AverageOverSpan {
+		t.Errorf("offline average writes %v WCU/s, want %v over the span", *obs.Traffic.AverageWritesPerSecond, 6000.0/180)
+	}
+	if r := Report(obs); !strings.Contains(r, "over the span of the datapoints: the export does not say the window it was asked for") {
+		t.Errorf("offline report = %s", r)
+	}
+	// A window that ends before it starts is the caller's error, not a negative average.
+	end := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	if obs, _, errs := Observe(Export{MetricData: []byte(metricData(writes, reads, nil)), Start: end, End: end}); obs != nil || len(errs) == 0 {
+		t.Errorf("an empty window gave %+v, errors %v", obs, errs)
 	}
 }

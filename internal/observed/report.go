@@ -56,6 +56,14 @@ func Write(b *strings.Builder, o *Observation) {
 			fmt.Fprintf(b, "  peak %s %s %s/s (busiest minute / 60)\n", side.label, units(*side.v), side.unit)
 		}
 	}
+	if o.Traffic.AverageWritesPerSecond != nil || o.Traffic.AverageReadsPerSecond != nil {
+		basis := "over the window, idle minutes included"
+		if o.AverageOverSpan {
+			basis = "over the span of the datapoints: the export does not say the window it was asked for, so idle minutes before the first " +
+				"datapoint and after the last are not counted"
+		}
+		fmt.Fprintf(b, "  average %s WCU/s, %s RCU/s (%s)\n", average(o.Traffic.AverageWritesPerSecond), average(o.Traffic.AverageReadsPerSecond), basis)
+	}
 	if t := o.ThrottleEvents; t.Read != nil || t.Write != nil {
 		fmt.Fprintf(b, "  throttle events: %s read, %s write\n", count(t.Read), count(t.Write))
 		for _, c := range t.Causes() {
@@ -96,6 +104,13 @@ func Write(b *strings.Builder, o *Observation) {
 	if o.IndexName != "" {
 		b.WriteString("  an index's throttled keys are a lower bound: its -PKT- rule does not count throttling caused by the index's own write capacity\n")
 	}
+}
+
+func average(v *float64) string {
+	if v == nil {
+		return "not exported"
+	}
+	return units(*v)
 }
 
 func count(v *float64) string {

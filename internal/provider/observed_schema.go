@@ -46,10 +46,12 @@ func observedAttributes() map[string]rschema.Attribute {
 				"per second at the busiest minute (the largest one-minute Sum / 60). The busiest key's figures are in Contributor Insights' units, " +
 				"ConsumedThroughputUnits = 3 × write units + read units (a partition serves 3,000 units/s: 1,000 WCU = 3,000 RCU).",
 			Attributes: map[string]rschema.Attribute{
-				"writes_per_second":         optionalFloat("Peak consumed write capacity units per second (ConsumedWriteCapacityUnits)."),
-				"reads_per_second":          optionalFloat("Peak consumed read capacity units per second (ConsumedReadCapacityUnits)."),
-				"average_writes_per_second": optionalFloat("Consumed write capacity units of the window over its length: the rate `cost` scales to a month."),
-				"average_reads_per_second":  optionalFloat("Consumed read capacity units of the window over its length: the rate `cost` scales to a month."),
+				"writes_per_second": optionalFloat("Peak consumed write capacity units per second (ConsumedWriteCapacityUnits)."),
+				"reads_per_second":  optionalFloat("Peak consumed read capacity units per second (ConsumedReadCapacityUnits)."),
+				"average_writes_per_second": optionalFloat("Consumed write capacity units of the window over its length, idle minutes included: the rate `cost` scales to a month. " +
+					"Live, the window is the one read (lookback and end); offline, the span of the datapoints, since the CLI's output does not say the window it was asked for."),
+				"average_reads_per_second": optionalFloat("Consumed read capacity units of the window over its length, idle minutes included: the rate `cost` scales to a month. " +
+					"Live, the window is the one read (lookback and end); offline, the span of the datapoints, since the CLI's output does not say the window it was asked for."),
 				"hot_key_units_per_second": optionalFloat("The busiest partition-key value's units per second (3 × WCU + RCU) at its busiest minute: " +
 					"the most accessed keys rule's MaxContributorValue / period. Null without that rule's report."),
 				"hot_key_unit_share": optionalFloat("The busiest key's share (0 to 1) of the table's (or index's) units, 3 × WCU + RCU, in that same minute; " +
@@ -68,8 +70,8 @@ func observedAttributes() map[string]rschema.Attribute {
 			"null when not exported.", Attributes: throttles},
 		"window": rschema.SingleNestedAttribute{Optional: true, Description: "The time the figures cover.",
 			Attributes: map[string]rschema.Attribute{
-				"start":      optionalString("First minute, RFC 3339."),
-				"end":        optionalString("End of the last minute, RFC 3339."),
+				"start":      optionalString("Start, RFC 3339: live, the start of the window read; offline, the first datapoint's minute."),
+				"end":        optionalString("End, RFC 3339: live, the end of the window read; offline, the end of the last datapoint's minute."),
 				"datapoints": optionalInt("One-minute datapoints in the window."),
 			}},
 		"complete": optionalBool("False when CloudWatch reported partial data or minutes of the window have no datapoint."),

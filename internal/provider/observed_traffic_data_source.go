@@ -308,6 +308,9 @@ func (d *observedTrafficDataSource) readLive(ctx context.Context, m observedTraf
 		return nil, diags
 	}
 	export.MetricData, export.AccessedKeysReport, export.ThrottledKeysReport = live.MetricData, live.AccessedKeysReport, live.ThrottledKeysReport
+	// The window asked for, not the span of the datapoints: CloudWatch publishes none for an idle minute, and
+	// the averages spread the units over every minute of the window.
+	export.Start, export.End = start, end
 	diags.Append(insightsWarnings(export, live)...)
 	toTable := func(string) string { return "table_name" }
 	obs, dg := observeExport(export, toTable)

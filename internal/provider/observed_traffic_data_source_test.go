@@ -3,6 +3,7 @@ package provider
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -152,17 +153,27 @@ func TestObservedTrafficOfflineVerdicts(t *testing.T) {
 	}
 }
 
+// scenarioAverages are a scenario's consumed write and read units per second over [start, end), computed
+// from the workload it generates: the sum of its per-minute units over the window's seconds.
+func scenarioAverages(scenario string, start, end time.Time) (writes, reads float64) {
+	stub := &awsstub.Server{Now: func() time.Time { return end }, Insights: map[string]awsstub.Insights{}, Workloads: map[string]*awsstub.Workload{}}
+	w := stub.Workloads[stub.Scenario(scenario, end)]
+	seconds := end.Sub(start).Seconds()
+	return w.MetricTotal("ConsumedWriteCapacityUnits", start, end) / seconds, w.MetricTotal("ConsumedReadCapacityUnits", start, end) / seconds
+}
+
 func TestObservedTrafficOfflineFigures(t *testing.T) {
 	t.Parallel()
 	ds := "data.dynamokeys_observed_traffic.measured"
 	num := func(f float64) knownvalue.Check { return knownvalue.Float64Exact(f) }
+	avgWrites, avgReads := scenarioAverages(awsstub.ScenarioReadHeavyWriteHotKey, exportEnd.Add(-26*time.Hour), exportEnd)
 	unitSteps(t, resource.TestStep{
 		Config: scenarioExports(t, awsstub.ScenarioReadHeavyWriteHotKey, 26, ""),
 		ConfigStateChecks: []statecheck.StateCheck{
 			statecheck.ExpectKnownValue(ds, tfjsonpath.New("observed").AtMapKey("traffic"), knownvalue.ObjectExact(map[string]knownvalue.Check{
 				"writes_per_second": num(1500), "reads_per_second": num(9000), "hot_key_units_per_second": num(2850), "hot_key_unit_share": num(2850.0 / 13500),
-				// The window's consumed units over its length: a daily peak's average lies below the peak.
-				"average_writes_per_second": strictlyBetween{0, 1500}, "average_reads_per_second": strictlyBetween{0, 9000},
+				// The window's consumed units over its length, as the workload generated them.
+				"average_writes_per_second": closeTo(avgWrites), "average_reads_per_second": closeTo(avgReads),
 			})),
 			statecheck.ExpectKnownValue(ds, tfjsonpath.New("observed").AtMapKey("top_keys").AtSliceIndex(0), knownvalue.ObjectExact(map[string]knownvalue.Check{
 				"key": knownvalue.StringExact("CUSTOMER#c-1001"), "units_per_second": num(2850), "throttle_events": num(28800),
@@ -272,6 +283,11 @@ func liveTraffic(end, extra string) string {
 // shard count.
 func TestAccObservedTrafficLiveFourteenDays(t *testing.T) {
 	stub, end := liveStub(t, awsstub.ScenarioReadHeavyWriteHotKey)
+	endTime, err := time.Parse(time.RFC3339, end)
+	if err != nil {
+		t.Fatal(err)
+	}
+	avgWrites, avgReads := scenarioAverages(awsstub.ScenarioReadHeavyWriteHotKey, endTime.Add(-14*24*time.Hour), endTime)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
@@ -282,6 +298,10 @@ func TestAccObservedTrafficLiveFourteenDays(t *testing.T) {
 					`the key needs 2 shards and the table is written with 1`),
 				statecheck.ExpectKnownValue("data.dynamokeys_observed_traffic.measured", tfjsonpath.New("observed").AtMapKey("window").AtMapKey("datapoints"),
 					knownvalue.Int64Exact(14*24*60)),
+				statecheck.ExpectKnownValue("data.dynamokeys_observed_traffic.measured", tfjsonpath.New("observed").AtMapKey("traffic").AtMapKey("average_writes_per_second"),
+					closeTo(avgWrites)),
+				statecheck.ExpectKnownValue("data.dynamokeys_observed_traffic.measured", tfjsonpath.New("observed").AtMapKey("traffic").AtMapKey("average_reads_per_second"),
+					closeTo(avgReads)),
 			},
 		}},
 	})
@@ -295,6 +315,47 @@ func TestAccObservedTrafficLiveFourteenDays(t *testing.T) {
 	// Each read: 14 day-long reports of each of the two rules.
 	if counts["GetInsightRuleReport"] == 0 || counts["GetInsightRuleReport"]%28 != 0 {
 		t.Errorf("requests = %v", counts)
+	}
+}
+
+// A live read averages the window's units over the window it read, idle minutes included: a table busy for
+// one minute in 14 days (CloudWatch publishes no datapoint for the idle ones) averages far below its peak.
+func TestAccObservedTrafficLiveAverageOverTheWindowRead(t *testing.T) {
+	stub := awsstub.Start()
+	t.Cleanup(stub.Close)
+	t.Setenv("AWS_ENDPOINT_URL_CLOUDWATCH", stub.URL)
+	end := time.Now().UTC().Truncate(time.Minute)
+	stub.Insights["orders"] = awsstub.Insights{Status: "DISABLED"}
+	for name, tc := range map[string]struct {
+		lookback string
+		window   time.Duration
+	}{"default 14 days": {"", 14 * 24 * time.Hour}, "36 hours": {`lookback = "36h"`, 36 * time.Hour}} {
+		// One minute of 100 WCU/s and 30 RCU/s, three hours before the end.
+		w := &awsstub.Workload{Start: end.Add(-3 * time.Hour), Minutes: 1, KeyLabels: []string{"pk"},
+			Keys: []awsstub.KeyLoad{{Key: []string{"CUSTOMER#1"}, WCU: awsstub.Constant(100), RCU: awsstub.Constant(30)}}}
+		stub.Workloads["orders"] = w
+		start := end.Add(-tc.window)
+		traffic := tfjsonpath.New("observed").AtMapKey("traffic")
+		ds := "data.dynamokeys_observed_traffic.measured"
+		t.Run(name, func(t *testing.T) {
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config: providerBlock(stub.URL) + liveTraffic(end.Format(time.RFC3339), tc.lookback),
+					ConfigStateChecks: []statecheck.StateCheck{
+						statecheck.ExpectKnownValue(ds, traffic.AtMapKey("writes_per_second"), knownvalue.Float64Exact(100)),
+						statecheck.ExpectKnownValue(ds, traffic.AtMapKey("average_writes_per_second"),
+							closeTo(w.MetricTotal("ConsumedWriteCapacityUnits", start, end)/tc.window.Seconds())),
+						statecheck.ExpectKnownValue(ds, traffic.AtMapKey("average_reads_per_second"),
+							closeTo(w.MetricTotal("ConsumedReadCapacityUnits", start, end)/tc.window.Seconds())),
+						statecheck.ExpectKnownValue(ds, tfjsonpath.New("observed").AtMapKey("window"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+							"start": knownvalue.StringExact(start.Format(time.RFC3339)), "end": knownvalue.StringExact(end.Format(time.RFC3339)),
+							"datapoints": knownvalue.Int64Exact(1),
+						})),
+					},
+				}},
+			})
+		})
 	}
 }
 
@@ -417,12 +478,10 @@ func readFile(t *testing.T, name string) []byte {
 	return b
 }
 
-// strictlyBetween checks a number lies strictly between lo and hi.
-type strictlyBetween float64Range
+// closeTo checks a number equals want up to float rounding (a sum's order may differ): a relative 1e-12.
+type closeTo float64
 
-type float64Range struct{ lo, hi float64 }
-
-func (r strictlyBetween) CheckValue(v any) error {
+func (want closeTo) CheckValue(v any) error {
 	n, ok := v.(json.Number)
 	if !ok {
 		return fmt.Errorf("expected a number, got %T", v)
@@ -431,12 +490,10 @@ func (r strictlyBetween) CheckValue(v any) error {
 	if err != nil {
 		return err
 	}
-	if f <= r.lo || f >= r.hi {
-		return fmt.Errorf("%v is not strictly between %v and %v", f, r.lo, r.hi)
+	if math.Abs(f-float64(want)) > 1e-12*math.Abs(float64(want)) {
+		return fmt.Errorf("%v is not %v", f, float64(want))
 	}
 	return nil
 }
 
-func (r strictlyBetween) String() string {
-	return fmt.Sprintf("strictly between %v and %v", r.lo, r.hi)
-}
+func (want closeTo) String() string { return fmt.Sprintf("%v", float64(want)) }

@@ -104,6 +104,22 @@ func (w *Workload) metricValue(metric string, t time.Time) (float64, bool) {
 	return sum, sum > 0
 }
 
+// MetricTotal is the sum of a metric's one-minute Sums over the workload's minutes in [from, to): the units
+// (or events) CloudWatch would report for that window, for tests to compare averages and totals with.
+func (w *Workload) MetricTotal(metric string, from, to time.Time) float64 {
+	total := 0.0
+	for i := range w.Minutes {
+		t := w.Start.Add(time.Duration(i) * time.Minute)
+		if t.Before(from) || !t.Before(to) {
+			continue
+		}
+		if v, ok := w.metricValue(metric, t); ok {
+			total += v
+		}
+	}
+	return total
+}
+
 // ruleValue is what a rule counts for a key in minute t.
 func ruleValue(k KeyLoad, throttled bool, t time.Time) float64 {
 	if throttled {
