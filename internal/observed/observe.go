@@ -19,6 +19,9 @@ type Export struct {
 	MetricData          []byte
 	AccessedKeysReport  []byte
 	ThrottledKeysReport []byte
+	// ReportPeriodSeconds is the period the reports were asked for, when known (the live path asks for
+	// MetricPeriodSeconds); 0 for an offline export, whose period is told from its datapoints.
+	ReportPeriodSeconds int64
 	// Start and End are the window the metrics were asked for, when known (the live path): the averages
 	// spread the window's units over it, idle minutes included, since CloudWatch publishes no datapoint for
 	// a minute without traffic. Zero for an offline export, whose output does not say the window it was
@@ -108,19 +111,7 @@ func Observe(e Export) (obs *Observation, warnings, errs []*Problem) {
 	if accessed == nil && throttled == nil {
 		return obs, warnings, nil
 	}
-	period := int64(MetricPeriodSeconds)
-	if accessed != nil {
-		p, ok := accessed.period()
-		switch {
-		case !ok:
-			warn(AttrAccessedKeysReport, "has no two datapoints to tell its period from: the busiest key's units per second assume one-minute periods "+
-				"(export with --period %d)", MetricPeriodSeconds)
-		case p != MetricPeriodSeconds:
-			period = p
-			warn(AttrAccessedKeysReport, "has datapoints %d seconds apart: the busiest key's units per second average each %d-second period and can be "+
-				"up to %d times lower at its busiest minute; export with --period %d", p, p, max(1, p/MetricPeriodSeconds), MetricPeriodSeconds)
-		}
-	}
+	period := reportPeriod(e, accessed, warn)
 	var hotAt int64
 	obs.TopKeys, obs.Traffic.HotKeyUnitsPerSecond, hotAt = keyFacts(accessed, throttled, period)
 	if obs.Traffic.HotKeyUnitsPerSecond != nil {
@@ -136,4 +127,38 @@ func Observe(e Export) (obs *Observation, warnings, errs []*Problem) {
 		obs.KeyAttributes = ptr(int64(len(set.keyLabels)))
 	}
 	return obs, warnings, nil
+}
+
+// reportPeriod is the period of the most accessed keys reports: the one asked for when the export says it
+// (the live path); else MetricPeriodSeconds, unless the datapoints show a coarser one. A key active only
+// every few minutes leaves datapoints as far apart as a coarser period would, so a coarser period is taken
+// only on as much evidence as the metrics need (coarsePeriodMinPoints datapoints), and a spacing it cannot
+// tell is a warning.
+func reportPeriod(e Export, accessed *reportSet, warn func(attr, format string, args ...any)) int64 {
+	if e.ReportPeriodSeconds > 0 {
+		return e.ReportPeriodSeconds
+	}
+	if accessed == nil {
+		return MetricPeriodSeconds
+	}
+	spacing, points := accessed.period()
+	switch {
+	case points < 2:
+		warn(AttrAccessedKeysReport, "has no two datapoints to tell its period from: the busiest key's units per second assume one-minute periods "+
+			"(export with --period %d)", MetricPeriodSeconds)
+	case spacing == MetricPeriodSeconds:
+	case spacing%MetricPeriodSeconds == 0 && points >= coarsePeriodMinPoints:
+		warn(AttrAccessedKeysReport, "has datapoints %d seconds apart: the busiest key's units per second average each %d-second period and can be "+
+			"up to %d times lower at its busiest minute; export with --period %d", spacing, spacing, spacing/MetricPeriodSeconds, MetricPeriodSeconds)
+		return spacing
+	case spacing%MetricPeriodSeconds == 0:
+		warn(AttrAccessedKeysReport, "has %d datapoints, %d seconds apart or a multiple of that: too few to tell a report made with --period %d from "+
+			"keys active only every few minutes, so the busiest key's units per second assume one-minute periods, and are up to %d times too high "+
+			"if the report was made with --period %d. Export with --period %d",
+			points, spacing, spacing, spacing/MetricPeriodSeconds, spacing, MetricPeriodSeconds)
+	default:
+		warn(AttrAccessedKeysReport, "has datapoints %d seconds apart, not whole minutes: the busiest key's units per second assume one-minute "+
+			"periods (export with --period %d)", spacing, MetricPeriodSeconds)
+	}
+	return MetricPeriodSeconds
 }

@@ -76,18 +76,65 @@ func TestObserveBusiestKeyInUnits(t *testing.T) {
 	}
 }
 
-// A report made with a coarser period understates the busiest minute: the figure is per second of the
-// period, with a warning.
+// A report made with a coarser period understates the busiest minute: with enough datapoints to tell it
+// (as many as the metrics need), the figure is per second of the period, with a warning.
 func TestObserveCoarseReportPeriodWarns(t *testing.T) {
-	accessed := `{"KeyLabels": ["pk"], "Contributors": [{"Keys": ["k"], "ApproximateAggregateValue": 720000, "Datapoints": [
-		{"Timestamp": "2026-11-30T10:00:00Z", "ApproximateValue": 360000}, {"Timestamp": "2026-11-30T11:00:00Z", "ApproximateValue": 360000}]}],
-		"MetricDatapoints": [{"Timestamp": "2026-11-30T10:00:00Z", "MaxContributorValue": 360000}, {"Timestamp": "2026-11-30T11:00:00Z", "MaxContributorValue": 360000}]}`
+	var points, datapoints []string
+	for h := range coarsePeriodMinPoints {
+		points = append(points, fmt.Sprintf(`{"Timestamp": "2026-11-30T%02d:00:00Z", "ApproximateValue": 360000}`, h))
+		datapoints = append(datapoints, fmt.Sprintf(`{"Timestamp": "2026-11-30T%02d:00:00Z", "MaxContributorValue": 360000}`, h))
+	}
+	accessed := fmt.Sprintf(`{"KeyLabels": ["pk"], "Contributors": [{"Keys": ["k"], "ApproximateAggregateValue": %d, "Datapoints": [%s]}], "MetricDatapoints": [%s]}`,
+		360000*coarsePeriodMinPoints, strings.Join(points, ","), strings.Join(datapoints, ","))
 	obs, warnings, errs := Observe(Export{MetricData: []byte(metricData(minutes(60, 60), minutes(60, 60), nil)), AccessedKeysReport: []byte(accessed)})
 	if len(errs) > 0 || len(warnings) != 1 || !strings.Contains(warnings[0].Error(), "accessed_keys_report: has datapoints 3600 seconds apart") {
 		t.Fatalf("errors %v, warnings %v", errs, warnings)
 	}
 	if *obs.Traffic.HotKeyUnitsPerSecond != 100 {
 		t.Errorf("hot key = %v units/s, want 360,000 / 3,600", *obs.Traffic.HotKeyUnitsPerSecond)
+	}
+}
+
+// A hot key active only every 5 minutes leaves datapoints 300 seconds apart, as a report made with
+// --period 300 would: its units per second are per minute, 300,000 / 60 = 5,000, not 1,000. Live, the
+// period is the one asked for, however sparse the key; offline, a coarser period needs as many datapoints
+// as the metrics need to tell it, and fewer are read as minutes with a warning.
+func TestObserveSparseHotKeyKeepsTheMinute(t *testing.T) {
+	sparse := func(n int) string {
+		var points, datapoints []string
+		for i := range n {
+			ts := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC).Add(time.Duration(5*i) * time.Minute).Format(time.RFC3339)
+			points = append(points, fmt.Sprintf(`{"Timestamp": %q, "ApproximateValue": 300000}`, ts))
+			datapoints = append(datapoints, fmt.Sprintf(`{"Timestamp": %q, "MaxContributorValue": 300000}`, ts))
+		}
+		return fmt.Sprintf(`{"KeyLabels": ["pk"], "Contributors": [{"Keys": ["HOT"], "ApproximateAggregateValue": %d, "Datapoints": [%s]}], "MetricDatapoints": [%s]}`,
+			300000*n, strings.Join(points, ","), strings.Join(datapoints, ","))
+	}
+	metrics := []byte(metricData(minutes(60, 5000*60), minutes(60, 0), nil))
+	for name, tc := range map[string]struct {
+		e       Export
+		want    float64
+		warning string
+	}{
+		"live, many datapoints":   {Export{ReportPeriodSeconds: 60, AccessedKeysReport: []byte(sparse(12))}, 5000, ""},
+		"live, few datapoints":    {Export{ReportPeriodSeconds: 60, AccessedKeysReport: []byte(sparse(3))}, 5000, ""},
+		"offline, few datapoints": {Export{AccessedKeysReport: []byte(sparse(coarsePeriodMinPoints - 1))}, 5000, "too few to tell a report made with --period 300"},
+		"offline, enough to tell": {Export{AccessedKeysReport: []byte(sparse(coarsePeriodMinPoints))}, 1000, "has datapoints 300 seconds apart"},
+	} {
+		tc.e.MetricData = metrics
+		obs, warnings, errs := Observe(tc.e)
+		if len(errs) > 0 {
+			t.Fatalf("%s: %v", name, errs)
+		}
+		if *obs.Traffic.HotKeyUnitsPerSecond != tc.want || *obs.TopKeys[0].UnitsPerSecond != tc.want {
+			t.Errorf("%s: hot key %v units/s, top key %+v; want %v", name, *obs.Traffic.HotKeyUnitsPerSecond, obs.TopKeys[0], tc.want)
+		}
+		switch {
+		case tc.warning == "" && len(warnings) > 0:
+			t.Errorf("%s: warnings %v", name, warnings)
+		case tc.warning != "" && (len(warnings) != 1 || !strings.Contains(warnings[0].Error(), tc.warning)):
+			t.Errorf("%s: warnings %v, want %q", name, warnings, tc.warning)
+		}
 	}
 }
 

@@ -164,12 +164,11 @@ func (set *reportSet) add(r *insightReport, first bool) error {
 // attribute, joined with ", ".
 func contributorKey(c insightContributor) string { return strings.Join(c.Keys, ", ") }
 
-// period is the reports' period in seconds: the greatest common divisor of the gaps between their
-// datapoints; ok is false when no two datapoints tell it.
-func (set *reportSet) period() (int64, bool) {
-	ts := slices.Sorted(slices.Values(slices.Compact(slices.Sorted(slices.Values(set.timestamps)))))
-	p := spacingOf(ts)
-	return p, p > 0
+// period is the spacing of the reports' datapoints in seconds, the greatest common divisor of the gaps
+// between them, and how many distinct timestamps it rests on.
+func (set *reportSet) period() (spacing int64, points int) {
+	ts := slices.Compact(slices.Sorted(slices.Values(set.timestamps)))
+	return spacingOf(ts), len(ts)
 }
 
 // keyFacts lists the accessed keys by their busiest minute's units per second, then the keys that were only

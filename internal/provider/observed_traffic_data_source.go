@@ -311,6 +311,9 @@ func (d *observedTrafficDataSource) readLive(ctx context.Context, m observedTraf
 	// The window asked for, not the span of the datapoints: CloudWatch publishes none for an idle minute, and
 	// the averages spread the units over every minute of the window.
 	export.Start, export.End = start, end
+	// The reports' period is the one asked for: a key active every few minutes leaves datapoints as far apart
+	// as a coarser period would.
+	export.ReportPeriodSeconds = dynamo.MetricPeriodSeconds
 	diags.Append(insightsWarnings(export, live)...)
 	toTable := func(string) string { return "table_name" }
 	obs, dg := observeExport(export, toTable)

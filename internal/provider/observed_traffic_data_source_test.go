@@ -359,6 +359,38 @@ func TestAccObservedTrafficLiveAverageOverTheWindowRead(t *testing.T) {
 	}
 }
 
+// A live read takes the reports' period it asked for: a key read only every 5 minutes (a batch job) leaves
+// datapoints 300 seconds apart, as a coarser period would, but its busiest minute is still 5,000 units/s,
+// over a partition's 3,000, and DK702 says so.
+func TestAccObservedTrafficLiveSparseHotKey(t *testing.T) {
+	stub := awsstub.Start()
+	t.Cleanup(stub.Close)
+	t.Setenv("AWS_ENDPOINT_URL_CLOUDWATCH", stub.URL)
+	end := time.Now().UTC().Truncate(time.Minute)
+	everyFiveMinutes := func(t time.Time) float64 {
+		if t.Minute()%5 == 0 {
+			return 5000
+		}
+		return 0
+	}
+	stub.Workloads["orders"] = &awsstub.Workload{Start: end.Add(-2 * 24 * time.Hour), Minutes: 2 * 24 * 60, KeyLabels: []string{"pk"},
+		Keys: []awsstub.KeyLoad{{Key: []string{"CUSTOMER#batch"}, RCU: everyFiveMinutes}}}
+	stub.Insights["orders"] = awsstub.Insights{Status: "ENABLED", Mode: "ACCESSED_AND_THROTTLED_KEYS",
+		Rules: []string{awsstub.OrdersAccessedRule, awsstub.OrdersThrottledRule}}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: providerBlock(stub.URL) + liveTraffic(end.Format(time.RFC3339), `lookback = "1d"`) +
+				ordersDesign("observed = data.dynamokeys_observed_traffic.measured.observed"),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.dynamokeys_observed_traffic.measured", tfjsonpath.New("observed").AtMapKey("traffic").AtMapKey("hot_key_units_per_second"),
+					knownvalue.Float64Exact(5000)),
+				expectMessages(`DK702 the busiest key "CUSTOMER#batch" of the table took 5,000 units/s at its busiest minute`),
+			},
+		}},
+	})
+}
+
 func TestAccObservedTrafficLiveVerdicts(t *testing.T) {
 	for name, tc := range map[string]struct {
 		scenario, extra, observed string
