@@ -80,7 +80,7 @@ type metricDataResult struct {
 	ID         *string           `json:"Id"`
 	Label      *string           `json:"Label"`
 	Timestamps []json.RawMessage `json:"Timestamps"`
-	Values     []float64         `json:"Values"`
+	Values     []*float64        `json:"Values"`
 	StatusCode string            `json:"StatusCode"`
 }
 
@@ -121,6 +121,14 @@ func parseMetricData(raw []byte) (*metricSeries, error) {
 		return nil, errors.New("the window is empty: no consumed-capacity datapoint. Check the table name, region and time range of the export " +
 			"(CloudWatch has datapoints only for minutes with traffic, and keeps one-minute datapoints for 15 days)")
 	}
+	// Each datapoint is finite, but their sum may not be: the totals become averages and throttle counts,
+	// which JSON cannot hold as Infinity.
+	for _, q := range MetricQueries {
+		if total := s.total(q.ID); total != nil && math.IsInf(*total, 0) {
+			return nil, fmt.Errorf("%s sums to more than a finite number over the window: its datapoints are too large to be capacity units or events; "+
+				"export it again", q.ID)
+		}
+	}
 	return s, nil
 }
 
@@ -145,7 +153,11 @@ func (s *metricSeries) add(results []metricDataResult) error {
 			if err != nil {
 				return fmt.Errorf("MetricDataResults[%d] (%s) Timestamps[%d]: %w", i, id, j, err)
 			}
-			v := r.Values[j]
+			if r.Values[j] == nil {
+				return fmt.Errorf("MetricDataResults[%d] (%s) Values[%d] is null: a Sum of capacity units or throttle events is a finite number ≥ 0; "+
+					"the export is damaged, export it again", i, id, j)
+			}
+			v := *r.Values[j]
 			if !finiteNonNegative(v) {
 				return fmt.Errorf("MetricDataResults[%d] (%s) Values[%d] is %v: a Sum of capacity units or throttle events is a finite number ≥ 0", i, id, j, v)
 			}

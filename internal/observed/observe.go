@@ -115,7 +115,7 @@ func Observe(e Export) (obs *Observation, warnings, errs []*Problem) {
 	var hotAt int64
 	obs.TopKeys, obs.Traffic.HotKeyUnitsPerSecond, hotAt = keyFacts(accessed, throttled, period)
 	if obs.Traffic.HotKeyUnitsPerSecond != nil {
-		if units, ok := series.unitsBetween(hotAt, hotAt+period); ok && units > 0 {
+		if units, ok := series.unitsBetween(hotAt, hotAt+period); ok && units > 0 && !math.IsInf(units, 0) {
 			obs.Traffic.HotKeyUnitShare = ptr(math.Min(1, *obs.Traffic.HotKeyUnitsPerSecond*float64(period)/units))
 		}
 	}

@@ -1,6 +1,7 @@
 package observed
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -164,6 +165,23 @@ func TestObserveThrottledKeysOnly(t *testing.T) {
 	}
 }
 
+// Values as large as a float holds but finite are read, and nothing that is not finite reaches the JSON of
+// the observation.
+func TestObserveLargeFiniteValuesStayFinite(t *testing.T) {
+	big := 1.7e308
+	obs, _, errs := Observe(Export{MetricData: []byte(metricData([]float64{big}, []float64{big}, []float64{big})),
+		AccessedKeysReport: []byte(report(`"pk"`, 0, []float64{big}, contributor(`"k"`, 0, big)))})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if _, err := json.Marshal(obs); err != nil {
+		t.Errorf("the observation is not JSON: %v", err)
+	}
+	if *obs.Traffic.WritesPerSecond != big/60 || *obs.ThrottleEvents.WriteKeyRange != big {
+		t.Errorf("traffic %+v, throttles %+v", obs.Traffic, obs.ThrottleEvents)
+	}
+}
+
 // Every bad input is an error on its attribute; none panics.
 func TestObserveBadInput(t *testing.T) {
 	good := metricData(minutes(60, 60), minutes(60, 60), nil)
@@ -172,9 +190,20 @@ func TestObserveBadInput(t *testing.T) {
 		e    Export
 		want string
 	}{
-		"empty":              {Export{MetricData: []byte(" ")}, "metric_data: is empty"},
-		"not JSON":           {Export{MetricData: []byte("{")}, "metric_data: is not valid JSON"},
-		"NaN":                {Export{MetricData: []byte(`{"MetricDataResults": [{"Id": "consumed_write_capacity_units", "Timestamps": ["2026-11-30T10:00:00Z"], "Values": [NaN]}]}`)}, "metric_data: holds NaN or Infinity"},
+		"empty":    {Export{MetricData: []byte(" ")}, "metric_data: is empty"},
+		"not JSON": {Export{MetricData: []byte("{")}, "metric_data: is not valid JSON"},
+		"NaN":      {Export{MetricData: []byte(`{"MetricDataResults": [{"Id": "consumed_write_capacity_units", "Timestamps": ["2026-11-30T10:00:00Z"], "Values": [NaN]}]}`)}, "metric_data: holds NaN or Infinity"},
+		"null value": {Export{MetricData: []byte(`{"MetricDataResults": [{"Id": "consumed_write_capacity_units", "Timestamps": ["2026-11-30T10:00:00Z", "2026-11-30T10:01:00Z"], "Values": [5, null]}]}`)},
+			"metric_data: MetricDataResults[0] (consumed_write_capacity_units) Values[1] is null"},
+		"null throttle value": {Export{MetricData: []byte(`{"MetricDataResults": [{"Id": "consumed_write_capacity_units", "Timestamps": ["2026-11-30T10:00:00Z"], "Values": [5]}, ` +
+			`{"Id": "write_key_range_throttle_events", "Timestamps": ["2026-11-30T10:00:00Z"], "Values": [null]}]}`)},
+			"metric_data: MetricDataResults[1] (write_key_range_throttle_events) Values[0] is null"},
+		"sum too large": {Export{MetricData: []byte(metricData([]float64{1e308, 1e308}, []float64{1, 1}, nil))},
+			"metric_data: consumed_write_capacity_units sums to more than a finite number"},
+		"throttle sum too large": {Export{MetricData: []byte(metricData([]float64{1, 1}, []float64{1, 1}, []float64{1.7e308, 1.7e308}))},
+			"metric_data: write_key_range_throttle_events sums to more than a finite number"},
+		"key total too large": {Export{MetricData: []byte(good), ThrottledKeysReport: []byte(report(`"pk"`, 0, nil, contributor(`"k"`, 0, 1e308)) + report(`"pk"`, 1, nil, contributor(`"k"`, 1, 1e308)))},
+			"throttled_keys_report: output 2 of 2: has Contributors[0] (k) whose ApproximateAggregateValue, summed over the reports, is more than a finite number"},
 		"negative":           {Export{MetricData: []byte(`{"MetricDataResults": [{"Id": "consumed_write_capacity_units", "Timestamps": ["2026-11-30T10:00:00Z"], "Values": [-1]}]}`)}, "Values[0] is -1"},
 		"bad timestamp":      {Export{MetricData: []byte(`{"MetricDataResults": [{"Id": "consumed_write_capacity_units", "Timestamps": ["yesterday"], "Values": [1]}]}`)}, `"yesterday" is not an ISO 8601 timestamp`},
 		"unknown query":      {Export{MetricData: []byte(`{"MetricDataResults": [{"Id": "x", "Label": "y", "Timestamps": [], "Values": []}]}`)}, `matches no query of the query file`},

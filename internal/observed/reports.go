@@ -142,6 +142,10 @@ func (set *reportSet) add(r *insightReport, first bool) error {
 			set.keys[k] = f
 		}
 		f.total += *c.ApproximateAggregateValue
+		if math.IsInf(f.total, 0) {
+			return fmt.Errorf("has Contributors[%d] (%s) whose ApproximateAggregateValue, summed over the reports, is more than a finite number: "+
+				"the values are too large to be units or events", i, k)
+		}
 		for j, d := range c.Datapoints {
 			if d.ApproximateValue == nil || !finiteNonNegative(*d.ApproximateValue) {
 				return fmt.Errorf("has Contributors[%d] (%s) Datapoints[%d] without a finite ApproximateValue ≥ 0", i, k, j)

@@ -219,6 +219,8 @@ func TestObservedTrafficBadInput(t *testing.T) {
 		"another command": {`metric_data = jsonencode({ TableNames = ["orders"] })`, "metric_data: is not the output of `aws cloudwatch get-metric-data`"},
 		"NaN datapoint": {`metric_data = "{\"MetricDataResults\": [{\"Id\": \"consumed_write_capacity_units\", \"Timestamps\": [\"2026-11-30T11:00:00Z\"], \"Values\": [NaN]}]}"`,
 			`metric_data: holds NaN or Infinity`},
+		"null datapoint": {`metric_data = "{\"MetricDataResults\": [{\"Id\": \"consumed_write_capacity_units\", \"Timestamps\": [\"2026-11-30T11:00:00Z\"], \"Values\": [null]}]}"`,
+			`metric_data: MetricDataResults\[0\] \(consumed_write_capacity_units\) Values\[0\] is null`},
 		"malformed datapoint": {`metric_data = jsonencode({ MetricDataResults = [{ Id = "consumed_write_capacity_units", Timestamps = ["2026-11-30T11:00:00Z"], Values = [1, 2] }] })`,
 			`metric_data: MetricDataResults\[0\] \(consumed_write_capacity_units\) has 1 Timestamps but 2 Values`},
 		"report without contributors": {fmt.Sprintf("metric_data = file(%q)\n  accessed_keys_report = jsonencode({ KeyLabels = [\"pk\"], AggregateValue = 0, Contributors = [] })",
