@@ -84,7 +84,8 @@ func (d *observedTrafficDataSource) Schema(ctx context.Context, _ datasource.Sch
 			"lookback": optional(fmt.Sprintf("Live: how far back to read, a duration such as \"14d\", \"36h\" or \"90m\"; default 14d, at most %dd "+
 				"(CloudWatch keeps one-minute datapoints for 15 days). A window that would start more than 15 days ago is clipped, with a warning.",
 				int(maxLookback.Hours()/24))),
-			"end": optional("Live: the end of the window, RFC 3339; default now (to the minute). Pinning it reads the same window on every plan " +
+			"end": optional("Live: the end of the window, RFC 3339, truncated to the minute (2026-11-30T12:00:59Z reads up to 12:00:00); " +
+				"default now, truncated likewise. Pinning it reads the same window on every plan " +
 				"until it is more than 15 days old, when CloudWatch has no one-minute datapoints for it and the read fails: move it forward then. " +
 				"An end in the future is an error."),
 			"timeouts": timeouts.Attributes(ctx),
@@ -245,7 +246,9 @@ func liveWindow(m observedTrafficSourceModel, now time.Time) (start, end time.Ti
 			diags.AddAttributeError(path.Root("end"), "Invalid end", fmt.Sprintf("end must be an RFC 3339 time such as 2026-11-30T12:00:00Z, got %q.", m.End.ValueString()))
 			return start, end, diags
 		}
-		end = end.UTC()
+		// To the minute, as the default end: the metrics are one-minute sums, and a window that ends inside a
+		// minute would count that minute whole while its length counted it in part.
+		end = end.UTC().Truncate(time.Minute)
 		switch {
 		case end.After(now):
 			diags.AddAttributeError(path.Root("end"), "End in the future",

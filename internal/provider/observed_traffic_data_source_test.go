@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -486,6 +487,30 @@ func TestInsightsWarnings(t *testing.T) {
 		}
 		if len(got) != 1 || !regexp.MustCompile(tc.want).MatchString(got[0]) {
 			t.Errorf("%s: warnings = %q, want %q", name, got, tc.want)
+		}
+	}
+}
+
+// The window ends at a whole minute whether end is given or not: the metrics are one-minute sums.
+func TestLiveWindowEndsAtAMinute(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 30, 12, 34, 56, 789, time.UTC)
+	for name, tc := range map[string]struct {
+		end, lookback string
+		start, want   time.Time
+	}{
+		"default":              {"", "90m", time.Date(2026, 11, 30, 11, 4, 0, 0, time.UTC), time.Date(2026, 11, 30, 12, 34, 0, 0, time.UTC)},
+		"pinned mid-minute":    {"2026-11-30T10:20:45Z", "1h", time.Date(2026, 11, 30, 9, 20, 0, 0, time.UTC), time.Date(2026, 11, 30, 10, 20, 0, 0, time.UTC)},
+		"pinned with fraction": {"2026-11-29T23:59:59.999+01:00", "1d", time.Date(2026, 11, 28, 22, 59, 0, 0, time.UTC), time.Date(2026, 11, 29, 22, 59, 0, 0, time.UTC)},
+		"pinned on the minute": {"2026-11-30T12:00:00Z", "2h", time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC), time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)},
+	} {
+		m := observedTrafficSourceModel{Lookback: types.StringValue(tc.lookback), End: types.StringNull()}
+		if tc.end != "" {
+			m.End = types.StringValue(tc.end)
+		}
+		start, end, diags := liveWindow(m, now)
+		if diags.HasError() || !start.Equal(tc.start) || !end.Equal(tc.want) {
+			t.Errorf("%s: window %s to %s (%v), want %s to %s", name, start, end, diags, tc.start, tc.want)
 		}
 	}
 }
