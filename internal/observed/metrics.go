@@ -198,7 +198,8 @@ type windowFacts struct {
 
 // window is the window the metrics were asked for when start and end are given (the live path); else the
 // span of the consumed-capacity datapoints, from the first minute to the end of the last. It is complete
-// when every query's last page said Complete and every minute between has a datapoint.
+// when every query's last page said Complete and no page is missing; minutes without a datapoint are idle
+// then, and count as gaps only when CloudWatch did not say Complete.
 func (s *metricSeries) window(start, end time.Time) (windowFacts, []string) {
 	var warnings []string
 	minutes := map[int64]bool{}
@@ -225,9 +226,19 @@ func (s *metricSeries) window(start, end time.Time) (windowFacts, []string) {
 	if s.cut {
 		why = append(why, "NextToken is set: later pages were not exported")
 	}
-	expected := (last - first) / MetricPeriodSeconds
-	if int64(len(ts)) < expected {
-		why = append(why, fmt.Sprintf("%d of %d minutes have datapoints", len(ts), expected))
+	// CloudWatch publishes no datapoint for a minute without traffic, so a minute without one is a gap only
+	// when CloudWatch did not say it returned everything: a consumed-capacity query without StatusCode
+	// Complete (partial data, or an export without the status).
+	confirmed := len(why) == 0
+	for _, id := range []string{QueryConsumedWriteUnits, QueryConsumedReadUnits} {
+		if _, exported := s.points[id]; exported && s.status[id] != "Complete" {
+			confirmed = false
+		}
+	}
+	if expected := (last - first) / MetricPeriodSeconds; !confirmed {
+		if int64(len(ts)) < expected {
+			why = append(why, fmt.Sprintf("%d of %d minutes have datapoints", len(ts), expected))
+		}
 	}
 	if len(why) > 0 {
 		w.complete, w.why = false, strings.Join(why, "; ")

@@ -32,7 +32,9 @@ type Observation struct {
 	// not say the window it was asked for) rather than the window asked for: idle minutes at either end of
 	// the export are not in it, so the averages may be higher than over the whole export.
 	AverageOverSpan bool `json:"-"`
-	// Complete is false when CloudWatch reported partial data or the window has minutes without datapoints.
+	// Complete is false when CloudWatch did not answer StatusCode Complete (PartialData), pages are missing,
+	// or an export without StatusCode has minutes without datapoints. With Complete, a minute without a
+	// datapoint was idle: CloudWatch publishes none for a minute without traffic.
 	Complete bool `json:"complete"`
 }
 

@@ -37,7 +37,7 @@ const (
 )
 
 // Observe checks the exports and computes the observation. Bad input comes back as errors on the attribute
-// that holds it, and then there is no observation; a short window, gaps or a coarse period are warnings.
+// that holds it, and then there is no observation; a short window, partial data or a coarse period are warnings.
 func Observe(e Export) (obs *Observation, warnings, errs []*Problem) {
 	fail := func(attr, format string, args ...any) {
 		errs = append(errs, &Problem{Attribute: attr, Message: fmt.Sprintf(format, args...)})

@@ -275,3 +275,46 @@ func TestObserveAverageOverTheWindowAsked(t *testing.T) {
 		t.Errorf("an empty window gave %+v, errors %v", obs, errs)
 	}
 }
+
+// CloudWatch publishes no datapoint for an idle minute: with StatusCode Complete, minutes without one are
+// idle, and the window is complete without a warning. PartialData, a missing page, or an export without
+// StatusCode leave the minutes unexplained: incomplete, with the gap count in the warning.
+func TestObserveIdleMinutesAreNotGapsWhenComplete(t *testing.T) {
+	sparse := func(status, nextToken string) []byte {
+		series := func(id string) string {
+			return fmt.Sprintf(`{"Id": %q, "Timestamps": ["2026-11-30T10:00:00Z", "2026-11-30T10:30:00Z", "2026-11-30T11:59:00Z"], "Values": [60, 6000, 60]%s}`,
+				id, status)
+		}
+		return []byte(fmt.Sprintf(`{"MetricDataResults": [%s, %s]%s}`, series(QueryConsumedWriteUnits), series(QueryConsumedReadUnits), nextToken))
+	}
+	end := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	for name, tc := range map[string]struct {
+		e        Export
+		complete bool
+		warning  string
+	}{
+		"complete, offline":   {Export{MetricData: sparse(`, "StatusCode": "Complete"`, "")}, true, ""},
+		"complete, live 14d":  {Export{MetricData: sparse(`, "StatusCode": "Complete"`, ""), Start: end.Add(-14 * 24 * time.Hour), End: end}, true, ""},
+		"partial data":        {Export{MetricData: sparse(`, "StatusCode": "PartialData"`, "")}, false, "CloudWatch said PartialData for consumed_write_capacity_units; 3 of 120 minutes have datapoints"},
+		"next token left":     {Export{MetricData: sparse(`, "StatusCode": "Complete"`, `, "NextToken": "more"`)}, false, "NextToken is set: later pages were not exported; 3 of 120 minutes"},
+		"no status, gaps":     {Export{MetricData: sparse("", "")}, false, "(3 of 120 minutes have datapoints)"},
+		"no status, live 14d": {Export{MetricData: sparse("", ""), Start: end.Add(-14 * 24 * time.Hour), End: end}, false, "(3 of 20160 minutes have datapoints)"},
+	} {
+		obs, warnings, errs := Observe(tc.e)
+		if len(errs) > 0 {
+			t.Fatalf("%s: %v", name, errs)
+		}
+		if obs.Complete != tc.complete {
+			t.Errorf("%s: complete = %v", name, obs.Complete)
+		}
+		switch {
+		case tc.warning == "" && len(warnings) > 0:
+			t.Errorf("%s: warnings %v", name, warnings)
+		case tc.warning != "" && (len(warnings) != 1 || !strings.Contains(warnings[0].Error(), tc.warning)):
+			t.Errorf("%s: warnings %v, want %q", name, warnings, tc.warning)
+		}
+		if r := Report(obs); tc.complete != strings.Contains(r, "datapoints (complete)") {
+			t.Errorf("%s: report = %s", name, r)
+		}
+	}
+}

@@ -44,7 +44,7 @@ func Target(o *Observation) string {
 func Write(b *strings.Builder, o *Observation) {
 	complete := "complete"
 	if !o.Complete {
-		complete = "incomplete: partial data or minutes without datapoints"
+		complete = "incomplete: CloudWatch returned partial data or not every page"
 	}
 	fmt.Fprintf(b, "  window %s to %s, %d one-minute datapoints (%s)\n", o.Window.Start, o.Window.End, o.Window.Datapoints, complete)
 	for _, side := range []struct {

@@ -74,7 +74,9 @@ func observedAttributes() map[string]rschema.Attribute {
 				"end":        optionalString("End, RFC 3339: live, the end of the window read; offline, the end of the last datapoint's minute."),
 				"datapoints": optionalInt("One-minute datapoints in the window."),
 			}},
-		"complete": optionalBool("False when CloudWatch reported partial data or minutes of the window have no datapoint."),
+		"complete": optionalBool("False when CloudWatch did not answer StatusCode Complete (PartialData), pages are missing, or an export " +
+			"without StatusCode has minutes without a datapoint. A minute without a datapoint is not a gap when CloudWatch answered Complete: " +
+			"it publishes none for a minute without traffic."),
 	}
 }
 

@@ -355,6 +355,8 @@ func TestAccObservedTrafficLiveAverageOverTheWindowRead(t *testing.T) {
 							"start": knownvalue.StringExact(start.Format(time.RFC3339)), "end": knownvalue.StringExact(end.Format(time.RFC3339)),
 							"datapoints": knownvalue.Int64Exact(1),
 						})),
+						// CloudWatch answered Complete: the idle minutes are not gaps.
+						statecheck.ExpectKnownValue(ds, tfjsonpath.New("observed").AtMapKey("complete"), knownvalue.Bool(true)),
 					},
 				}},
 			})
