@@ -17,6 +17,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/observed"
 )
 
 // The CloudWatch side of a table's measured traffic: the AWS/DynamoDB metrics at one-minute sums (DynamoDB
@@ -26,13 +28,13 @@ import (
 const (
 	metricsNamespace = "AWS/DynamoDB"
 	metricStat       = "Sum"
-	// MetricPeriodSeconds is the period of every metric query and report: the busiest minute is what a
-	// partition's per-second limit is held against.
-	MetricPeriodSeconds = 60
-	// MaxContributorCount is the most contributors GetInsightRuleReport returns for DynamoDB's rules, which
+	// metricPeriodSeconds is the period of every metric query and report, the one the parser reads them at
+	// (observed.MetricPeriodSeconds): the busiest minute is what a partition's per-second limit is held against.
+	metricPeriodSeconds = observed.MetricPeriodSeconds
+	// maxContributorCount is the most contributors GetInsightRuleReport returns for DynamoDB's rules, which
 	// refuse more ("CloudWatch Contributor Insights for DynamoDB: How it works": at most 25; the API's own
-	// bound for other rules is 100).
-	MaxContributorCount = 25
+	// bound for other rules is 100); the observation lists as many (observed.MaxTopKeys).
+	maxContributorCount = observed.MaxTopKeys
 	// MaxReportWindow is the longest time one report covers: the CloudWatch User Guide ("Viewing Contributor
 	// Insights reports") shows reports of at most 24 hours within the last 15 days; the API reference is
 	// silent, so the reader stitches a longer window from day-long reports either way.
@@ -240,7 +242,7 @@ func exportMetricData(ctx context.Context, cw *cloudwatch.Client, q TrafficQuery
 	for _, id := range slices.Sorted(maps.Keys(q.MetricNames)) {
 		queries = append(queries, cwtypes.MetricDataQuery{
 			Id: aws.String(id), ReturnData: aws.Bool(true),
-			MetricStat: &cwtypes.MetricStat{Period: aws.Int32(MetricPeriodSeconds), Stat: aws.String(metricStat),
+			MetricStat: &cwtypes.MetricStat{Period: aws.Int32(metricPeriodSeconds), Stat: aws.String(metricStat),
 				Metric: &cwtypes.Metric{Namespace: aws.String(metricsNamespace), MetricName: aws.String(q.MetricNames[id]), Dimensions: dims}},
 		})
 	}
@@ -303,7 +305,7 @@ func exportInsightRuleReports(ctx context.Context, cw *cloudwatch.Client, rule s
 			defer func() { <-sem }()
 			out, err := cw.GetInsightRuleReport(ctx, &cloudwatch.GetInsightRuleReportInput{
 				RuleName: aws.String(rule), StartTime: aws.Time(w[0]), EndTime: aws.Time(w[1]),
-				Period: aws.Int32(MetricPeriodSeconds), MaxContributorCount: aws.Int32(MaxContributorCount),
+				Period: aws.Int32(metricPeriodSeconds), MaxContributorCount: aws.Int32(maxContributorCount),
 				Metrics: ReportMetrics, OrderBy: aws.String(reportOrderBy),
 			})
 			if err != nil {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/policies"
 )
 
 // metricData is a get-metric-data output of the query file's consumed-capacity queries: one write and one
@@ -316,5 +318,30 @@ func TestObserveIdleMinutesAreNotGapsWhenComplete(t *testing.T) {
 		if r := Report(obs); tc.complete != strings.Contains(r, "datapoints (complete)") {
 			t.Errorf("%s: report = %s", name, r)
 		}
+	}
+}
+
+// A report lists at most as many key values per contributor as a GSI's partition key has attributes: the
+// bundle's max_gsi_key_attributes, the limit the design rules use.
+func TestObserveKeyLabelsBoundedByTheBundleLimit(t *testing.T) {
+	labels := func(n int) (string, string) {
+		var l, k []string
+		for i := range n {
+			l, k = append(l, fmt.Sprintf(`"a%d"`, i)), append(k, fmt.Sprintf(`"v%d"`, i))
+		}
+		return strings.Join(l, ","), strings.Join(k, ",")
+	}
+	limit := int(policies.Bundle.Limits.MaxGSIKeyAttributes)
+	metrics := []byte(metricData(minutes(60, 60), minutes(60, 60), nil))
+	l, k := labels(limit)
+	obs, _, errs := Observe(Export{IndexName: "i", MetricData: metrics, AccessedKeysReport: []byte(report(l, 0, []float64{60}, contributor(k, 0, 60)))})
+	if len(errs) > 0 || *obs.KeyAttributes != int64(limit) {
+		t.Errorf("%d key labels: errors %v", limit, errs)
+	}
+	l, k = labels(limit + 1)
+	_, _, errs = Observe(Export{IndexName: "i", MetricData: metrics, AccessedKeysReport: []byte(report(l, 0, []float64{60}, contributor(k, 0, 60)))})
+	if want := fmt.Sprintf("lists %d key labels", limit+1); len(errs) == 0 || !strings.Contains(errs[0].Error(), want) ||
+		!strings.Contains(errs[0].Error(), fmt.Sprintf("at most %d attributes", limit)) {
+		t.Errorf("%d key labels: errors %v, want %q", limit+1, errs, want)
 	}
 }

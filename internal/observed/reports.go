@@ -9,11 +9,14 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/policies"
 )
 
 // MaxGSIPartitionKeyAttributes is the most attributes a GSI's partition key has (DynamoDB Developer Guide,
-// "Multi-attribute keys pattern"): a report lists at most that many key values per contributor.
-const MaxGSIPartitionKeyAttributes = 4
+// "Multi-attribute keys pattern"): a report lists at most that many key values per contributor. It is the
+// bundle's max_gsi_key_attributes (policies/dynamokeys/source/data.json), the limit the design rules use.
+var MaxGSIPartitionKeyAttributes = int(policies.Bundle.Limits.MaxGSIKeyAttributes)
 
 // MaxTopKeys is how many accessed keys, and how many keys seen only as throttled, an observation lists: as
 // many as one report returns for DynamoDB's rules (GetInsightRuleReport's MaxContributorCount, at most 25

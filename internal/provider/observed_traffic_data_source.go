@@ -316,7 +316,7 @@ func (d *observedTrafficDataSource) readLive(ctx context.Context, m observedTraf
 	export.Start, export.End = start, end
 	// The reports' period is the one asked for: a key active every few minutes leaves datapoints as far apart
 	// as a coarser period would.
-	export.ReportPeriodSeconds = dynamo.MetricPeriodSeconds
+	export.ReportPeriodSeconds = observed.MetricPeriodSeconds
 	diags.Append(insightsWarnings(export, live)...)
 	toTable := func(string) string { return "table_name" }
 	obs, dg := observeExport(export, toTable)
