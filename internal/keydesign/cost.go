@@ -28,7 +28,7 @@ import (
 // secondsPerMonth is the priced month in seconds.
 func secondsPerMonth() float64 { return HoursPerMonth * secondsPerHour }
 
-// validateCost checks the cost inputs: rates finite and ≥ 0 and averages not above their peaks, counts and
+// validateCost checks the cost inputs: rates finite, between 0 and MaxRequestsPerSecond, and averages not above their peaks, counts and
 // shares in range, a known table class, prices finite and ≥ 0.
 func (a *analyzer) validateCost() {
 	t := a.in.Traffic
@@ -39,8 +39,8 @@ func (a *analyzer) validateCost() {
 		{"average_reads_per_second", "reads_per_second", t.AverageReadsPerSecond, t.ReadsPerSecond}} {
 		switch {
 		case r.avg == nil:
-		case math.IsNaN(*r.avg) || math.IsInf(*r.avg, 0) || *r.avg < 0:
-			a.fail(Path{"traffic", r.attr}, "must be a finite number ≥ 0, got %v", *r.avg)
+		case math.IsNaN(*r.avg) || math.IsInf(*r.avg, 0) || *r.avg < 0 || *r.avg > MaxRequestsPerSecond:
+			a.fail(Path{"traffic", r.attr}, "must be a finite number between 0 and %s per second, got %v", thousands(MaxRequestsPerSecond), *r.avg)
 		case r.peak != nil && *r.avg > *r.peak:
 			a.fail(Path{"traffic", r.attr}, "is %v, above the peak traffic.%s = %v: an average cannot exceed the peak", *r.avg, r.peakAttr, *r.peak)
 		}

@@ -422,3 +422,45 @@ func TestCostReportLines(t *testing.T) {
 		}
 	}
 }
+
+// TestCostAveragesAreBounded: a hand-given or declared average is finite, between 0 and
+// MaxRequestsPerSecond, and not above its peak, else an error on its attribute and no figure from it.
+func TestCostAveragesAreBounded(t *testing.T) {
+	measured := func(avgW, avgR, peakW, peakR *float64) func(*Input) {
+		return func(in *Input) {
+			in.Observed = []ObservedInput{{Path: Path{"observed"}, Observation: observed.Observation{Traffic: observed.Traffic{
+				AverageWritesPerSecond: avgW, AverageReadsPerSecond: avgR, WritesPerSecond: peakW, ReadsPerSecond: peakR}}}}
+		}
+	}
+	for _, tt := range []struct {
+		name string
+		edit func(*Input)
+		path string
+	}{
+		{"measured negative writes", measured(p(-50.0), nil, nil, nil), "observed.traffic.average_writes_per_second"},
+		{"measured huge reads", measured(nil, p(1e300), nil, nil), "observed.traffic.average_reads_per_second"},
+		{"measured NaN writes", measured(p(math.NaN()), nil, nil, nil), "observed.traffic.average_writes_per_second"},
+		{"measured infinite reads", measured(nil, p(math.Inf(1)), nil, nil), "observed.traffic.average_reads_per_second"},
+		{"measured average above peak", measured(p(90.0), nil, p(10.0), nil), "observed.traffic.average_writes_per_second"},
+		{"measured read average above peak", measured(nil, p(7.65), nil, p(1.0)), "observed.traffic.average_reads_per_second"},
+		{"declared average without a peak too large", func(in *Input) {
+			in.Traffic.WritesPerSecond, in.Traffic.AverageWritesPerSecond = nil, p(1e305)
+		}, "traffic.average_writes_per_second"},
+		{"declared read average above peak", func(in *Input) { in.Traffic.AverageReadsPerSecond = p(1000.5) }, "traffic.average_reads_per_second"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			in := pricedOrders("PAY_PER_REQUEST")
+			tt.edit(in)
+			_, errs := Analyze(in)
+			if len(errs) != 1 || errs[0].Path.String() != tt.path {
+				t.Errorf("errors %v, want one on %s", errs, tt.path)
+			}
+		})
+	}
+	// At the bound and at the peak are accepted.
+	in := pricedOrders("PAY_PER_REQUEST")
+	measured(p(10.0), p(float64(MaxRequestsPerSecond)), p(10.0), nil)(in)
+	if _, errs := Analyze(in); len(errs) != 0 {
+		t.Errorf("averages at their bounds: %v", errs)
+	}
+}
