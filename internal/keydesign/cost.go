@@ -29,7 +29,7 @@ import (
 func secondsPerMonth() float64 { return HoursPerMonth * secondsPerHour }
 
 // validateCost checks the cost inputs: rates finite, between 0 and MaxRequestsPerSecond, and averages not above their peaks, counts and
-// shares in range, a known table class, prices finite and ≥ 0.
+// shares in range, a known table class, prices between 0 and MaxPriceUSD.
 func (a *analyzer) validateCost() {
 	t := a.in.Traffic
 	for _, r := range []struct {
@@ -67,8 +67,8 @@ func (a *analyzer) validateCost() {
 		a.fail(Path{"pricing", "table_class"}, "unknown table class %q: use one of %s", p.TableClass, strings.Join(TableClasses, ", "))
 	}
 	for name, v := range p.Prices.byName() {
-		if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0) {
-			a.fail(Path{"pricing", "prices", name}, "must be a finite price ≥ 0 in dollars, got %v", *v)
+		if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0 || *v > MaxPriceUSD) {
+			a.fail(Path{"pricing", "prices", name}, "must be a price in dollars between 0 and %s, got %v", thousands(MaxPriceUSD), *v)
 		}
 	}
 }

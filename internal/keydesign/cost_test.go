@@ -1,6 +1,7 @@
 package keydesign
 
 import (
+	"encoding/json"
 	"math"
 	"os"
 	"regexp"
@@ -462,5 +463,54 @@ func TestCostAveragesAreBounded(t *testing.T) {
 	measured(p(10.0), p(float64(MaxRequestsPerSecond)), p(10.0), nil)(in)
 	if _, errs := Analyze(in); len(errs) != 0 {
 		t.Errorf("averages at their bounds: %v", errs)
+	}
+}
+
+// TestCostStaysFinite: prices are bounded, and an estimate with an infinite figure is refused on `pricing`
+// instead of reaching JSON encoding.
+func TestCostStaysFinite(t *testing.T) {
+	for _, name := range []string{"write_request_units_per_million", "read_capacity_unit_hour", "storage_gb_month"} {
+		in := pricedOrders("PROVISIONED")
+		v := p(1e307)
+		switch name {
+		case "write_request_units_per_million":
+			in.Pricing.Prices.WriteRequestUnitsPerMillion = v
+		case "read_capacity_unit_hour":
+			in.Pricing.Prices.ReadCapacityUnitHour = v
+		default:
+			in.Pricing.Prices.StorageGBMonth = v
+		}
+		_, errs := Analyze(in)
+		if len(errs) != 1 || errs[0].Path.String() != "pricing.prices."+name {
+			t.Errorf("price 1e307 for %s: %v", name, errs)
+		}
+	}
+	// The largest accepted inputs give a finite, encodable estimate.
+	in := pricedOrders("PAY_PER_REQUEST")
+	in.Traffic.WritesPerSecond, in.Traffic.AverageWritesPerSecond = nil, p(float64(MaxRequestsPerSecond))
+	in.Traffic.ItemSizeBytes, in.Traffic.TransactionalWrites = p(int64(MaxItemSizeBytes)), true
+	in.Traffic.ItemCount = p(int64(math.MaxInt64))
+	big := p(MaxPriceUSD)
+	in.Pricing.Prices = PriceOverrides{WriteRequestUnitsPerMillion: big, ReadRequestUnitsPerMillion: big, WriteCapacityUnitHour: big,
+		ReadCapacityUnitHour: big, StorageGBMonth: big, PITRGBMonth: big}
+	doc, errs := Analyze(in)
+	if len(errs) != 0 {
+		t.Fatalf("largest inputs: %v", errs)
+	}
+	if _, err := json.Marshal(doc); err != nil {
+		t.Errorf("largest inputs do not encode: %v", err)
+	}
+	// The guard itself: an infinite figure anywhere in the estimate is refused with a path.
+	for _, spoil := range []func(*CostEstimate){
+		func(c *CostEstimate) { c.OnDemand.Total = math.Inf(1) },
+		func(c *CostEstimate) { c.Indexes[0].OnDemandWriteCost = p(math.Inf(1)) },
+		func(c *CostEstimate) { c.Reads[0].ProvisionedCost = math.NaN() },
+		func(c *CostEstimate) { c.StorageGB = p(math.Inf(1)) },
+	} {
+		doc := analyze(t, pricedOrders("PAY_PER_REQUEST"))
+		spoil(doc.Derived.Cost)
+		if errs := checkFinite(doc); len(errs) != 1 || errs[0].Path.String() != "pricing" {
+			t.Errorf("an infinite cost figure: %v", errs)
+		}
 	}
 }

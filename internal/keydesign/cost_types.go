@@ -34,6 +34,10 @@ var PriceTable = policies.Bundle.Pricing
 // HoursPerMonth is the month the prices are per: AWS's pricing examples use 730 hours.
 var HoursPerMonth = limits.HoursPerMonth
 
+// MaxPriceUSD bounds a price override in dollars: a million dollars per unit, far above any list price,
+// keeps every cost finite (the rates and sizes are bounded too).
+var MaxPriceUSD = limits.MaxPriceUSD
+
 // Bases of the monthly request units (CostEstimate.WritesBasis and ReadsBasis).
 const (
 	BasisDeclaredAverage = "declared_average" // traffic.average_*_per_second

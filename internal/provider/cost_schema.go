@@ -22,7 +22,8 @@ import (
 // pricingAttribute is the design's `pricing` input.
 func pricingAttribute() rschema.SingleNestedAttribute {
 	price := func(what string) rschema.NumberAttribute {
-		return optionalFloat("Price in dollars " + what + ", replacing the price table's (a negotiated rate or a region the table lacks).")
+		return optionalFloat("Price in dollars " + what + ", replacing the price table's (a negotiated rate or a region the table lacks); " +
+			"between 0 and " + limitText(keydesign.MaxPriceUSD) + ", which keeps every cost a finite number.")
 	}
 	return rschema.SingleNestedAttribute{Optional: true,
 		Description: "Where and how the design is priced for `cost`. Defaults: the provider's `region`, else us-east-1; " +
