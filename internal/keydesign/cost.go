@@ -187,8 +187,10 @@ type costModel struct {
 	u   float64
 	// Write requests per second to the table: average and peak; ok is false without write traffic.
 	reqAvg, reqPeak float64
-	writesKnown     bool
-	indexes         []indexWrite
+	// writesKnown and readsKnown say whether the table's writes and reads have a basis (declared or
+	// measured); without one the side's figures are unknown, not zero.
+	writesKnown, readsKnown bool
+	indexes                 []indexWrite
 	// Table write units per request, and LSI units per request (they share the table's capacity).
 	tableUnits, lsiUnits float64
 	// Provisioned read capacity and the modes' parts, kept for the comparison.
@@ -419,14 +421,18 @@ func (m *costModel) readSources() []readSource {
 func (m *costModel) reads() {
 	est, pr := m.est, m.est.Prices
 	sec := secondsPerMonth()
-	est.ReadsBasis = BasisNone
 	total, capacity := 0.0, 0.0
-	for i, s := range m.readSources() {
-		if i == 0 {
-			est.ReadsBasis = s.basis
-			if s.basis != BasisNone {
-				est.ReadUnitsPerSecond = ptr(s.avg)
-			}
+	sources := m.readSources()
+	est.ReadsBasis = sources[0].basis
+	m.readsKnown = est.ReadsBasis != BasisNone
+	for _, s := range sources {
+		// Without the table's reads the read demand is unknown: a source without its own measured reads
+		// adds neither units nor provisioned mode's one-unit floor.
+		if !m.readsKnown && s.basis == BasisNone {
+			continue
+		}
+		if s.name == "table" {
+			est.ReadUnitsPerSecond = ptr(s.avg)
 		}
 		units := s.avg * sec
 		units0 := provisionedUnits(m.doc.Table.BillingMode, s.declared, s.scaling, s.avg, s.peak, m.u)
@@ -442,7 +448,7 @@ func (m *costModel) reads() {
 		m.odReads += rc.OnDemandCost
 		m.prReads += rc.ProvisionedCost
 	}
-	if est.ReadsBasis != BasisNone || len(est.Reads) > 1 {
+	if m.readsKnown {
 		est.MonthlyReadRequestUnits = ptr(total)
 	}
 	m.readCapacity = capacity

@@ -514,3 +514,26 @@ func TestCostStaysFinite(t *testing.T) {
 		}
 	}
 }
+
+// TestCostUnknownReadsAreLeftOut: without the table's reads neither the monthly read units (Infracost's
+// monthly_read_request_units) nor provisioned read capacity is given, in either billing mode, with or
+// without indexes; an index's own measured reads are still priced.
+func TestCostUnknownReadsAreLeftOut(t *testing.T) {
+	for _, billing := range []string{"PAY_PER_REQUEST", "PROVISIONED"} {
+		in := pricedOrders(billing)
+		in.Traffic.ReadsPerSecond, in.Traffic.AverageReadsPerSecond = nil, nil
+		c := costOf(t, in)
+		if c.ReadsBasis != BasisNone || c.MonthlyReadRequestUnits != nil || c.ReadUnitsPerSecond != nil || len(c.Reads) != 0 {
+			t.Errorf("%s, reads unknown: basis %s, monthly %v, reads %+v", billing, c.ReadsBasis, c.MonthlyReadRequestUnits, c.Reads)
+		}
+		if _, ok := c.InfracostUsage()["monthly_read_request_units"]; ok {
+			t.Errorf("%s: infracost usage gives reads it does not know: %v", billing, c.InfracostUsage())
+		}
+		in.Observed = []ObservedInput{{Path: Path{"observed_indexes", "by_date"}, Observation: observed.Observation{IndexName: "by_date",
+			Traffic: observed.Traffic{AverageReadsPerSecond: p(4.0), ReadsPerSecond: p(8.0)}}}}
+		c = costOf(t, in)
+		if len(c.Reads) != 1 || c.Reads[0].Source != "index by_date" || c.Reads[0].AverageUnitsPerSec != 4 || c.MonthlyReadRequestUnits != nil {
+			t.Errorf("%s, an index's measured reads: %+v, monthly %v", billing, c.Reads, c.MonthlyReadRequestUnits)
+		}
+	}
+}
