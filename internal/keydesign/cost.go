@@ -547,12 +547,14 @@ func (m *costModel) modes() {
 		m.odIndexWrites += *ic.OnDemandWriteCost
 		m.prIndexWrites += *ic.ProvisionedCost
 	}
-	if !m.writesKnown {
-		writeCapacity = 0
+	if m.writesKnown {
+		est.ProvisionedWriteCapacity = ptr(writeCapacity)
+	} else {
 		m.prTableWrites = 0
 	}
-	est.ProvisionedWriteCapacity = ptr(writeCapacity)
-	est.ProvisionedReadCapacity = ptr(m.readCapacity)
+	if m.readsKnown {
+		est.ProvisionedReadCapacity = ptr(m.readCapacity)
+	}
 	est.CapacityBasis = capacityBasis(tbl)
 
 	var storage, pitr *float64
@@ -562,18 +564,47 @@ func (m *costModel) modes() {
 	if est.PITRGB != nil {
 		pitr = ptr(*est.PITRGB * pr.PITRGBMonth)
 	}
+	// A side without traffic has no figures: its parts are 0 and the totals, the cheaper mode, the excess
+	// and the break-even utilization stay null, because a comparison on one side alone decides nothing.
+	complete := m.writesKnown && m.readsKnown
 	mode := func(tw, iw, r float64) *ModeCost {
-		mc := &ModeCost{TableWrites: tw, IndexWrites: iw, Reads: r, Storage: storage, PITR: pitr, Total: tw + iw + r}
+		mc := &ModeCost{TableWrites: tw, IndexWrites: iw, Reads: r, Storage: storage, PITR: pitr}
+		if !complete {
+			return mc
+		}
+		total := tw + iw + r
 		for _, p := range []*float64{storage, pitr} {
 			if p != nil {
-				mc.Total += *p
+				total += *p
 			}
 		}
+		mc.Total = &total
 		return mc
 	}
 	est.OnDemand = mode(m.odTableWrites, m.odIndexWrites, m.odReads)
 	est.Provisioned = mode(m.prTableWrites, m.prIndexWrites, m.prReads)
-	m.compare()
+	if complete {
+		m.compare()
+	}
+}
+
+// Incomplete says why the modes are not compared ("" when they are): the side whose traffic is unknown.
+func (c *CostEstimate) Incomplete() string {
+	if c == nil || c.OnDemand == nil {
+		return ""
+	}
+	var missing []string
+	if c.WritesBasis == BasisNone {
+		missing = append(missing, "writes (traffic.writes_per_second or average_writes_per_second, or observed writes)")
+	}
+	if c.ReadsBasis == BasisNone {
+		missing = append(missing, "reads (traffic.reads_per_second or average_reads_per_second, or observed reads)")
+	}
+	if len(missing) == 0 {
+		return ""
+	}
+	return "the modes are not compared (no totals, cheaper mode or break-even utilization): the design gives no " +
+		strings.Join(missing, " and no ")
 }
 
 func capacityBasis(t TableDoc) string {
@@ -592,7 +623,7 @@ func (m *costModel) compare() {
 	est, pr := m.est, m.est.Prices
 	od, pv := est.OnDemand, est.Provisioned
 	est.CheaperMode = costModeOnDemand
-	if pv.Total < od.Total {
+	if *pv.Total < *od.Total {
 		est.CheaperMode = costModeProvisioned
 	}
 	sec := secondsPerMonth()
@@ -610,7 +641,7 @@ func (m *costModel) compare() {
 	default:
 		return
 	}
-	excess := chosen.Total - other.Total
+	excess := *chosen.Total - *other.Total
 	// On-demand priced at the peak is an upper bound: it does not show that on-demand costs more.
 	upperBound := est.WritesBasis == BasisDeclaredPeak || est.WritesBasis == BasisMeasuredPeak ||
 		est.ReadsBasis == BasisDeclaredPeak || est.ReadsBasis == BasisMeasuredPeak
@@ -618,8 +649,8 @@ func (m *costModel) compare() {
 	case excess <= 0:
 		est.ChosenExcessShare, est.ChosenExcessMonthly = ptr(0.0), ptr(0.0)
 	case est.ChosenMode == costModeOnDemand && upperBound:
-	case other.Total > 0:
-		est.ChosenExcessShare, est.ChosenExcessMonthly = ptr(excess/other.Total), ptr(excess)
+	case *other.Total > 0:
+		est.ChosenExcessShare, est.ChosenExcessMonthly = ptr(excess / *other.Total), ptr(excess)
 	}
 }
 

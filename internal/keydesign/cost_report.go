@@ -27,7 +27,9 @@ func writeCost(b *strings.Builder, doc *Document) {
 	if c.OnDemand.PITR != nil {
 		row("PITR", *c.OnDemand.PITR, *c.Provisioned.PITR)
 	}
-	row("total", c.OnDemand.Total, c.Provisioned.Total)
+	if c.OnDemand.Total != nil && c.Provisioned.Total != nil {
+		row("total", *c.OnDemand.Total, *c.Provisioned.Total)
+	}
 	for _, ic := range c.Indexes {
 		if ic.OnDemandWriteCost != nil && ic.ShareOfTableWrites != nil {
 			fmt.Fprintf(b, "  index %s: %s write units per write, %s on-demand (%s of the table's writes)\n",
@@ -37,6 +39,9 @@ func writeCost(b *strings.Builder, doc *Document) {
 	if c.BreakEvenUtilization != nil && c.Utilization != nil {
 		fmt.Fprintf(b, "  %s is cheaper: on-demand wins below %s average use of the provisioned capacity; this design uses %s\n",
 			strings.ReplaceAll(c.CheaperMode, "_", "-"), percent(*c.BreakEvenUtilization), percent(*c.Utilization))
+	}
+	if why := c.Incomplete(); why != "" {
+		fmt.Fprintf(b, "  %s\n", why)
 	}
 	fmt.Fprintf(b, "  writes priced at %s, reads at %s", basisLabel(c.WritesBasis), basisLabel(c.ReadsBasis))
 	if c.StorageGB == nil {

@@ -56,7 +56,7 @@ func TestCostWorkedExampleInTheGuide(t *testing.T) {
 		"Reads":        {cents(od.OnDemand.Reads), cents(od.Provisioned.Reads)},
 		"Storage":      {cents(*od.OnDemand.Storage), cents(*od.Provisioned.Storage)},
 		"PITR":         {cents(*od.OnDemand.PITR), cents(*od.Provisioned.PITR)},
-		"Total":        {cents(od.OnDemand.Total), cents(od.Provisioned.Total)},
+		"Total":        {cents(*od.OnDemand.Total), cents(*od.Provisioned.Total)},
 	}
 	for _, ic := range od.Indexes {
 		want[ic.Name] = []string{strconv.FormatFloat(ic.WriteUnitsPerWrite, 'f', -1, 64), cents(*ic.OnDemandWriteCost),
@@ -218,7 +218,7 @@ func TestCostCheaperModeHeldOut(t *testing.T) {
 			c := costOf(t, in)
 			got := c.ChosenExcessShare != nil && *c.ChosenExcessShare > BillingModeCostExcessShare
 			if got != tt.excess {
-				t.Errorf("excess share %v (on-demand %v, provisioned %v); want above the threshold: %v", c.ChosenExcessShare, c.OnDemand.Total, c.Provisioned.Total, tt.excess)
+				t.Errorf("excess share %v (on-demand %v, provisioned %v); want above the threshold: %v", c.ChosenExcessShare, *c.OnDemand.Total, *c.Provisioned.Total, tt.excess)
 			}
 			if (c.CheaperMode == costModeOnDemand) != (*c.Utilization < *c.BreakEvenUtilization) {
 				t.Errorf("cheaper %s but utilization %v vs break-even %v", c.CheaperMode, *c.Utilization, *c.BreakEvenUtilization)
@@ -267,8 +267,8 @@ func TestCostMeasuredTrafficChangesTheFigures(t *testing.T) {
 			t.Errorf("%s: %v write units, want %v (basis %s)", ic.Name, *ic.MonthlyWriteUnits, want, ic.WritesBasis)
 		}
 	}
-	if c.OnDemand.Total >= declared.OnDemand.Total {
-		t.Errorf("lower measured traffic must cost less: %v vs declared %v", c.OnDemand.Total, declared.OnDemand.Total)
+	if *c.OnDemand.Total >= *declared.OnDemand.Total {
+		t.Errorf("lower measured traffic must cost less: %v vs declared %v", *c.OnDemand.Total, *declared.OnDemand.Total)
 	}
 	// The measured peak prices provisioned capacity: 300 WCU/s over 0.8.
 	if got := c.Provisioned.TableWrites; !near(got, math.Ceil(300/0.8)*730*0.00065) {
@@ -348,7 +348,7 @@ func TestCostWithoutTrafficOrItems(t *testing.T) {
 	in = pricedOrders("PAY_PER_REQUEST")
 	in.Traffic.ItemCount = nil
 	c = costOf(t, in)
-	if c.StorageGB != nil || c.OnDemand.Storage != nil || c.OnDemand.PITR != nil || c.OnDemand.Total != c.OnDemand.TableWrites+c.OnDemand.IndexWrites+c.OnDemand.Reads {
+	if c.StorageGB != nil || c.OnDemand.Storage != nil || c.OnDemand.PITR != nil || *c.OnDemand.Total != c.OnDemand.TableWrites+c.OnDemand.IndexWrites+c.OnDemand.Reads {
 		t.Errorf("no item count: storage %v, %+v", c.StorageGB, c.OnDemand)
 	}
 	if u := c.InfracostUsage(); u["storage_gb"] != 0 || len(u) != 2 {
@@ -502,7 +502,7 @@ func TestCostStaysFinite(t *testing.T) {
 	}
 	// The guard itself: an infinite figure anywhere in the estimate is refused with a path.
 	for _, spoil := range []func(*CostEstimate){
-		func(c *CostEstimate) { c.OnDemand.Total = math.Inf(1) },
+		func(c *CostEstimate) { c.OnDemand.Total = p(math.Inf(1)) },
 		func(c *CostEstimate) { c.Indexes[0].OnDemandWriteCost = p(math.Inf(1)) },
 		func(c *CostEstimate) { c.Reads[0].ProvisionedCost = math.NaN() },
 		func(c *CostEstimate) { c.StorageGB = p(math.Inf(1)) },
@@ -534,6 +534,39 @@ func TestCostUnknownReadsAreLeftOut(t *testing.T) {
 		c = costOf(t, in)
 		if len(c.Reads) != 1 || c.Reads[0].Source != "index by_date" || c.Reads[0].AverageUnitsPerSec != 4 || c.MonthlyReadRequestUnits != nil {
 			t.Errorf("%s, an index's measured reads: %+v, monthly %v", billing, c.Reads, c.MonthlyReadRequestUnits)
+		}
+	}
+}
+
+// TestCostOneSidedTrafficIsNotCompared: with only writes or only reads known, the modes' totals, the cheaper
+// mode, the excess (DK901) and the break-even utilization stay null, the unknown side's capacity too, and
+// the report says why.
+func TestCostOneSidedTrafficIsNotCompared(t *testing.T) {
+	for _, side := range []string{"writes", "reads"} {
+		for _, billing := range []string{"PAY_PER_REQUEST", "PROVISIONED"} {
+			in := pricedOrders(billing)
+			if side == "writes" {
+				in.Traffic.WritesPerSecond, in.Traffic.AverageWritesPerSecond = nil, nil
+			} else {
+				in.Traffic.ReadsPerSecond, in.Traffic.AverageReadsPerSecond = nil, nil
+			}
+			doc := analyze(t, in)
+			c := doc.Derived.Cost
+			if c.OnDemand == nil || c.OnDemand.Total != nil || c.Provisioned.Total != nil || c.CheaperMode != "" ||
+				c.ChosenExcessShare != nil || c.ChosenExcessMonthly != nil || c.BreakEvenUtilization != nil || c.Utilization != nil {
+				t.Errorf("%s unknown, %s: compared anyway: %+v", side, billing, c)
+			}
+			if (side == "writes") != (c.ProvisionedWriteCapacity == nil) || (side == "reads") != (c.ProvisionedReadCapacity == nil) {
+				t.Errorf("%s unknown, %s: capacities %v WCU, %v RCU", side, billing, c.ProvisionedWriteCapacity, c.ProvisionedReadCapacity)
+			}
+			for _, ic := range c.Indexes {
+				if (side == "writes") != (ic.ProvisionedCost == nil) {
+					t.Errorf("%s unknown: index %s provisioned write cost %v", side, ic.Name, ic.ProvisionedCost)
+				}
+			}
+			if r := Report(doc, nil); !strings.Contains(r, "the modes are not compared") || !strings.Contains(r, "no "+side+" (") || strings.Contains(r, "  total ") {
+				t.Errorf("%s unknown: report does not say why:\n%s", side, r)
+			}
 		}
 	}
 }

@@ -128,14 +128,14 @@ type CostEstimate struct {
 }
 
 // ModeCost is one billing mode's monthly dollars. Storage and PITR are nil without an item count; Total is
-// the sum of the known parts.
+// the sum of the known parts, nil unless both writes and reads are known (a part without traffic is 0).
 type ModeCost struct {
 	TableWrites float64  `json:"table_writes"`
 	IndexWrites float64  `json:"index_writes"`
 	Reads       float64  `json:"reads"`
 	Storage     *float64 `json:"storage"`
 	PITR        *float64 `json:"pitr"`
-	Total       float64  `json:"total"`
+	Total       *float64 `json:"total"`
 }
 
 // IndexCost is one secondary index's share of the writes: every table write that carries the index's key

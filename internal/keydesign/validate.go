@@ -201,7 +201,7 @@ func costFinite(c *CostEstimate) bool {
 		c.ChosenExcessShare, c.ChosenExcessMonthly, c.BreakEvenUtilization, c.Utilization}
 	for _, m := range []*ModeCost{c.OnDemand, c.Provisioned} {
 		if m != nil {
-			values = append(values, &m.TableWrites, &m.IndexWrites, &m.Reads, m.Storage, m.PITR, &m.Total)
+			values = append(values, &m.TableWrites, &m.IndexWrites, &m.Reads, m.Storage, m.PITR, m.Total)
 		}
 	}
 	for i := range c.Indexes {

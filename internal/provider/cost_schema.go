@@ -135,7 +135,7 @@ var (
 				"reads":        computedFloat("Reads."),
 				"storage":      computedFloat("Storage of the table and its indexes; null without traffic.item_count."),
 				"pitr":         computedFloat("Point-in-time recovery; null when off or without traffic.item_count."),
-				"total":        computedFloat("The sum of the known parts."),
+				"total":        computedFloat("The sum of the known parts; null unless both writes and reads are known."),
 			}}
 	}
 	costAttribute = rschema.SingleNestedAttribute{Computed: true,
@@ -156,7 +156,7 @@ var (
 			"provisioned":                 modeCostAttribute("provisioned"),
 			"provisioned_write_capacity":  computedFloat("Write capacity units provisioned mode pays for every hour, table and indexes."),
 			"provisioned_read_capacity":   computedFloat("Read capacity units provisioned mode pays for every hour."),
-			"cheaper_mode":                computedString("on_demand or provisioned."),
+			"cheaper_mode":                computedString("on_demand or provisioned; null unless both writes and reads are known."),
 			"break_even_utilization":      computedFloat("Average use of the provisioned capacity below which on-demand costs less."),
 			"utilization":                 computedFloat("The design's average use of the provisioned capacity."),
 			"index_writes": rschema.MapAttribute{Computed: true, ElementType: types.Float64Type,
@@ -185,7 +185,7 @@ func flattenCost(c *keydesign.CostEstimate) (types.Object, types.Map, diag.Diagn
 		}
 		v, dg := types.ObjectValue(ot.AttrTypes, map[string]attr.Value{
 			"table_writes": types.Float64Value(m.TableWrites), "index_writes": types.Float64Value(m.IndexWrites),
-			"reads": types.Float64Value(m.Reads), "storage": floatOrNull(m.Storage), "pitr": floatOrNull(m.PITR), "total": types.Float64Value(m.Total),
+			"reads": types.Float64Value(m.Reads), "storage": floatOrNull(m.Storage), "pitr": floatOrNull(m.PITR), "total": floatOrNull(m.Total),
 		})
 		diags.Append(dg...)
 		return v
