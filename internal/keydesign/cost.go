@@ -289,7 +289,8 @@ func attributeBytes(k IndexKeyDoc, segments map[string]ResolvedSegment) int64 {
 }
 
 // projectedEntryBytes is an index entry's size: ALL projects the item; KEYS_ONLY the table's and the
-// index's keys; INCLUDE the keys and each included attribute (its name and an id-sized value), never more
+// index's keys; INCLUDE the keys and each included attribute (its name and a value of the limits'
+// default_id_max_length), never more
 // than the item.
 func projectedEntryBytes(projection string, itemBytes, keyBytes int64, nonKey []string) int64 {
 	switch projection {
@@ -298,7 +299,7 @@ func projectedEntryBytes(projection string, itemBytes, keyBytes int64, nonKey []
 	case ProjectionInclude:
 		n := keyBytes
 		for _, a := range nonKey {
-			n += int64(len(a)) + includedAttributeValueBytes
+			n += int64(len(a)) + DefaultIDMaxLength // a projected value's size is unknown: bound it like an id's
 		}
 		return min(itemBytes, n)
 	}

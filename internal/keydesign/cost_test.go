@@ -570,3 +570,16 @@ func TestCostOneSidedTrafficIsNotCompared(t *testing.T) {
 		}
 	}
 }
+
+// TestCostIncludedAttributeUsesTheIDLimit: an INCLUDE entry's non-key value is bounded by the limits'
+// default_id_max_length, so changing the limit changes the entry.
+func TestCostIncludedAttributeUsesTheIDLimit(t *testing.T) {
+	saved := DefaultIDMaxLength
+	t.Cleanup(func() { DefaultIDMaxLength = saved })
+	for _, limit := range []int64{saved, 100, 300} {
+		DefaultIDMaxLength = limit
+		if got, want := projectedEntryBytes(ProjectionInclude, 4000, 50, []string{"status", "total"}), 50+int64(len("status")+len("total"))+2*limit; got != want {
+			t.Errorf("default_id_max_length %d: INCLUDE entry %d bytes, want %d", limit, got, want)
+		}
+	}
+}

@@ -13,7 +13,6 @@ const (
 	defaultPricingRegion         = "us-east-1"
 	costModeOnDemand             = "on_demand"
 	costModeProvisioned          = "provisioned"
-	includedAttributeValueBytes  = 64 // a projected non-key attribute's value, like an id segment's default
 	secondsPerHour               = 3600
 	requestUnitsPerMillion       = 1e6
 	unitsPerCapacityFloor        = 1 // DynamoDB provisions at least one unit per table and index
