@@ -2,6 +2,7 @@ package keydesign
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -64,12 +65,12 @@ func basisLabel(basis string) string {
 	return "no traffic"
 }
 
-// usd prints dollars to the cent with grouped thousands: $1,234.50.
+// usd prints dollars to the cent with grouped thousands: $1,234.50, and -$82.12 below zero.
 func usd(f float64) string {
-	whole := int64(f)
-	centsPart := int64((f-float64(whole))*100 + 0.5)
-	if centsPart == 100 {
-		whole, centsPart = whole+1, 0
+	sign := ""
+	cents := math.Round(f * 100)
+	if cents < 0 {
+		sign, cents = "-", -cents
 	}
-	return "$" + thousands(float64(whole)) + "." + fmt.Sprintf("%02d", centsPart)
+	return sign + "$" + thousands(math.Floor(cents/100)) + "." + fmt.Sprintf("%02d", int64(math.Mod(cents, 100)))
 }

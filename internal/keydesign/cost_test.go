@@ -583,3 +583,13 @@ func TestCostIncludedAttributeUsesTheIDLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestUSDFormatsNegatives: dollars to the cent with the sign before the dollar sign.
+func TestUSDFormatsNegatives(t *testing.T) {
+	for f, want := range map[float64]string{-82.12: "-$82.12", -1234.5: "-$1,234.50", -0.004: "$0.00", -0.005: "-$0.01",
+		0: "$0.00", 1234.567: "$1,234.57", 0.995: "$1.00", -1999.999: "-$2,000.00"} {
+		if got := usd(f); got != want {
+			t.Errorf("usd(%v) = %q, want %q", f, got, want)
+		}
+	}
+}
