@@ -212,7 +212,7 @@ type indexWrite struct {
 func (a *analyzer) newCostModel(doc *Document, est *CostEstimate) *costModel {
 	m := &costModel{a: a, doc: doc, est: est, u: doc.TargetUtilization, tableUnits: doc.Derived.Capacity.WriteUnitsPerWrite}
 	txn := doc.Traffic.TransactionalWrites
-	keyBytes := m.tableKeyBytes()
+	keyBytes := tableKeyBytes(doc)
 	shares := map[string]*float64{}
 	for _, l := range a.in.LocalSecondaryIndexes {
 		shares["lsi:"+l.Name] = l.ItemShare
@@ -244,11 +244,7 @@ func (a *analyzer) newCostModel(doc *Document, est *CostEstimate) *costModel {
 	}
 	for i := range doc.Table.GSIs {
 		g := &doc.Table.GSIs[i]
-		var idxBytes int64
-		for _, k := range append(slices.Clone(g.PartitionKey), g.SortKey...) {
-			idxBytes += attributeBytes(k, a.segments)
-		}
-		add("gsi", g.Name, Path{"global_secondary_indexes", g.Name}, g.ProjectionType, g.NonKeyAttributes, idxBytes, g)
+		add("gsi", g.Name, Path{"global_secondary_indexes", g.Name}, g.ProjectionType, g.NonKeyAttributes, gsiKeyBytes(g, a.segments), g)
 		for _, o := range a.in.Observed {
 			if o.IndexName == g.Name {
 				m.indexes[len(m.indexes)-1].observed = &o.Observation
@@ -260,8 +256,8 @@ func (a *analyzer) newCostModel(doc *Document, est *CostEstimate) *costModel {
 
 // tableKeyBytes bounds the table's key attributes of an index entry: names plus the templates' longest
 // values (an id's default length without a template).
-func (m *costModel) tableKeyBytes() int64 {
-	d, t := m.doc.Derived, m.doc.Table
+func tableKeyBytes(doc *Document) int64 {
+	d, t := doc.Derived, doc.Table
 	n := int64(len(t.PartitionKey.Name)) + cmp.Or(derefInt(d.PartitionKey.MaxBytes), DefaultIDMaxLength)
 	if t.SortKey != nil {
 		n += int64(len(t.SortKey.Name))
@@ -270,6 +266,33 @@ func (m *costModel) tableKeyBytes() int64 {
 		}
 	}
 	return n
+}
+
+// gsiKeyBytes bounds a GSI's own key attributes of its entry.
+func gsiKeyBytes(g *GSIDoc, segments map[string]ResolvedSegment) int64 {
+	var n int64
+	for _, k := range slices.Concat(g.PartitionKey, g.SortKey) {
+		n += attributeBytes(k, segments)
+	}
+	return n
+}
+
+// gsiWriteUnitsPerWrite is what one table write that carries a GSI's key costs the index: its projected
+// entry in 1 KB write units (×2 transactional), the IndexCost.WriteUnitsPerWrite the cost model prices.
+func (a *analyzer) gsiWriteUnitsPerWrite(doc *Document, g *GSIDoc) float64 {
+	entry := projectedEntryBytes(g.ProjectionType, doc.Traffic.ItemSizeBytes, tableKeyBytes(doc)+gsiKeyBytes(g, a.segments), g.NonKeyAttributes)
+	return WriteUnitsPerWrite(entry, doc.Traffic.TransactionalWrites)
+}
+
+// gsiDeclaredWriteUnits is a GSI's declared peak write demand: the table's peak writes per second, each in
+// the index's own write units (a KEYS_ONLY entry of a large item costs fewer than the item); nil without
+// declared writes.
+func (a *analyzer) gsiDeclaredWriteUnits(doc *Document, g *GSIDoc) *float64 {
+	c := doc.Derived.Capacity
+	if c.PeakWriteUnits == nil || c.WriteUnitsPerWrite <= 0 {
+		return nil
+	}
+	return ptr(*c.PeakWriteUnits / c.WriteUnitsPerWrite * a.gsiWriteUnitsPerWrite(doc, g))
 }
 
 func derefInt(p *int64) int64 {

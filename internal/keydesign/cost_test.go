@@ -593,3 +593,39 @@ func TestUSDFormatsNegatives(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexDeclaredWritesInItsOwnUnits: an index's declared write demand (DK601's hot partition, DK701's
+// declared units) counts each table write in the index's own write units, the cost model's figure: a
+// KEYS_ONLY entry of a large item costs fewer than the item, an ALL entry the same, transactional twice.
+func TestIndexDeclaredWritesInItsOwnUnits(t *testing.T) {
+	for _, txn := range []bool{false, true} {
+		for _, size := range []int64{700, 2500, 9000} {
+			in := pricedOrders("PAY_PER_REQUEST")
+			in.Traffic.ItemSizeBytes, in.Traffic.TransactionalWrites = p(size), txn
+			in.GlobalSecondaryIndexes[1].PartitionKey[0].Cardinality = p(int64(4))
+			in.Observed = []ObservedInput{{Path: Path{"observed_indexes", "by_status"}, Observation: observed.Observation{IndexName: "by_status"}}}
+			doc := analyze(t, in)
+			if doc.Table.GSIs[0].PeakSource != PeakDeclared {
+				t.Fatalf("by_date is not observed: its peak is declared, got %q", doc.Table.GSIs[0].PeakSource)
+			}
+			units := map[string]float64{}
+			for _, ic := range doc.Derived.Cost.Indexes {
+				units[ic.Name] = ic.WriteUnitsPerWrite
+			}
+			for _, g := range doc.Table.GSIs {
+				want := 200 * units[g.Name]
+				if g.PeakSource == PeakDeclared && !near(*g.PeakWriteUnits, want) {
+					t.Errorf("%d B, txn %v: %s peak write units %v, want %v", size, txn, g.Name, g.PeakWriteUnits, want)
+				}
+				if g.Name == "by_status" && (g.HotPartitionWriteUnits == nil || !near(*g.HotPartitionWriteUnits, want/4)) {
+					t.Errorf("%d B, txn %v: by_status hot partition %v, want %v", size, txn, g.HotPartitionWriteUnits, want/4)
+				}
+			}
+			for _, o := range doc.Observed {
+				if o.IndexName == "by_status" && (o.Measured.DeclaredWriteUnits == nil || !near(*o.Measured.DeclaredWriteUnits, 200*units["by_status"])) {
+					t.Errorf("%d B, txn %v: by_status declared write units %v, want %v", size, txn, o.Measured.DeclaredWriteUnits, 200*units["by_status"])
+				}
+			}
+		}
+	}
+}

@@ -200,7 +200,7 @@ func (a *analyzer) observedFacts(doc *Document, pk *Template) {
 			g.PeakWriteUnits, g.PeakReadUnits, g.PeakSource = o.Traffic.WritesPerSecond, o.Traffic.ReadsPerSecond, PeakMeasured
 			continue
 		}
-		if g.PeakWriteUnits = doc.Derived.Capacity.PeakWriteUnits; g.PeakWriteUnits != nil {
+		if g.PeakWriteUnits = a.gsiDeclaredWriteUnits(doc, g); g.PeakWriteUnits != nil {
 			g.PeakSource = PeakDeclared
 		}
 	}
@@ -232,15 +232,15 @@ func (a *analyzer) tableMeasured(doc *Document, pk *Template, o observed.Observa
 }
 
 func (a *analyzer) indexMeasured(doc *Document, o observed.Observation) MeasuredFacts {
-	m := MeasuredFacts{DeclaredWriteUnits: doc.Derived.Capacity.PeakWriteUnits, ShardCount: 1, KeysOutsideDesign: []KeyMismatch{}}
 	var g GSIDoc
 	for _, x := range doc.Table.GSIs {
 		if x.Name == o.IndexName {
 			g = x
 		}
 	}
+	m := MeasuredFacts{DeclaredWriteUnits: a.gsiDeclaredWriteUnits(doc, &g), ShardCount: 1, KeysOutsideDesign: []KeyMismatch{}}
 	designShare := math.NaN()
-	if pw := doc.Derived.Capacity.PeakWriteUnits; pw != nil && *pw > 0 && g.HotPartitionWriteUnits != nil {
+	if pw := m.DeclaredWriteUnits; pw != nil && *pw > 0 && g.HotPartitionWriteUnits != nil {
 		designShare = *g.HotPartitionWriteUnits / *pw
 	}
 	a.measuredDemand(&m, o, designShare, 1, doc.TargetUtilization)
