@@ -89,7 +89,9 @@ func (o PriceOverrides) byName() map[string]*float64 {
 var costInputs = []string{"traffic", "traffic.writes_per_second", "traffic.reads_per_second", "traffic.item_size_bytes",
 	"traffic.average_writes_per_second", "traffic.average_reads_per_second", "traffic.item_count", "traffic.transactional_writes",
 	"traffic.read_consistency", "pricing", "target_utilization", "global_secondary_indexes", "local_secondary_indexes",
-	"observed", "observed_indexes", "billing_mode", "read_capacity", "write_capacity", "autoscaling"}
+	"observed", "observed_indexes", "billing_mode", "read_capacity", "write_capacity", "autoscaling",
+	// dynamokeys_sharded_table's own class and PITR, which price the table unless pricing says.
+	"table_class", "point_in_time_recovery"}
 
 // cost fills Derived.Cost.
 func (a *analyzer) cost(doc *Document) {

@@ -399,11 +399,14 @@ func TestCostBadInputNamesTheAttribute(t *testing.T) {
 }
 
 func TestUnknownPricingMarksCostUnknown(t *testing.T) {
-	in := pricedOrders("PAY_PER_REQUEST")
-	in.Unknown = []Path{{"traffic", "average_writes_per_second"}}
-	doc := analyze(t, in)
-	if doc.Derived.Cost != nil || !strings.Contains(strings.Join(doc.Unknown, ","), "derived.cost") {
-		t.Errorf("cost %v, unknown %v", doc.Derived.Cost, doc.Unknown)
+	for _, u := range []Path{{"traffic", "average_writes_per_second"}, {"pricing", "region"}, {"pricing", "table_class"},
+		{"pricing", "prices", "storage_gb_month"}, {"pricing", "point_in_time_recovery"}, {"table_class"}, {"point_in_time_recovery"}} {
+		in := pricedOrders("PAY_PER_REQUEST")
+		in.Unknown = []Path{u}
+		doc := analyze(t, in)
+		if doc.Derived.Cost != nil || !strings.Contains(strings.Join(doc.Unknown, ","), "derived.cost") {
+			t.Errorf("%s unknown: cost %v, unknown %v", u, doc.Derived.Cost, doc.Unknown)
+		}
 	}
 }
 

@@ -222,6 +222,19 @@ func costOutputs(doc *keydesign.Document) (types.Object, types.Map, diag.Diagnos
 }
 
 // pitrEnabled reads point_in_time_recovery.enabled; false when it is not set or not known.
+// pitrUnknown reports whether point_in_time_recovery's enabled is unknown (the recovery period does not
+// change the price).
+func pitrUnknown(v types.Object) bool {
+	if v.IsUnknown() {
+		return true
+	}
+	if v.IsNull() {
+		return false
+	}
+	b, ok := v.Attributes()["enabled"].(types.Bool)
+	return ok && b.IsUnknown()
+}
+
 func pitrEnabled(v types.Object) bool {
 	if v.IsNull() || v.IsUnknown() {
 		return false
