@@ -26,7 +26,8 @@ func pricingAttribute() rschema.SingleNestedAttribute {
 			"between 0 and " + limitText(keydesign.MaxPriceUSD) + ", which keeps every cost a finite number.")
 	}
 	return rschema.SingleNestedAttribute{Optional: true,
-		Description: "Where and how the design is priced for `cost`. Defaults: the provider's `region`, else us-east-1; " +
+		Description: "Where and how the design is priced for `cost`. Defaults: the provider's `region`, else the AWS_REGION or " +
+			"AWS_DEFAULT_REGION environment variable (a profile's region is not read), else us-east-1; " +
 			"the Standard table class; no point-in-time recovery. On dynamokeys_sharded_table " +
 			"the table's own `table_class` and `point_in_time_recovery` apply when these are not set.",
 		Attributes: map[string]rschema.Attribute{
