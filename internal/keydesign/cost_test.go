@@ -2,6 +2,7 @@ package keydesign
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"regexp"
@@ -32,6 +33,15 @@ func pricedOrders(billing string) *Input {
 	}
 }
 
+// provisionedOrders is the worked example as a PROVISIONED table with the guide's configured capacities.
+func provisionedOrders() *Input {
+	in := pricedOrders("PROVISIONED")
+	in.WriteCapacity, in.ReadCapacity = p(int64(800)), p(int64(700))
+	in.GlobalSecondaryIndexes[0].WriteCapacity, in.GlobalSecondaryIndexes[0].ReadCapacity = p(int64(800)), p(int64(10))
+	in.GlobalSecondaryIndexes[1].WriteCapacity, in.GlobalSecondaryIndexes[1].ReadCapacity = p(int64(300)), p(int64(10))
+	return in
+}
+
 func costOf(t *testing.T, in *Input) *CostEstimate {
 	t.Helper()
 	c := analyze(t, in).Derived.Cost
@@ -49,7 +59,7 @@ func near(got, want float64) bool { return math.Abs(got-want) <= 1e-6*math.Max(1
 func TestCostWorkedExampleInTheGuide(t *testing.T) {
 	rows := guideRows(t)
 	od := costOf(t, pricedOrders("PAY_PER_REQUEST"))
-	pv := costOf(t, pricedOrders("PROVISIONED"))
+	pv := costOf(t, provisionedOrders())
 	want := map[string][]string{
 		"Table writes": {cents(od.OnDemand.TableWrites), cents(od.Provisioned.TableWrites)},
 		"Index writes": {cents(od.OnDemand.IndexWrites), cents(od.Provisioned.IndexWrites)},
@@ -64,7 +74,21 @@ func TestCostWorkedExampleInTheGuide(t *testing.T) {
 	}
 	want["Break-even utilization"] = []string{percent(*od.BreakEvenUtilization)}
 	want["Utilization"] = []string{percent(*od.Utilization)}
-	want["PROVISIONED costs more by"] = []string{cents(*pv.ChosenExcessMonthly), percent(*pv.ChosenExcessShare)}
+	want["PROVISIONED with the capacities below costs more by"] = []string{cents(*pv.ChosenExcessMonthly), percent(*pv.ChosenExcessShare)}
+	// The prose after the table quotes the configured table's capacity and figures.
+	for _, quoted := range []string{
+		fmt.Sprintf("%s WCU and %s RCU every hour cost %s a month, %s (%s) more than on-demand",
+			thousands(*pv.ProvisionedWriteCapacity), thousands(*pv.ProvisionedReadCapacity), usd(*pv.Provisioned.Total),
+			usd(*pv.ChosenExcessMonthly), percent(*pv.ChosenExcessShare)),
+		fmt.Sprintf("write_capacity = %d\nread_capacity  = %d", *provisionedOrders().WriteCapacity, *provisionedOrders().ReadCapacity),
+	} {
+		if !strings.Contains(guideText(t), quoted) {
+			t.Errorf("the guide does not say %q", quoted)
+		}
+	}
+	if *pv.ChosenExcessShare <= BillingModeCostExcessShare {
+		t.Errorf("the guide's PROVISIONED table must get DK901: excess %v", *pv.ChosenExcessShare)
+	}
 	for label, cells := range want {
 		got, ok := rows[label]
 		if !ok {
@@ -92,6 +116,15 @@ func TestCostWorkedExampleInTheGuide(t *testing.T) {
 	if od.ChosenExcessShare == nil || *od.ChosenExcessShare != 0 || od.CheaperMode != costModeOnDemand {
 		t.Errorf("on-demand is the cheaper mode and chosen: excess %v, cheaper %s", od.ChosenExcessShare, od.CheaperMode)
 	}
+}
+
+func guideText(t *testing.T) string {
+	t.Helper()
+	src, err := os.ReadFile("../../templates/guides/cost.md.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(src)
 }
 
 // guideRows reads the `| label | cell | ... |` rows between the worked example's markers in the guide.
