@@ -524,7 +524,7 @@ func TestCostStaysFinite(t *testing.T) {
 	// The largest accepted inputs give a finite, encodable estimate.
 	in := pricedOrders("PAY_PER_REQUEST")
 	in.Traffic.WritesPerSecond, in.Traffic.AverageWritesPerSecond = nil, p(float64(MaxRequestsPerSecond))
-	in.Traffic.ItemSizeBytes, in.Traffic.TransactionalWrites = p(int64(MaxItemSizeBytes)), true
+	in.Traffic.ItemSizeBytes, in.Traffic.TransactionalWrites = p(MaxItemSizeBytes), true
 	in.Traffic.ItemCount = p(int64(math.MaxInt64))
 	big := p(MaxPriceUSD)
 	in.Pricing.Prices = PriceOverrides{WriteRequestUnitsPerMillion: big, ReadRequestUnitsPerMillion: big, WriteCapacityUnitHour: big,

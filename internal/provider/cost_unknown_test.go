@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"slices"
 	"testing"
 
@@ -33,7 +32,7 @@ func TestUnknownTableClassOrPITRMarksCostUnknown(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m := shardedTableModel{Name: types.StringValue("orders"), BillingMode: types.StringValue("PAY_PER_REQUEST"),
 				TableClass: tt.class, PointInTimeRecovery: tt.pitr}
-			in, diags := designInput(context.Background(), m)
+			in, diags := designInput(t.Context(), m)
 			if diags.HasError() {
 				t.Fatalf("designInput: %v", diags)
 			}
