@@ -41,12 +41,25 @@ warnings contains lib.finding(rego.metadata.rule(), msg, ["billing_mode"]) if {
 	chosen := estimate[estimate.chosen_mode]
 	other := estimate[estimate.cheaper_mode]
 	msg := sprintf(
-		"%s costs %s a month and %s would cost %s (%s more); on-demand is cheaper below %s average use of the provisioned capacity, and this design uses %s",
+		"%s costs %s a month and %s would cost %s (%s more)%s",
 		[
 			mode_label[estimate.chosen_mode], dollars(chosen.total), mode_label[estimate.cheaper_mode], dollars(other.total),
-			lib.percent(estimate.chosen_excess_share), lib.percent(estimate.break_even_utilization), lib.percent(estimate.utilization),
+			lib.percent(estimate.chosen_excess_share), break_even_clause,
 		],
 	)
+}
+
+# break_even_clause adds the break-even utilization when Go could derive it: it is null when on-demand
+# would cost nothing at full use of the capacity (on-demand request prices of 0), and the finding stands
+# without it.
+default break_even_clause := ""
+
+break_even_clause := sprintf(
+	"; on-demand is cheaper below %s average use of the provisioned capacity, and this design uses %s",
+	[lib.percent(estimate.break_even_utilization), lib.percent(estimate.utilization)],
+) if {
+	is_number(estimate.break_even_utilization)
+	is_number(estimate.utilization)
 }
 
 # METADATA

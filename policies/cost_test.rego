@@ -46,6 +46,16 @@ test_on_demand_costing_more_warns if {
 	startswith(f.message, "on-demand (PAY_PER_REQUEST) costs $2,000.00 a month and PROVISIONED would cost $1,200.00")
 }
 
+test_excess_without_break_even_still_warns if {
+	# Go leaves the break-even utilization null when on-demand request prices are overridden to 0.
+	doc := json.patch(priced("provisioned", 100, 900, 8, 800), [
+		{"op": "replace", "path": "/derived/cost/break_even_utilization", "value": null},
+		{"op": "replace", "path": "/derived/cost/utilization", "value": null},
+	])
+	findings := cost.warnings with input as doc
+	[f.message | some f in findings] == ["PROVISIONED costs $900.00 a month and on-demand (PAY_PER_REQUEST) would cost $100.00 (800% more)"]
+}
+
 test_excess_at_threshold_passes if {
 	count(cost.warnings) == 0 with input as priced("provisioned", 100, 130, 0.3, 30)
 }

@@ -77,6 +77,9 @@ type Limits struct {
 	IndexWriteCostShare        float64 `json:"index_write_cost_share"`
 	CostWarningMinMonthlyUSD   float64 `json:"cost_warning_min_monthly_usd"`
 	HoursPerMonth              float64 `json:"hours_per_month"`
+	// MaxPriceUSD bounds each pricing.prices override: far above any list price (cents per unit), so that
+	// every cost stays a finite number.
+	MaxPriceUSD float64 `json:"max_price_usd"`
 }
 
 // Pricing is the dated, sourced DynamoDB price table the cost model reads: list prices per region and

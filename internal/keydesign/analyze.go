@@ -357,7 +357,7 @@ func (a *analyzer) gsiFacts(doc *Document) {
 		if bounded {
 			g.PartitionKeyCardinality = ptr(product)
 		}
-		g.HotPartitionWriteUnits = gsiHotPartitionWriteUnits(doc.Derived.Capacity.PeakWriteUnits, *g)
+		g.HotPartitionWriteUnits = gsiHotPartitionWriteUnits(a.gsiDeclaredWriteUnits(doc, g), *g)
 		if g.ProjectionType == ProjectionInclude {
 			doc.Derived.ProjectedNonKeyAttributes += len(g.NonKeyAttributes)
 		}

@@ -28,8 +28,8 @@ import (
 // secondsPerMonth is the priced month in seconds.
 func secondsPerMonth() float64 { return HoursPerMonth * secondsPerHour }
 
-// validateCost checks the cost inputs: rates finite and ≥ 0 and averages not above their peaks, counts and
-// shares in range, a known table class, prices finite and ≥ 0.
+// validateCost checks the cost inputs: rates finite, between 0 and MaxRequestsPerSecond, and averages not above their peaks, counts and
+// shares in range, a known table class, prices between 0 and MaxPriceUSD.
 func (a *analyzer) validateCost() {
 	t := a.in.Traffic
 	for _, r := range []struct {
@@ -39,8 +39,8 @@ func (a *analyzer) validateCost() {
 		{"average_reads_per_second", "reads_per_second", t.AverageReadsPerSecond, t.ReadsPerSecond}} {
 		switch {
 		case r.avg == nil:
-		case math.IsNaN(*r.avg) || math.IsInf(*r.avg, 0) || *r.avg < 0:
-			a.fail(Path{"traffic", r.attr}, "must be a finite number ≥ 0, got %v", *r.avg)
+		case math.IsNaN(*r.avg) || math.IsInf(*r.avg, 0) || *r.avg < 0 || *r.avg > MaxRequestsPerSecond:
+			a.fail(Path{"traffic", r.attr}, "must be a finite number between 0 and %s per second, got %v", thousands(MaxRequestsPerSecond), *r.avg)
 		case r.peak != nil && *r.avg > *r.peak:
 			a.fail(Path{"traffic", r.attr}, "is %v, above the peak traffic.%s = %v: an average cannot exceed the peak", *r.avg, r.peakAttr, *r.peak)
 		}
@@ -67,8 +67,8 @@ func (a *analyzer) validateCost() {
 		a.fail(Path{"pricing", "table_class"}, "unknown table class %q: use one of %s", p.TableClass, strings.Join(TableClasses, ", "))
 	}
 	for name, v := range p.Prices.byName() {
-		if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0) {
-			a.fail(Path{"pricing", "prices", name}, "must be a finite price ≥ 0 in dollars, got %v", *v)
+		if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0 || *v > MaxPriceUSD) {
+			a.fail(Path{"pricing", "prices", name}, "must be a price in dollars between 0 and %s, got %v", thousands(MaxPriceUSD), *v)
 		}
 	}
 }
@@ -89,7 +89,9 @@ func (o PriceOverrides) byName() map[string]*float64 {
 var costInputs = []string{"traffic", "traffic.writes_per_second", "traffic.reads_per_second", "traffic.item_size_bytes",
 	"traffic.average_writes_per_second", "traffic.average_reads_per_second", "traffic.item_count", "traffic.transactional_writes",
 	"traffic.read_consistency", "pricing", "target_utilization", "global_secondary_indexes", "local_secondary_indexes",
-	"observed", "observed_indexes", "billing_mode", "read_capacity", "write_capacity", "autoscaling"}
+	"observed", "observed_indexes", "billing_mode", "read_capacity", "write_capacity", "autoscaling",
+	// dynamokeys_sharded_table's own class and PITR, which price the table unless pricing says.
+	"table_class", "point_in_time_recovery"}
 
 // cost fills Derived.Cost.
 func (a *analyzer) cost(doc *Document) {
@@ -187,8 +189,10 @@ type costModel struct {
 	u   float64
 	// Write requests per second to the table: average and peak; ok is false without write traffic.
 	reqAvg, reqPeak float64
-	writesKnown     bool
-	indexes         []indexWrite
+	// writesKnown and readsKnown say whether the table's writes and reads have a basis (declared or
+	// measured); without one the side's figures are unknown, not zero.
+	writesKnown, readsKnown bool
+	indexes                 []indexWrite
 	// Table write units per request, and LSI units per request (they share the table's capacity).
 	tableUnits, lsiUnits float64
 	// Provisioned read capacity and the modes' parts, kept for the comparison.
@@ -210,7 +214,7 @@ type indexWrite struct {
 func (a *analyzer) newCostModel(doc *Document, est *CostEstimate) *costModel {
 	m := &costModel{a: a, doc: doc, est: est, u: doc.TargetUtilization, tableUnits: doc.Derived.Capacity.WriteUnitsPerWrite}
 	txn := doc.Traffic.TransactionalWrites
-	keyBytes := m.tableKeyBytes()
+	keyBytes := tableKeyBytes(doc)
 	shares := map[string]*float64{}
 	for _, l := range a.in.LocalSecondaryIndexes {
 		shares["lsi:"+l.Name] = l.ItemShare
@@ -242,11 +246,7 @@ func (a *analyzer) newCostModel(doc *Document, est *CostEstimate) *costModel {
 	}
 	for i := range doc.Table.GSIs {
 		g := &doc.Table.GSIs[i]
-		var idxBytes int64
-		for _, k := range append(slices.Clone(g.PartitionKey), g.SortKey...) {
-			idxBytes += attributeBytes(k, a.segments)
-		}
-		add("gsi", g.Name, Path{"global_secondary_indexes", g.Name}, g.ProjectionType, g.NonKeyAttributes, idxBytes, g)
+		add("gsi", g.Name, Path{"global_secondary_indexes", g.Name}, g.ProjectionType, g.NonKeyAttributes, gsiKeyBytes(g, a.segments), g)
 		for _, o := range a.in.Observed {
 			if o.IndexName == g.Name {
 				m.indexes[len(m.indexes)-1].observed = &o.Observation
@@ -258,8 +258,8 @@ func (a *analyzer) newCostModel(doc *Document, est *CostEstimate) *costModel {
 
 // tableKeyBytes bounds the table's key attributes of an index entry: names plus the templates' longest
 // values (an id's default length without a template).
-func (m *costModel) tableKeyBytes() int64 {
-	d, t := m.doc.Derived, m.doc.Table
+func tableKeyBytes(doc *Document) int64 {
+	d, t := doc.Derived, doc.Table
 	n := int64(len(t.PartitionKey.Name)) + cmp.Or(derefInt(d.PartitionKey.MaxBytes), DefaultIDMaxLength)
 	if t.SortKey != nil {
 		n += int64(len(t.SortKey.Name))
@@ -268,6 +268,33 @@ func (m *costModel) tableKeyBytes() int64 {
 		}
 	}
 	return n
+}
+
+// gsiKeyBytes bounds a GSI's own key attributes of its entry.
+func gsiKeyBytes(g *GSIDoc, segments map[string]ResolvedSegment) int64 {
+	var n int64
+	for _, k := range slices.Concat(g.PartitionKey, g.SortKey) {
+		n += attributeBytes(k, segments)
+	}
+	return n
+}
+
+// gsiWriteUnitsPerWrite is what one table write that carries a GSI's key costs the index: its projected
+// entry in 1 KB write units (×2 transactional), the IndexCost.WriteUnitsPerWrite the cost model prices.
+func (a *analyzer) gsiWriteUnitsPerWrite(doc *Document, g *GSIDoc) float64 {
+	entry := projectedEntryBytes(g.ProjectionType, doc.Traffic.ItemSizeBytes, tableKeyBytes(doc)+gsiKeyBytes(g, a.segments), g.NonKeyAttributes)
+	return WriteUnitsPerWrite(entry, doc.Traffic.TransactionalWrites)
+}
+
+// gsiDeclaredWriteUnits is a GSI's declared peak write demand: the table's peak writes per second, each in
+// the index's own write units (a KEYS_ONLY entry of a large item costs fewer than the item); nil without
+// declared writes.
+func (a *analyzer) gsiDeclaredWriteUnits(doc *Document, g *GSIDoc) *float64 {
+	c := doc.Derived.Capacity
+	if c.PeakWriteUnits == nil || c.WriteUnitsPerWrite <= 0 {
+		return nil
+	}
+	return ptr(*c.PeakWriteUnits / c.WriteUnitsPerWrite * a.gsiWriteUnitsPerWrite(doc, g))
 }
 
 func derefInt(p *int64) int64 {
@@ -287,7 +314,8 @@ func attributeBytes(k IndexKeyDoc, segments map[string]ResolvedSegment) int64 {
 }
 
 // projectedEntryBytes is an index entry's size: ALL projects the item; KEYS_ONLY the table's and the
-// index's keys; INCLUDE the keys and each included attribute (its name and an id-sized value), never more
+// index's keys; INCLUDE the keys and each included attribute (its name and a value of the limits'
+// default_id_max_length), never more
 // than the item.
 func projectedEntryBytes(projection string, itemBytes, keyBytes int64, nonKey []string) int64 {
 	switch projection {
@@ -296,7 +324,7 @@ func projectedEntryBytes(projection string, itemBytes, keyBytes int64, nonKey []
 	case ProjectionInclude:
 		n := keyBytes
 		for _, a := range nonKey {
-			n += int64(len(a)) + includedAttributeValueBytes
+			n += int64(len(a)) + DefaultIDMaxLength // a projected value's size is unknown: bound it like an id's
 		}
 		return min(itemBytes, n)
 	}
@@ -419,14 +447,18 @@ func (m *costModel) readSources() []readSource {
 func (m *costModel) reads() {
 	est, pr := m.est, m.est.Prices
 	sec := secondsPerMonth()
-	est.ReadsBasis = BasisNone
 	total, capacity := 0.0, 0.0
-	for i, s := range m.readSources() {
-		if i == 0 {
-			est.ReadsBasis = s.basis
-			if s.basis != BasisNone {
-				est.ReadUnitsPerSecond = ptr(s.avg)
-			}
+	sources := m.readSources()
+	est.ReadsBasis = sources[0].basis
+	m.readsKnown = est.ReadsBasis != BasisNone
+	for _, s := range sources {
+		// Without the table's reads the read demand is unknown: a source without its own measured reads
+		// adds neither units nor provisioned mode's one-unit floor.
+		if !m.readsKnown && s.basis == BasisNone {
+			continue
+		}
+		if s.name == "table" {
+			est.ReadUnitsPerSecond = ptr(s.avg)
 		}
 		units := s.avg * sec
 		units0 := provisionedUnits(m.doc.Table.BillingMode, s.declared, s.scaling, s.avg, s.peak, m.u)
@@ -442,7 +474,7 @@ func (m *costModel) reads() {
 		m.odReads += rc.OnDemandCost
 		m.prReads += rc.ProvisionedCost
 	}
-	if est.ReadsBasis != BasisNone || len(est.Reads) > 1 {
+	if m.readsKnown {
 		est.MonthlyReadRequestUnits = ptr(total)
 	}
 	m.readCapacity = capacity
@@ -541,12 +573,14 @@ func (m *costModel) modes() {
 		m.odIndexWrites += *ic.OnDemandWriteCost
 		m.prIndexWrites += *ic.ProvisionedCost
 	}
-	if !m.writesKnown {
-		writeCapacity = 0
+	if m.writesKnown {
+		est.ProvisionedWriteCapacity = ptr(writeCapacity)
+	} else {
 		m.prTableWrites = 0
 	}
-	est.ProvisionedWriteCapacity = ptr(writeCapacity)
-	est.ProvisionedReadCapacity = ptr(m.readCapacity)
+	if m.readsKnown {
+		est.ProvisionedReadCapacity = ptr(m.readCapacity)
+	}
 	est.CapacityBasis = capacityBasis(tbl)
 
 	var storage, pitr *float64
@@ -556,18 +590,47 @@ func (m *costModel) modes() {
 	if est.PITRGB != nil {
 		pitr = ptr(*est.PITRGB * pr.PITRGBMonth)
 	}
+	// A side without traffic has no figures: its parts are 0 and the totals, the cheaper mode, the excess
+	// and the break-even utilization stay null, because a comparison on one side alone decides nothing.
+	complete := m.writesKnown && m.readsKnown
 	mode := func(tw, iw, r float64) *ModeCost {
-		mc := &ModeCost{TableWrites: tw, IndexWrites: iw, Reads: r, Storage: storage, PITR: pitr, Total: tw + iw + r}
+		mc := &ModeCost{TableWrites: tw, IndexWrites: iw, Reads: r, Storage: storage, PITR: pitr}
+		if !complete {
+			return mc
+		}
+		total := tw + iw + r
 		for _, p := range []*float64{storage, pitr} {
 			if p != nil {
-				mc.Total += *p
+				total += *p
 			}
 		}
+		mc.Total = &total
 		return mc
 	}
 	est.OnDemand = mode(m.odTableWrites, m.odIndexWrites, m.odReads)
 	est.Provisioned = mode(m.prTableWrites, m.prIndexWrites, m.prReads)
-	m.compare()
+	if complete {
+		m.compare()
+	}
+}
+
+// Incomplete says why the modes are not compared ("" when they are): the side whose traffic is unknown.
+func (c *CostEstimate) Incomplete() string {
+	if c == nil || c.OnDemand == nil {
+		return ""
+	}
+	var missing []string
+	if c.WritesBasis == BasisNone {
+		missing = append(missing, "writes (traffic.writes_per_second or average_writes_per_second, or observed writes)")
+	}
+	if c.ReadsBasis == BasisNone {
+		missing = append(missing, "reads (traffic.reads_per_second or average_reads_per_second, or observed reads)")
+	}
+	if len(missing) == 0 {
+		return ""
+	}
+	return "the modes are not compared (no totals, cheaper mode or break-even utilization): the design gives no " +
+		strings.Join(missing, " and no ")
 }
 
 func capacityBasis(t TableDoc) string {
@@ -586,7 +649,7 @@ func (m *costModel) compare() {
 	est, pr := m.est, m.est.Prices
 	od, pv := est.OnDemand, est.Provisioned
 	est.CheaperMode = costModeOnDemand
-	if pv.Total < od.Total {
+	if *pv.Total < *od.Total {
 		est.CheaperMode = costModeProvisioned
 	}
 	sec := secondsPerMonth()
@@ -604,7 +667,7 @@ func (m *costModel) compare() {
 	default:
 		return
 	}
-	excess := chosen.Total - other.Total
+	excess := *chosen.Total - *other.Total
 	// On-demand priced at the peak is an upper bound: it does not show that on-demand costs more.
 	upperBound := est.WritesBasis == BasisDeclaredPeak || est.WritesBasis == BasisMeasuredPeak ||
 		est.ReadsBasis == BasisDeclaredPeak || est.ReadsBasis == BasisMeasuredPeak
@@ -612,8 +675,8 @@ func (m *costModel) compare() {
 	case excess <= 0:
 		est.ChosenExcessShare, est.ChosenExcessMonthly = ptr(0.0), ptr(0.0)
 	case est.ChosenMode == costModeOnDemand && upperBound:
-	case other.Total > 0:
-		est.ChosenExcessShare, est.ChosenExcessMonthly = ptr(excess/other.Total), ptr(excess)
+	case *other.Total > 0:
+		est.ChosenExcessShare, est.ChosenExcessMonthly = ptr(excess / *other.Total), ptr(excess)
 	}
 }
 

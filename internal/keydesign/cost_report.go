@@ -2,6 +2,7 @@ package keydesign
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -27,7 +28,9 @@ func writeCost(b *strings.Builder, doc *Document) {
 	if c.OnDemand.PITR != nil {
 		row("PITR", *c.OnDemand.PITR, *c.Provisioned.PITR)
 	}
-	row("total", c.OnDemand.Total, c.Provisioned.Total)
+	if c.OnDemand.Total != nil && c.Provisioned.Total != nil {
+		row("total", *c.OnDemand.Total, *c.Provisioned.Total)
+	}
 	for _, ic := range c.Indexes {
 		if ic.OnDemandWriteCost != nil && ic.ShareOfTableWrites != nil {
 			fmt.Fprintf(b, "  index %s: %s write units per write, %s on-demand (%s of the table's writes)\n",
@@ -37,6 +40,9 @@ func writeCost(b *strings.Builder, doc *Document) {
 	if c.BreakEvenUtilization != nil && c.Utilization != nil {
 		fmt.Fprintf(b, "  %s is cheaper: on-demand wins below %s average use of the provisioned capacity; this design uses %s\n",
 			strings.ReplaceAll(c.CheaperMode, "_", "-"), percent(*c.BreakEvenUtilization), percent(*c.Utilization))
+	}
+	if why := c.Incomplete(); why != "" {
+		fmt.Fprintf(b, "  %s\n", why)
 	}
 	fmt.Fprintf(b, "  writes priced at %s, reads at %s", basisLabel(c.WritesBasis), basisLabel(c.ReadsBasis))
 	if c.StorageGB == nil {
@@ -59,12 +65,12 @@ func basisLabel(basis string) string {
 	return "no traffic"
 }
 
-// usd prints dollars to the cent with grouped thousands: $1,234.50.
+// usd prints dollars to the cent with grouped thousands: $1,234.50, and -$82.12 below zero.
 func usd(f float64) string {
-	whole := int64(f)
-	centsPart := int64((f-float64(whole))*100 + 0.5)
-	if centsPart == 100 {
-		whole, centsPart = whole+1, 0
+	sign := ""
+	cents := math.Round(f * 100)
+	if cents < 0 {
+		sign, cents = "-", -cents
 	}
-	return "$" + thousands(float64(whole)) + "." + fmt.Sprintf("%02d", centsPart)
+	return sign + "$" + thousands(math.Floor(cents/100)) + "." + fmt.Sprintf("%02d", int64(math.Mod(cents, 100)))
 }

@@ -1,6 +1,8 @@
 package keydesign
 
 import (
+	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"regexp"
@@ -31,6 +33,15 @@ func pricedOrders(billing string) *Input {
 	}
 }
 
+// provisionedOrders is the worked example as a PROVISIONED table with the guide's configured capacities.
+func provisionedOrders() *Input {
+	in := pricedOrders("PROVISIONED")
+	in.WriteCapacity, in.ReadCapacity = p(int64(800)), p(int64(700))
+	in.GlobalSecondaryIndexes[0].WriteCapacity, in.GlobalSecondaryIndexes[0].ReadCapacity = p(int64(800)), p(int64(10))
+	in.GlobalSecondaryIndexes[1].WriteCapacity, in.GlobalSecondaryIndexes[1].ReadCapacity = p(int64(300)), p(int64(10))
+	return in
+}
+
 func costOf(t *testing.T, in *Input) *CostEstimate {
 	t.Helper()
 	c := analyze(t, in).Derived.Cost
@@ -48,14 +59,14 @@ func near(got, want float64) bool { return math.Abs(got-want) <= 1e-6*math.Max(1
 func TestCostWorkedExampleInTheGuide(t *testing.T) {
 	rows := guideRows(t)
 	od := costOf(t, pricedOrders("PAY_PER_REQUEST"))
-	pv := costOf(t, pricedOrders("PROVISIONED"))
+	pv := costOf(t, provisionedOrders())
 	want := map[string][]string{
 		"Table writes": {cents(od.OnDemand.TableWrites), cents(od.Provisioned.TableWrites)},
 		"Index writes": {cents(od.OnDemand.IndexWrites), cents(od.Provisioned.IndexWrites)},
 		"Reads":        {cents(od.OnDemand.Reads), cents(od.Provisioned.Reads)},
 		"Storage":      {cents(*od.OnDemand.Storage), cents(*od.Provisioned.Storage)},
 		"PITR":         {cents(*od.OnDemand.PITR), cents(*od.Provisioned.PITR)},
-		"Total":        {cents(od.OnDemand.Total), cents(od.Provisioned.Total)},
+		"Total":        {cents(*od.OnDemand.Total), cents(*od.Provisioned.Total)},
 	}
 	for _, ic := range od.Indexes {
 		want[ic.Name] = []string{strconv.FormatFloat(ic.WriteUnitsPerWrite, 'f', -1, 64), cents(*ic.OnDemandWriteCost),
@@ -63,7 +74,21 @@ func TestCostWorkedExampleInTheGuide(t *testing.T) {
 	}
 	want["Break-even utilization"] = []string{percent(*od.BreakEvenUtilization)}
 	want["Utilization"] = []string{percent(*od.Utilization)}
-	want["PROVISIONED costs more by"] = []string{cents(*pv.ChosenExcessMonthly), percent(*pv.ChosenExcessShare)}
+	want["PROVISIONED with the capacities below costs more by"] = []string{cents(*pv.ChosenExcessMonthly), percent(*pv.ChosenExcessShare)}
+	// The prose after the table quotes the configured table's capacity and figures.
+	for _, quoted := range []string{
+		fmt.Sprintf("%s WCU and %s RCU every hour cost %s a month, %s (%s) more than on-demand",
+			thousands(*pv.ProvisionedWriteCapacity), thousands(*pv.ProvisionedReadCapacity), usd(*pv.Provisioned.Total),
+			usd(*pv.ChosenExcessMonthly), percent(*pv.ChosenExcessShare)),
+		fmt.Sprintf("write_capacity = %d\nread_capacity  = %d", *provisionedOrders().WriteCapacity, *provisionedOrders().ReadCapacity),
+	} {
+		if !strings.Contains(guideText(t), quoted) {
+			t.Errorf("the guide does not say %q", quoted)
+		}
+	}
+	if *pv.ChosenExcessShare <= BillingModeCostExcessShare {
+		t.Errorf("the guide's PROVISIONED table must get DK901: excess %v", *pv.ChosenExcessShare)
+	}
 	for label, cells := range want {
 		got, ok := rows[label]
 		if !ok {
@@ -91,6 +116,15 @@ func TestCostWorkedExampleInTheGuide(t *testing.T) {
 	if od.ChosenExcessShare == nil || *od.ChosenExcessShare != 0 || od.CheaperMode != costModeOnDemand {
 		t.Errorf("on-demand is the cheaper mode and chosen: excess %v, cheaper %s", od.ChosenExcessShare, od.CheaperMode)
 	}
+}
+
+func guideText(t *testing.T) string {
+	t.Helper()
+	src, err := os.ReadFile("../../templates/guides/cost.md.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(src)
 }
 
 // guideRows reads the `| label | cell | ... |` rows between the worked example's markers in the guide.
@@ -217,7 +251,7 @@ func TestCostCheaperModeHeldOut(t *testing.T) {
 			c := costOf(t, in)
 			got := c.ChosenExcessShare != nil && *c.ChosenExcessShare > BillingModeCostExcessShare
 			if got != tt.excess {
-				t.Errorf("excess share %v (on-demand %v, provisioned %v); want above the threshold: %v", c.ChosenExcessShare, c.OnDemand.Total, c.Provisioned.Total, tt.excess)
+				t.Errorf("excess share %v (on-demand %v, provisioned %v); want above the threshold: %v", c.ChosenExcessShare, *c.OnDemand.Total, *c.Provisioned.Total, tt.excess)
 			}
 			if (c.CheaperMode == costModeOnDemand) != (*c.Utilization < *c.BreakEvenUtilization) {
 				t.Errorf("cheaper %s but utilization %v vs break-even %v", c.CheaperMode, *c.Utilization, *c.BreakEvenUtilization)
@@ -266,8 +300,8 @@ func TestCostMeasuredTrafficChangesTheFigures(t *testing.T) {
 			t.Errorf("%s: %v write units, want %v (basis %s)", ic.Name, *ic.MonthlyWriteUnits, want, ic.WritesBasis)
 		}
 	}
-	if c.OnDemand.Total >= declared.OnDemand.Total {
-		t.Errorf("lower measured traffic must cost less: %v vs declared %v", c.OnDemand.Total, declared.OnDemand.Total)
+	if *c.OnDemand.Total >= *declared.OnDemand.Total {
+		t.Errorf("lower measured traffic must cost less: %v vs declared %v", *c.OnDemand.Total, *declared.OnDemand.Total)
 	}
 	// The measured peak prices provisioned capacity: 300 WCU/s over 0.8.
 	if got := c.Provisioned.TableWrites; !near(got, math.Ceil(300/0.8)*730*0.00065) {
@@ -347,7 +381,7 @@ func TestCostWithoutTrafficOrItems(t *testing.T) {
 	in = pricedOrders("PAY_PER_REQUEST")
 	in.Traffic.ItemCount = nil
 	c = costOf(t, in)
-	if c.StorageGB != nil || c.OnDemand.Storage != nil || c.OnDemand.PITR != nil || c.OnDemand.Total != c.OnDemand.TableWrites+c.OnDemand.IndexWrites+c.OnDemand.Reads {
+	if c.StorageGB != nil || c.OnDemand.Storage != nil || c.OnDemand.PITR != nil || *c.OnDemand.Total != c.OnDemand.TableWrites+c.OnDemand.IndexWrites+c.OnDemand.Reads {
 		t.Errorf("no item count: storage %v, %+v", c.StorageGB, c.OnDemand)
 	}
 	if u := c.InfracostUsage(); u["storage_gb"] != 0 || len(u) != 2 {
@@ -398,11 +432,14 @@ func TestCostBadInputNamesTheAttribute(t *testing.T) {
 }
 
 func TestUnknownPricingMarksCostUnknown(t *testing.T) {
-	in := pricedOrders("PAY_PER_REQUEST")
-	in.Unknown = []Path{{"traffic", "average_writes_per_second"}}
-	doc := analyze(t, in)
-	if doc.Derived.Cost != nil || !strings.Contains(strings.Join(doc.Unknown, ","), "derived.cost") {
-		t.Errorf("cost %v, unknown %v", doc.Derived.Cost, doc.Unknown)
+	for _, u := range []Path{{"traffic", "average_writes_per_second"}, {"pricing", "region"}, {"pricing", "table_class"},
+		{"pricing", "prices", "storage_gb_month"}, {"pricing", "point_in_time_recovery"}, {"table_class"}, {"point_in_time_recovery"}} {
+		in := pricedOrders("PAY_PER_REQUEST")
+		in.Unknown = []Path{u}
+		doc := analyze(t, in)
+		if doc.Derived.Cost != nil || !strings.Contains(strings.Join(doc.Unknown, ","), "derived.cost") {
+			t.Errorf("%s unknown: cost %v, unknown %v", u, doc.Derived.Cost, doc.Unknown)
+		}
 	}
 }
 
@@ -419,6 +456,212 @@ func TestCostReportLines(t *testing.T) {
 	} {
 		if !strings.Contains(r, want) {
 			t.Errorf("report lacks %q:\n%s", want, r)
+		}
+	}
+}
+
+// TestCostAveragesAreBounded: a hand-given or declared average is finite, between 0 and
+// MaxRequestsPerSecond, and not above its peak, else an error on its attribute and no figure from it.
+func TestCostAveragesAreBounded(t *testing.T) {
+	measured := func(avgW, avgR, peakW, peakR *float64) func(*Input) {
+		return func(in *Input) {
+			in.Observed = []ObservedInput{{Path: Path{"observed"}, Observation: observed.Observation{Traffic: observed.Traffic{
+				AverageWritesPerSecond: avgW, AverageReadsPerSecond: avgR, WritesPerSecond: peakW, ReadsPerSecond: peakR}}}}
+		}
+	}
+	for _, tt := range []struct {
+		name string
+		edit func(*Input)
+		path string
+	}{
+		{"measured negative writes", measured(p(-50.0), nil, nil, nil), "observed.traffic.average_writes_per_second"},
+		{"measured huge reads", measured(nil, p(1e300), nil, nil), "observed.traffic.average_reads_per_second"},
+		{"measured NaN writes", measured(p(math.NaN()), nil, nil, nil), "observed.traffic.average_writes_per_second"},
+		{"measured infinite reads", measured(nil, p(math.Inf(1)), nil, nil), "observed.traffic.average_reads_per_second"},
+		{"measured average above peak", measured(p(90.0), nil, p(10.0), nil), "observed.traffic.average_writes_per_second"},
+		{"measured read average above peak", measured(nil, p(7.65), nil, p(1.0)), "observed.traffic.average_reads_per_second"},
+		{"declared average without a peak too large", func(in *Input) {
+			in.Traffic.WritesPerSecond, in.Traffic.AverageWritesPerSecond = nil, p(1e305)
+		}, "traffic.average_writes_per_second"},
+		{"declared read average above peak", func(in *Input) { in.Traffic.AverageReadsPerSecond = p(1000.5) }, "traffic.average_reads_per_second"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			in := pricedOrders("PAY_PER_REQUEST")
+			tt.edit(in)
+			_, errs := Analyze(in)
+			if len(errs) != 1 || errs[0].Path.String() != tt.path {
+				t.Errorf("errors %v, want one on %s", errs, tt.path)
+			}
+		})
+	}
+	// At the bound and at the peak are accepted.
+	in := pricedOrders("PAY_PER_REQUEST")
+	measured(p(10.0), p(float64(MaxRequestsPerSecond)), p(10.0), nil)(in)
+	if _, errs := Analyze(in); len(errs) != 0 {
+		t.Errorf("averages at their bounds: %v", errs)
+	}
+}
+
+// TestCostStaysFinite: prices are bounded, and an estimate with an infinite figure is refused on `pricing`
+// instead of reaching JSON encoding.
+func TestCostStaysFinite(t *testing.T) {
+	for _, name := range []string{"write_request_units_per_million", "read_capacity_unit_hour", "storage_gb_month"} {
+		in := pricedOrders("PROVISIONED")
+		v := p(1e307)
+		switch name {
+		case "write_request_units_per_million":
+			in.Pricing.Prices.WriteRequestUnitsPerMillion = v
+		case "read_capacity_unit_hour":
+			in.Pricing.Prices.ReadCapacityUnitHour = v
+		default:
+			in.Pricing.Prices.StorageGBMonth = v
+		}
+		_, errs := Analyze(in)
+		if len(errs) != 1 || errs[0].Path.String() != "pricing.prices."+name {
+			t.Errorf("price 1e307 for %s: %v", name, errs)
+		}
+	}
+	// The largest accepted inputs give a finite, encodable estimate.
+	in := pricedOrders("PAY_PER_REQUEST")
+	in.Traffic.WritesPerSecond, in.Traffic.AverageWritesPerSecond = nil, p(float64(MaxRequestsPerSecond))
+	in.Traffic.ItemSizeBytes, in.Traffic.TransactionalWrites = p(MaxItemSizeBytes), true
+	in.Traffic.ItemCount = p(int64(math.MaxInt64))
+	big := p(MaxPriceUSD)
+	in.Pricing.Prices = PriceOverrides{WriteRequestUnitsPerMillion: big, ReadRequestUnitsPerMillion: big, WriteCapacityUnitHour: big,
+		ReadCapacityUnitHour: big, StorageGBMonth: big, PITRGBMonth: big}
+	doc, errs := Analyze(in)
+	if len(errs) != 0 {
+		t.Fatalf("largest inputs: %v", errs)
+	}
+	if _, err := json.Marshal(doc); err != nil {
+		t.Errorf("largest inputs do not encode: %v", err)
+	}
+	// The guard itself: an infinite figure anywhere in the estimate is refused with a path.
+	for _, spoil := range []func(*CostEstimate){
+		func(c *CostEstimate) { c.OnDemand.Total = p(math.Inf(1)) },
+		func(c *CostEstimate) { c.Indexes[0].OnDemandWriteCost = p(math.Inf(1)) },
+		func(c *CostEstimate) { c.Reads[0].ProvisionedCost = math.NaN() },
+		func(c *CostEstimate) { c.StorageGB = p(math.Inf(1)) },
+	} {
+		doc := analyze(t, pricedOrders("PAY_PER_REQUEST"))
+		spoil(doc.Derived.Cost)
+		if errs := checkFinite(doc); len(errs) != 1 || errs[0].Path.String() != "pricing" {
+			t.Errorf("an infinite cost figure: %v", errs)
+		}
+	}
+}
+
+// TestCostUnknownReadsAreLeftOut: without the table's reads neither the monthly read units (Infracost's
+// monthly_read_request_units) nor provisioned read capacity is given, in either billing mode, with or
+// without indexes; an index's own measured reads are still priced.
+func TestCostUnknownReadsAreLeftOut(t *testing.T) {
+	for _, billing := range []string{"PAY_PER_REQUEST", "PROVISIONED"} {
+		in := pricedOrders(billing)
+		in.Traffic.ReadsPerSecond, in.Traffic.AverageReadsPerSecond = nil, nil
+		c := costOf(t, in)
+		if c.ReadsBasis != BasisNone || c.MonthlyReadRequestUnits != nil || c.ReadUnitsPerSecond != nil || len(c.Reads) != 0 {
+			t.Errorf("%s, reads unknown: basis %s, monthly %v, reads %+v", billing, c.ReadsBasis, c.MonthlyReadRequestUnits, c.Reads)
+		}
+		if _, ok := c.InfracostUsage()["monthly_read_request_units"]; ok {
+			t.Errorf("%s: infracost usage gives reads it does not know: %v", billing, c.InfracostUsage())
+		}
+		in.Observed = []ObservedInput{{Path: Path{"observed_indexes", "by_date"}, Observation: observed.Observation{IndexName: "by_date",
+			Traffic: observed.Traffic{AverageReadsPerSecond: p(4.0), ReadsPerSecond: p(8.0)}}}}
+		c = costOf(t, in)
+		if len(c.Reads) != 1 || c.Reads[0].Source != "index by_date" || c.Reads[0].AverageUnitsPerSec != 4 || c.MonthlyReadRequestUnits != nil {
+			t.Errorf("%s, an index's measured reads: %+v, monthly %v", billing, c.Reads, c.MonthlyReadRequestUnits)
+		}
+	}
+}
+
+// TestCostOneSidedTrafficIsNotCompared: with only writes or only reads known, the modes' totals, the cheaper
+// mode, the excess (DK901) and the break-even utilization stay null, the unknown side's capacity too, and
+// the report says why.
+func TestCostOneSidedTrafficIsNotCompared(t *testing.T) {
+	for _, side := range []string{"writes", "reads"} {
+		for _, billing := range []string{"PAY_PER_REQUEST", "PROVISIONED"} {
+			in := pricedOrders(billing)
+			if side == "writes" {
+				in.Traffic.WritesPerSecond, in.Traffic.AverageWritesPerSecond = nil, nil
+			} else {
+				in.Traffic.ReadsPerSecond, in.Traffic.AverageReadsPerSecond = nil, nil
+			}
+			doc := analyze(t, in)
+			c := doc.Derived.Cost
+			if c.OnDemand == nil || c.OnDemand.Total != nil || c.Provisioned.Total != nil || c.CheaperMode != "" ||
+				c.ChosenExcessShare != nil || c.ChosenExcessMonthly != nil || c.BreakEvenUtilization != nil || c.Utilization != nil {
+				t.Errorf("%s unknown, %s: compared anyway: %+v", side, billing, c)
+			}
+			if (side == "writes") != (c.ProvisionedWriteCapacity == nil) || (side == "reads") != (c.ProvisionedReadCapacity == nil) {
+				t.Errorf("%s unknown, %s: capacities %v WCU, %v RCU", side, billing, c.ProvisionedWriteCapacity, c.ProvisionedReadCapacity)
+			}
+			for _, ic := range c.Indexes {
+				if (side == "writes") != (ic.ProvisionedCost == nil) {
+					t.Errorf("%s unknown: index %s provisioned write cost %v", side, ic.Name, ic.ProvisionedCost)
+				}
+			}
+			if r := Report(doc, nil); !strings.Contains(r, "the modes are not compared") || !strings.Contains(r, "no "+side+" (") || strings.Contains(r, "  total ") {
+				t.Errorf("%s unknown: report does not say why:\n%s", side, r)
+			}
+		}
+	}
+}
+
+// TestCostIncludedAttributeUsesTheIDLimit: an INCLUDE entry's non-key value is bounded by the limits'
+// default_id_max_length, so changing the limit changes the entry.
+func TestCostIncludedAttributeUsesTheIDLimit(t *testing.T) {
+	saved := DefaultIDMaxLength
+	t.Cleanup(func() { DefaultIDMaxLength = saved })
+	for _, limit := range []int64{saved, 100, 300} {
+		DefaultIDMaxLength = limit
+		if got, want := projectedEntryBytes(ProjectionInclude, 4000, 50, []string{"status", "total"}), 50+int64(len("status")+len("total"))+2*limit; got != want {
+			t.Errorf("default_id_max_length %d: INCLUDE entry %d bytes, want %d", limit, got, want)
+		}
+	}
+}
+
+// TestUSDFormatsNegatives: dollars to the cent with the sign before the dollar sign.
+func TestUSDFormatsNegatives(t *testing.T) {
+	for f, want := range map[float64]string{-82.12: "-$82.12", -1234.5: "-$1,234.50", -0.004: "$0.00", -0.005: "-$0.01",
+		0: "$0.00", 1234.567: "$1,234.57", 0.995: "$1.00", -1999.999: "-$2,000.00"} {
+		if got := usd(f); got != want {
+			t.Errorf("usd(%v) = %q, want %q", f, got, want)
+		}
+	}
+}
+
+// TestIndexDeclaredWritesInItsOwnUnits: an index's declared write demand (DK601's hot partition, DK701's
+// declared units) counts each table write in the index's own write units, the cost model's figure: a
+// KEYS_ONLY entry of a large item costs fewer than the item, an ALL entry the same, transactional twice.
+func TestIndexDeclaredWritesInItsOwnUnits(t *testing.T) {
+	for _, txn := range []bool{false, true} {
+		for _, size := range []int64{700, 2500, 9000} {
+			in := pricedOrders("PAY_PER_REQUEST")
+			in.Traffic.ItemSizeBytes, in.Traffic.TransactionalWrites = p(size), txn
+			in.GlobalSecondaryIndexes[1].PartitionKey[0].Cardinality = p(int64(4))
+			in.Observed = []ObservedInput{{Path: Path{"observed_indexes", "by_status"}, Observation: observed.Observation{IndexName: "by_status"}}}
+			doc := analyze(t, in)
+			if doc.Table.GSIs[0].PeakSource != PeakDeclared {
+				t.Fatalf("by_date is not observed: its peak is declared, got %q", doc.Table.GSIs[0].PeakSource)
+			}
+			units := map[string]float64{}
+			for _, ic := range doc.Derived.Cost.Indexes {
+				units[ic.Name] = ic.WriteUnitsPerWrite
+			}
+			for _, g := range doc.Table.GSIs {
+				want := 200 * units[g.Name]
+				if g.PeakSource == PeakDeclared && !near(*g.PeakWriteUnits, want) {
+					t.Errorf("%d B, txn %v: %s peak write units %v, want %v", size, txn, g.Name, g.PeakWriteUnits, want)
+				}
+				if g.Name == "by_status" && (g.HotPartitionWriteUnits == nil || !near(*g.HotPartitionWriteUnits, want/4)) {
+					t.Errorf("%d B, txn %v: by_status hot partition %v, want %v", size, txn, g.HotPartitionWriteUnits, want/4)
+				}
+			}
+			for _, o := range doc.Observed {
+				if o.IndexName == "by_status" && (o.Measured.DeclaredWriteUnits == nil || !near(*o.Measured.DeclaredWriteUnits, 200*units["by_status"])) {
+					t.Errorf("%d B, txn %v: by_status declared write units %v, want %v", size, txn, o.Measured.DeclaredWriteUnits, 200*units["by_status"])
+				}
+			}
 		}
 	}
 }

@@ -13,7 +13,6 @@ const (
 	defaultPricingRegion         = "us-east-1"
 	costModeOnDemand             = "on_demand"
 	costModeProvisioned          = "provisioned"
-	includedAttributeValueBytes  = 64 // a projected non-key attribute's value, like an id segment's default
 	secondsPerHour               = 3600
 	requestUnitsPerMillion       = 1e6
 	unitsPerCapacityFloor        = 1 // DynamoDB provisions at least one unit per table and index
@@ -33,6 +32,10 @@ var PriceTable = policies.Bundle.Pricing
 
 // HoursPerMonth is the month the prices are per: AWS's pricing examples use 730 hours.
 var HoursPerMonth = limits.HoursPerMonth
+
+// MaxPriceUSD bounds a price override in dollars: a million dollars per unit, far above any list price,
+// keeps every cost finite (the rates and sizes are bounded too).
+var MaxPriceUSD = limits.MaxPriceUSD
 
 // Bases of the monthly request units (CostEstimate.WritesBasis and ReadsBasis).
 const (
@@ -124,14 +127,14 @@ type CostEstimate struct {
 }
 
 // ModeCost is one billing mode's monthly dollars. Storage and PITR are nil without an item count; Total is
-// the sum of the known parts.
+// the sum of the known parts, nil unless both writes and reads are known (a part without traffic is 0).
 type ModeCost struct {
 	TableWrites float64  `json:"table_writes"`
 	IndexWrites float64  `json:"index_writes"`
 	Reads       float64  `json:"reads"`
 	Storage     *float64 `json:"storage"`
 	PITR        *float64 `json:"pitr"`
-	Total       float64  `json:"total"`
+	Total       *float64 `json:"total"`
 }
 
 // IndexCost is one secondary index's share of the writes: every table write that carries the index's key

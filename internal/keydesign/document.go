@@ -92,8 +92,9 @@ type GSIDoc struct {
 	WarmThroughput     *UnitPair    `json:"warm_throughput"`
 	Autoscaling        *Autoscaling `json:"autoscaling"`
 	// PeakWriteUnits and PeakReadUnits are the index's demand: its measured traffic when observed_indexes
-	// gives it (PeakSource "measured"); else the table's peak writes, since every table write may land in
-	// the index (PeakSource "declared", an upper bound: a sparse index takes fewer). Nil when unknown.
+	// gives it (PeakSource "measured"); else the table's peak writes in the index's own write units per
+	// write, since every table write may land in the index (PeakSource "declared", an upper bound: a sparse
+	// index takes fewer). Nil when unknown.
 	PeakWriteUnits *float64 `json:"peak_write_units"`
 	PeakReadUnits  *float64 `json:"peak_read_units"`
 	PeakSource     string   `json:"peak_source"`

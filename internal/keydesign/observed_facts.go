@@ -123,6 +123,17 @@ func (a *analyzer) validateObserved() {
 		}
 		check("traffic.writes_per_second", o.Traffic.WritesPerSecond, MaxRequestsPerSecond)
 		check("traffic.reads_per_second", o.Traffic.ReadsPerSecond, MaxRequestsPerSecond)
+		// The averages price the month (cost.go): bounded like the peaks and never above them.
+		for _, r := range []struct {
+			attr, peakAttr string
+			avg, peak      *float64
+		}{{"traffic.average_writes_per_second", "writes_per_second", o.Traffic.AverageWritesPerSecond, o.Traffic.WritesPerSecond},
+			{"traffic.average_reads_per_second", "reads_per_second", o.Traffic.AverageReadsPerSecond, o.Traffic.ReadsPerSecond}} {
+			check(r.attr, r.avg, MaxRequestsPerSecond)
+			if r.avg != nil && r.peak != nil && *r.avg <= MaxRequestsPerSecond && *r.avg > *r.peak {
+				a.fail(append(slices.Clone(o.Path), r.attr), "is %v, above the peak traffic.%s = %v: an average cannot exceed the peak", *r.avg, r.peakAttr, *r.peak)
+			}
+		}
 		check("traffic.hot_key_units_per_second", o.Traffic.HotKeyUnitsPerSecond, MaxRequestsPerSecond*observed.WriteUnitWeight)
 		check("traffic.hot_key_unit_share", o.Traffic.HotKeyUnitShare, 1)
 		t := o.ThrottleEvents
@@ -189,7 +200,7 @@ func (a *analyzer) observedFacts(doc *Document, pk *Template) {
 			g.PeakWriteUnits, g.PeakReadUnits, g.PeakSource = o.Traffic.WritesPerSecond, o.Traffic.ReadsPerSecond, PeakMeasured
 			continue
 		}
-		if g.PeakWriteUnits = doc.Derived.Capacity.PeakWriteUnits; g.PeakWriteUnits != nil {
+		if g.PeakWriteUnits = a.gsiDeclaredWriteUnits(doc, g); g.PeakWriteUnits != nil {
 			g.PeakSource = PeakDeclared
 		}
 	}
@@ -221,15 +232,15 @@ func (a *analyzer) tableMeasured(doc *Document, pk *Template, o observed.Observa
 }
 
 func (a *analyzer) indexMeasured(doc *Document, o observed.Observation) MeasuredFacts {
-	m := MeasuredFacts{DeclaredWriteUnits: doc.Derived.Capacity.PeakWriteUnits, ShardCount: 1, KeysOutsideDesign: []KeyMismatch{}}
 	var g GSIDoc
 	for _, x := range doc.Table.GSIs {
 		if x.Name == o.IndexName {
 			g = x
 		}
 	}
+	m := MeasuredFacts{DeclaredWriteUnits: a.gsiDeclaredWriteUnits(doc, &g), ShardCount: 1, KeysOutsideDesign: []KeyMismatch{}}
 	designShare := math.NaN()
-	if pw := doc.Derived.Capacity.PeakWriteUnits; pw != nil && *pw > 0 && g.HotPartitionWriteUnits != nil {
+	if pw := m.DeclaredWriteUnits; pw != nil && *pw > 0 && g.HotPartitionWriteUnits != nil {
 		designShare = *g.HotPartitionWriteUnits / *pw
 	}
 	a.measuredDemand(&m, o, designShare, 1, doc.TargetUtilization)

@@ -187,7 +187,33 @@ func checkFinite(doc *Document) []*FieldError {
 				"give realistic peak rates and sizes"}}
 		}
 	}
+	if c := doc.Derived.Cost; c != nil && !costFinite(c) {
+		return []*FieldError{{Path: Path{"pricing"}, Message: "the traffic, item count and prices give a monthly cost too large " +
+			"to compute; give realistic rates, item counts and pricing.prices"}}
+	}
 	return nil
+}
+
+// costFinite reports whether every figure of the cost estimate is finite.
+func costFinite(c *CostEstimate) bool {
+	values := []*float64{c.TableWriteUnitsPerSecond, c.ReadUnitsPerSecond, c.MonthlyWriteRequestUnits, c.MonthlyReadRequestUnits,
+		c.TableMonthlyWriteUnits, c.StorageGB, c.PITRGB, c.ProvisionedWriteCapacity, c.ProvisionedReadCapacity,
+		c.ChosenExcessShare, c.ChosenExcessMonthly, c.BreakEvenUtilization, c.Utilization}
+	for _, m := range []*ModeCost{c.OnDemand, c.Provisioned} {
+		if m != nil {
+			values = append(values, &m.TableWrites, &m.IndexWrites, &m.Reads, m.Storage, m.PITR, m.Total)
+		}
+	}
+	for i := range c.Indexes {
+		ic := &c.Indexes[i]
+		values = append(values, &ic.WriteUnitsPerWrite, &ic.ReducibleWriteUnits, &ic.ItemShare, ic.MonthlyWriteUnits,
+			ic.OnDemandWriteCost, ic.ProvisionedCapacity, ic.ProvisionedCost, ic.ShareOfTableWrites)
+	}
+	for i := range c.Reads {
+		r := &c.Reads[i]
+		values = append(values, &r.MonthlyReadUnits, &r.OnDemandCost, &r.ProvisionedUnits, &r.ProvisionedCost, r.PeakUnitsPerSec, &r.AverageUnitsPerSec)
+	}
+	return !slices.ContainsFunc(values, func(v *float64) bool { return v != nil && (math.IsInf(*v, 0) || math.IsNaN(*v)) })
 }
 
 // Questionable lists input that is accepted but almost certainly not what the user meant: a placeholder

@@ -22,10 +22,12 @@ import (
 // pricingAttribute is the design's `pricing` input.
 func pricingAttribute() rschema.SingleNestedAttribute {
 	price := func(what string) rschema.NumberAttribute {
-		return optionalFloat("Price in dollars " + what + ", replacing the price table's (a negotiated rate or a region the table lacks).")
+		return optionalFloat("Price in dollars " + what + ", replacing the price table's (a negotiated rate or a region the table lacks); " +
+			"between 0 and " + limitText(keydesign.MaxPriceUSD) + ", which keeps every cost a finite number.")
 	}
 	return rschema.SingleNestedAttribute{Optional: true,
-		Description: "Where and how the design is priced for `cost`. Defaults: the provider's `region`, else us-east-1; " +
+		Description: "Where and how the design is priced for `cost`. Defaults: the provider's `region`, else the AWS_REGION or " +
+			"AWS_DEFAULT_REGION environment variable (a profile's region is not read), else us-east-1; " +
 			"the Standard table class; no point-in-time recovery. On dynamokeys_sharded_table " +
 			"the table's own `table_class` and `point_in_time_recovery` apply when these are not set.",
 		Attributes: map[string]rschema.Attribute{
@@ -134,7 +136,7 @@ var (
 				"reads":        computedFloat("Reads."),
 				"storage":      computedFloat("Storage of the table and its indexes; null without traffic.item_count."),
 				"pitr":         computedFloat("Point-in-time recovery; null when off or without traffic.item_count."),
-				"total":        computedFloat("The sum of the known parts."),
+				"total":        computedFloat("The sum of the known parts; null unless both writes and reads are known."),
 			}}
 	}
 	costAttribute = rschema.SingleNestedAttribute{Computed: true,
@@ -155,7 +157,7 @@ var (
 			"provisioned":                 modeCostAttribute("provisioned"),
 			"provisioned_write_capacity":  computedFloat("Write capacity units provisioned mode pays for every hour, table and indexes."),
 			"provisioned_read_capacity":   computedFloat("Read capacity units provisioned mode pays for every hour."),
-			"cheaper_mode":                computedString("on_demand or provisioned."),
+			"cheaper_mode":                computedString("on_demand or provisioned; null unless both writes and reads are known."),
 			"break_even_utilization":      computedFloat("Average use of the provisioned capacity below which on-demand costs less."),
 			"utilization":                 computedFloat("The design's average use of the provisioned capacity."),
 			"index_writes": rschema.MapAttribute{Computed: true, ElementType: types.Float64Type,
@@ -184,7 +186,7 @@ func flattenCost(c *keydesign.CostEstimate) (types.Object, types.Map, diag.Diagn
 		}
 		v, dg := types.ObjectValue(ot.AttrTypes, map[string]attr.Value{
 			"table_writes": types.Float64Value(m.TableWrites), "index_writes": types.Float64Value(m.IndexWrites),
-			"reads": types.Float64Value(m.Reads), "storage": floatOrNull(m.Storage), "pitr": floatOrNull(m.PITR), "total": types.Float64Value(m.Total),
+			"reads": types.Float64Value(m.Reads), "storage": floatOrNull(m.Storage), "pitr": floatOrNull(m.PITR), "total": floatOrNull(m.Total),
 		})
 		diags.Append(dg...)
 		return v
@@ -221,6 +223,19 @@ func costOutputs(doc *keydesign.Document) (types.Object, types.Map, diag.Diagnos
 }
 
 // pitrEnabled reads point_in_time_recovery.enabled; false when it is not set or not known.
+// pitrUnknown reports whether point_in_time_recovery's enabled is unknown (the recovery period does not
+// change the price).
+func pitrUnknown(v types.Object) bool {
+	if v.IsUnknown() {
+		return true
+	}
+	if v.IsNull() {
+		return false
+	}
+	b, ok := v.Attributes()["enabled"].(types.Bool)
+	return ok && b.IsUnknown()
+}
+
 func pitrEnabled(v types.Object) bool {
 	if v.IsNull() || v.IsUnknown() {
 		return false

@@ -2,8 +2,10 @@
 package provider
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -79,7 +81,8 @@ type policySettings struct {
 	evaluator     policy.Evaluator
 	// providerVersion is the provider's version string, recorded in each design document.
 	providerVersion string
-	// pricingRegion is the provider's region, where designs are priced unless their pricing says otherwise.
+	// pricingRegion is the provider's region (or AWS_REGION, AWS_DEFAULT_REGION), where designs are priced
+	// unless their pricing says otherwise.
 	pricingRegion string
 }
 
@@ -194,7 +197,7 @@ func (p *dynamokeysProvider) Configure(ctx context.Context, req provider.Configu
 	data.defaultTags, diags = expandDefaultTags(ctx, cfg.DefaultTags)
 	resp.Diagnostics.Append(diags...)
 	data.policy.providerVersion = p.version
-	data.policy.pricingRegion = cfg.Region.ValueString()
+	data.policy.pricingRegion = pricingRegion(cfg.Region.ValueString(), os.Getenv)
 	var policyDirs []string
 	if pm := cfg.Policy; pm != nil {
 		if !pm.Enforce.IsNull() && !pm.Enforce.IsUnknown() {
@@ -274,4 +277,12 @@ func (p *dynamokeysProvider) DataSources(context.Context) []func() datasource.Da
 
 func (p *dynamokeysProvider) Functions(context.Context) []func() function.Function {
 	return []func() function.Function{NewShardFunction, NewShardSuffixFunction, NewRenderKeyFunction, NewShardKeysFunction, NewDecodeDesignDocumentFunction}
+}
+
+// pricingRegion is the region designs are priced in unless their pricing says: the provider's region, else
+// AWS_REGION, else AWS_DEFAULT_REGION, the environment variables the AWS SDK reads, in its order. It reads
+// no shared config file and makes no call, so offline data sources keep working; a profile's region (read
+// by the SDK for the AWS calls) does not reach pricing: set region or pricing.region.
+func pricingRegion(configured string, getenv func(string) string) string {
+	return cmp.Or(configured, getenv("AWS_REGION"), getenv("AWS_DEFAULT_REGION"))
 }

@@ -318,6 +318,14 @@ func designInput(ctx context.Context, m shardedTableModel) (*keydesign.Input, di
 	in.ReadCapacity, in.WriteCapacity = int64Ptr(m.ReadCapacity), int64Ptr(m.WriteCapacity)
 	in.OnDemand, in.Warm, in.Autoscaling = throughputFacts(ctx, m, &diags)
 	withPricingDefaults(in, "", m.TableClass.ValueString(), pitrEnabled(m.PointInTimeRecovery))
+	// The table's class and PITR price the design unless its own pricing says: unknown at plan time, the
+	// price is unknown too, not STANDARD without PITR.
+	if m.TableClass.IsUnknown() && (in.Pricing.TableClass == "" || in.Pricing.TableClass == m.TableClass.ValueString()) {
+		in.Unknown = append(in.Unknown, keydesign.Path{"table_class"})
+	}
+	if pitrUnknown(m.PointInTimeRecovery) && !in.Pricing.PointInTimeRecovery {
+		in.Unknown = append(in.Unknown, keydesign.Path{"point_in_time_recovery"})
+	}
 	for attrName, v := range map[string]attr.Value{"name": m.Name, "billing_mode": m.BillingMode, "read_capacity": m.ReadCapacity,
 		"write_capacity": m.WriteCapacity, "on_demand_throughput": m.OnDemandThroughput, "warm_throughput": m.WarmThroughput, "autoscaling": m.Autoscaling} {
 		if holdsUnknown(v) { // a setting partly unknown is unknown as a whole: the rules read it as one fact
