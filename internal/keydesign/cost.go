@@ -409,7 +409,9 @@ type readSource struct {
 }
 
 // readSources lists the read demand: the table's (measured or declared), and each index's measured reads.
-// Access patterns, when the design declares them, add one source per pattern here.
+// Declared access patterns (access_patterns_analysis.go) raise the table's peak reads above the declared
+// ones, and give an index without a measurement its reads: where they do and no average is declared, their
+// reads, held all month, are the figure (an upper bound, like a declared peak).
 func (m *costModel) readSources() []readSource {
 	t, tbl := m.a.in.Traffic, m.doc.Table
 	ru := m.doc.Derived.Capacity.ReadUnitsPerRead
@@ -420,6 +422,12 @@ func (m *costModel) readSources() []readSource {
 	avg, peak, basis, measured := rate(mAvg, mPeak, t.AverageReadsPerSecond, t.ReadsPerSecond)
 	if !measured {
 		avg, peak = avg*ru, peak*ru
+		if p := m.doc.Derived.Capacity.PeakReadUnits; p != nil && len(m.doc.Derived.AccessPatterns) > 0 && *p > peak {
+			peak = *p
+			if basis != BasisDeclaredAverage {
+				avg, basis = peak, BasisPatternPeak
+			}
+		}
 	}
 	table := readSource{name: "table", basis: basis, avg: avg, peak: peak, hasPeak: basis != BasisNone, declared: tbl.ReadCapacity}
 	if tbl.Autoscaling != nil {
@@ -436,8 +444,10 @@ func (m *costModel) readSources() []readSource {
 		}
 		if o := iw.observed; o != nil {
 			src.avg, src.peak, src.basis, _ = rate(o.Traffic.AverageReadsPerSecond, o.Traffic.ReadsPerSecond, nil, nil)
-			src.hasPeak = src.basis != BasisNone
+		} else if r := iw.gsi.PatternReadUnits; r != nil {
+			src.avg, src.peak, src.basis = *r, *r, BasisPatternPeak
 		}
+		src.hasPeak = src.basis != BasisNone
 		sources = append(sources, src)
 	}
 	return sources
@@ -670,7 +680,7 @@ func (m *costModel) compare() {
 	excess := *chosen.Total - *other.Total
 	// On-demand priced at the peak is an upper bound: it does not show that on-demand costs more.
 	upperBound := est.WritesBasis == BasisDeclaredPeak || est.WritesBasis == BasisMeasuredPeak ||
-		est.ReadsBasis == BasisDeclaredPeak || est.ReadsBasis == BasisMeasuredPeak
+		est.ReadsBasis == BasisDeclaredPeak || est.ReadsBasis == BasisMeasuredPeak || est.ReadsBasis == BasisPatternPeak
 	switch {
 	case excess <= 0:
 		est.ChosenExcessShare, est.ChosenExcessMonthly = ptr(0.0), ptr(0.0)

@@ -61,6 +61,8 @@ func basisLabel(basis string) string {
 		return "the measured average"
 	case BasisMeasuredPeak:
 		return "the measured peak held all month (an upper bound)"
+	case BasisPatternPeak:
+		return "the access patterns' reads held all month (an upper bound)"
 	}
 	return "no traffic"
 }

@@ -665,3 +665,51 @@ func TestIndexDeclaredWritesInItsOwnUnits(t *testing.T) {
 		}
 	}
 }
+
+// TestCostPricesAccessPatternReads: without declared reads, the reads of the declared access patterns are
+// priced (held all month, an upper bound), on the table and on the GSI that serves a pattern; a declared
+// peak below them is raised to them, and a declared average is kept.
+func TestCostPricesAccessPatternReads(t *testing.T) {
+	in := pricedOrders("PAY_PER_REQUEST")
+	in.Traffic.ReadsPerSecond, in.Traffic.AverageReadsPerSecond = nil, nil
+	in.AccessPatterns = []AccessPattern{
+		// 10 items of 2,500 B: ceil(25,000 / 4,096) = 7 units, halved for eventual reads: 3.5 per call.
+		{Name: "orders_of_customer", Equals: []string{"customer_id"}, ReadsPerSecond: p(400.0), Items: p(int64(10))},
+		// One KEYS_ONLY entry read strongly would be refused on a GSI; eventually: 0.5 units per call.
+		{Name: "by_status", Index: p("by_status"), Equals: []string{"status"}, ReadsPerSecond: p(100.0), ItemSizeBytes: p(int64(100))},
+		{Name: "by_date", Index: p("by_date"), Equals: []string{"day"}, ReadsPerSecond: p(20.0)},
+	}
+	c := costOf(t, in)
+	sec := secondsPerMonth()
+	if c.ReadsBasis != BasisPatternPeak {
+		t.Fatalf("reads basis %q, want %q", c.ReadsBasis, BasisPatternPeak)
+	}
+	want := map[string]float64{"table": 400 * 3.5, "index by_status": 100 * 0.5, "index by_date": 20 * 0.5}
+	for _, r := range c.Reads {
+		w, ok := want[r.Source]
+		if !ok {
+			t.Errorf("unexpected read source %q", r.Source)
+			continue
+		}
+		if r.Basis != BasisPatternPeak || !near(r.MonthlyReadUnits, w*sec) {
+			t.Errorf("%s: %v units a month on %q, want %v on %q", r.Source, r.MonthlyReadUnits, r.Basis, w*sec, BasisPatternPeak)
+		}
+		delete(want, r.Source)
+	}
+	if len(want) > 0 {
+		t.Errorf("read sources missing: %v", want)
+	}
+	if c.OnDemand.Total == nil || c.ChosenExcessShare != nil {
+		t.Errorf("patterns held all month are an upper bound: a total, and no excess (total %v, excess %v)", c.OnDemand.Total, c.ChosenExcessShare)
+	}
+
+	// A declared peak below the patterns' reads is raised to them; a declared average stays the figure.
+	in.Traffic.ReadsPerSecond = p(100.0)
+	if c := costOf(t, in); !near(c.Reads[0].MonthlyReadUnits, 1400*sec) || c.ReadsBasis != BasisPatternPeak {
+		t.Errorf("declared peak below the patterns: %v units on %q, want %v", c.Reads[0].MonthlyReadUnits, c.ReadsBasis, 1400*sec)
+	}
+	in.Traffic.AverageReadsPerSecond = p(50.0)
+	if c := costOf(t, in); !near(c.Reads[0].MonthlyReadUnits, 50*0.5*sec) || c.ReadsBasis != BasisDeclaredAverage {
+		t.Errorf("declared average: %v units on %q, want %v on %q", c.Reads[0].MonthlyReadUnits, c.ReadsBasis, 50*0.5*sec, BasisDeclaredAverage)
+	}
+}

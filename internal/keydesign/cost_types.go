@@ -43,6 +43,7 @@ const (
 	BasisDeclaredPeak    = "declared_peak"    // traffic.*_per_second held all month: an upper bound
 	BasisMeasuredAverage = "measured_average" // observed: the window's consumed units per second
 	BasisMeasuredPeak    = "measured_peak"    // observed peak held all month: an upper bound
+	BasisPatternPeak     = "access_patterns"  // the access patterns' reads held all month: an upper bound
 	BasisNone            = "none"             // no traffic: the figure is unknown
 )
 

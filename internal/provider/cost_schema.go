@@ -149,7 +149,8 @@ var (
 			"problem":     computedString("Why there are no dollar figures (no traffic, no prices for the region); null when there are."),
 			"writes_basis": computedString("What the write units rest on: declared_average, declared_peak (the peak held all month: an upper bound), " +
 				"measured_average (the observed window's consumed units), measured_peak, or none."),
-			"reads_basis":                 computedString("What the read units rest on; the same values as writes_basis."),
+			"reads_basis": computedString("What the read units rest on; the same values as writes_basis, and access_patterns (the declared access " +
+				"patterns' reads, held all month: an upper bound) when they exceed the declared peak and no average is declared."),
 			"monthly_write_request_units": computedFloat("Write request units per month, the table's and every index's."),
 			"monthly_read_request_units":  computedFloat("Read request units per month."),
 			"storage_gb":                  computedFloat("GB stored by the table and its indexes; null without traffic.item_count."),
