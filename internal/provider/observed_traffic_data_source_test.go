@@ -264,7 +264,7 @@ func TestObservedTrafficInputErrorsOnTheDesign(t *testing.T) {
 }
 
 // liveStub serves a scenario that ends now on a stand-in the provider reaches through its endpoint and
-// AWS_ENDPOINT_URL_CLOUDWATCH (so these tests do not run in parallel).
+// cloudwatch_endpoint (liveProviderBlock).
 // The window ends at the minute the scenario ends, pinned as the docs recommend, so that every read of the
 // test reads the same window.
 func liveStub(t *testing.T, scenario string) (*awsstub.Server, string) {
@@ -273,8 +273,13 @@ func liveStub(t *testing.T, scenario string) (*awsstub.Server, string) {
 	t.Cleanup(stub.Close)
 	end := time.Now().UTC().Truncate(time.Minute)
 	stub.Scenario(scenario, end)
-	t.Setenv("AWS_ENDPOINT_URL_CLOUDWATCH", stub.URL)
 	return stub, end.Format(time.RFC3339)
+}
+
+// liveProviderBlock points the provider's DynamoDB and CloudWatch clients at the stand-in, which answers
+// both: through the provider block, not the environment, so the live tests run in parallel.
+func liveProviderBlock(url string) string {
+	return providerBlockWith(url, fmt.Sprintf("cloudwatch_endpoint = %q", url))
 }
 
 func liveTraffic(end, extra string) string {
@@ -285,6 +290,7 @@ func liveTraffic(end, extra string) string {
 // one refused call, and the plan names the write-hot key of a read-heavy table in DK702 with its units/s and
 // shard count.
 func TestAccObservedTrafficLiveFourteenDays(t *testing.T) {
+	t.Parallel()
 	stub, end := liveStub(t, awsstub.ScenarioReadHeavyWriteHotKey)
 	endTime, err := time.Parse(time.RFC3339, end)
 	if err != nil {
@@ -294,7 +300,7 @@ func TestAccObservedTrafficLiveFourteenDays(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config: providerBlock(stub.URL) + liveTraffic(end, "") + ordersDesign("observed = data.dynamokeys_observed_traffic.measured.observed"),
+			Config: liveProviderBlock(stub.URL) + liveTraffic(end, "") + ordersDesign("observed = data.dynamokeys_observed_traffic.measured.observed"),
 			ConfigStateChecks: []statecheck.StateCheck{
 				expectMeasured("DK701:error", "DK702:error", "DK703:error", "DK704:warning"),
 				expectMessages(`DK702 the busiest key "CUSTOMER#c-1001" of the table took 2,850 units/s at its busiest minute .*95% of a partition's 3,000 units/s .*` +
@@ -324,9 +330,9 @@ func TestAccObservedTrafficLiveFourteenDays(t *testing.T) {
 // A live read averages the window's units over the window it read, idle minutes included: a table busy for
 // one minute in 14 days (CloudWatch publishes no datapoint for the idle ones) averages far below its peak.
 func TestAccObservedTrafficLiveAverageOverTheWindowRead(t *testing.T) {
+	t.Parallel()
 	stub := awsstub.Start()
 	t.Cleanup(stub.Close)
-	t.Setenv("AWS_ENDPOINT_URL_CLOUDWATCH", stub.URL)
 	end := time.Now().UTC().Truncate(time.Minute)
 	stub.Insights["orders"] = awsstub.Insights{Status: "DISABLED"}
 	for name, tc := range map[string]struct {
@@ -344,7 +350,7 @@ func TestAccObservedTrafficLiveAverageOverTheWindowRead(t *testing.T) {
 			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{{
-					Config: providerBlock(stub.URL) + liveTraffic(end.Format(time.RFC3339), tc.lookback),
+					Config: liveProviderBlock(stub.URL) + liveTraffic(end.Format(time.RFC3339), tc.lookback),
 					ConfigStateChecks: []statecheck.StateCheck{
 						statecheck.ExpectKnownValue(ds, traffic.AtMapKey("writes_per_second"), knownvalue.Float64Exact(100)),
 						statecheck.ExpectKnownValue(ds, traffic.AtMapKey("average_writes_per_second"),
@@ -368,9 +374,9 @@ func TestAccObservedTrafficLiveAverageOverTheWindowRead(t *testing.T) {
 // datapoints 300 seconds apart, as a coarser period would, but its busiest minute is still 5,000 units/s,
 // over a partition's 3,000, and DK702 says so.
 func TestAccObservedTrafficLiveSparseHotKey(t *testing.T) {
+	t.Parallel()
 	stub := awsstub.Start()
 	t.Cleanup(stub.Close)
-	t.Setenv("AWS_ENDPOINT_URL_CLOUDWATCH", stub.URL)
 	end := time.Now().UTC().Truncate(time.Minute)
 	everyFiveMinutes := func(t time.Time) float64 {
 		if t.Minute()%5 == 0 {
@@ -385,7 +391,7 @@ func TestAccObservedTrafficLiveSparseHotKey(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config: providerBlock(stub.URL) + liveTraffic(end.Format(time.RFC3339), `lookback = "1d"`) +
+			Config: liveProviderBlock(stub.URL) + liveTraffic(end.Format(time.RFC3339), `lookback = "1d"`) +
 				ordersDesign("observed = data.dynamokeys_observed_traffic.measured.observed"),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("data.dynamokeys_observed_traffic.measured", tfjsonpath.New("observed").AtMapKey("traffic").AtMapKey("hot_key_units_per_second"),
@@ -397,6 +403,7 @@ func TestAccObservedTrafficLiveSparseHotKey(t *testing.T) {
 }
 
 func TestAccObservedTrafficLiveVerdicts(t *testing.T) {
+	t.Parallel()
 	for name, tc := range map[string]struct {
 		scenario, extra, observed string
 		checks                    []statecheck.StateCheck
@@ -414,11 +421,12 @@ func TestAccObservedTrafficLiveVerdicts(t *testing.T) {
 				expectMessages(`DK702 the busiest key "shipped" of index by_status took 6,040 units/s`)}, ""},
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			stub, end := liveStub(t, tc.scenario)
 			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{{
-					Config:            providerBlock(stub.URL) + liveTraffic(end, tc.extra) + ordersDesign(tc.observed),
+					Config:            liveProviderBlock(stub.URL) + liveTraffic(end, tc.extra) + ordersDesign(tc.observed),
 					ConfigStateChecks: tc.checks,
 				}},
 			})
@@ -432,6 +440,7 @@ func TestAccObservedTrafficLiveVerdicts(t *testing.T) {
 // Contributor Insights FAILED or ENABLING, or a denied optional call, leaves the metrics: the read succeeds
 // without key figures (the warnings it gives are TestInsightsWarnings').
 func TestAccObservedTrafficLiveDegrades(t *testing.T) {
+	t.Parallel()
 	for name, setup := range map[string]func(*awsstub.Server){
 		"insights failed": func(s *awsstub.Server) {
 			s.Insights["orders"] = awsstub.Insights{Status: "FAILED", Failure: [2]string{"LimitExceededException", "too many rules"}}
@@ -441,12 +450,13 @@ func TestAccObservedTrafficLiveDegrades(t *testing.T) {
 		"insights enabling": func(s *awsstub.Server) { s.Insights["orders"] = awsstub.Insights{Status: "ENABLING"} },
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			stub, end := liveStub(t, awsstub.ScenarioReadHeavyWriteHotKey)
 			setup(stub)
 			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{{
-					Config: providerBlock(stub.URL) + liveTraffic(end, `lookback = "1d"`) + ordersDesign("observed = data.dynamokeys_observed_traffic.measured.observed"),
+					Config: liveProviderBlock(stub.URL) + liveTraffic(end, `lookback = "1d"`) + ordersDesign("observed = data.dynamokeys_observed_traffic.measured.observed"),
 					ConfigStateChecks: []statecheck.StateCheck{
 						statecheck.ExpectKnownValue("data.dynamokeys_observed_traffic.measured", tfjsonpath.New("observed").AtMapKey("top_keys"), knownvalue.Null()),
 						statecheck.ExpectKnownValue("data.dynamokeys_observed_traffic.measured", tfjsonpath.New("observed").AtMapKey("traffic").AtMapKey("writes_per_second"),
@@ -518,13 +528,13 @@ func TestLiveWindowEndsAtAMinute(t *testing.T) {
 }
 
 func TestAccObservedTrafficLiveTableNotFound(t *testing.T) {
+	t.Parallel()
 	stub := awsstub.Start()
 	t.Cleanup(stub.Close)
-	t.Setenv("AWS_ENDPOINT_URL_CLOUDWATCH", stub.URL)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config:      providerBlock(stub.URL) + "data \"dynamokeys_observed_traffic\" \"x\" {\n  table_name = \"missing\"\n}\n",
+			Config:      liveProviderBlock(stub.URL) + "data \"dynamokeys_observed_traffic\" \"x\" {\n  table_name = \"missing\"\n}\n",
 			ExpectError: expectError(`Table missing .* was not found`),
 		}},
 	})

@@ -44,14 +44,15 @@ type dynamokeysProvider struct {
 // providerModel is the provider block: AWS client settings and the policy settings. No attribute is
 // required; the AWS client is built lazily.
 type providerModel struct {
-	Region         types.String `tfsdk:"region"`
-	Endpoint       types.String `tfsdk:"endpoint"`
-	Profile        types.String `tfsdk:"profile"`
-	AccessKey      types.String `tfsdk:"access_key"`
-	SecretKey      types.String `tfsdk:"secret_key"`
-	MaxRetries     types.Int64  `tfsdk:"max_retries"`
-	RequestTimeout types.String `tfsdk:"request_timeout"`
-	Policy         *policyModel `tfsdk:"policy"`
+	Region             types.String `tfsdk:"region"`
+	Endpoint           types.String `tfsdk:"endpoint"`
+	CloudWatchEndpoint types.String `tfsdk:"cloudwatch_endpoint"`
+	Profile            types.String `tfsdk:"profile"`
+	AccessKey          types.String `tfsdk:"access_key"`
+	SecretKey          types.String `tfsdk:"secret_key"`
+	MaxRetries         types.Int64  `tfsdk:"max_retries"`
+	RequestTimeout     types.String `tfsdk:"request_timeout"`
+	Policy             *policyModel `tfsdk:"policy"`
 
 	// Tags and credentials shared by every resource.
 	DefaultTags *defaultTagsModel `tfsdk:"default_tags"`
@@ -105,6 +106,13 @@ func (p *dynamokeysProvider) Schema(_ context.Context, _ provider.SchemaRequest,
 				Optional: true,
 				Description: "Absolute http(s) URL of a DynamoDB-API endpoint, e.g. a local server. Defaults to " +
 					"AWS_ENDPOINT_URL_DYNAMODB, then AWS_ENDPOINT_URL, then the regional AWS endpoint.",
+				Validators: []validator.String{absoluteHTTPURL()},
+			},
+			"cloudwatch_endpoint": schema.StringAttribute{
+				Optional: true,
+				Description: "Absolute http(s) URL of the CloudWatch endpoint that `dynamokeys_observed_traffic` reads live metrics and " +
+					"Contributor Insights reports from, e.g. a local emulator. Defaults to AWS_ENDPOINT_URL_CLOUDWATCH, then " +
+					"AWS_ENDPOINT_URL, then the regional AWS endpoint.",
 				Validators: []validator.String{absoluteHTTPURL()},
 			},
 			"profile": schema.StringAttribute{
@@ -174,11 +182,12 @@ func (p *dynamokeysProvider) Configure(ctx context.Context, req provider.Configu
 		return
 	}
 	dcfg := dynamo.Config{
-		Region:    cfg.Region.ValueString(),
-		Endpoint:  cfg.Endpoint.ValueString(),
-		Profile:   cfg.Profile.ValueString(),
-		AccessKey: cfg.AccessKey.ValueString(),
-		SecretKey: cfg.SecretKey.ValueString(),
+		Region:             cfg.Region.ValueString(),
+		Endpoint:           cfg.Endpoint.ValueString(),
+		CloudWatchEndpoint: cfg.CloudWatchEndpoint.ValueString(),
+		Profile:            cfg.Profile.ValueString(),
+		AccessKey:          cfg.AccessKey.ValueString(),
+		SecretKey:          cfg.SecretKey.ValueString(),
 
 		AssumeRole: expandAssumeRole(cfg.AssumeRole),
 	}

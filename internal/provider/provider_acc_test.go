@@ -59,6 +59,7 @@ func TestProviderInvalidConfiguration(t *testing.T) {
 		{"endpoint without scheme", `endpoint = "127.0.0.1:8000"`, `Invalid endpoint URL.*not an absolute http\(s\) URL`},
 		{"endpoint with another scheme", `endpoint = "ftp://127.0.0.1"`, `Invalid endpoint URL.*endpoint`},
 		{"relative endpoint", `endpoint = "/dynamodb"`, `Invalid endpoint URL`},
+		{"cloudwatch endpoint without scheme", `cloudwatch_endpoint = "127.0.0.1:4566"`, `Invalid endpoint URL.*cloudwatch_endpoint.*not an absolute http\(s\) URL`},
 		{"negative max_retries", `max_retries = -1`, `max_retries.*at least 0`},
 		{"unparsable eval_timeout", `policy = { eval_timeout = "soon" }`, `Invalid duration.*"soon" is not a positive duration`},
 		{"zero eval_timeout", `policy = { eval_timeout = "0s" }`, `Invalid duration`},
