@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/dynamo"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/observed"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil/awsstub"
@@ -123,7 +124,8 @@ func TestObservedTrafficOfflineVerdicts(t *testing.T) {
 			[]statecheck.StateCheck{expectMeasured("DK701:error", "DK702:error", "DK703:error", "DK704:warning"),
 				expectMessages(`DK702 the busiest key "CUSTOMER#c-1001" of the table took 2,850 units/s at its busiest minute .*95% of a partition's 3,000 units/s .*` +
 					`the key needs 2 shards and the table is written with 1`),
-				expectMessages(`DK704 the table was throttled on key range .* 0 read and 28,800 write events; throttled keys "CUSTOMER#c-1001"`)}},
+				expectMessages(`DK704 the table was throttled on key range .* 0 read and ` + offlineEvents(awsstub.ScenarioReadHeavyWriteHotKey, "WriteKeyRangeThroughputThrottleEvents") +
+					` write events; throttled keys "CUSTOMER#c-1001"`)}},
 		"read-hot key in a write-heavy table": {awsstub.ScenarioWriteHeavyReadHotKey, "", "observed = data.dynamokeys_observed_traffic.measured.observed",
 			[]statecheck.StateCheck{expectMeasured("DK701:error", "DK702:error"),
 				expectMessages(`DK702 the busiest key "CUSTOMER#c-2002" of the table took 5,290 units/s .* the key needs 3 shards`)}},
@@ -131,8 +133,10 @@ func TestObservedTrafficOfflineVerdicts(t *testing.T) {
 			append(expectRules(true), expectMeasured())},
 		"key-range throttling without Contributor Insights": {awsstub.ScenarioKeyRangeThrottled, "", "observed = data.dynamokeys_observed_traffic.measured.observed",
 			[]statecheck.StateCheck{expectMeasured("DK701:warning", "DK704:warning"),
-				expectMessages(`DK704 the table was throttled on key range .* 0 read and 72,000 write events; Contributor Insights is off, so the key is not named: turn it on`),
-				expectMessages(`DK704 the table was throttled over its on-demand maximum .* 0 read and 1,440 write events`)}},
+				expectMessages(`DK704 the table was throttled on key range .* 0 read and ` + offlineEvents(awsstub.ScenarioKeyRangeThrottled, "WriteKeyRangeThroughputThrottleEvents") +
+					` write events; Contributor Insights is off, so the key is not named: turn it on`),
+				expectMessages(`DK704 the table was throttled over its on-demand maximum .* 0 read and ` +
+					offlineEvents(awsstub.ScenarioKeyRangeThrottled, "WriteMaxOnDemandThroughputThrottleEvents") + ` write events`)}},
 		"throttled-keys mode": {awsstub.ScenarioThrottledKeysOnly, "", "observed = data.dynamokeys_observed_traffic.measured.observed",
 			[]statecheck.StateCheck{expectMeasured("DK701:warning", "DK704:warning"),
 				expectMessages(`DK704 the table was throttled on key range .*; throttled keys "CUSTOMER#c-3003"`)}},
@@ -142,16 +146,25 @@ func TestObservedTrafficOfflineVerdicts(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			hours := 26
-			if tc.scenario == awsstub.ScenarioCalm {
-				hours = 3
-			}
+			// Reports stitched over a day boundary are TestObservedTrafficOfflineFigures' and the live tests'
+			// (26 hours, 14 days).
 			unitSteps(t, resource.TestStep{
-				Config:            scenarioExports(t, tc.scenario, hours, tc.extra) + ordersDesign(tc.observed),
+				Config:            scenarioExports(t, tc.scenario, 3, tc.extra) + ordersDesign(tc.observed),
 				ConfigStateChecks: tc.checks,
 			})
 		})
 	}
+}
+
+// offlineVerdictHours is the window of the offline verdict tests: the three hours up to exportEnd hold every
+// scenario's daily peak (11:00).
+const offlineVerdictHours = 3
+
+// offlineEvents is a scenario's total of a throttle metric over the offline verdict window, as DK704 prints it.
+func offlineEvents(scenario, metric string) string {
+	stub := &awsstub.Server{Now: func() time.Time { return exportEnd }, Insights: map[string]awsstub.Insights{}, Workloads: map[string]*awsstub.Workload{}}
+	w := stub.Workloads[stub.Scenario(scenario, exportEnd)]
+	return keydesign.FormatNumber(w.MetricTotal(metric, exportEnd.Add(-offlineVerdictHours*time.Hour), exportEnd))
 }
 
 // scenarioAverages are a scenario's consumed write and read units per second over [start, end), computed
