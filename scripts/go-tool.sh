@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds a pinned Go tool from the Go module proxy into .bin/ once, and prints its path.
-# Usage: scripts/go-tool.sh NAME  (conftest | regal | tfplugindocs | goreleaser | golangci-lint)
+# Usage: scripts/go-tool.sh NAME  (conftest | regal | tfplugindocs | goreleaser | golangci-lint | tflint)
 # Tools stay out of the provider's go.mod. A module whose go.mod has replace directives cannot be
 # `go install`ed by version, so every tool is built inside its downloaded module directory with -mod=mod.
 set -euo pipefail
@@ -14,6 +14,7 @@ case "${1:?tool name}" in
   tfplugindocs)  module=github.com/hashicorp/terraform-plugin-docs version=v0.25.0 pkg=./cmd/tfplugindocs ;;
   goreleaser)    module=github.com/goreleaser/goreleaser/v2 version=v2.15.1 pkg=. ;;
   golangci-lint) module=github.com/golangci/golangci-lint/v2 version=v2.15.0 pkg=./cmd/golangci-lint ;;
+  tflint)        module=github.com/terraform-linters/tflint version=v0.64.0 pkg=. ;;
   *) echo "go-tool: unknown tool $1" >&2; exit 2 ;;
 esac
 target="${bin_dir}/$1-${version}"
