@@ -3,10 +3,12 @@ package tflintruleset
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/terraform-linters/tflint-plugin-sdk/hclext"
 	"github.com/terraform-linters/tflint-plugin-sdk/tflint"
 	"github.com/zclconf/go-cty/cty"
@@ -41,7 +43,71 @@ func analyze(ctx context.Context, runner tflint.Runner, engine *policy.Engine) (
 	if err != nil {
 		return nil, err
 	}
-	return append(out, found...), nil
+	out = append(out, found...)
+	module, err := runner.GetModulePath()
+	if err != nil {
+		return nil, err
+	}
+	if !module.IsRoot() {
+		out = inCalledModule(out)
+	}
+	return out, nil
+}
+
+// inCalledModule moves the issues of a called module onto the expressions of its block that read the module's
+// variables: TFLint reports an issue of a called module only on such an expression, at the caller's
+// argument that sets the variable, which is where the values that made the design fail come from. An issue
+// of a block that reads no variable is the module's own, reported when TFLint lints the module itself.
+func inCalledModule(issues []issue) []issue {
+	var out []issue
+	for _, is := range issues {
+		for _, rng := range variableExpressions(is.block) {
+			moved := is
+			moved.rng = rng
+			out = append(out, moved)
+		}
+	}
+	return out
+}
+
+// variableExpressions are the ranges of the innermost expressions of a block that refer to var.*.
+func variableExpressions(block *hclext.Block) []hcl.Range {
+	if block == nil {
+		return nil
+	}
+	var out []hcl.Range
+	var walk func(hcl.Expression)
+	walk = func(expr hcl.Expression) {
+		switch e := expr.(type) {
+		case *hclsyntax.ObjectConsExpr:
+			for _, item := range e.Items {
+				walk(item.ValueExpr)
+			}
+			return
+		case *hclsyntax.TupleConsExpr:
+			for _, el := range e.Exprs {
+				walk(el)
+			}
+			return
+		}
+		for _, traversal := range expr.Variables() {
+			if traversal.RootName() == "var" {
+				out = append(out, expr.Range())
+				return
+			}
+		}
+	}
+	var body func(*hclext.BodyContent)
+	body = func(b *hclext.BodyContent) {
+		for _, name := range slices.Sorted(maps.Keys(b.Attributes)) {
+			walk(b.Attributes[name].Expr)
+		}
+		for _, nested := range b.Blocks {
+			body(nested.Body)
+		}
+	}
+	body(block.Body)
+	return out
 }
 
 // designBlock is a dynamokeys_sharded_table resource or a dynamokeys_keydesign data source.
@@ -117,13 +183,13 @@ func checkDesign(ctx context.Context, engine *policy.Engine, d designBlock, eval
 		for i, p := range in.Unknown {
 			paths[i] = p.String()
 		}
-		out = append(out, issue{rule: UnknownInputsRule, severity: tflint.NOTICE, message: unknownNotice(paths), rng: d.block.DefRange})
+		out = append(out, issue{rule: UnknownInputsRule, severity: tflint.NOTICE, message: unknownNotice(paths), rng: d.block.DefRange, block: d.block})
 	}
 	doc, errs := keydesign.Analyze(in)
 	if len(errs) > 0 {
 		for _, e := range errs {
 			out = append(out, issue{rule: InvalidDesignRule, severity: tflint.ERROR,
-				message: "dynamokeys: " + e.Error(), rng: designRange(d.block, e.Path)})
+				message: "dynamokeys: " + e.Error(), rng: designRange(d.block, e.Path), block: d.block})
 		}
 		return out, nil
 	}
@@ -137,7 +203,7 @@ func checkDesign(ctx context.Context, engine *policy.Engine, d designBlock, eval
 		return nil, fmt.Errorf("%s: %w", d.address, err)
 	}
 	for _, f := range findings {
-		out = append(out, issue{rule: RuleName(f.Rule), severity: severityOf(f.Severity, enforce), message: findingMessage(f), rng: designRange(d.block, f.Path)})
+		out = append(out, issue{rule: RuleName(f.Rule), severity: severityOf(f.Severity, enforce), message: findingMessage(f), rng: designRange(d.block, f.Path), block: d.block})
 	}
 	return out, nil
 }
@@ -191,7 +257,7 @@ func checkAWS(ctx context.Context, runner tflint.Runner, engine *policy.Engine, 
 				unknown = slices.DeleteFunc(unknown, func(u string) bool { return u == "table_name" })
 			}
 			if len(unknown) > 0 {
-				out = append(out, issue{rule: UnknownInputsRule, severity: tflint.NOTICE, message: unknownNotice(unknown), rng: b.block.DefRange})
+				out = append(out, issue{rule: UnknownInputsRule, severity: tflint.NOTICE, message: unknownNotice(unknown), rng: b.block.DefRange, block: b.block})
 			}
 		}
 	}
@@ -220,14 +286,16 @@ func checkAWS(ctx context.Context, runner tflint.Runner, engine *policy.Engine, 
 			return nil, fmt.Errorf("%s: %w", address, err)
 		}
 		for _, f := range findings {
-			rng := awsTableRange(blocks[address], f.Path, indexName)
+			block := blocks[address]
+			rng := awsTableRange(block, f.Path, indexName)
 			if standalone[address] {
-				rng = standaloneGSIRange(blocks[address], f.Path)
+				rng = standaloneGSIRange(block, f.Path)
 			} else if len(f.Path) > 1 && f.Path[0] == "global_secondary_indexes" && owners[address][f.Path[1]] != "" {
 				// A finding on a standalone GSI joined to this table is the GSI resource's.
-				rng = standaloneGSIRange(blocks[owners[address][f.Path[1]]], f.Path)
+				block = blocks[owners[address][f.Path[1]]]
+				rng = standaloneGSIRange(block, f.Path)
 			}
-			out = append(out, issue{rule: RuleName(f.Rule), severity: severityOf(f.Severity, true), message: findingMessage(f), rng: rng})
+			out = append(out, issue{rule: RuleName(f.Rule), severity: severityOf(f.Severity, true), message: findingMessage(f), rng: rng, block: block})
 		}
 	}
 	return out, nil

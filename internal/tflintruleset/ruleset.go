@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/terraform-linters/tflint-plugin-sdk/hclext"
 	"github.com/terraform-linters/tflint-plugin-sdk/tflint"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/policy"
@@ -100,6 +101,8 @@ type issue struct {
 	severity tflint.Severity
 	message  string
 	rng      hcl.Range
+	// block is the block the issue is about, to find the caller's values in a called module.
+	block *hclext.Block
 }
 
 // analyzer runs the analysis once per module: TFLint checks every rule with the same runner.
