@@ -10,7 +10,9 @@ import data.dynamokeys.lib
 import data.dynamokeys.plan
 
 # result is one conftest result: the message conftest prints, and the fields --output json and sarif carry.
-result(address, finding) := {
+# A finding on a standalone GSI joined to its table carries the GSI resource's address: that is where the
+# user changes it.
+result(table_address, finding) := {
 	"msg": sprintf("%s %s: %s%s", [finding.rule, address, finding.message, remedy(finding.remediation)]),
 	"rule": finding.rule,
 	"name": finding.name,
@@ -18,6 +20,8 @@ result(address, finding) := {
 	"address": address,
 	"path": lib.path_string(finding.path),
 	"docs_url": finding.docs_url,
+} if {
+	address := plan.finding_address(table_address, finding.path)
 }
 
 remedy(text) := sprintf(" (remedy: %s)", [text]) if text != ""

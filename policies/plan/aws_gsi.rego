@@ -198,3 +198,10 @@ gsi_key_attributes(g) := array.concat(
 standalone_gsi_addresses := {table: {g.gsi.name: g.address | some g in standalone_gsis; g.table == table} |
 	some table in {g.table | some g in standalone_gsis; g.table != null}
 }
+
+# finding_address is the address a finding of the document at address belongs to: the standalone GSI's when
+# the finding's path is in one joined to that table, else the document's own.
+finding_address(address, path) := gsi_address if {
+	path[0] == "global_secondary_indexes"
+	gsi_address := standalone_gsi_addresses[address][path[1]]
+} else := address
