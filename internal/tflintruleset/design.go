@@ -150,7 +150,7 @@ func designInput(values map[string]cty.Value, withTable bool) *keydesign.Input {
 		settings := map[string]cty.Value{}
 		for _, a := range []string{"on_demand_throughput", "warm_throughput", "autoscaling"} {
 			settings[a] = cty.NullVal(cty.DynamicPseudoType)
-			if r.wholyKnown(get(a), keydesign.Path{a}) {
+			if r.whollyKnown(get(a), keydesign.Path{a}) {
 				settings[a] = get(a)
 			}
 		}

@@ -1,6 +1,7 @@
 package tflintruleset
 
 import (
+	"maps"
 	"math/big"
 	"slices"
 	"strconv"
@@ -32,9 +33,9 @@ func (r *reader) known(v cty.Value, p keydesign.Path) bool {
 	return !v.IsNull()
 }
 
-// wholyKnown reports whether v and everything in it is known; otherwise p is recorded as unknown, as the
+// whollyKnown reports whether v and everything in it is known; otherwise p is recorded as unknown, as the
 // provider records a setting it reads as one fact.
-func (r *reader) wholyKnown(v cty.Value, p keydesign.Path) bool {
+func (r *reader) whollyKnown(v cty.Value, p keydesign.Path) bool {
 	if !v.IsWhollyKnown() {
 		r.unknown = append(r.unknown, slices.Clone(p))
 		return false
@@ -66,17 +67,14 @@ func attr(v cty.Value, name string) cty.Value {
 
 // entries are the name/value pairs of an object or map, sorted by name; nil when v is not one.
 func entries(v cty.Value) (names []string, values []cty.Value) {
-	if !v.IsKnown() || v.IsNull() || !(v.Type().IsObjectType() || v.Type().IsMapType()) {
+	if !v.IsKnown() || v.IsNull() {
+		return nil, nil
+	}
+	if t := v.Type(); !t.IsObjectType() && !t.IsMapType() {
 		return nil, nil
 	}
 	all := v.AsValueMap()
-	names = slices.Sorted(func(yield func(string) bool) {
-		for k := range all {
-			if !yield(k) {
-				return
-			}
-		}
-	})
+	names = slices.Sorted(maps.Keys(all))
 	for _, k := range names {
 		values = append(values, all[k])
 	}
@@ -85,7 +83,10 @@ func entries(v cty.Value) (names []string, values []cty.Value) {
 
 // elements are the elements of a list, tuple or set; nil when v is not one.
 func elements(v cty.Value) []cty.Value {
-	if !v.IsKnown() || v.IsNull() || !(v.Type().IsListType() || v.Type().IsTupleType() || v.Type().IsSetType()) {
+	if !v.IsKnown() || v.IsNull() {
+		return nil
+	}
+	if t := v.Type(); !t.IsListType() && !t.IsTupleType() && !t.IsSetType() {
 		return nil
 	}
 	return v.AsValueSlice()

@@ -76,7 +76,8 @@ test_findings_on_a_joined_gsi_carry_its_address if {
 	]}
 	warned := {[w.rule, w.address] | some w in conftest.warn; w.rule} with input as joined
 	warned == {["DK302", "aws_dynamodb_global_secondary_index.by_status"]}
-	plan.finding_address("aws_dynamodb_table.orders", ["global_secondary_indexes", "by_status", "partition_key"]) == "aws_dynamodb_global_secondary_index.by_status" with input as joined
+	in_index := ["global_secondary_indexes", "by_status", "partition_key"]
+	plan.finding_address("aws_dynamodb_table.orders", in_index) == "aws_dynamodb_global_secondary_index.by_status" with input as joined
 	plan.finding_address("aws_dynamodb_table.orders", ["global_secondary_indexes", "inline"]) == "aws_dynamodb_table.orders" with input as joined
 	plan.finding_address("aws_dynamodb_table.orders", ["name"]) == "aws_dynamodb_table.orders" with input as joined
 }
