@@ -28,12 +28,16 @@ func analyze(ctx context.Context, runner tflint.Runner, engine *policy.Engine) (
 		return v
 	}
 	var out []issue
+	settings, err := providerSettings(runner, eval)
+	if err != nil {
+		return nil, err
+	}
 	designs, err := dynamokeysBlocks(runner)
 	if err != nil {
 		return nil, err
 	}
 	for _, d := range designs {
-		found, err := checkDesign(ctx, engine, d, eval)
+		found, err := checkDesign(ctx, engine, settings, d, eval)
 		if err != nil {
 			return nil, err
 		}
@@ -170,7 +174,42 @@ func withAddresses(prefix string, blocks []*hclext.Block) []addressed {
 	return out
 }
 
-func checkDesign(ctx context.Context, engine *policy.Engine, d designBlock, eval func(hcl.Expression) cty.Value) ([]issue, error) {
+// policySettings are the provider block's policy settings, which the provider applies to its designs.
+type policySettings struct {
+	enforce  bool
+	disabled map[string]bool
+}
+
+// providerSettings reads policy.enforce and policy.disabled_rules of the module's provider "dynamokeys" block
+// without an alias (the defaults without one). policy.policy_dirs is the provider's alone: TFLint's rules are
+// the embedded ones.
+func providerSettings(runner tflint.Runner, eval func(hcl.Expression) cty.Value) (policySettings, error) {
+	settings := policySettings{enforce: true, disabled: map[string]bool{}}
+	content, err := runner.GetProviderContent("dynamokeys", &hclext.BodySchema{Attributes: attributeSchemas("policy", "alias")}, nil)
+	if err != nil {
+		return settings, err
+	}
+	for _, b := range content.Blocks {
+		if _, aliased := b.Body.Attributes["alias"]; aliased {
+			continue
+		}
+		a, ok := b.Body.Attributes["policy"]
+		if !ok {
+			continue
+		}
+		r := &reader{}
+		v := eval(a.Expr)
+		if enforce := r.boolPtr(attr(v, "enforce"), nil); enforce != nil {
+			settings.enforce = *enforce
+		}
+		for _, id := range r.strings(attr(v, "disabled_rules"), nil) {
+			settings.disabled[id] = true
+		}
+	}
+	return settings, nil
+}
+
+func checkDesign(ctx context.Context, engine *policy.Engine, settings policySettings, d designBlock, eval func(hcl.Expression) cty.Value) ([]issue, error) {
 	values := map[string]cty.Value{}
 	for name, a := range d.block.Body.Attributes {
 		values[name] = eval(a.Expr)
@@ -193,16 +232,20 @@ func checkDesign(ctx context.Context, engine *policy.Engine, d designBlock, eval
 		}
 		return out, nil
 	}
-	enforce := true
+	// The block's enforce, else the provider's, as the provider stamps the document.
+	enforce := settings.enforce
 	if v, ok := values["enforce"]; ok && v.IsKnown() && !v.IsNull() && v.Type() == cty.Bool {
 		enforce = v.True()
 	}
-	doc.Policy = &keydesign.PolicySettings{Enforce: enforce, DisabledRules: []string{}}
+	doc.Policy = &keydesign.PolicySettings{Enforce: enforce, DisabledRules: slices.Sorted(maps.Keys(settings.disabled))}
 	findings, err := engine.Evaluate(ctx, doc)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", d.address, err)
 	}
 	for _, f := range findings {
+		if settings.disabled[f.Rule] {
+			continue
+		}
 		out = append(out, issue{rule: RuleName(f.Rule), severity: severityOf(f.Severity, enforce), message: findingMessage(f), rng: designRange(d.block, f.Path), block: d.block})
 	}
 	return out, nil

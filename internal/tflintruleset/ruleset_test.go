@@ -120,6 +120,29 @@ func TestEnforceFalseReportsErrorsAsWarnings(t *testing.T) {
 	)
 }
 
+func TestProviderPolicySettings(t *testing.T) {
+	t.Parallel()
+	// The provider block's policy settings apply as in the provider: enforce = false makes errors warnings,
+	// disabled_rules drops a rule; a block's own enforce wins over the provider's.
+	provider := `provider "dynamokeys" {
+  policy = { enforce = false, disabled_rules = ["DK303"] }
+}
+`
+	assertIssues(t, map[string]string{"main.tf": fmt.Sprintf(hotDay, "2500"), "provider.tf": provider},
+		"dynamokeys_dk301 Warning main.tf:3,34-56 DK301",
+	)
+	enforced := strings.Replace(fmt.Sprintf(hotDay, "2500"), "traffic =", "enforce = true\n  traffic =", 1)
+	assertIssues(t, map[string]string{"main.tf": enforced, "provider.tf": provider},
+		"dynamokeys_dk301 Error main.tf:3,34-56 DK301",
+	)
+	// An aliased provider block is another configuration: its settings do not apply to the default one.
+	aliased := strings.Replace(provider, "policy =", "alias  = \"other\"\n  policy =", 1)
+	assertIssues(t, map[string]string{"main.tf": fmt.Sprintf(hotDay, "2500"), "provider.tf": aliased},
+		"dynamokeys_dk301 Error main.tf:3,34-56 DK301",
+		"dynamokeys_dk303 Error main.tf:3,34-56 DK303",
+	)
+}
+
 func TestShardedTableSettings(t *testing.T) {
 	t.Parallel()
 	// The table's own settings are read too: a one-character name breaks DK107, on the name attribute; a

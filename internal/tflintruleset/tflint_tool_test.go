@@ -9,13 +9,16 @@
 package tflintruleset
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -267,4 +270,110 @@ func TestTFLintSARIF(t *testing.T) {
 		}
 	}
 	assertLint(t, got, "dynamokeys_dk301 error main.tf:14", "dynamokeys_dk303 error main.tf:14")
+}
+
+// TestTFLintLanguageServer opens a file with a hot design in `tflint --langserver` and waits for the
+// diagnostics it publishes: the editor's view of the same issues, on the same line.
+func TestTFLintLanguageServer(t *testing.T) {
+	t.Parallel()
+	bin, plugins := os.Getenv("TFLINT"), os.Getenv("TFLINT_PLUGIN_DIR")
+	if bin == "" || plugins == "" {
+		t.Fatal("TFLINT and TFLINT_PLUGIN_DIR are not set: run make check-tflint, which builds the pinned TFLint and the plugin")
+	}
+	dir := t.TempDir()
+	hot := "data \"dynamokeys_keydesign\" \"events\" {\n" +
+		"  partition_key = { name = \"pk\", template = \"DAY#{day}\" }\n" +
+		"  segments      = { day = { kind = \"time\", granularity = \"day\" } }\n" +
+		"  traffic       = { writes_per_second = 2500 }\n" +
+		"}\n"
+	for name, text := range map[string]string{".tflint.hcl": tflintConfig, "main.tf": hot} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(bin, "--langserver")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "TFLINT_PLUGIN_DIR="+plugins)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		_ = stdin.Close()
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	}()
+	send := func(msg map[string]any) {
+		msg["jsonrpc"] = "2.0"
+		body, _ := json.Marshal(msg)
+		if _, err := fmt.Fprintf(stdin, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reader := bufio.NewReader(stdout)
+	receive := func() map[string]any {
+		length := 0
+		for {
+			line, err := reader.ReadString('\n')
+			if err != nil {
+				t.Fatalf("the language server closed its output: %v", err)
+			}
+			line = strings.TrimSpace(line)
+			if line == "" {
+				break
+			}
+			if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
+				length, _ = strconv.Atoi(v)
+			}
+		}
+		body := make([]byte, length)
+		if _, err := io.ReadFull(reader, body); err != nil {
+			t.Fatal(err)
+		}
+		var msg map[string]any
+		if err := json.Unmarshal(body, &msg); err != nil {
+			t.Fatalf("not JSON-RPC: %v: %s", err, body)
+		}
+		return msg
+	}
+	uri := "file://" + filepath.ToSlash(dir)
+	send(map[string]any{"id": 1, "method": "initialize", "params": map[string]any{"processId": nil, "rootUri": uri, "capabilities": map[string]any{}}})
+	for msg := receive(); msg["id"] != float64(1); msg = receive() {
+	}
+	send(map[string]any{"method": "initialized", "params": map[string]any{}})
+	send(map[string]any{"method": "textDocument/didOpen", "params": map[string]any{"textDocument": map[string]any{
+		"uri": uri + "/main.tf", "languageId": "terraform", "version": 1, "text": hot,
+	}}})
+	// The server publishes diagnostics for every file it lints; the open file's carry the plugin's issues.
+	for {
+		msg := receive()
+		if msg["method"] != "textDocument/publishDiagnostics" {
+			continue
+		}
+		params, _ := msg["params"].(map[string]any)
+		diagnostics, _ := params["diagnostics"].([]any)
+		if params["uri"] != uri+"/main.tf" || len(diagnostics) == 0 {
+			continue
+		}
+		var got []string
+		for _, raw := range diagnostics {
+			d, _ := raw.(map[string]any)
+			message, _ := d["message"].(string)
+			start, _ := d["range"].(map[string]any)["start"].(map[string]any)
+			got = append(got, fmt.Sprintf("%s line %v", strings.Fields(message)[0], start["line"]))
+		}
+		slices.Sort(got)
+		// LSP lines count from 0: the partition_key line is the second.
+		if want := []string{"DK301 line 1", "DK303 line 1"}; !slices.Equal(got, want) {
+			t.Errorf("diagnostics %q, want %q", got, want)
+		}
+		return
+	}
 }
