@@ -32,6 +32,9 @@ func analyze(ctx context.Context, runner tflint.Runner, engine *policy.Engine) (
 			// What TFLint cannot evaluate is treated as a plan treats it: known only later.
 			return cty.DynamicVal
 		}
+		// A sensitive variable's value is marked; the design reads it like any other (findings quote numbers
+		// and names of keys, as the provider's do).
+		v, _ = v.UnmarkDeep()
 		return v
 	}
 	var out []issue

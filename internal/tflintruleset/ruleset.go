@@ -120,9 +120,19 @@ func (a *analyzer) issues(runner tflint.Runner) ([]issue, error) {
 	defer a.mu.Unlock()
 	if a.runner != runner || a.runner == nil {
 		a.runner = runner
-		a.result, a.err = analyze(context.Background(), runner, a.engine)
+		a.result, a.err = analyzeSafely(runner, a.engine)
 	}
 	return a.result, a.err
+}
+
+// analyzeSafely turns a panic of the analysis into an error TFLint reports, instead of a crashed plugin.
+func analyzeSafely(runner tflint.Runner, engine *policy.Engine) (issues []issue, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			issues, err = nil, fmt.Errorf("dynamokeys: the analysis failed unexpectedly (a defect; please report it with the configuration): %v", r)
+		}
+	}()
+	return analyze(context.Background(), runner, engine)
 }
 
 func severityOf(s string, enforce bool) tflint.Severity {

@@ -81,6 +81,20 @@ func TestVariablesWithDefaults(t *testing.T) {
 	)
 }
 
+func TestSensitiveVariable(t *testing.T) {
+	t.Parallel()
+	src := `variable "writes" {
+  type      = number
+  default   = 2500
+  sensitive = true
+}
+` + fmt.Sprintf(hotDay, "var.writes")
+	assertIssues(t, map[string]string{"main.tf": src},
+		"dynamokeys_dk301 Error main.tf:8,34-56 DK301",
+		"dynamokeys_dk303 Error main.tf:8,34-56 DK303",
+	)
+}
+
 func TestUnknownInputsAreNotGuessed(t *testing.T) {
 	t.Parallel()
 	noDefault := `variable "writes" {
