@@ -200,8 +200,9 @@ standalone_gsi_addresses := {table: {g.gsi.name: g.address | some g in standalon
 }
 
 # finding_address is the address a finding of the document at address belongs to: the standalone GSI's when
-# the finding's path is in one joined to that table, else the document's own.
-finding_address(address, path) := gsi_address if {
+# the finding's path is in one joined to that table (owners: the table's entry of standalone_gsi_addresses),
+# else the document's own.
+finding_address(address, owners, path) := gsi_address if {
 	path[0] == "global_secondary_indexes"
-	gsi_address := standalone_gsi_addresses[address][path[1]]
+	gsi_address := owners[path[1]]
 } else := address

@@ -76,10 +76,12 @@ test_findings_on_a_joined_gsi_carry_its_address if {
 	]}
 	warned := {[w.rule, w.address] | some w in conftest.warn; w.rule} with input as joined
 	warned == {["DK302", "aws_dynamodb_global_secondary_index.by_status"]}
+	owners := plan.standalone_gsi_addresses["aws_dynamodb_table.orders"] with input as joined
+	owners == {"by_status": "aws_dynamodb_global_secondary_index.by_status"}
 	in_index := ["global_secondary_indexes", "by_status", "partition_key"]
-	plan.finding_address("aws_dynamodb_table.orders", in_index) == "aws_dynamodb_global_secondary_index.by_status" with input as joined
-	plan.finding_address("aws_dynamodb_table.orders", ["global_secondary_indexes", "inline"]) == "aws_dynamodb_table.orders" with input as joined
-	plan.finding_address("aws_dynamodb_table.orders", ["name"]) == "aws_dynamodb_table.orders" with input as joined
+	plan.finding_address("aws_dynamodb_table.orders", owners, in_index) == "aws_dynamodb_global_secondary_index.by_status"
+	plan.finding_address("aws_dynamodb_table.orders", owners, ["global_secondary_indexes", "inline"]) == "aws_dynamodb_table.orders"
+	plan.finding_address("aws_dynamodb_table.orders", owners, ["name"]) == "aws_dynamodb_table.orders"
 }
 
 # Terraform writes after_unknown of a block list whose values are all known as empty objects: the keys are known.
