@@ -37,7 +37,7 @@ deny contains result(address, owners, f) if {
 	not lib.data_problem
 	some address, doc in plan.documents
 
-	# Before the evaluation under the document: what a rule computes inside `with` is not kept for the next.
+	# Bound here, under the plan as input, before the evaluation under the document.
 	owners := object.get(plan.standalone_gsi_addresses, address, {})
 	settings := plan.settings(object.get(doc, "policy", null))
 	settings.enforce
@@ -63,7 +63,7 @@ warn contains result(address, owners, f) if {
 	not lib.data_problem
 	some address, doc in plan.documents
 
-	# Before the evaluation under the document: what a rule computes inside `with` is not kept for the next.
+	# Bound here, under the plan as input, before the evaluation under the document.
 	owners := object.get(plan.standalone_gsi_addresses, address, {})
 	settings := plan.settings(object.get(doc, "policy", null))
 	some f in data.dynamokeys.warnings with input as doc
@@ -75,7 +75,7 @@ warn contains result(address, owners, f) if {
 	not lib.data_problem
 	some address, doc in plan.documents
 
-	# Before the evaluation under the document: what a rule computes inside `with` is not kept for the next.
+	# Bound here, under the plan as input, before the evaluation under the document.
 	owners := object.get(plan.standalone_gsi_addresses, address, {})
 	settings := plan.settings(object.get(doc, "policy", null))
 	not settings.enforce
