@@ -10,7 +10,9 @@ import data.dynamokeys.lib
 import data.dynamokeys.plan
 
 # result is one conftest result: the message conftest prints, and the fields --output json and sarif carry.
-result(address, finding) := {
+# A finding on a standalone GSI joined to its table carries the GSI resource's address: that is where the
+# user changes it.
+result(table_address, owners, finding) := {
 	"msg": sprintf("%s %s: %s%s", [finding.rule, address, finding.message, remedy(finding.remediation)]),
 	"rule": finding.rule,
 	"name": finding.name,
@@ -18,6 +20,8 @@ result(address, finding) := {
 	"address": address,
 	"path": lib.path_string(finding.path),
 	"docs_url": finding.docs_url,
+} if {
+	address := plan.finding_address(table_address, owners, finding.path)
 }
 
 remedy(text) := sprintf(" (remedy: %s)", [text]) if text != ""
@@ -29,9 +33,12 @@ else := ""
 # METADATA
 # entrypoint: true
 # description: Error findings of every planned table; only the reason when the rules' limits are not loaded.
-deny contains result(address, f) if {
+deny contains result(address, owners, f) if {
 	not lib.data_problem
 	some address, doc in plan.documents
+
+	# Bound here, under the plan as input, before the evaluation under the document.
+	owners := object.get(plan.standalone_gsi_addresses, address, {})
 	settings := plan.settings(object.get(doc, "policy", null))
 	settings.enforce
 	some f in data.dynamokeys.errors with input as doc
@@ -52,18 +59,24 @@ deny contains {"msg": lib.data_problem}
 # METADATA
 # entrypoint: true
 # description: Warnings of every planned table, and tables the adapter could not read.
-warn contains result(address, f) if {
+warn contains result(address, owners, f) if {
 	not lib.data_problem
 	some address, doc in plan.documents
+
+	# Bound here, under the plan as input, before the evaluation under the document.
+	owners := object.get(plan.standalone_gsi_addresses, address, {})
 	settings := plan.settings(object.get(doc, "policy", null))
 	some f in data.dynamokeys.warnings with input as doc
 	not f.rule in settings.disabled
 }
 
 # With enforce off, the provider reports error findings as warnings and passes the plan: so does the bundle.
-warn contains result(address, f) if {
+warn contains result(address, owners, f) if {
 	not lib.data_problem
 	some address, doc in plan.documents
+
+	# Bound here, under the plan as input, before the evaluation under the document.
+	owners := object.get(plan.standalone_gsi_addresses, address, {})
 	settings := plan.settings(object.get(doc, "policy", null))
 	not settings.enforce
 	some f in data.dynamokeys.errors with input as doc

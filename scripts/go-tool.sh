@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds a pinned Go tool from the Go module proxy into .bin/ once, and prints its path.
-# Usage: scripts/go-tool.sh NAME  (conftest | regal | tfplugindocs | goreleaser | golangci-lint)
+# Usage: scripts/go-tool.sh NAME  (conftest | regal | tfplugindocs | goreleaser | golangci-lint | tflint | trivy)
 # Tools stay out of the provider's go.mod. A module whose go.mod has replace directives cannot be
 # `go install`ed by version, so every tool is built inside its downloaded module directory with -mod=mod.
 set -euo pipefail
@@ -14,6 +14,9 @@ case "${1:?tool name}" in
   tfplugindocs)  module=github.com/hashicorp/terraform-plugin-docs version=v0.25.0 pkg=./cmd/tfplugindocs ;;
   goreleaser)    module=github.com/goreleaser/goreleaser/v2 version=v2.15.1 pkg=. ;;
   golangci-lint) module=github.com/golangci/golangci-lint/v2 version=v2.15.0 pkg=./cmd/golangci-lint ;;
+  tflint)        module=github.com/terraform-linters/tflint version=v0.64.0 pkg=. ;;
+  # Trivy's own build sets GOEXPERIMENT=jsonv2 (it imports encoding/json/v2).
+  trivy)         module=github.com/aquasecurity/trivy version=v0.74.0 pkg=./cmd/trivy goexperiment=jsonv2 ;;
   *) echo "go-tool: unknown tool $1" >&2; exit 2 ;;
 esac
 target="${bin_dir}/$1-${version}"
@@ -26,7 +29,7 @@ if [[ ! -x "${target}" ]]; then
   # temporary file and renames it into place, which is atomic, so the last one wins with a whole binary.
   tmp="${target}.tmp.$$"
   trap 'rm -f "${tmp}"' EXIT
-  (cd "${dir}" && CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath -o "${tmp}" "${pkg}") >&2
+  (cd "${dir}" && CGO_ENABLED=0 GOEXPERIMENT="${goexperiment:-}" GOFLAGS=-mod=mod go build -trimpath -o "${tmp}" "${pkg}") >&2
   mv -f "${tmp}" "${target}"
 fi
 echo "${target}"

@@ -12,9 +12,16 @@ import (
 // classic ones, standalone aws_dynamodb_global_secondary_index resources joined to their table by name and
 // through the configuration, one whose table is not in the plan) gives the same rule ids and severities per
 // table as the same indexes written as global_secondary_index blocks; the index without its table is
-// compared with a table of its own.
+// compared with a table of its own. A standalone GSI's findings carry its own address (TestPlanAdapterEntryPoints):
+// here they count for the table it belongs to.
 func TestV6ShapesFindWhatClassicTablesFind(t *testing.T) {
-	sameTable := map[string]string{"aws_dynamodb_global_secondary_index.legacy_by_status": "aws_dynamodb_table.legacy"}
+	sameTable := map[string]string{
+		"aws_dynamodb_global_secondary_index.legacy_by_status": "aws_dynamodb_table.legacy",
+		"aws_dynamodb_global_secondary_index.events_by_flag":   "aws_dynamodb_table.events_v6",
+		"aws_dynamodb_global_secondary_index.events_by_state":  "aws_dynamodb_table.events_v6",
+		"aws_dynamodb_global_secondary_index.events_x":         "aws_dynamodb_table.events_v6",
+		"aws_dynamodb_global_secondary_index.audit_by_keys":    "aws_dynamodb_table.audit_v6",
+	}
 	findings := func(fixture string) map[string][]string {
 		raw, err := os.ReadFile(filepath.Join("testdata", "plans", fixture))
 		if err != nil {

@@ -175,4 +175,9 @@ func TestConftestSARIF(t *testing.T) {
 	if !found {
 		t.Errorf("SARIF lacks the DK101 result: %s", out)
 	}
+	// A finding on a standalone GSI names the GSI resource, not the table it joins.
+	out, _ = conftestTest(t, "sarif", "aws_v6.json")
+	if !strings.Contains(string(out), `"DK107 aws_dynamodb_global_secondary_index.events_x:`) {
+		t.Errorf("SARIF of aws_v6.json lacks DK107 at aws_dynamodb_global_secondary_index.events_x: %s", out)
+	}
 }

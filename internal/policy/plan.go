@@ -15,6 +15,9 @@ import (
 const (
 	PlanDenyQuery = "data.dynamokeys.conftest.deny"
 	PlanWarnQuery = "data.dynamokeys.conftest.warn"
+	// PlanDocumentsQuery is the plan adapter's design documents by address, and the standalone GSIs whose
+	// findings belong to the GSI's address rather than the table's.
+	PlanDocumentsQuery = "documents := data.dynamokeys.plan.documents; gsi_owners := data.dynamokeys.plan.standalone_gsi_addresses"
 )
 
 // PlanResult is one result of the conftest entry points: the message, and for a finding its rule id and
@@ -27,7 +30,7 @@ type PlanResult struct {
 	Severity string `json:"severity"`
 }
 
-type planQueries struct{ deny, warn rego.PreparedEvalQuery }
+type planQueries struct{ deny, warn, documents rego.PreparedEvalQuery }
 
 var preparedPlanQueries = sync.OnceValues(func() (*planQueries, error) {
 	modules, err := BundleModules(false)
@@ -39,7 +42,7 @@ var preparedPlanQueries = sync.OnceValues(func() (*planQueries, error) {
 		return nil, compiler.Errors
 	}
 	var q planQueries
-	for query, into := range map[string]*rego.PreparedEvalQuery{PlanDenyQuery: &q.deny, PlanWarnQuery: &q.warn} {
+	for query, into := range map[string]*rego.PreparedEvalQuery{PlanDenyQuery: &q.deny, PlanWarnQuery: &q.warn, PlanDocumentsQuery: &q.documents} {
 		*into, err = rego.New(rego.Query(query), rego.Compiler(compiler), rego.StrictBuiltinErrors(true)).
 			PrepareForEval(context.Background())
 		if err != nil {
@@ -80,4 +83,37 @@ func EvaluatePlan(ctx context.Context, planJSON []byte) (deny, warn []PlanResult
 		return nil, nil, err
 	}
 	return deny, warn, nil
+}
+
+// PlanDocuments runs the bundle's plan adapter (policies/plan) on a plan-JSON-shaped input and returns the
+// design document of each address it maps, and for each table address the standalone GSIs joined to it (index
+// name to the GSI resource's address). The documents are what conftest evaluates; EvaluateValue evaluates one.
+func PlanDocuments(ctx context.Context, plan any) (documents map[string]ast.Value, gsiOwners map[string]map[string]string, err error) {
+	q, err := preparedPlanQueries()
+	if err != nil {
+		return nil, nil, fmt.Errorf("preparing the bundle: %w", err)
+	}
+	rs, err := q.documents.Eval(ctx, rego.EvalInput(plan))
+	if err != nil || len(rs) == 0 {
+		return nil, nil, err
+	}
+	raw, _ := rs[0].Bindings["documents"].(map[string]any)
+	documents = make(map[string]ast.Value, len(raw))
+	for address, doc := range raw {
+		v, err := ast.InterfaceToValue(doc)
+		if err != nil {
+			return nil, nil, err
+		}
+		documents[address] = v
+	}
+	owners, _ := rs[0].Bindings["gsi_owners"].(map[string]any)
+	gsiOwners = make(map[string]map[string]string, len(owners))
+	for table, byName := range owners {
+		m, _ := byName.(map[string]any)
+		gsiOwners[table] = make(map[string]string, len(m))
+		for name, address := range m {
+			gsiOwners[table][name] = fmt.Sprint(address)
+		}
+	}
+	return documents, gsiOwners, nil
 }

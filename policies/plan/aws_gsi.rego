@@ -20,14 +20,21 @@ standalone_gsis := [{"address": rc.address, "table": gsi_table(rc, after), "tabl
 	gsi := standalone_gsi(object.union(after, {"key_schema": known_or_empty(rc.change, "key_schema")}))
 	unknown := [concat(".", ["global_secondary_indexes", gsi.name]) |
 		some attr in ["key_schema", "projection", "index_name"]
-		object.get(rc.change, ["after_unknown", attr], false) != false
+		holds_unknown(object.get(rc.change, ["after_unknown", attr], false))
 	]
 ]
 
 # known_or_empty drops a block list whose value is known only after apply: its keys cannot be checked yet.
-known_or_empty(change, attr) := [] if object.get(change, ["after_unknown", attr], false) != false
+known_or_empty(change, attr) := [] if holds_unknown(object.get(change, ["after_unknown", attr], false))
 
 else := value if value := array_or_empty(object.get(change, ["after", attr], []))
+
+# holds_unknown holds for an after_unknown entry that marks a value, or one inside a block, as unknown:
+# Terraform writes a block list whose values are all known as a list of empty objects ([{}]).
+holds_unknown(marks) if {
+	walk(marks, [_, mark])
+	mark == true
+}
 
 standalone_gsi(after) := {
 	"name": after.index_name,
@@ -185,3 +192,17 @@ gsi_key_attributes(g) := array.concat(
 	[key_attribute(["global_secondary_indexes", g.name, "partition_key", format_int(i, 10)], k) | some i, k in g.partition_key],
 	[key_attribute(["global_secondary_indexes", g.name, "sort_key", format_int(i, 10)], k) | some i, k in g.sort_key],
 )
+
+# standalone_gsi_addresses maps each planned table that standalone GSIs join to those GSIs' addresses by index
+# name: a finding on one of those indexes belongs to the GSI resource, which is where the user changes it.
+standalone_gsi_addresses := {table: {g.gsi.name: g.address | some g in standalone_gsis; g.table == table} |
+	some table in {g.table | some g in standalone_gsis; g.table != null}
+}
+
+# finding_address is the address a finding of the document at address belongs to: the standalone GSI's when
+# the finding's path is in one joined to that table (owners: the table's entry of standalone_gsi_addresses),
+# else the document's own.
+finding_address(address, owners, path) := gsi_address if {
+	path[0] == "global_secondary_indexes"
+	gsi_address := owners[path[1]]
+} else := address

@@ -65,7 +65,39 @@ test_standalone_gsi_traced_through_configuration_to_its_table_instance if {
 	[g.name | some g in docs["module.app.aws_dynamodb_table.t[1]"].table.gsis] == ["x"]
 	docs["module.app.aws_dynamodb_table.t[0]"].table.gsis == []
 	denied := {[d.rule, d.address] | some d in conftest.deny} with input as traced_plan
-	denied == {["DK101", "module.app.aws_dynamodb_table.t[1]"], ["DK107", "module.app.aws_dynamodb_table.t[1]"]}
+	denied == {["DK101", "module.app.aws_dynamodb_global_secondary_index.g[1]"], ["DK107", "module.app.aws_dynamodb_global_secondary_index.g[1]"]}
+}
+
+# A finding on a joined standalone GSI carries the GSI's address; the table's own findings keep the table's.
+test_findings_on_a_joined_gsi_carry_its_address if {
+	joined := {"resource_changes": [
+		table_change("aws_dynamodb_table.orders", "orders"),
+		gsi_change("aws_dynamodb_global_secondary_index.by_status", "orders", "by_status", [["status", "S", "HASH"]], {}),
+	]}
+	warned := {[w.rule, w.address] | some w in conftest.warn; w.rule} with input as joined
+	warned == {["DK302", "aws_dynamodb_global_secondary_index.by_status"]}
+	owners := plan.standalone_gsi_addresses["aws_dynamodb_table.orders"] with input as joined
+	owners == {"by_status": "aws_dynamodb_global_secondary_index.by_status"}
+	in_index := ["global_secondary_indexes", "by_status", "partition_key"]
+	plan.finding_address("aws_dynamodb_table.orders", owners, in_index) == "aws_dynamodb_global_secondary_index.by_status"
+	plan.finding_address("aws_dynamodb_table.orders", owners, ["global_secondary_indexes", "inline"]) == "aws_dynamodb_table.orders"
+	plan.finding_address("aws_dynamodb_table.orders", owners, ["name"]) == "aws_dynamodb_table.orders"
+}
+
+# Terraform writes after_unknown of a block list whose values are all known as empty objects: the keys are known.
+test_known_key_schema_blocks_are_read if {
+	known := {"resource_changes": [
+		table_change("aws_dynamodb_table.orders", "orders"),
+		gsi_change("aws_dynamodb_global_secondary_index.by_tenant", "orders", "by_tenant", [["tenantId", "S", "HASH"]], {"key_schema": [{}]}),
+	]}
+	doc := plan.documents["aws_dynamodb_table.orders"] with input as known
+	[k.name | some g in doc.table.gsis; some k in g.partition_key] == ["tenantId"]
+	not "global_secondary_indexes.by_tenant" in doc.unknown
+	unknown := {"resource_changes": [
+		table_change("aws_dynamodb_table.orders", "orders"),
+		gsi_change("aws_dynamodb_global_secondary_index.by_tenant", "orders", "by_tenant", [["tenantId", "S", "HASH"]], {"key_schema": [{"attribute_name": true}]}),
+	]}
+	"global_secondary_indexes.by_tenant" in plan.documents["aws_dynamodb_table.orders"].unknown with input as unknown
 }
 
 lone_plan := {"resource_changes": [gsi_change(

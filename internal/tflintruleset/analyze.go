@@ -1,0 +1,355 @@
+package tflintruleset
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/terraform-linters/tflint-plugin-sdk/hclext"
+	"github.com/terraform-linters/tflint-plugin-sdk/tflint"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/policy"
+)
+
+// analyze reads every key design of the module and returns its issues.
+func analyze(ctx context.Context, runner tflint.Runner, engine *policy.Engine) ([]issue, error) {
+	eval := func(expr hcl.Expression) cty.Value {
+		// A literal (no reference, no function call) is evaluated here: each EvaluateExpr is a round trip to
+		// TFLint that sends the whole file along, which made 200 tables take a minute.
+		if len(expr.Variables()) == 0 {
+			if v, diags := expr.Value(nil); !diags.HasErrors() && v.IsWhollyKnown() {
+				return v
+			}
+		}
+		var v cty.Value
+		if err := runner.EvaluateExpr(expr, &v, nil); err != nil {
+			// What TFLint cannot evaluate is treated as a plan treats it: known only later.
+			return cty.DynamicVal
+		}
+		// A sensitive variable's value is marked; the design reads it like any other (findings quote numbers
+		// and names of keys, as the provider's do).
+		v, _ = v.UnmarkDeep()
+		return v
+	}
+	var out []issue
+	settings, err := providerSettings(runner, eval)
+	if err != nil {
+		return nil, err
+	}
+	designs, err := dynamokeysBlocks(runner)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range designs {
+		found, err := checkDesign(ctx, engine, settings, d, eval)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, found...)
+	}
+	found, err := checkAWS(ctx, runner, engine, eval)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, found...)
+	module, err := runner.GetModulePath()
+	if err != nil {
+		return nil, err
+	}
+	if !module.IsRoot() {
+		out = inCalledModule(out)
+	}
+	return out, nil
+}
+
+// inCalledModule moves the issues of a called module onto the expressions of its block that read the module's
+// variables: TFLint reports an issue of a called module only on such an expression, at the caller's
+// argument that sets the variable, which is where the values that made the design fail come from. An issue
+// of a block that reads no variable is the module's own, reported when TFLint lints the module itself.
+func inCalledModule(issues []issue) []issue {
+	var out []issue
+	for _, is := range issues {
+		for _, rng := range variableExpressions(is.block) {
+			moved := is
+			moved.rng = rng
+			out = append(out, moved)
+		}
+	}
+	return out
+}
+
+// variableExpressions are the ranges of the innermost expressions of a block that refer to var.*.
+func variableExpressions(block *hclext.Block) []hcl.Range {
+	if block == nil {
+		return nil
+	}
+	var out []hcl.Range
+	var walk func(hcl.Expression)
+	walk = func(expr hcl.Expression) {
+		switch e := expr.(type) {
+		case *hclsyntax.ObjectConsExpr:
+			for _, item := range e.Items {
+				walk(item.ValueExpr)
+			}
+			return
+		case *hclsyntax.TupleConsExpr:
+			for _, el := range e.Exprs {
+				walk(el)
+			}
+			return
+		}
+		for _, traversal := range expr.Variables() {
+			if traversal.RootName() == "var" {
+				out = append(out, expr.Range())
+				return
+			}
+		}
+	}
+	var body func(*hclext.BodyContent)
+	body = func(b *hclext.BodyContent) {
+		for _, name := range slices.Sorted(maps.Keys(b.Attributes)) {
+			walk(b.Attributes[name].Expr)
+		}
+		for _, nested := range b.Blocks {
+			body(nested.Body)
+		}
+	}
+	body(block.Body)
+	return out
+}
+
+// designBlock is a dynamokeys_sharded_table resource or a dynamokeys_keydesign data source.
+type designBlock struct {
+	address string
+	block   *hclext.Block
+	table   bool
+}
+
+func dynamokeysBlocks(runner tflint.Runner) ([]designBlock, error) {
+	resourceSchema := &hclext.BodySchema{Attributes: attributeSchemas(append(append([]string{}, designAttributes...), tableAttributes...)...)}
+	resources, err := runner.GetResourceContent("dynamokeys_sharded_table", resourceSchema, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []designBlock
+	for _, b := range withAddresses("dynamokeys_sharded_table.", resources.Blocks) {
+		out = append(out, designBlock{address: b.address, block: b.block, table: true})
+	}
+	data, err := runner.GetModuleContent(&hclext.BodySchema{Blocks: []hclext.BlockSchema{{
+		Type: "data", LabelNames: []string{"type", "name"}, Body: &hclext.BodySchema{Attributes: attributeSchemas(designAttributes...)},
+	}}}, nil)
+	if err != nil {
+		return nil, err
+	}
+	var keydesigns []*hclext.Block
+	for _, b := range data.Blocks {
+		if b.Labels[0] == "dynamokeys_keydesign" {
+			keydesigns = append(keydesigns, b)
+		}
+	}
+	for _, b := range withAddresses("data.dynamokeys_keydesign.", keydesigns) {
+		out = append(out, designBlock{address: b.address, block: b.block})
+	}
+	return out, nil
+}
+
+type addressed struct {
+	address string
+	block   *hclext.Block
+}
+
+// withAddresses names each block type.name, with an index when count or for_each made several of one name.
+func withAddresses(prefix string, blocks []*hclext.Block) []addressed {
+	seen := map[string]int{}
+	for _, b := range blocks {
+		seen[b.Labels[len(b.Labels)-1]]++
+	}
+	next := map[string]int{}
+	out := make([]addressed, 0, len(blocks))
+	for _, b := range blocks {
+		name := b.Labels[len(b.Labels)-1]
+		address := prefix + name
+		if seen[name] > 1 {
+			address += "[" + strconv.Itoa(next[name]) + "]"
+			next[name]++
+		}
+		out = append(out, addressed{address: address, block: b})
+	}
+	return out
+}
+
+// policySettings are the provider block's policy settings, which the provider applies to its designs.
+type policySettings struct {
+	enforce  bool
+	disabled map[string]bool
+}
+
+// providerSettings reads policy.enforce and policy.disabled_rules of the module's provider "dynamokeys" block
+// without an alias (the defaults without one). policy.policy_dirs is the provider's alone: TFLint's rules are
+// the embedded ones.
+func providerSettings(runner tflint.Runner, eval func(hcl.Expression) cty.Value) (policySettings, error) {
+	settings := policySettings{enforce: true, disabled: map[string]bool{}}
+	content, err := runner.GetProviderContent("dynamokeys", &hclext.BodySchema{Attributes: attributeSchemas("policy", "alias")}, nil)
+	if err != nil {
+		return settings, err
+	}
+	for _, b := range content.Blocks {
+		if _, aliased := b.Body.Attributes["alias"]; aliased {
+			continue
+		}
+		a, ok := b.Body.Attributes["policy"]
+		if !ok {
+			continue
+		}
+		r := &reader{}
+		v := eval(a.Expr)
+		if enforce := r.boolPtr(attr(v, "enforce"), nil); enforce != nil {
+			settings.enforce = *enforce
+		}
+		for _, id := range r.strings(attr(v, "disabled_rules"), nil) {
+			settings.disabled[id] = true
+		}
+	}
+	return settings, nil
+}
+
+func checkDesign(ctx context.Context, engine *policy.Engine, settings policySettings, d designBlock, eval func(hcl.Expression) cty.Value) ([]issue, error) {
+	values := map[string]cty.Value{}
+	for name, a := range d.block.Body.Attributes {
+		values[name] = eval(a.Expr)
+	}
+	in := designInput(values, d.table)
+	in.Address = d.address
+	var out []issue
+	if len(in.Unknown) > 0 {
+		paths := make([]string, len(in.Unknown))
+		for i, p := range in.Unknown {
+			paths[i] = p.String()
+		}
+		out = append(out, issue{rule: UnknownInputsRule, severity: tflint.NOTICE, message: unknownNotice(paths), rng: d.block.DefRange, block: d.block})
+	}
+	doc, errs := keydesign.Analyze(in)
+	if len(errs) > 0 {
+		for _, e := range errs {
+			out = append(out, issue{rule: InvalidDesignRule, severity: tflint.ERROR,
+				message: "dynamokeys: " + e.Error(), rng: designRange(d.block, e.Path), block: d.block})
+		}
+		return out, nil
+	}
+	// The block's enforce, else the provider's, as the provider stamps the document.
+	enforce := settings.enforce
+	if v, ok := values["enforce"]; ok && v.IsKnown() && !v.IsNull() && v.Type() == cty.Bool {
+		enforce = v.True()
+	}
+	doc.Policy = &keydesign.PolicySettings{Enforce: enforce, DisabledRules: slices.Sorted(maps.Keys(settings.disabled))}
+	findings, err := engine.Evaluate(ctx, doc)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", d.address, err)
+	}
+	for _, f := range findings {
+		if settings.disabled[f.Rule] {
+			continue
+		}
+		out = append(out, issue{rule: RuleName(f.Rule), severity: severityOf(f.Severity, enforce), message: findingMessage(f), rng: designRange(d.block, f.Path), block: d.block})
+	}
+	return out, nil
+}
+
+// checkAWS maps the module's aws_dynamodb_table and aws_dynamodb_global_secondary_index blocks through the
+// bundle's plan adapter (plan.go) and evaluates each document.
+func tableRefs(b *hclext.Block) []any {
+	if tn, ok := b.Body.Attributes["table_name"]; ok {
+		return tableReferences(tn.Expr)
+	}
+	return nil
+}
+
+func checkAWS(ctx context.Context, runner tflint.Runner, engine *policy.Engine, eval func(hcl.Expression) cty.Value) ([]issue, error) {
+	tables, err := runner.GetResourceContent("aws_dynamodb_table", awsTableSchema, nil)
+	if err != nil {
+		return nil, err
+	}
+	gsis, err := runner.GetResourceContent("aws_dynamodb_global_secondary_index", awsGSISchema, nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(tables.Blocks) == 0 && len(gsis.Blocks) == 0 {
+		return nil, nil
+	}
+	blocks := map[string]*hclext.Block{}
+	standalone := map[string]bool{}
+	var changes, configResources []any
+	var out []issue
+	add := func(resourceType string, list []*hclext.Block) {
+		for _, b := range withAddresses(resourceType+".", list) {
+			blocks[b.address] = b.block
+			var unknown []string
+			after, afterUnknown := planValues(b.block.Body, eval, "", &unknown)
+			change := map[string]any{
+				"address": b.address, "mode": "managed", "type": resourceType, "name": b.block.Labels[1],
+				"change": map[string]any{"actions": []any{"create"}, "after": after, "after_unknown": afterUnknown},
+			}
+			changes = append(changes, change)
+			if resourceType == "aws_dynamodb_global_secondary_index" {
+				standalone[b.address] = true
+				if refs := tableRefs(b.block); len(refs) > 0 {
+					configResources = append(configResources, map[string]any{
+						"address": resourceType + "." + b.block.Labels[1], "type": resourceType, "name": b.block.Labels[1],
+						"expressions": map[string]any{"table_name": map[string]any{"references": refs}},
+					})
+				}
+			}
+			// A table_name that refers to a table of this module joins the index to it, as in a plan.
+			if refs := tableRefs(b.block); len(refs) > 0 {
+				unknown = slices.DeleteFunc(unknown, func(u string) bool { return u == "table_name" })
+			}
+			if len(unknown) > 0 {
+				out = append(out, issue{rule: UnknownInputsRule, severity: tflint.NOTICE, message: unknownNotice(unknown), rng: b.block.DefRange, block: b.block})
+			}
+		}
+	}
+	add("aws_dynamodb_table", tables.Blocks)
+	add("aws_dynamodb_global_secondary_index", gsis.Blocks)
+	plan := map[string]any{
+		"format_version":   "1.2",
+		"resource_changes": changes,
+		"configuration":    map[string]any{"root_module": map[string]any{"resources": configResources}},
+	}
+	documents, owners, err := policy.PlanDocuments(ctx, plan)
+	if err != nil {
+		return nil, fmt.Errorf("mapping the AWS tables: %w", err)
+	}
+	indexName := func(b *hclext.Block) string {
+		if a, ok := b.Body.Attributes["name"]; ok {
+			if v := eval(a.Expr); v.IsKnown() && !v.IsNull() && v.Type() == cty.String {
+				return v.AsString()
+			}
+		}
+		return ""
+	}
+	for address, doc := range documents {
+		findings, err := engine.EvaluateValue(ctx, doc)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", address, err)
+		}
+		for _, f := range findings {
+			block := blocks[address]
+			rng := awsTableRange(block, f.Path, indexName)
+			if standalone[address] {
+				rng = standaloneGSIRange(block, f.Path)
+			} else if len(f.Path) > 1 && f.Path[0] == "global_secondary_indexes" && owners[address][f.Path[1]] != "" {
+				// A finding on a standalone GSI joined to this table is the GSI resource's.
+				block = blocks[owners[address][f.Path[1]]]
+				rng = standaloneGSIRange(block, f.Path)
+			}
+			out = append(out, issue{rule: RuleName(f.Rule), severity: severityOf(f.Severity, true), message: findingMessage(f), rng: rng, block: block})
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,229 @@
+package tflintruleset
+
+import (
+	"strconv"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+)
+
+// designAttributes are the attributes of dynamokeys_keydesign and dynamokeys_sharded_table the design reads
+// (the provider's design_schema.go); tableAttributes are the resource's table settings the rules read too.
+var (
+	designAttributes = []string{
+		"partition_key", "sort_key", "segments", "sharding", "traffic", "target_utilization",
+		"local_secondary_indexes", "global_secondary_indexes", "enforce", "observed", "observed_indexes",
+	}
+	tableAttributes = []string{"name", "billing_mode", "read_capacity", "write_capacity", "on_demand_throughput", "warm_throughput", "autoscaling"}
+)
+
+// designInput builds the domain input of a dynamokeys block from its statically evaluated attributes, the way
+// the provider's expandDesign does from a plan: unknown values are nil and listed in Input.Unknown, so the
+// rules that need them stay silent. withTable adds the sharded table's name, billing mode and capacities.
+func designInput(values map[string]cty.Value, withTable bool) *keydesign.Input {
+	r := &reader{}
+	get := func(name string) cty.Value {
+		if v, ok := values[name]; ok {
+			return v
+		}
+		return cty.NullVal(cty.DynamicPseudoType)
+	}
+	in := &keydesign.Input{Kind: "keydesign", Segments: map[string]keydesign.Segment{}}
+	if pk := r.key(get("partition_key"), "partition_key"); pk != nil {
+		in.PartitionKey = *pk
+	}
+	in.SortKey = r.key(get("sort_key"), "sort_key")
+
+	if segments := get("segments"); r.known(segments, keydesign.Path{"segments"}) {
+		names, vals := entries(segments)
+		for i, name := range names {
+			p := keydesign.Path{"segments", name}
+			v := vals[i]
+			if !r.known(v, p) {
+				continue
+			}
+			in.Segments[name] = keydesign.Segment{
+				Kind:        keydesign.SegmentKind(r.str(attr(v, "kind"), extend(p, "kind"))),
+				Granularity: r.str(attr(v, "granularity"), extend(p, "granularity")),
+				Values:      r.strings(attr(v, "values"), extend(p, "values")),
+				MaxLength:   r.int64Ptr(attr(v, "max_length"), extend(p, "max_length")),
+				Cardinality: r.int64Ptr(attr(v, "cardinality"), extend(p, "cardinality")),
+				Monotonic:   r.boolPtr(attr(v, "monotonic"), extend(p, "monotonic")),
+			}
+		}
+	}
+
+	if sh := get("sharding"); r.known(sh, keydesign.Path{"sharding"}) {
+		p := func(a string) keydesign.Path { return keydesign.Path{"sharding", a} }
+		in.Sharding = keydesign.Sharding{
+			Strategy:      r.str(attr(sh, "strategy"), p("strategy")),
+			Source:        r.str(attr(sh, "source"), p("source")),
+			Count:         r.int64Ptr(attr(sh, "count"), p("count")),
+			SchemeVersion: r.int64Ptr(attr(sh, "scheme_version"), p("scheme_version")),
+		}
+	}
+
+	if t := get("traffic"); r.known(t, keydesign.Path{"traffic"}) {
+		p := func(a string) keydesign.Path { return keydesign.Path{"traffic", a} }
+		in.Traffic = keydesign.Traffic{
+			WritesPerSecond:            r.floatPtr(attr(t, "writes_per_second"), p("writes_per_second")),
+			ReadsPerSecond:             r.floatPtr(attr(t, "reads_per_second"), p("reads_per_second")),
+			ItemSizeBytes:              r.int64Ptr(attr(t, "item_size_bytes"), p("item_size_bytes")),
+			ReadConsistency:            r.str(attr(t, "read_consistency"), p("read_consistency")),
+			HotKeyShare:                r.floatPtr(attr(t, "hot_key_share"), p("hot_key_share")),
+			HottestItemWritesPerSecond: r.floatPtr(attr(t, "hottest_item_writes_per_second"), p("hottest_item_writes_per_second")),
+			HottestItemReadsPerSecond:  r.floatPtr(attr(t, "hottest_item_reads_per_second"), p("hottest_item_reads_per_second")),
+			MaxItemsPerPartitionKey:    r.int64Ptr(attr(t, "max_items_per_partition_key"), p("max_items_per_partition_key")),
+		}
+		if b := r.boolPtr(attr(t, "transactional_writes"), p("transactional_writes")); b != nil {
+			in.Traffic.TransactionalWrites = *b
+		}
+	}
+	in.TargetUtilization = r.floatPtr(get("target_utilization"), keydesign.Path{"target_utilization"})
+
+	if lsis := get("local_secondary_indexes"); r.known(lsis, keydesign.Path{"local_secondary_indexes"}) {
+		names, vals := entries(lsis)
+		for i, name := range names {
+			p := keydesign.Path{"local_secondary_indexes", name}
+			v := vals[i]
+			if !r.known(v, p) {
+				continue
+			}
+			lsi := keydesign.LocalSecondaryIndex{Name: name,
+				ProjectionType:   r.defaulted(attr(v, "projection_type"), extend(p, "projection_type"), keydesign.ProjectionAll),
+				NonKeyAttributes: r.strings(attr(v, "non_key_attributes"), extend(p, "non_key_attributes"))}
+			if sk := attr(v, "sort_key"); r.known(sk, extend(p, "sort_key")) {
+				lsi.SortKey = keydesign.IndexKeyAttribute{
+					Name: r.str(attr(sk, "name"), extend(p, "sort_key", "name")),
+					Type: r.defaulted(attr(sk, "type"), extend(p, "sort_key", "type"), keydesign.KeyTypeString),
+				}
+			}
+			in.LocalSecondaryIndexes = append(in.LocalSecondaryIndexes, lsi)
+		}
+	}
+	if gsis := get("global_secondary_indexes"); r.known(gsis, keydesign.Path{"global_secondary_indexes"}) {
+		names, vals := entries(gsis)
+		for i, name := range names {
+			p := keydesign.Path{"global_secondary_indexes", name}
+			v := vals[i]
+			if !r.known(v, p) {
+				continue
+			}
+			g := keydesign.GlobalSecondaryIndex{Name: name,
+				PartitionKey:     r.gsiKeys(attr(v, "partition_key"), extend(p, "partition_key"), true),
+				SortKey:          r.gsiKeys(attr(v, "sort_key"), extend(p, "sort_key"), false),
+				ProjectionType:   r.defaulted(attr(v, "projection_type"), extend(p, "projection_type"), keydesign.ProjectionAll),
+				NonKeyAttributes: r.strings(attr(v, "non_key_attributes"), extend(p, "non_key_attributes")),
+				ReadCapacity:     r.int64Ptr(attr(v, "read_capacity"), extend(p, "read_capacity")),
+				WriteCapacity:    r.int64Ptr(attr(v, "write_capacity"), extend(p, "write_capacity")),
+			}
+			// An index's throughput settings partly unknown are unknown as a whole, as in the provider.
+			known := true
+			for _, a := range []string{"on_demand_throughput", "warm_throughput", "autoscaling"} {
+				known = known && attr(v, a).IsWhollyKnown()
+			}
+			if known {
+				g.OnDemand, g.Warm, g.Autoscaling = r.throughput(attr(v, "on_demand_throughput"), attr(v, "warm_throughput"), attr(v, "autoscaling"))
+			} else {
+				r.unknown = append(r.unknown, keydesign.Path{"global_secondary_indexes"})
+			}
+			in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, g)
+		}
+	}
+	// Measured traffic comes from the dynamokeys_observed_traffic data source, which only a plan reads: the
+	// measured-traffic rules (DK70x) are the plan's.
+	for _, name := range []string{"observed", "observed_indexes"} {
+		if v := get(name); !v.IsKnown() || !v.IsNull() {
+			r.unknown = append(r.unknown, keydesign.Path{name})
+		}
+	}
+
+	if withTable {
+		in.Kind = "sharded_table"
+		// The provider's defaults: billing_mode PAY_PER_REQUEST.
+		in.TableName = r.str(get("name"), keydesign.Path{"name"})
+		in.BillingMode = r.defaulted(get("billing_mode"), keydesign.Path{"billing_mode"}, "PAY_PER_REQUEST")
+		in.ReadCapacity = r.int64Ptr(get("read_capacity"), keydesign.Path{"read_capacity"})
+		in.WriteCapacity = r.int64Ptr(get("write_capacity"), keydesign.Path{"write_capacity"})
+		// A setting partly unknown is unknown as a whole: the rules read it as one fact.
+		settings := map[string]cty.Value{}
+		for _, a := range []string{"on_demand_throughput", "warm_throughput", "autoscaling"} {
+			settings[a] = cty.NullVal(cty.DynamicPseudoType)
+			if r.whollyKnown(get(a), keydesign.Path{a}) {
+				settings[a] = get(a)
+			}
+		}
+		in.OnDemand, in.Warm, in.Autoscaling = r.throughput(settings["on_demand_throughput"], settings["warm_throughput"], settings["autoscaling"])
+	}
+	in.Unknown = r.unknown
+	return in
+}
+
+// defaulted is a string attribute with the provider's default where it is not set.
+func (r *reader) defaulted(v cty.Value, p keydesign.Path, def string) string {
+	if s := r.strPtr(v, p); s != nil {
+		return *s
+	}
+	if !v.IsKnown() {
+		return ""
+	}
+	return def
+}
+
+func (r *reader) key(v cty.Value, name string) *keydesign.Key {
+	if !r.known(v, keydesign.Path{name}) {
+		return nil
+	}
+	return &keydesign.Key{
+		Name:     r.str(attr(v, "name"), keydesign.Path{name, "name"}),
+		Type:     r.defaulted(attr(v, "type"), keydesign.Path{name, "type"}, keydesign.KeyTypeString),
+		Template: r.strPtr(attr(v, "template"), keydesign.Path{name, "template"}),
+	}
+}
+
+func (r *reader) gsiKeys(v cty.Value, p keydesign.Path, withCardinality bool) []keydesign.IndexKeyAttribute {
+	if !r.known(v, p) {
+		return nil
+	}
+	var out []keydesign.IndexKeyAttribute
+	for i, el := range elements(v) {
+		ip := extend(p, strconv.Itoa(i))
+		if !r.known(el, ip) {
+			continue
+		}
+		k := keydesign.IndexKeyAttribute{
+			Name: r.str(attr(el, "name"), extend(ip, "name")),
+			Type: r.defaulted(attr(el, "type"), extend(ip, "type"), keydesign.KeyTypeString),
+		}
+		if withCardinality {
+			k.Cardinality = r.int64Ptr(attr(el, "cardinality"), extend(ip, "cardinality"))
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+// throughput reads the on-demand caps, warm throughput and autoscaling range of a table or an index (the
+// provider's throughputFactsOf); the values are wholly known here.
+func (r *reader) throughput(onDemand, warm, autoscaling cty.Value) (*keydesign.UnitPair, *keydesign.UnitPair, *keydesign.Autoscaling) {
+	pair := func(v cty.Value, read, write string) *keydesign.UnitPair {
+		if v.IsNull() {
+			return nil
+		}
+		return &keydesign.UnitPair{Read: r.int64Ptr(attr(v, read), nil), Write: r.int64Ptr(attr(v, write), nil)}
+	}
+	caps := pair(onDemand, "max_read_request_units", "max_write_request_units")
+	warmth := pair(warm, "read_units_per_second", "write_units_per_second")
+	if autoscaling.IsNull() {
+		return caps, warmth, nil
+	}
+	rangeOf := func(v cty.Value) *keydesign.CapacityRange {
+		lo, hi := r.int64Ptr(attr(v, "min"), nil), r.int64Ptr(attr(v, "max"), nil)
+		if lo == nil || hi == nil {
+			return nil
+		}
+		return &keydesign.CapacityRange{Min: *lo, Max: *hi}
+	}
+	return caps, warmth, &keydesign.Autoscaling{Read: rangeOf(attr(autoscaling, "read")), Write: rangeOf(attr(autoscaling, "write"))}
+}

@@ -1,0 +1,159 @@
+// Package tflintruleset is the TFLint ruleset of dynamokeys (cmd/tflint-ruleset-dynamokeys): it reads the
+// key designs of a configuration without a plan, builds the same design documents and evaluates the same
+// embedded rules as the provider and the policy bundle, and reports each finding on the attribute it concerns.
+// It knows TFLint's plugin SDK, internal/keydesign and internal/policy; never the provider's code.
+package tflintruleset
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/terraform-linters/tflint-plugin-sdk/hclext"
+	"github.com/terraform-linters/tflint-plugin-sdk/tflint"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/policy"
+)
+
+// Name is the ruleset's name: the plugin binary is tflint-ruleset-<Name>, its block in .tflint.hcl
+// plugin "<Name>".
+const Name = "dynamokeys"
+
+// UnknownInputsRule and InvalidDesignRule are the ruleset's own rules beside one per policy rule: a notice
+// naming the inputs not known before the plan, and an error for a design the provider would refuse.
+const (
+	UnknownInputsRule = "dynamokeys_unknown_inputs"
+	InvalidDesignRule = "dynamokeys_invalid_design"
+)
+
+// RuleName is the TFLint rule of a policy rule id: dynamokeys_dk301 for DK301. TFLint rule names share one
+// namespace across plugins, hence the prefix, and are lower snake case by convention.
+func RuleName(id string) string { return Name + "_" + strings.ToLower(id) }
+
+// NewRuleSet is the ruleset of the embedded policy bundle: one rule per rule id of the catalogue, enabled by
+// default with its severity (error when any case of it is an error), and the two rules above.
+func NewRuleSet(version string) (*tflint.BuiltinRuleSet, error) {
+	engine, err := policy.Builtin()
+	if err != nil {
+		return nil, err
+	}
+	a := &analyzer{engine: engine}
+	rules := []tflint.Rule{
+		&rule{name: UnknownInputsRule, severity: tflint.NOTICE, analyzer: a},
+		&rule{name: InvalidDesignRule, severity: tflint.ERROR, analyzer: a},
+	}
+	for _, r := range engine.Catalogue() {
+		severity := tflint.WARNING
+		if slices.Contains(r.Severities, policy.SeverityError) {
+			severity = tflint.ERROR
+		}
+		rules = append(rules, &rule{name: RuleName(r.ID), severity: severity, link: r.DocsURL, analyzer: a})
+	}
+	return &tflint.BuiltinRuleSet{Name: Name, Version: version, Rules: rules}, nil
+}
+
+// rule is one TFLint rule. Every rule reads the results of one analysis of the module, which the first rule
+// TFLint checks computes.
+type rule struct {
+	tflint.DefaultRule
+	name     string
+	severity tflint.Severity
+	link     string
+	analyzer *analyzer
+}
+
+func (r *rule) Name() string              { return r.name }
+func (r *rule) Enabled() bool             { return true }
+func (r *rule) Severity() tflint.Severity { return r.severity }
+func (r *rule) Link() string              { return r.link }
+
+func (r *rule) Check(runner tflint.Runner) error {
+	issues, err := r.analyzer.issues(runner)
+	if err != nil {
+		return err
+	}
+	for _, is := range issues {
+		if is.rule != r.name {
+			continue
+		}
+		// A rule whose severity depends on the case, or a design with enforce = false, reports each finding
+		// with its own severity.
+		if err := runner.EmitIssue(withSeverity{r, is.severity}, is.message, is.rng); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type withSeverity struct {
+	tflint.Rule
+	severity tflint.Severity
+}
+
+func (w withSeverity) Severity() tflint.Severity { return w.severity }
+
+// issue is one finding or notice of the analysis.
+type issue struct {
+	rule     string
+	severity tflint.Severity
+	message  string
+	rng      hcl.Range
+	// block is the block the issue is about, to find the caller's values in a called module.
+	block *hclext.Block
+}
+
+// analyzer runs the analysis once per module: TFLint checks every rule with the same runner.
+type analyzer struct {
+	engine *policy.Engine
+
+	mu     sync.Mutex
+	runner tflint.Runner
+	result []issue
+	err    error
+}
+
+func (a *analyzer) issues(runner tflint.Runner) ([]issue, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.runner != runner || a.runner == nil {
+		a.runner = runner
+		a.result, a.err = analyzeSafely(runner, a.engine)
+	}
+	return a.result, a.err
+}
+
+// analyzeSafely turns a panic of the analysis into an error TFLint reports, instead of a crashed plugin.
+func analyzeSafely(runner tflint.Runner, engine *policy.Engine) (issues []issue, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			issues, err = nil, fmt.Errorf("dynamokeys: the analysis failed unexpectedly (a defect; please report it with the configuration): %v", r)
+		}
+	}()
+	return analyze(context.Background(), runner, engine)
+}
+
+func severityOf(s string, enforce bool) tflint.Severity {
+	if s == policy.SeverityError && enforce {
+		return tflint.ERROR
+	}
+	return tflint.WARNING
+}
+
+func findingMessage(f policy.Finding) string {
+	msg := fmt.Sprintf("%s %s: %s", f.Rule, f.Name, f.Message)
+	if f.Remediation != "" {
+		msg += " (remedy: " + strings.Join(strings.Fields(f.Remediation), " ") + ")"
+	}
+	return msg
+}
+
+func unknownNotice(unknown []string) string {
+	slices.Sort(unknown)
+	unknown = slices.Compact(unknown)
+	return fmt.Sprintf("dynamokeys: %s not known before the plan (a variable without a default or value, another resource's "+
+		"attribute, or measured traffic), so the rules that read them were not checked here; the plan checks them",
+		strings.Join(unknown, ", "))
+}

@@ -1,0 +1,4 @@
+module "events" {
+  source            = "./modules/events"
+  writes_per_second = 2500
+}
