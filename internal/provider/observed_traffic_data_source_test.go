@@ -344,10 +344,7 @@ func TestAccObservedTrafficLiveFourteenDays(t *testing.T) {
 // one minute in 14 days (CloudWatch publishes no datapoint for the idle ones) averages far below its peak.
 func TestAccObservedTrafficLiveAverageOverTheWindowRead(t *testing.T) {
 	t.Parallel()
-	stub := awsstub.Start()
-	t.Cleanup(stub.Close)
 	end := time.Now().UTC().Truncate(time.Minute)
-	stub.Insights["orders"] = awsstub.Insights{Status: "DISABLED"}
 	for name, tc := range map[string]struct {
 		lookback string
 		window   time.Duration
@@ -355,11 +352,15 @@ func TestAccObservedTrafficLiveAverageOverTheWindowRead(t *testing.T) {
 		// One minute of 100 WCU/s and 30 RCU/s, three hours before the end.
 		w := &awsstub.Workload{Start: end.Add(-3 * time.Hour), Minutes: 1, KeyLabels: []string{"pk"},
 			Keys: []awsstub.KeyLoad{{Key: []string{"CUSTOMER#1"}, WCU: awsstub.Constant(100), RCU: awsstub.Constant(30)}}}
-		stub.Workloads["orders"] = w
 		start := end.Add(-tc.window)
 		traffic := tfjsonpath.New("observed").AtMapKey("traffic")
 		ds := "data.dynamokeys_observed_traffic.measured"
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			stub := awsstub.Start()
+			t.Cleanup(stub.Close)
+			stub.Insights["orders"] = awsstub.Insights{Status: "DISABLED"}
+			stub.Workloads["orders"] = w
 			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{{
