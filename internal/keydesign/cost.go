@@ -253,7 +253,56 @@ func (a *analyzer) newCostModel(doc *Document, est *CostEstimate) *costModel {
 			}
 		}
 	}
+	m.keepProjectionsPatternsRead()
 	return m
+}
+
+// keepProjectionsPatternsRead clears ReducibleWriteUnits of an index that a declared access pattern reads
+// for more than the keys: the pattern needs what the index projects (a pattern without `attributes` needs
+// the whole item), so projecting less would trade each saved write unit for a table read per item, and
+// DK902's remedy does not apply.
+func (m *costModel) keepProjectionsPatternsRead() {
+	doc := m.doc
+	if len(doc.Derived.AccessPatterns) != len(doc.AccessPatterns) {
+		return
+	}
+	keys := map[string]bool{doc.Table.PartitionKey.Name: true}
+	if sk := doc.Table.SortKey; sk != nil {
+		keys[sk.Name] = true
+	}
+	for name := range m.a.segments {
+		if m.a.tableSegment(doc, name) {
+			keys[name] = true
+		}
+	}
+	indexKeys := map[string][]string{}
+	for _, l := range doc.Table.LSIs {
+		indexKeys[l.Name] = []string{l.SortKey.Name}
+	}
+	for _, g := range doc.Table.GSIs {
+		for _, k := range slices.Concat(g.PartitionKey, g.SortKey) {
+			indexKeys[g.Name] = append(indexKeys[g.Name], k.Name)
+		}
+	}
+	for i, f := range doc.Derived.AccessPatterns {
+		if !f.Serves || f.IndexKind == IndexKindTable {
+			continue
+		}
+		needsMore := doc.AccessPatterns[i].Attributes == nil
+		for _, attr := range doc.AccessPatterns[i].Attributes {
+			if !keys[attr] && !slices.Contains(indexKeys[f.Index], attr) {
+				needsMore = true
+			}
+		}
+		if !needsMore {
+			continue
+		}
+		for _, iw := range m.indexes {
+			if iw.cost.Name == f.Index {
+				iw.cost.ReducibleWriteUnits = 0
+			}
+		}
+	}
 }
 
 // tableKeyBytes bounds the table's key attributes of an index entry: names plus the templates' longest

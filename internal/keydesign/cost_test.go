@@ -713,3 +713,39 @@ func TestCostPricesAccessPatternReads(t *testing.T) {
 		t.Errorf("declared average: %v units on %q, want %v on %q", c.Reads[0].MonthlyReadUnits, c.ReadsBasis, 50*0.5*sec, BasisDeclaredAverage)
 	}
 }
+
+// TestCostIndexProjectionAPatternReadsIsNotReducible: DK902's "project less" applies to an index no
+// declared pattern reads for more than the keys; one that a pattern reads whole (no attributes, or
+// attributes outside the keys) keeps its projection.
+func TestCostIndexProjectionAPatternReadsIsNotReducible(t *testing.T) {
+	reducible := func(in *Input, index string) float64 {
+		t.Helper()
+		for _, ic := range costOf(t, in).Indexes {
+			if ic.Name == index {
+				return ic.ReducibleWriteUnits
+			}
+		}
+		t.Fatalf("no index %s", index)
+		return 0
+	}
+	in := pricedOrders("PAY_PER_REQUEST")
+	if r := reducible(in, "by_date"); r <= 0 {
+		t.Fatalf("an ALL index of 2,500-byte items that no pattern reads: reducible %v, want > 0", r)
+	}
+	for name, tc := range map[string]struct {
+		attributes []string
+		reducible  bool
+	}{
+		"the whole item":         {nil, false},
+		"an attribute not a key": {[]string{"total"}, false},
+		"only keys and segments": {[]string{"day", "customer_id", "pk"}, true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			in := pricedOrders("PAY_PER_REQUEST")
+			in.AccessPatterns = []AccessPattern{{Name: "orders_of_day", Index: p("by_date"), Equals: []string{"day"}, ReadsPerSecond: p(10.0), Attributes: tc.attributes}}
+			if got := reducible(in, "by_date") > 0; got != tc.reducible {
+				t.Errorf("reducible = %v, want %v", got, tc.reducible)
+			}
+		})
+	}
+}

@@ -148,7 +148,8 @@ type IndexCost struct {
 	EntryBytes         int64   `json:"entry_bytes"`
 	WriteUnitsPerWrite float64 `json:"write_units_per_write"`
 	// ReducibleWriteUnits is how many of WriteUnitsPerWrite a KEYS_ONLY entry would save: 0 when the
-	// projection costs no more than the keys alone (DK902 fires only where projecting less helps).
+	// projection costs no more than the keys alone, or when a declared access pattern reads the index for
+	// more than the keys (DK902 fires only where projecting less helps).
 	ReducibleWriteUnits float64 `json:"reducible_write_units"`
 	// ItemShare is the share of table writes that carry the index key (1 unless the index is sparse).
 	ItemShare float64 `json:"item_share"`

@@ -14,8 +14,10 @@ var (
 	designAttributes = []string{
 		"partition_key", "sort_key", "segments", "sharding", "traffic", "target_utilization",
 		"local_secondary_indexes", "global_secondary_indexes", "enforce", "observed", "observed_indexes",
+		"access_patterns", "pricing",
 	}
-	tableAttributes = []string{"name", "billing_mode", "read_capacity", "write_capacity", "on_demand_throughput", "warm_throughput", "autoscaling"}
+	tableAttributes = []string{"name", "billing_mode", "read_capacity", "write_capacity", "on_demand_throughput", "warm_throughput", "autoscaling",
+		"table_class", "point_in_time_recovery"}
 )
 
 // designInput builds the domain input of a dynamokeys block from its statically evaluated attributes, the way
@@ -75,6 +77,9 @@ func designInput(values map[string]cty.Value, withTable bool) *keydesign.Input {
 			HottestItemWritesPerSecond: r.floatPtr(attr(t, "hottest_item_writes_per_second"), p("hottest_item_writes_per_second")),
 			HottestItemReadsPerSecond:  r.floatPtr(attr(t, "hottest_item_reads_per_second"), p("hottest_item_reads_per_second")),
 			MaxItemsPerPartitionKey:    r.int64Ptr(attr(t, "max_items_per_partition_key"), p("max_items_per_partition_key")),
+			AverageWritesPerSecond:     r.floatPtr(attr(t, "average_writes_per_second"), p("average_writes_per_second")),
+			AverageReadsPerSecond:      r.floatPtr(attr(t, "average_reads_per_second"), p("average_reads_per_second")),
+			ItemCount:                  r.int64Ptr(attr(t, "item_count"), p("item_count")),
 		}
 		if b := r.boolPtr(attr(t, "transactional_writes"), p("transactional_writes")); b != nil {
 			in.Traffic.TransactionalWrites = *b
@@ -131,6 +136,8 @@ func designInput(values map[string]cty.Value, withTable bool) *keydesign.Input {
 			in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, g)
 		}
 	}
+	in.AccessPatterns = r.accessPatterns(get("access_patterns"))
+	in.Pricing = r.pricing(get("pricing"))
 	// Measured traffic comes from the dynamokeys_observed_traffic data source, which only a plan reads: the
 	// measured-traffic rules (DK70x) are the plan's.
 	for _, name := range []string{"observed", "observed_indexes"} {
@@ -155,6 +162,19 @@ func designInput(values map[string]cty.Value, withTable bool) *keydesign.Input {
 			}
 		}
 		in.OnDemand, in.Warm, in.Autoscaling = r.throughput(settings["on_demand_throughput"], settings["warm_throughput"], settings["autoscaling"])
+		// The provider prices the table's own class and PITR where `pricing` does not say (its defaults:
+		// STANDARD, PITR off).
+		if in.Pricing == nil {
+			in.Pricing = &keydesign.PricingInput{}
+		}
+		if in.Pricing.TableClass == "" {
+			in.Pricing.TableClass = r.defaulted(get("table_class"), keydesign.Path{"table_class"}, "STANDARD")
+		}
+		if pitr := get("point_in_time_recovery"); r.known(pitr, keydesign.Path{"point_in_time_recovery"}) {
+			if b := r.boolPtr(attr(pitr, "enabled"), keydesign.Path{"point_in_time_recovery", "enabled"}); b != nil && *b {
+				in.Pricing.PointInTimeRecovery = true
+			}
+		}
 	}
 	in.Unknown = r.unknown
 	return in
@@ -226,4 +246,62 @@ func (r *reader) throughput(onDemand, warm, autoscaling cty.Value) (*keydesign.U
 		return &keydesign.CapacityRange{Min: *lo, Max: *hi}
 	}
 	return caps, warmth, &keydesign.Autoscaling{Read: rangeOf(attr(autoscaling, "read")), Write: rangeOf(attr(autoscaling, "write"))}
+}
+
+// accessPatterns reads access_patterns as the provider's expandAccessPatterns does, sorted by name.
+func (r *reader) accessPatterns(v cty.Value) []keydesign.AccessPattern {
+	if !r.known(v, keydesign.Path{"access_patterns"}) {
+		return nil
+	}
+	names, vals := entries(v)
+	var out []keydesign.AccessPattern
+	for i, name := range names {
+		p := keydesign.Path{"access_patterns", name}
+		m := vals[i]
+		if !r.known(m, p) {
+			continue
+		}
+		ap := keydesign.AccessPattern{Name: name,
+			Index:          r.strPtr(attr(m, "index"), extend(p, "index")),
+			Equals:         r.strings(attr(m, "equals"), extend(p, "equals")),
+			ReadsPerSecond: r.floatPtr(attr(m, "reads_per_second"), extend(p, "reads_per_second")),
+			Items:          r.int64Ptr(attr(m, "items"), extend(p, "items")),
+			ItemSizeBytes:  r.int64Ptr(attr(m, "item_size_bytes"), extend(p, "item_size_bytes")),
+			Consistency:    r.str(attr(m, "consistency"), extend(p, "consistency")),
+			Attributes:     r.strings(attr(m, "attributes"), extend(p, "attributes")),
+			HotKeyShare:    r.floatPtr(attr(m, "hot_key_share"), extend(p, "hot_key_share")),
+		}
+		if sc := attr(m, "sort"); r.known(sc, extend(p, "sort")) && !sc.IsNull() {
+			ap.Sort = &keydesign.SortCondition{On: r.str(attr(sc, "on"), extend(p, "sort", "on")), Condition: r.str(attr(sc, "condition"), extend(p, "sort", "condition"))}
+		}
+		out = append(out, ap)
+	}
+	return out
+}
+
+// pricing reads the design's pricing as the provider's expandPricing does; nil when it is not set.
+func (r *reader) pricing(v cty.Value) *keydesign.PricingInput {
+	if !r.known(v, keydesign.Path{"pricing"}) || v.IsNull() {
+		return nil
+	}
+	p := func(a string) keydesign.Path { return keydesign.Path{"pricing", a} }
+	out := &keydesign.PricingInput{Region: r.str(attr(v, "region"), p("region")), TableClass: r.str(attr(v, "table_class"), p("table_class"))}
+	if out.Region != "" {
+		out.RegionSource = "pricing"
+	}
+	if b := r.boolPtr(attr(v, "point_in_time_recovery"), p("point_in_time_recovery")); b != nil {
+		out.PointInTimeRecovery = *b
+	}
+	if pr := attr(v, "prices"); r.known(pr, p("prices")) && !pr.IsNull() {
+		pp := func(a string) keydesign.Path { return keydesign.Path{"pricing", "prices", a} }
+		out.Prices = keydesign.PriceOverrides{
+			WriteRequestUnitsPerMillion: r.floatPtr(attr(pr, "write_request_units_per_million"), pp("write_request_units_per_million")),
+			ReadRequestUnitsPerMillion:  r.floatPtr(attr(pr, "read_request_units_per_million"), pp("read_request_units_per_million")),
+			WriteCapacityUnitHour:       r.floatPtr(attr(pr, "write_capacity_unit_hour"), pp("write_capacity_unit_hour")),
+			ReadCapacityUnitHour:        r.floatPtr(attr(pr, "read_capacity_unit_hour"), pp("read_capacity_unit_hour")),
+			StorageGBMonth:              r.floatPtr(attr(pr, "storage_gb_month"), pp("storage_gb_month")),
+			PITRGBMonth:                 r.floatPtr(attr(pr, "pitr_gb_month"), pp("pitr_gb_month")),
+		}
+	}
+	return out
 }

@@ -265,3 +265,27 @@ func TestRulesAreEnabledAndDisabledByID(t *testing.T) {
 		t.Errorf("with dynamokeys_dk301 disabled, got %v, want only dynamokeys_dk303", got)
 	}
 }
+
+// TestAccessPatterns: the access-pattern rules run before the plan too, on the pattern they name.
+func TestAccessPatterns(t *testing.T) {
+	t.Parallel()
+	const orders = `
+data "dynamokeys_keydesign" "orders" {
+  partition_key = { name = "pk", template = "CUSTOMER#{customer_id}" }
+  sort_key      = { name = "sk", template = "ORDER#{order_date}#{order_id}" }
+  segments = {
+    customer_id = { kind = "id" }
+    order_date  = { kind = "time", granularity = "day" }
+    order_id    = { kind = "id" }
+  }
+  access_patterns = {
+    order_by_id = { equals = ["order_id"], reads_per_second = %s }
+    by_id_range = { equals = ["customer_id"], sort = { on = "order_id", condition = "begins_with" }, reads_per_second = 10 }
+  }
+}
+`
+	assertIssues(t, map[string]string{"main.tf": fmt.Sprintf(orders, "100")},
+		"dynamokeys_dk801 Error main.tf:11,5-68 DK801",
+		"dynamokeys_dk802 Error main.tf:12,5-125 DK802",
+	)
+}

@@ -138,18 +138,21 @@ var exampleIssues = map[string][]string{
 	// The module's inputs have no defaults: its table's keys are not known until a caller sets them.
 	"examples/modules/multi-region-table": {"dynamokeys_dk501 warning keydesign.tf:20", "dynamokeys_unknown_inputs info table.tf:4"},
 	// Measured traffic comes from the dynamokeys_observed_traffic data source: the plan's to read.
-	"examples/observed-traffic":                   {"dynamokeys_unknown_inputs info main.tf:17"},
-	"examples/provider":                           nil,
-	"examples/quickstart":                         nil,
-	"examples/resources/dynamokeys_sharded_table": {"dynamokeys_dk602 warning resource.tf:14", "dynamokeys_dk602 warning resource.tf:17"},
+	"examples/observed-traffic": {"dynamokeys_unknown_inputs info main.tf:17"},
+	"examples/provider":         nil,
+	"examples/quickstart":       nil,
+	"examples/resources/dynamokeys_sharded_table": {
+		"dynamokeys_dk602 warning resource.tf:14", "dynamokeys_dk602 warning resource.tf:17", "dynamokeys_dk902 warning resource.tf:17",
+	},
 	"examples/scenarios/bestseller-product": {
 		"dynamokeys_dk304 error main.tf:21", "dynamokeys_dk601 warning main.tf:19", "dynamokeys_dk602 warning main.tf:19",
 	},
-	"examples/scenarios/daily-event-log":     {"dynamokeys_dk301 error main.tf:14", "dynamokeys_dk303 error main.tf:14"},
-	"examples/scenarios/order-status":        {"dynamokeys_dk302 warning main.tf:13"},
-	"examples/scenarios/orders-by-customer":  nil,
-	"examples/tables/minimal":                nil,
-	"examples/tables/provisioned-autoscaled": nil,
+	"examples/scenarios/daily-event-log":        {"dynamokeys_dk301 error main.tf:14", "dynamokeys_dk303 error main.tf:14"},
+	"examples/scenarios/order-status":           {"dynamokeys_dk302 warning main.tf:13"},
+	"examples/scenarios/orders-access-patterns": {},
+	"examples/scenarios/orders-by-customer":     {"dynamokeys_dk902 warning main.tf:22"},
+	"examples/tables/minimal":                   nil,
+	"examples/tables/provisioned-autoscaled":    {"dynamokeys_dk902 warning main.tf:23"},
 }
 
 // TestTFLintExamples runs TFLint on every example directory; a directory missing from exampleIssues fails.
