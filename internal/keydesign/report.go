@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/textfmt"
 )
 
 // ReportFinding is the part of a policy finding the report shows.
@@ -190,27 +192,8 @@ func percent(f float64) string {
 // num prints a unit count without trailing zeros: 0.5, 2, 12.5.
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
-// thousands prints a number with comma separators and at most one decimal: 2,500 or 156.3. Numbers beyond
-// int64 precision (and non-finite ones) print in scientific notation.
-func thousands(f float64) string {
-	if math.IsInf(f, 0) || math.IsNaN(f) || math.Abs(f) >= 1e15 {
-		return strconv.FormatFloat(f, 'g', 3, 64)
-	}
-	f = math.Round(f*10) / 10
-	whole := int64(f)
-	s := strconv.FormatInt(whole, 10)
-	var b strings.Builder
-	for i, ch := range s {
-		if i > 0 && (len(s)-i)%3 == 0 && s[i-1] != '-' {
-			b.WriteByte(',')
-		}
-		b.WriteRune(ch)
-	}
-	if frac := math.Abs(f - float64(whole)); frac >= 0.05 {
-		b.WriteString(strconv.FormatFloat(frac, 'f', 1, 64)[1:])
-	}
-	return b.String()
-}
+// thousands prints a number as every report and message does (textfmt.Thousands).
+func thousands(f float64) string { return textfmt.Thousands(f) }
 
 func bytesLabel(n float64) string {
 	const mb = 1 << 20

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/textfmt"
 )
 
 // reportTopKeys is how many of the busiest keys a report lists.
@@ -136,23 +138,5 @@ func units(f float64) string {
 	return thousands(f)
 }
 
-// thousands prints a number with comma separators and at most one decimal: 2,500 or 156.3.
-func thousands(f float64) string {
-	if math.IsInf(f, 0) || math.IsNaN(f) || math.Abs(f) >= 1e15 {
-		return strconv.FormatFloat(f, 'g', 3, 64)
-	}
-	f = math.Round(f*10) / 10
-	whole := int64(f)
-	s := strconv.FormatInt(whole, 10)
-	var b strings.Builder
-	for i, ch := range s {
-		if i > 0 && (len(s)-i)%3 == 0 && s[i-1] != '-' {
-			b.WriteByte(',')
-		}
-		b.WriteRune(ch)
-	}
-	if frac := math.Abs(f - float64(whole)); frac >= 0.05 {
-		b.WriteString(strconv.FormatFloat(frac, 'f', 1, 64)[1:])
-	}
-	return b.String()
-}
+// thousands prints a number as every report and message does (textfmt.Thousands).
+func thousands(f float64) string { return textfmt.Thousands(f) }
