@@ -101,22 +101,6 @@ func (e *expander) expandPricing(v types.Object) *keydesign.PricingInput {
 	return out
 }
 
-// withPricingDefaults fills what `pricing` leaves out: the provider's region, and on the resource the
-// table's class and PITR setting.
-func withPricingDefaults(in *keydesign.Input, providerRegion, tableClass string, pitr bool) {
-	if in.Pricing == nil {
-		in.Pricing = &keydesign.PricingInput{}
-	}
-	p := in.Pricing
-	if p.Region == "" && providerRegion != "" {
-		p.Region, p.RegionSource = providerRegion, "provider"
-	}
-	if p.TableClass == "" {
-		p.TableClass = tableClass
-	}
-	p.PointInTimeRecovery = p.PointInTimeRecovery || pitr
-}
-
 // costDiagnostics warns when the region has no prices: the plan goes on, `cost` has no figures.
 func costDiagnostics(doc *keydesign.Document) diag.Diagnostics {
 	var diags diag.Diagnostics

@@ -98,7 +98,7 @@ func stampDocument(doc *keydesign.Document, settings policySettings, enforceAttr
 // inputs give unknown attributes. ok is false when the input itself is invalid.
 func designOutputs(ctx context.Context, settings policySettings, in *keydesign.Input, enforceAttr types.Bool) (designOutputModel, diag.Diagnostics, bool) {
 	var diags diag.Diagnostics
-	withPricingDefaults(in, settings.pricingRegion, "", false)
+	keydesign.WithPricingDefaults(in, settings.pricingRegion, "", false)
 	doc, errs := keydesign.Analyze(in)
 	if len(errs) > 0 {
 		diags.Append(fieldErrorDiagnostics(errs)...)

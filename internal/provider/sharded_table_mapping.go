@@ -317,7 +317,7 @@ func designInput(ctx context.Context, m shardedTableModel) (*keydesign.Input, di
 	in.BillingMode = m.BillingMode.ValueString()
 	in.ReadCapacity, in.WriteCapacity = int64Ptr(m.ReadCapacity), int64Ptr(m.WriteCapacity)
 	in.OnDemand, in.Warm, in.Autoscaling = throughputFacts(ctx, m, &diags)
-	withPricingDefaults(in, "", m.TableClass.ValueString(), pitrEnabled(m.PointInTimeRecovery))
+	keydesign.WithPricingDefaults(in, "", m.TableClass.ValueString(), pitrEnabled(m.PointInTimeRecovery))
 	// The table's class and PITR price the design unless its own pricing says: unknown at plan time, the
 	// price is unknown too, not STANDARD without PITR.
 	if m.TableClass.IsUnknown() && (in.Pricing.TableClass == "" || in.Pricing.TableClass == m.TableClass.ValueString()) {

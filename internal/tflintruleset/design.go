@@ -162,19 +162,14 @@ func designInput(values map[string]cty.Value, withTable bool) *keydesign.Input {
 			}
 		}
 		in.OnDemand, in.Warm, in.Autoscaling = r.throughput(settings["on_demand_throughput"], settings["warm_throughput"], settings["autoscaling"])
-		// The provider prices the table's own class and PITR where `pricing` does not say (its defaults:
-		// STANDARD, PITR off).
-		if in.Pricing == nil {
-			in.Pricing = &keydesign.PricingInput{}
-		}
-		if in.Pricing.TableClass == "" {
-			in.Pricing.TableClass = r.defaulted(get("table_class"), keydesign.Path{"table_class"}, "STANDARD")
-		}
-		if pitr := get("point_in_time_recovery"); r.known(pitr, keydesign.Path{"point_in_time_recovery"}) {
-			if b := r.boolPtr(attr(pitr, "enabled"), keydesign.Path{"point_in_time_recovery", "enabled"}); b != nil && *b {
-				in.Pricing.PointInTimeRecovery = true
+		// The provider prices the table's own class (default STANDARD) and PITR where `pricing` does not say.
+		pitr := false
+		if v := get("point_in_time_recovery"); r.known(v, keydesign.Path{"point_in_time_recovery"}) {
+			if b := r.boolPtr(attr(v, "enabled"), keydesign.Path{"point_in_time_recovery", "enabled"}); b != nil {
+				pitr = *b
 			}
 		}
+		keydesign.WithPricingDefaults(in, "", r.defaulted(get("table_class"), keydesign.Path{"table_class"}, "STANDARD"), pitr)
 	}
 	in.Unknown = r.unknown
 	return in
