@@ -6,14 +6,15 @@ package dynamokeys.plan
 # candidates are the indexes of the resource changes the adapter checks: our resource and the AWS provider's
 # table when created or updated (replacements included), and our data source when its read was deferred to
 # apply. Indexes rather than the changes themselves: a set of whole resource changes would hash every one.
-# One pass over the plan, with a set lookup first: most resources of a large plan are of other types.
+# One pass over the plan, its first test the type against a set literal: most resources of a large plan are
+# of other types, and this form costs half of iterating with `some i, rc in` and testing `rc.type in` a set
+# rule (which OPA resolves through the data tree for every resource).
 candidates contains i if {
-	some i, rc in input.resource_changes
-	rc.type in checked_types
+	some i
+	input.resource_changes[i].type in {"dynamokeys_sharded_table", "aws_dynamodb_table", "aws_dynamodb_global_secondary_index", "dynamokeys_keydesign"}
+	rc := input.resource_changes[i]
 	checked_change(rc.type, rc.mode, rc.change.actions)
 }
-
-checked_types := {"dynamokeys_sharded_table", "aws_dynamodb_table", "aws_dynamodb_global_secondary_index", "dynamokeys_keydesign"}
 
 checked_change(type, _, actions) if {
 	type in {"dynamokeys_sharded_table", "aws_dynamodb_table", "aws_dynamodb_global_secondary_index"}
