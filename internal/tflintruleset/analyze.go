@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -42,10 +41,11 @@ func analyze(ctx context.Context, runner tflint.Runner, engine *policy.Engine) (
 	if err != nil {
 		return nil, err
 	}
-	designs, err := dynamokeysBlocks(runner)
+	designs, notices, err := dynamokeysBlocks(runner, eval)
 	if err != nil {
 		return nil, err
 	}
+	out = append(out, notices...)
 	for _, d := range designs {
 		found, err := checkDesign(ctx, engine, settings, d, eval)
 		if err != nil {
@@ -57,7 +57,7 @@ func analyze(ctx context.Context, runner tflint.Runner, engine *policy.Engine) (
 	if err != nil {
 		return nil, err
 	}
-	out = append(out, found...)
+	out = mergeInstances(append(out, found...))
 	module, err := runner.GetModulePath()
 	if err != nil {
 		return nil, err
@@ -126,62 +126,42 @@ func variableExpressions(block *hclext.Block) []hcl.Range {
 
 // designBlock is a dynamokeys_sharded_table resource or a dynamokeys_keydesign data source.
 type designBlock struct {
-	address string
-	block   *hclext.Block
-	table   bool
+	addressed
+	table bool
+	// repeatedBy is "count" or "for_each" on a data block, which TFLint does not expand.
+	repeatedBy string
 }
 
-func dynamokeysBlocks(runner tflint.Runner) ([]designBlock, error) {
+func dynamokeysBlocks(runner tflint.Runner, eval func(hcl.Expression) cty.Value) ([]designBlock, []issue, error) {
 	resourceSchema := &hclext.BodySchema{Attributes: attributeSchemas(append(append([]string{}, designAttributes...), tableAttributes...)...)}
-	resources, err := runner.GetResourceContent("dynamokeys_sharded_table", resourceSchema, nil)
+	resources, notices, err := resourceInstances(runner, "dynamokeys_sharded_table", resourceSchema, eval)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var out []designBlock
-	for _, b := range withAddresses("dynamokeys_sharded_table.", resources.Blocks) {
-		out = append(out, designBlock{address: b.address, block: b.block, table: true})
+	for _, b := range resources {
+		out = append(out, designBlock{addressed: b, table: true})
 	}
 	data, err := runner.GetModuleContent(&hclext.BodySchema{Blocks: []hclext.BlockSchema{{
-		Type: "data", LabelNames: []string{"type", "name"}, Body: &hclext.BodySchema{Attributes: attributeSchemas(designAttributes...)},
+		Type: "data", LabelNames: []string{"type", "name"}, Body: &hclext.BodySchema{Attributes: attributeSchemas(append([]string{"count", "for_each"}, designAttributes...)...)},
 	}}}, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var keydesigns []*hclext.Block
+	// TFLint does not expand data blocks: one block, one address, checked once.
 	for _, b := range data.Blocks {
-		if b.Labels[0] == "dynamokeys_keydesign" {
-			keydesigns = append(keydesigns, b)
+		if b.Labels[0] != "dynamokeys_keydesign" {
+			continue
 		}
-	}
-	for _, b := range withAddresses("data.dynamokeys_keydesign.", keydesigns) {
-		out = append(out, designBlock{address: b.address, block: b.block})
-	}
-	return out, nil
-}
-
-type addressed struct {
-	address string
-	block   *hclext.Block
-}
-
-// withAddresses names each block type.name, with an index when count or for_each made several of one name.
-func withAddresses(prefix string, blocks []*hclext.Block) []addressed {
-	seen := map[string]int{}
-	for _, b := range blocks {
-		seen[b.Labels[len(b.Labels)-1]]++
-	}
-	next := map[string]int{}
-	out := make([]addressed, 0, len(blocks))
-	for _, b := range blocks {
-		name := b.Labels[len(b.Labels)-1]
-		address := prefix + name
-		if seen[name] > 1 {
-			address += "[" + strconv.Itoa(next[name]) + "]"
-			next[name]++
+		d := designBlock{addressed: addressed{address: "data.dynamokeys_keydesign." + b.Labels[1], block: b}}
+		for _, meta := range []string{"count", "for_each"} {
+			if _, ok := b.Body.Attributes[meta]; ok {
+				d.repeatedBy = meta
+			}
 		}
-		out = append(out, addressed{address: address, block: b})
+		out = append(out, d)
 	}
-	return out
+	return out, notices, nil
 }
 
 // policySettings are the provider block's policy settings, which the provider applies to its designs.
@@ -222,7 +202,9 @@ func providerSettings(runner tflint.Runner, eval func(hcl.Expression) cty.Value)
 func checkDesign(ctx context.Context, engine *policy.Engine, settings policySettings, d designBlock, eval func(hcl.Expression) cty.Value) ([]issue, error) {
 	values := map[string]cty.Value{}
 	for name, a := range d.block.Body.Attributes {
-		values[name] = eval(a.Expr)
+		if name != "count" && name != "for_each" {
+			values[name] = eval(a.Expr)
+		}
 	}
 	in := designInput(values, d.table)
 	in.Address = d.address
@@ -232,7 +214,14 @@ func checkDesign(ctx context.Context, engine *policy.Engine, settings policySett
 		for i, p := range in.Unknown {
 			paths[i] = p.String()
 		}
-		out = append(out, issue{rule: UnknownInputsRule, severity: tflint.NOTICE, message: unknownNotice(paths), rng: d.block.DefRange, block: d.block})
+		notice := unknownNotice(paths)
+		if d.repeatedBy != "" {
+			notice += map[string]string{
+				"count":    "; TFLint does not expand the count of a data block, so its count.index is known only to the plan",
+				"for_each": "; TFLint does not expand the for_each of a data block, so its each.key and each.value are known only to the plan",
+			}[d.repeatedBy]
+		}
+		out = append(out, issue{rule: UnknownInputsRule, severity: tflint.NOTICE, message: notice, rng: d.block.DefRange, block: d.block})
 	}
 	doc, errs := keydesign.Analyze(in)
 	if len(errs) > 0 {
@@ -258,6 +247,11 @@ func checkDesign(ctx context.Context, engine *policy.Engine, settings policySett
 		}
 		out = append(out, issue{rule: RuleName(f.Rule), severity: severityOf(f.Severity, enforce), message: findingMessage(f), rng: designRange(d.block, f.Path), block: d.block})
 	}
+	if d.instance {
+		for i := range out {
+			out[i].instance = d.address
+		}
+	}
 	return out, nil
 }
 
@@ -271,24 +265,27 @@ func tableRefs(b *hclext.Block) []any {
 }
 
 func checkAWS(ctx context.Context, runner tflint.Runner, engine *policy.Engine, eval func(hcl.Expression) cty.Value) ([]issue, error) {
-	tables, err := runner.GetResourceContent("aws_dynamodb_table", awsTableSchema, nil)
+	tables, tableNotices, err := resourceInstances(runner, "aws_dynamodb_table", awsTableSchema, eval)
 	if err != nil {
 		return nil, err
 	}
-	gsis, err := runner.GetResourceContent("aws_dynamodb_global_secondary_index", awsGSISchema, nil)
+	gsis, gsiNotices, err := resourceInstances(runner, "aws_dynamodb_global_secondary_index", awsGSISchema, eval)
 	if err != nil {
 		return nil, err
 	}
-	if len(tables.Blocks) == 0 && len(gsis.Blocks) == 0 {
-		return nil, nil
+	out := append(tableNotices, gsiNotices...)
+	if len(tables) == 0 && len(gsis) == 0 {
+		return out, nil
 	}
 	blocks := map[string]*hclext.Block{}
 	standalone := map[string]bool{}
+	instances := map[string]bool{}
+	configured := map[string]bool{}
 	var changes, configResources []any
-	var out []issue
-	add := func(resourceType string, list []*hclext.Block) {
-		for _, b := range withAddresses(resourceType+".", list) {
+	add := func(resourceType string, list []addressed) {
+		for _, b := range list {
 			blocks[b.address] = b.block
+			instances[b.address] = b.instance
 			var unknown []string
 			after, afterUnknown := planValues(b.block.Body, eval, "", &unknown)
 			change := map[string]any{
@@ -298,7 +295,9 @@ func checkAWS(ctx context.Context, runner tflint.Runner, engine *policy.Engine, 
 			changes = append(changes, change)
 			if resourceType == "aws_dynamodb_global_secondary_index" {
 				standalone[b.address] = true
-				if refs := tableRefs(b.block); len(refs) > 0 {
+				// The configuration holds one entry per block, not per instance.
+				if refs := tableRefs(b.block); len(refs) > 0 && !configured[resourceType+"."+b.block.Labels[1]] {
+					configured[resourceType+"."+b.block.Labels[1]] = true
 					configResources = append(configResources, map[string]any{
 						"address": resourceType + "." + b.block.Labels[1], "type": resourceType, "name": b.block.Labels[1],
 						"expressions": map[string]any{"table_name": map[string]any{"references": refs}},
@@ -310,12 +309,13 @@ func checkAWS(ctx context.Context, runner tflint.Runner, engine *policy.Engine, 
 				unknown = slices.DeleteFunc(unknown, func(u string) bool { return u == "table_name" })
 			}
 			if len(unknown) > 0 {
-				out = append(out, issue{rule: UnknownInputsRule, severity: tflint.NOTICE, message: unknownNotice(unknown), rng: b.block.DefRange, block: b.block})
+				out = append(out, issue{rule: UnknownInputsRule, severity: tflint.NOTICE, message: unknownNotice(unknown), rng: b.block.DefRange,
+					block: b.block, instance: instanceName(b)})
 			}
 		}
 	}
-	add("aws_dynamodb_table", tables.Blocks)
-	add("aws_dynamodb_global_secondary_index", gsis.Blocks)
+	add("aws_dynamodb_table", tables)
+	add("aws_dynamodb_global_secondary_index", gsis)
 	plan := map[string]any{
 		"format_version":   "1.2",
 		"resource_changes": changes,
@@ -333,22 +333,26 @@ func checkAWS(ctx context.Context, runner tflint.Runner, engine *policy.Engine, 
 		}
 		return ""
 	}
-	for address, doc := range documents {
+	for _, address := range slices.Sorted(maps.Keys(documents)) {
+		doc := documents[address]
 		findings, err := engine.EvaluateValue(ctx, doc)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", address, err)
 		}
 		for _, f := range findings {
+			about := address
 			block := blocks[address]
 			rng := awsTableRange(block, f.Path, indexName)
 			if standalone[address] {
 				rng = standaloneGSIRange(block, f.Path)
 			} else if len(f.Path) > 1 && f.Path[0] == "global_secondary_indexes" && owners[address][f.Path[1]] != "" {
 				// A finding on a standalone GSI joined to this table is the GSI resource's.
-				block = blocks[owners[address][f.Path[1]]]
+				about = owners[address][f.Path[1]]
+				block = blocks[about]
 				rng = standaloneGSIRange(block, f.Path)
 			}
-			out = append(out, issue{rule: RuleName(f.Rule), severity: severityOf(f.Severity, true), message: findingMessage(f), rng: rng, block: block})
+			out = append(out, issue{rule: RuleName(f.Rule), severity: severityOf(f.Severity, true), message: findingMessage(f), rng: rng,
+				block: block, instance: instanceName(addressed{address: about, instance: instances[about]})})
 		}
 	}
 	return out, nil

@@ -103,6 +103,8 @@ type issue struct {
 	rng      hcl.Range
 	// block is the block the issue is about, to find the caller's values in a called module.
 	block *hclext.Block
+	// instance is the address of the instance of a count or for_each block the issue is about.
+	instance string
 }
 
 // analyzer runs the analysis once per module: TFLint checks every rule with the same runner.

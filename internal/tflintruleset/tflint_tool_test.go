@@ -219,6 +219,33 @@ func TestTFLintFixtures(t *testing.T) {
 		assertLint(t, lintJSON(t, fixture("aws"), tflintConfig),
 			"dynamokeys_dk302 warning main.tf:8", "dynamokeys_dk302 warning main.tf:37", "dynamokeys_unknown_inputs info main.tf:48")
 	})
+	t.Run("count and for_each", func(t *testing.T) {
+		t.Parallel()
+		dir := fixture("instances")
+		assertLint(t, lintJSON(t, dir, tflintConfig),
+			// for_each: each instance with its own key attribute.
+			"dynamokeys_dk301 warning main.tf:13", "dynamokeys_dk302 warning main.tf:13",
+			// count = 2: both instances report alike, once.
+			"dynamokeys_dk302 warning main.tf:25",
+			// count not known: nothing to check, and the notice on the count.
+			"dynamokeys_unknown_inputs info main.tf:34",
+			// for_each over rates: the hot instance's errors, the calm one's warning.
+			"dynamokeys_dk301 error main.tf:49", "dynamokeys_dk301 warning main.tf:49", "dynamokeys_dk303 error main.tf:49",
+			// A data block is not expanded: each.value is unknown.
+			"dynamokeys_dk301 warning main.tf:61", "dynamokeys_unknown_inputs info main.tf:58")
+		out, _ := runTFLint(t, dir, tflintConfig, "--format", "compact")
+		for _, want := range []string{
+			`(instance aws_dynamodb_table.by_key["events"])`,
+			`(instances aws_dynamodb_table.copies[0], aws_dynamodb_table.copies[1])`,
+			`the count of aws_dynamodb_table.per_region is not known before the plan`,
+			`(instance dynamokeys_sharded_table.daily["hot"]) (dynamokeys_dk303)`,
+			`TFLint does not expand the for_each of a data block`,
+		} {
+			if !strings.Contains(string(out), want) {
+				t.Errorf("TFLint's output does not contain %s:\n%s", want, out)
+			}
+		}
+	})
 	t.Run("rule disabled by id", func(t *testing.T) {
 		t.Parallel()
 		config := tflintConfig + "\nrule \"dynamokeys_dk301\" {\n  enabled = false\n}\n"
