@@ -2,6 +2,7 @@ package tflintruleset
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -17,7 +18,7 @@ import (
 )
 
 // analyze reads every key design of the module and returns its issues.
-func analyze(ctx context.Context, runner tflint.Runner, engine *policy.Engine) ([]issue, error) {
+func analyze(ctx context.Context, runner tflint.Runner, engines *engineCache) ([]issue, error) {
 	eval := func(expr hcl.Expression) cty.Value {
 		// A literal (no reference, no function call) is evaluated here: each EvaluateExpr is a round trip to
 		// TFLint that sends the whole file along, which made 200 tables take a minute.
@@ -41,6 +42,8 @@ func analyze(ctx context.Context, runner tflint.Runner, engine *policy.Engine) (
 	if err != nil {
 		return nil, err
 	}
+	engine, problems := engines.forSettings(ctx, settings)
+	out = append(out, problems...)
 	designs, notices, err := dynamokeysBlocks(runner, eval)
 	if err != nil {
 		return nil, err
@@ -168,11 +171,14 @@ func dynamokeysBlocks(runner tflint.Runner, eval func(hcl.Expression) cty.Value)
 type policySettings struct {
 	enforce  bool
 	disabled map[string]bool
+	// dirs are policy.policy_dirs, the user's rules; policy is the attribute that sets them, for the
+	// issues about them.
+	dirs   []string
+	policy *hclext.Attribute
 }
 
-// providerSettings reads policy.enforce and policy.disabled_rules of the module's provider "dynamokeys" block
-// without an alias (the defaults without one). policy.policy_dirs is the provider's alone: TFLint's rules are
-// the embedded ones.
+// providerSettings reads policy.enforce, policy.disabled_rules and policy.policy_dirs of the module's
+// provider "dynamokeys" block without an alias (the defaults without one).
 func providerSettings(runner tflint.Runner, eval func(hcl.Expression) cty.Value) (policySettings, error) {
 	settings := policySettings{enforce: true, disabled: map[string]bool{}}
 	content, err := runner.GetProviderContent("dynamokeys", &hclext.BodySchema{Attributes: attributeSchemas("policy", "alias")}, nil)
@@ -195,6 +201,8 @@ func providerSettings(runner tflint.Runner, eval func(hcl.Expression) cty.Value)
 		for _, id := range r.strings(attr(v, "disabled_rules"), nil) {
 			settings.disabled[id] = true
 		}
+		settings.dirs = r.strings(attr(v, "policy_dirs"), nil)
+		settings.policy = a
 	}
 	return settings, nil
 }
@@ -238,6 +246,10 @@ func checkDesign(ctx context.Context, engine *policy.Engine, settings policySett
 	}
 	doc.Policy = &keydesign.PolicySettings{Enforce: enforce, DisabledRules: slices.Sorted(maps.Keys(settings.disabled))}
 	findings, err := engine.Evaluate(ctx, doc)
+	if errors.Is(err, policy.ErrMalformedFinding) {
+		// The user's rule is at fault, not the design: an issue naming it, as the provider's diagnostic does.
+		return append(out, issue{rule: CustomRule, severity: tflint.ERROR, message: "dynamokeys: " + err.Error(), rng: d.block.DefRange, block: d.block}), nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", d.address, err)
 	}
@@ -245,7 +257,7 @@ func checkDesign(ctx context.Context, engine *policy.Engine, settings policySett
 		if settings.disabled[f.Rule] {
 			continue
 		}
-		out = append(out, issue{rule: RuleName(f.Rule), severity: severityOf(f.Severity, enforce), message: findingMessage(f), rng: designRange(d.block, f.Path), block: d.block})
+		out = append(out, issue{rule: tflintRule(f.Rule), severity: severityOf(f.Severity, enforce), message: findingMessage(f), rng: designRange(d.block, f.Path), block: d.block})
 	}
 	if d.instance {
 		for i := range out {
@@ -336,6 +348,10 @@ func checkAWS(ctx context.Context, runner tflint.Runner, engine *policy.Engine, 
 	for _, address := range slices.Sorted(maps.Keys(documents)) {
 		doc := documents[address]
 		findings, err := engine.EvaluateValue(ctx, doc)
+		if errors.Is(err, policy.ErrMalformedFinding) {
+			out = append(out, issue{rule: CustomRule, severity: tflint.ERROR, message: "dynamokeys: " + err.Error(), rng: blocks[address].DefRange, block: blocks[address]})
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", address, err)
 		}
@@ -351,7 +367,7 @@ func checkAWS(ctx context.Context, runner tflint.Runner, engine *policy.Engine, 
 				block = blocks[about]
 				rng = standaloneGSIRange(block, f.Path)
 			}
-			out = append(out, issue{rule: RuleName(f.Rule), severity: severityOf(f.Severity, true), message: findingMessage(f), rng: rng,
+			out = append(out, issue{rule: tflintRule(f.Rule), severity: severityOf(f.Severity, true), message: findingMessage(f), rng: rng,
 				block: block, instance: instanceName(addressed{address: about, instance: instances[about]})})
 		}
 	}

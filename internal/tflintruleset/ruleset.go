@@ -40,10 +40,11 @@ func NewRuleSet(version string) (*tflint.BuiltinRuleSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &analyzer{engine: engine}
+	a := &analyzer{engines: &engineCache{builtin: engine}}
 	rules := []tflint.Rule{
 		&rule{name: UnknownInputsRule, severity: tflint.NOTICE, analyzer: a},
 		&rule{name: InvalidDesignRule, severity: tflint.ERROR, analyzer: a},
+		&rule{name: CustomRule, severity: tflint.ERROR, analyzer: a},
 	}
 	for _, r := range engine.Catalogue() {
 		severity := tflint.WARNING
@@ -109,7 +110,7 @@ type issue struct {
 
 // analyzer runs the analysis once per module: TFLint checks every rule with the same runner.
 type analyzer struct {
-	engine *policy.Engine
+	engines *engineCache
 
 	mu     sync.Mutex
 	runner tflint.Runner
@@ -122,19 +123,19 @@ func (a *analyzer) issues(runner tflint.Runner) ([]issue, error) {
 	defer a.mu.Unlock()
 	if a.runner != runner || a.runner == nil {
 		a.runner = runner
-		a.result, a.err = analyzeSafely(runner, a.engine)
+		a.result, a.err = analyzeSafely(runner, a.engines)
 	}
 	return a.result, a.err
 }
 
 // analyzeSafely turns a panic of the analysis into an error TFLint reports, instead of a crashed plugin.
-func analyzeSafely(runner tflint.Runner, engine *policy.Engine) (issues []issue, err error) {
+func analyzeSafely(runner tflint.Runner, engines *engineCache) (issues []issue, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			issues, err = nil, fmt.Errorf("dynamokeys: the analysis failed unexpectedly (a defect; please report it with the configuration): %v", r)
 		}
 	}()
-	return analyze(context.Background(), runner, engine)
+	return analyze(context.Background(), runner, engines)
 }
 
 func severityOf(s string, enforce bool) tflint.Severity {

@@ -10,9 +10,8 @@ import (
 	"github.com/terraform-linters/tflint-plugin-sdk/tflint"
 )
 
-// lint runs every rule of the ruleset, as TFLint does, on files and returns each issue as
-// "rule severity file:line,col-line,col first-word-of-message", sorted.
-func lint(t *testing.T, files map[string]string) []string {
+// runRules runs every rule of the ruleset on files, as TFLint does, and returns the issues.
+func runRules(t *testing.T, files map[string]string) helper.Issues {
 	t.Helper()
 	rs, err := NewRuleSet("test")
 	if err != nil {
@@ -24,8 +23,14 @@ func lint(t *testing.T, files map[string]string) []string {
 			t.Fatal(err)
 		}
 	}
+	return runner.Issues
+}
+
+// lint returns each issue of files as "rule severity file:line,col-line,col first-word-of-message", sorted.
+func lint(t *testing.T, files map[string]string) []string {
+	t.Helper()
 	var got []string
-	for _, is := range runner.Issues {
+	for _, is := range runRules(t, files) {
 		got = append(got, fmt.Sprintf("%s %s %s %s", is.Rule.Name(), is.Rule.Severity(), is.Range, strings.Fields(is.Message)[0]))
 	}
 	slices.Sort(got)
@@ -111,14 +116,7 @@ func TestUnknownInputsAreNotGuessed(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("issues:\n  got  %q\n  want %q", got, want)
 	}
-	rs, _ := NewRuleSet("test")
-	runner := helper.TestRunner(t, map[string]string{"main.tf": noDefault})
-	for _, r := range rs.Rules {
-		if err := r.Check(runner); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, is := range runner.Issues {
+	for _, is := range runRules(t, map[string]string{"main.tf": noDefault}) {
 		if is.Rule.Name() == UnknownInputsRule && !strings.Contains(is.Message, "traffic.writes_per_second not known before the plan") {
 			t.Errorf("the notice does not name the unknown input: %s", is.Message)
 		}

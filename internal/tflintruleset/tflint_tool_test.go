@@ -99,7 +99,7 @@ func lintJSON(t *testing.T, dir, config string, args ...string) []string {
 	for _, is := range report.Issues {
 		got = append(got, fmt.Sprintf("%s %s %s:%d", is.Rule.Name, is.Rule.Severity, filepath.ToSlash(is.Range.Filename), is.Range.Start.Line))
 		hasError = hasError || is.Rule.Severity == "error"
-		if is.Rule.Name != UnknownInputsRule && !strings.HasPrefix(is.Message, strings.ToUpper(strings.TrimPrefix(is.Rule.Name, Name+"_"))+" ") &&
+		if is.Rule.Name != UnknownInputsRule && is.Rule.Name != CustomRule && !strings.HasPrefix(is.Message, strings.ToUpper(strings.TrimPrefix(is.Rule.Name, Name+"_"))+" ") &&
 			is.Rule.Name != InvalidDesignRule {
 			t.Errorf("the message of %s does not start with its rule id: %s", is.Rule.Name, is.Message)
 		}
@@ -245,6 +245,13 @@ func TestTFLintFixtures(t *testing.T) {
 				t.Errorf("TFLint's output does not contain %s:\n%s", want, out)
 			}
 		}
+	})
+	t.Run("custom policy_dirs", func(t *testing.T) {
+		t.Parallel()
+		assertLint(t, lintJSON(t, fixture("custom"), tflintConfig), "dynamokeys_custom error main.tf:7")
+		// --chdir: TFLint runs the plugin in that directory, where the relative path is read (the files are
+		// named from the directory TFLint started in).
+		assertLint(t, lintJSON(t, ".", tflintConfig, "--chdir", fixture("custom")), "dynamokeys_custom error testdata/tflint/custom/main.tf:7")
 	})
 	t.Run("rule disabled by id", func(t *testing.T) {
 		t.Parallel()
