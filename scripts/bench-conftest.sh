@@ -109,24 +109,54 @@ check_runs() {
   fi
 }
 
-time_ms() { # $1: policy dir, $2: plan (default the full one); prints the median of 5 runs
-  local plan="${2:-${work}/plan.json}"
-  check_runs "$1" "${plan}"
-  for _ in 1 2 3 4 5; do run_once "$1" "${plan}"; done | sort -n | sed -n 3p
-}
 # The release archive's contents, built by the script goreleaser runs.
 bash "${repo_root}/scripts/policy-bundle.sh" bench "${work}/archive" >/dev/null
 mkdir -p "${work}/released"
 tar -xzf "${work}/archive/dynamokeys-policies_bench.tar.gz" -C "${work}/released"
-released=$(time_ms "${work}/released")
-full=$(time_ms "${repo_root}/policies")
-trivial=$(time_ms "${work}/trivial")
-one=$(time_ms "${work}/one-rule")
-adapter=$(time_ms "${work}/adapter-only")
-half=$(time_ms "${repo_root}/policies" "${work}/half.json")
-half_trivial=$(time_ms "${work}/trivial" "${work}/half.json")
+
+# Each case is NAME|POLICY|PLAN. Every round runs each case once, in turn, so that all cases see the same
+# machine load and the ratios below compare runs of one time; each figure is the median of the rounds.
+cases=(
+  "released|${work}/released|${work}/plan.json"
+  "full|${repo_root}/policies|${work}/plan.json"
+  "trivial|${work}/trivial|${work}/plan.json"
+  "one|${work}/one-rule|${work}/plan.json"
+  "adapter|${work}/adapter-only|${work}/plan.json"
+  "half|${repo_root}/policies|${work}/half.json"
+  "half_trivial|${work}/trivial|${work}/half.json"
+  "large_released|${work}/released|${work}/large.json"
+  "large|${repo_root}/policies|${work}/large.json"
+  "large_trivial|${work}/trivial|${work}/large.json"
+  "empty_released|${work}/released|${work}/empty.json"
+  "empty_trivial|${work}/trivial|${work}/empty.json"
+)
+rounds="${BENCH_ROUNDS:-7}"
+declare -A samples
+for c in "${cases[@]}"; do
+  IFS='|' read -r name policy plan <<<"${c}"
+  check_runs "${policy}" "${plan}"
+done
+for _ in $(seq "${rounds}"); do
+  for c in "${cases[@]}"; do
+    IFS='|' read -r name policy plan <<<"${c}"
+    samples[${name}]+="$(run_once "${policy}" "${plan}") "
+  done
+done
+median() { tr ' ' '\n' <<<"${samples[$1]}" | grep . | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+released=$(median released)
+full=$(median full)
+trivial=$(median trivial)
+one=$(median one)
+adapter=$(median adapter)
+half=$(median half)
+half_trivial=$(median half_trivial)
+large_released=$(median large_released)
+large=$(median large)
+large_trivial=$(median large_trivial)
+empty_released=$(median empty_released)
+empty_trivial=$(median empty_trivial)
 size=$(du -h "${work}/plan.json" | cut -f1)
-echo "conftest test, plan with 2,000 table changes (${size}), median of 5:"
+echo "conftest test, plan with 2,000 table changes (${size}), median of ${rounds} interleaved rounds:"
 echo "  dynamokeys bundle, release archive:     ${released} ms"
 echo "  dynamokeys bundle, source tree:         ${full} ms"
 echo "  one-rule policy on the raw plan:        ${trivial} ms"
@@ -139,17 +169,12 @@ awk -v r="${released}" -v f="${full}" -v t="${trivial}" -v o="${one}" -v h="${ha
   printf "  policy time, full plan / half plan:     %.2f (2 = linear in tables)\n", (f - t) / (h - ht)
 }'
 
-large_released=$(time_ms "${work}/released" "${work}/large.json")
-large=$(time_ms "${repo_root}/policies" "${work}/large.json")
-large_trivial=$(time_ms "${work}/trivial" "${work}/large.json")
-empty_released=$(time_ms "${work}/released" "${work}/empty.json")
-empty_trivial=$(time_ms "${work}/trivial" "${work}/empty.json")
-echo "conftest test, plan with 20,000 resource changes of which 20 are tables ($(du -h "${work}/large.json" | cut -f1)), median of 5:"
+echo "conftest test, plan with 20,000 resource changes of which 20 are tables ($(du -h "${work}/large.json" | cut -f1)):"
 echo "  dynamokeys bundle, release archive:     ${large_released} ms"
 echo "  dynamokeys bundle, source tree:         ${large} ms"
 echo "  one-rule policy on the raw plan:        ${large_trivial} ms"
 awk -v r="${large_released}" -v f="${large}" -v t="${large_trivial}" 'BEGIN { printf "  ratio to the raw one-rule policy:       %.2f (source tree %.2f)\n", r / t, f / t }'
-echo "conftest test, a plan with no resource changes (the cost of loading and compiling the policy), median of 5:"
+echo "conftest test, a plan with no resource changes (the cost of loading and compiling the policy):"
 echo "  dynamokeys bundle, release archive:     ${empty_released} ms"
 echo "  one-rule policy:                        ${empty_trivial} ms"
 
