@@ -131,6 +131,7 @@ cases=(
   "empty_trivial|${work}/trivial|${work}/empty.json"
 )
 rounds="${BENCH_ROUNDS:-7}"
+[[ "${rounds}" =~ ^[1-9][0-9]*$ ]] || { echo "bench-conftest: BENCH_ROUNDS must be a whole number of at least 1" >&2; exit 1; }
 declare -A samples
 for c in "${cases[@]}"; do
   IFS='|' read -r name policy plan <<<"${c}"
@@ -166,7 +167,7 @@ echo "  dynamokeys bundle, half the plan:       ${half} ms (raw one-rule policy:
 awk -v r="${released}" -v f="${full}" -v t="${trivial}" -v o="${one}" -v h="${half}" -v ht="${half_trivial}" 'BEGIN {
   printf "  ratio to the raw one-rule policy:       %.2f (source tree %.2f)\n", r / t, f / t
   printf "  ratio to the bundle with one rule:      %.2f\n", f / o
-  printf "  policy time, full plan / half plan:     %.2f (2 = linear in tables)\n", (f - t) / (h - ht)
+  if (h > ht) printf "  policy time, full plan / half plan:     %.2f (2 = linear in tables)\n", (f - t) / (h - ht)
 }'
 
 echo "conftest test, plan with 20,000 resource changes of which 20 are tables ($(du -h "${work}/large.json" | cut -f1)):"

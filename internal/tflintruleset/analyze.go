@@ -19,44 +19,37 @@ import (
 
 // analyze reads every key design of the module and returns its issues.
 func analyze(ctx context.Context, runner tflint.Runner, engines *engineCache) ([]issue, error) {
-	eval := func(expr hcl.Expression) cty.Value {
-		// A literal (no reference, no function call) is evaluated here: each EvaluateExpr is a round trip to
-		// TFLint that sends the whole file along, which made 200 tables take a minute.
-		if len(expr.Variables()) == 0 {
-			if v, diags := expr.Value(nil); !diags.HasErrors() && v.IsWhollyKnown() {
-				return v
-			}
-		}
-		var v cty.Value
-		if err := runner.EvaluateExpr(expr, &v, nil); err != nil {
-			// What TFLint cannot evaluate is treated as a plan treats it: known only later.
-			return cty.DynamicVal
-		}
-		// A sensitive variable's value is marked; the design reads it like any other (findings quote numbers
-		// and names of keys, as the provider's do).
-		v, _ = v.UnmarkDeep()
-		return v
-	}
+	eval := evaluator(runner, tflint.SelfModuleCtxType)
 	var out []issue
 	settings, err := providerSettings(runner, eval)
 	if err != nil {
 		return nil, err
 	}
-	engine, problems := engines.forSettings(ctx, settings)
-	out = append(out, problems...)
+	engineOf := map[string]*policy.Engine{}
+	for _, alias := range slices.Sorted(maps.Keys(settings)) {
+		engine, problems := engines.forSettings(ctx, settings[alias])
+		engineOf[alias] = engine
+		out = append(out, problems...)
+	}
 	designs, notices, err := dynamokeysBlocks(runner, eval)
 	if err != nil {
 		return nil, err
 	}
 	out = append(out, notices...)
 	for _, d := range designs {
-		found, err := checkDesign(ctx, engine, settings, d, eval)
+		// A block of an alias the module does not configure is Terraform's error, not this plugin's: it is
+		// checked with the default configuration.
+		alias := d.providerAlias
+		if _, ok := settings[alias]; !ok {
+			alias = ""
+		}
+		found, err := checkDesign(ctx, engineOf[alias], settings[alias], d, eval)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, found...)
 	}
-	found, err := checkAWS(ctx, runner, engine, eval)
+	found, err := checkAWS(ctx, runner, engineOf[""], eval)
 	if err != nil {
 		return nil, err
 	}
@@ -133,30 +126,36 @@ type designBlock struct {
 	table bool
 	// repeatedBy is "count" or "for_each" on a data block, which TFLint does not expand.
 	repeatedBy string
+	// providerAlias is the alias of the provider configuration the block names with provider =, or "".
+	providerAlias string
 }
 
 func dynamokeysBlocks(runner tflint.Runner, eval func(hcl.Expression) cty.Value) ([]designBlock, []issue, error) {
-	resourceSchema := &hclext.BodySchema{Attributes: attributeSchemas(append(append([]string{}, designAttributes...), tableAttributes...)...)}
+	resourceSchema := &hclext.BodySchema{Attributes: attributeSchemas(append(append([]string{"provider"}, designAttributes...), tableAttributes...)...)}
 	resources, notices, err := resourceInstances(runner, "dynamokeys_sharded_table", resourceSchema, eval)
 	if err != nil {
 		return nil, nil, err
 	}
 	var out []designBlock
 	for _, b := range resources {
-		out = append(out, designBlock{addressed: b, table: true})
+		out = append(out, designBlock{addressed: b, table: true, providerAlias: providerAlias(b.block)})
 	}
 	data, err := runner.GetModuleContent(&hclext.BodySchema{Blocks: []hclext.BlockSchema{{
-		Type: "data", LabelNames: []string{"type", "name"}, Body: &hclext.BodySchema{Attributes: attributeSchemas(append([]string{"count", "for_each"}, designAttributes...)...)},
+		Type: "data", LabelNames: []string{"type", "name"}, Body: &hclext.BodySchema{Attributes: attributeSchemas(append([]string{"count", "for_each", "provider"}, designAttributes...)...)},
 	}}}, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	// TFLint does not expand data blocks: one block, one address, checked once.
+	// TFLint does not expand data blocks: one block, one address, checked once, unless count or for_each
+	// is known to make no instance at all (count = var.enabled ? 1 : 0).
 	for _, b := range data.Blocks {
 		if b.Labels[0] != "dynamokeys_keydesign" {
 			continue
 		}
-		d := designBlock{addressed: addressed{address: "data.dynamokeys_keydesign." + b.Labels[1], block: b}}
+		d := designBlock{addressed: addressed{address: "data.dynamokeys_keydesign." + b.Labels[1], block: b}, providerAlias: providerAlias(b)}
+		if keys, _, _ := instanceKeys(b, eval); keys != nil && len(keys) == 0 {
+			continue
+		}
 		for _, meta := range []string{"count", "for_each"} {
 			if _, ok := b.Body.Attributes[meta]; ok {
 				d.repeatedBy = meta
@@ -167,50 +166,10 @@ func dynamokeysBlocks(runner tflint.Runner, eval func(hcl.Expression) cty.Value)
 	return out, notices, nil
 }
 
-// policySettings are the provider block's policy settings, which the provider applies to its designs.
-type policySettings struct {
-	enforce  bool
-	disabled map[string]bool
-	// dirs are policy.policy_dirs, the user's rules; policy is the attribute that sets them, for the
-	// issues about them.
-	dirs   []string
-	policy *hclext.Attribute
-}
-
-// providerSettings reads policy.enforce, policy.disabled_rules and policy.policy_dirs of the module's
-// provider "dynamokeys" block without an alias (the defaults without one).
-func providerSettings(runner tflint.Runner, eval func(hcl.Expression) cty.Value) (policySettings, error) {
-	settings := policySettings{enforce: true, disabled: map[string]bool{}}
-	content, err := runner.GetProviderContent("dynamokeys", &hclext.BodySchema{Attributes: attributeSchemas("policy", "alias")}, nil)
-	if err != nil {
-		return settings, err
-	}
-	for _, b := range content.Blocks {
-		if _, aliased := b.Body.Attributes["alias"]; aliased {
-			continue
-		}
-		a, ok := b.Body.Attributes["policy"]
-		if !ok {
-			continue
-		}
-		r := &reader{}
-		v := eval(a.Expr)
-		if enforce := r.boolPtr(attr(v, "enforce"), nil); enforce != nil {
-			settings.enforce = *enforce
-		}
-		for _, id := range r.strings(attr(v, "disabled_rules"), nil) {
-			settings.disabled[id] = true
-		}
-		settings.dirs = r.strings(attr(v, "policy_dirs"), nil)
-		settings.policy = a
-	}
-	return settings, nil
-}
-
 func checkDesign(ctx context.Context, engine *policy.Engine, settings policySettings, d designBlock, eval func(hcl.Expression) cty.Value) ([]issue, error) {
 	values := map[string]cty.Value{}
 	for name, a := range d.block.Body.Attributes {
-		if name != "count" && name != "for_each" {
+		if name != "count" && name != "for_each" && name != "provider" {
 			values[name] = eval(a.Expr)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/terraform-linters/tflint-plugin-sdk/hclext"
 	"github.com/terraform-linters/tflint-plugin-sdk/tflint"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 )
 
 // TFLint expands a resource block with count or for_each into one block per instance, each evaluated with
@@ -48,67 +49,94 @@ func resourceInstances(runner tflint.Runner, resourceType string, schema *hclext
 // instanceAddresses names each expanded block type.name, type.name[index] or type.name["key"]: TFLint
 // expands count in index order and for_each in the order of cty's element iterator (sorted keys), which is
 // the order of the keys computed here from the same values. raw are the unexpanded blocks with their
-// meta-arguments.
+// meta-arguments. Where a key cannot be named, the instances are numbered in order; no two blocks ever share
+// an address.
 func instanceAddresses(prefix string, raw, expanded []*hclext.Block, eval func(hcl.Expression) cty.Value) ([]addressed, []issue) {
 	type origin struct {
-		name string
-		keys []string // nil: a single instance
-		next int
+		name     string
+		keys     []string
+		repeated bool
+		next     int
 	}
-	origins := map[hcl.Pos]*origin{}
+	// A block is known by its file and position: every instance keeps the block's definition range.
+	type place struct {
+		file string
+		pos  hcl.Pos
+	}
+	origins := map[place]*origin{}
 	var notices []issue
 	for _, b := range raw {
 		o := &origin{name: b.Labels[len(b.Labels)-1]}
-		origins[b.DefRange.Start] = o
-		keys, unknown := instanceKeys(b, eval)
+		origins[place{b.DefRange.Filename, b.DefRange.Start}] = o
+		var unknown *hclext.Attribute
+		o.keys, o.repeated, unknown = instanceKeys(b, eval)
 		if unknown != nil {
 			notices = append(notices, issue{rule: UnknownInputsRule, severity: tflint.NOTICE, rng: unknown.Expr.Range(), block: b, message: fmt.Sprintf(
 				"dynamokeys: the %s of %s%s is not known before the plan, so none of its instances were checked here; the plan checks them",
 				unknown.Name, prefix, o.name)})
 		}
-		o.keys = keys
 	}
 	out := make([]addressed, 0, len(expanded))
+	used := map[string]bool{}
 	for _, b := range expanded {
 		name := b.Labels[len(b.Labels)-1]
-		o, ok := origins[b.DefRange.Start]
-		if !ok || o.name != name || o.keys == nil {
-			out = append(out, addressed{address: prefix + name, block: b})
-			continue
+		a := addressed{address: prefix + name, block: b}
+		if o, ok := origins[place{b.DefRange.Filename, b.DefRange.Start}]; ok && o.name == name && o.repeated {
+			key := "[" + strconv.Itoa(o.next) + "]"
+			if o.next < len(o.keys) {
+				key = o.keys[o.next]
+			}
+			o.next++
+			a.address += key
+			a.instance = true
 		}
-		key := "[" + strconv.Itoa(o.next) + "]" // only if the expansion did not match the keys computed here
-		if o.next < len(o.keys) {
-			key = o.keys[o.next]
+		// Two blocks of one address would make the adapter's documents collide: number the later ones.
+		for n := 1; used[a.address]; n++ {
+			a.address = prefix + name + "[" + strconv.Itoa(n) + "]"
+			a.instance = true
 		}
-		o.next++
-		out = append(out, addressed{address: prefix + name + key, block: b, instance: true})
+		used[a.address] = true
+		out = append(out, a)
 	}
 	return out, notices
 }
 
-// instanceKeys are the instance keys of a block's count or for_each, as they end its instances' addresses;
-// nil without either. unknown is the meta-argument when its value is not known.
-func instanceKeys(b *hclext.Block, eval func(hcl.Expression) cty.Value) (keys []string, unknown *hclext.Attribute) {
+// instanceKeys are the instance keys of a block's count or for_each as they end its instances' addresses.
+// repeated says the block has either. keys is nil when they cannot be named (the instances are then
+// numbered in order), as for a for_each over a list, which Terraform refuses and TFLint expands. unknown is
+// the meta-argument when its value is not known before the plan: TFLint then expands the block into none.
+// The values are read as TFLint reads them: count converted to a number, for_each known as a whole.
+func instanceKeys(b *hclext.Block, eval func(hcl.Expression) cty.Value) (keys []string, repeated bool, unknown *hclext.Attribute) {
 	if a, ok := b.Body.Attributes["count"]; ok {
 		v := eval(a.Expr)
-		if !v.IsKnown() || v.IsNull() || v.Type() != cty.Number {
-			return nil, a
+		if !v.IsKnown() {
+			return nil, true, a
+		}
+		if v.IsNull() {
+			return nil, true, nil
+		}
+		v, err := convert.Convert(v, cty.Number)
+		if err != nil || !v.IsKnown() {
+			return nil, true, nil
 		}
 		n, accuracy := v.AsBigFloat().Int64()
 		if accuracy != big.Exact || n < 0 {
-			return nil, a
+			return nil, true, nil
 		}
 		keys = make([]string, n)
 		for i := range keys {
 			keys[i] = "[" + strconv.Itoa(i) + "]"
 		}
-		return keys, nil
+		return keys, true, nil
 	}
 	if a, ok := b.Body.Attributes["for_each"]; ok {
 		v := eval(a.Expr)
+		if !v.IsKnown() {
+			return nil, true, a
+		}
 		ty := v.Type()
-		if !v.IsWhollyKnown() || v.IsNull() || !ty.IsMapType() && !ty.IsObjectType() && !ty.IsSetType() {
-			return nil, a
+		if v.IsNull() || !ty.IsMapType() && !ty.IsObjectType() && !ty.IsSetType() {
+			return nil, true, nil
 		}
 		keys = []string{}
 		for it := v.ElementIterator(); it.Next(); {
@@ -116,14 +144,14 @@ func instanceKeys(b *hclext.Block, eval func(hcl.Expression) cty.Value) (keys []
 			if ty.IsSetType() {
 				k = el
 			}
-			if k.Type() != cty.String {
-				return nil, a
+			if !k.IsKnown() || k.IsNull() || k.Type() != cty.String {
+				return nil, true, nil
 			}
 			keys = append(keys, "["+strconv.Quote(k.AsString())+"]")
 		}
-		return keys, nil
+		return keys, true, nil
 	}
-	return nil, nil
+	return nil, false, nil
 }
 
 // instanceName is the address to name in an issue about b: only an instance of a count or for_each block

@@ -3,6 +3,8 @@ package tflintruleset
 import (
 	"context"
 	"fmt"
+	"io/fs"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -16,7 +18,8 @@ import (
 // carries them all, each finding with its own id and severity.
 const CustomRule = "dynamokeys_custom"
 
-// tflintRule is the TFLint rule that reports a finding of the rule id.
+// tflintRule is the TFLint rule that reports a finding of the rule id. A user's finding that reuses a
+// built-in id is reported under that rule, as the provider and the bundle report it under that id.
 func tflintRule(id string) string {
 	if builtin, err := policy.Builtin(); err == nil && builtin.HasRule(id) {
 		return RuleName(id)
@@ -24,51 +27,85 @@ func tflintRule(id string) string {
 	return CustomRule
 }
 
-// engineCache compiles the engine of each set of policy directories once per plugin process: the language
-// server lints every change of a file, and compiling the bundle costs more than checking a module.
+// engineCache keeps the engine of each set of policy directories while their files stay as they were: the
+// language server lints every change of a file, and compiling the bundle costs more than checking a module.
+// A directory that does not load is tried again on the next lint, when the user may have fixed it.
 type engineCache struct {
 	builtin *policy.Engine
 
 	mu     sync.Mutex
-	byDirs map[string]compiledEngine
+	byDirs map[string]cachedEngine
 }
 
-type compiledEngine struct {
-	engine *policy.Engine
-	err    error
+// cachedEngine is the engine of some directories, compiled from the files fingerprint names.
+type cachedEngine struct {
+	fingerprint string
+	engine      *policy.Engine
 }
 
-// forSettings is the engine of the provider's policy settings: the built-in rules, plus those of
-// policy.policy_dirs. The directories are read as the provider reads them, relative to the directory
-// TFLint runs in. Policies that do not load are an error issue, and the built-in rules still run.
+// forSettings is the engine of a provider configuration's policy settings: the built-in rules, plus those of
+// policy.policy_dirs. Policies that do not load are an error issue, and the built-in rules still run.
 func (c *engineCache) forSettings(ctx context.Context, settings policySettings) (*policy.Engine, []issue) {
-	if len(settings.dirs) == 0 {
-		return c.builtin, nil
-	}
-	key := strings.Join(settings.dirs, "\x00")
-	c.mu.Lock()
-	compiled, ok := c.byDirs[key]
-	if !ok {
-		compiled.engine, compiled.err = policy.NewEngine(ctx, policy.Options{PolicyDirs: settings.dirs})
-		if c.byDirs == nil {
-			c.byDirs = map[string]compiledEngine{}
-		}
-		c.byDirs[key] = compiled
-	}
-	c.mu.Unlock()
-	rng := settings.policy.Expr.Range()
-	if compiled.err != nil {
-		return c.builtin, []issue{{rule: CustomRule, severity: tflint.ERROR, rng: rng, message: fmt.Sprintf(
-			"dynamokeys: the policies of policy.policy_dirs cannot be loaded, so only the built-in rules were checked: %v "+
-				"(user policies are Rego v1 modules in packages dynamokeys.custom.*, without network, time, randomness or runtime built-ins)",
-			compiled.err)}}
-	}
 	var problems []issue
-	for _, i := range compiled.engine.EmptyPolicyDirs() {
-		problems = append(problems, issue{rule: CustomRule, severity: tflint.WARNING, rng: rng, message: fmt.Sprintf(
-			"dynamokeys: policy.policy_dirs[%d] = %q holds no .rego file (test files aside), so it adds no rule: check the path, "+
-				"which is relative to the directory TFLint runs in, as Terraform reads it from the directory it runs in",
-			i, settings.dirs[i])})
+	report := func(severity tflint.Severity, message string) {
+		// The issues about the settings are the module's whose provider block sets them.
+		if settings.policy != nil {
+			problems = append(problems, issue{rule: CustomRule, severity: severity, rng: settings.policy.Expr.Range(), message: message})
+		}
 	}
-	return compiled.engine, problems
+	if settings.dirsUnknown {
+		report(tflint.NOTICE, "dynamokeys: policy.policy_dirs is not known before the plan, so the rules of the directories it "+
+			"does not name here were not checked; the plan checks them")
+	}
+	if len(settings.resolved) == 0 {
+		return c.builtin, problems
+	}
+	key, files := strings.Join(settings.resolved, "\x00"), fingerprint(settings.resolved)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	cached, ok := c.byDirs[key]
+	if !ok || cached.fingerprint != files {
+		engine, err := policy.NewEngine(ctx, policy.Options{PolicyDirs: settings.resolved})
+		if err != nil {
+			report(tflint.ERROR, fmt.Sprintf("dynamokeys: the policies of policy.policy_dirs cannot be loaded, so only the built-in "+
+				"rules were checked: %v (user policies are Rego v1 modules in packages dynamokeys.custom.*, without network, "+
+				"time, randomness or runtime built-ins)", err))
+			return c.builtin, problems
+		}
+		if c.byDirs == nil {
+			c.byDirs = map[string]cachedEngine{}
+		}
+		cached = cachedEngine{fingerprint: files, engine: engine}
+		c.byDirs[key] = cached
+	}
+	engine := cached.engine
+	for _, i := range engine.EmptyPolicyDirs() {
+		report(tflint.WARNING, fmt.Sprintf("dynamokeys: policy.policy_dirs[%d] = %q holds no .rego file (test files aside), so it "+
+			"adds no rule: check the path, which is relative to the root module's directory, where Terraform runs",
+			settings.dirIndex[i], settings.dirs[i]))
+	}
+	return engine, problems
+}
+
+// fingerprint names every .rego file under dirs with its size and modification time, so that an edited
+// policy compiles again.
+func fingerprint(dirs []string) string {
+	var b strings.Builder
+	for _, dir := range dirs {
+		// What cannot be read leaves its trace too: the engine's loading reports it.
+		_ = filepath.WalkDir(dir, func(name string, d fs.DirEntry, err error) error {
+			if err != nil {
+				fmt.Fprintf(&b, "%s: %v\x00", name, err)
+				return nil //nolint:nilerr // a directory that cannot be walked is the engine's to report
+			}
+			if d.IsDir() || !strings.HasSuffix(name, ".rego") {
+				return nil
+			}
+			if info, err := d.Info(); err == nil {
+				fmt.Fprintf(&b, "%s %d %d\x00", name, info.Size(), info.ModTime().UnixNano())
+			}
+			return nil
+		})
+	}
+	return b.String()
 }

@@ -4,8 +4,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/terraform-linters/tflint-plugin-sdk/helper"
 )
 
 const ordersTable = `resource "dynamokeys_sharded_table" "orders" {
@@ -99,4 +103,51 @@ func messages(t *testing.T, files map[string]string) []string {
 		out = append(out, is.Message)
 	}
 	return out
+}
+
+func TestCustomPolicyEditedWhileTheServerRuns(t *testing.T) {
+	t.Parallel()
+	// One ruleset for several lints, as in `tflint --langserver`: an edited policy is compiled again, and a
+	// directory that did not load is tried again.
+	rs, err := NewRuleSet("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := policyDir(t, map[string]string{"naming.rego": "package dynamokeys.custom.naming\n\nfindings contains {\"rule\": \"ORG001\"\n"})
+	files := map[string]string{"main.tf": ordersTable, "provider.tf": providerWithDirs(dir)}
+	lintOnce := func() []string {
+		runner := helper.TestRunner(t, files)
+		for _, r := range rs.Rules {
+			if err := r.Check(runner); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var out []string
+		for _, is := range runner.Issues {
+			out = append(out, is.Rule.Name()+" "+strings.Fields(is.Message)[0])
+		}
+		return out
+	}
+	edit := func(src string, age time.Duration) {
+		name := filepath.Join(dir, "naming.rego")
+		if err := os.WriteFile(name, []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		// A distinct modification time even where the file system's clock is coarse.
+		stamp := time.Now().Add(age)
+		if err := os.Chtimes(name, stamp, stamp); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := lintOnce(); !slices.Equal(got, []string{"dynamokeys_custom dynamokeys:"}) {
+		t.Errorf("a policy that does not parse: %q", got)
+	}
+	edit(prefixRule, time.Hour)
+	if got := lintOnce(); !slices.Equal(got, []string{"dynamokeys_custom ORG001"}) {
+		t.Errorf("after fixing it: %q", got)
+	}
+	edit(strings.ReplaceAll(prefixRule, "ORG001", "ORG009"), 2*time.Hour)
+	if got := lintOnce(); !slices.Equal(got, []string{"dynamokeys_custom ORG009"}) {
+		t.Errorf("after editing it: %q", got)
+	}
 }

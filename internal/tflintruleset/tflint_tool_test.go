@@ -232,7 +232,12 @@ func TestTFLintFixtures(t *testing.T) {
 			// for_each over rates: the hot instance's errors, the calm one's warning.
 			"dynamokeys_dk301 error main.tf:49", "dynamokeys_dk301 warning main.tf:49", "dynamokeys_dk303 error main.tf:49",
 			// A data block is not expanded: each.value is unknown.
-			"dynamokeys_dk301 warning main.tf:61", "dynamokeys_unknown_inputs info main.tf:58")
+			"dynamokeys_dk301 warning main.tf:61", "dynamokeys_unknown_inputs info main.tf:58",
+			// count = "2", converted as TFLint converts it; both files' blocks start at line 1.
+			"dynamokeys_dk302 warning counted.tf:5",
+			// A for_each whose keys are known and values not still names its instances.
+			"dynamokeys_dk302 warning unknown_values.tf:5")
+		// (unknown_values.tf's data block has count = 0: nothing to check, nothing reported.)
 		out, _ := runTFLint(t, dir, tflintConfig, "--format", "compact")
 		for _, want := range []string{
 			`(instance aws_dynamodb_table.by_key["events"])`,
@@ -240,6 +245,8 @@ func TestTFLintFixtures(t *testing.T) {
 			`the count of aws_dynamodb_table.per_region is not known before the plan`,
 			`(instance dynamokeys_sharded_table.daily["hot"]) (dynamokeys_dk303)`,
 			`TFLint does not expand the for_each of a data block`,
+			`(instances aws_dynamodb_table.counted[0], aws_dynamodb_table.counted[1])`,
+			`(instances aws_dynamodb_table.unknown_values["first"], aws_dynamodb_table.unknown_values["second"])`,
 		} {
 			if !strings.Contains(string(out), want) {
 				t.Errorf("TFLint's output does not contain %s:\n%s", want, out)
@@ -248,10 +255,13 @@ func TestTFLintFixtures(t *testing.T) {
 	})
 	t.Run("custom policy_dirs", func(t *testing.T) {
 		t.Parallel()
-		assertLint(t, lintJSON(t, fixture("custom"), tflintConfig), "dynamokeys_custom error main.tf:7")
-		// --chdir: TFLint runs the plugin in that directory, where the relative path is read (the files are
-		// named from the directory TFLint started in).
-		assertLint(t, lintJSON(t, ".", tflintConfig, "--chdir", fixture("custom")), "dynamokeys_custom error testdata/tflint/custom/main.tf:7")
+		// orders breaks the organisation's rule; scratch's provider configuration (an alias) has no
+		// policy_dirs; the called module's table uses the root's configuration, reported on the caller's name.
+		assertLint(t, lintJSON(t, fixture("custom"), tflintConfig), "dynamokeys_custom error main.tf:12", "dynamokeys_custom error main.tf:31")
+		// --chdir: the relative path is still read from the root module's directory (TFLint names the files
+		// from the directory it started in).
+		assertLint(t, lintJSON(t, ".", tflintConfig, "--chdir", fixture("custom")),
+			"dynamokeys_custom error testdata/tflint/custom/main.tf:12", "dynamokeys_custom error testdata/tflint/custom/main.tf:31")
 	})
 	t.Run("rule disabled by id", func(t *testing.T) {
 		t.Parallel()
@@ -313,23 +323,60 @@ func TestTFLintSARIF(t *testing.T) {
 // diagnostics it publishes: the editor's view of the same issues, on the same line.
 func TestTFLintLanguageServer(t *testing.T) {
 	t.Parallel()
-	bin, plugins := os.Getenv("TFLINT"), os.Getenv("TFLINT_PLUGIN_DIR")
-	if bin == "" || plugins == "" {
-		t.Fatal("TFLINT and TFLINT_PLUGIN_DIR are not set: run make check-tflint, which builds the pinned TFLint and the plugin")
-	}
-	dir := t.TempDir()
 	hot := "data \"dynamokeys_keydesign\" \"events\" {\n" +
 		"  partition_key = { name = \"pk\", template = \"DAY#{day}\" }\n" +
 		"  segments      = { day = { kind = \"time\", granularity = \"day\" } }\n" +
 		"  traffic       = { writes_per_second = 2500 }\n" +
 		"}\n"
-	for name, text := range map[string]string{".tflint.hcl": tflintConfig, "main.tf": hot} {
+	t.Run("hot design", func(t *testing.T) {
+		t.Parallel()
+		// LSP lines count from 0: the partition_key line is the second.
+		dir := t.TempDir()
+		if got, want := langserverDiagnostics(t, dir, dir, map[string]string{"main.tf": hot}, "main.tf"), []string{"DK301 line 1", "DK303 line 1"}; !slices.Equal(got, want) {
+			t.Errorf("diagnostics %q, want %q", got, want)
+		}
+	})
+	t.Run("policy_dirs from an editor started elsewhere", func(t *testing.T) {
+		t.Parallel()
+		// An editor starts the server in its own directory; the relative policy directory is the workspace's.
+		workspace := t.TempDir()
+		rule, err := os.ReadFile(filepath.Join("testdata", "tflint", "custom", "policies", "naming.rego"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		table := "provider \"dynamokeys\" {\n  policy = { policy_dirs = [\"policies\"] }\n}\n\n" +
+			"resource \"dynamokeys_sharded_table\" \"orders\" {\n" +
+			"  name          = \"orders\"\n" +
+			"  partition_key = { name = \"pk\", template = \"CUSTOMER#{customer_id}\" }\n" +
+			"  segments      = { customer_id = { kind = \"id\" } }\n" +
+			"}\n"
+		files := map[string]string{"main.tf": table, "policies/naming.rego": string(rule)}
+		if got, want := langserverDiagnostics(t, t.TempDir(), workspace, files, "main.tf"), []string{"ORG001 line 5"}; !slices.Equal(got, want) {
+			t.Errorf("diagnostics %q, want %q", got, want)
+		}
+	})
+}
+
+// langserverDiagnostics starts `tflint --langserver` in serverDir on the workspace dir holding files (and the
+// plugin's .tflint.hcl), opens the file open and returns its diagnostics as "first-word line N", sorted.
+func langserverDiagnostics(t *testing.T, serverDir, dir string, files map[string]string, open string) []string {
+	t.Helper()
+	bin, plugins := os.Getenv("TFLINT"), os.Getenv("TFLINT_PLUGIN_DIR")
+	if bin == "" || plugins == "" {
+		t.Fatal("TFLINT and TFLINT_PLUGIN_DIR are not set: run make check-tflint, which builds the pinned TFLint and the plugin")
+	}
+	files[".tflint.hcl"] = tflintConfig
+	for name, text := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o700); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
 			t.Fatal(err)
 		}
 	}
-	cmd := exec.Command(bin, "--langserver")
-	cmd.Dir = dir
+	// An editor names the configuration file when it starts the server elsewhere than the workspace.
+	cmd := exec.Command(bin, "--langserver", "--config", filepath.Join(dir, ".tflint.hcl"))
+	cmd.Dir = serverDir
 	cmd.Env = append(os.Environ(), "TFLINT_PLUGIN_DIR="+plugins)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -386,7 +433,7 @@ func TestTFLintLanguageServer(t *testing.T) {
 	}
 	send(map[string]any{"method": "initialized", "params": map[string]any{}})
 	send(map[string]any{"method": "textDocument/didOpen", "params": map[string]any{"textDocument": map[string]any{
-		"uri": uri + "/main.tf", "languageId": "terraform", "version": 1, "text": hot,
+		"uri": uri + "/" + open, "languageId": "terraform", "version": 1, "text": files[open],
 	}}})
 	// The server publishes diagnostics for every file it lints; the open file's carry the plugin's issues.
 	for {
@@ -396,7 +443,7 @@ func TestTFLintLanguageServer(t *testing.T) {
 		}
 		params, _ := msg["params"].(map[string]any)
 		diagnostics, _ := params["diagnostics"].([]any)
-		if params["uri"] != uri+"/main.tf" || len(diagnostics) == 0 {
+		if params["uri"] != uri+"/"+open || len(diagnostics) == 0 {
 			continue
 		}
 		var got []string
@@ -407,10 +454,6 @@ func TestTFLintLanguageServer(t *testing.T) {
 			got = append(got, fmt.Sprintf("%s line %v", strings.Fields(message)[0], start["line"]))
 		}
 		slices.Sort(got)
-		// LSP lines count from 0: the partition_key line is the second.
-		if want := []string{"DK301 line 1", "DK303 line 1"}; !slices.Equal(got, want) {
-			t.Errorf("diagnostics %q, want %q", got, want)
-		}
-		return
+		return got
 	}
 }
