@@ -49,7 +49,9 @@ func analyze(ctx context.Context, runner tflint.Runner, engines *engineCache) ([
 		}
 		out = append(out, found...)
 	}
-	found, err := checkAWS(ctx, runner, engineOf[""], eval)
+	// The provider's policy settings govern its own resources; the AWS provider's tables get the built-in
+	// rules, which .tflint.hcl turns on and off like any TFLint rule.
+	found, err := checkAWS(ctx, runner, engines.builtin, eval)
 	if err != nil {
 		return nil, err
 	}

@@ -53,9 +53,9 @@ func (c *engineCache) forSettings(ctx context.Context, settings policySettings) 
 			problems = append(problems, issue{rule: CustomRule, severity: severity, rng: settings.policy.Expr.Range(), message: message})
 		}
 	}
-	if settings.dirsUnknown {
-		report(tflint.NOTICE, "dynamokeys: policy.policy_dirs is not known before the plan, so the rules of the directories it "+
-			"does not name here were not checked; the plan checks them")
+	if len(settings.unknown) > 0 {
+		report(tflint.NOTICE, fmt.Sprintf("dynamokeys: %s not known before the plan, so the defaults were assumed here "+
+			"(enforce = true, no rule disabled, no policy directory); the plan checks with the values", strings.Join(settings.unknown, ", ")))
 	}
 	if len(settings.resolved) == 0 {
 		return c.builtin, problems

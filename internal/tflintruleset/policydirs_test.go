@@ -151,3 +151,18 @@ func TestCustomPolicyEditedWhileTheServerRuns(t *testing.T) {
 		t.Errorf("after editing it: %q", got)
 	}
 }
+
+func TestUnknownPolicySettings(t *testing.T) {
+	t.Parallel()
+	// Settings not known before the plan keep their defaults, and a notice on the policy attribute says which.
+	provider := "variable \"rules\" {\n  type = list(string)\n}\n\nprovider \"dynamokeys\" {\n  policy = { disabled_rules = var.rules }\n}\n"
+	got := messages(t, map[string]string{"main.tf": ordersTable, "provider.tf": provider})
+	if len(got) != 1 || !strings.Contains(got[0], "policy.disabled_rules not known before the plan, so the defaults were assumed") {
+		t.Errorf("messages %q", got)
+	}
+	whole := "variable \"policy\" {\n  type = any\n}\n\nprovider \"dynamokeys\" {\n  policy = var.policy\n}\n"
+	got = messages(t, map[string]string{"main.tf": ordersTable, "provider.tf": whole})
+	if len(got) != 1 || !strings.HasPrefix(got[0], "dynamokeys: policy not known before the plan") {
+		t.Errorf("messages %q", got)
+	}
+}

@@ -108,24 +108,38 @@ type issue struct {
 	instance string
 }
 
-// analyzer runs the analysis once per module: TFLint checks every rule with the same runner.
+// analyzer runs the analysis once per runner: TFLint checks every rule with the runner of a module (of a
+// module instance), and checks the runners of called modules concurrently.
 type analyzer struct {
 	engines *engineCache
 
-	mu     sync.Mutex
-	runner tflint.Runner
+	mu       sync.Mutex
+	analyses map[tflint.Runner]*analysis
+}
+
+type analysis struct {
+	once   sync.Once
 	result []issue
 	err    error
 }
 
+// maxAnalyses bounds what a long-lived plugin (the language server's) keeps: runners of past lints are never
+// asked again, and one dropped too early is only analyzed again.
+const maxAnalyses = 256
+
 func (a *analyzer) issues(runner tflint.Runner) ([]issue, error) {
 	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.runner != runner || a.runner == nil {
-		a.runner = runner
-		a.result, a.err = analyzeSafely(runner, a.engines)
+	if a.analyses == nil || len(a.analyses) >= maxAnalyses {
+		a.analyses = map[tflint.Runner]*analysis{}
 	}
-	return a.result, a.err
+	one, ok := a.analyses[runner]
+	if !ok {
+		one = &analysis{}
+		a.analyses[runner] = one
+	}
+	a.mu.Unlock()
+	one.once.Do(func() { one.result, one.err = analyzeSafely(runner, a.engines) })
+	return one.result, one.err
 }
 
 // analyzeSafely turns a panic of the analysis into an error TFLint reports, instead of a crashed plugin.

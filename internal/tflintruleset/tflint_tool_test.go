@@ -256,12 +256,13 @@ func TestTFLintFixtures(t *testing.T) {
 	t.Run("custom policy_dirs", func(t *testing.T) {
 		t.Parallel()
 		// orders breaks the organisation's rule; scratch's provider configuration (an alias) has no
-		// policy_dirs; the called module's table uses the root's configuration, reported on the caller's name.
-		assertLint(t, lintJSON(t, fixture("custom"), tflintConfig), "dynamokeys_custom error main.tf:12", "dynamokeys_custom error main.tf:31")
+		// policy_dirs; the invoices module's table uses the root's default configuration, reported on the
+		// caller's name; the drafts module is passed the alias; the AWS table gets the built-in rules only.
+		assertLint(t, lintJSON(t, fixture("custom"), tflintConfig), "dynamokeys_custom error main.tf:13", "dynamokeys_custom error main.tf:32")
 		// --chdir: the relative path is still read from the root module's directory (TFLint names the files
 		// from the directory it started in).
 		assertLint(t, lintJSON(t, ".", tflintConfig, "--chdir", fixture("custom")),
-			"dynamokeys_custom error testdata/tflint/custom/main.tf:12", "dynamokeys_custom error testdata/tflint/custom/main.tf:31")
+			"dynamokeys_custom error testdata/tflint/custom/main.tf:13", "dynamokeys_custom error testdata/tflint/custom/main.tf:32")
 	})
 	t.Run("rule disabled by id", func(t *testing.T) {
 		t.Parallel()

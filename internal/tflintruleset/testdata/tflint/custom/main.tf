@@ -1,5 +1,6 @@
-# The provider's policy_dirs, read relative to the root module's directory as Terraform reads them. A called
-# module without a provider block of its own uses this configuration; a block of another alias, that one's.
+# The provider's policy_dirs, read relative to the root module's directory as Terraform reads them. A block
+# of another alias uses that configuration's settings; a called module, the configuration its module block
+# passes it (providers), else the default one.
 provider "dynamokeys" {
   policy = { policy_dirs = ["policies"] }
 }
@@ -29,4 +30,24 @@ resource "dynamokeys_sharded_table" "scratch" {
 module "invoices" {
   source = "./modules/table"
   name   = "invoices"
+}
+
+module "drafts" {
+  source = "./modules/table"
+  name   = "drafts"
+  providers = {
+    dynamokeys = dynamokeys.lenient
+  }
+}
+
+# The provider's settings govern its own resources: an AWS table gets the built-in rules only.
+resource "aws_dynamodb_table" "legacy" {
+  name         = "legacy"
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = "id"
+
+  attribute {
+    name = "id"
+    type = "S"
+  }
 }
