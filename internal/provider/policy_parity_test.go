@@ -290,6 +290,9 @@ var conftestOnPlan func(planJSON []byte) (deny, warn []policy.PlanResult, err er
 type parityCheck struct {
 	fired      map[string]bool
 	minDesigns int
+	// tflint, when set, is what the TFLint ruleset reported on the same configuration before the plan
+	// (tflintReported): the same rule ids for every block, since every input here is literal.
+	tflint *tflintParity
 }
 
 func (c parityCheck) CheckPlan(ctx context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
@@ -348,8 +351,11 @@ func (c parityCheck) CheckPlan(ctx context.Context, req plancheck.CheckPlanReque
 			c.fired[strings.SplitN(r, ":", 2)[0]] = true
 		}
 	}
+	if c.tflint != nil {
+		problems = append(problems, compareTFLint(provider, *c.tflint)...)
+	}
 	if len(problems) > 0 {
-		resp.Error = fmt.Errorf("the bundle and the provider disagree:\n%s", strings.Join(problems, "\n"))
+		resp.Error = fmt.Errorf("the bundle, TFLint and the provider disagree:\n%s", strings.Join(problems, "\n"))
 	}
 }
 
@@ -371,7 +377,9 @@ resource "dynamokeys_sharded_table" "live" {
 
 // TestAccPolicyParity plans every parity design, the examples and tables planned for creation with the
 // real Terraform CLI, then applies a table and changes its shard count (DK402 needs the prior state), and
-// checks each plan with parityCheck. Together the plans must fire every rule of the catalogue.
+// checks each plan with parityCheck. Together the plans must fire every rule of the catalogue. The TFLint
+// ruleset, run on the first configuration before any plan, must report the rule ids the provider reports on
+// each block (DK402 aside: it needs the prior state, which only a plan has).
 func TestAccPolicyParity(t *testing.T) {
 	t.Parallel()
 	endpoint := testAccDynoxide(t)
@@ -391,6 +399,10 @@ func TestAccPolicyParity(t *testing.T) {
 	designs := len(parityDesigns) + len(parityTables) + n
 
 	fired := map[string]bool{}
+	tflint := tflintReported(t, config.String())
+	if len(tflint.skipped) > 2 {
+		t.Errorf("%d parity designs call a function, which only the real TFLint evaluates: keep them few", len(tflint.skipped))
+	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -399,7 +411,7 @@ func TestAccPolicyParity(t *testing.T) {
 				PlanOnly:           true,
 				ExpectNonEmptyPlan: true,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
-					parityCheck{fired: fired, minDesigns: designs},
+					parityCheck{fired: fired, minDesigns: designs, tflint: &tflint},
 				}},
 			},
 			{Config: providerBlock(endpoint) + parityLiveTable(4)},
@@ -422,7 +434,8 @@ func TestAccPolicyParity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%d designs planned; the provider and the bundle agree on them; %d of %d rules fired", designs, len(fired), len(engine.Catalogue()))
+	t.Logf("%d designs planned; the provider, the bundle and TFLint agree on them (TFLint on %d, the others need the real tool); %d of %d rules fired",
+		designs, len(tflint.reported)-len(tflint.skipped), len(fired), len(engine.Catalogue()))
 	for _, r := range engine.Catalogue() {
 		if !fired[r.ID] {
 			t.Errorf("no parity design fires %s %s: add one", r.ID, r.Name)

@@ -138,13 +138,10 @@ func designInput(values map[string]cty.Value, withTable bool) *keydesign.Input {
 	}
 	in.AccessPatterns = r.accessPatterns(get("access_patterns"))
 	in.Pricing = r.pricing(get("pricing"))
-	// Measured traffic comes from the dynamokeys_observed_traffic data source, which only a plan reads: the
-	// measured-traffic rules (DK70x) are the plan's.
-	for _, name := range []string{"observed", "observed_indexes"} {
-		if v := get(name); !v.IsKnown() || !v.IsNull() {
-			r.unknown = append(r.unknown, keydesign.Path{name})
-		}
-	}
+	// Measured traffic usually comes from the dynamokeys_observed_traffic data source, which only a plan
+	// reads (unknown here: the measured-traffic rules stay the plan's); an observation written out in the
+	// configuration is read as the provider reads it.
+	in.Observed = r.observations(get("observed"), get("observed_indexes"))
 
 	if withTable {
 		in.Kind = "sharded_table"

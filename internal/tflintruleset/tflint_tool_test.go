@@ -70,44 +70,25 @@ func runTFLint(t *testing.T, dir, config string, args ...string) ([]byte, int) {
 func lintJSON(t *testing.T, dir, config string, args ...string) []string {
 	t.Helper()
 	out, code := runTFLint(t, dir, config, append([]string{"--format", "json"}, args...)...)
-	var report struct {
-		Issues []struct {
-			Rule struct {
-				Name     string `json:"name"`
-				Severity string `json:"severity"`
-			} `json:"rule"`
-			Message string `json:"message"`
-			Range   struct {
-				Filename string `json:"filename"`
-				Start    struct {
-					Line int `json:"line"`
-				} `json:"start"`
-			} `json:"range"`
-		} `json:"issues"`
-		Errors []struct {
-			Message string `json:"message"`
-		} `json:"errors"`
-	}
-	if err := json.Unmarshal(out, &report); err != nil {
+	report, errs, err := testutil.ParseTFLintJSON(out)
+	if err != nil {
 		t.Fatalf("tflint output is not JSON (exit %d): %v\n%s", code, err, out)
 	}
-	if len(report.Errors) > 0 {
-		t.Fatalf("tflint errors: %+v", report.Errors)
+	if len(errs) > 0 {
+		t.Fatalf("tflint errors: %q", errs)
 	}
 	got := []string{}
-	hasError := false
-	for _, is := range report.Issues {
-		got = append(got, fmt.Sprintf("%s %s %s:%d", is.Rule.Name, is.Rule.Severity, filepath.ToSlash(is.Range.Filename), is.Range.Start.Line))
-		hasError = hasError || is.Rule.Severity == "error"
-		if is.Rule.Name != UnknownInputsRule && is.Rule.Name != CustomRule && !strings.HasPrefix(is.Message, strings.ToUpper(strings.TrimPrefix(is.Rule.Name, Name+"_"))+" ") &&
-			is.Rule.Name != InvalidDesignRule {
-			t.Errorf("the message of %s does not start with its rule id: %s", is.Rule.Name, is.Message)
+	for _, is := range report {
+		got = append(got, fmt.Sprintf("%s %s %s:%d", is.Rule, is.Severity, filepath.ToSlash(is.File), is.Line))
+		if is.Rule != UnknownInputsRule && is.Rule != CustomRule && !strings.HasPrefix(is.Message, strings.ToUpper(strings.TrimPrefix(is.Rule, Name+"_"))+" ") &&
+			is.Rule != InvalidDesignRule {
+			t.Errorf("the message of %s does not start with its rule id: %s", is.Rule, is.Message)
 		}
 	}
 	// TFLint fails on any issue, notices included (--minimum-failure-severity defaults to info), and passes
 	// without one.
-	if (len(report.Issues) > 0) != (code != 0) {
-		t.Errorf("tflint exited %d with %d issues", code, len(report.Issues))
+	if (len(report) > 0) != (code != 0) {
+		t.Errorf("tflint exited %d with %d issues", code, len(report))
 	}
 	slices.Sort(got)
 	return got
