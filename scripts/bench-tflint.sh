@@ -87,11 +87,23 @@ printf 'plugin "terraform" {\n  enabled = false\n}\n' >"${work}/off.hcl"
 run_once() {
   local start end
   start=$(date +%s%N)
-  TFLINT_PLUGIN_DIR="${work}/plugins" "${tflint}" --chdir "$1" --config "$2" --format json >"${work}/out.json" 2>&1 || true
+  TFLINT_PLUGIN_DIR="${work}/plugins" "${tflint}" --chdir "$1" --config "$2" --format json >"${work}/out.json" 2>"${work}/err.txt" || true
   end=$(date +%s%N)
   echo $(((end - start) / 1000000))
 }
-issues() { python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["issues"]))' "${work}/out.json"; }
+# issues prints how many issues the last run reported, or fails with TFLint's errors.
+issues() {
+  python3 - "${work}/out.json" "${work}/err.txt" <<'PY'
+import json, sys
+try:
+    report = json.load(open(sys.argv[1]))
+except ValueError:
+    sys.exit("bench-tflint: tflint printed no JSON:\n" + open(sys.argv[2]).read())
+if report.get("errors"):
+    sys.exit("bench-tflint: tflint failed: " + "; ".join(e["message"] for e in report["errors"]))
+print(len(report["issues"]))
+PY
+}
 
 run_once "${work}/tables" "${work}/on.hcl" >/dev/null
 found=$(issues)

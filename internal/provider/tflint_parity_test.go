@@ -14,10 +14,10 @@ import (
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/tflintruleset"
 )
 
-// tflintIssue is one issue TFLint reported: its rule, message and first line.
+// tflintIssue is one issue TFLint reported: its rule, severity (lower case), message and first line.
 type tflintIssue struct {
-	rule, message string
-	line          int
+	rule, severity, message string
+	line                    int
 }
 
 // tflintOnConfig runs the real TFLint with the plugin on a configuration; the tflintcheck build (make
@@ -75,6 +75,13 @@ func tflintReported(t *testing.T, config string) tflintParity {
 			t.Errorf("TFLint reported %s on %s, whose inputs are all literal: %s", is.rule, blocks[i].address, is.message)
 		default:
 			address, id := blocks[i].address, strings.Fields(is.message)[0]
+			if is.rule != tflintruleset.RuleName(id) {
+				t.Errorf("TFLint reported %s under the rule %s", id, is.rule)
+			}
+			// Every parity design has enforce = false: its error findings are warnings, as in the provider.
+			if is.severity != "warning" {
+				t.Errorf("TFLint reported %s on %s as %s, although its design has enforce = false", id, address, is.severity)
+			}
 			if !slices.Contains(out.reported[address], id) {
 				out.reported[address] = append(out.reported[address], id)
 				slices.Sort(out.reported[address])
@@ -99,7 +106,7 @@ func tflintInProcess(t *testing.T, config string) []tflintIssue {
 	}
 	var out []tflintIssue
 	for _, is := range runner.Issues {
-		out = append(out, tflintIssue{rule: is.Rule.Name(), message: is.Message, line: is.Range.Start.Line})
+		out = append(out, tflintIssue{rule: is.Rule.Name(), severity: strings.ToLower(is.Rule.Severity().String()), message: is.Message, line: is.Range.Start.Line})
 	}
 	return out
 }
@@ -118,9 +125,15 @@ func callsAFunction(body *hclsyntax.Body) bool {
 	return found
 }
 
-// compareTFLint lists where TFLint's rule ids differ from the provider's findings, block by block.
+// compareTFLint lists where TFLint's rule ids differ from the provider's findings, block by block: on
+// every block either reports.
 func compareTFLint(provider parityRules, tflint tflintParity) []string {
 	var problems []string
+	for address, ids := range tflint.reported {
+		if _, planned := provider[address]; !planned && len(ids) > 0 && !tflint.skipped[address] {
+			problems = append(problems, fmt.Sprintf("%s: TFLint reported %v on a block the plan does not hold", address, ids))
+		}
+	}
 	for _, address := range slices.Sorted(maps.Keys(provider)) {
 		if tflint.skipped[address] {
 			continue

@@ -54,7 +54,7 @@ func runTFLint(t *testing.T, config string) []tflintIssue {
 	}
 	issues := make([]tflintIssue, 0, len(report))
 	for _, is := range report {
-		issues = append(issues, tflintIssue{rule: is.Rule, message: is.Message, line: is.Line})
+		issues = append(issues, tflintIssue{rule: is.Rule, severity: is.Severity, message: is.Message, line: is.Line})
 	}
 	return issues
 }

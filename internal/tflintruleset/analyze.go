@@ -175,7 +175,7 @@ func checkDesign(ctx context.Context, engine *policy.Engine, settings policySett
 			values[name] = eval(a.Expr)
 		}
 	}
-	in := designInput(values, d.table)
+	in, invalid := designInput(values, d.table)
 	in.Address = d.address
 	var out []issue
 	if len(in.Unknown) > 0 {
@@ -193,7 +193,7 @@ func checkDesign(ctx context.Context, engine *policy.Engine, settings policySett
 		out = append(out, issue{rule: UnknownInputsRule, severity: tflint.NOTICE, message: notice, rng: d.block.DefRange, block: d.block})
 	}
 	doc, errs := keydesign.Analyze(in)
-	if len(errs) > 0 {
+	if errs = append(invalid, errs...); len(errs) > 0 {
 		for _, e := range errs {
 			out = append(out, issue{rule: InvalidDesignRule, severity: tflint.ERROR,
 				message: "dynamokeys: " + e.Error(), rng: designRange(d.block, e.Path), block: d.block})

@@ -23,7 +23,8 @@ var (
 // designInput builds the domain input of a dynamokeys block from its statically evaluated attributes, the way
 // the provider's expandDesign does from a plan: unknown values are nil and listed in Input.Unknown, so the
 // rules that need them stay silent. withTable adds the sharded table's name, billing mode and capacities.
-func designInput(values map[string]cty.Value, withTable bool) *keydesign.Input {
+// invalid are the values the provider refuses that keydesign.Analyze does not check.
+func designInput(values map[string]cty.Value, withTable bool) (*keydesign.Input, []*keydesign.FieldError) {
 	r := &reader{}
 	get := func(name string) cty.Value {
 		if v, ok := values[name]; ok {
@@ -169,7 +170,7 @@ func designInput(values map[string]cty.Value, withTable bool) *keydesign.Input {
 		keydesign.WithPricingDefaults(in, "", r.defaulted(get("table_class"), keydesign.Path{"table_class"}, "STANDARD"), pitr)
 	}
 	in.Unknown = r.unknown
-	return in
+	return in, r.invalid
 }
 
 // defaulted is a string attribute with the provider's default where it is not set.

@@ -1,6 +1,7 @@
 package tflintruleset
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/zclconf/go-cty/cty"
@@ -11,8 +12,8 @@ import (
 
 // observations reads `observed` and `observed_indexes` as the provider's expandObserved does: an observation
 // not wholly known (a data source's, read at plan time) marks `observed` unknown, so the measured rules stay
-// silent; an index's observation takes the index name of its key. An observation given for another index
-// than its key is the provider's error to report; it is left out here.
+// silent; an index's observation takes the index name of its key, and one given for another index than its
+// key is refused, with the provider's message.
 func (r *reader) observations(table, indexes cty.Value) []keydesign.ObservedInput {
 	var out []keydesign.ObservedInput
 	if o := r.observation(table, keydesign.Path{"observed"}); o != nil {
@@ -33,6 +34,8 @@ func (r *reader) observations(table, indexes cty.Value) []keydesign.ObservedInpu
 			o.IndexName = name
 		case name:
 		default:
+			r.invalid = append(r.invalid, &keydesign.FieldError{Path: keydesign.Path{"observed_indexes", name, "index_name"}, Message: fmt.Sprintf(
+				"is the observation of index %q, but it is given for index %q: give each index its own dynamokeys_observed_traffic", o.IndexName, name)})
 			continue
 		}
 		out = append(out, *o)

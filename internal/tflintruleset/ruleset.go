@@ -7,9 +7,11 @@ package tflintruleset
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/terraform-linters/tflint-plugin-sdk/hclext"
@@ -119,18 +121,23 @@ type analyzer struct {
 
 type analysis struct {
 	once   sync.Once
+	done   atomic.Bool
 	result []issue
 	err    error
 }
 
-// maxAnalyses bounds what a long-lived plugin (the language server's) keeps: runners of past lints are never
-// asked again, and one dropped too early is only analyzed again.
+// maxAnalyses bounds what a long-lived plugin (the language server's) keeps: past the bound, the finished
+// analyses are dropped. A runner of a past lint is never asked again; one still being checked is only
+// analyzed again.
 const maxAnalyses = 256
 
 func (a *analyzer) issues(runner tflint.Runner) ([]issue, error) {
 	a.mu.Lock()
-	if a.analyses == nil || len(a.analyses) >= maxAnalyses {
+	if a.analyses == nil {
 		a.analyses = map[tflint.Runner]*analysis{}
+	}
+	if len(a.analyses) >= maxAnalyses {
+		maps.DeleteFunc(a.analyses, func(_ tflint.Runner, one *analysis) bool { return one.done.Load() })
 	}
 	one, ok := a.analyses[runner]
 	if !ok {
@@ -138,7 +145,10 @@ func (a *analyzer) issues(runner tflint.Runner) ([]issue, error) {
 		a.analyses[runner] = one
 	}
 	a.mu.Unlock()
-	one.once.Do(func() { one.result, one.err = analyzeSafely(runner, a.engines) })
+	one.once.Do(func() {
+		one.result, one.err = analyzeSafely(runner, a.engines)
+		one.done.Store(true)
+	})
 	return one.result, one.err
 }
 

@@ -18,6 +18,9 @@ import (
 // `terraform validate`'s to report, not a key-design rule's.
 type reader struct {
 	unknown []keydesign.Path
+	// invalid are the values the provider refuses beyond their type (an observation given for another
+	// index than its key), which TFLint reports as the provider would.
+	invalid []*keydesign.FieldError
 }
 
 func extend(p keydesign.Path, steps ...string) keydesign.Path {
