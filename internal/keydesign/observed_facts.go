@@ -15,6 +15,21 @@ type ObservedInput struct {
 	observed.Observation
 }
 
+// ForIndex makes the observation the one of the index its observed_indexes key names: an observation that
+// names no index takes the key's, and one of another index is refused (its figures would be compared with
+// the wrong index's design), with the error on its index_name.
+func (o *ObservedInput) ForIndex(name string) *FieldError {
+	switch o.IndexName {
+	case "":
+		o.IndexName = name
+	case name:
+	default:
+		return &FieldError{Path: append(slices.Clone(o.Path), "index_name"), Message: fmt.Sprintf(
+			"is the observation of index %q, but it is given for index %q: give each index its own dynamokeys_observed_traffic", o.IndexName, name)}
+	}
+	return nil
+}
+
 // ObservedDoc is an observation in the design document with the facts the DK70x rules read.
 type ObservedDoc struct {
 	observed.Observation

@@ -258,3 +258,20 @@ func TestObservationOfAnotherTableIsQuestionable(t *testing.T) {
 		t.Errorf("questionable = %v", got)
 	}
 }
+
+func TestObservationForIndex(t *testing.T) {
+	t.Parallel()
+	named := ObservedInput{Path: Path{"observed_indexes", "by_status"}}
+	if err := named.ForIndex("by_status"); err != nil || named.IndexName != "by_status" {
+		t.Errorf("an observation naming no index: %v, index %q", err, named.IndexName)
+	}
+	same := ObservedInput{Path: Path{"observed_indexes", "by_status"}, Observation: observed.Observation{IndexName: "by_status"}}
+	if err := same.ForIndex("by_status"); err != nil {
+		t.Errorf("an observation of its own index: %v", err)
+	}
+	other := ObservedInput{Path: Path{"observed_indexes", "by_status"}, Observation: observed.Observation{IndexName: "by_day"}}
+	err := other.ForIndex("by_status")
+	if err == nil || err.Path.String() != "observed_indexes.by_status.index_name" || !strings.Contains(err.Message, `index "by_day", but it is given for index "by_status"`) {
+		t.Errorf("an observation of another index: %v", err)
+	}
+}

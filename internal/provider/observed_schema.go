@@ -215,13 +215,8 @@ func (e *expander) expandObserved(observed types.Object, indexes types.Map) []ke
 		if o == nil {
 			continue
 		}
-		switch o.IndexName {
-		case "":
-			o.IndexName = name
-		case name:
-		default:
-			addPathDiagnostic(&e.diags, true, append(p, "index_name"), "Invalid measured traffic",
-				fmt.Sprintf("%s: is the observation of index %q, but it is given for index %q: give each index its own dynamokeys_observed_traffic", p, o.IndexName, name))
+		if err := o.ForIndex(name); err != nil {
+			addPathDiagnostic(&e.diags, true, err.Path, "Invalid measured traffic", fmt.Sprintf("%s: %s", p, err.Message))
 			continue
 		}
 		out = append(out, *o)

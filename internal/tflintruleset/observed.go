@@ -1,7 +1,6 @@
 package tflintruleset
 
 import (
-	"fmt"
 	"strconv"
 
 	"github.com/zclconf/go-cty/cty"
@@ -29,13 +28,8 @@ func (r *reader) observations(table, indexes cty.Value) []keydesign.ObservedInpu
 		if o == nil {
 			continue
 		}
-		switch o.IndexName {
-		case "":
-			o.IndexName = name
-		case name:
-		default:
-			r.invalid = append(r.invalid, &keydesign.FieldError{Path: keydesign.Path{"observed_indexes", name, "index_name"}, Message: fmt.Sprintf(
-				"is the observation of index %q, but it is given for index %q: give each index its own dynamokeys_observed_traffic", o.IndexName, name)})
+		if err := o.ForIndex(name); err != nil {
+			r.invalid = append(r.invalid, err)
 			continue
 		}
 		out = append(out, *o)
