@@ -190,13 +190,13 @@ func checkDesign(ctx context.Context, engine *policy.Engine, settings policySett
 				"for_each": "; TFLint does not expand the for_each of a data block, so its each.key and each.value are known only to the plan",
 			}[d.repeatedBy]
 		}
-		out = append(out, issue{rule: UnknownInputsRule, severity: tflint.NOTICE, message: notice, rng: d.block.DefRange, block: d.block})
+		out = append(out, issue{rule: UnknownInputsRule, severity: tflint.NOTICE, message: notice, rng: d.block.DefRange, block: d.sourceBlock()})
 	}
 	doc, errs := keydesign.Analyze(in)
 	if errs = append(invalid, errs...); len(errs) > 0 {
 		for _, e := range errs {
 			out = append(out, issue{rule: InvalidDesignRule, severity: tflint.ERROR,
-				message: "dynamokeys: " + e.Error(), rng: designRange(d.block, e.Path), block: d.block})
+				message: "dynamokeys: " + e.Error(), rng: designRange(d.sourceBlock(), e.Path), block: d.sourceBlock()})
 		}
 		return out, nil
 	}
@@ -209,7 +209,7 @@ func checkDesign(ctx context.Context, engine *policy.Engine, settings policySett
 	findings, err := engine.Evaluate(ctx, doc)
 	if errors.Is(err, policy.ErrMalformedFinding) {
 		// The user's rule is at fault, not the design: an issue naming it, as the provider's diagnostic does.
-		return append(out, issue{rule: CustomRule, severity: tflint.ERROR, message: "dynamokeys: " + err.Error(), rng: d.block.DefRange, block: d.block}), nil
+		return append(out, issue{rule: CustomRule, severity: tflint.ERROR, message: "dynamokeys: " + err.Error(), rng: d.block.DefRange, block: d.sourceBlock()}), nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", d.address, err)
@@ -218,7 +218,7 @@ func checkDesign(ctx context.Context, engine *policy.Engine, settings policySett
 		if settings.disabled[f.Rule] {
 			continue
 		}
-		out = append(out, issue{rule: tflintRule(f.Rule), severity: severityOf(f.Severity, enforce), message: findingMessage(f), rng: designRange(d.block, f.Path), block: d.block})
+		out = append(out, issue{rule: tflintRule(f.Rule), severity: severityOf(f.Severity, enforce), message: findingMessage(f), rng: designRange(d.sourceBlock(), f.Path), block: d.sourceBlock()})
 	}
 	if d.instance {
 		for i := range out {
@@ -250,7 +250,9 @@ func checkAWS(ctx context.Context, runner tflint.Runner, engine *policy.Engine, 
 	if len(tables) == 0 && len(gsis) == 0 {
 		return out, nil
 	}
-	blocks := map[string]*hclext.Block{}
+	// blocks are the expanded blocks, whose nested blocks include what dynamic blocks made (the lines of a
+	// finding on an index); sources the blocks as written, whose expressions show the variables they read.
+	blocks, sources := map[string]*hclext.Block{}, map[string]*hclext.Block{}
 	standalone := map[string]bool{}
 	instances := map[string]bool{}
 	configured := map[string]bool{}
@@ -258,6 +260,7 @@ func checkAWS(ctx context.Context, runner tflint.Runner, engine *policy.Engine, 
 	add := func(resourceType string, list []addressed) {
 		for _, b := range list {
 			blocks[b.address] = b.block
+			sources[b.address] = b.sourceBlock()
 			instances[b.address] = b.instance
 			var unknown []string
 			after, afterUnknown := planValues(b.block.Body, eval, "", &unknown)
@@ -283,7 +286,7 @@ func checkAWS(ctx context.Context, runner tflint.Runner, engine *policy.Engine, 
 			}
 			if len(unknown) > 0 {
 				out = append(out, issue{rule: UnknownInputsRule, severity: tflint.NOTICE, message: unknownNotice(unknown), rng: b.block.DefRange,
-					block: b.block, instance: instanceName(b)})
+					block: b.sourceBlock(), instance: instanceName(b)})
 			}
 		}
 	}
@@ -310,7 +313,7 @@ func checkAWS(ctx context.Context, runner tflint.Runner, engine *policy.Engine, 
 		doc := documents[address]
 		findings, err := engine.EvaluateValue(ctx, doc)
 		if errors.Is(err, policy.ErrMalformedFinding) {
-			out = append(out, issue{rule: CustomRule, severity: tflint.ERROR, message: "dynamokeys: " + err.Error(), rng: blocks[address].DefRange, block: blocks[address]})
+			out = append(out, issue{rule: CustomRule, severity: tflint.ERROR, message: "dynamokeys: " + err.Error(), rng: blocks[address].DefRange, block: sources[address]})
 			continue
 		}
 		if err != nil {
@@ -329,7 +332,7 @@ func checkAWS(ctx context.Context, runner tflint.Runner, engine *policy.Engine, 
 				rng = standaloneGSIRange(block, f.Path)
 			}
 			out = append(out, issue{rule: tflintRule(f.Rule), severity: severityOf(f.Severity, true), message: findingMessage(f), rng: rng,
-				block: block, instance: instanceName(addressed{address: about, instance: instances[about]})})
+				block: sources[about], instance: instanceName(addressed{address: about, instance: instances[about]})})
 		}
 	}
 	return out, nil

@@ -24,11 +24,22 @@ import (
 var metaArguments = &hclext.BodySchema{Attributes: attributeSchemas("count", "for_each")}
 
 // addressed is one block to check, with its Terraform address; instance is set when count or for_each made
-// it one of several instances of its block, to name it in the issues they share the lines of.
+// it one of several instances of its block, to name it in the issues they share the lines of. source is the
+// block as written, where issues find their lines: TFLint gives an instance's attributes as values bound to
+// the whole expression, with no object items left to point into.
 type addressed struct {
 	address  string
 	block    *hclext.Block
 	instance bool
+	source   *hclext.Block
+}
+
+// sourceBlock is the block as written that a's issues point into.
+func (a addressed) sourceBlock() *hclext.Block {
+	if a.source != nil {
+		return a.source
+	}
+	return a.block
 }
 
 // resourceInstances returns the instances of every resourceType block of the module, with their addresses,
@@ -38,7 +49,8 @@ func resourceInstances(runner tflint.Runner, resourceType string, schema *hclext
 	if err != nil {
 		return nil, nil, err
 	}
-	raw, err := runner.GetResourceContent(resourceType, metaArguments, &tflint.GetModuleContentOption{ExpandMode: tflint.ExpandModeNone})
+	asWritten := &hclext.BodySchema{Attributes: append(slices.Clone(schema.Attributes), metaArguments.Attributes...), Blocks: schema.Blocks}
+	raw, err := runner.GetResourceContent(resourceType, asWritten, &tflint.GetModuleContentOption{ExpandMode: tflint.ExpandModeNone})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -53,6 +65,7 @@ func resourceInstances(runner tflint.Runner, resourceType string, schema *hclext
 // an address.
 func instanceAddresses(prefix string, raw, expanded []*hclext.Block, eval func(hcl.Expression) cty.Value) ([]addressed, []issue) {
 	type origin struct {
+		block    *hclext.Block
 		name     string
 		keys     []string
 		repeated bool
@@ -66,7 +79,7 @@ func instanceAddresses(prefix string, raw, expanded []*hclext.Block, eval func(h
 	origins := map[place]*origin{}
 	var notices []issue
 	for _, b := range raw {
-		o := &origin{name: b.Labels[len(b.Labels)-1]}
+		o := &origin{block: b, name: b.Labels[len(b.Labels)-1]}
 		origins[place{b.DefRange.Filename, b.DefRange.Start}] = o
 		var unknown *hclext.Attribute
 		o.keys, o.repeated, unknown = instanceKeys(b, eval)
@@ -89,6 +102,7 @@ func instanceAddresses(prefix string, raw, expanded []*hclext.Block, eval func(h
 			o.next++
 			a.address += key
 			a.instance = true
+			a.source = o.block
 		}
 		// Two blocks of one address would make the adapter's documents collide: number the later ones.
 		for n := 1; used[a.address]; n++ {

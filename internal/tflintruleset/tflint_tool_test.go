@@ -217,7 +217,9 @@ func TestTFLintFixtures(t *testing.T) {
 			// count = "2", converted as TFLint converts it; both files' blocks start at line 1.
 			"dynamokeys_dk302 warning counted.tf:5",
 			// A for_each whose keys are known and values not still names its instances.
-			"dynamokeys_dk302 warning unknown_values.tf:5")
+			"dynamokeys_dk302 warning unknown_values.tf:5",
+			// An instance's finding on an index, on the index's line of a multi-line attribute.
+			"dynamokeys_dk501 warning lines.tf:12")
 		// (unknown_values.tf's data block has count = 0: nothing to check, nothing reported.)
 		out, _ := runTFLint(t, dir, tflintConfig, "--format", "compact")
 		for _, want := range []string{
