@@ -1,6 +1,7 @@
-// Command trivybundle writes the policy bundle in the form Trivy loads as custom checks (policy.WriteTrivyChecks):
+// Command trivybundle writes the policy bundle in the form Trivy loads as custom checks (policy.WriteTrivyChecks),
+// with the user's own rules of any POLICY_DIR (packages dynamokeys.custom.*, as the provider's policy_dirs):
 //
-//	go run ./internal/cmd/trivybundle OUTPUT_DIR
+//	go run ./internal/cmd/trivybundle OUTPUT_DIR [POLICY_DIR ...]
 //	trivy config --config-check OUTPUT_DIR --check-namespaces dynamokeys_trivy --misconfig-scanners json plan.json
 //
 // Nothing of it is kept by hand: it is generated from the embedded bundle and its catalogue.
@@ -14,11 +15,11 @@ import (
 )
 
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: trivybundle OUTPUT_DIR")
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: trivybundle OUTPUT_DIR [POLICY_DIR ...]")
 		os.Exit(2)
 	}
-	if err := policy.WriteTrivyChecks(os.Args[1]); err != nil {
+	if err := policy.WriteTrivyChecks(os.Args[1], os.Args[2:]...); err != nil {
 		fmt.Fprintln(os.Stderr, "trivybundle:", err)
 		os.Exit(1)
 	}
