@@ -1,7 +1,7 @@
 //go:build trivycheck
 
 // Trivy with the bundle as custom checks on every plan fixture. These tests need a Trivy binary, so they are
-// not part of `go test ./...`: `make check-trivy` builds the pinned Trivy into .bin/ and runs them with
+// not part of `go test ./...`: `make check-bundle` builds the pinned Trivy into .bin/ and runs them with
 //
 //	TRIVY=/path/to/trivy go test -tags trivycheck -run TestTrivy ./internal/policy
 
@@ -30,7 +30,7 @@ import (
 func TestTrivyReportsWhatConftestReports(t *testing.T) {
 	trivy := os.Getenv("TRIVY")
 	if trivy == "" {
-		t.Fatal("TRIVY is not set: run make check-trivy, which builds the pinned Trivy and passes its path")
+		t.Fatal("TRIVY is not set: run make check-bundle, which builds the pinned Trivy and passes its path")
 	}
 	checks := t.TempDir()
 	if err := WriteTrivyChecks(checks); err != nil {
@@ -71,7 +71,7 @@ func TestTrivyReportsWhatConftestReports(t *testing.T) {
 func TestTrivyRunsYourOwnRules(t *testing.T) {
 	trivy := os.Getenv("TRIVY")
 	if trivy == "" {
-		t.Fatal("TRIVY is not set: run make check-trivy, which builds the pinned Trivy and passes its path")
+		t.Fatal("TRIVY is not set: run make check-bundle, which builds the pinned Trivy and passes its path")
 	}
 	// An error on every table not named prod-*, a warning on every design with a GSI, and a malformed
 	// finding on a table named events_hot (which conftest denies with the rule's package named).
