@@ -117,6 +117,20 @@ type analyzer struct {
 
 	mu       sync.Mutex
 	analyses map[tflint.Runner]*analysis
+
+	// reported are the issues the instances of each called module (count or for_each on its module block)
+	// have reported in this lint, which TFLint checks one runner per instance: what another instance reports
+	// alike, on the caller's same argument, is reported once. TFLint checks the root module first in each
+	// lint, which starts the set anew.
+	reportedMu sync.Mutex
+	reported   map[issueKey]bool
+}
+
+// issueKey is an issue as TFLint shows it, in a module.
+type issueKey struct {
+	module, rule, message string
+	severity              tflint.Severity
+	rng                   hcl.Range
 }
 
 type analysis struct {
@@ -147,9 +161,38 @@ func (a *analyzer) issues(runner tflint.Runner) ([]issue, error) {
 	a.mu.Unlock()
 	one.once.Do(func() {
 		one.result, one.err = analyzeSafely(runner, a.engines)
+		if one.err == nil {
+			one.result, one.err = a.firstReports(runner, one.result)
+		}
 		one.done.Store(true)
 	})
 	return one.result, one.err
+}
+
+// firstReports drops the issues another instance of the same called module has already reported in this
+// lint; in the root module it starts the lint's record.
+func (a *analyzer) firstReports(runner tflint.Runner, issues []issue) ([]issue, error) {
+	module, err := runner.GetModulePath()
+	if err != nil {
+		return nil, err
+	}
+	a.reportedMu.Lock()
+	defer a.reportedMu.Unlock()
+	if module.IsRoot() || a.reported == nil {
+		a.reported = map[issueKey]bool{}
+	}
+	if module.IsRoot() {
+		return issues, nil
+	}
+	var out []issue
+	for _, is := range issues {
+		key := issueKey{module: module.String(), rule: is.rule, message: is.message, severity: is.severity, rng: is.rng}
+		if !a.reported[key] {
+			a.reported[key] = true
+			out = append(out, is)
+		}
+	}
+	return out, nil
 }
 
 // analyzeSafely turns a panic of the analysis into an error TFLint reports, instead of a crashed plugin.
