@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/terraform-linters/tflint-plugin-sdk/hclext"
@@ -117,11 +116,12 @@ type analyzer struct {
 
 	mu       sync.Mutex
 	analyses map[tflint.Runner]*analysis
+	// lint counts the lints, each started by the root module's runner, which TFLint checks first.
+	lint int
 
 	// reported are the issues the instances of each called module (count or for_each on its module block)
 	// have reported in this lint, which TFLint checks one runner per instance: what another instance reports
-	// alike, on the caller's same argument, is reported once. TFLint checks the root module first in each
-	// lint, which starts the set anew.
+	// alike, on the caller's same argument, is reported once. The root module's analysis starts it anew.
 	reportedMu sync.Mutex
 	reported   map[issueKey]bool
 }
@@ -135,14 +135,13 @@ type issueKey struct {
 
 type analysis struct {
 	once   sync.Once
-	done   atomic.Bool
+	lint   int
 	result []issue
 	err    error
 }
 
-// maxAnalyses bounds what a long-lived plugin (the language server's) keeps: past the bound, the finished
-// analyses are dropped. A runner of a past lint is never asked again; one still being checked is only
-// analyzed again.
+// maxAnalyses bounds what a long-lived plugin (the language server's) keeps: past the bound, the analyses of
+// earlier lints are dropped, whose runners TFLint never asks again.
 const maxAnalyses = 256
 
 func (a *analyzer) issues(runner tflint.Runner) ([]issue, error) {
@@ -150,12 +149,16 @@ func (a *analyzer) issues(runner tflint.Runner) ([]issue, error) {
 	if a.analyses == nil {
 		a.analyses = map[tflint.Runner]*analysis{}
 	}
-	if len(a.analyses) >= maxAnalyses {
-		maps.DeleteFunc(a.analyses, func(_ tflint.Runner, one *analysis) bool { return one.done.Load() })
-	}
 	one, ok := a.analyses[runner]
 	if !ok {
-		one = &analysis{}
+		// TFLint checks the root module first in each lint: its runner starts a lint.
+		if module, err := runner.GetModulePath(); err == nil && module.IsRoot() {
+			a.lint++
+		}
+		if len(a.analyses) >= maxAnalyses {
+			maps.DeleteFunc(a.analyses, func(_ tflint.Runner, old *analysis) bool { return old.lint < a.lint })
+		}
+		one = &analysis{lint: a.lint}
 		a.analyses[runner] = one
 	}
 	a.mu.Unlock()
@@ -164,7 +167,6 @@ func (a *analyzer) issues(runner tflint.Runner) ([]issue, error) {
 		if one.err == nil {
 			one.result, one.err = a.firstReports(runner, one.result)
 		}
-		one.done.Store(true)
 	})
 	return one.result, one.err
 }
