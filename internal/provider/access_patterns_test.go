@@ -170,31 +170,28 @@ func TestAccShardedTableAccessPatternsTouchNothing(t *testing.T) {
 	api := testAPI(t, endpoint)
 	name := "patterns-orders"
 	created := &tableCreation{}
+	// config is the table with the access_patterns line patterns (none when empty).
+	config := func(patterns string) string {
+		return providerBlock(endpoint) + fmt.Sprintf(`
+resource "dynamokeys_sharded_table" "t" {
+  name                = %q
+  deletion_protection = false
+  partition_key       = { name = "customer", template = "CUSTOMER#{customer_id}" }
+  sort_key            = { name = "order_key", template = "ORDER#{order_id}" }
+  segments            = { customer_id = { kind = "id" }, order_id = { kind = "id" } }
+  %s
+}`, name, patterns)
+	}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             checkTableGone(api, name),
 		Steps: []resource.TestStep{
 			{
-				Config: providerBlock(endpoint) + fmt.Sprintf(`
-resource "dynamokeys_sharded_table" "t" {
-  name                = %q
-  deletion_protection = false
-  partition_key       = { name = "customer", template = "CUSTOMER#{customer_id}" }
-  sort_key            = { name = "order_key", template = "ORDER#{order_id}" }
-  segments            = { customer_id = { kind = "id" }, order_id = { kind = "id" } }
-}`, name),
-				Check: created.record(api, name),
+				Config: config(""),
+				Check:  created.record(api, name),
 			},
 			{
-				Config: providerBlock(endpoint) + fmt.Sprintf(`
-resource "dynamokeys_sharded_table" "t" {
-  name                = %q
-  deletion_protection = false
-  partition_key       = { name = "customer", template = "CUSTOMER#{customer_id}" }
-  sort_key            = { name = "order_key", template = "ORDER#{order_id}" }
-  segments            = { customer_id = { kind = "id" }, order_id = { kind = "id" } }
-  access_patterns     = { orders_of_customer = { equals = ["customer_id"], reads_per_second = 40, items = 10 } }
-}`, name),
+				Config: config(`access_patterns     = { orders_of_customer = { equals = ["customer_id"], reads_per_second = 40, items = 10 } }`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(smallAddress, plancheck.ResourceActionUpdate),
 				}},
@@ -206,15 +203,7 @@ resource "dynamokeys_sharded_table" "t" {
 			},
 			{
 				// Changing a pattern again plans an update and nothing else.
-				Config: providerBlock(endpoint) + fmt.Sprintf(`
-resource "dynamokeys_sharded_table" "t" {
-  name                = %q
-  deletion_protection = false
-  partition_key       = { name = "customer", template = "CUSTOMER#{customer_id}" }
-  sort_key            = { name = "order_key", template = "ORDER#{order_id}" }
-  segments            = { customer_id = { kind = "id" }, order_id = { kind = "id" } }
-  access_patterns     = { orders_of_customer = { equals = ["customer_id"], reads_per_second = 80, items = 10 } }
-}`, name),
+				Config: config(`access_patterns     = { orders_of_customer = { equals = ["customer_id"], reads_per_second = 80, items = 10 } }`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(smallAddress, plancheck.ResourceActionUpdate),
 				}},
