@@ -25,6 +25,24 @@ type Data struct {
 	Limits   Limits `json:"limits"`
 	// Pricing is the price table of the cost model.
 	Pricing Pricing `json:"pricing"`
+	// NameHints are the words that make a bare key attribute name a time bucket or few values.
+	NameHints NameHints `json:"name_hints"`
+}
+
+// NameHints is the one table of how a key attribute known only by its name and type reads: the rules split
+// the name into words (snake_case, kebab-case, camelCase) and match whole words. The rule reference prints
+// it.
+type NameHints struct {
+	Note string `json:"note"`
+	// LowCardinalityWords make a name few-valued when they are its last word (order_status, logLevel).
+	LowCardinalityWords []string `json:"low_cardinality_words"`
+	// BooleanPrefixes make a name of two or more words few-valued when they are its first (is_active).
+	BooleanPrefixes []string `json:"boolean_prefixes"`
+	// TimeBucketWords make a name a time bucket, whatever its type (order_date, eventDay).
+	TimeBucketWords []string `json:"time_bucket_words"`
+	// TimestampWords make a string a time (a date or a bucket, possibly); a number named so holds epoch
+	// values, each its own key.
+	TimestampWords []string `json:"timestamp_words"`
 }
 
 // Limits are DynamoDB's limits (AWS DynamoDB Developer Guide pages in contributing/capacity-model.md), the

@@ -117,7 +117,7 @@ else := "low_cardinality" if {
 
 else := hint if {
 	gsi.partition_key_cardinality == null
-	hints := {lib.name_hint(k.name) | some k in gsi.partition_key}
+	hints := {lib.name_hint(k.name, object.get(k, "type", "S")) | some k in gsi.partition_key}
 	not "" in hints
 	hint := gsi_name_hint(hints)
 }

@@ -206,13 +206,23 @@ name_problems contains {"path": ["name"], "msg": msg} if {
 	msg := sprintf("table name %q is not %s", [name, name_rule])
 }
 
+# A table needs a name; the data source's designs have none to check.
+name_problems contains {"path": ["name"], "msg": msg} if {
+	input.kind in {"sharded_table", "aws_dynamodb_table"}
+	input.table.name == ""
+	lib.known("name")
+	msg := sprintf("the table name is empty; a table name is %s", [name_rule])
+}
+
 name_problems contains {"path": ["local_secondary_indexes", index.name], "msg": index_name_message(index.name)} if {
 	some index in input.table.lsis
+	lib.known(concat(".", ["local_secondary_indexes", index.name]))
 	not regex.match(name_pattern, index.name)
 }
 
 name_problems contains {"path": ["global_secondary_indexes", index.name], "msg": index_name_message(index.name)} if {
 	some index in input.table.gsis
+	lib.known(concat(".", ["global_secondary_indexes", index.name]))
 	not regex.match(name_pattern, index.name)
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/format"
@@ -17,7 +18,7 @@ const DataModulePath = "data.rego"
 
 // DataModule renders the bundle's data file (policies/dynamokeys/source/data.json) as the Rego module
 // policies/data.rego: one rule per top-level key of package dynamokeys (data_format, version, docs_base,
-// limits, pricing), in the data file's order. The limits then travel with the rules: conftest --policy, opa eval -d,
+// limits, pricing, name_hints), in the data file's order. The limits then travel with the rules: conftest --policy, opa eval -d,
 // an HCP Terraform, Spacelift or env0 policy set, or the provider's embedded engine cannot load the rules
 // without them. `make generate` writes it (internal/cmd/datamodule); TestDataModuleIsGenerated fails when
 // it is stale.
@@ -37,7 +38,8 @@ func DataModule() ([]byte, error) {
 	src.WriteString("# The bundle's data as rules of package dynamokeys, so that every loader of the rules loads the limits too;\n")
 	src.WriteString("# the entry points refuse to evaluate a plan without them (lib.data_problem).\n")
 	src.WriteString("package dynamokeys\n")
-	for _, key := range []string{"data_format", "version", "docs_base", "limits", "pricing"} {
+	keys := []string{"data_format", "version", "docs_base", "limits", "pricing", "name_hints"}
+	for _, key := range keys {
 		raw, ok := top[key]
 		if !ok {
 			return nil, fmt.Errorf("the data file has no %q", key)
@@ -48,8 +50,8 @@ func DataModule() ([]byte, error) {
 		}
 		fmt.Fprintf(&src, "\n%s := %s\n", key, indented.String())
 	}
-	if len(top) != 5 {
-		return nil, fmt.Errorf("the data file has %d top-level keys; DataModule writes data_format, version, docs_base, limits and pricing", len(top))
+	if len(top) != len(keys) {
+		return nil, fmt.Errorf("the data file has %d top-level keys; DataModule writes %s", len(top), strings.Join(keys, ", "))
 	}
 	return format.SourceWithOpts(DataModulePath, src.Bytes(), format.Opts{RegoVersion: ast.RegoV1})
 }

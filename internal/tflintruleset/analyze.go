@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/terraform-linters/tflint-plugin-sdk/hclext"
 	"github.com/terraform-linters/tflint-plugin-sdk/tflint"
 	"github.com/zclconf/go-cty/cty"
@@ -19,7 +19,8 @@ import (
 
 // analyze reads every key design of the module and returns its issues.
 func analyze(ctx context.Context, runner tflint.Runner, engines *engineCache) ([]issue, error) {
-	eval := evaluator(runner, tflint.SelfModuleCtxType)
+	failed := &failures{}
+	eval := evaluator(runner, tflint.SelfModuleCtxType, failed)
 	var out []issue
 	settings, err := providerSettings(runner, eval)
 	if err != nil {
@@ -43,19 +44,19 @@ func analyze(ctx context.Context, runner tflint.Runner, engines *engineCache) ([
 		if _, ok := settings[alias]; !ok {
 			alias = ""
 		}
-		found, err := checkDesign(ctx, engineOf[alias], settings[alias], d, eval)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, found...)
+		out = append(out, checkDesign(ctx, engineOf[alias], settings[alias], d, eval)...)
+		out = append(out, unreadable(d.addressed, failed)...)
 	}
 	// The provider's policy settings govern its own resources; the AWS provider's tables get the built-in
 	// rules, which .tflint.hcl turns on and off like any TFLint rule.
-	found, err := checkAWS(ctx, runner, engines.builtin, eval)
-	if err != nil {
-		return nil, err
+	found, checked := checkAWS(ctx, runner, engines.builtin, eval)
+	out = append(out, found...)
+	for _, b := range checked {
+		out = append(out, unreadable(b, failed)...)
 	}
-	out = mergeInstances(append(out, found...))
+	// An input TFLint could not evaluate is the unreadable issue's, not also a notice.
+	out = slices.DeleteFunc(out, func(is issue) bool { return is.rule == UnknownInputsRule && failed.overlaps(is.rng) })
+	out = mergeInstances(out)
 	module, err := runner.GetModulePath()
 	if err != nil {
 		return nil, err
@@ -66,59 +67,60 @@ func analyze(ctx context.Context, runner tflint.Runner, engines *engineCache) ([
 	return out, nil
 }
 
-// inCalledModule moves the issues of a called module onto the expressions of its block that read the module's
-// variables: TFLint reports an issue of a called module only on such an expression, at the caller's
-// argument that sets the variable, which is where the values that made the design fail come from. An issue
-// of a block that reads no variable is the module's own, reported when TFLint lints the module itself.
+// inCalledModule moves the issues of a called module onto one reference to a module variable in their block:
+// TFLint reports an issue of a called module only on an expression that reads its variables, at the
+// caller's argument that sets each variable the expression reads. The reference is the first in the
+// issue's own expression, the input it is about, else the block's first, so that an issue is reported once,
+// at one argument of the caller. An issue of a block that reads no variable is the module's own, reported
+// when TFLint lints the module itself.
 func inCalledModule(issues []issue) []issue {
 	var out []issue
 	for _, is := range issues {
-		for _, rng := range variableExpressions(is.block) {
-			moved := is
-			moved.rng = rng
-			out = append(out, moved)
+		refs := variableReferences(is.block)
+		if len(refs) == 0 {
+			continue
 		}
+		moved := is
+		moved.rng = refs[0]
+		for _, rng := range refs {
+			if rng.Filename == is.rng.Filename && rng.Start.Byte >= is.rng.Start.Byte && rng.End.Byte <= is.rng.End.Byte {
+				moved.rng = rng
+				break
+			}
+		}
+		out = append(out, moved)
 	}
 	return out
 }
 
-// variableExpressions are the ranges of the innermost expressions of a block that refer to var.*.
-func variableExpressions(block *hclext.Block) []hcl.Range {
+// variableReferences are the ranges of the references to var.* in a block as written, in source order.
+func variableReferences(block *hclext.Block) []hcl.Range {
 	if block == nil {
 		return nil
 	}
 	var out []hcl.Range
-	var walk func(hcl.Expression)
-	walk = func(expr hcl.Expression) {
-		switch e := expr.(type) {
-		case *hclsyntax.ObjectConsExpr:
-			for _, item := range e.Items {
-				walk(item.ValueExpr)
-			}
-			return
-		case *hclsyntax.TupleConsExpr:
-			for _, el := range e.Exprs {
-				walk(el)
-			}
-			return
-		}
-		for _, traversal := range expr.Variables() {
-			if traversal.RootName() == "var" {
-				out = append(out, expr.Range())
-				return
-			}
-		}
-	}
 	var body func(*hclext.BodyContent)
 	body = func(b *hclext.BodyContent) {
-		for _, name := range slices.Sorted(maps.Keys(b.Attributes)) {
-			walk(b.Attributes[name].Expr)
+		for _, a := range b.Attributes {
+			for _, traversal := range a.Expr.Variables() {
+				if traversal.RootName() == "var" && len(traversal) > 1 {
+					// var.name alone, not what follows it (var.name.attr[0]): TFLint reads the range as an
+					// expression, which must name the one variable.
+					out = append(out, hcl.RangeBetween(traversal[0].SourceRange(), traversal[1].SourceRange()))
+				}
+			}
 		}
 		for _, nested := range b.Blocks {
 			body(nested.Body)
 		}
 	}
 	body(block.Body)
+	slices.SortFunc(out, func(a, b hcl.Range) int {
+		if c := strings.Compare(a.Filename, b.Filename); c != 0 {
+			return c
+		}
+		return a.Start.Byte - b.Start.Byte
+	})
 	return out
 }
 
@@ -142,14 +144,15 @@ func dynamokeysBlocks(runner tflint.Runner, eval func(hcl.Expression) cty.Value)
 	for _, b := range resources {
 		out = append(out, designBlock{addressed: b, table: true, providerAlias: providerAlias(b.block)})
 	}
+	// TFLint does not expand data blocks: one block, one address, checked once, unless count or for_each
+	// is known to make no instance at all (count = var.enabled ? 1 : 0). Read as written, so that nothing of
+	// another data block is evaluated.
 	data, err := runner.GetModuleContent(&hclext.BodySchema{Blocks: []hclext.BlockSchema{{
 		Type: "data", LabelNames: []string{"type", "name"}, Body: &hclext.BodySchema{Attributes: attributeSchemas(append([]string{"count", "for_each", "provider"}, designAttributes...)...)},
-	}}}, nil)
+	}}}, &tflint.GetModuleContentOption{ExpandMode: tflint.ExpandModeNone})
 	if err != nil {
-		return nil, nil, err
+		return out, notices, nil //nolint:nilerr // a block Terraform cannot read either: TFLint reports it
 	}
-	// TFLint does not expand data blocks: one block, one address, checked once, unless count or for_each
-	// is known to make no instance at all (count = var.enabled ? 1 : 0).
 	for _, b := range data.Blocks {
 		if b.Labels[0] != "dynamokeys_keydesign" {
 			continue
@@ -168,7 +171,7 @@ func dynamokeysBlocks(runner tflint.Runner, eval func(hcl.Expression) cty.Value)
 	return out, notices, nil
 }
 
-func checkDesign(ctx context.Context, engine *policy.Engine, settings policySettings, d designBlock, eval func(hcl.Expression) cty.Value) ([]issue, error) {
+func checkDesign(ctx context.Context, engine *policy.Engine, settings policySettings, d designBlock, eval func(hcl.Expression) cty.Value) []issue {
 	values := map[string]cty.Value{}
 	for name, a := range d.block.Body.Attributes {
 		if name != "count" && name != "for_each" && name != "provider" {
@@ -179,18 +182,18 @@ func checkDesign(ctx context.Context, engine *policy.Engine, settings policySett
 	in.Address = d.address
 	var out []issue
 	if len(in.Unknown) > 0 {
-		paths := make([]string, len(in.Unknown))
-		for i, p := range in.Unknown {
-			paths[i] = p.String()
-		}
-		notice := unknownNotice(paths)
+		var suffix string
 		if d.repeatedBy != "" {
-			notice += map[string]string{
+			suffix = map[string]string{
 				"count":    "; TFLint does not expand the count of a data block, so its count.index is known only to the plan",
 				"for_each": "; TFLint does not expand the for_each of a data block, so its each.key and each.value are known only to the plan",
 			}[d.repeatedBy]
 		}
-		out = append(out, issue{rule: UnknownInputsRule, severity: tflint.NOTICE, message: notice, rng: d.block.DefRange, block: d.sourceBlock()})
+		inputs := make([]unknownInput, len(in.Unknown))
+		for i, p := range in.Unknown {
+			inputs[i] = unknownInput{name: p.String(), rng: designRange(d.sourceBlock(), p)}
+		}
+		out = append(out, unknownNotices(inputs, suffix, d.sourceBlock(), "")...)
 	}
 	doc, errs := keydesign.Analyze(in)
 	if errs = append(invalid, errs...); len(errs) > 0 {
@@ -198,7 +201,7 @@ func checkDesign(ctx context.Context, engine *policy.Engine, settings policySett
 			out = append(out, issue{rule: InvalidDesignRule, severity: tflint.ERROR,
 				message: "dynamokeys: " + e.Error(), rng: designRange(d.sourceBlock(), e.Path), block: d.sourceBlock()})
 		}
-		return out, nil
+		return withInstance(out, d.addressed)
 	}
 	// The block's enforce, else the provider's, as the provider stamps the document.
 	enforce := settings.enforce
@@ -207,12 +210,14 @@ func checkDesign(ctx context.Context, engine *policy.Engine, settings policySett
 	}
 	doc.Policy = &keydesign.PolicySettings{Enforce: enforce, DisabledRules: slices.Sorted(maps.Keys(settings.disabled))}
 	findings, err := engine.Evaluate(ctx, doc)
-	if errors.Is(err, policy.ErrMalformedFinding) {
-		// The user's rule is at fault, not the design: an issue naming it, as the provider's diagnostic does.
-		return append(out, issue{rule: CustomRule, severity: tflint.ERROR, message: "dynamokeys: " + err.Error(), rng: d.block.DefRange, block: d.sourceBlock()}), nil
-	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", d.address, err)
+		// The user's rule at fault (a malformed finding), or an evaluation that failed (a rule past the
+		// timeout): one issue on this block, as the provider's diagnostic, and the other blocks keep theirs.
+		rule := InvalidDesignRule
+		if errors.Is(err, policy.ErrMalformedFinding) {
+			rule = CustomRule
+		}
+		return withInstance(append(out, issue{rule: rule, severity: tflint.ERROR, message: "dynamokeys: " + err.Error(), rng: d.block.DefRange, block: d.sourceBlock()}), d.addressed)
 	}
 	for _, f := range findings {
 		if settings.disabled[f.Rule] {
@@ -220,12 +225,77 @@ func checkDesign(ctx context.Context, engine *policy.Engine, settings policySett
 		}
 		out = append(out, issue{rule: tflintRule(f.Rule), severity: severityOf(f.Severity, enforce), message: findingMessage(f), rng: designRange(d.sourceBlock(), f.Path), block: d.sourceBlock()})
 	}
-	if d.instance {
-		for i := range out {
-			out[i].instance = d.address
+	return withInstance(out, d.addressed)
+}
+
+// withInstance names the instance of a count or for_each block the issues are about.
+func withInstance(issues []issue, b addressed) []issue {
+	if b.instance {
+		for i := range issues {
+			issues[i].instance = b.address
 		}
 	}
-	return out, nil
+	return issues
+}
+
+// unknownInput is an input not known before the plan, and where the block sets it.
+type unknownInput struct {
+	name string
+	rng  hcl.Range
+}
+
+// unknownNotices are the notices of a block's inputs not known before the plan: one per place in the block
+// that sets them (an attribute from a variable without a value is one notice, however many inputs it holds).
+func unknownNotices(inputs []unknownInput, suffix string, block *hclext.Block, instance string) []issue {
+	byPlace := map[hcl.Range][]string{}
+	var places []hcl.Range
+	for _, in := range inputs {
+		if _, seen := byPlace[in.rng]; !seen {
+			places = append(places, in.rng)
+		}
+		byPlace[in.rng] = append(byPlace[in.rng], in.name)
+	}
+	out := make([]issue, 0, len(places))
+	for _, rng := range places {
+		out = append(out, issue{rule: UnknownInputsRule, severity: tflint.NOTICE, message: unknownNotice(byPlace[rng]) + suffix, rng: rng, block: block, instance: instance})
+	}
+	return out
+}
+
+// unreadable is the one issue of a checked block whose expressions TFLint could not evaluate, on the first
+// of them, naming each; nil when every expression was read.
+func unreadable(b addressed, failed *failures) []issue {
+	var found []failure
+	for _, rng := range attributeRanges(b.sourceBlock().Body) {
+		found = append(found, failed.within(rng)...)
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	slices.SortFunc(found, func(x, y failure) int { return x.rng.Start.Byte - y.rng.Start.Byte })
+	reasons := make([]string, 0, len(found))
+	for _, f := range found {
+		if r := fmt.Sprintf("line %d: %s", f.rng.Start.Line, f.reason); !slices.Contains(reasons, r) {
+			reasons = append(reasons, r)
+		}
+	}
+	return []issue{{
+		rule: UnreadableRule, severity: tflint.WARNING, rng: found[0].rng, block: b.sourceBlock(), instance: instanceName(b),
+		message: fmt.Sprintf("dynamokeys: TFLint could not evaluate %d expression(s) of %s, so the rules that read them were not checked (%s)",
+			len(found), b.address, strings.Join(reasons, "; ")),
+	}}
+}
+
+// attributeRanges are the ranges of a body's attributes and of its nested blocks' attributes.
+func attributeRanges(body *hclext.BodyContent) []hcl.Range {
+	var out []hcl.Range
+	for _, a := range body.Attributes {
+		out = append(out, a.Range)
+	}
+	for _, nested := range body.Blocks {
+		out = append(out, attributeRanges(nested.Body)...)
+	}
+	return out
 }
 
 // checkAWS maps the module's aws_dynamodb_table and aws_dynamodb_global_secondary_index blocks through the
@@ -237,17 +307,18 @@ func tableRefs(b *hclext.Block) []any {
 	return nil
 }
 
-func checkAWS(ctx context.Context, runner tflint.Runner, engine *policy.Engine, eval func(hcl.Expression) cty.Value) ([]issue, error) {
+func checkAWS(ctx context.Context, runner tflint.Runner, engine *policy.Engine, eval func(hcl.Expression) cty.Value) ([]issue, []addressed) {
 	tables, tableNotices, err := resourceInstances(runner, "aws_dynamodb_table", awsTableSchema, eval)
 	if err != nil {
-		return nil, err
+		return nil, nil
 	}
 	gsis, gsiNotices, err := resourceInstances(runner, "aws_dynamodb_global_secondary_index", awsGSISchema, eval)
 	if err != nil {
-		return nil, err
+		return nil, nil
 	}
 	out := append(tableNotices, gsiNotices...)
-	if len(tables) == 0 && len(gsis) == 0 {
+	checked := append(slices.Clone(tables), gsis...)
+	if len(checked) == 0 {
 		return out, nil
 	}
 	// blocks are the expanded blocks, whose nested blocks include what dynamic blocks made (the lines of a
@@ -262,8 +333,16 @@ func checkAWS(ctx context.Context, runner tflint.Runner, engine *policy.Engine, 
 			blocks[b.address] = b.block
 			sources[b.address] = b.sourceBlock()
 			instances[b.address] = b.instance
-			var unknown []string
+			var unknown []unknownInput
 			after, afterUnknown := planValues(b.block.Body, eval, "", &unknown)
+			if resourceType == "aws_dynamodb_table" {
+				markCallerSet(b.block.Body, after, afterUnknown, &unknown)
+			}
+			// Blocks a dynamic block makes, which TFLint could not expand here, are known only to the plan.
+			for _, t := range b.dynamic {
+				afterUnknown[t] = true
+				unknown = append(unknown, unknownInput{name: t, rng: b.sourceBlock().DefRange})
+			}
 			change := map[string]any{
 				"address": b.address, "mode": "managed", "type": resourceType, "name": b.block.Labels[1],
 				"change": map[string]any{"actions": []any{"create"}, "after": after, "after_unknown": afterUnknown},
@@ -282,12 +361,9 @@ func checkAWS(ctx context.Context, runner tflint.Runner, engine *policy.Engine, 
 			}
 			// A table_name that refers to a table of this module joins the index to it, as in a plan.
 			if refs := tableRefs(b.block); len(refs) > 0 {
-				unknown = slices.DeleteFunc(unknown, func(u string) bool { return u == "table_name" })
+				unknown = slices.DeleteFunc(unknown, func(u unknownInput) bool { return u.name == "table_name" })
 			}
-			if len(unknown) > 0 {
-				out = append(out, issue{rule: UnknownInputsRule, severity: tflint.NOTICE, message: unknownNotice(unknown), rng: b.block.DefRange,
-					block: b.sourceBlock(), instance: instanceName(b)})
-			}
+			out = append(out, unknownNotices(unknown, "", b.sourceBlock(), instanceName(b))...)
 		}
 	}
 	add("aws_dynamodb_table", tables)
@@ -299,7 +375,9 @@ func checkAWS(ctx context.Context, runner tflint.Runner, engine *policy.Engine, 
 	}
 	documents, owners, err := policy.PlanDocuments(ctx, plan)
 	if err != nil {
-		return nil, fmt.Errorf("mapping the AWS tables: %w", err)
+		// The bundle's adapter failed on what it was given (a defect): one issue on the first block.
+		return append(out, issue{rule: InvalidDesignRule, severity: tflint.ERROR, message: "dynamokeys: mapping the AWS tables: " + err.Error(),
+			rng: checked[0].block.DefRange, block: checked[0].sourceBlock()}), checked
 	}
 	indexName := func(b *hclext.Block) string {
 		if a, ok := b.Body.Attributes["name"]; ok {
@@ -312,12 +390,13 @@ func checkAWS(ctx context.Context, runner tflint.Runner, engine *policy.Engine, 
 	for _, address := range slices.Sorted(maps.Keys(documents)) {
 		doc := documents[address]
 		findings, err := engine.EvaluateValue(ctx, doc)
-		if errors.Is(err, policy.ErrMalformedFinding) {
-			out = append(out, issue{rule: CustomRule, severity: tflint.ERROR, message: "dynamokeys: " + err.Error(), rng: blocks[address].DefRange, block: sources[address]})
-			continue
-		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", address, err)
+			rule := InvalidDesignRule
+			if errors.Is(err, policy.ErrMalformedFinding) {
+				rule = CustomRule
+			}
+			out = append(out, issue{rule: rule, severity: tflint.ERROR, message: "dynamokeys: " + err.Error(), rng: blocks[address].DefRange, block: sources[address]})
+			continue
 		}
 		for _, f := range findings {
 			about := address
@@ -335,5 +414,5 @@ func checkAWS(ctx context.Context, runner tflint.Runner, engine *policy.Engine, 
 				block: sources[about], instance: instanceName(addressed{address: about, instance: instances[about]})})
 		}
 	}
-	return out, nil
+	return out, checked
 }

@@ -32,6 +32,9 @@ type addressed struct {
 	block    *hclext.Block
 	instance bool
 	source   *hclext.Block
+	// dynamic are the types of the nested blocks that dynamic blocks make, when TFLint could not expand
+	// them: not known here.
+	dynamic []string
 }
 
 // sourceBlock is the block as written that a's issues point into.
@@ -44,18 +47,75 @@ func (a addressed) sourceBlock() *hclext.Block {
 
 // resourceInstances returns the instances of every resourceType block of the module, with their addresses,
 // and a notice for each block whose count or for_each is not known before the plan.
+//
+// TFLint expands the blocks of every resource type with the one schema it is given, and refuses the whole
+// request when any expression it must evaluate for that fails: a reference to an undeclared variable in
+// another resource's count or name, say, which is being typed in an editor. Then each block of resourceType
+// is checked as written, without its instances (values that depend on count.index or each are not known), and
+// the other blocks are left to TFLint's own rules.
 func resourceInstances(runner tflint.Runner, resourceType string, schema *hclext.BodySchema, eval func(hcl.Expression) cty.Value) ([]addressed, []issue, error) {
-	expanded, err := runner.GetResourceContent(resourceType, schema, nil)
-	if err != nil {
-		return nil, nil, err
+	asWritten := &hclext.BodySchema{
+		Attributes: append(slices.Clone(schema.Attributes), metaArguments.Attributes...),
+		Blocks:     append(slices.Clone(schema.Blocks), hclext.BlockSchema{Type: "dynamic", LabelNames: []string{"type"}}),
 	}
-	asWritten := &hclext.BodySchema{Attributes: append(slices.Clone(schema.Attributes), metaArguments.Attributes...), Blocks: schema.Blocks}
 	raw, err := runner.GetResourceContent(resourceType, asWritten, &tflint.GetModuleContentOption{ExpandMode: tflint.ExpandModeNone})
 	if err != nil {
-		return nil, nil, err
+		// Unexpanded content evaluates nothing: what fails here is a block Terraform cannot read either,
+		// which TFLint and Terraform report.
+		return nil, nil, nil //nolint:nilerr // not this plugin's to report, and never a reason to abort the run
+	}
+	if len(raw.Blocks) == 0 {
+		return nil, nil, nil
+	}
+	expanded, err := runner.GetResourceContent(resourceType, schema, nil)
+	if err != nil {
+		out, notices := writtenInstances(resourceType+".", raw.Blocks, eval)
+		return out, notices, nil
 	}
 	out, notices := instanceAddresses(resourceType+".", raw.Blocks, expanded.Blocks, eval)
 	return out, notices, nil
+}
+
+// writtenInstances are the blocks as written, one address each, when TFLint could not expand them: a block
+// whose count or for_each makes no instance is left out, one whose count or for_each is not known gets the
+// notice, and the nested blocks of a dynamic block are marked as not known.
+func writtenInstances(prefix string, raw []*hclext.Block, eval func(hcl.Expression) cty.Value) ([]addressed, []issue) {
+	var out []addressed
+	var notices []issue
+	for _, b := range raw {
+		keys, _, unknown := instanceKeys(b, eval)
+		if unknown != nil {
+			notices = append(notices, countNotice(prefix, b, unknown))
+			continue
+		}
+		if keys != nil && len(keys) == 0 {
+			continue
+		}
+		body := &hclext.BodyContent{Attributes: hclext.Attributes{}}
+		for name, a := range b.Body.Attributes {
+			if name != "count" && name != "for_each" {
+				body.Attributes[name] = a
+			}
+		}
+		var dynamic []string
+		for _, nested := range b.Body.Blocks {
+			if nested.Type == "dynamic" {
+				dynamic = append(dynamic, nested.Labels[0])
+				continue
+			}
+			body.Blocks = append(body.Blocks, nested)
+		}
+		written := *b
+		written.Body = body
+		out = append(out, addressed{address: prefix + b.Labels[len(b.Labels)-1], block: &written, source: b, dynamic: dynamic})
+	}
+	return out, notices
+}
+
+func countNotice(prefix string, b *hclext.Block, unknown *hclext.Attribute) issue {
+	return issue{rule: UnknownInputsRule, severity: tflint.NOTICE, rng: unknown.Expr.Range(), block: b, message: fmt.Sprintf(
+		"dynamokeys: the %s of %s%s is not known before the plan, so none of its instances were checked here; the plan checks them",
+		unknown.Name, prefix, b.Labels[len(b.Labels)-1])}
 }
 
 // instanceAddresses names each expanded block type.name, type.name[index] or type.name["key"]: TFLint
@@ -84,9 +144,7 @@ func instanceAddresses(prefix string, raw, expanded []*hclext.Block, eval func(h
 		var unknown *hclext.Attribute
 		o.keys, o.repeated, unknown = instanceKeys(b, eval)
 		if unknown != nil {
-			notices = append(notices, issue{rule: UnknownInputsRule, severity: tflint.NOTICE, rng: unknown.Expr.Range(), block: b, message: fmt.Sprintf(
-				"dynamokeys: the %s of %s%s is not known before the plan, so none of its instances were checked here; the plan checks them",
-				unknown.Name, prefix, o.name)})
+			notices = append(notices, countNotice(prefix, b, unknown))
 		}
 	}
 	out := make([]addressed, 0, len(expanded))

@@ -55,14 +55,14 @@ func attributeSchemas(names ...string) []hclext.AttributeSchema {
 
 // planValues turns a block's evaluated body into a plan's after and after_unknown objects: blocks are lists
 // of objects, an unknown value is left out of after and true in after_unknown. unknown collects the dotted
-// names of the unknown values, for the notice.
-func planValues(body *hclext.BodyContent, eval func(hcl.Expression) cty.Value, prefix string, unknown *[]string) (after, afterUnknown map[string]any) {
+// names of the unknown values and where they are set, for the notices.
+func planValues(body *hclext.BodyContent, eval func(hcl.Expression) cty.Value, prefix string, unknown *[]unknownInput) (after, afterUnknown map[string]any) {
 	after, afterUnknown = map[string]any{}, map[string]any{}
 	for name, a := range body.Attributes {
 		v := eval(a.Expr)
 		if !v.IsWhollyKnown() {
 			afterUnknown[name] = true
-			*unknown = append(*unknown, prefix+name)
+			*unknown = append(*unknown, unknownInput{name: prefix + name, rng: a.Expr.Range()})
 			continue
 		}
 		if !v.IsNull() {
@@ -88,6 +88,22 @@ func planValues(body *hclext.BodyContent, eval func(hcl.Expression) cty.Value, p
 		afterUnknown[t] = blocksUnknown[t]
 	}
 	return after, afterUnknown
+}
+
+// callerSetAttributes are the arguments a reusable module takes from its caller, often through a variable
+// whose default is null: null there means the caller sets it, which a plan knows and TFLint does not.
+var callerSetAttributes = []string{"name", "hash_key"}
+
+// markCallerSet marks the caller-set attributes that a variable or local leaves null as not known.
+func markCallerSet(body *hclext.BodyContent, after, afterUnknown map[string]any, unknown *[]unknownInput) {
+	for _, name := range callerSetAttributes {
+		a, ok := body.Attributes[name]
+		if _, set := after[name]; set || !ok || afterUnknown[name] == true || len(a.Expr.Variables()) == 0 {
+			continue
+		}
+		afterUnknown[name] = true
+		*unknown = append(*unknown, unknownInput{name: name, rng: a.Expr.Range()})
+	}
 }
 
 // jsonValue is a known cty value as encoding/json would decode its JSON: what OPA reads from plan JSON.

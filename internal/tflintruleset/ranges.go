@@ -1,6 +1,7 @@
 package tflintruleset
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/hashicorp/hcl/v2"
@@ -85,10 +86,17 @@ func awsTableRange(block *hclext.Block, path keydesign.Path, name func(*hclext.B
 		}
 	case "global_secondary_indexes", "local_secondary_indexes":
 		blockType := map[string]string{"global_secondary_indexes": "global_secondary_index", "local_secondary_indexes": "local_secondary_index"}[path[0]]
+		n := 0
 		for _, b := range block.Body.Blocks {
-			if b.Type == blockType && len(path) > 1 && name(b) == path[1] {
+			if b.Type != blockType {
+				continue
+			}
+			// An index whose name is known only after apply is named by its place (the plan adapter's
+			// stand-in, policies/plan/aws.rego).
+			if len(path) > 1 && (name(b) == path[1] || path[1] == fmt.Sprintf("%s[%d] (name known after apply)", blockType, n)) {
 				return indexBlockRange(b, path[2:])
 			}
+			n++
 		}
 	}
 	return block.DefRange

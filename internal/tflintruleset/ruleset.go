@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/terraform-linters/tflint-plugin-sdk/hclext"
 	"github.com/terraform-linters/tflint-plugin-sdk/tflint"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/policy"
 )
@@ -23,27 +24,37 @@ import (
 // plugin "<Name>".
 const Name = "dynamokeys"
 
-// UnknownInputsRule and InvalidDesignRule are the ruleset's own rules beside one per policy rule: a notice
-// naming the inputs not known before the plan, and an error for a design the provider would refuse.
+// The ruleset's own rules beside one per policy rule: UnknownInputsRule, a notice naming the inputs not known
+// before the plan (off unless the plugin block sets UnknownInputsSetting, or the rule is enabled); a warning
+// for a checked block with an expression TFLint could not evaluate (UnreadableRule); an error for a design
+// the provider would refuse (InvalidDesignRule).
 const (
 	UnknownInputsRule = "dynamokeys_unknown_inputs"
+	UnreadableRule    = "dynamokeys_unreadable_input"
 	InvalidDesignRule = "dynamokeys_invalid_design"
 )
+
+// UnknownInputsSetting is the attribute of the plugin "dynamokeys" block that turns on the notices of
+// UnknownInputsRule: what the plan checks and TFLint could not.
+const UnknownInputsSetting = "report_unknown_inputs"
 
 // RuleName is the TFLint rule of a policy rule id: dynamokeys_dk301 for DK301. TFLint rule names share one
 // namespace across plugins, hence the prefix, and are lower snake case by convention.
 func RuleName(id string) string { return Name + "_" + strings.ToLower(id) }
 
 // NewRuleSet is the ruleset of the embedded policy bundle: one rule per rule id of the catalogue, enabled by
-// default with its severity (error when any case of it is an error), and the two rules above.
-func NewRuleSet(version string) (*tflint.BuiltinRuleSet, error) {
+// default with its severity (error when any case of it is an error), and the rules above.
+func NewRuleSet(version string) (*RuleSet, error) {
 	engine, err := policy.Builtin()
 	if err != nil {
 		return nil, err
 	}
 	a := &analyzer{engines: &engineCache{builtin: engine}}
+	// The notices are off by default: TFLint fails a run on any issue (--minimum-failure-severity is
+	// notice), and a clean configuration must lint clean.
 	rules := []tflint.Rule{
-		&rule{name: UnknownInputsRule, severity: tflint.NOTICE, analyzer: a},
+		&rule{name: UnknownInputsRule, severity: tflint.NOTICE, analyzer: a, disabled: true},
+		&rule{name: UnreadableRule, severity: tflint.WARNING, analyzer: a},
 		&rule{name: InvalidDesignRule, severity: tflint.ERROR, analyzer: a},
 		&rule{name: CustomRule, severity: tflint.ERROR, analyzer: a},
 	}
@@ -54,7 +65,50 @@ func NewRuleSet(version string) (*tflint.BuiltinRuleSet, error) {
 		}
 		rules = append(rules, &rule{name: RuleName(r.ID), severity: severity, link: r.DocsURL, analyzer: a})
 	}
-	return &tflint.BuiltinRuleSet{Name: Name, Version: version, Rules: rules}, nil
+	return &RuleSet{BuiltinRuleSet: tflint.BuiltinRuleSet{Name: Name, Version: version, Rules: rules}}, nil
+}
+
+// RuleSet is the built-in ruleset with the plugin block's own setting, UnknownInputsSetting.
+type RuleSet struct {
+	tflint.BuiltinRuleSet
+	config *tflint.Config
+}
+
+// ApplyGlobalConfig enables the rules as TFLint's configuration says, and keeps it for ApplyConfig.
+func (r *RuleSet) ApplyGlobalConfig(config *tflint.Config) error {
+	r.config = config
+	return r.BuiltinRuleSet.ApplyGlobalConfig(config)
+}
+
+func (r *RuleSet) ConfigSchema() *hclext.BodySchema {
+	return &hclext.BodySchema{Attributes: []hclext.AttributeSchema{{Name: UnknownInputsSetting}}}
+}
+
+// ApplyConfig turns on the notices when the plugin block asks for them, unless a rule block, --only or
+// --disable-rule says otherwise.
+func (r *RuleSet) ApplyConfig(content *hclext.BodyContent) error {
+	a, ok := content.Attributes[UnknownInputsSetting]
+	if !ok {
+		return nil
+	}
+	v, diags := a.Expr.Value(nil)
+	if diags.HasErrors() || v.Type() != cty.Bool || v.IsNull() {
+		return fmt.Errorf("%s: plugin %q: %s must be true or false", a.Range, Name, UnknownInputsSetting)
+	}
+	if !v.True() || slices.ContainsFunc(r.EnabledRules, func(rule tflint.Rule) bool { return rule.Name() == UnknownInputsRule }) {
+		return nil
+	}
+	if r.config != nil {
+		if _, configured := r.config.Rules[UnknownInputsRule]; configured || len(r.config.Only) > 0 {
+			return nil
+		}
+	}
+	for _, rule := range r.Rules {
+		if rule.Name() == UnknownInputsRule {
+			r.EnabledRules = append(r.EnabledRules, rule)
+		}
+	}
+	return nil
 }
 
 // rule is one TFLint rule. Every rule reads the results of one analysis of the module, which the first rule
@@ -65,10 +119,11 @@ type rule struct {
 	severity tflint.Severity
 	link     string
 	analyzer *analyzer
+	disabled bool
 }
 
 func (r *rule) Name() string              { return r.name }
-func (r *rule) Enabled() bool             { return true }
+func (r *rule) Enabled() bool             { return !r.disabled }
 func (r *rule) Severity() tflint.Severity { return r.severity }
 func (r *rule) Link() string              { return r.link }
 

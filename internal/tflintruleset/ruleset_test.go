@@ -1,13 +1,17 @@
 package tflintruleset
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/hcl/v2"
+	"github.com/terraform-linters/tflint-plugin-sdk/hclext"
 	"github.com/terraform-linters/tflint-plugin-sdk/helper"
 	"github.com/terraform-linters/tflint-plugin-sdk/tflint"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // runRules runs every rule of the ruleset on files, as TFLint does, and returns the issues.
@@ -17,13 +21,33 @@ func runRules(t *testing.T, files map[string]string) helper.Issues {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runner := helper.TestRunner(t, files)
+	runner := &unknownResources{helper.TestRunner(t, files)}
 	for _, r := range rs.Rules {
 		if err := r.Check(runner); err != nil {
 			t.Fatal(err)
 		}
 	}
 	return runner.Issues
+}
+
+// unknownResources is the SDK's test runner with what TFLint does for a reference to another resource's
+// attribute: an unknown value, where the test runner, which knows only variables, fails.
+type unknownResources struct {
+	*helper.Runner
+}
+
+func (r *unknownResources) EvaluateExpr(expr hcl.Expression, target any, opts *tflint.EvaluateExprOption) error {
+	for _, traversal := range expr.Variables() {
+		switch traversal.RootName() {
+		case "var", "local", "path", "terraform", "count", "each", "self":
+		default:
+			if v, ok := target.(*cty.Value); ok {
+				*v = cty.DynamicVal
+				return nil
+			}
+		}
+	}
+	return r.Runner.EvaluateExpr(expr, target, opts)
 }
 
 // lint returns each issue of files as "rule severity file:line,col-line,col first-word-of-message", sorted.
@@ -106,12 +130,13 @@ func TestUnknownInputsAreNotGuessed(t *testing.T) {
   type = number
 }
 ` + fmt.Sprintf(hotDay, "var.writes")
-	// DK303 needs the write rate: it stays silent, and the notice names the input. DK301 (a time bucket
+	// DK303 needs the write rate: it stays silent, and the notice names the input, on the value that sets
+	// it. DK301 (a time bucket
 	// leading the key) reads only the template, which is known: without the rate, it reports its warning case.
 	got := lint(t, map[string]string{"main.tf": noDefault})
 	want := []string{
 		"dynamokeys_dk301 Warning main.tf:6,34-56 DK301",
-		"dynamokeys_unknown_inputs Notice main.tf:5,1-37 dynamokeys:",
+		"dynamokeys_unknown_inputs Notice main.tf:12,15-45 dynamokeys:",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("issues:\n  got  %q\n  want %q", got, want)
@@ -285,5 +310,184 @@ data "dynamokeys_keydesign" "orders" {
 	assertIssues(t, map[string]string{"main.tf": fmt.Sprintf(orders, "100")},
 		"dynamokeys_dk801 Error main.tf:11,5-68 DK801",
 		"dynamokeys_dk802 Error main.tf:12,5-125 DK802",
+	)
+}
+
+// unexpandable is a runner on which TFLint's expansion of count, for_each and dynamic blocks fails, as it
+// does for the whole module when any resource's expression it must evaluate for that refers to an
+// undeclared variable: only the unexpanded content is served.
+type unexpandable struct {
+	*unknownResources
+}
+
+func (r *unexpandable) GetResourceContent(name string, schema *hclext.BodySchema, opts *tflint.GetModuleContentOption) (*hclext.BodyContent, error) {
+	if opts == nil || opts.ExpandMode != tflint.ExpandModeNone {
+		return nil, errors.New(`main.tf:40,11-19: Reference to undeclared input variable; An input variable with the name "nope" has not been declared.`)
+	}
+	return r.unknownResources.GetResourceContent(name, schema, opts)
+}
+
+func (r *unexpandable) GetModuleContent(schema *hclext.BodySchema, opts *tflint.GetModuleContentOption) (*hclext.BodyContent, error) {
+	if opts == nil || opts.ExpandMode != tflint.ExpandModeNone {
+		return nil, errors.New(`main.tf:40,11-19: Reference to undeclared input variable`)
+	}
+	return r.unknownResources.GetModuleContent(schema, opts)
+}
+
+const statusTable = `resource "aws_dynamodb_table" "orders" {
+  name         = "orders"
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = "status"
+  attribute {
+    name = "status"
+    type = "S"
+  }
+}
+`
+
+// An expression TFLint cannot evaluate in a checked block is one issue on that block, naming it; the rules
+// that do not read it still run, and every other block keeps its issues.
+func TestUndeclaredReferenceInACheckedBlock(t *testing.T) {
+	t.Parallel()
+	src := statusTable + `
+resource "aws_dynamodb_table" "typing" {
+  name         = "${var.nope}_events"
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = "pk"
+  attribute {
+    name = "pk"
+    type = "S"
+  }
+  local_secondary_index {
+    name            = local.missing
+    range_key       = "sk"
+    projection_type = "ALL"
+  }
+}
+
+data "dynamokeys_keydesign" "events" {
+  partition_key = { name = "pk", template = "DAY#{day}" }
+  segments      = { day = { kind = "time", granularity = var.nope } }
+  traffic       = { writes_per_second = 2500 }
+}
+`
+	assertIssues(t, map[string]string{"main.tf": src},
+		"dynamokeys_dk302 Warning main.tf:4,3-26 DK302",
+		// The LSI without a table sort key is found though its name could not be read (no DK107 on it).
+		"dynamokeys_dk202 Error main.tf:11,1-39 DK202",
+		// On the reference that fails; no notice besides of the inputs it leaves unknown.
+		"dynamokeys_unreadable_input Warning main.tf:12,21-29 dynamokeys:",
+		"dynamokeys_unreadable_input Warning main.tf:28,58-66 dynamokeys:",
+	)
+	for _, is := range runRules(t, map[string]string{"main.tf": src}) {
+		if is.Rule.Name() == UnreadableRule && is.Range.Start.Line == 12 {
+			for _, want := range []string{"2 expression(s) of aws_dynamodb_table.typing", "line 12:", "line 20:", `"nope"`} {
+				if !strings.Contains(is.Message, want) {
+					t.Errorf("the issue does not say %q: %s", want, is.Message)
+				}
+			}
+		}
+	}
+}
+
+// When TFLint cannot expand the module's resources at all, each block is checked as written.
+func TestUnexpandableModuleIsCheckedAsWritten(t *testing.T) {
+	t.Parallel()
+	rs, err := NewRuleSet("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := statusTable + `
+resource "aws_dynamodb_table" "none" {
+  count        = 0
+  name         = "none"
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = "state"
+  attribute {
+    name = "state"
+    type = "S"
+  }
+}
+
+resource "aws_dynamodb_table" "generated" {
+  name         = "generated"
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = "customer_id"
+  attribute {
+    name = "customer_id"
+    type = "S"
+  }
+  dynamic "global_secondary_index" {
+    for_each = ["a", "b"]
+    content {
+      name            = "by_kind_${global_secondary_index.value}"
+      hash_key        = "kind"
+      projection_type = "ALL"
+    }
+  }
+}
+
+resource "aws_sqs_queue" "queue" {
+  count = var.nope ? 1 : 0
+  name  = "${var.nope}_queue"
+}
+`
+	runner := &unexpandable{&unknownResources{helper.TestRunner(t, map[string]string{"main.tf": src})}}
+	for _, r := range rs.Rules {
+		if err := r.Check(runner); err != nil {
+			t.Fatalf("%s: %v", r.Name(), err)
+		}
+	}
+	var got []string
+	for _, is := range runner.Issues {
+		got = append(got, fmt.Sprintf("%s %s", is.Rule.Name(), is.Range))
+	}
+	slices.Sort(got)
+	// orders as before; none makes no instance; generated's indexes come from a dynamic block, known only to
+	// the plan (the notice, which is off by default, on the block).
+	want := []string{"dynamokeys_dk302 main.tf:4,3-26", "dynamokeys_unknown_inputs main.tf:22,1-42"}
+	if !slices.Equal(got, want) {
+		t.Errorf("issues:\n  got  %q\n  want %q", got, want)
+	}
+}
+
+// A reusable module's key from a variable that defaults to null: the caller sets it. The table gets every
+// rule that does not need the key.
+func TestNullKeyFromAVariableStillChecksTheRest(t *testing.T) {
+	t.Parallel()
+	src := `variable "hash_key" {
+  type    = string
+  default = null
+}
+
+variable "name" {
+  type    = string
+  default = null
+}
+
+resource "aws_dynamodb_table" "this" {
+  name         = var.name
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = var.hash_key
+  global_secondary_index {
+    name            = "x"
+    hash_key        = "tenant"
+    projection_type = "ALL"
+  }
+}
+`
+	assertIssues(t, map[string]string{"main.tf": src},
+		"dynamokeys_dk107 Error main.tf:15,3-25 DK107",
+		"dynamokeys_unknown_inputs Notice main.tf:12,18-26 dynamokeys:",
+		"dynamokeys_unknown_inputs Notice main.tf:14,18-30 dynamokeys:",
+	)
+}
+
+func TestEmptyTableNameIsReported(t *testing.T) {
+	t.Parallel()
+	src := strings.Replace(statusTable, `name         = "orders"`, `name         = ""`, 1)
+	assertIssues(t, map[string]string{"main.tf": src},
+		"dynamokeys_dk107 Error main.tf:2,3-20 DK107",
+		"dynamokeys_dk302 Warning main.tf:4,3-26 DK302",
 	)
 }

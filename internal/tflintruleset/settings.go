@@ -11,28 +11,6 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-// evaluator evaluates expressions of the module moduleCtx names, as TFLint knows their values.
-func evaluator(runner tflint.Runner, moduleCtx tflint.ModuleCtxType) func(hcl.Expression) cty.Value {
-	return func(expr hcl.Expression) cty.Value {
-		// A literal (no reference, no function call) is evaluated here: each EvaluateExpr is a round trip to
-		// TFLint that sends the whole file along, which made 200 tables take a minute.
-		if len(expr.Variables()) == 0 {
-			if v, diags := expr.Value(nil); !diags.HasErrors() && v.IsWhollyKnown() {
-				return v
-			}
-		}
-		var v cty.Value
-		if err := runner.EvaluateExpr(expr, &v, &tflint.EvaluateExprOption{ModuleCtx: moduleCtx}); err != nil {
-			// What TFLint cannot evaluate is treated as a plan treats it: known only later.
-			return cty.DynamicVal
-		}
-		// A sensitive variable's value is marked; the design reads it like any other (findings quote numbers
-		// and names of keys, as the provider's do).
-		v, _ = v.UnmarkDeep()
-		return v
-	}
-}
-
 // policySettings are a provider configuration's policy settings, which the provider applies to its designs.
 type policySettings struct {
 	enforce  bool
@@ -80,7 +58,7 @@ func providerSettings(runner tflint.Runner, eval func(hcl.Expression) cty.Value)
 	if err != nil {
 		return nil, err
 	}
-	root := configurations(rootContent.Blocks, evaluator(runner, tflint.RootModuleCtxType), rootDir, false)
+	root := configurations(rootContent.Blocks, evaluator(runner, tflint.RootModuleCtxType, nil), rootDir, false)
 	passed := map[string]string{"": ""}
 	if len(module) == 1 {
 		if passed, err = passedProviders(runner, module[0]); err != nil {

@@ -12,7 +12,7 @@ package dynamokeys.lib
 import data.dynamokeys.limits
 
 # rules_data_format is the shape of the bundle data these rules read (data_format of the data file).
-rules_data_format := 2
+rules_data_format := 3
 
 default loaded_data_format := "none"
 
@@ -144,11 +144,37 @@ limit_text(v) := fmt(v) if is_number(v)
 
 limit_text(v) := v if is_string(v)
 
-# name_hint applies the partition-key guidance to a bare attribute name: "low_cardinality" for a status- or
-# type-like name, "time" for a date- or time-like one, else "". The plan adapter uses it for the AWS
-# provider's tables, the rules for GSI partition keys whose cardinality the design does not state.
-name_hint(name) := "low_cardinality" if {
-	regex.match(`(?i)^(status|state|type|kind|category|flag|level|priority|gender|country)$|(_|-)?(status|state|type)$`, name)
+# name_hint applies the partition-key guidance to a bare attribute name and its type: "low_cardinality" for a
+# status-, type-, level-, environment-, role-, permission-, region- or flag-like name, "time" for a time
+# bucket (a date, a day, an hour: any type) or a time held as a string, else "". A number named like a time
+# (timestamp, created_at) holds epoch values, each its own key: no hint. The words are the bundle's data
+# (data.dynamokeys.name_hints), matched on whole words of snake_case, kebab-case and camelCase names. The
+# plan adapter uses it for the AWS provider's tables, the rules for GSI partition keys whose cardinality the
+# design does not state.
+name_hint(name, key_type) := "low_cardinality" if {
+	few_valued(name_words(name))
 } else := "time" if {
-	regex.match(`(?i)(date|day|hour|month|year|time|timestamp|created|updated)`, name)
+	some w in name_words(name)
+	w in data.dynamokeys.name_hints.time_bucket_words
+} else := "time" if {
+	key_type != "N"
+	some w in name_words(name)
+	w in data.dynamokeys.name_hints.timestamp_words
 } else := ""
+
+few_valued(words) if words[count(words) - 1] in data.dynamokeys.name_hints.low_cardinality_words
+
+few_valued(words) if {
+	count(words) > 1
+	words[0] in data.dynamokeys.name_hints.boolean_prefixes
+}
+
+# name_words are the lower-case words of an attribute name: split at every character that is not a letter or
+# digit, and before each capital that starts a camelCase word (orderStatus, HTTPStatus, GSI1PK).
+name_words(name) := [w |
+	some w in regex.split(`[^a-z0-9]+`, lower(regex.replace(
+		regex.replace(name, `([A-Z]+)([A-Z][a-z])`, "${1}_${2}"),
+		`([a-z0-9])([A-Z])`, "${1}_${2}",
+	)))
+	w != ""
+]

@@ -53,3 +53,38 @@ test_expand_quotes_the_data_file if {
 	lib.expand("no placeholder") == "no placeholder"
 	lib.expand("${not_a_limit}") == "${not_a_limit}"
 }
+
+# The name heuristics of the AWS provider's tables: whole words of snake_case, kebab-case and camelCase
+# names, with the attribute's type.
+test_name_hint_matches_whole_words if {
+	every name in ["status", "order_status", "orderStatus", "log_level", "permission_level", "environment", "role", "region", "is_active", "hasShipped", "featureFlag", "HTTPStatus", "user-type"] {
+		lib.name_hint(name, "S") == "low_cardinality"
+	}
+	every name in ["statusCode", "state_id", "customer_id", "typeahead", "ecstatic", "roleArn", "isbn", "hashKey", "level_up_id"] {
+		lib.name_hint(name, "S") != "low_cardinality"
+	}
+}
+
+test_name_hint_reads_a_number_named_like_a_time_as_epoch_values if {
+	every name in ["timestamp", "createdAt", "updated_at", "ts", "event_time", "epoch"] {
+		lib.name_hint(name, "N") == ""
+		lib.name_hint(name, "S") == "time"
+	}
+
+	# A name that says a bucket is a bucket whatever its type.
+	every name in ["day", "eventDate", "order_date", "hour_bucket", "month", "yyyymmdd", "createdDay"] {
+		lib.name_hint(name, "N") == "time"
+		lib.name_hint(name, "S") == "time"
+	}
+	every name in ["customerId", "updater", "dateline_id", "attempts", "", "pk"] {
+		lib.name_hint(name, "S") == ""
+	}
+}
+
+test_name_words_split_snake_kebab_and_camel_case if {
+	lib.name_words("orderStatus") == ["order", "status"]
+	lib.name_words("HTTPStatusCode") == ["http", "status", "code"]
+	lib.name_words("GSI1PK") == ["gsi1", "pk"]
+	lib.name_words("created-at.v2") == ["created", "at", "v2"]
+	lib.name_words("__") == []
+}

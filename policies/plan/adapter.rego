@@ -33,7 +33,7 @@ aws_documents := {rc.address: aws_document(rc.address, after, after_unknown) |
 	rc.type == "aws_dynamodb_table"
 	is_string(rc.address)
 	is_object(rc.change.after)
-	aws_readable(rc.change.after.hash_key)
+	aws_mappable(rc.change)
 	not sanitized_table(rc.change.after)
 	after := object.filter(rc.change.after, relevant_attributes)
 	after_unknown := object.filter(map_entries(rc.change.after_unknown), relevant_attributes)
@@ -124,7 +124,7 @@ unreadable contains rc.address if {
 	some i in candidates
 	rc := input.resource_changes[i]
 	rc.type == "aws_dynamodb_table"
-	not aws_readable(object.get(rc.change, ["after", "hash_key"], null))
+	not aws_mappable(rc.change)
 }
 
 # sanitized lists checked resources whose strings Spacelift replaced with hashes (its default sanitization):

@@ -323,9 +323,9 @@ test_missing_limits_deny_with_one_reason_instead_of_findings if {
 }
 
 test_limits_of_another_data_format_deny_naming_both if {
-	denied := conftest.deny with input as bad_key_plan with data.dynamokeys.data_format as 3
+	denied := conftest.deny with input as bad_key_plan with data.dynamokeys.data_format as 4
 	denied == {{"msg": concat("", [
-		"dynamokeys: the policy bundle's limits (data.rego) are of data format 3, but its rules read format 2, so nothing was checked: ",
+		"dynamokeys: the policy bundle's limits (data.rego) are of data format 4, but its rules read format 3, so nothing was checked: ",
 		"the files come from different releases; load one release's bundle directory or archive whole",
 	])}}
 }
@@ -411,4 +411,43 @@ test_sanitized_resources_are_not_checked_rather_than_misread if {
 	warned := {w.address | some w in conftest.warn; contains(w.msg, "were sanitized")} with input as sanitized_plan
 	warned == {"aws_dynamodb_table.orders", "dynamokeys_sharded_table.events", "aws_dynamodb_global_secondary_index.g"}
 	count(conftest.warn) == 3 with input as sanitized_plan
+}
+
+test_aws_number_timestamp_partition_key_is_not_a_bucket if {
+	after := aws_table({"hash_key": "timestamp", "attribute": [{"name": "timestamp", "type": "N"}, {"name": "orderId", "type": "S"}]})
+	warned := {w.rule | some w in conftest.warn with input as aws_plan(after)}
+	not "DK301" in warned
+	not "DK302" in warned
+}
+
+test_aws_level_partition_key_warns_by_name if {
+	after := aws_table({"hash_key": "logLevel", "attribute": [{"name": "logLevel", "type": "S"}, {"name": "orderId", "type": "S"}]})
+	"DK302" in {w.rule | some w in conftest.warn with input as aws_plan(after)}
+}
+
+# A partition key known only after apply: the table is still checked by every rule that does not need it.
+test_aws_unknown_hash_key_still_checks_the_rest if {
+	lsis := [{"name": sprintf("lsi_%d", [i]), "range_key": "created", "projection_type": "KEYS_ONLY", "non_key_attributes": null} | some i in numbers.range(1, 6)]
+	after := object.remove(aws_table({"local_secondary_index": lsis}), ["hash_key"])
+	p := {"resource_changes": [change("aws_dynamodb_table", "aws_dynamodb_table.orders", ["create"], after, {"hash_key": true})]}
+	doc := plan.documents["aws_dynamodb_table.orders"] with input as p
+	"partition_key" in doc.unknown
+	doc.derived.partition_key.name_hint == ""
+	not "partition_key" in {k.path[0] | some k in doc.derived.key_attributes}
+	{d.rule | some d in conftest.deny} == {"DK201"} with input as p
+	count(plan.unreadable) == 0 with input as p
+}
+
+# A sort key known only after apply is no missing sort key (DK202 stays silent).
+test_aws_unknown_range_key_is_no_missing_sort_key if {
+	after := aws_table({"range_key": null, "local_secondary_index": [{"name": "by_created", "range_key": "created", "projection_type": "ALL"}]})
+	p := {"resource_changes": [change("aws_dynamodb_table", "aws_dynamodb_table.orders", ["create"], after, {"range_key": true})]}
+	count(conftest.deny) == 0 with input as p
+}
+
+test_aws_empty_table_name_is_denied if {
+	denied := {d.msg | some d in conftest.deny} with input as aws_plan(aws_table({"name": ""}))
+	some msg in denied
+	contains(msg, "DK107")
+	contains(msg, "the table name is empty")
 }

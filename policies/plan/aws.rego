@@ -13,6 +13,35 @@ aws_readable(name) if {
 	name != ""
 }
 
+# aws_mappable holds for a planned table the mapping can use: its partition key is readable, or known only
+# after apply (then every rule that does not need it still runs).
+aws_mappable(change) if aws_readable(object.get(change, ["after", "hash_key"], null))
+
+aws_mappable(change) if object.get(change, ["after_unknown", "hash_key"], false) == true
+
+# unknown_keys are the document paths of the table's keys and name that the plan does not know yet.
+unknown_keys(after, au) := array.concat(
+	[path | some attribute, path in {"hash_key": "partition_key", "range_key": "sort_key"}; object.get(au, attribute, false) == true],
+	["name" | not is_string(object.get(after, "name", null))],
+)
+
+# index_name is an index's planned name, or for a name known only after apply a stand-in that says so, whose
+# path unknown_index_names lists: the rules on the name stay silent, the others name the index by its place.
+index_name(name, block, i, au) := unknown_index_name(block, i) if object.get(au, [block, i, "name"], false) == true
+
+else := name
+
+unknown_index_name(block, i) := sprintf("%s[%d] (name known after apply)", [block, i])
+
+unknown_index_names(au) := [concat(".", [path, unknown_index_name(block, i)]) |
+	some block, path in {"local_secondary_index": "local_secondary_indexes", "global_secondary_index": "global_secondary_indexes"}
+	some i, entry in array_or_empty(object.get(au, block, []))
+	object.get(entry, "name", false) == true
+]
+
+# known_key_attribute holds for a key attribute whose name the plan knows.
+known_key_attribute(k, au) if not k.path[0] in {path | some attribute, path in {"hash_key": "partition_key", "range_key": "sort_key"}; object.get(au, attribute, false) == true}
+
 # unknown_paths turns after_unknown into dotted paths (two levels deep is enough for the rules). Attributes no
 # rule reads (arn, id, stream and tag settings) are left out: every rule checks its inputs against this list.
 unknown_paths(au) := array.concat(
@@ -78,13 +107,13 @@ aws_document(address, after, after_unknown) := {
 		"shard_count": 1,
 		"shard_width": 1,
 		"routing": {},
-		"partition_key": object.union(no_template_facts, {"name_hint": lib.name_hint(table.partition_key.name)}),
+		"partition_key": object.union(no_template_facts, {"name_hint": lib.name_hint(table.partition_key.name, table.partition_key.type)}),
 		"sort_key": aws_sort_facts(table.sort_key),
 		"partition_key_max_bytes": null,
 		"partition_key_segments": [],
 		"has_time_bucket": false,
 		"undeclared_placeholders": [],
-		"key_attributes": table_key_attributes(table),
+		"key_attributes": [k | some k in table_key_attributes(table); known_key_attribute(k, after_unknown)],
 		"conventions": {"delimiters": [], "letter_cases": []},
 		"collection": {"items_per_key": null, "basis": "unknown", "entry_bytes": 0, "bytes": null},
 		"projected_non_key_attributes": projected(table),
@@ -92,7 +121,7 @@ aws_document(address, after, after_unknown) := {
 	"prior": null,
 	"unknown": array.concat(
 		["traffic", "segments", "sharding", "partition_key.template", "sort_key.template", "derived.capacity"],
-		unknown_paths(after_unknown),
+		array.concat(unknown_paths(after_unknown), array.concat(unknown_keys(after, after_unknown), unknown_index_names(after_unknown))),
 	),
 } if {
 	# The attributes the document reads, with their values where the plan has null.
@@ -113,17 +142,17 @@ aws_document(address, after, after_unknown) := {
 		"partition_key": {"name": values.hash_key, "type": object.get(types, values.hash_key, "S"), "template": null},
 		"sort_key": aws_sort_key(values.range_key, types),
 		"lsis": [{
-			"name": l.name,
+			"name": index_name(l.name, "local_secondary_index", i, after_unknown),
 			"sort_key": {"name": l.range_key, "type": object.get(types, l.range_key, "S"), "cardinality": null},
 			"projection_type": l.projection_type,
 			"non_key_attributes": l.non_key_attributes,
 		} |
-			some raw in array_or_empty(values.local_secondary_index)
+			some i, raw in array_or_empty(values.local_secondary_index)
 			is_object(raw)
 			l := with_defaults(raw, {"name": "", "range_key": "", "projection_type": "ALL", "non_key_attributes": []})
 		],
 		"gsis": [{
-			"name": g.name,
+			"name": index_name(g.name, "global_secondary_index", i, after_unknown),
 			"partition_key": aws_gsi_keys(g, "HASH", g.hash_key, types),
 			"sort_key": aws_gsi_keys(g, "RANGE", g.range_key, types),
 			"projection_type": g.projection_type,
@@ -134,7 +163,7 @@ aws_document(address, after, after_unknown) := {
 			"time_bucketed": false,
 			"hot_partition_write_units": null,
 		} |
-			some raw in array_or_empty(values.global_secondary_index)
+			some i, raw in array_or_empty(values.global_secondary_index)
 			is_object(raw)
 			g := with_defaults(raw, {
 				"name": "", "hash_key": "", "range_key": "", "key_schema": [], "projection_type": "ALL",
