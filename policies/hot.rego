@@ -139,7 +139,7 @@ gsi_message(gsi, "low_cardinality") := sprintf("GSI %q has a partition key with 
 
 gsi_values(gsi) := sprintf("%d value(s)", [gsi.partition_key_cardinality]) if lib.number(gsi.partition_key_cardinality)
 
-else := sprintf("%s, named like a status or type", [key_names(gsi)])
+else := sprintf("%s, named like a status, type, level, role or flag", [key_names(gsi)])
 
 key_names(gsi) := concat(", ", [sprintf("%q", [k.name]) | some k in gsi.partition_key])
 
@@ -158,7 +158,7 @@ gsi_hot_partition_reported(name) if {
 # custom:
 #   id: DK302
 #   name: low-cardinality-partition-key
-#   aws_dynamodb_table: fires there only from a partition-key attribute (of the table or a GSI) named like a status or type; the cardinality case needs segments.
+#   aws_dynamodb_table: fires there only from a partition-key attribute (of the table or a GSI) named like a status, type, level, role or flag; the cardinality case needs segments.
 #   cases:
 #     table:
 #       severity: warning
@@ -169,7 +169,7 @@ gsi_hot_partition_reported(name) if {
 #         also has a high-cardinality or shard attribute.
 #     gsi:
 #       severity: warning
-#       when: a GSI's partition key has few values (stated, or named like a status or type), and GSI hot partition (DK501) does not already report it
+#       when: a GSI's partition key has few values (stated, or named like a status, type, level, role or flag), and GSI hot partition (DK501) does not already report it
 #       remediation: |
 #         Add a high-cardinality attribute (an id) or a shard attribute written with a calculated suffix to the GSI's
 #         multi-attribute partition key and move the low-cardinality value to its sort key, or make the index
@@ -198,7 +198,7 @@ low_cardinality_problems contains {"path": ["partition_key", "template"], "msg":
 low_cardinality_problems contains {"path": ["partition_key", "name"], "msg": msg} if {
 	input.derived.partition_key.name_hint == "low_cardinality"
 	msg := sprintf(
-		"the partition key attribute %q is named like a status or type, which has few distinct values: traffic cannot spread over partitions",
+		"the partition key attribute %q is named like a status, type, level, role or flag, which has few distinct values: traffic cannot spread over partitions",
 		[input.table.partition_key.name],
 	)
 }

@@ -128,7 +128,7 @@ test_gsi_named_like_a_status_warns_dk302_with_the_gsi_remedy if {
 	f.rule == "DK302"
 	f.path == ["global_secondary_indexes", "by_state", "partition_key"]
 	f.message == concat("", [
-		"GSI \"by_state\" has a partition key with few distinct values (\"orderStatus\", named like a status or type): ",
+		"GSI \"by_state\" has a partition key with few distinct values (\"orderStatus\", named like a status, type, level, role or flag): ",
 		"the index's writes and reads concentrate on few partitions, and a throttled index throttles writes to the table",
 	])
 	startswith(f.remediation, "Add a high-cardinality attribute (an id) or a shard attribute")

@@ -70,38 +70,47 @@ func analyze(ctx context.Context, runner tflint.Runner, engines *engineCache) ([
 // inCalledModule moves the issues of a called module onto one reference to a module variable in their block:
 // TFLint reports an issue of a called module only on an expression that reads its variables, at the
 // caller's argument that sets each variable the expression reads. The reference is the first in the
-// issue's own expression, the input it is about, else the block's first, so that an issue is reported once,
-// at one argument of the caller. An issue of a block that reads no variable is the module's own, reported
-// when TFLint lints the module itself.
+// issue's own expression (the input it is about), else the first in the part of the block the finding is
+// on (the dynamic block that makes the indexes it counts), else the block's first, so that an issue is
+// reported once, at one argument of the caller. An issue of a block that reads no variable is the module's
+// own, reported when TFLint lints the module itself.
 func inCalledModule(issues []issue) []issue {
 	var out []issue
 	for _, is := range issues {
-		refs := variableReferences(is.block)
+		refs := variableReferences(is.block, "")
 		if len(refs) == 0 {
 			continue
 		}
 		moved := is
 		moved.rng = refs[0]
-		for _, rng := range refs {
-			if rng.Filename == is.rng.Filename && rng.Start.Byte >= is.rng.Start.Byte && rng.End.Byte <= is.rng.End.Byte {
-				moved.rng = rng
-				break
-			}
+		if in := slices.IndexFunc(refs, func(rng hcl.Range) bool { return within(rng, is.rng) }); in >= 0 {
+			moved.rng = refs[in]
+		} else if part := variableReferences(is.block, is.part); is.part != "" && len(part) > 0 {
+			moved.rng = part[0]
 		}
 		out = append(out, moved)
 	}
 	return out
 }
 
-// variableReferences are the ranges of the references to var.* in a block as written, in source order.
-func variableReferences(block *hclext.Block) []hcl.Range {
+func within(inner, outer hcl.Range) bool {
+	return inner.Filename == outer.Filename && inner.Start.Byte >= outer.Start.Byte && inner.End.Byte <= outer.End.Byte
+}
+
+// variableReferences are the ranges of the references to var.* in a block as written, in source order; with
+// part, only those in the attribute of that name, the nested blocks of that type and the dynamic blocks
+// that make them.
+func variableReferences(block *hclext.Block, part string) []hcl.Range {
 	if block == nil {
 		return nil
 	}
 	var out []hcl.Range
-	var body func(*hclext.BodyContent)
-	body = func(b *hclext.BodyContent) {
-		for _, a := range b.Attributes {
+	var body func(*hclext.BodyContent, bool)
+	body = func(b *hclext.BodyContent, top bool) {
+		for name, a := range b.Attributes {
+			if top && part != "" && name != part {
+				continue
+			}
 			for _, traversal := range a.Expr.Variables() {
 				if traversal.RootName() == "var" && len(traversal) > 1 {
 					// var.name alone, not what follows it (var.name.attr[0]): TFLint reads the range as an
@@ -111,10 +120,13 @@ func variableReferences(block *hclext.Block) []hcl.Range {
 			}
 		}
 		for _, nested := range b.Blocks {
-			body(nested.Body)
+			if top && part != "" && nested.Type != part && (nested.Type != "dynamic" || nested.Labels[0] != part) {
+				continue
+			}
+			body(nested.Body, false)
 		}
 	}
-	body(block.Body)
+	body(block.Body, true)
 	slices.SortFunc(out, func(a, b hcl.Range) int {
 		if c := strings.Compare(a.Filename, b.Filename); c != 0 {
 			return c
@@ -266,8 +278,12 @@ func unknownNotices(inputs []unknownInput, suffix string, block *hclext.Block, i
 // of them, naming each; nil when every expression was read.
 func unreadable(b addressed, failed *failures) []issue {
 	var found []failure
-	for _, rng := range attributeRanges(b.sourceBlock().Body) {
-		found = append(found, failed.within(rng)...)
+	for _, rng := range append(attributeRanges(b.block.Body), attributeRanges(b.sourceBlock().Body)...) {
+		for _, f := range failed.within(rng) {
+			if !slices.Contains(found, f) {
+				found = append(found, f)
+			}
+		}
 	}
 	if len(found) == 0 {
 		return nil
@@ -281,8 +297,9 @@ func unreadable(b addressed, failed *failures) []issue {
 	}
 	return []issue{{
 		rule: UnreadableRule, severity: tflint.WARNING, rng: found[0].rng, block: b.sourceBlock(), instance: instanceName(b),
-		message: fmt.Sprintf("dynamokeys: TFLint could not evaluate %d expression(s) of %s, so the rules that read them were not checked (%s)",
-			len(found), b.address, strings.Join(reasons, "; ")),
+		message: fmt.Sprintf("dynamokeys: TFLint could not evaluate %s of %s, so the rules that read %s were not checked here (%s)",
+			map[bool]string{true: "1 expression", false: fmt.Sprintf("%d expressions", len(found))}[len(found) == 1], b.address,
+			map[bool]string{true: "it", false: "them"}[len(found) == 1], strings.Join(reasons, "; ")),
 	}}
 }
 
@@ -411,7 +428,7 @@ func checkAWS(ctx context.Context, runner tflint.Runner, engine *policy.Engine, 
 				rng = standaloneGSIRange(block, f.Path)
 			}
 			out = append(out, issue{rule: tflintRule(f.Rule), severity: severityOf(f.Severity, true), message: findingMessage(f), rng: rng,
-				block: sources[about], instance: instanceName(addressed{address: about, instance: instances[about]})})
+				block: sources[about], instance: instanceName(addressed{address: about, instance: instances[about]}), part: awsPart(f.Path)})
 		}
 	}
 	return out, checked

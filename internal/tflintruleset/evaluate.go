@@ -56,7 +56,7 @@ func failureReason(err error) string {
 	var diags hcl.Diagnostics
 	if errors.As(err, &diags) && len(diags) > 0 {
 		if d := diags[0]; d.Detail != "" {
-			return strings.TrimSuffix(d.Summary, ".") + ": " + d.Detail
+			return strings.TrimSuffix(d.Summary, ".") + ": " + strings.TrimSuffix(d.Detail, ".")
 		}
 		return diags[0].Summary
 	}
@@ -64,7 +64,7 @@ func failureReason(err error) string {
 	if _, after, ok := strings.Cut(msg, "desc = "); ok {
 		msg = after
 	}
-	return strings.TrimSpace(rangePrefix.ReplaceAllString(msg, ""))
+	return strings.TrimSuffix(strings.TrimSpace(rangePrefix.ReplaceAllString(msg, "")), ".")
 }
 
 // rangePrefix is the "file.tf:3,10-20: " that TFLint's diagnostics start with.

@@ -56,7 +56,7 @@ func (a addressed) sourceBlock() *hclext.Block {
 func resourceInstances(runner tflint.Runner, resourceType string, schema *hclext.BodySchema, eval func(hcl.Expression) cty.Value) ([]addressed, []issue, error) {
 	asWritten := &hclext.BodySchema{
 		Attributes: append(slices.Clone(schema.Attributes), metaArguments.Attributes...),
-		Blocks:     append(slices.Clone(schema.Blocks), hclext.BlockSchema{Type: "dynamic", LabelNames: []string{"type"}}),
+		Blocks:     append(slices.Clone(schema.Blocks), hclext.BlockSchema{Type: "dynamic", LabelNames: []string{"type"}, Body: &hclext.BodySchema{Attributes: attributeSchemas("for_each")}}),
 	}
 	raw, err := runner.GetResourceContent(resourceType, asWritten, &tflint.GetModuleContentOption{ExpandMode: tflint.ExpandModeNone})
 	if err != nil {
@@ -152,7 +152,12 @@ func instanceAddresses(prefix string, raw, expanded []*hclext.Block, eval func(h
 	for _, b := range expanded {
 		name := b.Labels[len(b.Labels)-1]
 		a := addressed{address: prefix + name, block: b}
-		if o, ok := origins[place{b.DefRange.Filename, b.DefRange.Start}]; ok && o.name == name && o.repeated {
+		o, ok := origins[place{b.DefRange.Filename, b.DefRange.Start}]
+		if ok && o.name == name {
+			// The block as written: its dynamic blocks show the variables that make their nested blocks.
+			a.source = o.block
+		}
+		if ok && o.name == name && o.repeated {
 			key := "[" + strconv.Itoa(o.next) + "]"
 			if o.next < len(o.keys) {
 				key = o.keys[o.next]
@@ -160,7 +165,6 @@ func instanceAddresses(prefix string, raw, expanded []*hclext.Block, eval func(h
 			o.next++
 			a.address += key
 			a.instance = true
-			a.source = o.block
 		}
 		// Two blocks of one address would make the adapter's documents collide: number the later ones.
 		for n := 1; used[a.address]; n++ {

@@ -68,6 +68,20 @@ var awsTableAttributes = map[string]string{
 	"read_capacity": "read_capacity", "write_capacity": "write_capacity",
 }
 
+// awsPart is the attribute or nested block type of aws_dynamodb_table that sets what a finding's path is on.
+func awsPart(path keydesign.Path) string {
+	if len(path) == 0 {
+		return ""
+	}
+	if attrName, ok := awsTableAttributes[path[0]]; ok {
+		return attrName
+	}
+	return map[string]string{
+		"global_secondary_indexes": "global_secondary_index", "local_secondary_indexes": "local_secondary_index",
+		"on_demand_throughput": "on_demand_throughput", "warm_throughput": "warm_throughput",
+	}[path[0]]
+}
+
 // awsTableRange is where a finding's path lies in an aws_dynamodb_table block: the attribute or nested block
 // the AWS provider sets it with (partition_key is hash_key, a GSI is its global_secondary_index block).
 func awsTableRange(block *hclext.Block, path keydesign.Path, name func(*hclext.Block) string) hcl.Range {

@@ -162,6 +162,9 @@ type issue struct {
 	block *hclext.Block
 	// instance is the address of the instance of a count or for_each block the issue is about.
 	instance string
+	// part is the attribute or nested block type of an AWS resource the finding is on (hash_key,
+	// local_secondary_index), to find the caller's argument in a called module.
+	part string
 }
 
 // analyzer runs the analysis once per runner: TFLint checks every rule with the runner of a module (of a
@@ -280,7 +283,11 @@ func findingMessage(f policy.Finding) string {
 func unknownNotice(unknown []string) string {
 	slices.Sort(unknown)
 	unknown = slices.Compact(unknown)
-	return fmt.Sprintf("dynamokeys: %s not known before the plan (a variable without a default or value, another resource's "+
-		"attribute, or measured traffic), so the rules that read them were not checked here; the plan checks them",
-		strings.Join(unknown, ", "))
+	verb, pronoun := "is", "it"
+	if len(unknown) > 1 {
+		verb, pronoun = "are", "them"
+	}
+	return fmt.Sprintf("dynamokeys: %s %s not known before the plan (a variable without a default or value, another resource's "+
+		"attribute, or measured traffic), so the rules that read %s were not checked here; the plan checks them",
+		strings.Join(unknown, ", "), verb, pronoun)
 }

@@ -142,7 +142,7 @@ func TestUnknownInputsAreNotGuessed(t *testing.T) {
 		t.Errorf("issues:\n  got  %q\n  want %q", got, want)
 	}
 	for _, is := range runRules(t, map[string]string{"main.tf": noDefault}) {
-		if is.Rule.Name() == UnknownInputsRule && !strings.Contains(is.Message, "traffic.writes_per_second not known before the plan") {
+		if is.Rule.Name() == UnknownInputsRule && !strings.Contains(is.Message, "traffic.writes_per_second is not known before the plan") {
 			t.Errorf("the notice does not name the unknown input: %s", is.Message)
 		}
 	}
@@ -381,7 +381,7 @@ data "dynamokeys_keydesign" "events" {
 	)
 	for _, is := range runRules(t, map[string]string{"main.tf": src}) {
 		if is.Rule.Name() == UnreadableRule && is.Range.Start.Line == 12 {
-			for _, want := range []string{"2 expression(s) of aws_dynamodb_table.typing", "line 12:", "line 20:", `"nope"`} {
+			for _, want := range []string{"2 expressions of aws_dynamodb_table.typing", "line 12:", "line 20:", `"nope"`} {
 				if !strings.Contains(is.Message, want) {
 					t.Errorf("the issue does not say %q: %s", want, is.Message)
 				}

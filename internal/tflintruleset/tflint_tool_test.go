@@ -36,6 +36,14 @@ plugin "dynamokeys" {
 }
 `
 
+// noticesConfig also asks for the notices of what only the plan knows (off by default).
+var noticesConfig = strings.Replace(tflintConfig, "  enabled = true\n", "  enabled = true\n  "+UnknownInputsSetting+" = true\n", 1)
+
+// withTerraformRules enables TFLint's own recommended rules beside the plugin, which must keep their results.
+func withTerraformRules(pluginEnabled bool) string {
+	return fmt.Sprintf("plugin \"terraform\" {\n  enabled = true\n  preset  = \"recommended\"\n}\n\nplugin \"dynamokeys\" {\n  enabled = %t\n}\n", pluginEnabled)
+}
+
 // tflint runs the TFLint make passes in, in dir, with the plugin of TFLINT_PLUGIN_DIR; without either the
 // test fails, it never skips.
 func runTFLint(t *testing.T, dir, config string, args ...string) ([]byte, int) {
@@ -80,15 +88,17 @@ func lintJSON(t *testing.T, dir, config string, args ...string) []string {
 	got := []string{}
 	for _, is := range report {
 		got = append(got, fmt.Sprintf("%s %s %s:%d", is.Rule, is.Severity, filepath.ToSlash(is.File), is.Line))
-		if is.Rule != UnknownInputsRule && is.Rule != CustomRule && !strings.HasPrefix(is.Message, strings.ToUpper(strings.TrimPrefix(is.Rule, Name+"_"))+" ") &&
-			is.Rule != InvalidDesignRule {
+		if strings.HasPrefix(is.Rule, Name+"_dk") && !strings.HasPrefix(is.Message, strings.ToUpper(strings.TrimPrefix(is.Rule, Name+"_"))+" ") {
 			t.Errorf("the message of %s does not start with its rule id: %s", is.Rule, is.Message)
 		}
 	}
-	// TFLint fails on any issue, notices included (--minimum-failure-severity defaults to info), and passes
-	// without one.
+	// TFLint fails on any issue, notices included (--minimum-failure-severity defaults to notice), and passes
+	// without one: a configuration without a finding lints clean.
 	if (len(report) > 0) != (code != 0) {
 		t.Errorf("tflint exited %d with %d issues", code, len(report))
+	}
+	if code != 0 && code != 2 {
+		t.Errorf("tflint exited %d: the run did not finish (2 is issues found)\n%s", code, out)
 	}
 	slices.Sort(got)
 	return got
@@ -107,7 +117,8 @@ func assertLint(t *testing.T, got []string, want ...string) {
 
 // exampleIssues is what TFLint reports on each example directory. The errors are the findings that fail
 // the example's plan (internal/provider/examples_test.go: daily-event-log, bestseller-product), on the line
-// that sets the input; the warnings are those the plan shows too; the notices name what only a plan knows.
+// that sets the input; the warnings are those the plan shows too. Notices are off by default
+// (exampleNotices has them).
 var exampleIssues = map[string][]string{
 	"examples/data-sources/dynamokeys_keydesign":        nil,
 	"examples/data-sources/dynamokeys_observed_traffic": nil,
@@ -116,10 +127,8 @@ var exampleIssues = map[string][]string{
 	"examples/functions/shard":                          nil,
 	"examples/functions/shard_keys":                     nil,
 	"examples/functions/shard_suffix":                   nil,
-	// The module's inputs have no defaults: its table's keys are not known until a caller sets them.
-	"examples/modules/multi-region-table": {"dynamokeys_dk501 warning keydesign.tf:20", "dynamokeys_unknown_inputs info table.tf:4"},
-	// Measured traffic comes from the dynamokeys_observed_traffic data source: the plan's to read.
-	"examples/observed-traffic": {"dynamokeys_unknown_inputs info main.tf:17"},
+	"examples/modules/multi-region-table":                {"dynamokeys_dk501 warning keydesign.tf:20"},
+	"examples/observed-traffic":                          nil,
 	"examples/provider":         nil,
 	"examples/quickstart":       nil,
 	"examples/resources/dynamokeys_sharded_table": {
@@ -134,6 +143,14 @@ var exampleIssues = map[string][]string{
 	"examples/scenarios/orders-by-customer":     {"dynamokeys_dk902 warning main.tf:22"},
 	"examples/tables/minimal":                   nil,
 	"examples/tables/provisioned-autoscaled":    {"dynamokeys_dk902 warning main.tf:23"},
+}
+
+// exampleNotices are the notices the examples add when asked for, one per input, on the line that sets it.
+var exampleNotices = map[string][]string{
+	// The table's keys (hash_key, range_key) come from the key design's outputs, which the plan computes.
+	"examples/modules/multi-region-table": {"dynamokeys_unknown_inputs info table.tf:7", "dynamokeys_unknown_inputs info table.tf:8"},
+	// Measured traffic comes from the dynamokeys_observed_traffic data source: the plan's to read.
+	"examples/observed-traffic": {"dynamokeys_unknown_inputs info main.tf:24"},
 }
 
 // TestTFLintExamples runs TFLint on every example directory; a directory missing from exampleIssues fails.
@@ -164,6 +181,9 @@ func TestTFLintExamples(t *testing.T) {
 				t.Fatalf("%s is not in exampleIssues: say what TFLint must report on it", dir)
 			}
 			assertLint(t, lintJSON(t, filepath.Join(root, dir), tflintConfig), want...)
+			if notices, ok := exampleNotices[dir]; ok {
+				assertLint(t, lintJSON(t, filepath.Join(root, dir), noticesConfig), append(slices.Clone(want), notices...)...)
+			}
 		})
 	}
 }
@@ -177,8 +197,10 @@ func TestTFLintFixtures(t *testing.T) {
 		// The default (2,500 writes/s) fails DK301 and DK303; the variable without a value is unknown: DK303
 		// stays silent on that design and the notice names traffic.reads_per_second.
 		assertLint(t, lintJSON(t, fixture("variables"), tflintConfig),
+			"dynamokeys_dk301 error main.tf:13", "dynamokeys_dk303 error main.tf:13", "dynamokeys_dk302 warning main.tf:21")
+		assertLint(t, lintJSON(t, fixture("variables"), noticesConfig),
 			"dynamokeys_dk301 error main.tf:13", "dynamokeys_dk303 error main.tf:13",
-			"dynamokeys_dk302 warning main.tf:21", "dynamokeys_unknown_inputs info main.tf:20")
+			"dynamokeys_dk302 warning main.tf:21", "dynamokeys_unknown_inputs info main.tf:25")
 		// --var-file values replace the default and set the missing one: the first design is calm (DK301's
 		// warning case), the second now reads 100,000 strong reads/s on two keys.
 		assertLint(t, lintJSON(t, fixture("variables"), tflintConfig, "--var-file", "calm.tfvars"),
@@ -200,12 +222,14 @@ func TestTFLintFixtures(t *testing.T) {
 	t.Run("aws", func(t *testing.T) {
 		t.Parallel()
 		assertLint(t, lintJSON(t, fixture("aws"), tflintConfig),
-			"dynamokeys_dk302 warning main.tf:8", "dynamokeys_dk302 warning main.tf:37", "dynamokeys_unknown_inputs info main.tf:48")
+			"dynamokeys_dk302 warning main.tf:8", "dynamokeys_dk302 warning main.tf:37")
+		assertLint(t, lintJSON(t, fixture("aws"), noticesConfig),
+			"dynamokeys_dk302 warning main.tf:8", "dynamokeys_dk302 warning main.tf:37", "dynamokeys_unknown_inputs info main.tf:49")
 	})
 	t.Run("count and for_each", func(t *testing.T) {
 		t.Parallel()
 		dir := fixture("instances")
-		assertLint(t, lintJSON(t, dir, tflintConfig),
+		assertLint(t, lintJSON(t, dir, noticesConfig),
 			// for_each: each instance with its own key attribute.
 			"dynamokeys_dk301 warning main.tf:13", "dynamokeys_dk302 warning main.tf:13",
 			// count = 2: both instances report alike, once.
@@ -215,7 +239,7 @@ func TestTFLintFixtures(t *testing.T) {
 			// for_each over rates: the hot instance's errors, the calm one's warning.
 			"dynamokeys_dk301 error main.tf:49", "dynamokeys_dk301 warning main.tf:49", "dynamokeys_dk303 error main.tf:49",
 			// A data block is not expanded: each.value is unknown.
-			"dynamokeys_dk301 warning main.tf:61", "dynamokeys_unknown_inputs info main.tf:58",
+			"dynamokeys_dk301 warning main.tf:61", "dynamokeys_unknown_inputs info main.tf:67",
 			// count = "2", converted as TFLint converts it; both files' blocks start at line 1.
 			"dynamokeys_dk302 warning counted.tf:5",
 			// A for_each whose keys are known and values not still names its instances.
@@ -223,7 +247,7 @@ func TestTFLintFixtures(t *testing.T) {
 			// An instance's finding on an index, on the index's line of a multi-line attribute.
 			"dynamokeys_dk501 warning lines.tf:12")
 		// (unknown_values.tf's data block has count = 0: nothing to check, nothing reported.)
-		out, _ := runTFLint(t, dir, tflintConfig, "--format", "compact")
+		out, _ := runTFLint(t, dir, noticesConfig, "--format", "compact")
 		for _, want := range []string{
 			`(instance aws_dynamodb_table.by_key["events"])`,
 			`(instances aws_dynamodb_table.copies[0], aws_dynamodb_table.copies[1])`,
@@ -319,6 +343,18 @@ func TestTFLintLanguageServer(t *testing.T) {
 		// LSP lines count from 0: the partition_key line is the second.
 		dir := t.TempDir()
 		if got, want := langserverDiagnostics(t, dir, dir, map[string]string{"main.tf": hot}, "main.tf"), []string{"DK301 line 1", "DK303 line 1"}; !slices.Equal(got, want) {
+			t.Errorf("diagnostics %q, want %q", got, want)
+		}
+	})
+	t.Run("a reference being typed", func(t *testing.T) {
+		t.Parallel()
+		// var.na is half typed in a queue beside the design, and in a table: the design's diagnostics stay,
+		// the table gets one issue on the reference, and the run goes on.
+		typing := hot + "\nresource \"aws_sqs_queue\" \"jobs\" {\n  count = var.na\n  name  = \"${var.na}_jobs\"\n}\n" +
+			"\nresource \"aws_dynamodb_table\" \"orders\" {\n  name     = var.na\n  hash_key = \"status\"\n}\n"
+		dir := t.TempDir()
+		got := langserverDiagnostics(t, dir, dir, map[string]string{"main.tf": typing}, "main.tf")
+		if want := []string{"DK301 line 1", "DK302 line 13", "DK303 line 1", "dynamokeys: line 12"}; !slices.Equal(got, want) {
 			t.Errorf("diagnostics %q, want %q", got, want)
 		}
 	})
@@ -421,7 +457,9 @@ func langserverDiagnostics(t *testing.T, serverDir, dir string, files map[string
 	send(map[string]any{"method": "textDocument/didOpen", "params": map[string]any{"textDocument": map[string]any{
 		"uri": uri + "/" + open, "languageId": "terraform", "version": 1, "text": files[open],
 	}}})
-	// The server publishes diagnostics for every file it lints; the open file's carry the plugin's issues.
+	// The server publishes diagnostics for every file it lints; the open file's carry the plugin's issues. A
+	// lint the plugin aborts publishes nothing at all (the editor shows no diagnostic of the file), and
+	// the test waits until go test's -timeout.
 	for {
 		msg := receive()
 		if msg["method"] != "textDocument/publishDiagnostics" {
@@ -442,4 +480,83 @@ func langserverDiagnostics(t *testing.T, serverDir, dir string, files map[string
 		slices.Sort(got)
 		return got
 	}
+}
+
+// TestTFLintRealWorld holds the plugin to the constructs of real repositories (testdata/tflint/realworld):
+// a run is never aborted, a clean configuration exits 0, the notices are opt-in and one per input, and
+// TFLint's own rules keep their results.
+func TestTFLintRealWorld(t *testing.T) {
+	t.Parallel()
+	fixture := func(name string) string { return filepath.Join("testdata", "tflint", "realworld", name) }
+	t.Run("undeclared references", func(t *testing.T) {
+		t.Parallel()
+		// The queue's undeclared variable is not this plugin's to report; the status table keeps its
+		// finding; typing gets one issue naming both expressions it could not read; the data block one, and
+		// DK301's warning, which reads only the template.
+		want := []string{
+			"dynamokeys_dk302 warning main.tf:12", "dynamokeys_unreadable_input warning main.tf:21",
+			"dynamokeys_unreadable_input warning main.tf:34", "dynamokeys_dk301 warning main.tf:32",
+		}
+		assertLint(t, lintJSON(t, fixture("undeclared"), tflintConfig), want...)
+		assertLint(t, lintJSON(t, fixture("undeclared"), noticesConfig), want...)
+		out, _ := runTFLint(t, fixture("undeclared"), tflintConfig, "--format", "compact")
+		for _, want := range []string{`2 expressions of aws_dynamodb_table.typing`, `line 21: Reference to undeclared input variable`, `line 23: Reference to undeclared local value`} {
+			if !strings.Contains(string(out), want) {
+				t.Errorf("TFLint's output does not contain %s:\n%s", want, out)
+			}
+		}
+	})
+	t.Run("TFLint's own rules keep their results", func(t *testing.T) {
+		t.Parallel()
+		var without, with []string
+		for _, is := range lintJSON(t, fixture("undeclared"), withTerraformRules(false)) {
+			without = append(without, is)
+		}
+		for _, is := range lintJSON(t, fixture("undeclared"), withTerraformRules(true)) {
+			if strings.HasPrefix(is, "terraform_") {
+				with = append(with, is)
+			}
+		}
+		if len(without) == 0 || !slices.Equal(with, without) {
+			t.Errorf("TFLint's own issues with the plugin %q, without it %q", with, without)
+		}
+	})
+	t.Run("a reusable module's optional table", func(t *testing.T) {
+		t.Parallel()
+		// The status GSI of the dynamic block is found though the table's name and keys are the caller's
+		// (null defaults); the table whose count is not known is not checked. No notice unless asked.
+		assertLint(t, lintJSON(t, fixture("optional"), tflintConfig), "dynamokeys_dk302 warning main.tf:46")
+		assertLint(t, lintJSON(t, fixture("optional"), noticesConfig), "dynamokeys_dk302 warning main.tf:46",
+			"dynamokeys_unknown_inputs info main.tf:37", "dynamokeys_unknown_inputs info main.tf:39", "dynamokeys_unknown_inputs info main.tf:54")
+		// Without the status index and with the table off, the module lints clean: exit 0.
+		assertLint(t, lintJSON(t, fixture("optional"), tflintConfig, "--var", "create_table=false", "--var", "enabled=false"))
+	})
+	t.Run("module calls", func(t *testing.T) {
+		t.Parallel()
+		// The called module's findings on the caller's argument that makes them: the six LSIs on lsi_names,
+		// the day-named key on hash_key; the notice once, on the argument whose value is not known.
+		assertLint(t, lintJSON(t, fixture("module-caller"), noticesConfig, "--call-module-type=local"),
+			"dynamokeys_dk201 error main.tf:10", "dynamokeys_dk301 warning main.tf:17", "dynamokeys_unknown_inputs info main.tf:9")
+		assertLint(t, lintJSON(t, fixture("module-caller"), tflintConfig, "--call-module-type=local"),
+			"dynamokeys_dk201 error main.tf:10", "dynamokeys_dk301 warning main.tf:17")
+		// Linted on its own, the module has nothing to report: every input is its caller's.
+		assertLint(t, lintJSON(t, fixture("module-caller/modules/table"), tflintConfig))
+	})
+	t.Run("for_each from a JSON file", func(t *testing.T) {
+		t.Parallel()
+		// log_level is few-valued; timestamp of type N holds epoch values (no DK301); the environment index
+		// is reported once for the three instances.
+		assertLint(t, lintJSON(t, fixture("json-tables"), tflintConfig), "dynamokeys_dk302 warning main.tf:9", "dynamokeys_dk302 warning main.tf:18")
+		out, _ := runTFLint(t, fixture("json-tables"), tflintConfig, "--format", "compact")
+		for _, want := range []string{`(instance aws_dynamodb_table.per_entry["audit"])`, `(instances aws_dynamodb_table.per_entry["audit"], aws_dynamodb_table.per_entry["metrics"], aws_dynamodb_table.per_entry["sessions"])`} {
+			if !strings.Contains(string(out), want) {
+				t.Errorf("TFLint's output does not contain %s:\n%s", want, out)
+			}
+		}
+	})
+	t.Run("Terraform 0.12-era syntax", func(t *testing.T) {
+		t.Parallel()
+		// list() no longer exists: one issue on the table that calls it; the modern table's role-named key.
+		assertLint(t, lintJSON(t, fixture("legacy"), tflintConfig), "dynamokeys_unreadable_input warning main.tf:11", "dynamokeys_dk302 warning main.tf:24")
+	})
 }
