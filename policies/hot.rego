@@ -40,7 +40,7 @@ time_bucket_without_shard if {
 # custom:
 #   id: DK301
 #   name: time-bucket-partition-key
-#   aws_dynamodb_table: fires only as a warning there, from a partition-key attribute (of the table or a GSI) named like a date or time; the error needs traffic.
+#   aws_dynamodb_table: fires only as a warning there, from a partition-key attribute (of the table or a GSI) named like a time bucket, or a time held as a string (rule reference, attribute names); the error needs traffic.
 #   cases:
 #     over-limit:
 #       severity: error
@@ -52,7 +52,7 @@ time_bucket_without_shard if {
 #       remediation: Add a {shard} placeholder with calculated sharding before traffic grows, or lead the key with a high-cardinality segment.
 #     gsi-bucket:
 #       severity: warning
-#       when: a GSI's partition key is a time bucket (or named like a date or time), and GSI hot partition (DK501) does not already report it
+#       when: a GSI's partition key is a time bucket (or named like a time bucket), and GSI hot partition (DK501) does not already report it
 #       remediation: |
 #         Add a high-cardinality attribute (an id) or a shard attribute written with a calculated suffix to the GSI's
 #         multi-attribute partition key, and keep the time in its sort key.
@@ -158,7 +158,7 @@ gsi_hot_partition_reported(name) if {
 # custom:
 #   id: DK302
 #   name: low-cardinality-partition-key
-#   aws_dynamodb_table: fires there only from a partition-key attribute (of the table or a GSI) named like a status, type, level, role or flag; the cardinality case needs segments.
+#   aws_dynamodb_table: fires there only from a partition-key attribute (of the table or a GSI) named like a few-valued one (rule reference, attribute names); the cardinality case needs segments.
 #   cases:
 #     table:
 #       severity: warning

@@ -24,6 +24,7 @@ var planExpectations = map[string][]string{
 	"sharded_update.json":  {"deny:DK402@dynamokeys_sharded_table.events_live"},
 	"aws_create.json": {
 		"deny:DK101@aws_dynamodb_table.flags", "deny:DK202@aws_dynamodb_table.flags",
+		"warn:DK302@aws_dynamodb_table.flags", // a boolean, "enabled": two values
 		"warn:DK302@aws_dynamodb_table.orders_by_status", "warn:DK301@aws_dynamodb_table.events_by_day",
 		// (Its GSI by_created is keyed on createdAt of type N: epoch values, each its own key, no DK301.)
 	},

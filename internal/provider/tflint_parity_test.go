@@ -71,7 +71,8 @@ func tflintReported(t *testing.T, config string) tflintParity {
 		case i < 0:
 			t.Errorf("TFLint reported %s outside every dynamokeys block, at line %d: %s", is.rule, is.line, is.message)
 		case out.skipped[blocks[i].address]:
-		case is.rule == tflintruleset.UnknownInputsRule || is.rule == tflintruleset.InvalidDesignRule || is.rule == tflintruleset.CustomRule:
+		case is.rule == tflintruleset.UnknownInputsRule || is.rule == tflintruleset.InvalidDesignRule || is.rule == tflintruleset.CustomRule ||
+			is.rule == tflintruleset.UnreadableRule:
 			t.Errorf("TFLint reported %s on %s, whose inputs are all literal: %s", is.rule, blocks[i].address, is.message)
 		default:
 			address, id := blocks[i].address, strings.Fields(is.message)[0]

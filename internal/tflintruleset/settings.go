@@ -47,14 +47,15 @@ func providerSettings(runner tflint.Runner, eval func(hcl.Expression) cty.Value)
 	if err != nil {
 		return nil, err
 	}
-	own, err := runner.GetProviderContent("dynamokeys", providerSchema, nil)
+	// Provider blocks are never expanded; read as written, nothing of another provider block is evaluated.
+	own, err := runner.GetProviderContent("dynamokeys", providerSchema, &tflint.GetModuleContentOption{ExpandMode: tflint.ExpandModeNone})
 	if err != nil {
 		return nil, err
 	}
 	if len(own.Blocks) > 0 || module.IsRoot() {
 		return configurations(own.Blocks, eval, rootDir, module.IsRoot()), nil
 	}
-	rootContent, err := runner.GetProviderContent("dynamokeys", providerSchema, &tflint.GetModuleContentOption{ModuleCtx: tflint.RootModuleCtxType})
+	rootContent, err := runner.GetProviderContent("dynamokeys", providerSchema, &tflint.GetModuleContentOption{ModuleCtx: tflint.RootModuleCtxType, ExpandMode: tflint.ExpandModeNone})
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/policy"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/policies"
 )
 
 func main() {
@@ -60,6 +61,7 @@ the provider's ` + "`policy.disabled_rules`" + `. The limits the rules compare a
 			fmt.Fprintf(&b, "| %s | %s | %s |\n", c.When, c.Severity, c.Remediation)
 		}
 	}
+	writeNameHints(&b, policies.Bundle.NameHints)
 	if *plugin != "" {
 		if err := writeAWSTableRules(*plugin, engine.Catalogue()); err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -74,6 +76,26 @@ the provider's ` + "`policy.disabled_rules`" + `. The limits the rules compare a
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+}
+
+// writeNameHints writes the table of how a bare key attribute name reads, from the bundle's data.
+func writeNameHints(b *strings.Builder, h policies.NameHints) {
+	words := func(list []string) string { return "`" + strings.Join(list, "`, `") + "`" }
+	fmt.Fprintf(b, `
+## Attribute names
+
+%s
+
+| The name | Reads as | Words |
+|---|---|---|
+| ends in one of these words (`+"`order_status`, `logLevel`"+`) | few values (DK302, DK501) | %s |
+| starts with one of these words, before another (`+"`is_active`"+`) | few values (DK302, DK501) | %s |
+| has one of these words (`+"`order_date`, `eventDay`"+`), of any type | a time bucket (DK301, DK501) | %s |
+| has one of these words (`+"`created_at`, `timestamp`"+`) and is a string | a time, possibly a bucket (DK301) | %s |
+| has a word of the row above, none of a time bucket's, and is a number | epoch values, each its own key: no hint | |
+
+The first row that matches decides.
+`, oneParagraph(h.Note), words(h.LowCardinalityWords), words(h.BooleanPrefixes), words(h.TimeBucketWords), words(h.TimestampWords))
 }
 
 // oneParagraph joins a METADATA description's wrapped lines.
