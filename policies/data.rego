@@ -133,7 +133,7 @@ pricing := {
 }
 
 name_hints := {
-	"note": "How a key attribute known only by its name and type (the AWS provider's tables; a GSI key without a stated cardinality) is read by DK301, DK302 and DK501. A name is split into words at underscores, hyphens, dots and camelCase humps, and matched word by word, case-insensitively.",
+	"note": "How DK301, DK302 and DK501 read a key attribute known only by its name and type: by its words (split at _ - . and camelCase), case-insensitively.",
 	"low_cardinality_words": [
 		"status",
 		"state",

@@ -40,7 +40,8 @@ time_bucket_without_shard if {
 # custom:
 #   id: DK301
 #   name: time-bucket-partition-key
-#   aws_dynamodb_table: fires only as a warning there, from a partition-key attribute (of the table or a GSI) named like a time bucket, or a time held as a string (rule reference, attribute names); the error needs traffic.
+#   aws_dynamodb_table: fires only as a warning there, from a partition-key attribute (of the table or a GSI) named like a time
+#     bucket, or a time held as a string (rule reference, attribute names); the error needs traffic.
 #   cases:
 #     over-limit:
 #       severity: error
@@ -158,7 +159,8 @@ gsi_hot_partition_reported(name) if {
 # custom:
 #   id: DK302
 #   name: low-cardinality-partition-key
-#   aws_dynamodb_table: fires there only from a partition-key attribute (of the table or a GSI) named like a few-valued one (rule reference, attribute names); the cardinality case needs segments.
+#   aws_dynamodb_table: fires there only from a partition-key attribute (of the table or a GSI) named like a few-valued
+#     one (rule reference, attribute names); the cardinality case needs segments.
 #   cases:
 #     table:
 #       severity: warning

@@ -32,10 +32,7 @@ func analyze(ctx context.Context, runner tflint.Runner, engines *engineCache) ([
 		engineOf[alias] = engine
 		out = append(out, problems...)
 	}
-	designs, notices, err := dynamokeysBlocks(runner, eval)
-	if err != nil {
-		return nil, err
-	}
+	designs, notices := dynamokeysBlocks(runner, eval)
 	out = append(out, notices...)
 	for _, d := range designs {
 		// A block of an alias the module does not configure is Terraform's error, not this plugin's: it is
@@ -146,12 +143,9 @@ type designBlock struct {
 	providerAlias string
 }
 
-func dynamokeysBlocks(runner tflint.Runner, eval func(hcl.Expression) cty.Value) ([]designBlock, []issue, error) {
+func dynamokeysBlocks(runner tflint.Runner, eval func(hcl.Expression) cty.Value) ([]designBlock, []issue) {
 	resourceSchema := &hclext.BodySchema{Attributes: attributeSchemas(append(append([]string{"provider"}, designAttributes...), tableAttributes...)...)}
-	resources, notices, err := resourceInstances(runner, "dynamokeys_sharded_table", resourceSchema, eval)
-	if err != nil {
-		return nil, nil, err
-	}
+	resources, notices := resourceInstances(runner, "dynamokeys_sharded_table", resourceSchema, eval)
 	var out []designBlock
 	for _, b := range resources {
 		out = append(out, designBlock{addressed: b, table: true, providerAlias: providerAlias(b.block)})
@@ -163,7 +157,7 @@ func dynamokeysBlocks(runner tflint.Runner, eval func(hcl.Expression) cty.Value)
 		Type: "data", LabelNames: []string{"type", "name"}, Body: &hclext.BodySchema{Attributes: attributeSchemas(append([]string{"count", "for_each", "provider"}, designAttributes...)...)},
 	}}}, &tflint.GetModuleContentOption{ExpandMode: tflint.ExpandModeNone})
 	if err != nil {
-		return out, notices, nil //nolint:nilerr // a block Terraform cannot read either: TFLint reports it
+		return out, notices // a block Terraform cannot read either: TFLint reports it
 	}
 	for _, b := range data.Blocks {
 		if b.Labels[0] != "dynamokeys_keydesign" {
@@ -180,7 +174,7 @@ func dynamokeysBlocks(runner tflint.Runner, eval func(hcl.Expression) cty.Value)
 		}
 		out = append(out, d)
 	}
-	return out, notices, nil
+	return out, notices
 }
 
 func checkDesign(ctx context.Context, engine *policy.Engine, settings policySettings, d designBlock, eval func(hcl.Expression) cty.Value) []issue {
@@ -325,14 +319,8 @@ func tableRefs(b *hclext.Block) []any {
 }
 
 func checkAWS(ctx context.Context, runner tflint.Runner, engine *policy.Engine, eval func(hcl.Expression) cty.Value) ([]issue, []addressed) {
-	tables, tableNotices, err := resourceInstances(runner, "aws_dynamodb_table", awsTableSchema, eval)
-	if err != nil {
-		return nil, nil
-	}
-	gsis, gsiNotices, err := resourceInstances(runner, "aws_dynamodb_global_secondary_index", awsGSISchema, eval)
-	if err != nil {
-		return nil, nil
-	}
+	tables, tableNotices := resourceInstances(runner, "aws_dynamodb_table", awsTableSchema, eval)
+	gsis, gsiNotices := resourceInstances(runner, "aws_dynamodb_global_secondary_index", awsGSISchema, eval)
 	out := append(tableNotices, gsiNotices...)
 	checked := append(slices.Clone(tables), gsis...)
 	if len(checked) == 0 {

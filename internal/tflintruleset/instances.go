@@ -53,27 +53,22 @@ func (a addressed) sourceBlock() *hclext.Block {
 // another resource's count or name, say, which is being typed in an editor. Then each block of resourceType
 // is checked as written, without its instances (values that depend on count.index or each are not known), and
 // the other blocks are left to TFLint's own rules.
-func resourceInstances(runner tflint.Runner, resourceType string, schema *hclext.BodySchema, eval func(hcl.Expression) cty.Value) ([]addressed, []issue, error) {
+func resourceInstances(runner tflint.Runner, resourceType string, schema *hclext.BodySchema, eval func(hcl.Expression) cty.Value) ([]addressed, []issue) {
 	asWritten := &hclext.BodySchema{
 		Attributes: append(slices.Clone(schema.Attributes), metaArguments.Attributes...),
 		Blocks:     append(slices.Clone(schema.Blocks), hclext.BlockSchema{Type: "dynamic", LabelNames: []string{"type"}, Body: &hclext.BodySchema{Attributes: attributeSchemas("for_each")}}),
 	}
 	raw, err := runner.GetResourceContent(resourceType, asWritten, &tflint.GetModuleContentOption{ExpandMode: tflint.ExpandModeNone})
-	if err != nil {
+	if err != nil || len(raw.Blocks) == 0 {
 		// Unexpanded content evaluates nothing: what fails here is a block Terraform cannot read either,
 		// which TFLint and Terraform report.
-		return nil, nil, nil //nolint:nilerr // not this plugin's to report, and never a reason to abort the run
-	}
-	if len(raw.Blocks) == 0 {
-		return nil, nil, nil
+		return nil, nil
 	}
 	expanded, err := runner.GetResourceContent(resourceType, schema, nil)
 	if err != nil {
-		out, notices := writtenInstances(resourceType+".", raw.Blocks, eval)
-		return out, notices, nil
+		return writtenInstances(resourceType+".", raw.Blocks, eval)
 	}
-	out, notices := instanceAddresses(resourceType+".", raw.Blocks, expanded.Blocks, eval)
-	return out, notices, nil
+	return instanceAddresses(resourceType+".", raw.Blocks, expanded.Blocks, eval)
 }
 
 // writtenInstances are the blocks as written, one address each, when TFLint could not expand them: a block

@@ -17,17 +17,20 @@ aws_readable(name) if {
 # after apply (then every rule that does not need it still runs).
 aws_mappable(change) if aws_readable(object.get(change, ["after", "hash_key"], null))
 
-aws_mappable(change) if object.get(change, ["after_unknown", "hash_key"], false) == true
+aws_mappable(change) if change.after_unknown.hash_key == true
+
+# key_paths are the document paths of the table's key attributes.
+key_paths := {"hash_key": "partition_key", "range_key": "sort_key"}
 
 # unknown_keys are the document paths of the table's keys and name that the plan does not know yet.
 unknown_keys(after, au) := array.concat(
-	[path | some attribute, path in {"hash_key": "partition_key", "range_key": "sort_key"}; object.get(au, attribute, false) == true],
+	[path | some attribute, path in key_paths; au[attribute] == true],
 	["name" | not is_string(object.get(after, "name", null))],
 )
 
 # index_name is an index's planned name, or for a name known only after apply a stand-in that says so, whose
 # path unknown_index_names lists: the rules on the name stay silent, the others name the index by its place.
-index_name(name, block, i, au) := unknown_index_name(block, i) if object.get(au, [block, i, "name"], false) == true
+index_name(name, block, i, au) := unknown_index_name(block, i) if au[block][i].name == true
 
 else := name
 
@@ -36,11 +39,11 @@ unknown_index_name(block, i) := sprintf("%s[%d] (name known after apply)", [bloc
 unknown_index_names(au) := [concat(".", [path, unknown_index_name(block, i)]) |
 	some block, path in {"local_secondary_index": "local_secondary_indexes", "global_secondary_index": "global_secondary_indexes"}
 	some i, entry in array_or_empty(object.get(au, block, []))
-	object.get(entry, "name", false) == true
+	entry.name == true
 ]
 
 # known_key_attribute holds for a key attribute whose name the plan knows.
-known_key_attribute(k, au) if not k.path[0] in {path | some attribute, path in {"hash_key": "partition_key", "range_key": "sort_key"}; object.get(au, attribute, false) == true}
+known_key_attribute(k, au) if not k.path[0] in {path | some attribute, path in key_paths; au[attribute] == true}
 
 # unknown_paths turns after_unknown into dotted paths (two levels deep is enough for the rules). Attributes no
 # rule reads (arn, id, stream and tag settings) are left out: every rule checks its inputs against this list.
@@ -119,10 +122,10 @@ aws_document(address, after, after_unknown) := {
 		"projected_non_key_attributes": projected(table),
 	},
 	"prior": null,
-	"unknown": array.concat(
+	"unknown": array.flatten([
 		["traffic", "segments", "sharding", "partition_key.template", "sort_key.template", "derived.capacity"],
-		array.concat(unknown_paths(after_unknown), array.concat(unknown_keys(after, after_unknown), unknown_index_names(after_unknown))),
-	),
+		unknown_paths(after_unknown), unknown_keys(after, after_unknown), unknown_index_names(after_unknown),
+	]),
 } if {
 	# The attributes the document reads, with their values where the plan has null.
 	values := with_defaults(after, {
