@@ -37,11 +37,12 @@ errors contains lib.finding(rego.metadata.rule(), msg, array.concat(k.path, ["ty
 #   aws_dynamodb_table: needs the key templates and segments, which aws_dynamodb_table does not have, to bound the key size.
 #   severity: error
 #   remediation: Shorten literal text or lower the segments' max_length; make sure no rendering can be empty.
-errors contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "template"]) if {
-	some msg in partition_key_length_problems
+errors contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
+	some problem in partition_key_length_problems
 }
 
-partition_key_length_problems contains msg if {
+partition_key_length_problems contains {"msg": msg, "path": ["partition_key", "template"]} if {
+	not input.derived.entities
 	max_bytes := input.derived.partition_key.max_bytes
 	lib.number(max_bytes)
 	max_bytes > limits.partition_key_max_bytes
@@ -49,9 +50,23 @@ partition_key_length_problems contains msg if {
 	msg := sprintf("the partition key can render %s bytes; DynamoDB allows %s", [lib.fmt(max_bytes), lib.fmt(limits.partition_key_max_bytes)])
 }
 
-partition_key_length_problems contains "the partition key can render as an empty value, which DynamoDB rejects" if {
+partition_key_length_problems contains {"msg": msg, "path": ["partition_key", "template"]} if {
+	not input.derived.entities
 	input.derived.partition_key.min_bytes == 0
 	lib.known("partition_key.template")
+	msg := "the partition key can render as an empty value, which DynamoDB rejects"
+}
+
+# With entities, each entity's template of the key.
+partition_key_length_problems contains {"msg": msg, "path": ["entities", e.name, "keys", attribute]} if {
+	some e in input.derived.entities.items
+	attribute := input.table.partition_key.name
+	max_bytes := e.max_bytes[attribute]
+	lib.number(max_bytes)
+	max_bytes > limits.partition_key_max_bytes
+	msg := sprintf("entity %q's partition key %q can render %s bytes; DynamoDB allows %s", [
+		e.name, attribute, lib.fmt(max_bytes), lib.fmt(limits.partition_key_max_bytes),
+	])
 }
 
 # METADATA
@@ -63,11 +78,12 @@ partition_key_length_problems contains "the partition key can render as an empty
 #   aws_dynamodb_table: needs the key templates and segments, which aws_dynamodb_table does not have, to bound the key size.
 #   severity: error
 #   remediation: Shorten literal text or lower the segments' max_length; make sure no rendering can be empty.
-errors contains lib.finding(rego.metadata.rule(), msg, ["sort_key", "template"]) if {
-	some msg in sort_key_length_problems
+errors contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
+	some problem in sort_key_length_problems
 }
 
-sort_key_length_problems contains msg if {
+sort_key_length_problems contains {"msg": msg, "path": ["sort_key", "template"]} if {
+	not input.derived.entities
 	max_bytes := input.derived.sort_key.max_bytes
 	lib.number(max_bytes)
 	max_bytes > limits.sort_key_max_bytes
@@ -75,9 +91,22 @@ sort_key_length_problems contains msg if {
 	msg := sprintf("the sort key can render %s bytes; DynamoDB allows %s", [lib.fmt(max_bytes), lib.fmt(limits.sort_key_max_bytes)])
 }
 
-sort_key_length_problems contains "the sort key can render as an empty value, which DynamoDB rejects" if {
+sort_key_length_problems contains {"msg": msg, "path": ["sort_key", "template"]} if {
+	not input.derived.entities
 	input.derived.sort_key.min_bytes == 0
 	lib.known("sort_key.template")
+	msg := "the sort key can render as an empty value, which DynamoDB rejects"
+}
+
+sort_key_length_problems contains {"msg": msg, "path": ["entities", e.name, "keys", attribute]} if {
+	some e in input.derived.entities.items
+	attribute := input.table.sort_key.name
+	max_bytes := e.max_bytes[attribute]
+	lib.number(max_bytes)
+	max_bytes > limits.sort_key_max_bytes
+	msg := sprintf("entity %q's sort key %q can render %s bytes; DynamoDB allows %s", [
+		e.name, attribute, lib.fmt(max_bytes), lib.fmt(limits.sort_key_max_bytes),
+	])
 }
 
 # METADATA

@@ -21,6 +21,12 @@ errors contains f if some f in data.dynamokeys.rules.keys.errors
 
 errors contains f if some f in data.dynamokeys.rules.lsi.errors
 
+# The entity rules read only a single-table design's entities.
+errors contains f if {
+	input.derived.entities
+	some f in data.dynamokeys.rules.entities.errors
+}
+
 errors contains f if some f in data.dynamokeys.rules.hot.errors
 
 errors contains f if some f in data.dynamokeys.rules.sharding.errors

@@ -25,10 +25,21 @@ func Analyze(in *Input) (*Document, []*FieldError) {
 	a.validateCost()
 	a.validateStructure()
 	a.resolveSegments()
-	pk := a.parseKey(Path{"partition_key", "template"}, in.PartitionKey.Template)
-	var sk *Template
-	if in.SortKey != nil {
-		sk = a.parseKey(Path{"sort_key", "template"}, in.SortKey.Template)
+	entities := a.parseEntities()
+	var pk, sk *Template
+	if entities == nil {
+		pk = a.parseKey(Path{"partition_key", "template"}, in.PartitionKey.Template)
+		if in.SortKey != nil {
+			sk = a.parseKey(Path{"sort_key", "template"}, in.SortKey.Template)
+		}
+	} else if len(a.errs) == 0 {
+		// The entity model comes first: the busiest collection's entity is the table's key to the rest.
+		width := int64(1)
+		if c := in.Sharding.Count; c != nil && *c > 0 {
+			width = int64(ShardWidth(*c))
+		}
+		a.analyzeEntities(entities, width)
+		pk, sk = a.lowerEntities(entities)
 	}
 	a.validateAccessPatterns(sk)
 	if len(a.errs) > 0 {
@@ -46,6 +57,8 @@ type analyzer struct {
 	unknown  map[string]bool
 	segments map[string]ResolvedSegment
 	errs     []*FieldError
+	// entities is the entity model of a single-table design; nil for a table of one entity.
+	entities *entityModel
 }
 
 func (a *analyzer) fail(path Path, format string, args ...any) {
@@ -210,6 +223,9 @@ func (a *analyzer) build(pk, sk *Template) *Document {
 	}
 	if d.UndeclaredPlaceholders == nil {
 		d.UndeclaredPlaceholders = []PlaceholderRef{}
+	}
+	if a.entities != nil {
+		d.Entities = &a.entities.doc
 	}
 	a.gsiFacts(doc)
 	a.observedFacts(doc, pk)

@@ -51,6 +51,7 @@ const (
 	ShareUndeclaredPlaceholder = "undeclared_placeholder" // a placeholder has no segment: 0
 	ShareTimeBucket            = "time_bucket"            // 1 / the other segments' cardinalities
 	ShareKeyCardinality        = "key_cardinality"        // 1 / all segments' cardinalities
+	ShareEntities              = "entities"               // the busiest collection's units / every entity's
 )
 
 // Bases of the item-collection estimate (CollectionEstimate.Basis).
@@ -159,6 +160,9 @@ func (a *analyzer) capacity(doc *Document, pk *Template) {
 		hotR = *c.PeakReadUnits * c.HotKeyShare
 		c.HotKeyReadUnits = ptr(hotR)
 	}
+	if a.entities != nil {
+		hotW, hotR = a.entityCapacity(c)
+	}
 	if hot, ok := a.patternHotReads(doc); ok && a.patternsComplete(doc) && hot > hotR {
 		hotR = hot // the access patterns' reads on the table key (access_patterns_analysis.go)
 		c.HotKeyReadUnits = ptr(hotR)
@@ -250,6 +254,9 @@ func (a *analyzer) collection(doc *Document) {
 	}
 	if d.Collection.ItemsPerKey != nil {
 		d.Collection.Bytes = ptr(*d.Collection.ItemsPerKey * float64(entry))
+	}
+	if a.entities != nil {
+		a.entityCollection(&d.Collection)
 	}
 }
 

@@ -140,6 +140,9 @@ type Derived struct {
 	PartitionKeySegments []SegmentRef `json:"partition_key_segments"`
 	HasTimeBucket        bool         `json:"has_time_bucket"`
 
+	// Entities are the item types of a single-table design and what they share (entities.go); nil for a
+	// table of one entity.
+	Entities *EntitiesDoc `json:"entities,omitempty"`
 	// UndeclaredPlaceholders lists template placeholders with no segment, as paths to the template.
 	UndeclaredPlaceholders []PlaceholderRef `json:"undeclared_placeholders"`
 

@@ -61,6 +61,10 @@ type Input struct {
 	// AccessPatterns are the application's queries (access_patterns.go).
 	AccessPatterns []AccessPattern
 
+	// Entities are the item types of a single-table design, sorted by name (entities.go); without them the
+	// table's templates and traffic describe its one entity.
+	Entities []Entity
+
 	Unknown []Path
 	// Prior is the document built from the prior state (resource updates only).
 	Prior *Document

@@ -48,6 +48,8 @@ type Segment struct {
 	MaxLength   *int64
 	Cardinality *int64
 	Monotonic   *bool
+	// Characters are the characters an id may hold (0-9A-Za-z), for the entity collision check.
+	Characters *string
 }
 
 // ResolvedSegment is a segment with its defaults applied.
@@ -63,6 +65,8 @@ type ResolvedSegment struct {
 	Monotonic   bool   `json:"monotonic"`
 	// BucketSeconds is how long one time bucket lasts (time segments only).
 	BucketSeconds float64 `json:"bucket_seconds,omitempty"`
+	// Characters are the characters an id may hold, as declared; "" for the default (overlap.go).
+	Characters string `json:"characters,omitempty"`
 }
 
 // Resolve validates a segment and applies the defaults: id unbounded with max_length 64;
@@ -80,6 +84,15 @@ func (s Segment) Resolve(name string) (ResolvedSegment, []*FieldError) {
 	}
 	if s.Kind != KindEnum && len(s.Values) > 0 {
 		fail("values", "values apply only to enum segments; remove them or set kind = \"enum\"")
+	}
+	if s.Characters != nil {
+		if s.Kind != KindID {
+			fail("characters", "characters apply only to id segments; remove them or set kind = \"id\"")
+		} else if _, err := parseCharacters(*s.Characters); err != nil {
+			fail("characters", "characters %v", err)
+		} else {
+			r.Characters = *s.Characters
+		}
 	}
 	switch s.Kind {
 	case KindID:

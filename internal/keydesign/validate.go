@@ -248,6 +248,25 @@ func Questionable(in *Input) []*FieldError {
 			}
 		}
 	}
+	// The entities' templates use segments too.
+	for _, e := range in.Entities {
+		for attr, src := range e.Keys {
+			if slices.ContainsFunc(in.Unknown, func(u Path) bool {
+				return strings.HasPrefix(Path{"entities", e.Name, "keys", attr}.String(), u.String())
+			}) {
+				templatesKnown = false
+				continue
+			}
+			if t, err := ParseTemplate(src); err == nil {
+				for _, name := range t.Placeholders() {
+					used[name] = true
+				}
+			}
+		}
+	}
+	if slices.ContainsFunc(in.Unknown, func(u Path) bool { return len(u) > 0 && u[0] == "entities" && len(u) < 3 }) {
+		templatesKnown = false
+	}
 	if !templatesKnown || slices.ContainsFunc(in.Unknown, func(u Path) bool { return len(u) > 0 && u[0] == "segments" }) {
 		return out
 	}

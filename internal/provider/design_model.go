@@ -28,6 +28,7 @@ type designInputModel struct {
 	ObservedIndexes        types.Map    `tfsdk:"observed_indexes"`
 	Pricing                types.Object `tfsdk:"pricing"`
 	AccessPatterns         types.Map    `tfsdk:"access_patterns"`
+	Entities               types.Map    `tfsdk:"entities"`
 }
 
 type keyModel struct {
@@ -43,6 +44,7 @@ type segmentModel struct {
 	MaxLength   types.Number `tfsdk:"max_length"`
 	Cardinality types.Number `tfsdk:"cardinality"`
 	Monotonic   types.Bool   `tfsdk:"monotonic"`
+	Characters  types.String `tfsdk:"characters"`
 }
 
 type shardingModel struct {
@@ -223,6 +225,7 @@ func expandDesign(ctx context.Context, m designInputModel) (*keydesign.Input, di
 				MaxLength:   e.int64Ptr(sm.MaxLength, append(p, "max_length")),
 				Cardinality: e.int64Ptr(sm.Cardinality, append(p, "cardinality")),
 				Monotonic:   e.boolPtr(sm.Monotonic, append(p, "monotonic")),
+				Characters:  e.strPtr(sm.Characters, append(p, "characters")),
 			}
 			in.Segments[name] = seg
 		}
@@ -296,6 +299,7 @@ func expandDesign(ctx context.Context, m designInputModel) (*keydesign.Input, di
 			in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, g)
 		}
 	}
+	in.Entities = e.expandEntities(ctx, m.Entities)
 	in.Observed = e.expandObserved(m.Observed, m.ObservedIndexes)
 	in.Pricing = e.expandPricing(m.Pricing)
 	in.AccessPatterns = e.expandAccessPatterns(m.AccessPatterns)

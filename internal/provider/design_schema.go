@@ -85,7 +85,7 @@ func indexKeyAttributes(withCardinality bool) map[string]rschema.Attribute {
 func designInputAttributes() map[string]rschema.Attribute {
 	return map[string]rschema.Attribute{
 		"partition_key": rschema.SingleNestedAttribute{Required: true, Attributes: tableKeyAttributes(),
-			Description: "The table's partition (hash) key and the template of its values."},
+			Description: "The table's partition (hash) key and the template of its values (with entities, each entity gives its own)."},
 		"sort_key": rschema.SingleNestedAttribute{Optional: true, Attributes: tableKeyAttributes(),
 			Description:   "The table's sort (range) key and the template of its values. Omit for a table without a sort key.",
 			PlanModifiers: []planmodifier.Object{protectedObject{objectplanmodifier.RequiresReplaceIf(sortKeyAddedOrRemoved, "Adding or removing the sort key replaces the table.", "Adding or removing the sort key replaces the table.")}}},
@@ -103,6 +103,8 @@ func designInputAttributes() map[string]rschema.Attribute {
 					limitText(keydesign.DefaultNumberMaxLength) + ", enum the longest value, time from the granularity."),
 				"cardinality": optionalInt("Number of distinct values. Defaults: enum the number of values; id, number and time unbounded."),
 				"monotonic":   optionalBool("Whether new values only grow (timestamps, sequence numbers). Defaults to true for time segments, false otherwise."),
+				"characters": optionalString("The characters an id segment may hold, listed with a-z style ranges: 0-9A-Z for a ULID, 0-9a-f- for a UUID. " +
+					"Read by the entity collision check (DK109); without it an id holds no character the templates use as a delimiter (# of CUSTOMER#{customer_id})."),
 			}}},
 		"sharding": rschema.SingleNestedAttribute{Optional: true, Description: "Write sharding of the partition key with a {shard} suffix.",
 			Attributes: map[string]rschema.Attribute{
@@ -142,6 +144,7 @@ func designInputAttributes() map[string]rschema.Attribute {
 		"observed_indexes": observedInputAttributes()["observed_indexes"],
 		"pricing":          pricingAttribute(),
 		"access_patterns":  accessPatternsAttribute(),
+		"entities":         entitiesAttribute(),
 	}
 }
 

@@ -13,8 +13,9 @@ import (
 // exampleExpectations says what planning each example must show: "" for a clean plan, else a pattern
 // the failed plan's output must match.
 var exampleExpectations = map[string]string{
-	"examples/scenarios/daily-event-log":    `(?s)DK301 time-bucket-partition-key.*DK303 hot-key-demand.*use at least 4 shards`,
-	"examples/scenarios/bestseller-product": `(?s)DK304 hot-item: one item takes 12,000 RCU`,
+	"examples/scenarios/daily-event-log":       `(?s)DK301 time-bucket-partition-key.*DK303 hot-key-demand.*use at least 4 shards`,
+	"examples/scenarios/bestseller-product":    `(?s)DK304 hot-item: one item takes 12,000 RCU`,
+	"examples/scenarios/single-table-customer": `(?s)DK109 entity-key-collision: entities "invoice" and "order" can write the same primary key`,
 }
 
 // TestAccExamplesPlan plans every example directory with the real CLI and a fresh provider build, against

@@ -167,6 +167,23 @@ var parityDesigns = map[string]string{
     top_products  = { equals = ["category"], sort = { on = "rank", condition = "<=" }, reads_per_second = 1500, items = 20, attributes = ["price"], hot_key_share = 0.5, item_size_bytes = 2048 }
     full_category = { index = "by_category", equals = ["category"], reads_per_second = 2, items = 5000, consistency = "strong" }
   }`,
+	// Entities of a single table: DK109 (an invoice can write an order's key); the day bucket both write
+	// is one hot collection (DK301, DK303).
+	"entities_colliding": `partition_key = { name = "PK" }
+  sort_key      = { name = "SK" }
+  segments      = { day = { kind = "time", granularity = "day" }, order_id = { kind = "id" }, invoice_id = { kind = "id" } }
+  entities = {
+    order   = { keys = { PK = "DAY#{day}", SK = "ORDER#{order_id}" }, traffic = { writes_per_second = 600 } }
+    invoice = { keys = { PK = "DAY#{day}", SK = "ORDER#{invoice_id}" }, traffic = { writes_per_second = 700 } }
+  }`,
+	// DK111: a number-typed index key whose template has a prefix.
+	"entities_index_key_type": `partition_key = { name = "PK" }
+  sort_key      = { name = "SK" }
+  segments      = { customer_id = { kind = "id" }, total = { kind = "number" } }
+  global_secondary_indexes = { GSI1 = { partition_key = [{ name = "GSI1PK" }], sort_key = [{ name = "GSI1SK", type = "N" }] } }
+  entities = {
+    customer = { keys = { PK = "CUSTOMER#{customer_id}", SK = "PROFILE", GSI1PK = "CUSTOMERS", GSI1SK = "TOTAL#{total}" } }
+  }`,
 	// Access patterns on a write-sharded key: DK803.
 	"access_patterns_fanout": `partition_key = { name = "pk", template = "DAY#{day}#{shard}" }
   sort_key      = { name = "sk", template = "EVENT#{event_id}" }

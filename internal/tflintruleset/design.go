@@ -14,7 +14,7 @@ var (
 	designAttributes = []string{
 		"partition_key", "sort_key", "segments", "sharding", "traffic", "target_utilization",
 		"local_secondary_indexes", "global_secondary_indexes", "enforce", "observed", "observed_indexes",
-		"access_patterns", "pricing",
+		"access_patterns", "pricing", "entities",
 	}
 	tableAttributes = []string{"name", "billing_mode", "read_capacity", "write_capacity", "on_demand_throughput", "warm_throughput", "autoscaling",
 		"table_class", "point_in_time_recovery"}
@@ -53,6 +53,7 @@ func designInput(values map[string]cty.Value, withTable bool) (*keydesign.Input,
 				MaxLength:   r.int64Ptr(attr(v, "max_length"), extend(p, "max_length")),
 				Cardinality: r.int64Ptr(attr(v, "cardinality"), extend(p, "cardinality")),
 				Monotonic:   r.boolPtr(attr(v, "monotonic"), extend(p, "monotonic")),
+				Characters:  r.strPtr(attr(v, "characters"), extend(p, "characters")),
 			}
 		}
 	}
@@ -138,6 +139,7 @@ func designInput(values map[string]cty.Value, withTable bool) (*keydesign.Input,
 		}
 	}
 	in.AccessPatterns = r.accessPatterns(get("access_patterns"))
+	in.Entities = r.entities(get("entities"))
 	in.Pricing = r.pricing(get("pricing"))
 	// Measured traffic usually comes from the dynamokeys_observed_traffic data source, which only a plan
 	// reads (unknown here: the measured-traffic rules stay the plan's); an observation written out in the
@@ -295,6 +297,50 @@ func (r *reader) pricing(v cty.Value) *keydesign.PricingInput {
 			StorageGBMonth:              r.floatPtr(attr(pr, "storage_gb_month"), pp("storage_gb_month")),
 			PITRGBMonth:                 r.floatPtr(attr(pr, "pitr_gb_month"), pp("pitr_gb_month")),
 		}
+	}
+	return out
+}
+
+// entities reads the entities of a single-table design, sorted by name, as the provider's expandEntities.
+func (r *reader) entities(v cty.Value) []keydesign.Entity {
+	if !r.known(v, keydesign.Path{"entities"}) {
+		return nil
+	}
+	names, vals := entries(v)
+	out := make([]keydesign.Entity, 0, len(names))
+	for i, name := range names {
+		p := keydesign.Path{"entities", name}
+		if !r.known(vals[i], p) {
+			continue
+		}
+		e := keydesign.Entity{Name: name, Keys: map[string]string{}}
+		if keys := attr(vals[i], "keys"); r.known(keys, extend(p, "keys")) {
+			attrs, templates := entries(keys)
+			for j, a := range attrs {
+				kp := extend(p, "keys", a)
+				if !templates[j].IsKnown() {
+					r.unknown = append(r.unknown, kp)
+					e.Keys[a] = ""
+					continue
+				}
+				if s := r.strPtr(templates[j], kp); s != nil {
+					e.Keys[a] = *s
+				}
+			}
+		}
+		if t := attr(vals[i], "traffic"); r.known(t, extend(p, "traffic")) {
+			tp := func(a string) keydesign.Path { return extend(p, "traffic", a) }
+			e.Traffic = keydesign.EntityTraffic{
+				WritesPerSecond:         r.floatPtr(attr(t, "writes_per_second"), tp("writes_per_second")),
+				AverageWritesPerSecond:  r.floatPtr(attr(t, "average_writes_per_second"), tp("average_writes_per_second")),
+				ReadsPerSecond:          r.floatPtr(attr(t, "reads_per_second"), tp("reads_per_second")),
+				ItemSizeBytes:           r.int64Ptr(attr(t, "item_size_bytes"), tp("item_size_bytes")),
+				ItemCount:               r.int64Ptr(attr(t, "item_count"), tp("item_count")),
+				MaxItemsPerPartitionKey: r.int64Ptr(attr(t, "max_items_per_partition_key"), tp("max_items_per_partition_key")),
+				TransactionalWrites:     r.boolPtr(attr(t, "transactional_writes"), tp("transactional_writes")),
+			}
+		}
+		out = append(out, e)
 	}
 	return out
 }

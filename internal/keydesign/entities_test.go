@@ -1,0 +1,225 @@
+package keydesign
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// customerTable is the textbook single table: a customer's PROFILE item beside their ORDER# items, and a
+// GSI on the customer's email that only the profile carries.
+func customerTable() *Input {
+	return &Input{
+		Kind:         "keydesign",
+		PartitionKey: Key{Name: "PK", Type: "S"},
+		SortKey:      &Key{Name: "SK", Type: "S"},
+		Segments: map[string]Segment{
+			"customer_id": {Kind: KindID, MaxLength: p(int64(26))},
+			"order_id":    {Kind: KindID, MaxLength: p(int64(26))},
+			"order_date":  {Kind: KindTime, Granularity: "day"},
+			"email":       {Kind: KindID, MaxLength: p(int64(254))},
+		},
+		GlobalSecondaryIndexes: []GlobalSecondaryIndex{{
+			Name:           "GSI1",
+			PartitionKey:   []IndexKeyAttribute{{Name: "GSI1PK", Type: "S"}},
+			SortKey:        []IndexKeyAttribute{{Name: "GSI1SK", Type: "S"}},
+			ProjectionType: ProjectionAll,
+		}},
+		Entities: []Entity{
+			{Name: "customer", Keys: map[string]string{"PK": "CUSTOMER#{customer_id}", "SK": "PROFILE", "GSI1PK": "EMAIL#{email}", "GSI1SK": "CUSTOMER"},
+				Traffic: EntityTraffic{WritesPerSecond: p(20.0), ItemSizeBytes: p(int64(600)), ItemCount: p(int64(2000000)), MaxItemsPerPartitionKey: p(int64(1))}},
+			{Name: "order", Keys: map[string]string{"PK": "CUSTOMER#{customer_id}", "SK": "ORDER#{order_date}#{order_id}"},
+				Traffic: EntityTraffic{WritesPerSecond: p(300.0), ItemSizeBytes: p(int64(1500)), MaxItemsPerPartitionKey: p(int64(5000))}},
+		},
+	}
+}
+
+func entityCollisions(doc *Document) []string {
+	out := []string{}
+	for _, c := range doc.Derived.Entities.Collisions {
+		out = append(out, strings.Join(c.Entities, "+"))
+	}
+	return out
+}
+
+func TestCustomerTableEntities(t *testing.T) {
+	t.Parallel()
+	doc := analyze(t, customerTable())
+	e := doc.Derived.Entities
+	if got := entityCollisions(doc); len(got) != 0 {
+		t.Errorf("collisions %v: PROFILE and ORDER#... cannot render the same sort key", got)
+	}
+	if len(e.Collections) != 1 || !slices.Equal(e.Collections[0].Entities, []string{"customer", "order"}) {
+		t.Fatalf("collections %+v: the profile and the orders share CUSTOMER#{customer_id}", e.Collections)
+	}
+	if got := e.Items[0].Indexes; !slices.Equal(got, []string{"GSI1"}) {
+		t.Errorf("customer lands in %v, want GSI1", got)
+	}
+	if got := e.Items[1].Indexes; len(got) != 0 {
+		t.Errorf("order lands in %v, want none: it writes no GSI1 key (a sparse index)", got)
+	}
+	// A customer's collection: 1 profile of 600 B and 5,000 orders of 1,500 B.
+	col := e.Collections[0]
+	if *col.ItemsPerKey != 5001 || *col.Bytes != 600+5000*1500 {
+		t.Errorf("collection %v items, %v bytes; want 5001, %d", *col.ItemsPerKey, *col.Bytes, 600+5000*1500)
+	}
+	// Every write lands on an unbounded id: no key is hot (share 0), the peak is 20×1 + 300×2 WCU.
+	c := doc.Derived.Capacity
+	if *c.PeakWriteUnits != 620 || c.HotKeyShareSource != ShareEntities {
+		t.Errorf("peak %v WCU (%s), want 620 from the entities", *c.PeakWriteUnits, c.HotKeyShareSource)
+	}
+	if got := c.WriteUnitsPerWrite; got != 620.0/320 {
+		t.Errorf("units per write %v, want the write-weighted mean %v", got, 620.0/320)
+	}
+	// GSI1 holds only the profiles: 20 of the 320 writes per second, and its cost counts only theirs.
+	if got := doc.Derived.Cost.Indexes[0].ItemShare; got != 20.0/320 {
+		t.Errorf("GSI1 item share %v, want %v", got, 20.0/320)
+	}
+}
+
+func TestEntityCollisions(t *testing.T) {
+	t.Parallel()
+	withEntities := func(segments map[string]Segment, keys ...[2]string) *Input {
+		in := &Input{Kind: "keydesign", PartitionKey: Key{Name: "PK", Type: "S"}, SortKey: &Key{Name: "SK", Type: "S"},
+			Segments: map[string]Segment{
+				"customer_id": {Kind: KindID}, "order_id": {Kind: KindID}, "invoice_id": {Kind: KindID},
+				"order_date": {Kind: KindTime, Granularity: "day"}, "status": {Kind: KindEnum, Values: []string{"OPEN", "PAID"}},
+				"n": {Kind: KindNumber}, "ts": {Kind: KindTime, Granularity: "millisecond"},
+			}}
+		for name, s := range segments {
+			in.Segments[name] = s
+		}
+		for i, k := range keys {
+			in.Entities = append(in.Entities, Entity{Name: fmt.Sprintf("e%d", i), Keys: map[string]string{"PK": "CUSTOMER#{customer_id}", "SK": k[0]}})
+			if k[1] != "" {
+				in.Entities[i].Keys["PK"] = k[1]
+			}
+		}
+		return in
+	}
+	for _, tc := range []struct {
+		name     string
+		segments map[string]Segment
+		sortKeys []string
+		collide  bool
+		example  string
+	}{
+		{name: "same shape over other ids", sortKeys: []string{"ORDER#{order_id}", "ORDER#{invoice_id}"}, collide: true, example: `SK="ORDER#0"`},
+		{name: "distinct prefixes", sortKeys: []string{"ORDER#{order_id}", "INVOICE#{invoice_id}"}},
+		{name: "a literal against an enum holding it", sortKeys: []string{"STATUS#PAID", "STATUS#{status}"}, collide: true, example: `SK="STATUS#PAID"`},
+		{name: "a literal against an enum without it", sortKeys: []string{"STATUS#VOID", "STATUS#{status}"}},
+		{name: "a date against letters", sortKeys: []string{"ORDER#{order_date}", "ORDER#PENDING"}},
+		{name: "a date against an id", sortKeys: []string{"ORDER#{order_date}", "ORDER#{order_id}"}, collide: true, example: `SK="ORDER#0000-00-00"`},
+		{name: "an id never holds the delimiter", sortKeys: []string{"ORDER#{order_id}", "ORDER#{order_id}#ITEM#{n}"}},
+		{name: "an id declared to hold it", segments: map[string]Segment{"order_id": {Kind: KindID, Characters: p("A-Z0-9#")}},
+			sortKeys: []string{"ORDER#{order_id}", "ORDER#{invoice_id}#ITEM#{n}"}, collide: true, example: `SK="ORDER#0#ITEM#0"`},
+		{name: "a number against digits", sortKeys: []string{"V#{n}", "V#12"}, collide: true, example: `SK="V#12"`},
+		{name: "a number against a fraction", sortKeys: []string{"V#{n}", "V#1.5"}, collide: true},
+		{name: "an epoch against a short number", sortKeys: []string{"T#{ts}", "T#12"}},
+		{name: "an epoch against a number", sortKeys: []string{"T#{ts}", "T#{n}"}, collide: true, example: `SK="T#0000000000000"`},
+		{name: "a ULID alphabet against lower case", segments: map[string]Segment{"order_id": {Kind: KindID, Characters: p("0-9A-Z")}},
+			sortKeys: []string{"ORDER#{order_id}", "ORDER#draft"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			doc := analyze(t, withEntities(tc.segments, [2]string{tc.sortKeys[0]}, [2]string{tc.sortKeys[1]}))
+			got := doc.Derived.Entities.Collisions
+			if (len(got) > 0) != tc.collide {
+				t.Fatalf("collisions %+v, want collide = %v", got, tc.collide)
+			}
+			if tc.example != "" && !strings.Contains(got[0].Example, tc.example) {
+				t.Errorf("example %s, want it to show %s", got[0].Example, tc.example)
+			}
+		})
+	}
+	// Different partition keys never collide, whatever the sort keys: e0 and e1 are in separate collections.
+	doc := analyze(t, withEntities(nil, [2]string{"ORDER#{order_id}", "CUSTOMER#{customer_id}"}, [2]string{"ORDER#{order_id}", "VENDOR#{customer_id}"}))
+	if len(doc.Derived.Entities.Collisions) != 0 || len(doc.Derived.Entities.Collections) != 2 {
+		t.Errorf("collisions %+v, collections %+v", doc.Derived.Entities.Collisions, doc.Derived.Entities.Collections)
+	}
+}
+
+// The busiest collection is the table's busiest key: a day bucket written by two entities sums them.
+func TestEntityCollectionDemandSums(t *testing.T) {
+	t.Parallel()
+	in := &Input{Kind: "keydesign", PartitionKey: Key{Name: "PK", Type: "S"}, SortKey: &Key{Name: "SK", Type: "S"},
+		Segments: map[string]Segment{"day": {Kind: KindTime, Granularity: "day"}, "event_id": {Kind: KindID}, "user_id": {Kind: KindID}},
+		Entities: []Entity{
+			{Name: "click", Keys: map[string]string{"PK": "DAY#{day}", "SK": "CLICK#{event_id}"}, Traffic: EntityTraffic{WritesPerSecond: p(600.0)}},
+			{Name: "view", Keys: map[string]string{"PK": "DAY#{day}", "SK": "VIEW#{event_id}"}, Traffic: EntityTraffic{WritesPerSecond: p(700.0)}},
+			{Name: "user", Keys: map[string]string{"PK": "USER#{user_id}", "SK": "PROFILE"}, Traffic: EntityTraffic{WritesPerSecond: p(5000.0)}},
+		}}
+	doc := analyze(t, in)
+	c := doc.Derived.Capacity
+	if *c.HotKeyWriteUnits != 1300 || *c.PeakWriteUnits != 6300 {
+		t.Errorf("hot key %v WCU, peak %v; want the day's 600 + 700 and 6,300 in all", *c.HotKeyWriteUnits, *c.PeakWriteUnits)
+	}
+	if !doc.Derived.PartitionKey.HasTimeBucket || doc.Derived.RequiredShards != 2 {
+		t.Errorf("time bucket %v, required shards %d; want the day bucket and 2 shards", doc.Derived.PartitionKey.HasTimeBucket, doc.Derived.RequiredShards)
+	}
+	busiest := doc.Derived.Entities.Collections[doc.Derived.Entities.Busiest]
+	if !slices.Equal(busiest.Entities, []string{"click", "view"}) {
+		t.Errorf("busiest collection %v", busiest.Entities)
+	}
+}
+
+func TestEntityBadInput(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		change func(*Input)
+		path   string
+		want   string
+	}{
+		{"a template for no key attribute", func(in *Input) { in.Entities[0].Keys["GSI9PK"] = "X" }, "entities.customer.keys.GSI9PK", "no key attribute"},
+		{"an undeclared segment", func(in *Input) { in.Entities[1].Keys["SK"] = "ORDER#{nope}" }, "entities.order.keys.SK", "declare segments.nope"},
+		{"no partition-key template", func(in *Input) { delete(in.Entities[1].Keys, "PK") }, "entities.order.keys", `no template for the table key "PK"`},
+		{"a table template beside entities", func(in *Input) { in.PartitionKey.Template = p("CUSTOMER#{customer_id}") }, "partition_key.template", "remove partition_key.template"},
+		{"table traffic beside entities", func(in *Input) { in.Traffic.WritesPerSecond = p(1.0) }, "traffic", "entities.<name>.traffic"},
+		{"a malformed template", func(in *Input) { in.Entities[0].Keys["SK"] = "PROFILE{" }, "entities.customer.keys.SK", ""},
+		{"characters on an enum", func(in *Input) {
+			in.Segments["status"] = Segment{Kind: KindEnum, Values: []string{"a"}, Characters: p("a-z")}
+		}, "segments.status.characters", "only to id segments"},
+		{"a backwards range", func(in *Input) { in.Segments["order_id"] = Segment{Kind: KindID, Characters: p("z-a")} }, "segments.order_id.characters", "backwards"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			in := customerTable()
+			tc.change(in)
+			_, errs := Analyze(in)
+			for _, e := range errs {
+				if e.Path.String() == tc.path && strings.Contains(e.Message, tc.want) {
+					return
+				}
+			}
+			t.Errorf("no error on %s saying %q: %v", tc.path, tc.want, errs)
+		})
+	}
+	// A template not known at plan time is no error.
+	in := customerTable()
+	in.Entities[1].Keys["SK"] = ""
+	in.Unknown = []Path{{"entities", "order", "keys", "SK"}}
+	if _, errs := Analyze(in); len(errs) != 0 {
+		t.Errorf("an unknown template: %v", errs)
+	}
+}
+
+// BenchmarkEntityCollisions is the pairwise check on 50 entities under one partition key, each sort key a
+// distinct prefix before a date and an id.
+func BenchmarkEntityCollisions(b *testing.B) {
+	in := &Input{Kind: "keydesign", PartitionKey: Key{Name: "PK", Type: "S"}, SortKey: &Key{Name: "SK", Type: "S"},
+		Segments: map[string]Segment{"tenant": {Kind: KindID}, "day": {Kind: KindTime, Granularity: "day"}, "id": {Kind: KindID}}}
+	for i := range 50 {
+		in.Entities = append(in.Entities, Entity{Name: fmt.Sprintf("entity_%02d", i),
+			Keys:    map[string]string{"PK": "TENANT#{tenant}", "SK": fmt.Sprintf("KIND%02d#{day}#{id}", i)},
+			Traffic: EntityTraffic{WritesPerSecond: p(10.0)}})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		doc, errs := Analyze(in)
+		if len(errs) > 0 || len(doc.Derived.Entities.Collisions) != 0 {
+			b.Fatal(errs)
+		}
+	}
+}

@@ -1,0 +1,306 @@
+package keydesign
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+	"strings"
+)
+
+// Whether two key templates can render the same value, decided exactly on what their segments can hold:
+// each template becomes a finite automaton over bytes (literal text byte for byte; a placeholder as the
+// language of its segment), and two templates overlap when the product of their automata reaches an
+// accepting pair. The shortest such path is an example value both render.
+//
+// What a segment can hold (valueAutomaton):
+//   - enum: exactly its values;
+//   - time: the digits of its granularity's layout (2006-01-02 for day; millisecond is a 13-digit epoch);
+//   - number: an optional minus sign, digits, and an optional fraction;
+//   - {shard}: the zero-padded suffix, width digits;
+//   - id: one or more characters, never one the table's templates use as a delimiter (a character that is
+//     no letter or digit and stands next to a placeholder in a template: "#" of CUSTOMER#{customer_id}),
+//     unless the segment declares its characters. That is the single-table convention: an id never holds
+//     the delimiter, or keys could not be parsed back either.
+//
+// Lengths are not bounded (an id of 200 characters is as possible as one of 2): a collision the check
+// reports may need a longer value than max_length allows, never the other way round.
+
+// byteSet is a set of bytes.
+type byteSet [4]uint64
+
+func (s *byteSet) add(b byte)     { s[b>>6] |= 1 << (b & 63) }
+func (s byteSet) has(b byte) bool { return s[b>>6]&(1<<(b&63)) != 0 }
+func (s byteSet) and(o byteSet) byteSet {
+	return byteSet{s[0] & o[0], s[1] & o[1], s[2] & o[2], s[3] & o[3]}
+}
+func (s byteSet) empty() bool { return s[0]|s[1]|s[2]|s[3] == 0 }
+func (s byteSet) without(o byteSet) byteSet {
+	return byteSet{s[0] &^ o[0], s[1] &^ o[1], s[2] &^ o[2], s[3] &^ o[3]}
+}
+
+// pick is a byte of the set for an example: a digit or letter when there is one, so that examples read.
+func (s byteSet) pick() byte {
+	for _, b := range []byte("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-") {
+		if s.has(b) {
+			return b
+		}
+	}
+	for w, word := range s {
+		if word != 0 {
+			return byte(w*64 + bits.TrailingZeros64(word))
+		}
+	}
+	return 0
+}
+
+func byteRange(lo, hi byte) byteSet {
+	var s byteSet
+	for b := int(lo); b <= int(hi); b++ {
+		s.add(byte(b))
+	}
+	return s
+}
+
+func single(b byte) byteSet {
+	var s byteSet
+	s.add(b)
+	return s
+}
+
+var (
+	digitBytes = byteRange('0', '9')
+	anyByte    = byteSet{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+)
+
+// automaton is a nondeterministic finite automaton over bytes: state 0 is the start, accept the final state.
+type automaton struct {
+	edges  [][]edge
+	empty  [][]int // ε-moves
+	accept int
+}
+
+type edge struct {
+	set byteSet
+	to  int
+}
+
+func (m *automaton) state() int {
+	m.edges = append(m.edges, nil)
+	m.empty = append(m.empty, nil)
+	return len(m.edges) - 1
+}
+
+func (m *automaton) on(from int, set byteSet, to int) {
+	m.edges[from] = append(m.edges[from], edge{set: set, to: to})
+}
+
+func (m *automaton) epsilon(from, to int) { m.empty[from] = append(m.empty[from], to) }
+
+// literal appends the bytes of text after state from and returns the last state.
+func (m *automaton) literal(from int, text string) int {
+	for i := 0; i < len(text); i++ {
+		next := m.state()
+		m.on(from, single(text[i]), next)
+		from = next
+	}
+	return from
+}
+
+// oneOrMore appends one or more bytes of set.
+func (m *automaton) oneOrMore(from int, set byteSet) int {
+	next := m.state()
+	m.on(from, set, next)
+	m.on(next, set, next)
+	return next
+}
+
+// valueShape is what a placeholder can render, for the automaton.
+type valueShape struct {
+	values []string // enum
+	layout string   // time: '0'-'9' are digits, the rest literal
+	number bool
+	digits int     // {shard}: fixed width
+	chars  byteSet // id
+}
+
+// append appends the shape after state from and returns its end state.
+func (v valueShape) append(m *automaton, from int) int {
+	switch {
+	case v.values != nil:
+		end := m.state()
+		for _, value := range v.values {
+			m.epsilon(m.literal(from, value), end)
+		}
+		return end
+	case v.layout != "":
+		for i := 0; i < len(v.layout); i++ {
+			next := m.state()
+			set := single(v.layout[i])
+			if c := v.layout[i]; c >= '0' && c <= '9' {
+				set = digitBytes
+			}
+			m.on(from, set, next)
+			from = next
+		}
+		return from
+	case v.number:
+		sign := m.state()
+		m.on(from, single('-'), sign)
+		m.epsilon(from, sign)
+		whole := m.oneOrMore(sign, digitBytes)
+		end := m.state()
+		m.epsilon(whole, end)
+		m.epsilon(m.oneOrMore(m.literal(whole, "."), digitBytes), end)
+		return end
+	case v.digits > 0:
+		for range v.digits {
+			next := m.state()
+			m.on(from, digitBytes, next)
+			from = next
+		}
+		return from
+	}
+	return m.oneOrMore(from, v.chars)
+}
+
+// keyAutomaton is the automaton of a whole item key: the templates of each key attribute in order, joined
+// by a byte no template or segment holds (0), so that two keys match only attribute by attribute.
+func keyAutomaton(parts [][]templateAtom) *automaton {
+	m := &automaton{}
+	at := m.state()
+	for i, atoms := range parts {
+		if i > 0 {
+			at = m.literal(at, "\x00")
+		}
+		for _, atom := range atoms {
+			if atom.shape == nil {
+				at = m.literal(at, atom.literal)
+				continue
+			}
+			at = atom.shape.append(m, at)
+		}
+	}
+	m.accept = at
+	return m
+}
+
+// templateAtom is a literal run or a placeholder's shape.
+type templateAtom struct {
+	literal string
+	shape   *valueShape
+}
+
+// commonValue is a value both automata accept, and whether there is one: a breadth-first search of their
+// product, so the example is a shortest one.
+func commonValue(a, b *automaton) (string, bool) {
+	nb := len(b.edges)
+	id := func(p, q int) int { return p*nb + q }
+	// parent[s] is the pair the search reached s from, +1 (0: not reached); via[s] the byte it read, or -1
+	// for an ε-move.
+	parent := make([]int32, len(a.edges)*nb)
+	via := make([]int16, len(parent))
+	start := id(0, 0)
+	parent[start] = int32(start) + 1
+	queue := []int{start}
+	visit := func(next, from int, c int16) {
+		if parent[next] == 0 {
+			parent[next], via[next] = int32(from)+1, c
+			queue = append(queue, next)
+		}
+	}
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		p, q := cur/nb, cur%nb
+		if p == a.accept && q == b.accept {
+			var out []byte
+			for at := cur; at != start; at = int(parent[at]) - 1 {
+				if via[at] >= 0 {
+					out = append(out, byte(via[at]))
+				}
+			}
+			slices.Reverse(out)
+			return string(out), true
+		}
+		for _, next := range a.empty[p] {
+			visit(id(next, q), cur, -1)
+		}
+		for _, next := range b.empty[q] {
+			visit(id(p, next), cur, -1)
+		}
+		for _, ea := range a.edges[p] {
+			for _, eb := range b.edges[q] {
+				if both := ea.set.and(eb.set); !both.empty() {
+					visit(id(ea.to, eb.to), cur, int16(both.pick()))
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// disjointPrefixes reports whether two keys' attribute values can be told apart by their leading literal
+// text alone (ORDER# and INVOICE#), which settles most pairs of a single table without the search.
+func disjointPrefixes(a, b []string) bool {
+	for i := range min(len(a), len(b)) {
+		n := min(len(a[i]), len(b[i]))
+		if a[i][:n] != b[i][:n] {
+			return true
+		}
+	}
+	return false
+}
+
+// literalPrefix is the literal text a template's value starts with.
+func literalPrefix(atoms []templateAtom) string {
+	var b strings.Builder
+	for _, atom := range atoms {
+		if atom.shape != nil {
+			break
+		}
+		b.WriteString(atom.literal)
+	}
+	return b.String()
+}
+
+// parseCharacters reads a segment's characters: letters, digits and punctuation listed one by one, with
+// a-z style ranges; a "-" first or last is itself.
+func parseCharacters(spec string) (byteSet, error) {
+	var s byteSet
+	if spec == "" {
+		return s, fmt.Errorf("is empty: list the characters an id may hold, e.g. 0-9A-Za-z")
+	}
+	for i := 0; i < len(spec); i++ {
+		c := spec[i]
+		if c > 0x7e || c < 0x20 {
+			return s, fmt.Errorf("holds %q: list printable ASCII characters", spec[i:i+1])
+		}
+		if i+2 < len(spec) && spec[i+1] == '-' {
+			hi := spec[i+2]
+			if hi < c {
+				return s, fmt.Errorf("has the range %q, which runs backwards", spec[i:i+3])
+			}
+			s = orSets(s, byteRange(c, hi))
+			i += 2
+			continue
+		}
+		s.add(c)
+	}
+	return s, nil
+}
+
+func orSets(a, b byteSet) byteSet { return byteSet{a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3]} }
+
+// exampleKey writes a common value as the attribute values it joins: PK=CUSTOMER#0, SK=ORDER#0.
+func exampleKey(value string, attributes []string) string {
+	parts := strings.Split(value, "\x00")
+	out := make([]string, 0, len(parts))
+	for i, p := range parts {
+		name := "?"
+		if i < len(attributes) {
+			name = attributes[i]
+		}
+		out = append(out, fmt.Sprintf("%s=%q", name, p))
+	}
+	return strings.Join(out, ", ")
+}
