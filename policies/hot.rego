@@ -59,16 +59,16 @@ time_bucket_without_shard if {
 #         multi-attribute partition key, and keep the time in its sort key.
 time_bucket_partition_key := rego.metadata.rule()
 
-errors contains lib.finding_case(time_bucket_partition_key, "over-limit", msg, ["partition_key", "template"]) if {
+errors contains lib.finding_case(time_bucket_partition_key, "over-limit", msg, lib.key_path(["partition_key", "template"])) if {
 	time_bucket_without_shard
 	some d in demand
 	d.units > d.limit
-	msg := sprintf("every current write lands in the current time bucket: %s %s on one key, a partition serves %s; shard it into at least %d shards", [
-		lib.fmt(d.units), d.unit, lib.fmt(d.limit), input.derived.required_shards,
+	msg := sprintf("every current write lands in the current time bucket: %s %s on one key%s, a partition serves %s; shard it into at least %d shards", [
+		lib.fmt(d.units), d.unit, lib.collection_note, lib.fmt(d.limit), input.derived.required_shards,
 	])
 }
 
-warnings contains lib.finding_case(time_bucket_partition_key, "bucket", problem.msg, problem.path) if {
+warnings contains lib.finding_case(time_bucket_partition_key, "bucket", problem.msg, lib.key_path(problem.path)) if {
 	some problem in time_bucket_warnings
 }
 
@@ -216,7 +216,7 @@ low_cardinality_problems contains {"path": ["partition_key", "name"], "msg": msg
 #   aws_dynamodb_table: needs the busiest key's demand, from traffic; aws_dynamodb_table has no traffic.
 #   severity: error
 #   remediation: Shard the partition key with a {shard} suffix and set sharding.count to at least the shard count named in the message (or omit count to compute it).
-errors contains lib.finding(rego.metadata.rule(), msg, shard_path) if {
+errors contains lib.finding(rego.metadata.rule(), msg, lib.key_path(shard_path)) if {
 	lib.known("derived.capacity")
 	some [per_shard, limit, unit] in [
 		[capacity.per_shard_write_units, limits.partition_write_units, "WCU"],
@@ -224,8 +224,8 @@ errors contains lib.finding(rego.metadata.rule(), msg, shard_path) if {
 	]
 	lib.number(per_shard)
 	per_shard > limit
-	msg := sprintf("the busiest key needs %s %s per shard across %d shard(s); a partition serves %s: use at least %d shards", [
-		lib.fmt(per_shard), unit, input.derived.shard_count, lib.fmt(limit), input.derived.required_shards,
+	msg := sprintf("the busiest key%s needs %s %s per shard across %d shard(s); a partition serves %s: use at least %d shards", [
+		lib.collection_note, lib.fmt(per_shard), unit, input.derived.shard_count, lib.fmt(limit), input.derived.required_shards,
 	])
 }
 
@@ -267,13 +267,13 @@ errors contains lib.finding(rego.metadata.rule(), msg, path) if {
 #   aws_dynamodb_table: needs a sort-key template and traffic; aws_dynamodb_table has neither.
 #   severity: warning
 #   remediation: Lead the sort key with a non-monotonic value, or shard the partition key so each value takes less of a partition.
-warnings contains lib.finding(rego.metadata.rule(), msg, ["sort_key", "template"]) if {
+warnings contains lib.finding(rego.metadata.rule(), msg, lib.key_path(["sort_key", "template"])) if {
 	input.derived.sort_key.monotonic
 	per_shard := capacity.per_shard_write_units
 	lib.number(per_shard)
 	per_shard >= limits.busy_partition_share * limits.partition_write_units
 	lib.known("sort_key.template")
-	msg := sprintf("the sort key only grows and each partition-key value takes %s WCU (%s of a partition): new writes pile up at one end", [
-		lib.fmt(per_shard), lib.percent(per_shard / limits.partition_write_units),
+	msg := sprintf("the sort key only grows and each partition-key value%s takes %s WCU (%s of a partition): new writes pile up at one end", [
+		lib.collection_note, lib.fmt(per_shard), lib.percent(per_shard / limits.partition_write_units),
 	])
 }

@@ -64,18 +64,18 @@ errors contains lib.finding(rego.metadata.rule(), msg, ["local_secondary_indexes
 #       remediation: Set traffic.max_items_per_partition_key to the real bound, or bound the collections with a time bucket.
 collection_limit := rego.metadata.rule()
 
-errors contains lib.finding_case(collection_limit, "over-limit", msg, ["traffic", "max_items_per_partition_key"]) if {
+errors contains lib.finding_case(collection_limit, "over-limit", msg, collection_path) if {
 	count(input.table.lsis) > 0
 	bytes := input.derived.collection.bytes
 	lib.number(bytes)
 	bytes > limits.item_collection_gb * limits.bytes_per_gb
-	msg := sprintf("one partition-key value's item collection is estimated at %s GB (%s items × %s bytes); the LSI limit is %s GB", [
-		lib.fmt(bytes / limits.bytes_per_gb), lib.fmt(input.derived.collection.items_per_key), lib.fmt(input.derived.collection.entry_bytes),
+	msg := sprintf("one partition-key value's item collection%s is estimated at %s GB (%s items × %s bytes); the LSI limit is %s GB", [
+		largest_note, lib.fmt(bytes / limits.bytes_per_gb), lib.fmt(input.derived.collection.items_per_key), lib.fmt(input.derived.collection.entry_bytes),
 		lib.fmt(limits.item_collection_gb),
 	])
 }
 
-warnings contains lib.finding_case(collection_limit, "near-limit", msg, ["traffic", "max_items_per_partition_key"]) if {
+warnings contains lib.finding_case(collection_limit, "near-limit", msg, collection_path) if {
 	count(input.table.lsis) > 0
 	bytes := input.derived.collection.bytes
 	lib.number(bytes)
@@ -86,7 +86,7 @@ warnings contains lib.finding_case(collection_limit, "near-limit", msg, ["traffi
 	])
 }
 
-warnings contains lib.finding_case(collection_limit, "unbounded", msg, ["traffic", "max_items_per_partition_key"]) if {
+warnings contains lib.finding_case(collection_limit, "unbounded", msg, collection_path) if {
 	count(input.table.lsis) > 0
 	input.derived.collection.basis == "unbounded"
 	lib.known("traffic.max_items_per_partition_key")
@@ -117,11 +117,25 @@ errors contains lib.finding(rego.metadata.rule(), msg, ["local_secondary_indexes
 	lib.number(per_shard)
 	per_shard > limit
 	msg := sprintf(
-		"each partition-key value takes %s %s, but with an LSI its items cannot be split across partitions (%s %s each)",
-		[lib.fmt(per_shard), unit, lib.fmt(limit), unit],
+		"each partition-key value%s takes %s %s, but with an LSI its items cannot be split across partitions (%s %s each)",
+		[lib.collection_note, lib.fmt(per_shard), unit, lib.fmt(limit), unit],
 	)
 }
 
 no_sort_key if not input.table.sort_key
 
 no_sort_key if input.table.sort_key == null
+
+# largest_note names the entities of the largest item collection of a single-table design.
+largest_note := sprintf(" (of entities %s)", [concat(", ", largest[0])]) if {
+	count(largest) > 0
+} else := ""
+
+largest := [c.entities | some c in input.derived.entities.collections; c.bytes == input.derived.collection.bytes]
+
+# collection_path is where the items per key are stated: with entities, the first entity of the collection.
+collection_path := ["entities", largest[0][0], "traffic", "max_items_per_partition_key"] if count(largest) > 0
+
+else := ["entities", input.derived.entities.lead, "traffic", "max_items_per_partition_key"] if input.derived.entities
+
+else := ["traffic", "max_items_per_partition_key"]

@@ -49,6 +49,8 @@ type EntitiesDoc struct {
 	// Busiest is the index in Collections of the collection with the most write (then read) units per
 	// second on one partition-key value: the busiest key the capacity rules read.
 	Busiest int `json:"busiest"`
+	// Lead is the busiest collection's busiest entity, whose templates the key rules read as the table's.
+	Lead string `json:"lead"`
 	// Characters says what an id segment without declared characters may hold, for the collision check.
 	IDCharacters string `json:"id_characters"`
 }
@@ -129,6 +131,10 @@ func (a *analyzer) parseEntities() *entityModel {
 	if len(in.Entities) == 0 {
 		return nil
 	}
+	// The model reads the entities in name order, as the provider gives them, whoever calls.
+	sorted := *in
+	sorted.Entities = slices.SortedFunc(slices.Values(in.Entities), func(x, y Entity) int { return strings.Compare(x.Name, y.Name) })
+	a.in, in = &sorted, &sorted
 	m := &entityModel{tableKeys: []string{in.PartitionKey.Name}}
 	if in.SortKey != nil {
 		m.tableKeys = append(m.tableKeys, in.SortKey.Name)
@@ -541,6 +547,7 @@ func (a *analyzer) lowerEntities(m *entityModel) (pk, sk *Template) {
 			lead = i
 		}
 	}
+	m.doc.Lead = m.doc.Items[lead].Name
 	templates := m.templates[lead]
 	pk = templates[m.tableKeys[0]]
 	if pk != nil {

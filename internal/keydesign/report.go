@@ -3,6 +3,7 @@ package keydesign
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -51,6 +52,10 @@ func Report(doc *Document, findings []ReportFinding) string {
 	case StrategyRandom:
 		fmt.Fprintf(&b, "  {shard} %d shards, random suffix %s..%s, scheme v%d\n", d.ShardCount,
 			FormatShard(0, d.ShardWidth), FormatShard(d.ShardCount-1, d.ShardWidth), doc.Sharding.SchemeVersion)
+	}
+
+	if d.Entities != nil {
+		writeEntities(&b, d.Entities)
 	}
 
 	c := d.Capacity
@@ -178,6 +183,8 @@ func shareBasisLabel(basis string) string {
 		return "every current write lands in the current time bucket"
 	case "key_cardinality":
 		return "1 / number of partition-key values; give traffic.hot_key_share for skew"
+	case ShareEntities:
+		return "the busiest item collection's share of every entity's writes"
 	}
 	return "unknown: " + basis
 }
@@ -205,4 +212,56 @@ func bytesLabel(n float64) string {
 		return strconv.FormatFloat(n/mb, 'f', 1, 64) + " MB"
 	}
 	return thousands(n) + " bytes"
+}
+
+// writeEntities is the entity table of a single-table design: each entity's keys, the indexes it lands in,
+// its write units and its item collection, then the collisions.
+func writeEntities(b *strings.Builder, e *EntitiesDoc) {
+	b.WriteString("\nEntities (the key rules read " + e.Lead + "'s templates: the busiest collection's busiest entity)\n")
+	for _, item := range e.Items {
+		keys := make([]string, 0, len(item.Keys))
+		for _, attr := range slices.Sorted(maps.Keys(item.Keys)) {
+			keys = append(keys, attr+"="+item.Keys[attr])
+		}
+		indexes := "no index"
+		if len(item.Indexes) > 0 {
+			indexes = "in " + strings.Join(item.Indexes, ", ")
+		}
+		writes := "writes not given"
+		if item.WriteUnits != nil {
+			writes = thousands(*item.WriteUnits) + " WCU"
+		}
+		fmt.Fprintf(b, "  %s: %s; %s; %s; collection %d\n", item.Name, strings.Join(keys, " "), indexes, writes, item.Collection+1)
+	}
+	for i, c := range e.Collections {
+		demand := ""
+		if c.WriteUnits != nil {
+			demand = fmt.Sprintf(", %s WCU on one value", thousands(*c.WriteUnits))
+		}
+		size := ", unbounded items per value"
+		if c.ItemsPerKey != nil && c.Bytes != nil {
+			size = fmt.Sprintf(", %s items (%s) per value", thousands(*c.ItemsPerKey), byteSize(*c.Bytes))
+		}
+		marker := ""
+		if i == e.Busiest {
+			marker = " (busiest)"
+		}
+		fmt.Fprintf(b, "  collection %d%s: %s%s%s\n", i+1, marker, strings.Join(c.Entities, " + "), demand, size)
+	}
+	for _, c := range e.Collisions {
+		fmt.Fprintf(b, "  COLLISION %s and %s can write the same key, e.g. %s\n", c.Entities[0], c.Entities[1], c.Example)
+	}
+}
+
+// byteSize prints bytes in the largest unit that keeps a number of at least 1 (GB, MB, KB).
+func byteSize(n float64) string {
+	for _, u := range []struct {
+		name string
+		size float64
+	}{{"GB", float64(BytesPerGB())}, {"MB", float64(BytesPerGB()) / 1024}, {"KB", 1024}} {
+		if n >= u.size {
+			return fmt.Sprintf("%.1f %s", n/u.size, u.name)
+		}
+	}
+	return thousands(n) + " B"
 }

@@ -178,3 +178,20 @@ name_words(name) := [w |
 	)))
 	w != ""
 ]
+
+# key_path is where a finding on the table's key template lies: with entities (a single-table design), the
+# template of that key in the entity whose templates the key rules read.
+key_path(path) := ["entities", input.derived.entities.lead, "keys", input.table[path[0]].name] if {
+	input.derived.entities
+	path[0] in {"partition_key", "sort_key"}
+	path[1] == "template"
+} else := path
+
+# collection_note names the entities of the busiest item collection, for messages on the busiest key.
+collection_note := sprintf(" (entities %s share this partition-key value)", [concat(", ", busiest_collection.entities)]) if {
+	count(busiest_collection.entities) > 1
+} else := sprintf(" (entity %s)", [busiest_collection.entities[0]]) if {
+	busiest_collection
+} else := ""
+
+busiest_collection := input.derived.entities.collections[input.derived.entities.busiest]
