@@ -261,3 +261,32 @@ warnings contains lib.finding(rego.metadata.rule(), msg, array.concat(f.path, ["
 		],
 	)
 }
+
+# METADATA
+# title: Entity sort overlap
+# description: |
+#   In a single-table design, a Query returns every item of the partition-key value whose sort key meets
+#   its condition, whatever entity wrote it: a range on ORDER# also returns ORDER#{id}#ITEM#{n}, and a Query
+#   without a sort condition the whole collection. The application then reads, pays for and filters items
+#   of entities it did not ask for.
+# custom:
+#   id: DK110
+#   name: entity-sort-overlap
+#   aws_dynamodb_table: needs entities and access patterns, which aws_dynamodb_table does not declare.
+#   severity: warning
+#   remediation: |
+#     Give the other entity's sort key a prefix the range cannot start with (ORDER# and ORDERITEM#), add a sort
+#     condition that selects only the entities the pattern reads, or name the other entity in the pattern if it
+#     reads it on purpose.
+warnings contains lib.finding(rego.metadata.rule(), msg, ["access_patterns", f.name, "entities"]) if {
+	some f in input.derived.access_patterns
+	some o in f.entity_overlaps
+	msg := sprintf("pattern %q's Query also returns the items of entity %q, which share its item collection and meet its key condition%s", [
+		f.name, o.entity, overlap_cost(o),
+	])
+}
+
+overlap_cost(o) := sprintf(": up to %s extra items and %s RCU per call", [lib.fmt(o.extra_items), lib.fmt(o.extra_read_units_per_call)]) if {
+	lib.number(o.extra_items)
+	lib.number(o.extra_read_units_per_call)
+} else := ""

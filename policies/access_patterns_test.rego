@@ -176,3 +176,20 @@ test_aws_documents_without_patterns_stay_silent if {
 	doc := json.remove(fixtures.doc({"table": {"gsis": [by_status]}}), ["derived/access_patterns"])
 	count(access_patterns.findings) == 0 with input as doc
 }
+
+test_entity_overlap_warns_with_the_extra_reads if {
+	f := pattern({"name": "orders_in_range", "entity_overlaps": [{"entity": "order_item", "extra_items": 40000, "extra_read_units_per_call": 1465}]})
+	some w in access_patterns.findings with input as with_patterns([f])
+	w.rule == "DK110"
+	w.severity == "warning"
+	w.path == ["access_patterns", "orders_in_range", "entities"]
+	contains(w.message, `pattern "orders_in_range"'s Query also returns the items of entity "order_item"`)
+	contains(w.message, "up to 40,000 extra items and 1,465 RCU per call")
+}
+
+test_entity_overlap_without_sizes_says_no_numbers if {
+	f := pattern({"name": "all_orders", "entity_overlaps": [{"entity": "customer", "extra_items": null, "extra_read_units_per_call": null}]})
+	some w in access_patterns.findings with input as with_patterns([f])
+	w.rule == "DK110"
+	endswith(w.message, "meet its key condition")
+}

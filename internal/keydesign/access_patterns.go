@@ -62,6 +62,8 @@ type AccessPattern struct {
 	// HotKeyShare is the share of the pattern's calls on its busiest partition-key value; nil derives it
 	// from the cardinality of the key's values.
 	HotKeyShare *float64
+	// Entities are the entities of a single-table design the query reads (access_patterns_entities.go).
+	Entities []string
 }
 
 // SortCondition is a condition on one sort segment or sort attribute.
@@ -82,6 +84,7 @@ type AccessPatternDoc struct {
 	Consistency    string            `json:"consistency"`
 	Attributes     []string          `json:"attributes"`
 	HotKeyShare    *float64          `json:"hot_key_share"`
+	Entities       []string          `json:"entities"`
 }
 
 // SortConditionDoc is a pattern's sort condition in the design document.
@@ -151,6 +154,8 @@ type PatternFacts struct {
 	// SizedBySharding is true when the reads land on the table's partition-key values one shard per call,
 	// so that they join the table's hot-key read demand, which sizes the shard count (DK303).
 	SizedBySharding bool `json:"sized_by_sharding"`
+	// EntityOverlaps are the other entities of the collection whose items the query also reads (DK110).
+	EntityOverlaps []EntityOverlap `json:"entity_overlaps"`
 }
 
 // UnservedKey is a key that cannot serve a pattern and the partition-key parts the pattern does not know.
@@ -240,6 +245,7 @@ func (a *analyzer) validateAccessPatterns(sk *Template) {
 			a.fail(at("hot_key_share"), "is a share of the pattern's calls and must be between 0 and 1, got %v", *s)
 		}
 		a.noDuplicates(at("attributes"), ap.Attributes)
+		a.validatePatternEntities(ap)
 		if !designKnown {
 			continue
 		}
@@ -369,7 +375,10 @@ func (a *analyzer) accessPatternDocs(t TrafficDoc) []AccessPatternDoc {
 	for _, ap := range a.in.AccessPatterns {
 		d := AccessPatternDoc{Name: ap.Name, Index: ap.Index, Equals: orEmpty(ap.Equals), ReadsPerSecond: ap.ReadsPerSecond,
 			Items: 1, ItemSizeBytes: t.ItemSizeBytes, Consistency: cmp.Or(ap.Consistency, string(ReadEventual)),
-			Attributes: ap.Attributes, HotKeyShare: ap.HotKeyShare}
+			Attributes: ap.Attributes, HotKeyShare: ap.HotKeyShare, Entities: orEmpty(ap.Entities)}
+		if size := a.patternEntitySize(ap); size > 0 {
+			d.ItemSizeBytes = size
+		}
 		if ap.Items != nil {
 			d.Items = *ap.Items
 		}

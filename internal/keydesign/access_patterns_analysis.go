@@ -171,6 +171,13 @@ func (a *analyzer) matchAccessPatterns(doc *Document, pk, sk *Template) {
 			complete = false
 			continue
 		}
+		// A pattern on entities is matched against the keys as its first entity writes them.
+		if entityKeys := a.entityPatternKeys(doc, ap); entityKeys != nil {
+			f := a.matchPattern(doc, ap, entityKeys)
+			f.EntityOverlaps = a.entityOverlaps(ap, f)
+			d.AccessPatterns = append(d.AccessPatterns, f)
+			continue
+		}
 		d.AccessPatterns = append(d.AccessPatterns, a.matchPattern(doc, ap, keys))
 	}
 	if !complete {
@@ -179,7 +186,7 @@ func (a *analyzer) matchAccessPatterns(doc *Document, pk, sk *Template) {
 }
 
 func (a *analyzer) matchPattern(doc *Document, ap AccessPatternDoc, keys []*patternKey) PatternFacts {
-	f := PatternFacts{Name: ap.Name, Path: patternPath(ap.Name), Consistency: ap.Consistency, Unserved: []UnservedKey{},
+	f := PatternFacts{Name: ap.Name, Path: patternPath(ap.Name), Consistency: ap.Consistency, Unserved: []UnservedKey{}, EntityOverlaps: []EntityOverlap{},
 		Filtered: []string{}, MissingAttributes: []string{}, ItemsPerQuery: ap.Items, ItemSizeBytes: ap.ItemSizeBytes,
 		SuggestedIndex: SuggestedIndex{PartitionKey: orEmpty(ap.Equals), SortKey: []string{}}}
 	if ap.Sort != nil {
@@ -188,6 +195,10 @@ func (a *analyzer) matchPattern(doc *Document, ap AccessPatternDoc, keys []*patt
 	known := knownSet{}
 	for _, e := range ap.Equals {
 		known[e] = true
+	}
+	// The key attributes whose every template of the pattern's entities the query can fill.
+	for _, attr := range a.entityKnownAttributes(ap) {
+		known[attr] = true
 	}
 	var matches []patternMatch
 	for _, k := range keys {

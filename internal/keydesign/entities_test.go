@@ -242,3 +242,65 @@ func TestReportListsEntities(t *testing.T) {
 		}
 	}
 }
+
+func patternOn(name string, entities []string, equals []string, sort *SortCondition, index *string) AccessPattern {
+	return AccessPattern{Name: name, Entities: entities, Equals: equals, Sort: sort, Index: index, ReadsPerSecond: p(10.0)}
+}
+
+func TestAccessPatternsOnEntities(t *testing.T) {
+	t.Parallel()
+	in := customerTable()
+	in.Segments["line"] = Segment{Kind: KindNumber}
+	in.Entities = append(in.Entities, Entity{Name: "order_item",
+		Keys:    map[string]string{"PK": "CUSTOMER#{customer_id}", "SK": "ORDER#{order_date}#{order_id}#ITEM#{line}"},
+		Traffic: EntityTraffic{WritesPerSecond: p(900.0), ItemSizeBytes: p(int64(300)), MaxItemsPerPartitionKey: p(int64(40000))}})
+	in.AccessPatterns = []AccessPattern{
+		patternOn("profile", []string{"customer"}, []string{"customer_id"}, nil, nil),
+		patternOn("customer_with_orders", []string{"customer", "order"}, []string{"customer_id"}, nil, nil),
+		patternOn("orders_in_range", []string{"order"}, []string{"customer_id"}, &SortCondition{On: "order_date", Condition: SortBetween}, nil),
+		patternOn("profile_by_email", []string{"customer"}, []string{"email"}, nil, p("GSI1")),
+	}
+	doc := analyze(t, in)
+	facts := map[string]PatternFacts{}
+	for _, f := range doc.Derived.AccessPatterns {
+		facts[f.Name] = f
+	}
+	for name, index := range map[string]string{"profile": TableKeyIndex, "customer_with_orders": TableKeyIndex, "orders_in_range": TableKeyIndex, "profile_by_email": "GSI1"} {
+		if f := facts[name]; !f.Serves || f.Index != index || !f.SortExpressible {
+			t.Errorf("%s: served %v by %q (sort %v %s), want %s", name, f.Serves, f.Index, f.SortExpressible, f.SortReason, index)
+		}
+	}
+	// The profile is one item under its whole key; the orders' range is ORDER#..., which the order items
+	// share; the customer with orders reads the whole collection, order items included.
+	overlaps := func(name string) []string {
+		var out []string
+		for _, o := range facts[name].EntityOverlaps {
+			out = append(out, o.Entity)
+		}
+		return out
+	}
+	if got := overlaps("profile"); len(got) != 0 {
+		t.Errorf("profile overlaps %v", got)
+	}
+	if got := overlaps("orders_in_range"); !slices.Equal(got, []string{"order_item"}) {
+		t.Errorf("orders_in_range overlaps %v, want order_item", got)
+	}
+	if got := overlaps("customer_with_orders"); !slices.Equal(got, []string{"order_item"}) { // no sort condition: the whole collection
+		t.Errorf("customer_with_orders overlaps %v, want order_item", got)
+	}
+	o := facts["orders_in_range"].EntityOverlaps[0]
+	// 40,000 items of 300 B: 12,000,000 B = 2,930 read units × 0.5 eventual.
+	if *o.ExtraItems != 40000 || *o.ExtraReadUnitsPerCall != 1465 {
+		t.Errorf("overlap %d items, %v RCU per call", *o.ExtraItems, *o.ExtraReadUnitsPerCall)
+	}
+	// The pattern's item size is its entity's.
+	if f := facts["orders_in_range"]; f.ItemSizeBytes != 1500 {
+		t.Errorf("orders_in_range reads %d-byte items, want the order's 1,500", f.ItemSizeBytes)
+	}
+	// A pattern naming an entity the design lacks.
+	in.AccessPatterns = append(in.AccessPatterns, patternOn("nope", []string{"refund"}, []string{"customer_id"}, nil, nil))
+	_, errs := Analyze(in)
+	if len(errs) != 1 || errs[0].Path.String() != "access_patterns.nope.entities[0]" {
+		t.Errorf("errors %v", errs)
+	}
+}

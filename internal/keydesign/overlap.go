@@ -121,6 +121,8 @@ type valueShape struct {
 	number bool
 	digits int     // {shard}: fixed width
 	chars  byteSet // id
+	// anything is any text, the empty one included: what follows a selected prefix.
+	anything bool
 }
 
 // append appends the shape after state from and returns its end state.
@@ -152,6 +154,11 @@ func (v valueShape) append(m *automaton, from int) int {
 		m.epsilon(whole, end)
 		m.epsilon(m.oneOrMore(m.literal(whole, "."), digitBytes), end)
 		return end
+	case v.anything:
+		rest := m.state()
+		m.epsilon(from, rest)
+		m.on(rest, anyByte.without(single(0)), rest)
+		return rest
 	case v.digits > 0:
 		for range v.digits {
 			next := m.state()

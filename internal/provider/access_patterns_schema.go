@@ -51,6 +51,10 @@ func accessPatternsAttribute() rschema.MapNestedAttribute {
 				Description: "Attributes the caller needs, checked against the index's projection (rule DK805). Omit to skip the check."},
 			"hot_key_share": optionalFloat("Share (0 to 1) of this query's calls on its busiest partition-key value, e.g. 1 when every reader asks " +
 				"for status PENDING. Defaults to 1 / the number of values the known parts can take (an id: 0, no hot key)."),
+			"entities": rschema.ListAttribute{Optional: true, ElementType: types.StringType, Validators: []validator.List{listvalidator.SizeAtLeast(1)},
+				Description: "The entities the query reads, in a design with entities: it is matched against the keys as the first writes them, knows " +
+					"a key attribute whose template it can fill in every entity it reads (customer_id fills CUSTOMER#{customer_id}; PROFILE needs " +
+					"nothing), and reads their item size by default. Rule DK110 warns when its Query also returns another entity's items."},
 		}},
 	}
 }
@@ -65,6 +69,7 @@ type accessPatternModel struct {
 	Consistency    types.String `tfsdk:"consistency"`
 	Attributes     types.List   `tfsdk:"attributes"`
 	HotKeyShare    types.Number `tfsdk:"hot_key_share"`
+	Entities       types.List   `tfsdk:"entities"`
 }
 
 type sortConditionModel struct {
@@ -93,6 +98,7 @@ func (e *expander) expandAccessPatterns(v types.Map) []keydesign.AccessPattern {
 			Consistency:    e.str(m.Consistency, append(p, "consistency")),
 			Attributes:     e.strings(m.Attributes, append(p, "attributes")),
 			HotKeyShare:    e.floatPtr(m.HotKeyShare, append(p, "hot_key_share")),
+			Entities:       e.strings(m.Entities, append(p, "entities")),
 		}
 		var sm sortConditionModel
 		if e.known(m.Sort, append(p, "sort")) && objectAs(e.ctx, m.Sort, &sm, &e.diags) {

@@ -176,6 +176,18 @@ var parityDesigns = map[string]string{
     order   = { keys = { PK = "DAY#{day}", SK = "ORDER#{order_id}" }, traffic = { writes_per_second = 600 } }
     invoice = { keys = { PK = "DAY#{day}", SK = "ORDER#{invoice_id}" }, traffic = { writes_per_second = 700 } }
   }`,
+	// DK110: the orders of a customer, read without a sort condition, return the profile too.
+	"entities_sort_overlap": `partition_key = { name = "PK" }
+  sort_key      = { name = "SK" }
+  segments      = { customer_id = { kind = "id" }, order_id = { kind = "id" } }
+  entities = {
+    customer = { keys = { PK = "CUSTOMER#{customer_id}", SK = "PROFILE" }, traffic = { writes_per_second = 10, max_items_per_partition_key = 1 } }
+    order    = { keys = { PK = "CUSTOMER#{customer_id}", SK = "ORDER#{order_id}" }, traffic = { writes_per_second = 100 } }
+  }
+  access_patterns = {
+    orders_of_customer = { entities = ["order"], equals = ["customer_id"], items = 20, reads_per_second = 50 }
+    profile            = { entities = ["customer"], equals = ["customer_id"], reads_per_second = 50 }
+  }`,
 	// DK111: a number-typed index key whose template has a prefix.
 	"entities_index_key_type": `partition_key = { name = "PK" }
   sort_key      = { name = "SK" }

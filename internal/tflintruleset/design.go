@@ -265,6 +265,7 @@ func (r *reader) accessPatterns(v cty.Value) []keydesign.AccessPattern {
 			Consistency:    r.str(attr(m, "consistency"), extend(p, "consistency")),
 			Attributes:     r.strings(attr(m, "attributes"), extend(p, "attributes")),
 			HotKeyShare:    r.floatPtr(attr(m, "hot_key_share"), extend(p, "hot_key_share")),
+			Entities:       r.strings(attr(m, "entities"), extend(p, "entities")),
 		}
 		if sc := attr(m, "sort"); r.known(sc, extend(p, "sort")) && !sc.IsNull() {
 			ap.Sort = &keydesign.SortCondition{On: r.str(attr(sc, "on"), extend(p, "sort", "on")), Condition: r.str(attr(sc, "condition"), extend(p, "sort", "condition"))}

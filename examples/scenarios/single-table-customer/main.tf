@@ -38,6 +38,13 @@ data "dynamokeys_keydesign" "customers" {
       traffic = { writes_per_second = 50, item_size_bytes = 900, max_items_per_partition_key = 5000 }
     }
   }
+  access_patterns = {
+    # The profile and the orders of a customer in one Query of their collection (the invoices come along:
+    # DK110 says so).
+    customer_with_orders = { entities = ["customer", "order"], equals = ["customer_id"], items = 21, reads_per_second = 200 }
+    # GSI1 holds only the profiles: a customer found by email.
+    profile_by_email = { entities = ["customer"], index = "GSI1", equals = ["email"], reads_per_second = 50 }
+  }
 }
 
 output "findings" {

@@ -1,0 +1,189 @@
+package keydesign
+
+import (
+	"math"
+	"slices"
+	"strconv"
+)
+
+// Access patterns of a single-table design name the entities they read. A pattern is matched against the
+// keys as its first entity writes them (its templates of the table's keys), and the query knows a key
+// attribute whose template, in every entity it reads, holds only segments it knows (customer_id fills
+// CUSTOMER#{customer_id}; PROFILE needs nothing): the profile of a customer is a GetItem, a customer with
+// their orders one Query of the collection. A Query that also returns the items of an entity it does not
+// name is an overlap (DK110): without a sort condition the whole collection, with one every sort key that
+// starts like the selected range.
+
+// EntityOverlap is an entity whose items a pattern's Query reads although the pattern does not name it.
+type EntityOverlap struct {
+	Entity string `json:"entity"`
+	// ExtraItems and ExtraReadUnitsPerCall bound what it adds to one call, from its
+	// max_items_per_partition_key; nil when not stated.
+	ExtraItems            *int64   `json:"extra_items"`
+	ExtraReadUnitsPerCall *float64 `json:"extra_read_units_per_call"`
+}
+
+// entityIndex is the position of an entity in the model; -1 when the design has no such entity.
+func (a *analyzer) entityIndex(name string) int {
+	if a.entities == nil {
+		return -1
+	}
+	return slices.IndexFunc(a.in.Entities, func(e Entity) bool { return e.Name == name })
+}
+
+func (a *analyzer) validatePatternEntities(ap AccessPattern) {
+	for i, name := range ap.Entities {
+		p := patternPath(ap.Name, "entities", strconv.Itoa(i))
+		switch {
+		case len(a.in.Entities) == 0:
+			a.fail(p, "the design has no entities: remove entities from the pattern, or declare the table's entities")
+		case !slices.ContainsFunc(a.in.Entities, func(e Entity) bool { return e.Name == name }):
+			names := make([]string, len(a.in.Entities))
+			for j, e := range a.in.Entities {
+				names[j] = e.Name
+			}
+			a.fail(p, "names no entity of this design: use one of %s", quotedList(names))
+		case slices.Index(ap.Entities, name) < i:
+			a.fail(p, "%q is listed twice; list each entity once", name)
+		}
+	}
+}
+
+// patternEntitySize is the item size a pattern on entities reads by default: the largest of its entities'
+// (an upper bound when it reads several); 0 when the pattern gives one or names no entity.
+func (a *analyzer) patternEntitySize(ap AccessPattern) int64 {
+	if ap.ItemSizeBytes != nil {
+		return 0
+	}
+	size := int64(0)
+	for _, name := range ap.Entities {
+		if i := a.entityIndex(name); i >= 0 {
+			size = max(size, a.entities.doc.Items[i].ItemSizeBytes)
+		}
+	}
+	return size
+}
+
+// entityPatternKeys are the keys a pattern on entities is matched against: the table's keys with its first
+// entity's templates; nil for a pattern that names no entity.
+func (a *analyzer) entityPatternKeys(doc *Document, ap AccessPatternDoc) []*patternKey {
+	if len(ap.Entities) == 0 {
+		return nil
+	}
+	i := a.entityIndex(ap.Entities[0])
+	if i < 0 {
+		return nil
+	}
+	templates := a.entities.templates[i]
+	var sk *Template
+	if len(a.entities.tableKeys) > 1 {
+		sk = templates[a.entities.tableKeys[1]]
+	}
+	return a.patternKeys(doc, templates[a.entities.tableKeys[0]], sk)
+}
+
+// entityKnownAttributes are the key attributes a pattern on entities knows whole: every entity it reads
+// writes the attribute with a template whose every segment the pattern knows, and no {shard}.
+func (a *analyzer) entityKnownAttributes(ap AccessPatternDoc) []string {
+	if len(ap.Entities) == 0 || a.entities == nil {
+		return nil
+	}
+	known := map[string]bool{}
+	for _, e := range ap.Equals {
+		known[e] = true
+	}
+	var out []string
+	attrs := map[string]bool{}
+	for _, byAttr := range a.entities.templates {
+		for attr := range byAttr {
+			attrs[attr] = true
+		}
+	}
+	for _, attr := range slicesSorted(attrs) {
+		whole := true
+		for _, name := range ap.Entities {
+			i := a.entityIndex(name)
+			if i < 0 {
+				whole = false
+				break
+			}
+			t := a.entities.templates[i][attr]
+			if t == nil || t.HasPlaceholder(ShardPlaceholder) {
+				whole = false
+				break
+			}
+			for _, ph := range t.Placeholders() {
+				whole = whole && known[ph]
+			}
+		}
+		if whole {
+			out = append(out, attr)
+		}
+	}
+	return out
+}
+
+func slicesSorted(set map[string]bool) []string {
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// entityOverlaps are the entities a pattern's Query on the table key reads beside those it names: those of
+// its first entity's collection whose sort key can start like the range the query selects.
+func (a *analyzer) entityOverlaps(ap AccessPatternDoc, f PatternFacts) []EntityOverlap {
+	out := []EntityOverlap{}
+	m := a.entities
+	if m == nil || !f.Serves || f.IndexKind != IndexKindTable || len(m.tableKeys) < 2 {
+		return out
+	}
+	first := a.entityIndex(ap.Entities[0])
+	sk := m.templates[first][m.tableKeys[1]]
+	if sk == nil || slices.Contains(a.entityKnownAttributes(ap), m.tableKeys[1]) {
+		return out // the query names the whole sort key: one item
+	}
+	idChars, _ := m.idCharacters()
+	width := ShardWidth(max(ptrValue(a.in.Sharding.Count), 1))
+	// The selected range: the sort key's text before the segment the condition is on (or before the
+	// first segment the query does not know), then anything.
+	known := map[string]bool{}
+	for _, e := range ap.Equals {
+		known[e] = true
+	}
+	// Without a sort condition a Query returns the whole collection.
+	prefix := a.atoms(sk, idChars, width)
+	cut := 0
+	if ap.Sort != nil {
+		cut = len(prefix)
+		for j, part := range sk.Parts {
+			if part.Placeholder != "" && (!known[part.Placeholder] || ap.Sort.On == part.Placeholder) {
+				cut = j
+				break
+			}
+		}
+	}
+	selection := keyAutomaton([][]templateAtom{append(prefix[:cut:cut], templateAtom{shape: &valueShape{anything: true}})})
+	for j, e := range a.in.Entities {
+		if slices.Contains(ap.Entities, e.Name) || m.doc.Items[j].Collection != m.doc.Items[first].Collection {
+			continue
+		}
+		other := m.templates[j][m.tableKeys[1]]
+		if other == nil {
+			continue
+		}
+		if _, ok := commonValue(selection, keyAutomaton([][]templateAtom{a.atoms(other, idChars, width)})); !ok {
+			continue
+		}
+		o := EntityOverlap{Entity: e.Name, ExtraItems: e.Traffic.MaxItemsPerPartitionKey}
+		if o.ExtraItems != nil {
+			bytes := float64(*o.ExtraItems) * float64(m.doc.Items[j].ItemSizeBytes)
+			o.ExtraReadUnitsPerCall = ptr(math.Ceil(bytes/ReadUnitBytes-ceilEpsilon) * consistencyFactor(ap.Consistency))
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
