@@ -186,4 +186,3 @@ func (a *analyzer) entityOverlaps(ap AccessPatternDoc, f PatternFacts) []EntityO
 	}
 	return out
 }
-
