@@ -234,6 +234,11 @@ func (a *analyzer) newCostModel(doc *Document, est *CostEstimate) *costModel {
 		keysOnly := min(doc.Traffic.ItemSizeBytes, keyBytes+indexKeyBytes) + (written - entry)
 		ic := &IndexCost{Name: name, Kind: kind, EntryBytes: entry, WriteUnitsPerWrite: WriteUnitsPerWrite(written, txn), ItemShare: 1, Path: path}
 		ic.ReducibleWriteUnits = ic.WriteUnitsPerWrite - WriteUnitsPerWrite(keysOnly, txn)
+		if a.entities != nil {
+			// Each entity writes its own entry: the index's units per write are their write-weighted mean.
+			a.entityIndexCost(ic, projection, nonKey, kind == "lsi")
+			entry = ic.EntryBytes
+		}
 		if s := shares[kind+":"+name]; s != nil {
 			ic.ItemShare = *s
 		}

@@ -179,6 +179,17 @@ type IndexCost struct {
 	ShareOfTableWrites *float64 `json:"share_of_table_writes"`
 	// Path is the index's attribute, where DK902 points.
 	Path Path `json:"path"`
+	// Entities are the entities of a single-table design whose items the index holds, each with its own
+	// entry (entities.go); nil without entities.
+	Entities []IndexEntityWrite `json:"entities,omitempty"`
+}
+
+// IndexEntityWrite is one entity's entry in an index: its projected size and write units per write.
+type IndexEntityWrite struct {
+	Entity             string   `json:"entity"`
+	EntryBytes         int64    `json:"entry_bytes"`
+	WriteUnitsPerWrite float64  `json:"write_units_per_write"`
+	WritesPerSecond    *float64 `json:"writes_per_second"`
 }
 
 // ReadCost is one source of read demand.

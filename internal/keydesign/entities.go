@@ -682,3 +682,49 @@ func (a *analyzer) entityCollection(est *CollectionEstimate) {
 	est.ItemsPerKey, est.Bytes, est.Basis = largest.ItemsPerKey, largest.Bytes, CollectionGiven
 	est.EntryBytes = int64(math.Ceil(*largest.Bytes / *largest.ItemsPerKey))
 }
+
+// entityIndexCost sets an index's entry and units per write from the entities it holds: each entity's
+// projected entry (its item size, its key templates' bytes), and their write-weighted means (the plain mean
+// when no entity states its writes).
+func (a *analyzer) entityIndexCost(ic *IndexCost, projection string, nonKey []string, lsi bool) {
+	m := a.entities
+	keys := a.indexKeyNames()[ic.Name]
+	var weight, entrySum, unitsSum, reducibleSum float64
+	ic.Entities = []IndexEntityWrite{}
+	for i, e := range a.in.Entities {
+		d := m.doc.Items[i]
+		if !slices.Contains(d.Indexes, ic.Name) {
+			continue
+		}
+		keyBytes := int64(0)
+		for _, k := range m.tableKeys {
+			keyBytes += ptrValue(d.MaxBytes[k])
+		}
+		for _, k := range keys {
+			keyBytes += ptrValue(d.MaxBytes[k.Name])
+		}
+		entry := projectedEntryBytes(projection, d.ItemSizeBytes, keyBytes, nonKey)
+		written := entry
+		if lsi {
+			written += IndexEntryOverheadBytes
+		}
+		txn := ptrValue(e.Traffic.TransactionalWrites)
+		units := WriteUnitsPerWrite(written, txn)
+		reducible := units - WriteUnitsPerWrite(min(d.ItemSizeBytes, keyBytes)+(written-entry), txn)
+		ic.Entities = append(ic.Entities, IndexEntityWrite{Entity: e.Name, EntryBytes: entry, WriteUnitsPerWrite: units, WritesPerSecond: e.Traffic.WritesPerSecond})
+		w := 1.0
+		if e.Traffic.WritesPerSecond != nil {
+			w = *e.Traffic.WritesPerSecond
+		}
+		weight += w
+		entrySum += w * float64(entry)
+		unitsSum += w * units
+		reducibleSum += w * reducible
+	}
+	if weight <= 0 {
+		return
+	}
+	ic.EntryBytes = int64(math.Ceil(entrySum / weight))
+	ic.WriteUnitsPerWrite = unitsSum / weight
+	ic.ReducibleWriteUnits = reducibleSum / weight
+}

@@ -76,6 +76,10 @@ func TestCustomerTableEntities(t *testing.T) {
 	if got := doc.Derived.Cost.Indexes[0].ItemShare; got != 20.0/320 {
 		t.Errorf("GSI1 item share %v, want %v", got, 20.0/320)
 	}
+	// Its entries are the profiles' 600 bytes: 1 write unit each, not the table's mean item's 2.
+	if ic := doc.Derived.Cost.Indexes[0]; ic.WriteUnitsPerWrite != 1 || len(ic.Entities) != 1 || ic.Entities[0].Entity != "customer" {
+		t.Errorf("GSI1 %v units per write, entities %+v", ic.WriteUnitsPerWrite, ic.Entities)
+	}
 }
 
 func TestEntityCollisions(t *testing.T) {

@@ -60,8 +60,14 @@ func Report(doc *Document, findings []ReportFinding) string {
 
 	c := d.Capacity
 	b.WriteString("\nCapacity at peak\n")
-	fmt.Fprintf(&b, "  item %s bytes: %s WCU per write%s, %s RCU per read (%s)\n", thousands(float64(doc.Traffic.ItemSizeBytes)),
-		num(c.WriteUnitsPerWrite), map[bool]string{true: " (transactional)"}[doc.Traffic.TransactionalWrites], num(c.ReadUnitsPerRead), doc.Traffic.ReadConsistency)
+	if d.Entities != nil {
+		// The entities' units per request are a write-weighted mean, whatever their item sizes.
+		fmt.Fprintf(&b, "  items of %s bytes on average: %s WCU per write, %s RCU per read (%s), means over the entities\n",
+			thousands(float64(doc.Traffic.ItemSizeBytes)), num(math.Round(c.WriteUnitsPerWrite*100)/100), num(math.Round(c.ReadUnitsPerRead*100)/100), doc.Traffic.ReadConsistency)
+	} else {
+		fmt.Fprintf(&b, "  item %s bytes: %s WCU per write%s, %s RCU per read (%s)\n", thousands(float64(doc.Traffic.ItemSizeBytes)),
+			num(c.WriteUnitsPerWrite), map[bool]string{true: " (transactional)"}[doc.Traffic.TransactionalWrites], num(c.ReadUnitsPerRead), doc.Traffic.ReadConsistency)
+	}
 	if c.PeakWriteUnits != nil {
 		fmt.Fprintf(&b, "  writes %s/s = %s WCU\n", thousands(*doc.Traffic.WritesPerSecond), thousands(*c.PeakWriteUnits))
 	}
@@ -240,7 +246,7 @@ func writeEntities(b *strings.Builder, e *EntitiesDoc) {
 		}
 		size := ", unbounded items per value"
 		if c.ItemsPerKey != nil && c.Bytes != nil {
-			size = fmt.Sprintf(", %s items (%s) per value", thousands(*c.ItemsPerKey), byteSize(*c.Bytes))
+			size = fmt.Sprintf(", %s items (%s) per value", thousands(*c.ItemsPerKey), bytesLabel(*c.Bytes))
 		}
 		marker := ""
 		if i == e.Busiest {
@@ -251,17 +257,4 @@ func writeEntities(b *strings.Builder, e *EntitiesDoc) {
 	for _, c := range e.Collisions {
 		fmt.Fprintf(b, "  COLLISION %s and %s can write the same key, e.g. %s\n", c.Entities[0], c.Entities[1], c.Example)
 	}
-}
-
-// byteSize prints bytes in the largest unit that keeps a number of at least 1 (GB, MB, KB).
-func byteSize(n float64) string {
-	for _, u := range []struct {
-		name string
-		size float64
-	}{{"GB", float64(BytesPerGB())}, {"MB", float64(BytesPerGB()) / 1024}, {"KB", 1024}} {
-		if n >= u.size {
-			return fmt.Sprintf("%.1f %s", n/u.size, u.name)
-		}
-	}
-	return thousands(n) + " B"
 }

@@ -141,7 +141,7 @@ var exampleIssues = map[string][]string{
 	"examples/scenarios/order-status":           {"dynamokeys_dk302 warning main.tf:13"},
 	"examples/scenarios/orders-access-patterns": {},
 	"examples/scenarios/orders-by-customer":     {"dynamokeys_dk902 warning main.tf:22"},
-	"examples/scenarios/single-table-customer":  {"dynamokeys_dk109 error main.tf:33", "dynamokeys_dk110 warning main.tf:44"},
+	"examples/scenarios/single-table-customer":  {"dynamokeys_dk109 error main.tf:34", "dynamokeys_dk110 warning main.tf:45"},
 	"examples/tables/minimal":                   nil,
 	"examples/tables/provisioned-autoscaled":    {"dynamokeys_dk902 warning main.tf:23"},
 }

@@ -1,7 +1,8 @@
-# The textbook single table: each customer's PROFILE item beside their ORDER# items under one partition key,
-# an overloaded GSI1 that only the profile writes (a sparse index: look a customer up by email), and an
-# invoice entity whose sort key repeats the order's shape. DK109 fails the plan: an invoice and an order
-# can write the same PK and SK, and one would silently replace the other. Give INVOICE# its own prefix.
+# The textbook single table: each customer's PROFILE item beside their ORDER# items under one partition key;
+# GSI1, overloaded (a customer by email, an order by id) and sparse (invoices write no GSI1 key); and an
+# invoice entity whose sort key repeats the order's shape. DK109 fails the plan: an invoice and an order can
+# write the same PK and SK, and one would silently replace the other. Give INVOICE# its own prefix (the
+# "Single-table design" guide walks it).
 terraform {
   required_version = ">= 1.8"
   required_providers {
@@ -30,7 +31,7 @@ data "dynamokeys_keydesign" "customers" {
       traffic = { writes_per_second = 20, item_size_bytes = 600, item_count = 2000000, max_items_per_partition_key = 1 }
     }
     order = {
-      keys    = { PK = "CUSTOMER#{customer_id}", SK = "ORDER#{order_date}#{order_id}" }
+      keys    = { PK = "CUSTOMER#{customer_id}", SK = "ORDER#{order_date}#{order_id}", GSI1PK = "ORDER#{order_id}", GSI1SK = "ORDER" }
       traffic = { writes_per_second = 300, item_size_bytes = 1500, max_items_per_partition_key = 5000 }
     }
     invoice = {
@@ -42,8 +43,9 @@ data "dynamokeys_keydesign" "customers" {
     # The profile and the orders of a customer in one Query of their collection (the invoices come along:
     # DK110 says so).
     customer_with_orders = { entities = ["customer", "order"], equals = ["customer_id"], items = 21, reads_per_second = 200 }
-    # GSI1 holds only the profiles: a customer found by email.
+    # GSI1 holds the profiles by email and the orders by id.
     profile_by_email = { entities = ["customer"], index = "GSI1", equals = ["email"], reads_per_second = 50 }
+    order_by_id      = { entities = ["order"], index = "GSI1", equals = ["order_id"], reads_per_second = 100 }
   }
 }
 
