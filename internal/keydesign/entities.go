@@ -391,6 +391,7 @@ func (a *analyzer) analyzeEntities(m *entityModel, shardWidth int64) {
 		}
 		return i
 	}
+	var searcher search
 	for i := range in.Entities {
 		for j := i + 1; j < len(in.Entities); j++ {
 			if tableAtoms[i] == nil || tableAtoms[j] == nil {
@@ -399,7 +400,7 @@ func (a *analyzer) analyzeEntities(m *entityModel, shardWidth int64) {
 			// The same partition-key template, or one whose value the search finds both render.
 			samePartition := m.templates[i][m.tableKeys[0]].Source == m.templates[j][m.tableKeys[0]].Source
 			if !samePartition && !disjointPrefixes(prefixes[i][:1], prefixes[j][:1]) {
-				_, samePartition = commonValue(partitionAutomaton(i), partitionAutomaton(j))
+				_, samePartition = searcher.common(partitionAutomaton(i), partitionAutomaton(j))
 			}
 			if !samePartition {
 				continue
@@ -408,7 +409,7 @@ func (a *analyzer) analyzeEntities(m *entityModel, shardWidth int64) {
 			if disjointPrefixes(prefixes[i], prefixes[j]) {
 				continue
 			}
-			if example, ok := commonValue(tableAutomaton(i), tableAutomaton(j)); ok {
+			if example, ok := searcher.common(tableAutomaton(i), tableAutomaton(j)); ok {
 				m.doc.Collisions = append(m.doc.Collisions, EntityCollision{
 					Entities: []string{in.Entities[i].Name, in.Entities[j].Name}, Example: exampleKey(example, m.tableKeys)})
 			}

@@ -308,3 +308,22 @@ func TestAccessPatternsOnEntities(t *testing.T) {
 		t.Errorf("errors %v", errs)
 	}
 }
+
+// BenchmarkEntityCollisionsSearched is the worst case of the pairwise check: 50 entities whose sort keys
+// start with a segment, so that no literal prefix tells any pair apart and every pair takes the search.
+func BenchmarkEntityCollisionsSearched(b *testing.B) {
+	in := &Input{Kind: "keydesign", PartitionKey: Key{Name: "PK", Type: "S"}, SortKey: &Key{Name: "SK", Type: "S"},
+		Segments: map[string]Segment{"tenant": {Kind: KindID}, "day": {Kind: KindTime, Granularity: "day"}, "id": {Kind: KindID}}}
+	for i := range 50 {
+		in.Entities = append(in.Entities, Entity{Name: fmt.Sprintf("entity_%02d", i),
+			Keys:    map[string]string{"PK": "TENANT#{tenant}", "SK": fmt.Sprintf("{day}#KIND%02d#{id}", i)},
+			Traffic: EntityTraffic{WritesPerSecond: p(10.0)}})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		doc, errs := Analyze(in)
+		if len(errs) > 0 || len(doc.Derived.Entities.Collisions) != 0 {
+			b.Fatal(errs)
+		}
+	}
+}

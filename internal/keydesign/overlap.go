@@ -200,30 +200,51 @@ type templateAtom struct {
 // commonValue is a value both automata accept, and whether there is one: a breadth-first search of their
 // product, so the example is a shortest one.
 func commonValue(a, b *automaton) (string, bool) {
-	nb := len(b.edges)
-	id := func(p, q int) int { return p*nb + q }
+	var s search
+	return s.common(a, b)
+}
+
+// search holds the breadth-first search's buffers, reused from pair to pair: most of a pairwise check's time
+// was their allocation.
+type search struct {
 	// parent[s] is the pair the search reached s from, +1 (0: not reached); via[s] the byte it read, or -1
-	// for an ε-move.
-	parent := make([]int32, len(a.edges)*nb)
-	via := make([]int16, len(parent))
+	// for an ε-move. queue holds the pairs reached, in order, which also says what to clear.
+	parent []int32
+	via    []int16
+	queue  []int
+}
+
+func (s *search) common(a, b *automaton) (string, bool) {
+	nb := len(b.edges)
+	if n := len(a.edges) * nb; cap(s.parent) < n {
+		s.parent, s.via = make([]int32, n), make([]int16, n)
+	} else {
+		s.parent, s.via = s.parent[:n], s.via[:n]
+	}
+	defer func() {
+		for _, at := range s.queue {
+			s.parent[at] = 0
+		}
+		s.queue = s.queue[:0]
+	}()
+	id := func(p, q int) int { return p*nb + q }
 	start := id(0, 0)
-	parent[start] = int32(start) + 1
-	queue := []int{start}
+	s.parent[start] = int32(start) + 1
+	s.queue = append(s.queue[:0], start)
 	visit := func(next, from int, c int16) {
-		if parent[next] == 0 {
-			parent[next], via[next] = int32(from)+1, c
-			queue = append(queue, next)
+		if s.parent[next] == 0 {
+			s.parent[next], s.via[next] = int32(from)+1, c
+			s.queue = append(s.queue, next)
 		}
 	}
-	for len(queue) > 0 {
-		cur := queue[0]
-		queue = queue[1:]
+	for head := 0; head < len(s.queue); head++ {
+		cur := s.queue[head]
 		p, q := cur/nb, cur%nb
 		if p == a.accept && q == b.accept {
 			var out []byte
-			for at := cur; at != start; at = int(parent[at]) - 1 {
-				if via[at] >= 0 {
-					out = append(out, byte(via[at]))
+			for at := cur; at != start; at = int(s.parent[at]) - 1 {
+				if s.via[at] >= 0 {
+					out = append(out, byte(s.via[at]))
 				}
 			}
 			slices.Reverse(out)

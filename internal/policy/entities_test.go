@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -81,4 +82,46 @@ func TestEntityCollectionFeedsTheLSILimit(t *testing.T) {
 		f.Path.String() != "entities.click.traffic.max_items_per_partition_key" {
 		t.Errorf("DK203 = %s %s on %s", f.Severity, f.Message, f.Path)
 	}
+}
+
+// BenchmarkEvaluateEntities is a single table of 10 entities under two partition-key shapes (a customer's
+// collection and a day's), with an overloaded GSI, an LSI and 20 access patterns on the entities: the whole
+// analysis and every rule.
+func BenchmarkEvaluateEntities(b *testing.B) {
+	in := &keydesign.Input{Kind: "keydesign",
+		PartitionKey: keydesign.Key{Name: "PK", Type: "S"}, SortKey: &keydesign.Key{Name: "SK", Type: "S"},
+		Segments: map[string]keydesign.Segment{
+			"customer_id": {Kind: keydesign.KindID, Characters: p("0-9A-Z")}, "id": {Kind: keydesign.KindID},
+			"day": {Kind: keydesign.KindTime, Granularity: "day"}, "email": {Kind: keydesign.KindID},
+		},
+		LocalSecondaryIndexes: []keydesign.LocalSecondaryIndex{{Name: "by_created", SortKey: keydesign.IndexKeyAttribute{Name: "LSI1SK", Type: "S"}, ProjectionType: "KEYS_ONLY"}},
+		GlobalSecondaryIndexes: []keydesign.GlobalSecondaryIndex{{Name: "GSI1", ProjectionType: "ALL",
+			PartitionKey: []keydesign.IndexKeyAttribute{{Name: "GSI1PK", Type: "S"}}, SortKey: []keydesign.IndexKeyAttribute{{Name: "GSI1SK", Type: "S"}}}},
+	}
+	for i := range 10 {
+		pk := "CUSTOMER#{customer_id}"
+		if i%2 == 1 {
+			pk = "DAY#{day}"
+		}
+		keys := map[string]string{"PK": pk, "SK": fmt.Sprintf("KIND%02d#{id}", i), "LSI1SK": "AT#{day}"}
+		if i%3 == 0 {
+			keys["GSI1PK"], keys["GSI1SK"] = fmt.Sprintf("KIND%02d#{email}", i), "X"
+		}
+		in.Entities = append(in.Entities, keydesign.Entity{Name: fmt.Sprintf("entity_%02d", i), Keys: keys,
+			Traffic: keydesign.EntityTraffic{WritesPerSecond: p(float64(50 * (i + 1))), ItemSizeBytes: p(int64(300 * (i + 1))), MaxItemsPerPartitionKey: p(int64(100))}})
+	}
+	for i := range 20 {
+		e := in.Entities[i%10]
+		ap := keydesign.AccessPattern{Name: fmt.Sprintf("pattern_%02d", i), Entities: []string{e.Name}, ReadsPerSecond: p(float64(10 * (i + 1)))}
+		switch {
+		case i%4 == 3 && e.Keys["GSI1PK"] != "":
+			ap.Index, ap.Equals = p("GSI1"), []string{"email"}
+		case e.Keys["PK"] == "DAY#{day}":
+			ap.Equals = []string{"day"}
+		default:
+			ap.Equals = []string{"customer_id"}
+		}
+		in.AccessPatterns = append(in.AccessPatterns, ap)
+	}
+	benchmarkEvaluate(b, in)
 }
