@@ -1,13 +1,13 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -155,52 +155,77 @@ var (
 			"See the cost guide for the recipe."}
 )
 
-// flattenCost is the data source's `cost`.
-func flattenCost(c *keydesign.CostEstimate) (types.Object, types.Map, diag.Diagnostics) {
+// costModel is the data source's `cost`, field by field of costAttribute.
+type costModel struct {
+	Region                   types.String             `tfsdk:"region"`
+	TableClass               types.String             `tfsdk:"table_class"`
+	Currency                 types.String             `tfsdk:"currency"`
+	Problem                  types.String             `tfsdk:"problem"`
+	WritesBasis              types.String             `tfsdk:"writes_basis"`
+	ReadsBasis               types.String             `tfsdk:"reads_basis"`
+	MonthlyWriteRequestUnits types.Float64            `tfsdk:"monthly_write_request_units"`
+	MonthlyReadRequestUnits  types.Float64            `tfsdk:"monthly_read_request_units"`
+	StorageGB                types.Float64            `tfsdk:"storage_gb"`
+	OnDemand                 *modeCostModel           `tfsdk:"on_demand"`
+	Provisioned              *modeCostModel           `tfsdk:"provisioned"`
+	ProvisionedWriteCapacity types.Float64            `tfsdk:"provisioned_write_capacity"`
+	ProvisionedReadCapacity  types.Float64            `tfsdk:"provisioned_read_capacity"`
+	CheaperMode              types.String             `tfsdk:"cheaper_mode"`
+	BreakEvenUtilization     types.Float64            `tfsdk:"break_even_utilization"`
+	Utilization              types.Float64            `tfsdk:"utilization"`
+	IndexWrites              map[string]types.Float64 `tfsdk:"index_writes"`
+}
+
+// modeCostModel is one billing mode's monthly dollars; nil is a null object.
+type modeCostModel struct {
+	TableWrites types.Float64 `tfsdk:"table_writes"`
+	IndexWrites types.Float64 `tfsdk:"index_writes"`
+	Reads       types.Float64 `tfsdk:"reads"`
+	Storage     types.Float64 `tfsdk:"storage"`
+	PITR        types.Float64 `tfsdk:"pitr"`
+	Total       types.Float64 `tfsdk:"total"`
+}
+
+func modeCost(m *keydesign.ModeCost) *modeCostModel {
+	if m == nil {
+		return nil
+	}
+	return &modeCostModel{TableWrites: types.Float64Value(m.TableWrites), IndexWrites: types.Float64Value(m.IndexWrites),
+		Reads: types.Float64Value(m.Reads), Storage: floatOrNull(m.Storage), PITR: floatOrNull(m.PITR), Total: floatOrNull(m.Total)}
+}
+
+// flattenCost is the data source's `cost` and `infracost_usage`.
+func flattenCost(ctx context.Context, c *keydesign.CostEstimate) (types.Object, types.Map, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	usage := map[string]attr.Value{}
+	usage := map[string]*big.Float{}
 	for k, v := range c.InfracostUsage() {
-		usage[k] = types.NumberValue(new(big.Float).SetInt64(v))
+		usage[k] = new(big.Float).SetInt64(v)
 	}
-	usageMap, dg := types.MapValue(types.NumberType, usage)
+	usageMap, dg := types.MapValueFrom(ctx, types.NumberType, usage)
 	diags.Append(dg...)
-	mode := func(m *keydesign.ModeCost, attrType attr.Type) attr.Value {
-		ot, _ := attrType.(types.ObjectType)
-		if m == nil {
-			return types.ObjectNull(ot.AttrTypes)
-		}
-		v, dg := types.ObjectValue(ot.AttrTypes, map[string]attr.Value{
-			"table_writes": types.Float64Value(m.TableWrites), "index_writes": types.Float64Value(m.IndexWrites),
-			"reads": types.Float64Value(m.Reads), "storage": floatOrNull(m.Storage), "pitr": floatOrNull(m.PITR), "total": floatOrNull(m.Total),
-		})
-		diags.Append(dg...)
-		return v
+	m := costModel{
+		Region: types.StringValue(c.Region), TableClass: types.StringValue(c.TableClass), Currency: types.StringValue(c.Currency),
+		Problem: stringOrNull(c.Problem), WritesBasis: types.StringValue(c.WritesBasis), ReadsBasis: types.StringValue(c.ReadsBasis),
+		MonthlyWriteRequestUnits: floatOrNull(c.MonthlyWriteRequestUnits), MonthlyReadRequestUnits: floatOrNull(c.MonthlyReadRequestUnits),
+		StorageGB: floatOrNull(c.StorageGB), OnDemand: modeCost(c.OnDemand), Provisioned: modeCost(c.Provisioned),
+		ProvisionedWriteCapacity: floatOrNull(c.ProvisionedWriteCapacity), ProvisionedReadCapacity: floatOrNull(c.ProvisionedReadCapacity),
+		CheaperMode: stringOrNull(c.CheaperMode), BreakEvenUtilization: floatOrNull(c.BreakEvenUtilization), Utilization: floatOrNull(c.Utilization),
+		IndexWrites: map[string]types.Float64{},
 	}
-	indexWrites := map[string]attr.Value{}
 	for _, i := range c.Indexes {
-		indexWrites[i.Name] = floatOrNull(i.OnDemandWriteCost)
+		m.IndexWrites[i.Name] = floatOrNull(i.OnDemandWriteCost)
 	}
-	iw, dg := types.MapValue(types.Float64Type, indexWrites)
-	diags.Append(dg...)
-	obj, dg := types.ObjectValue(costType.AttrTypes, map[string]attr.Value{
-		"region": types.StringValue(c.Region), "table_class": types.StringValue(c.TableClass), "currency": types.StringValue(c.Currency),
-		"problem": stringOrNull(c.Problem), "writes_basis": types.StringValue(c.WritesBasis), "reads_basis": types.StringValue(c.ReadsBasis),
-		"monthly_write_request_units": floatOrNull(c.MonthlyWriteRequestUnits), "monthly_read_request_units": floatOrNull(c.MonthlyReadRequestUnits),
-		"storage_gb": floatOrNull(c.StorageGB), "on_demand": mode(c.OnDemand, costType.AttrTypes["on_demand"]),
-		"provisioned": mode(c.Provisioned, costType.AttrTypes["provisioned"]), "provisioned_write_capacity": floatOrNull(c.ProvisionedWriteCapacity),
-		"provisioned_read_capacity": floatOrNull(c.ProvisionedReadCapacity), "cheaper_mode": stringOrNull(c.CheaperMode),
-		"break_even_utilization": floatOrNull(c.BreakEvenUtilization), "utilization": floatOrNull(c.Utilization), "index_writes": iw,
-	})
+	obj, dg := types.ObjectValueFrom(ctx, costType.AttrTypes, m)
 	diags.Append(dg...)
 	return obj, usageMap, diags
 }
 
 // costOutputs are the data source's cost attributes for a document; null while the estimate is unknown.
-func costOutputs(doc *keydesign.Document) (types.Object, types.Map, diag.Diagnostics) {
+func costOutputs(ctx context.Context, doc *keydesign.Document) (types.Object, types.Map, diag.Diagnostics) {
 	if doc.Derived.Cost == nil {
 		return types.ObjectNull(costType.AttrTypes), types.MapNull(types.NumberType), nil
 	}
-	obj, usage, diags := flattenCost(doc.Derived.Cost)
+	obj, usage, diags := flattenCost(ctx, doc.Derived.Cost)
 	if diags.HasError() {
 		diags.AddError("Encoding the cost failed", fmt.Sprintf("%v. Please report this issue with the design that caused it.", diags))
 	}

@@ -92,7 +92,7 @@ func flattenDesign(ctx context.Context, doc *keydesign.Document, findings []poli
 		"required_shard_count":  types.Int64Value(d.RequiredShards),
 	})
 	diags.Append(dg...)
-	out.Facts.Cost, out.Facts.InfracostUsage, dg = costOutputs(doc)
+	out.Facts.Cost, out.Facts.InfracostUsage, dg = costOutputs(ctx, doc)
 	diags.Append(dg...)
 	out.Routing, dg = types.ObjectValue(routingType.AttrTypes, map[string]attr.Value{
 		"algorithm":      types.StringValue(d.Routing.Algorithm),
