@@ -228,7 +228,8 @@ func (m *entityModel) idCharacters() (byteSet, string) {
 	var delimiters byteSet
 	var listed []string
 	note := func(c byte) {
-		if c < 0x80 && !('0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') && !delimiters.has(c) {
+		alphanumeric := '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+		if c < 0x80 && !alphanumeric && !delimiters.has(c) {
 			delimiters.add(c)
 			listed = append(listed, string(c))
 		}
@@ -383,8 +384,7 @@ func (a *analyzer) analyzeEntities(m *entityModel, shardWidth int64) {
 	for i := range group {
 		group[i] = i
 	}
-	var find func(int) int
-	find = func(i int) int {
+	find := func(i int) int {
 		for group[i] != i {
 			group[i] = group[group[i]]
 			i = group[i]

@@ -98,7 +98,7 @@ func (m *automaton) epsilon(from, to int) { m.empty[from] = append(m.empty[from]
 
 // literal appends the bytes of text after state from and returns the last state.
 func (m *automaton) literal(from int, text string) int {
-	for i := 0; i < len(text); i++ {
+	for i := range len(text) {
 		next := m.state()
 		m.on(from, single(text[i]), next)
 		from = next
@@ -135,7 +135,7 @@ func (v valueShape) append(m *automaton, from int) int {
 		}
 		return end
 	case v.layout != "":
-		for i := 0; i < len(v.layout); i++ {
+		for i := range len(v.layout) {
 			next := m.state()
 			set := single(v.layout[i])
 			if c := v.layout[i]; c >= '0' && c <= '9' {
@@ -208,10 +208,10 @@ func commonValue(a, b *automaton) (string, bool) {
 // was their allocation.
 type search struct {
 	// parent[s] is the pair the search reached s from, +1 (0: not reached); via[s] the byte it read, or -1
-	// for an ε-move. queue holds the pairs reached, in order, which also says what to clear.
-	parent []int32
-	via    []int16
-	queue  []int
+	// for an ε-move. reached lists the pairs in the order reached: the search's queue, and what to clear.
+	parent  []int32
+	via     []int16
+	reached []int
 }
 
 func (s *search) common(a, b *automaton) (string, bool) {
@@ -222,23 +222,24 @@ func (s *search) common(a, b *automaton) (string, bool) {
 		s.parent, s.via = s.parent[:n], s.via[:n]
 	}
 	defer func() {
-		for _, at := range s.queue {
+		for _, at := range s.reached {
 			s.parent[at] = 0
 		}
-		s.queue = s.queue[:0]
+		s.reached = s.reached[:0]
 	}()
 	id := func(p, q int) int { return p*nb + q }
 	start := id(0, 0)
 	s.parent[start] = int32(start) + 1
-	s.queue = append(s.queue[:0], start)
+	s.reached = append(s.reached[:0], start)
 	visit := func(next, from int, c int16) {
 		if s.parent[next] == 0 {
 			s.parent[next], s.via[next] = int32(from)+1, c
-			s.queue = append(s.queue, next)
+			s.reached = append(s.reached, next)
 		}
 	}
-	for head := 0; head < len(s.queue); head++ {
-		cur := s.queue[head]
+	for head := 0; head < len(s.reached); {
+		cur := s.reached[head]
+		head++
 		p, q := cur/nb, cur%nb
 		if p == a.accept && q == b.accept {
 			var out []byte
