@@ -79,7 +79,33 @@ func (a *analyzer) entityPatternKeys(doc *Document, ap AccessPatternDoc) []*patt
 	if len(a.entities.tableKeys) > 1 {
 		sk = templates[a.entities.tableKeys[1]]
 	}
-	return a.patternKeys(doc, templates[a.entities.tableKeys[0]], sk)
+	keys := a.patternKeys(doc, templates[a.entities.tableKeys[0]], sk)
+	// A GSI's and an LSI's key attributes are the entity's templates too: STATUS#{status} is known from
+	// status, and a sort condition is on a placeholder of the index's sort key.
+	for _, k := range keys[1:] {
+		k.partition = entityParts(k.partition, templates, a.segments)
+		k.sort = entityParts(k.sort, templates, a.segments)
+	}
+	return keys
+}
+
+// entityParts replaces each whole-attribute part with the placeholders of the entity's template for that
+// attribute, when it has one.
+func entityParts(parts []keyPart, templates map[string]*Template, segments map[string]ResolvedSegment) []keyPart {
+	var out []keyPart
+	for _, p := range parts {
+		t := templates[p.attribute]
+		if p.kind != "" || p.name != p.attribute || t == nil || len(t.Placeholders()) == 0 {
+			out = append(out, p)
+			continue
+		}
+		for _, ph := range t.Placeholders() {
+			if ph != ShardPlaceholder {
+				out = append(out, keyPart{name: ph, attribute: p.attribute, keyType: p.keyType, kind: segments[ph].Kind})
+			}
+		}
+	}
+	return out
 }
 
 // entityKnownAttributes are the key attributes a pattern on entities knows whole: every entity it reads

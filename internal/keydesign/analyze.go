@@ -232,7 +232,16 @@ func (a *analyzer) build(pk, sk *Template) *Document {
 	a.indexPatternReads(doc)
 	a.collection(doc)
 	a.cost(doc)
-	d.KeyAttributes = keyAttributes(doc.Table)
+	// A key attribute whose name is not known yet (a key from another resource's attribute) is left out:
+	// the name rules have nothing to check.
+	d.KeyAttributes = slices.DeleteFunc(keyAttributes(doc.Table), func(k KeyAttributeRef) bool {
+		for i := 1; i <= len(k.Path); i++ {
+			if a.isUnknown(k.Path[:i].String()) {
+				return true
+			}
+		}
+		return a.isUnknown(append(slices.Clone(k.Path), "name").String())
+	})
 	d.Conventions = conventions(pk, sk)
 	return doc
 }

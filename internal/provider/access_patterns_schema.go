@@ -40,8 +40,9 @@ func accessPatternsAttribute() rschema.MapNestedAttribute {
 					"condition": rschema.StringAttribute{Required: true, Description: "One of " + strings.Join(keydesign.SortConditions, ", ") +
 						" (begins_with on string and binary keys only).", Validators: []validator.String{stringvalidator.OneOf(keydesign.SortConditions...)}},
 				}},
-			"reads_per_second": rschema.NumberAttribute{Required: true, Validators: []validator.Number{finiteNumberValidator()},
-				Description: "Peak calls per second of this query, above 0. A call that fans out over shards counts once."},
+			"reads_per_second": rschema.NumberAttribute{Optional: true, Validators: []validator.Number{finiteNumberValidator()},
+				Description: "Peak calls per second of this query, above 0. A call that fans out over shards counts once. Omitted, the pattern " +
+					"is still matched with the key that serves it, and adds no read demand."},
 			"items": optionalInt("Items one Query returns (the page the application asks for), 1 or more. Defaults to 1. A fan-out call reads this many from every shard."),
 			"item_size_bytes": optionalInt("Size of one item the query reads, 1 to " + limitText(keydesign.MaxItemSizeBytes) +
 				" bytes. Defaults to traffic.item_size_bytes. Give the index entry's size for a KEYS_ONLY or INCLUDE index."),

@@ -1,0 +1,412 @@
+package keydesign
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// The DynamoDB MCP server's data model (its schema.json: tables, each with a table_config, a gsi_list and
+// entities with pk_template, sk_template, gsi_mappings, fields and access_patterns) as the inputs of a
+// design with entities. Its templates are ours ({field} placeholders in literal text); what it leaves out,
+// the traffic, is the user's to add.
+//
+// The mapping:
+//   - table_config.partition_key and sort_key, and each GSI's keys, are the design's key attributes; a key
+//     whose every template is one placeholder of an integer or decimal field is of type N, else S;
+//   - each placeholder is a segment: a uuid field an id of 36 characters of 0-9a-f-, an integer a number of
+//     up to 20 characters (a 64-bit integer), a decimal a number of up to DynamoDB's 38 digits, a boolean an
+//     enum of true and false, any other an id;
+//   - each entity's templates, GSI mappings included, are its keys;
+//   - each read (GetItem, BatchGetItem, Query) is an access pattern on its entity: it knows the parameters
+//     that fill a key's placeholders, and a range_condition is a sort condition on the first sort-key
+//     placeholder it does not know; a Query without one reads its entity's items by the literal prefix of
+//     their sort key (begins_with). Writes are not access patterns, and a Scan is what the model chose for
+//     that read: both are left out, and listed in Skipped.
+
+// MCPDesign is one table of a schema.json as design inputs.
+type MCPDesign struct {
+	PartitionKey           Key
+	SortKey                *Key
+	GlobalSecondaryIndexes []GlobalSecondaryIndex
+	Segments               map[string]Segment
+	Entities               []Entity
+	AccessPatterns         []AccessPattern
+	// Skipped names the model's access patterns that are no access pattern of the design, with why.
+	Skipped []string
+}
+
+type mcpSchema struct {
+	Tables []mcpTable `json:"tables"`
+}
+
+type mcpTable struct {
+	TableConfig struct {
+		TableName    string `json:"table_name"`
+		PartitionKey any    `json:"partition_key"`
+		SortKey      any    `json:"sort_key"`
+	} `json:"table_config"`
+	GSIList []struct {
+		Name               string   `json:"name"`
+		PartitionKey       any      `json:"partition_key"`
+		SortKey            any      `json:"sort_key"`
+		Projection         string   `json:"projection"`
+		IncludedAttributes []string `json:"included_attributes"`
+	} `json:"gsi_list"`
+	Entities map[string]mcpEntity `json:"entities"`
+}
+
+type mcpEntity struct {
+	PKTemplate  any `json:"pk_template"`
+	SKTemplate  any `json:"sk_template"`
+	GSIMappings []struct {
+		Name       string `json:"name"`
+		PKTemplate any    `json:"pk_template"`
+		SKTemplate any    `json:"sk_template"`
+	} `json:"gsi_mappings"`
+	Fields []struct {
+		Name string `json:"name"`
+		Type string `json:"type"`
+	} `json:"fields"`
+	AccessPatterns []struct {
+		PatternID      any    `json:"pattern_id"`
+		Name           string `json:"name"`
+		Operation      string `json:"operation"`
+		IndexName      string `json:"index_name"`
+		RangeCondition string `json:"range_condition"`
+		ConsistentRead bool   `json:"consistent_read"`
+		Parameters     []struct {
+			Name string `json:"name"`
+			Type string `json:"type"`
+		} `json:"parameters"`
+	} `json:"access_patterns"`
+}
+
+// mcpPlaceholder is {name} or {name:format}, as the model's templates write them.
+var mcpPlaceholder = regexp.MustCompile(`\{(\w+)(?::[^}]*)?\}`)
+
+// names reads a key given as one attribute name or a list of them (a multi-attribute GSI key).
+func mcpNames(v any) ([]string, error) {
+	switch k := v.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		if k == "" {
+			return nil, nil
+		}
+		return []string{k}, nil
+	case []any:
+		var out []string
+		for _, el := range k {
+			s, ok := el.(string)
+			if !ok || s == "" {
+				return nil, fmt.Errorf("a key attribute list holds %v, not a name", el)
+			}
+			out = append(out, s)
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("a key is %v, not an attribute name or a list of them", v)
+}
+
+// FromMCPSchema reads the table named table of a schema.json.
+func FromMCPSchema(raw []byte, table string) (*MCPDesign, error) {
+	var s mcpSchema
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, fmt.Errorf("is not a schema.json: %w", err)
+	}
+	var names []string
+	var t *mcpTable
+	for i := range s.Tables {
+		names = append(names, s.Tables[i].TableConfig.TableName)
+		if s.Tables[i].TableConfig.TableName == table {
+			t = &s.Tables[i]
+		}
+	}
+	if t == nil {
+		return nil, fmt.Errorf("has no table %q: its tables are %s", table, quotedList(names))
+	}
+	pk, err := mcpNames(t.TableConfig.PartitionKey)
+	if err != nil || len(pk) != 1 {
+		return nil, fmt.Errorf("table %q: table_config.partition_key must name one attribute", table)
+	}
+	sk, err := mcpNames(t.TableConfig.SortKey)
+	if err != nil || len(sk) > 1 {
+		return nil, fmt.Errorf("table %q: table_config.sort_key must name one attribute", table)
+	}
+	d := &MCPDesign{PartitionKey: Key{Name: pk[0]}, Segments: map[string]Segment{}}
+	if len(sk) == 1 {
+		d.SortKey = &Key{Name: sk[0]}
+	}
+	gsiKeys := map[string][2][]string{}
+	for _, g := range t.GSIList {
+		gpk, err := mcpNames(g.PartitionKey)
+		if err != nil || len(gpk) == 0 {
+			return nil, fmt.Errorf("table %q: GSI %q: partition_key must name one to four attributes", table, g.Name)
+		}
+		gsk, err := mcpNames(g.SortKey)
+		if err != nil {
+			return nil, fmt.Errorf("table %q: GSI %q: %w", table, g.Name, err)
+		}
+		gsiKeys[g.Name] = [2][]string{gpk, gsk}
+		gsi := GlobalSecondaryIndex{Name: g.Name, ProjectionType: cmp.Or(strings.ToUpper(g.Projection), ProjectionAll), NonKeyAttributes: g.IncludedAttributes}
+		for _, n := range gpk {
+			gsi.PartitionKey = append(gsi.PartitionKey, IndexKeyAttribute{Name: n})
+		}
+		for _, n := range gsk {
+			gsi.SortKey = append(gsi.SortKey, IndexKeyAttribute{Name: n})
+		}
+		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, gsi)
+	}
+	// What each key attribute's templates are: to type the keys.
+	numeric := map[string]bool{}
+	typed := map[string]string{}
+	for _, name := range slices.Sorted(maps.Keys(t.Entities)) {
+		e := t.Entities[name]
+		fieldType := map[string]string{}
+		for _, f := range e.Fields {
+			fieldType[f.Name] = strings.ToLower(f.Type)
+		}
+		entity := Entity{Name: entityName(name), Keys: map[string]string{}}
+		set := func(attrs []string, template any, what string) error {
+			if template == nil || len(attrs) == 0 {
+				return nil
+			}
+			templates, err := mcpNames(template)
+			if err != nil || len(templates) != len(attrs) {
+				return fmt.Errorf("table %q: entity %q: %s must be a template per key attribute (%s)", table, name, what, strings.Join(attrs, ", "))
+			}
+			for i, src := range templates {
+				entity.Keys[attrs[i]] = mcpPlaceholder.ReplaceAllString(src, "{$1}")
+				for _, m := range mcpPlaceholder.FindAllStringSubmatch(src, -1) {
+					d.Segments[m[1]] = mcpSegment(fieldType[m[1]])
+				}
+				whole := mcpPlaceholder.FindStringSubmatch(src)
+				isNumber := whole != nil && whole[0] == src && (fieldType[whole[1]] == "integer" || fieldType[whole[1]] == "decimal")
+				if _, seen := typed[attrs[i]]; !seen {
+					numeric[attrs[i]] = isNumber
+				} else {
+					numeric[attrs[i]] = numeric[attrs[i]] && isNumber
+				}
+				typed[attrs[i]] = "seen"
+			}
+			return nil
+		}
+		if err := set(pk, e.PKTemplate, "pk_template"); err != nil {
+			return nil, err
+		}
+		if err := set(sk, e.SKTemplate, "sk_template"); err != nil {
+			return nil, err
+		}
+		for _, m := range e.GSIMappings {
+			keys, ok := gsiKeys[m.Name]
+			if !ok {
+				return nil, fmt.Errorf("table %q: entity %q: gsi_mappings names the GSI %q, which gsi_list lacks", table, name, m.Name)
+			}
+			if err := set(keys[0], m.PKTemplate, "the pk_template of "+m.Name); err != nil {
+				return nil, err
+			}
+			if err := set(keys[1], m.SKTemplate, "the sk_template of "+m.Name); err != nil {
+				return nil, err
+			}
+		}
+		d.Entities = append(d.Entities, entity)
+		for _, ap := range e.AccessPatterns {
+			pattern, why := mcpPattern(d, entity, ap.Name, ap.PatternID, ap.Operation, ap.IndexName, ap.RangeCondition, ap.ConsistentRead, ap.Parameters, gsiKeys)
+			if why != "" {
+				d.Skipped = append(d.Skipped, fmt.Sprintf("%s (%s): %s", ap.Name, ap.Operation, why))
+				continue
+			}
+			d.AccessPatterns = append(d.AccessPatterns, pattern)
+		}
+	}
+	keyType := func(name string) string {
+		if numeric[name] {
+			return KeyTypeNumber
+		}
+		return KeyTypeString
+	}
+	d.PartitionKey.Type = keyType(d.PartitionKey.Name)
+	if d.SortKey != nil {
+		d.SortKey.Type = keyType(d.SortKey.Name)
+	}
+	for i, g := range d.GlobalSecondaryIndexes {
+		for j := range g.PartitionKey {
+			d.GlobalSecondaryIndexes[i].PartitionKey[j].Type = keyType(g.PartitionKey[j].Name)
+		}
+		for j := range g.SortKey {
+			d.GlobalSecondaryIndexes[i].SortKey[j].Type = keyType(g.SortKey[j].Name)
+		}
+	}
+	uniquePatternNames(d.AccessPatterns)
+	return d, nil
+}
+
+// mcpSegment is what a field of the model's type holds.
+func mcpSegment(fieldType string) Segment {
+	switch fieldType {
+	case "integer":
+		// A 64-bit integer: 19 digits and a sign.
+		return Segment{Kind: KindNumber, MaxLength: ptr(int64(20))}
+	case "decimal":
+		return Segment{Kind: KindNumber, MaxLength: ptr(MaxNumberDigits)}
+	case "boolean":
+		return Segment{Kind: KindEnum, Values: []string{"true", "false"}}
+	case "uuid":
+		return Segment{Kind: KindID, MaxLength: ptr(int64(36)), Characters: ptr("0-9a-f-")}
+	}
+	return Segment{Kind: KindID}
+}
+
+// entityName is the model's entity name (UserProfile) as a Terraform map key of the design: snake_case.
+func entityName(name string) string {
+	var b strings.Builder
+	for i, r := range name {
+		switch {
+		case unicode.IsUpper(r):
+			if i > 0 && b.Len() > 0 && !strings.HasSuffix(b.String(), "_") {
+				b.WriteByte('_')
+			}
+			b.WriteRune(unicode.ToLower(r))
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		default:
+			if b.Len() > 0 && !strings.HasSuffix(b.String(), "_") {
+				b.WriteByte('_')
+			}
+		}
+	}
+	return strings.Trim(b.String(), "_")
+}
+
+// mcpPattern maps one of the model's access patterns; why says why it is left out.
+func mcpPattern(d *MCPDesign, e Entity, name string, id any, operation, index, rangeCondition string, consistent bool,
+	parameters []struct {
+		Name string `json:"name"`
+		Type string `json:"type"`
+	}, gsiKeys map[string][2][]string) (AccessPattern, string) {
+	switch operation {
+	case "GetItem", "BatchGetItem", "Query":
+	case "Scan":
+		return AccessPattern{}, "a Scan, which the model chose for this read; dynamokeys checks the reads that use a key"
+	default:
+		return AccessPattern{}, "a write, which is no access pattern"
+	}
+	ap := AccessPattern{Name: patternName(name, id), Entities: []string{e.Name}}
+	if consistent {
+		ap.Consistency = string(ReadStrong)
+	}
+	partition, sort := []string{d.PartitionKey.Name}, []string{}
+	if d.SortKey != nil {
+		sort = []string{d.SortKey.Name}
+	}
+	if index != "" {
+		keys, ok := gsiKeys[index]
+		if !ok {
+			return AccessPattern{}, fmt.Sprintf("its index_name %q is no GSI of the table", index)
+		}
+		ap.Index = ptr(index)
+		partition, sort = keys[0], keys[1]
+	}
+	placeholders := func(attrs []string) []string {
+		var out []string
+		for _, a := range attrs {
+			for _, m := range mcpPlaceholder.FindAllStringSubmatch(e.Keys[a], -1) {
+				out = append(out, m[1])
+			}
+		}
+		return out
+	}
+	// The parameters that fill a placeholder of the key it reads are what it knows; a range's bounds are
+	// the last one or two.
+	params := make([]string, 0, len(parameters))
+	for _, p := range parameters {
+		if p.Type != "entity" {
+			params = append(params, p.Name)
+		}
+	}
+	bounds := 0
+	if rangeCondition != "" {
+		bounds = 1
+		if rangeCondition == SortBetween {
+			bounds = 2
+		}
+		if len(params) < bounds {
+			return AccessPattern{}, fmt.Sprintf("its range_condition %s has no bound among its parameters", rangeCondition)
+		}
+	}
+	known := params[:len(params)-bounds]
+	keyParts := slices.Concat(placeholders(partition), placeholders(sort))
+	for _, p := range known {
+		if slices.Contains(keyParts, p) && !slices.Contains(ap.Equals, p) {
+			ap.Equals = append(ap.Equals, p)
+		}
+	}
+	if rangeCondition != "" {
+		for _, s := range placeholders(sort) {
+			if !slices.Contains(ap.Equals, s) {
+				ap.Sort = &SortCondition{On: s, Condition: rangeCondition}
+				break
+			}
+		}
+		if ap.Sort == nil && len(sort) > 0 && e.Keys[sort[0]] != "" {
+			return AccessPattern{}, fmt.Sprintf("its range_condition %s has no sort-key placeholder left to hold it", rangeCondition)
+		}
+	}
+	// A Query of an entity's items in a collection is a begins_with on its sort key's literal prefix
+	// (ADDRESS# of ADDRESS#{address_id}), as single-table code writes it: the entity's items alone.
+	if operation == "Query" && rangeCondition == "" && len(sort) > 0 {
+		if t, err := ParseTemplate(e.Keys[sort[0]]); err == nil {
+			literal := false
+			for _, part := range t.Parts {
+				if part.Placeholder == "" {
+					literal = literal || part.Literal != ""
+					continue
+				}
+				if slices.Contains(ap.Equals, part.Placeholder) {
+					continue
+				}
+				if literal {
+					ap.Sort = &SortCondition{On: part.Placeholder, Condition: SortBeginsWith}
+				}
+				break
+			}
+		}
+	}
+	if operation == "Query" || len(ap.Equals) > 0 {
+		return ap, ""
+	}
+	return AccessPattern{}, "its parameters fill no key placeholder"
+}
+
+// patternName is the model's pattern name as a map key: its name in snake_case, else pattern_<id>.
+func patternName(name string, id any) string {
+	if n := entityName(name); n != "" {
+		return n
+	}
+	switch v := id.(type) {
+	case float64:
+		return "pattern_" + strconv.FormatFloat(v, 'f', -1, 64)
+	case string:
+		return "pattern_" + entityName(v)
+	}
+	return "pattern"
+}
+
+// uniquePatternNames suffixes repeated names with _2, _3, ...
+func uniquePatternNames(patterns []AccessPattern) {
+	seen := map[string]int{}
+	for i := range patterns {
+		n := patterns[i].Name
+		seen[n]++
+		if seen[n] > 1 {
+			patterns[i].Name = fmt.Sprintf("%s_%d", n, seen[n])
+		}
+	}
+}

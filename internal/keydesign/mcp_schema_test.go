@@ -1,0 +1,106 @@
+package keydesign
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// A schema.json in the MCP server's format: the textbook user table with a profile, addresses and orders
+// by date, and a sparse status GSI that only orders write.
+const mcpUsers = `{
+  "tables": [{
+    "table_config": {"table_name": "Users", "partition_key": "pk", "sort_key": "sk"},
+    "gsi_list": [{"name": "ByStatus", "partition_key": "status_pk", "sort_key": "created"}],
+    "entities": {
+      "UserProfile": {
+        "entity_type": "USER", "pk_template": "USER#{user_id}", "sk_template": "PROFILE",
+        "fields": [{"name": "user_id", "type": "uuid", "required": true}],
+        "access_patterns": [
+          {"pattern_id": 1, "name": "get_user", "description": "", "operation": "GetItem", "return_type": "single_entity",
+           "parameters": [{"name": "user_id", "type": "string"}]},
+          {"pattern_id": 2, "name": "create_user", "description": "", "operation": "PutItem", "return_type": "success_flag",
+           "parameters": [{"name": "user", "type": "entity", "entity_type": "UserProfile"}]}
+        ]
+      },
+      "UserOrder": {
+        "entity_type": "ORDER", "pk_template": "USER#{user_id}", "sk_template": "ORDER#{order_date}#{order_id}",
+        "gsi_mappings": [{"name": "ByStatus", "pk_template": "STATUS#{status}", "sk_template": "{created}"}],
+        "fields": [{"name": "user_id", "type": "uuid", "required": true}, {"name": "order_date", "type": "string", "required": true},
+                   {"name": "order_id", "type": "string", "required": true}, {"name": "status", "type": "string", "required": true},
+                   {"name": "created", "type": "integer", "required": true}],
+        "access_patterns": [
+          {"pattern_id": 3, "name": "orders_between", "description": "", "operation": "Query", "return_type": "entity_list", "range_condition": "between",
+           "parameters": [{"name": "user_id", "type": "string"}, {"name": "from", "type": "string"}, {"name": "to", "type": "string"}]},
+          {"pattern_id": 4, "name": "orders_by_status", "description": "", "operation": "Query", "return_type": "entity_list", "index_name": "ByStatus",
+           "range_condition": ">=", "parameters": [{"name": "status", "type": "string"}, {"name": "since", "type": "integer"}]},
+          {"pattern_id": 5, "name": "all_orders", "description": "", "operation": "Scan", "return_type": "entity_list", "parameters": []}
+        ]
+      }
+    }
+  }, {"table_config": {"table_name": "Other", "partition_key": "id"}, "entities": {}}]
+}`
+
+func TestFromMCPSchema(t *testing.T) {
+	t.Parallel()
+	d, err := FromMCPSchema([]byte(mcpUsers), "Users")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.PartitionKey != (Key{Name: "pk", Type: "S"}) || d.SortKey.Name != "sk" {
+		t.Errorf("keys %+v %+v", d.PartitionKey, d.SortKey)
+	}
+	// created is an integer alone in its template: the GSI's sort key is a number.
+	if g := d.GlobalSecondaryIndexes[0]; g.PartitionKey[0].Type != "S" || g.SortKey[0].Type != "N" || g.ProjectionType != ProjectionAll {
+		t.Errorf("GSI %+v", g)
+	}
+	if s := d.Segments["user_id"]; s.Kind != KindID || *s.MaxLength != 36 || *s.Characters != "0-9a-f-" {
+		t.Errorf("user_id %+v", s)
+	}
+	if d.Segments["created"].Kind != KindNumber {
+		t.Errorf("created %+v", d.Segments["created"])
+	}
+	if len(d.Entities) != 2 || d.Entities[0].Name != "user_order" || d.Entities[1].Name != "user_profile" {
+		t.Fatalf("entities %+v", d.Entities)
+	}
+	if got := d.Entities[0].Keys; got["GSI1PK"] != "" || got["status_pk"] != "STATUS#{status}" || got["created"] != "{created}" {
+		t.Errorf("order keys %v", got)
+	}
+	patterns := map[string]AccessPattern{}
+	for _, ap := range d.AccessPatterns {
+		patterns[ap.Name] = ap
+	}
+	if ap := patterns["get_user"]; !slices.Equal(ap.Equals, []string{"user_id"}) || ap.Sort != nil || !slices.Equal(ap.Entities, []string{"user_profile"}) {
+		t.Errorf("get_user %+v", ap)
+	}
+	if ap := patterns["orders_between"]; !slices.Equal(ap.Equals, []string{"user_id"}) || *ap.Sort != (SortCondition{On: "order_date", Condition: SortBetween}) {
+		t.Errorf("orders_between %+v %+v", ap, ap.Sort)
+	}
+	if ap := patterns["orders_by_status"]; *ap.Index != "ByStatus" || !slices.Equal(ap.Equals, []string{"status"}) || ap.Sort.On != "created" {
+		t.Errorf("orders_by_status %+v", ap)
+	}
+	if len(d.Skipped) != 2 || !strings.Contains(d.Skipped[0], "create_user (PutItem)") && !strings.Contains(d.Skipped[1], "create_user (PutItem)") {
+		t.Errorf("skipped %q", d.Skipped)
+	}
+	// The converted design is a design: it analyses, with no collision.
+	in := &Input{Kind: "keydesign", PartitionKey: d.PartitionKey, SortKey: d.SortKey, GlobalSecondaryIndexes: d.GlobalSecondaryIndexes,
+		Segments: d.Segments, Entities: d.Entities, AccessPatterns: d.AccessPatterns}
+	doc := analyze(t, in)
+	if len(doc.Derived.Entities.Collisions) != 0 {
+		t.Errorf("collisions %+v", doc.Derived.Entities.Collisions)
+	}
+	for _, f := range doc.Derived.AccessPatterns {
+		if !f.Serves || !f.SortExpressible {
+			t.Errorf("%s is not served: %+v", f.Name, f)
+		}
+	}
+	for _, bad := range []struct{ schema, table, want string }{
+		{"{", "Users", "is not a schema.json"},
+		{mcpUsers, "Nope", `has no table "Nope": its tables are "Users", "Other"`},
+		{strings.Replace(mcpUsers, `"name": "ByStatus", "pk_template"`, `"name": "ByNothing", "pk_template"`, 1), "Users", `names the GSI "ByNothing"`},
+	} {
+		if _, err := FromMCPSchema([]byte(bad.schema), bad.table); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("error %v, want %q", err, bad.want)
+		}
+	}
+}

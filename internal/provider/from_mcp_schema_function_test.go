@@ -1,0 +1,86 @@
+package provider
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil"
+)
+
+// exampleSchema is the path of the function's example schema.json, which Terraform reads from its own
+// working directory.
+func exampleSchema(t *testing.T) string {
+	t.Helper()
+	root, err := testutil.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(root, "examples", "functions", "from_mcp_schema", "schema.json")
+}
+
+// The function's output is a design's inputs: the example's schema.json, planned with the keydesign data
+// source, has no finding; its write pattern is listed as skipped.
+func TestFromMCPSchemaFunction(t *testing.T) {
+	t.Parallel()
+	config := fmt.Sprintf(`
+locals {
+  shop = provider::dynamokeys::from_mcp_schema(file(%q), "Shop")
+}
+
+data "dynamokeys_keydesign" "shop" {
+  partition_key            = local.shop.partition_key
+  sort_key                 = local.shop.sort_key
+  global_secondary_indexes = local.shop.global_secondary_indexes
+  segments                 = local.shop.segments
+  entities                 = { for name, e in local.shop.entities : name => merge(e, { traffic = { writes_per_second = 100 } }) }
+  access_patterns          = local.shop.access_patterns
+}
+
+output "entities" { value = keys(local.shop.entities) }
+output "order_keys" { value = local.shop.entities["order"].keys }
+output "since" { value = local.shop.access_patterns["get_orders_since"].sort }
+output "orders" { value = local.shop.access_patterns["get_customer_orders"].sort }
+output "skipped" { value = local.shop.skipped }
+output "customer_id" { value = local.shop.segments["customer_id"] }
+output "findings" { value = length(data.dynamokeys_keydesign.shop.findings) }
+`, exampleSchema(t))
+	resource.UnitTest(t, resource.TestCase{
+		TerraformVersionChecks:   functionsAvailable,
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: config,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownOutputValue("entities", knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("customer"), knownvalue.StringExact("order")})),
+				statecheck.ExpectKnownOutputValue("order_keys", knownvalue.MapExact(map[string]knownvalue.Check{
+					"pk": knownvalue.StringExact("CUSTOMER#{customer_id}"), "sk": knownvalue.StringExact("ORDER#{order_date}#{order_id}")})),
+				statecheck.ExpectKnownOutputValue("since", knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"on": knownvalue.StringExact("order_date"), "condition": knownvalue.StringExact(">=")})),
+				// A Query of an entity's items reads them by their sort key's prefix.
+				statecheck.ExpectKnownOutputValue("orders", knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"on": knownvalue.StringExact("order_date"), "condition": knownvalue.StringExact("begins_with")})),
+				statecheck.ExpectKnownOutputValue("skipped", knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.StringExact("create_customer (PutItem): a write, which is no access pattern")})),
+				statecheck.ExpectKnownOutputValueAtPath("customer_id", tfjsonpath.New("characters"), knownvalue.StringExact("0-9a-f-")),
+				statecheck.ExpectKnownOutputValue("findings", knownvalue.Int64Exact(0)),
+			},
+		}},
+	})
+}
+
+func TestFromMCPSchemaFunctionRefusesAnUnknownTable(t *testing.T) {
+	t.Parallel()
+	resource.UnitTest(t, resource.TestCase{
+		TerraformVersionChecks:   functionsAvailable,
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      fmt.Sprintf(`output "x" { value = provider::dynamokeys::from_mcp_schema(file(%q), "Orders") }`, exampleSchema(t)),
+			ExpectError: expectError(`has no table "Orders": its tables are "Shop"`),
+		}},
+	})
+}
