@@ -51,6 +51,17 @@ func analyze(ctx context.Context, runner tflint.Runner, engines *engineCache) ([
 	for _, b := range checked {
 		out = append(out, unreadable(b, failed)...)
 	}
+	// A block whose count or for_each TFLint could not evaluate is not checked, and says why (once).
+	for _, is := range slices.Clone(out) {
+		if is.rule != UnknownInputsRule || is.part != metaArgumentPart {
+			continue
+		}
+		for _, u := range unreadable(addressed{address: is.address, block: is.block}, failed) {
+			if !slices.ContainsFunc(out, func(o issue) bool { return o.rule == UnreadableRule && o.rng == u.rng }) {
+				out = append(out, u)
+			}
+		}
+	}
 	// An input TFLint could not evaluate is the unreadable issue's, not also a notice.
 	out = slices.DeleteFunc(out, func(is issue) bool { return is.rule == UnknownInputsRule && failed.overlaps(is.rng) })
 	out = mergeInstances(out)

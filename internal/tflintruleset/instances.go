@@ -20,6 +20,9 @@ import (
 // known before the plan expands into no block at all. This file names the expanded blocks as Terraform
 // addresses them and reports, rather than skips in silence, a block TFLint could not expand.
 
+// metaArgumentPart marks the notice of a count or for_each not known before the plan.
+const metaArgumentPart = "count or for_each"
+
 // metaArguments are the attributes that make a block several instances.
 var metaArguments = &hclext.BodySchema{Attributes: attributeSchemas("count", "for_each")}
 
@@ -108,7 +111,8 @@ func writtenInstances(prefix string, raw []*hclext.Block, eval func(hcl.Expressi
 }
 
 func countNotice(prefix string, b *hclext.Block, unknown *hclext.Attribute) issue {
-	return issue{rule: UnknownInputsRule, severity: tflint.NOTICE, rng: unknown.Expr.Range(), block: b, message: fmt.Sprintf(
+	return issue{rule: UnknownInputsRule, severity: tflint.NOTICE, rng: unknown.Expr.Range(), block: b, part: metaArgumentPart,
+		address: prefix + b.Labels[len(b.Labels)-1], message: fmt.Sprintf(
 		"dynamokeys: the %s of %s%s is not known before the plan, so none of its instances were checked here; the plan checks them",
 		unknown.Name, prefix, b.Labels[len(b.Labels)-1])}
 }

@@ -165,6 +165,8 @@ type issue struct {
 	// part is the attribute or nested block type of an AWS resource the finding is on (hash_key,
 	// local_secondary_index), to find the caller's argument in a called module.
 	part string
+	// address is the address of the block a count or for_each notice is about.
+	address string
 }
 
 // analyzer runs the analysis once per runner: TFLint checks every rule with the runner of a module (of a

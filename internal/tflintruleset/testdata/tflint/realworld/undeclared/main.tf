@@ -33,3 +33,11 @@ data "dynamokeys_keydesign" "events" {
   segments      = { day = { kind = "time", granularity = "day" } }
   traffic       = { writes_per_second = var.rate }
 }
+
+# A count being typed: the table is not checked, and one issue on the count says why.
+resource "aws_dynamodb_table" "counted" {
+  count        = var.enable ? 1 : 0
+  name         = "counted"
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = "status"
+}
