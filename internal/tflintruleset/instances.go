@@ -113,8 +113,8 @@ func writtenInstances(prefix string, raw []*hclext.Block, eval func(hcl.Expressi
 func countNotice(prefix string, b *hclext.Block, unknown *hclext.Attribute) issue {
 	return issue{rule: UnknownInputsRule, severity: tflint.NOTICE, rng: unknown.Expr.Range(), block: b, part: metaArgumentPart,
 		address: prefix + b.Labels[len(b.Labels)-1], message: fmt.Sprintf(
-		"dynamokeys: the %s of %s%s is not known before the plan, so none of its instances were checked here; the plan checks them",
-		unknown.Name, prefix, b.Labels[len(b.Labels)-1])}
+			"dynamokeys: the %s of %s%s is not known before the plan, so none of its instances were checked here; the plan checks them",
+			unknown.Name, prefix, b.Labels[len(b.Labels)-1])}
 }
 
 // instanceAddresses names each expanded block type.name, type.name[index] or type.name["key"]: TFLint
