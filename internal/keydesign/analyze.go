@@ -59,6 +59,8 @@ type analyzer struct {
 	errs     []*FieldError
 	// entities is the entity model of a single-table design; nil for a table of one entity.
 	entities *entityModel
+	// pk and sk are the key templates the stages read: the table's, or the busiest entity's.
+	pk, sk *Template
 }
 
 func (a *analyzer) fail(path Path, format string, args ...any) {
@@ -156,9 +158,52 @@ func (a *analyzer) checkProjection(path Path, projection string, nonKey []string
 
 func (a *analyzer) isUnknown(path string) bool { return a.unknown[path] }
 
+// stages are the analysis after validation, in order: each reads what the stages before it wrote into the
+// document and the analyzer (the entity model, the key templates), and writes its own facts. A new part of the
+// model (a key-scheme migration, replicas) is one more stage, placed after the facts it reads.
+var stages = []struct {
+	name string
+	run  func(a *analyzer, doc *Document)
+}{
+	// The inputs as the document states them, defaults applied; the entity model (entities.go) is built
+	// before, during validation, since the key templates the rest reads come from it.
+	{"inputs", (*analyzer).inputsStage},
+	// Access patterns matched with the keys (access_patterns_analysis.go): their reads feed capacity.
+	{"patterns", func(a *analyzer, doc *Document) { a.matchAccessPatterns(doc, a.pk, a.sk) }},
+	// Units per request, the busiest key's demand, the shard count (capacity.go).
+	{"capacity", func(a *analyzer, doc *Document) { a.capacity(doc, a.pk) }},
+	// The patterns' figures that depend on the shard count.
+	{"pattern figures", (*analyzer).finishAccessPatterns},
+	// Routing and the facts of the key templates, sized by the shard count (key_facts.go).
+	{"keys", (*analyzer).keysStage},
+	// Each GSI's demand and hot partition (analyze.go).
+	{"indexes", (*analyzer).gsiFacts},
+	// Measured traffic against the design (observed_facts.go).
+	{"measured", func(a *analyzer, doc *Document) { a.observedFacts(doc, a.pk) }},
+	// The patterns' reads on each index.
+	{"index reads", (*analyzer).indexPatternReads},
+	// The item collection the LSI limit caps (capacity.go).
+	{"collection", (*analyzer).collection},
+	// The monthly price (cost.go).
+	{"cost", (*analyzer).cost},
+	// The key attributes and conventions the name and convention rules read (key_facts.go).
+	{"names", (*analyzer).namesStage},
+}
+
+// build runs the stages on a validated input.
 func (a *analyzer) build(pk, sk *Template) *Document {
+	a.pk, a.sk = pk, sk
+	doc := &Document{}
+	for _, s := range stages {
+		s.run(a, doc)
+	}
+	return doc
+}
+
+// inputsStage states the inputs with their defaults: kind, segments, sharding, traffic and the table.
+func (a *analyzer) inputsStage(doc *Document) {
 	in := a.in
-	doc := &Document{
+	*doc = Document{
 		Kind:     in.Kind,
 		Address:  in.Address,
 		Segments: a.segments,
@@ -191,59 +236,9 @@ func (a *analyzer) build(pk, sk *Template) *Document {
 		doc.Traffic.ItemSizeBytes = *t.ItemSizeBytes
 	}
 	doc.Table = a.tableDoc()
-
-	d := &doc.Derived
-	a.matchAccessPatterns(doc, pk, sk)
-	a.capacity(doc, pk)
-	a.finishAccessPatterns(doc)
-	d.ShardWidth = ShardWidth(d.ShardCount)
-	d.Routing = Routing{Algorithm: routingAlgorithm(doc.Sharding.Strategy), Count: d.ShardCount, Width: d.ShardWidth,
-		Source: doc.Sharding.Source, SchemeVersion: doc.Sharding.SchemeVersion}
-	// The shard count sizes the {shard} placeholder and the key cardinality.
-	d.PartitionKey = a.keyFacts("partition_key", pk, in.PartitionKey.Template, d.ShardCount)
-	d.HasTimeBucket = d.PartitionKey.HasTimeBucket
-	d.PartitionKeyMaxBytes = d.PartitionKey.MaxBytes
-	d.PartitionKeySegments = d.PartitionKey.Segments
-	if in.SortKey != nil {
-		f := a.keyFacts("sort_key", sk, in.SortKey.Template, d.ShardCount)
-		d.SortKey = &f
-	}
-	for _, ref := range [...]struct {
-		key string
-		t   *Template
-	}{{"partition_key", pk}, {"sort_key", sk}} {
-		if ref.t == nil {
-			continue
-		}
-		for _, name := range ref.t.Placeholders() {
-			if _, ok := a.segments[name]; !ok && name != ShardPlaceholder {
-				d.UndeclaredPlaceholders = append(d.UndeclaredPlaceholders, PlaceholderRef{Key: ref.key, Placeholder: name})
-			}
-		}
-	}
-	if d.UndeclaredPlaceholders == nil {
-		d.UndeclaredPlaceholders = []PlaceholderRef{}
-	}
 	if a.entities != nil {
-		d.Entities = &a.entities.doc
+		doc.Derived.Entities = &a.entities.doc
 	}
-	a.gsiFacts(doc)
-	a.observedFacts(doc, pk)
-	a.indexPatternReads(doc)
-	a.collection(doc)
-	a.cost(doc)
-	// A key attribute whose name is not known yet (a key from another resource's attribute) is left out:
-	// the name rules have nothing to check.
-	d.KeyAttributes = slices.DeleteFunc(keyAttributes(doc.Table), func(k KeyAttributeRef) bool {
-		for i := 1; i <= len(k.Path); i++ {
-			if a.isUnknown(k.Path[:i].String()) {
-				return true
-			}
-		}
-		return a.isUnknown(append(slices.Clone(k.Path), "name").String())
-	})
-	d.Conventions = conventions(pk, sk)
-	return doc
 }
 
 func (a *analyzer) tableDoc() TableDoc {

@@ -1,0 +1,53 @@
+package keydesign
+
+import "slices"
+
+// The key stages of the analysis (analyze.go, stages): the facts of the key templates once the shard count
+// is known, and the key attributes and conventions the name rules read.
+
+// keysStage writes the routing, the facts of the partition and sort key templates (the shard count sizes
+// {shard} and the key cardinality) and the placeholders without a segment.
+func (a *analyzer) keysStage(doc *Document) {
+	in, d := a.in, &doc.Derived
+	d.ShardWidth = ShardWidth(d.ShardCount)
+	d.Routing = Routing{Algorithm: routingAlgorithm(doc.Sharding.Strategy), Count: d.ShardCount, Width: d.ShardWidth,
+		Source: doc.Sharding.Source, SchemeVersion: doc.Sharding.SchemeVersion}
+	d.PartitionKey = a.keyFacts("partition_key", a.pk, in.PartitionKey.Template, d.ShardCount)
+	d.HasTimeBucket = d.PartitionKey.HasTimeBucket
+	d.PartitionKeyMaxBytes = d.PartitionKey.MaxBytes
+	d.PartitionKeySegments = d.PartitionKey.Segments
+	if in.SortKey != nil {
+		f := a.keyFacts("sort_key", a.sk, in.SortKey.Template, d.ShardCount)
+		d.SortKey = &f
+	}
+	d.UndeclaredPlaceholders = []PlaceholderRef{}
+	for _, ref := range [...]struct {
+		key string
+		t   *Template
+	}{{"partition_key", a.pk}, {"sort_key", a.sk}} {
+		if ref.t == nil {
+			continue
+		}
+		for _, name := range ref.t.Placeholders() {
+			if _, ok := a.segments[name]; !ok && name != ShardPlaceholder {
+				d.UndeclaredPlaceholders = append(d.UndeclaredPlaceholders, PlaceholderRef{Key: ref.key, Placeholder: name})
+			}
+		}
+	}
+}
+
+// namesStage writes the key attributes of the table and its indexes and the templates' conventions. A key
+// attribute whose name is not known yet (a key from another resource's attribute) is left out: the name
+// rules have nothing to check.
+func (a *analyzer) namesStage(doc *Document) {
+	d := &doc.Derived
+	d.KeyAttributes = slices.DeleteFunc(keyAttributes(doc.Table), func(k KeyAttributeRef) bool {
+		for i := 1; i <= len(k.Path); i++ {
+			if a.isUnknown(k.Path[:i].String()) {
+				return true
+			}
+		}
+		return a.isUnknown(append(slices.Clone(k.Path), "name").String())
+	})
+	d.Conventions = conventions(a.pk, a.sk)
+}
