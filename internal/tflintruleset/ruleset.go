@@ -6,6 +6,7 @@ package tflintruleset
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -257,11 +258,20 @@ func (a *analyzer) firstReports(runner tflint.Runner, issues []issue) ([]issue, 
 	return out, nil
 }
 
-// analyzeSafely turns a panic of the analysis into an error TFLint reports, instead of a crashed plugin.
+// analyzeSafely turns a panic of the analysis into one issue at the top of the module's first file, instead
+// of a crashed plugin or an aborted run: TFLint's own rules and other plugins keep their results.
 func analyzeSafely(runner tflint.Runner, engines *engineCache) (issues []issue, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			issues, err = nil, fmt.Errorf("dynamokeys: the analysis failed unexpectedly (a defect; please report it with the configuration): %v", r)
+			message := fmt.Sprintf("dynamokeys: the analysis failed unexpectedly, so this module was not checked (a defect; please report it with the configuration): %v", r)
+			files, ferr := runner.GetFiles()
+			if ferr != nil || len(files) == 0 {
+				issues, err = nil, errors.New(message)
+				return
+			}
+			first := slices.Sorted(maps.Keys(files))[0]
+			issues, err = []issue{{rule: InvalidDesignRule, severity: tflint.ERROR, message: message,
+				rng: hcl.Range{Filename: first, Start: hcl.InitialPos, End: hcl.InitialPos}}}, nil
 		}
 	}()
 	return analyze(context.Background(), runner, engines)

@@ -491,3 +491,31 @@ func TestEmptyTableNameIsReported(t *testing.T) {
 		"dynamokeys_dk302 Warning main.tf:4,3-26 DK302",
 	)
 }
+
+// panicking is a runner on which the analysis hits a defect.
+type panicking struct {
+	*unknownResources
+}
+
+func (r *panicking) GetResourceContent(string, *hclext.BodySchema, *tflint.GetModuleContentOption) (*hclext.BodyContent, error) {
+	panic("a defect")
+}
+
+// A defect of the analysis is one issue, not an aborted run.
+func TestAnalysisDefectIsOneIssue(t *testing.T) {
+	t.Parallel()
+	rs, err := NewRuleSet("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runner := &panicking{&unknownResources{helper.TestRunner(t, map[string]string{"main.tf": statusTable})}}
+	for _, r := range rs.Rules {
+		if err := r.Check(runner); err != nil {
+			t.Fatalf("%s: %v", r.Name(), err)
+		}
+	}
+	if len(runner.Issues) != 1 || runner.Issues[0].Rule.Name() != InvalidDesignRule || !strings.Contains(runner.Issues[0].Message, "a defect") ||
+		runner.Issues[0].Range.Filename != "main.tf" {
+		t.Errorf("issues %+v", runner.Issues)
+	}
+}
