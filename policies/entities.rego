@@ -6,10 +6,7 @@ package dynamokeys.rules.entities
 import data.dynamokeys.lib
 import data.dynamokeys.rules.keys
 
-# findings are the area's errors: it has no warnings.
-findings := errors
-
-entities := object.get(input.derived, ["entities", "items"], [])
+items := object.get(input.derived, ["entities", "items"], [])
 
 # METADATA
 # title: Entity key collision
@@ -53,7 +50,7 @@ errors contains lib.finding(rego.metadata.rule(), problem.msg, ["entities", prob
 }
 
 index_key_problems contains {"entity": e.name, "attribute": k.attribute, "msg": msg} if {
-	some e in entities
+	some e in items
 	some k in e.index_keys
 	k.type == "N"
 	some literal in k.literals
@@ -64,7 +61,7 @@ index_key_problems contains {"entity": e.name, "attribute": k.attribute, "msg": 
 }
 
 index_key_problems contains {"entity": e.name, "attribute": k.attribute, "msg": msg} if {
-	some e in entities
+	some e in items
 	some k in e.index_keys
 	k.type == "N"
 	some name in k.segments

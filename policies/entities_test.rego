@@ -1,6 +1,5 @@
 package dynamokeys.rules.entities_test
 
-import data.dynamokeys
 import data.dynamokeys.fixtures
 import data.dynamokeys.rules.entities
 
@@ -23,12 +22,13 @@ with_entities(items, collisions) := fixtures.doc({
 })
 
 test_distinct_entities_have_no_finding if {
-	count(entities.findings) == 0 with input as with_entities([entity("customer", {}), entity("order", {"keys": {"PK": "CUSTOMER#{customer_id}", "SK": "ORDER#{order_id}"}})], [])
+	order := entity("order", {"keys": {"PK": "CUSTOMER#{customer_id}", "SK": "ORDER#{order_id}"}})
+	count(entities.errors) == 0 with input as with_entities([entity("customer", {}), order], [])
 }
 
 test_a_collision_names_both_entities_and_an_example if {
 	doc := with_entities([entity("order", {}), entity("invoice", {})], [{"entities": ["invoice", "order"], "example": `PK="CUSTOMER#0", SK="ORDER#0"`}])
-	some f in entities.findings with input as doc
+	some f in entities.errors with input as doc
 	f.rule == "DK109"
 	f.severity == "error"
 	f.path == ["entities", "order", "keys"]
@@ -38,24 +38,24 @@ test_a_collision_names_both_entities_and_an_example if {
 test_a_number_index_key_needs_digits if {
 	key := {"index": "GSI1", "attribute": "GSI1SK", "type": "N", "template": "TOTAL#{status}", "literals": ["TOTAL#"], "segments": ["status"]}
 	doc := with_entities([entity("order", {"index_keys": [key]})], [])
-	found := {[f.rule, f.path[3], contains(f.message, "literal text \"TOTAL#\"")] | some f in entities.findings with input as doc}
+	found := {[f.rule, f.path[3], contains(f.message, "literal text \"TOTAL#\"")] | some f in entities.errors with input as doc}
 	found == {["DK111", "GSI1SK", true], ["DK111", "GSI1SK", false]}
 }
 
 test_a_numeric_template_for_a_number_index_key_passes if {
 	key := {"index": "GSI1", "attribute": "GSI1SK", "type": "N", "template": "{total}", "literals": [], "segments": ["total"]}
 	doc := json.patch(with_entities([entity("order", {"index_keys": [key]})], []), [{"op": "add", "path": "/segments/total", "value": {"name": "total", "kind": "number"}}])
-	count(entities.findings) == 0 with input as doc
+	count(entities.errors) == 0 with input as doc
 }
 
 test_an_entity_key_too_long_is_dk102_on_the_entity if {
 	doc := with_entities([entity("order", {"max_bytes": {"PK": 4000, "SK": 7}})], [])
-	some f in dynamokeys.findings with input as doc
+	some f in data.dynamokeys.findings with input as doc
 	f.rule == "DK102"
 	f.path == ["entities", "order", "keys", "PK"]
 }
 
 # A design without entities never evaluates the area.
 test_the_area_is_skipped_without_entities if {
-	not "DK109" in {f.rule | some f in dynamokeys.findings} with input as fixtures.base
+	not "DK109" in {f.rule | some f in data.dynamokeys.findings} with input as fixtures.base
 }

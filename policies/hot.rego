@@ -59,7 +59,7 @@ time_bucket_without_shard if {
 #         multi-attribute partition key, and keep the time in its sort key.
 time_bucket_partition_key := rego.metadata.rule()
 
-errors contains lib.finding_case(time_bucket_partition_key, "over-limit", msg, lib.key_path(["partition_key", "template"])) if {
+errors contains lib.finding_case(time_bucket_partition_key, "over-limit", msg, lib.key_path(["partition_key", "template"], lib.template_paths)) if {
 	time_bucket_without_shard
 	some d in demand
 	d.units > d.limit
@@ -68,7 +68,7 @@ errors contains lib.finding_case(time_bucket_partition_key, "over-limit", msg, l
 	])
 }
 
-warnings contains lib.finding_case(time_bucket_partition_key, "bucket", problem.msg, lib.key_path(problem.path)) if {
+warnings contains lib.finding_case(time_bucket_partition_key, "bucket", problem.msg, lib.key_path(problem.path, lib.template_paths)) if {
 	some problem in time_bucket_warnings
 }
 
@@ -216,7 +216,7 @@ low_cardinality_problems contains {"path": ["partition_key", "name"], "msg": msg
 #   aws_dynamodb_table: needs the busiest key's demand, from traffic; aws_dynamodb_table has no traffic.
 #   severity: error
 #   remediation: Shard the partition key with a {shard} suffix and set sharding.count to at least the shard count named in the message (or omit count to compute it).
-errors contains lib.finding(rego.metadata.rule(), msg, lib.key_path(shard_path)) if {
+errors contains lib.finding(rego.metadata.rule(), msg, lib.key_path(shard_path, lib.template_paths)) if {
 	lib.known("derived.capacity")
 	some [per_shard, limit, unit] in [
 		[capacity.per_shard_write_units, limits.partition_write_units, "WCU"],
@@ -267,7 +267,7 @@ errors contains lib.finding(rego.metadata.rule(), msg, path) if {
 #   aws_dynamodb_table: needs a sort-key template and traffic; aws_dynamodb_table has neither.
 #   severity: warning
 #   remediation: Lead the sort key with a non-monotonic value, or shard the partition key so each value takes less of a partition.
-warnings contains lib.finding(rego.metadata.rule(), msg, lib.key_path(["sort_key", "template"])) if {
+warnings contains lib.finding(rego.metadata.rule(), msg, lib.key_path(["sort_key", "template"], lib.template_paths)) if {
 	input.derived.sort_key.monotonic
 	per_shard := capacity.per_shard_write_units
 	lib.number(per_shard)

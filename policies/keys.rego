@@ -59,8 +59,8 @@ partition_key_length_problems contains {"msg": msg, "path": ["partition_key", "t
 
 # With entities, each entity's template of the key.
 partition_key_length_problems contains {"msg": msg, "path": ["entities", e.name, "keys", attribute]} if {
-	some e in input.derived.entities.items
 	attribute := input.table.partition_key.name
+	some e in input.derived.entities.items
 	max_bytes := e.max_bytes[attribute]
 	lib.number(max_bytes)
 	max_bytes > limits.partition_key_max_bytes
@@ -99,8 +99,8 @@ sort_key_length_problems contains {"msg": msg, "path": ["sort_key", "template"]}
 }
 
 sort_key_length_problems contains {"msg": msg, "path": ["entities", e.name, "keys", attribute]} if {
-	some e in input.derived.entities.items
 	attribute := input.table.sort_key.name
+	some e in input.derived.entities.items
 	max_bytes := e.max_bytes[attribute]
 	lib.number(max_bytes)
 	max_bytes > limits.sort_key_max_bytes

@@ -127,15 +127,15 @@ no_sort_key if not input.table.sort_key
 no_sort_key if input.table.sort_key == null
 
 # largest_note names the entities of the largest item collection of a single-table design.
-largest_note := sprintf(" (of entities %s)", [concat(", ", largest[0])]) if {
-	count(largest) > 0
-} else := ""
+default largest_note := ""
+
+largest_note := sprintf(" (of entities %s)", [concat(", ", largest[0])]) if count(largest) > 0
 
 largest := [c.entities | some c in input.derived.entities.collections; c.bytes == input.derived.collection.bytes]
 
 # collection_path is where the items per key are stated: with entities, the first entity of the collection.
+default collection_path := ["traffic", "max_items_per_partition_key"]
+
 collection_path := ["entities", largest[0][0], "traffic", "max_items_per_partition_key"] if count(largest) > 0
 
 else := ["entities", input.derived.entities.lead, "traffic", "max_items_per_partition_key"] if input.derived.entities
-
-else := ["traffic", "max_items_per_partition_key"]

@@ -180,18 +180,28 @@ name_words(name) := [w |
 ]
 
 # key_path is where a finding on the table's key template lies: with entities (a single-table design), the
-# template of that key in the entity whose templates the key rules read.
-key_path(path) := ["entities", input.derived.entities.lead, "keys", input.table[path[0]].name] if {
+# template of that key in the entity whose templates the key rules read, which template_paths maps.
+key_path(path, paths) := paths[path[0]] if path[1] == "template"
+
+else := path
+
+# template_paths maps each table key to its template in the busiest entity of a single-table design; the
+# table's own template otherwise.
+default template_paths := {"partition_key": ["partition_key", "template"], "sort_key": ["sort_key", "template"]}
+
+template_paths := {key: ["entities", input.derived.entities.lead, "keys", object.get(input.table, [key, "name"], "")] |
+	some key in ["partition_key", "sort_key"]
+} if {
 	input.derived.entities
-	path[0] in {"partition_key", "sort_key"}
-	path[1] == "template"
-} else := path
+}
 
 # collection_note names the entities of the busiest item collection, for messages on the busiest key.
+default collection_note := ""
+
 collection_note := sprintf(" (entities %s share this partition-key value)", [concat(", ", busiest_collection.entities)]) if {
 	count(busiest_collection.entities) > 1
 } else := sprintf(" (entity %s)", [busiest_collection.entities[0]]) if {
 	busiest_collection
-} else := ""
+}
 
 busiest_collection := input.derived.entities.collections[input.derived.entities.busiest]
