@@ -41,7 +41,12 @@ func (a *analyzer) keysStage(doc *Document) {
 // rules have nothing to check.
 func (a *analyzer) namesStage(doc *Document) {
 	d := &doc.Derived
-	d.KeyAttributes = slices.DeleteFunc(keyAttributes(doc.Table), func(k KeyAttributeRef) bool {
+	d.KeyAttributes = keyAttributes(doc.Table)
+	d.Conventions = conventions(a.pk, a.sk)
+	if len(a.unknown) == 0 {
+		return
+	}
+	d.KeyAttributes = slices.DeleteFunc(d.KeyAttributes, func(k KeyAttributeRef) bool {
 		for i := 1; i <= len(k.Path); i++ {
 			if a.isUnknown(k.Path[:i].String()) {
 				return true
@@ -49,5 +54,4 @@ func (a *analyzer) namesStage(doc *Document) {
 		}
 		return a.isUnknown(append(slices.Clone(k.Path), "name").String())
 	})
-	d.Conventions = conventions(a.pk, a.sk)
 }
