@@ -200,7 +200,7 @@ func (a *analyzer) patternUnknown(name string) bool {
 func (a *analyzer) designUnknownForPatterns() bool {
 	for p := range a.unknown {
 		for _, top := range []string{"partition_key", "sort_key", "segments", "sharding", "local_secondary_indexes",
-			"global_secondary_indexes", "traffic.item_size_bytes", "traffic"} {
+			"global_secondary_indexes", "traffic.item_size_bytes", "traffic", "entities"} {
 			if p == top || strings.HasPrefix(p, top+".") || strings.HasPrefix(p, top+"[") {
 				if top == "traffic" && p != "traffic" && p != "traffic.item_size_bytes" {
 					continue

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Access patterns of a single-table design name the entities they read. A pattern is matched against the
@@ -32,6 +33,9 @@ func (a *analyzer) entityIndex(name string) int {
 }
 
 func (a *analyzer) validatePatternEntities(ap AccessPattern) {
+	if a.entitiesUnknown() {
+		return // the entities a pattern may name are known only later
+	}
 	for i, name := range ap.Entities {
 		p := patternPath(ap.Name, "entities", strconv.Itoa(i))
 		switch {
@@ -47,6 +51,16 @@ func (a *analyzer) validatePatternEntities(ap AccessPattern) {
 			a.fail(p, "%q is listed twice; list each entity once", name)
 		}
 	}
+}
+
+// entitiesUnknown reports whether the entities, or one of them, are not known at plan time.
+func (a *analyzer) entitiesUnknown() bool {
+	for p := range a.unknown {
+		if p == "entities" || strings.HasPrefix(p, "entities.") {
+			return true
+		}
+	}
+	return false
 }
 
 // patternEntitySize is the item size a pattern on entities reads by default: the largest of its entities'
@@ -191,7 +205,14 @@ func (a *analyzer) entityOverlaps(ap AccessPatternDoc, f PatternFacts) []EntityO
 			}
 		}
 	}
+	if ap.Sort != nil && ap.Sort.Condition == SortEqual {
+		return out // one sort key, the pattern's entity's
+	}
 	selection := keyAutomaton([][]templateAtom{append(prefix[:cut:cut], templateAtom{shape: &valueShape{anything: true}})})
+	if ap.Sort != nil && ap.Sort.Condition != SortBeginsWith && ap.Sort.Condition != SortBetween {
+		// A one-sided range also returns every sort key beyond the prefix on its side (PROFILE > ORDER#...).
+		selection = rangeAutomaton(literalPrefix(prefix[:cut]), ap.Sort.Condition == SortGreater || ap.Sort.Condition == SortGreaterEqual)
+	}
 	for j, e := range a.in.Entities {
 		if slices.Contains(ap.Entities, e.Name) || m.doc.Items[j].Collection != m.doc.Items[first].Collection {
 			continue

@@ -183,11 +183,17 @@ func (a *analyzer) capacity(doc *Document, pk *Template) {
 	default:
 		d.ShardCount = min(d.RequiredShards, MaxShardCount)
 	}
+	// The busiest key spreads over the shards only when its template carries {shard} (with entities, the
+	// busiest collection's may not, though another entity's does).
+	shards := float64(d.ShardCount)
+	if a.entities != nil && (pk == nil || !pk.HasPlaceholder(ShardPlaceholder)) {
+		shards = 1
+	}
 	if c.HotKeyWriteUnits != nil {
-		c.PerShardWriteUnits = ptr(*c.HotKeyWriteUnits / float64(d.ShardCount))
+		c.PerShardWriteUnits = ptr(*c.HotKeyWriteUnits / shards)
 	}
 	if c.HotKeyReadUnits != nil {
-		c.PerShardReadUnits = ptr(*c.HotKeyReadUnits / float64(d.ShardCount))
+		c.PerShardReadUnits = ptr(*c.HotKeyReadUnits / shards)
 	}
 	c.ReadFanout = d.ShardCount
 	// Derived numbers built from unknown inputs are unknown too, so rules on them stay silent.

@@ -554,6 +554,12 @@ func (a *analyzer) lowerEntities(m *entityModel) (pk, sk *Template) {
 	if pk != nil {
 		lowered.PartitionKey.Template = &pk.Source
 	}
+	// A template of the lead not known yet leaves the table's template unknown: the rules on it stay silent.
+	for i, k := range m.tableKeys {
+		if templates[k] == nil {
+			a.unknown[[]string{"partition_key", "sort_key"}[i]+".template"] = true
+		}
+	}
 	if lowered.SortKey != nil {
 		sortKey := *lowered.SortKey
 		if sk = templates[m.tableKeys[1]]; sk != nil {

@@ -327,3 +327,62 @@ func BenchmarkEntityCollisionsSearched(b *testing.B) {
 		}
 	}
 }
+
+// Review cases: exact and one-sided sort conditions, an unsharded busiest collection beside a sharded one,
+// unknown entities, and a converted name twice.
+func TestEntityEdgeCases(t *testing.T) {
+	t.Parallel()
+	base := func() *Input {
+		return &Input{Kind: "keydesign", PartitionKey: Key{Name: "PK", Type: "S"}, SortKey: &Key{Name: "SK", Type: "S"},
+			Segments: map[string]Segment{"id": {Kind: KindID}, "oid": {Kind: KindID}, "n": {Kind: KindNumber}},
+			Entities: []Entity{
+				{Name: "line", Keys: map[string]string{"PK": "C#{id}", "SK": "ORDER#{oid}#LINE#{n}"}},
+				{Name: "order", Keys: map[string]string{"PK": "C#{id}", "SK": "ORDER#{oid}"}},
+				{Name: "profile", Keys: map[string]string{"PK": "C#{id}", "SK": "PROFILE"}},
+			}}
+	}
+	overlaps := func(cond string) []string {
+		in := base()
+		in.AccessPatterns = []AccessPattern{patternOn("q", []string{"order"}, []string{"id"}, &SortCondition{On: "oid", Condition: cond}, nil)}
+		var out []string
+		for _, o := range analyze(t, in).Derived.AccessPatterns[0].EntityOverlaps {
+			out = append(out, o.Entity)
+		}
+		return out
+	}
+	for cond, want := range map[string][]string{
+		SortEqual:        nil,                 // one sort key
+		SortBeginsWith:   {"line"},            // ORDER#... holds the lines too
+		SortGreaterEqual: {"line", "profile"}, // PROFILE sorts above ORDER#
+		SortLess:         {"line"},            // nothing sorts below ORDER# but ORDER#...
+		SortBetween:      {"line"},            // within ORDER#
+	} {
+		if got := overlaps(cond); !slices.Equal(got, want) {
+			t.Errorf("%s: overlaps %v, want %v", cond, got, want)
+		}
+	}
+	// A calculated shard count divides only the keys that carry {shard}: CONFIG takes all its writes.
+	in := &Input{Kind: "keydesign", PartitionKey: Key{Name: "PK", Type: "S"},
+		Segments: map[string]Segment{"id": {Kind: KindID}},
+		Sharding: Sharding{Strategy: StrategyCalculated, Source: "id", Count: p(int64(10))},
+		Entities: []Entity{
+			{Name: "config", Keys: map[string]string{"PK": "CONFIG"}, Traffic: EntityTraffic{WritesPerSecond: p(5000.0)}},
+			{Name: "event", Keys: map[string]string{"PK": "E#{id}#{shard}"}, Traffic: EntityTraffic{WritesPerSecond: p(100.0)}},
+		}}
+	if c := analyze(t, in).Derived.Capacity; *c.PerShardWriteUnits != 5000 {
+		t.Errorf("per-shard write units %v, want CONFIG's 5,000", *c.PerShardWriteUnits)
+	}
+	// An entity not known at plan time: the patterns on entities are not judged.
+	in = base()
+	in.Entities = in.Entities[1:]
+	in.Unknown = []Path{{"entities", "line"}}
+	in.AccessPatterns = []AccessPattern{patternOn("q", []string{"line"}, []string{"id"}, nil, nil)}
+	if _, errs := Analyze(in); len(errs) != 0 {
+		t.Errorf("errors %v", errs)
+	}
+	// A converted name twice is refused.
+	twice := strings.Replace(mcpUsers, `"UserOrder": {`, `"user_profile": {"entity_type": "X", "pk_template": "USER#{user_id}", "sk_template": "X", "fields": []}, "UserOrder": {`, 1)
+	if _, err := FromMCPSchema([]byte(twice), "Users"); err == nil || !strings.Contains(err.Error(), `both read as "user_profile"`) {
+		t.Errorf("error %v", err)
+	}
+}

@@ -174,6 +174,12 @@ func FromMCPSchema(raw []byte, table string) (*MCPDesign, error) {
 			fieldType[f.Name] = strings.ToLower(f.Type)
 		}
 		entity := Entity{Name: entityName(name), Keys: map[string]string{}}
+		if entity.Name == "" {
+			return nil, fmt.Errorf("table %q: entity %q has no letter or digit to name it by", table, name)
+		}
+		if i := slices.IndexFunc(d.Entities, func(e Entity) bool { return e.Name == entity.Name }); i >= 0 {
+			return nil, fmt.Errorf("table %q: entities %q and another both read as %q: rename one", table, name, entity.Name)
+		}
 		set := func(attrs []string, template any, what string) error {
 			if template == nil || len(attrs) == 0 {
 				return nil

@@ -268,6 +268,38 @@ func (s *search) common(a, b *automaton) (string, bool) {
 	return "", false
 }
 
+// rangeAutomaton is every value a one-sided sort condition can return around the literal prefix of the range
+// it starts in: the values starting with the prefix, and those that sort above it (above) or below it.
+func rangeAutomaton(prefix string, above bool) *automaton {
+	m := &automaton{}
+	start := m.state()
+	rest := m.state()
+	end := m.state()
+	m.on(rest, anyByte.without(single(0)), rest)
+	m.epsilon(rest, end)
+	at := start
+	for i := range len(prefix) {
+		var side byteSet
+		for b := range 256 {
+			if c := byte(b); c != 0 && (above && c > prefix[i] || !above && c < prefix[i]) {
+				side.add(c)
+			}
+		}
+		if !side.empty() {
+			m.on(at, side, rest)
+		}
+		if !above && i > 0 {
+			m.epsilon(at, end) // a shorter value sorts below: a proper prefix of the prefix, exactly
+		}
+		next := m.state()
+		m.on(at, single(prefix[i]), next)
+		at = next
+	}
+	m.epsilon(at, rest)
+	m.accept = end
+	return m
+}
+
 // disjointPrefixes reports whether two keys' attribute values can be told apart by their leading literal
 // text alone (ORDER# and INVOICE#), which settles most pairs of a single table without the search.
 func disjointPrefixes(a, b []string) bool {
@@ -306,6 +338,9 @@ func parseCharacters(spec string) (byteSet, error) {
 		}
 		if i+2 < len(spec) && spec[i+1] == '-' {
 			hi := spec[i+2]
+			if hi > 0x7e || hi < 0x20 {
+				return s, fmt.Errorf("holds %q: list printable ASCII characters", spec[i+2:i+3])
+			}
 			if hi < c {
 				return s, fmt.Errorf("has the range %q, which runs backwards", spec[i:i+3])
 			}

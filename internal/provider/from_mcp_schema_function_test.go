@@ -44,7 +44,7 @@ data "dynamokeys_keydesign" "shop" {
 
 output "entities" { value = keys(local.shop.entities) }
 output "order_keys" { value = local.shop.entities["order"].keys }
-output "since" { value = local.shop.access_patterns["get_orders_since"].sort }
+output "between" { value = local.shop.access_patterns["get_orders_between"].sort }
 output "orders" { value = local.shop.access_patterns["get_customer_orders"].sort }
 output "skipped" { value = local.shop.skipped }
 output "customer_id" { value = local.shop.segments["customer_id"] }
@@ -59,8 +59,8 @@ output "findings" { value = length(data.dynamokeys_keydesign.shop.findings) }
 				statecheck.ExpectKnownOutputValue("entities", knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("customer"), knownvalue.StringExact("order")})),
 				statecheck.ExpectKnownOutputValue("order_keys", knownvalue.MapExact(map[string]knownvalue.Check{
 					"pk": knownvalue.StringExact("CUSTOMER#{customer_id}"), "sk": knownvalue.StringExact("ORDER#{order_date}#{order_id}")})),
-				statecheck.ExpectKnownOutputValue("since", knownvalue.ObjectExact(map[string]knownvalue.Check{
-					"on": knownvalue.StringExact("order_date"), "condition": knownvalue.StringExact(">=")})),
+				statecheck.ExpectKnownOutputValue("between", knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"on": knownvalue.StringExact("order_date"), "condition": knownvalue.StringExact("between")})),
 				// A Query of an entity's items reads them by their sort key's prefix.
 				statecheck.ExpectKnownOutputValue("orders", knownvalue.ObjectExact(map[string]knownvalue.Check{
 					"on": knownvalue.StringExact("order_date"), "condition": knownvalue.StringExact("begins_with")})),

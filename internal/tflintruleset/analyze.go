@@ -302,8 +302,9 @@ func unreadable(b addressed, failed *failures) []issue {
 	}
 	return []issue{{
 		rule: UnreadableRule, severity: tflint.WARNING, rng: found[0].rng, block: b.sourceBlock(), instance: instanceName(b),
+		// The block's address without an instance key: instances that share the expression share the issue.
 		message: fmt.Sprintf("dynamokeys: TFLint could not evaluate %s of %s, so the rules that read %s were not checked here (%s)",
-			map[bool]string{true: "1 expression", false: fmt.Sprintf("%d expressions", len(found))}[len(found) == 1], b.address,
+			map[bool]string{true: "1 expression", false: fmt.Sprintf("%d expressions", len(found))}[len(found) == 1], blockAddress(b.address),
 			map[bool]string{true: "it", false: "them"}[len(found) == 1], strings.Join(reasons, "; ")),
 	}}
 }
@@ -431,4 +432,12 @@ func checkAWS(ctx context.Context, runner tflint.Runner, engine *policy.Engine, 
 		}
 	}
 	return out, checked
+}
+
+// blockAddress is an instance's address without its count index or for_each key.
+func blockAddress(address string) string {
+	if i := strings.IndexByte(address, '['); i >= 0 {
+		return address[:i]
+	}
+	return address
 }
