@@ -1,6 +1,7 @@
 package keydesign
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -139,7 +140,7 @@ func (a *analyzer) entityKnownAttributes(ap AccessPatternDoc) []string {
 			attrs[attr] = true
 		}
 	}
-	for _, attr := range slicesSorted(attrs) {
+	for _, attr := range slices.Sorted(maps.Keys(attrs)) {
 		whole := true
 		for _, name := range ap.Entities {
 			i := a.entityIndex(name)
@@ -160,15 +161,6 @@ func (a *analyzer) entityKnownAttributes(ap AccessPatternDoc) []string {
 			out = append(out, attr)
 		}
 	}
-	return out
-}
-
-func slicesSorted(set map[string]bool) []string {
-	out := make([]string, 0, len(set))
-	for k := range set {
-		out = append(out, k)
-	}
-	slices.Sort(out)
 	return out
 }
 

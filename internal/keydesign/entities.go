@@ -301,7 +301,7 @@ func timeShape(granularity string) string {
 func (a *analyzer) analyzeEntities(m *entityModel, shardWidth int64) {
 	in := a.in
 	idChars, listed := m.idCharacters()
-	m.doc = EntitiesDoc{Items: []EntityDoc{}, Collisions: []EntityCollision{}, Collections: []CollectionDoc{}, IDCharacters: "any but " + strconvQuoteAll(listed)}
+	m.doc = EntitiesDoc{Items: []EntityDoc{}, Collisions: []EntityCollision{}, Collections: []CollectionDoc{}, IDCharacters: "any but " + delimiterList(listed)}
 	indexKeys := a.indexKeyNames()
 	width := int(max(shardWidth, 1))
 	// Each entity's key as atoms, and its literal prefixes; the automata are built when a pair needs the
@@ -523,7 +523,15 @@ func ptrValue[T any](p *T) T {
 	return *p
 }
 
-func strconvQuoteAll(chars string) string {
+// addTo adds a stated value to a total, which stays nil until something is stated.
+func addTo[T int64 | float64](total **T, v *T) {
+	if v != nil {
+		*total = ptr(ptrValue(*total) + *v)
+	}
+}
+
+// delimiterList names the delimiters an id never holds, for EntitiesDoc.IDCharacters.
+func delimiterList(chars string) string {
 	if chars == "" {
 		return "the attribute separator"
 	}
@@ -569,22 +577,12 @@ func (a *analyzer) lowerEntities(m *entityModel) (pk, sk *Template) {
 	}
 	var t Traffic
 	var writes, sizeWeighted float64
-	sum := func(total **float64, v *float64) {
-		if v != nil {
-			*total = ptr(ptrValue(*total) + *v)
-		}
-	}
-	sumInt := func(total **int64, v *int64) {
-		if v != nil {
-			*total = ptr(ptrValue(*total) + *v)
-		}
-	}
 	largest := int64(0)
 	for i, e := range a.in.Entities {
-		sum(&t.WritesPerSecond, e.Traffic.WritesPerSecond)
-		sum(&t.AverageWritesPerSecond, e.Traffic.AverageWritesPerSecond)
-		sum(&t.ReadsPerSecond, e.Traffic.ReadsPerSecond)
-		sumInt(&t.ItemCount, e.Traffic.ItemCount)
+		addTo(&t.WritesPerSecond, e.Traffic.WritesPerSecond)
+		addTo(&t.AverageWritesPerSecond, e.Traffic.AverageWritesPerSecond)
+		addTo(&t.ReadsPerSecond, e.Traffic.ReadsPerSecond)
+		addTo(&t.ItemCount, e.Traffic.ItemCount)
 		if ptrValue(e.Traffic.TransactionalWrites) {
 			t.TransactionalWrites = true
 		}

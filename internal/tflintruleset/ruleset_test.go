@@ -17,17 +17,23 @@ import (
 // runRules runs every rule of the ruleset on files, as TFLint does, and returns the issues.
 func runRules(t *testing.T, files map[string]string) helper.Issues {
 	t.Helper()
+	runner := &unknownResources{helper.TestRunner(t, files)}
+	checkAll(t, runner)
+	return runner.Issues
+}
+
+// checkAll checks every rule of the ruleset with runner; a rule that returns an error fails the test.
+func checkAll(t *testing.T, runner tflint.Runner) {
+	t.Helper()
 	rs, err := NewRuleSet("test")
 	if err != nil {
 		t.Fatal(err)
 	}
-	runner := &unknownResources{helper.TestRunner(t, files)}
 	for _, r := range rs.Rules {
 		if err := r.Check(runner); err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", r.Name(), err)
 		}
 	}
-	return runner.Issues
 }
 
 // unknownResources is the SDK's test runner with what TFLint does for a reference to another resource's
@@ -393,10 +399,6 @@ data "dynamokeys_keydesign" "events" {
 // When TFLint cannot expand the module's resources at all, each block is checked as written.
 func TestUnexpandableModuleIsCheckedAsWritten(t *testing.T) {
 	t.Parallel()
-	rs, err := NewRuleSet("test")
-	if err != nil {
-		t.Fatal(err)
-	}
 	src := statusTable + `
 resource "aws_dynamodb_table" "none" {
   count        = 0
@@ -433,11 +435,7 @@ resource "aws_sqs_queue" "queue" {
 }
 `
 	runner := &unexpandable{&unknownResources{helper.TestRunner(t, map[string]string{"main.tf": src})}}
-	for _, r := range rs.Rules {
-		if err := r.Check(runner); err != nil {
-			t.Fatalf("%s: %v", r.Name(), err)
-		}
-	}
+	checkAll(t, runner)
 	var got []string
 	for _, is := range runner.Issues {
 		got = append(got, fmt.Sprintf("%s %s", is.Rule.Name(), is.Range))
@@ -504,16 +502,8 @@ func (r *panicking) GetResourceContent(string, *hclext.BodySchema, *tflint.GetMo
 // A defect of the analysis is one issue, not an aborted run.
 func TestAnalysisDefectIsOneIssue(t *testing.T) {
 	t.Parallel()
-	rs, err := NewRuleSet("test")
-	if err != nil {
-		t.Fatal(err)
-	}
 	runner := &panicking{&unknownResources{helper.TestRunner(t, map[string]string{"main.tf": statusTable})}}
-	for _, r := range rs.Rules {
-		if err := r.Check(runner); err != nil {
-			t.Fatalf("%s: %v", r.Name(), err)
-		}
-	}
+	checkAll(t, runner)
 	if len(runner.Issues) != 1 || runner.Issues[0].Rule.Name() != InvalidDesignRule || !strings.Contains(runner.Issues[0].Message, "a defect") ||
 		runner.Issues[0].Range.Filename != "main.tf" {
 		t.Errorf("issues %+v", runner.Issues)
