@@ -360,6 +360,7 @@ func BenchmarkEntityCollisionsSearched(b *testing.B) { benchmarkCollisions(b, "{
 // benchmarkCollisions analyses 50 entities under one partition key whose sort keys follow sortKey, a format
 // of the entity's number; none collide.
 func benchmarkCollisions(b *testing.B, sortKey string) {
+	b.Helper()
 	in := &Input{Kind: "keydesign", PartitionKey: Key{Name: "PK", Type: "S"}, SortKey: &Key{Name: "SK", Type: "S"},
 		Segments: map[string]Segment{"tenant": {Kind: KindID}, "day": {Kind: KindTime, Granularity: "day"}, "id": {Kind: KindID}}}
 	for i := range 50 {
