@@ -20,6 +20,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil"
@@ -402,6 +403,8 @@ func langserverDiagnostics(t *testing.T, serverDir, dir string, files map[string
 	cmd := exec.Command(bin, "--langserver", "--config", filepath.Join(dir, ".tflint.hcl"))
 	cmd.Dir = serverDir
 	cmd.Env = append(os.Environ(), "TFLINT_PLUGIN_DIR="+plugins)
+	// Its own process group: the plugin processes the server starts outlive a kill of the server alone.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -415,7 +418,7 @@ func langserverDiagnostics(t *testing.T, serverDir, dir string, files map[string
 	}
 	defer func() {
 		_ = stdin.Close()
-		_ = cmd.Process.Kill()
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // the server and its plugins, by process group
 		_ = cmd.Wait()
 	}()
 	send := func(msg map[string]any) {
