@@ -95,6 +95,8 @@ type Limits struct {
 	IndexWriteCostShare        float64 `json:"index_write_cost_share"`
 	CostWarningMinMonthlyUSD   float64 `json:"cost_warning_min_monthly_usd"`
 	HoursPerMonth              float64 `json:"hours_per_month"`
+	// BackfillMaxHours is how long a migration's backfill may run before DK408 warns.
+	BackfillMaxHours float64 `json:"backfill_max_hours"`
 	// MaxPriceUSD bounds each pricing.prices override: far above any list price (cents per unit), so that
 	// every cost stays a finite number.
 	MaxPriceUSD float64 `json:"max_price_usd"`

@@ -15,7 +15,14 @@ import (
 // out-of-range numbers) comes back as FieldErrors with the attribute path; design problems are left to
 // the policy rules, which read the derived facts.
 func Analyze(in *Input) (*Document, []*FieldError) {
-	a := analyzer{in: in, unknown: make(map[string]bool, len(in.Unknown))}
+	_, doc, errs := analyzeInput(in)
+	return doc, errs
+}
+
+// analyzeInput is Analyze, also returning the analyzer (the entity model), which a migration reads of its
+// old layout.
+func analyzeInput(in *Input) (*analyzer, *Document, []*FieldError) {
+	a := &analyzer{in: in, unknown: make(map[string]bool, len(in.Unknown))}
 	for _, p := range in.Unknown {
 		a.unknown[p.String()] = true
 	}
@@ -42,14 +49,20 @@ func Analyze(in *Input) (*Document, []*FieldError) {
 		pk, sk = a.lowerEntities(entities)
 	}
 	a.validateAccessPatterns(sk)
+	if len(a.errs) == 0 {
+		a.validateMigration(entities)
+	}
 	if len(a.errs) > 0 {
-		return nil, a.errs
+		return a, nil, a.errs
 	}
 	doc := a.build(pk, sk)
-	if errs := checkFinite(doc); len(errs) > 0 {
-		return nil, errs
+	if err := a.sameLayout(doc); err != nil {
+		return a, nil, []*FieldError{err}
 	}
-	return doc, nil
+	if errs := checkFinite(doc); len(errs) > 0 {
+		return a, nil, errs
+	}
+	return a, doc, nil
 }
 
 type analyzer struct {
@@ -61,6 +74,8 @@ type analyzer struct {
 	entities *entityModel
 	// pk and sk are the key templates the stages read: the table's, or the busiest entity's.
 	pk, sk *Template
+	// old is a migration's old layout, analysed as a design of its own (migration.go).
+	old *oldLayout
 }
 
 func (a *analyzer) fail(path Path, format string, args ...any) {
@@ -184,8 +199,12 @@ var stages = []struct {
 	{"index reads", (*analyzer).indexPatternReads},
 	// The item collection the LSI limit caps (capacity.go).
 	{"collection", (*analyzer).collection},
+	// The layout the items are written in: templates, sharding, what each pattern reads (migration.go).
+	{"layout", (*analyzer).layoutStage},
 	// The monthly price (cost.go).
 	{"cost", (*analyzer).cost},
+	// A key-scheme migration from the old layout (migration_facts.go).
+	{"migration", (*analyzer).migrationStage},
 	// The key attributes and conventions the name and convention rules read (key_facts.go).
 	{"names", (*analyzer).namesStage},
 }

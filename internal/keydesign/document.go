@@ -159,6 +159,11 @@ type Derived struct {
 
 	// AccessPatterns are the facts of each access pattern, in the order of the document's AccessPatterns.
 	AccessPatterns []PatternFacts `json:"access_patterns"`
+
+	// Layout is the layout the design writes its items in (migration.go); nil while a key is unknown.
+	Layout *LayoutDoc `json:"layout"`
+	// Migration is a key-scheme migration from an old layout; nil without one, or while it is unknown.
+	Migration *MigrationDoc `json:"migration"`
 }
 
 // Capacity is the result of the capacity model (capacity.go). Nil values need traffic that was not given.

@@ -65,6 +65,9 @@ type Input struct {
 	// table's templates and traffic describe its one entity.
 	Entities []Entity
 
+	// Migration is a key-scheme migration from an old layout (migration.go); nil when none.
+	Migration *MigrationInput
+
 	Unknown []Path
 	// Prior is the document built from the prior state (resource updates only).
 	Prior *Document

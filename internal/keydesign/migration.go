@@ -1,0 +1,521 @@
+package keydesign
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Key-scheme migrations. DynamoDB cannot change a table's key schema, and a change of the values written
+// under it (a shard suffix added to a hot key, another shard count, an entity re-keyed) leaves every
+// existing item under its old key. A migration names the layout being left (`from`: key templates and
+// sharding) and the phase the application is in:
+//
+//	dual_write  writers write both layouts; readers read the old one, which still holds every item
+//	backfill    old items are rewritten under the new keys; readers still read the old layout
+//	read_new    readers read the new layout, complete once the backfill is done; writers still write both
+//	done        only the new layout is written, and the old items are deleted
+//
+// The old layout is analysed as a design of its own (the design with `from` applied), so that each access
+// pattern's old and new keys, queries and demand come from the same pipeline. This file derives what the
+// rules DK406–DK408 and the report read: per entity and pattern the old and new keys, what readers and
+// writers do in each phase, both routings, and the backfill (items, read and write units, cost, hours,
+// throttling). Comparing with the prior state is the rules' part: a fact about the prior in the document
+// would change once the state moves on.
+
+// Migration phases, in order (MigrationInput.Phase).
+const (
+	PhaseDualWrite = "dual_write"
+	PhaseBackfill  = "backfill"
+	PhaseReadNew   = "read_new"
+	PhaseDone      = "done"
+)
+
+// MigrationPhases lists the phases in the order a migration goes through them.
+var MigrationPhases = []string{PhaseDualWrite, PhaseBackfill, PhaseReadNew, PhaseDone}
+
+// Layouts a reader or writer uses in a phase.
+const (
+	layoutOld = "old"
+	layoutNew = "new"
+)
+
+// MigrationInput is the design's `migration`; nil means no migration.
+type MigrationInput struct {
+	Phase string
+	From  LayoutInput
+	// BackfillWriteUnitsPerSecond is the backfill's rate in table write units per second; nil uses the
+	// headroom the design leaves (BackfillDoc.HeadroomWriteUnitsPerSecond).
+	BackfillWriteUnitsPerSecond *float64
+}
+
+// LayoutInput is a layout being migrated from: what differs from the design. Nil templates and sharding,
+// and entities not listed, are as in the design.
+type LayoutInput struct {
+	PartitionKeyTemplate *string
+	SortKeyTemplate      *string
+	// Entities are old key templates by entity, then by key attribute.
+	Entities map[string]map[string]string
+	Sharding *Sharding
+}
+
+// LayoutDoc is the layout a document's items are written in (derived.layout): every key template, the
+// sharding, what each access pattern reads, and the `migration.from` that states it.
+type LayoutDoc struct {
+	// Keys are the templates of each entity by key attribute; a table without entities is the entity "".
+	Keys map[string]map[string]string `json:"keys"`
+	// Sharding is the routing items are written with (its count the shard count).
+	Sharding Routing `json:"sharding"`
+	// Patterns say what each access pattern's key reads, as "entity attribute=template" (and "{shard}=..."
+	// for a sharded table key): a pattern whose reads differ between two layouts misses the items of the
+	// other.
+	Patterns map[string][]string `json:"patterns"`
+	// From is this layout as a `from` value of a migration block, to paste when migrating away from it.
+	From string `json:"from"`
+}
+
+// MigrationDoc is what derived.migration says of a migration.
+type MigrationDoc struct {
+	Phase string `json:"phase"`
+	// PhaseIndex is the phase's place in MigrationPhases, from 0.
+	PhaseIndex int `json:"phase_index"`
+	// From is the old layout, New the design's (derived.layout).
+	From LayoutDoc `json:"from"`
+	// OldRouting and NewRouting are the routing specs of both layouts, so that code can compute either.
+	OldRouting Routing `json:"old_routing"`
+	NewRouting Routing `json:"new_routing"`
+	// Changed lists the entities whose keys change ("" for a table without entities).
+	Changed  []string           `json:"changed"`
+	Entities []MigrationEntity  `json:"entities"`
+	Patterns []MigrationPattern `json:"patterns"`
+	// Overlap is set when the old and new layouts can render the same primary key: a reader of the new
+	// layout then also reads old copies, and deleting old items must skip the keys that did not move.
+	Overlap  *LayoutOverlap `json:"overlap"`
+	Backfill BackfillDoc    `json:"backfill"`
+	Steps    []StepDoc      `json:"steps"`
+}
+
+// MigrationEntity is one entity's old and new keys and what its writers write in each phase.
+type MigrationEntity struct {
+	Name    string            `json:"name"`
+	OldKeys map[string]string `json:"old_keys"`
+	NewKeys map[string]string `json:"new_keys"`
+	Changed bool              `json:"changed"`
+	// Items is the entity's item count (traffic.item_count); nil when not stated.
+	Items *int64 `json:"items"`
+	// Writes are the layouts its writers write, phase by phase.
+	Writes []PhaseLayouts `json:"writes"`
+}
+
+// PhaseLayouts are the layouts used in one phase.
+type PhaseLayouts struct {
+	Phase   string   `json:"phase"`
+	Layouts []string `json:"layouts"`
+}
+
+// MigrationPattern is one access pattern's keys in both layouts and what its readers query in each phase.
+type MigrationPattern struct {
+	Name string `json:"name"`
+	Path Path   `json:"path"`
+	// Changed is true when the pattern's key reads items the old layout keeps elsewhere: a reader of one
+	// layout misses the items only the other holds.
+	Changed  bool   `json:"changed"`
+	OldIndex string `json:"old_index"`
+	NewIndex string `json:"new_index"`
+	// OldKey and NewKey are the templates its key reads, as in LayoutDoc.Patterns.
+	OldKey []string `json:"old_key"`
+	NewKey []string `json:"new_key"`
+	// Queries per call in each layout; BothQueriesPerCall is a reader that reads both (a fan-out over the
+	// old shards and the new, or new first and old on a miss at worst).
+	OldQueriesPerCall  int64 `json:"old_queries_per_call"`
+	NewQueriesPerCall  int64 `json:"new_queries_per_call"`
+	BothQueriesPerCall int64 `json:"both_queries_per_call"`
+	// Partition read units of the busiest key in each layout, and of a reader of both.
+	OldPartitionReadUnits  float64 `json:"old_partition_read_units"`
+	NewPartitionReadUnits  float64 `json:"new_partition_read_units"`
+	BothPartitionReadUnits float64 `json:"both_partition_read_units"`
+	// Reads is the layout its readers read in each phase, and the queries per call that takes.
+	Reads []PatternPhaseRead `json:"reads"`
+	// IndexDuplicates is true when the pattern reads a secondary index that holds both copies of a
+	// re-keyed item until the old one is deleted: the Query returns each item twice.
+	IndexDuplicates bool `json:"index_duplicates"`
+}
+
+// PatternPhaseRead is what a pattern's readers query in one phase.
+type PatternPhaseRead struct {
+	Phase          string `json:"phase"`
+	Layout         string `json:"layout"`
+	QueriesPerCall int64  `json:"queries_per_call"`
+}
+
+// LayoutOverlap is a primary key both layouts can render.
+type LayoutOverlap struct {
+	Example string `json:"example"`
+	// KeptShare is the share of the re-keyed items whose key does not change (a shard count change whose
+	// suffixes coincide for some ids); they are neither rewritten nor deleted.
+	KeptShare float64 `json:"kept_share"`
+}
+
+// BackfillDoc is the rewrite of the old items under the new keys, and the deletion of the old items.
+type BackfillDoc struct {
+	// Items is the number of items to rewrite; ScannedItems every item the Scan reads (the whole table).
+	// Both nil when an item count is not stated.
+	Items        *float64 `json:"items"`
+	ScannedItems *float64 `json:"scanned_items"`
+	// ScanReadUnits is the eventually consistent Scan of the table: ceil(bytes / 4 KB) × 0.5.
+	ScanReadUnits *float64 `json:"scan_read_units"`
+	// PutWriteUnits are the table's write units of the rewrites (LSI entries included, which share its
+	// capacity); IndexPutWriteUnits each GSI's. DeleteWriteUnits and IndexDeleteWriteUnits are the same for
+	// deleting the old items. WriteUnits is their sum.
+	PutWriteUnits         *float64           `json:"put_write_units"`
+	IndexPutWriteUnits    map[string]float64 `json:"index_put_write_units"`
+	DeleteWriteUnits      *float64           `json:"delete_write_units"`
+	IndexDeleteWriteUnits map[string]float64 `json:"index_delete_write_units"`
+	WriteUnits            *float64           `json:"write_units"`
+	// Cost is the on-demand price of the Scan, the rewrites and the deletes; nil without prices or items.
+	Cost *float64 `json:"cost"`
+	// Rate is the backfill's table write units per second: the declared rate, else the headroom.
+	// RateSource is "declared" or "headroom".
+	Rate       float64 `json:"rate"`
+	RateSource string  `json:"rate_source"`
+	// HeadroomWriteUnitsPerSecond is the rate that fits beside the production peak during the backfill
+	// (dual writes included) at target_utilization: under a partition's and the table's throughput, and
+	// each provisioned or capped GSI's.
+	HeadroomWriteUnitsPerSecond float64 `json:"headroom_write_units_per_second"`
+	// HeadroomLimit names what sets the headroom.
+	HeadroomLimit string `json:"headroom_limit"`
+	// Hours is the rewrite at Rate; DeleteHours the deletion of the old items at the same rate.
+	Hours       *float64 `json:"hours"`
+	DeleteHours *float64 `json:"delete_hours"`
+	// RateForMaxHours is the rate that finishes the rewrite within the limits' backfill_max_hours.
+	RateForMaxHours *float64 `json:"rate_for_max_hours"`
+	// Throttles are the limits the backfill at Rate and the production peak exceed together.
+	Throttles []BackfillThrottle `json:"throttles"`
+}
+
+// BackfillThrottle is a limit exceeded by the backfill and production together.
+type BackfillThrottle struct {
+	What   string  `json:"what"`
+	Demand float64 `json:"demand"`
+	Limit  float64 `json:"limit"`
+}
+
+// StepDoc is one step of the migration as the report lists it.
+type StepDoc struct {
+	Phase string `json:"phase"`
+	Step  string `json:"step"`
+	// State is "done", "current" or "next".
+	State string `json:"state"`
+}
+
+// oldLayout is the old layout analysed as a design of its own.
+type oldLayout struct {
+	a   *analyzer
+	doc *Document
+}
+
+// migrationPath is the path of an attribute under migration.
+func migrationPath(steps ...string) Path { return append(Path{"migration"}, steps...) }
+
+// migrationUnknown reports an unknown value under migration: its facts wait for the next plan.
+func (a *analyzer) migrationUnknown() bool {
+	return a.isUnknown("migration") || a.hasUnknownUnder("migration")
+}
+
+// validateMigration checks the migration and analyses its old layout; errors in the old layout point at
+// the migration's attributes.
+func (a *analyzer) validateMigration(entities *entityModel) {
+	m := a.in.Migration
+	if m == nil || a.migrationUnknown() {
+		return
+	}
+	if !slices.Contains(MigrationPhases, m.Phase) {
+		a.fail(migrationPath("phase"), "unknown phase %q: use one of %s, in that order", m.Phase, strings.Join(MigrationPhases, ", "))
+	}
+	if r := m.BackfillWriteUnitsPerSecond; r != nil && (math.IsNaN(*r) || math.IsInf(*r, 0) || *r <= 0) {
+		a.fail(migrationPath("backfill_write_units_per_second"), "must be a write rate above 0, got %v: omit it to use the headroom the design leaves", *r)
+	}
+	f := m.From
+	if entities != nil && (f.PartitionKeyTemplate != nil || f.SortKeyTemplate != nil) {
+		a.fail(migrationPath("from"), "a design with entities states its old keys per entity: use migration.from.entities.<name>.keys")
+	}
+	if entities == nil && len(f.Entities) > 0 {
+		a.fail(migrationPath("from", "entities"), "the design has no entities: state the old keys with migration.from.partition_key_template and sort_key_template")
+	}
+	if f.SortKeyTemplate != nil && a.in.SortKey == nil {
+		a.fail(migrationPath("from", "sort_key_template"), "the table has no sort key; a migration cannot add or remove one (that is a new table)")
+	}
+	for _, name := range slices.Sorted(maps.Keys(f.Entities)) {
+		if !slices.ContainsFunc(a.in.Entities, func(e Entity) bool { return e.Name == name }) {
+			a.fail(migrationPath("from", "entities", name), "no entity %q in entities: name an entity of the design (an entity whose items are gone needs no migration)", name)
+		}
+	}
+	if s := f.Sharding; s != nil {
+		p := migrationPath("from", "sharding")
+		if s.Strategy != "" && !slices.Contains(ShardingStrategies, s.Strategy) {
+			a.fail(append(p, "strategy"), "unknown strategy %q: use one of %s", s.Strategy, strings.Join(ShardingStrategies, ", "))
+		}
+		if cmp.Or(s.Strategy, StrategyNone) != StrategyNone && s.Count == nil {
+			a.fail(append(p, "count"), "state the shard count the old items were written with: a count computed from today's traffic may not be theirs")
+		}
+	}
+	if len(a.errs) > 0 {
+		return
+	}
+	old := a.oldInput(m.From)
+	oa, doc, errs := analyzeInput(old)
+	for _, e := range errs {
+		if p, ok := oldLayoutPath(e.Path); ok {
+			a.errs = append(a.errs, &FieldError{Path: p, Message: e.Message + " (in the old layout)"})
+		}
+	}
+	if doc == nil {
+		if len(a.errs) == 0 {
+			a.fail(migrationPath("from"), "the old layout cannot be analysed: %s", errs[0].Message)
+		}
+		return
+	}
+	a.old = &oldLayout{a: oa, doc: doc}
+}
+
+// sameLayout refuses a migration whose old layout is the design's: nothing moves.
+func (a *analyzer) sameLayout(doc *Document) *FieldError {
+	if a.old == nil || doc.Derived.Layout == nil || a.old.doc.Derived.Layout == nil {
+		return nil
+	}
+	oldL, newL := a.old.doc.Derived.Layout, doc.Derived.Layout
+	if oldL.Sharding != newL.Sharding {
+		return nil
+	}
+	for name, keys := range newL.Keys {
+		if !maps.Equal(keys, oldL.Keys[name]) {
+			return nil
+		}
+	}
+	return &FieldError{Path: migrationPath("from"), Message: "the old layout is the design's own: every key template and the sharding " +
+		"are the same, so no item moves. State the templates or sharding the existing items were written with, or remove the migration"}
+}
+
+// oldInput is the design with the old layout in place of the new, and without a migration or prior.
+func (a *analyzer) oldInput(f LayoutInput) *Input {
+	old := *a.in
+	old.Migration, old.Prior = nil, nil
+	if f.PartitionKeyTemplate != nil {
+		old.PartitionKey.Template = f.PartitionKeyTemplate
+	}
+	if f.SortKeyTemplate != nil && old.SortKey != nil {
+		sk := *old.SortKey
+		sk.Template = f.SortKeyTemplate
+		old.SortKey = &sk
+	}
+	if len(f.Entities) > 0 {
+		old.Entities = make([]Entity, len(a.in.Entities))
+		for i, e := range a.in.Entities {
+			if keys, ok := f.Entities[e.Name]; ok {
+				e.Keys = maps.Clone(keys)
+			}
+			old.Entities[i] = e
+		}
+	}
+	if f.Sharding != nil {
+		old.Sharding = *f.Sharding
+	}
+	// The old layout's unknowns are the design's, less the migration's own.
+	old.Unknown = slices.DeleteFunc(slices.Clone(a.in.Unknown), func(p Path) bool { return len(p) > 0 && p[0] == "migration" })
+	return &old
+}
+
+// oldLayoutPath maps a path of the old layout's analysis to the migration attribute that set it; false
+// for a path the design itself has (its error is reported on the design).
+func oldLayoutPath(p Path) (Path, bool) {
+	switch {
+	case len(p) >= 2 && p[0] == "partition_key" && p[1] == "template":
+		return migrationPath("from", "partition_key_template"), true
+	case len(p) >= 2 && p[0] == "sort_key" && p[1] == "template":
+		return migrationPath("from", "sort_key_template"), true
+	case len(p) >= 3 && p[0] == "entities" && p[2] == "keys":
+		return append(migrationPath("from"), p...), true
+	case len(p) >= 1 && p[0] == "sharding":
+		return append(migrationPath("from"), p...), true
+	}
+	return nil, false
+}
+
+// layoutStage writes derived.layout: the layout this design writes.
+func (a *analyzer) layoutStage(doc *Document) {
+	doc.Derived.Layout = a.layout(doc)
+}
+
+func (a *analyzer) layout(doc *Document) *LayoutDoc {
+	if a.isUnknown("partition_key") || a.isUnknown("sort_key") || a.isUnknown("partition_key.template") ||
+		a.isUnknown("sort_key.template") || a.isUnknown("entities") || a.hasUnknownUnder("entities") ||
+		a.isUnknown("sharding") || a.hasUnknownUnder("sharding") {
+		return nil
+	}
+	l := &LayoutDoc{Keys: a.entityKeys(), Sharding: doc.Derived.Routing, Patterns: map[string][]string{}}
+	for i, f := range doc.Derived.AccessPatterns {
+		l.Patterns[f.Name] = a.patternReads(doc, doc.AccessPatterns[i], f, l)
+	}
+	skName := ""
+	if a.in.SortKey != nil {
+		skName = a.in.SortKey.Name
+	}
+	l.From = layoutHCL(l, a.entities != nil, a.in.PartitionKey.Name, skName)
+	return l
+}
+
+// entityKeys are the templates each entity writes ("" for a table without entities).
+func (a *analyzer) entityKeys() map[string]map[string]string {
+	out := map[string]map[string]string{}
+	if a.entities == nil {
+		keys := map[string]string{}
+		if t := a.in.PartitionKey.Template; t != nil {
+			keys[a.in.PartitionKey.Name] = *t
+		}
+		if sk := a.in.SortKey; sk != nil && sk.Template != nil {
+			keys[sk.Name] = *sk.Template
+		}
+		out[""] = keys
+		return out
+	}
+	for _, e := range a.in.Entities {
+		out[e.Name] = maps.Clone(e.Keys)
+	}
+	return out
+}
+
+// indexAttributes are the key attributes a read of index reads: the table's keys, an LSI's partition key
+// and sort key, a GSI's attributes.
+func (a *analyzer) indexAttributes(doc *Document, index string) []string {
+	t := doc.Table
+	tableKeys := []string{t.PartitionKey.Name}
+	if t.SortKey != nil {
+		tableKeys = append(tableKeys, t.SortKey.Name)
+	}
+	if index == "" || index == TableKeyIndex {
+		return tableKeys
+	}
+	for _, l := range t.LSIs {
+		if l.Name == index {
+			return []string{t.PartitionKey.Name, l.SortKey.Name}
+		}
+	}
+	for _, g := range t.GSIs {
+		if g.Name == index {
+			var out []string
+			for _, k := range slices.Concat(g.PartitionKey, g.SortKey) {
+				out = append(out, k.Name)
+			}
+			return out
+		}
+	}
+	return tableKeys
+}
+
+// patternEntities are the entities a pattern reads: those it names, else every entity its index holds.
+func (a *analyzer) patternEntities(ap AccessPatternDoc, index string) []string {
+	if a.entities == nil {
+		return []string{""}
+	}
+	if len(ap.Entities) > 0 {
+		return ap.Entities
+	}
+	var out []string
+	for _, d := range a.entities.doc.Items {
+		if index == "" || index == TableKeyIndex || slices.Contains(d.Indexes, index) {
+			out = append(out, d.Name)
+		}
+	}
+	return out
+}
+
+// patternReads are the templates a pattern's key reads, entity by entity, with the sharding of a sharded
+// table partition key.
+func (a *analyzer) patternReads(doc *Document, ap AccessPatternDoc, f PatternFacts, l *LayoutDoc) []string {
+	reads := []string{}
+	attrs := a.indexAttributes(doc, f.Index)
+	sharded := false
+	for _, e := range a.patternEntities(ap, f.Index) {
+		for _, attr := range attrs {
+			t, ok := l.Keys[e][attr]
+			if !ok {
+				continue
+			}
+			reads = append(reads, strings.TrimPrefix(e+" ", " ")+attr+"="+t)
+			if attr == doc.Table.PartitionKey.Name && strings.Contains(t, "{"+ShardPlaceholder+"}") {
+				sharded = true
+			}
+		}
+	}
+	if sharded {
+		r := l.Sharding
+		reads = append(reads, fmt.Sprintf("{shard}=%s/%d/%s", r.Algorithm, r.Count, r.Source))
+	}
+	slices.Sort(reads)
+	return reads
+}
+
+// layoutHCL is a layout as the `from` of a migration block.
+func layoutHCL(l *LayoutDoc, entities bool, pkName, skName string) string {
+	var parts []string
+	if entities {
+		var es []string
+		for _, name := range slices.Sorted(maps.Keys(l.Keys)) {
+			var keys []string
+			for _, attr := range slices.Sorted(maps.Keys(l.Keys[name])) {
+				keys = append(keys, hclKey(attr)+" = "+hclString(l.Keys[name][attr]))
+			}
+			es = append(es, hclKey(name)+" = { keys = { "+strings.Join(keys, ", ")+" } }")
+		}
+		parts = append(parts, "entities = { "+strings.Join(es, ", ")+" }")
+	} else {
+		keys := l.Keys[""]
+		if t, ok := keys[pkName]; ok {
+			parts = append(parts, "partition_key_template = "+hclString(t))
+		}
+		if t, ok := keys[skName]; ok && skName != "" {
+			parts = append(parts, "sort_key_template = "+hclString(t))
+		}
+	}
+	s := l.Sharding
+	sharding := fmt.Sprintf("sharding = { strategy = %s", hclString(strategyOf(s.Algorithm)))
+	if s.Algorithm != "none" {
+		if s.Source != "" {
+			sharding += ", source = " + hclString(s.Source)
+		}
+		sharding += fmt.Sprintf(", count = %d", s.Count)
+	}
+	sharding += fmt.Sprintf(", scheme_version = %d }", s.SchemeVersion)
+	parts = append(parts, sharding)
+	return "{ " + strings.Join(parts, ", ") + " }"
+}
+
+func strategyOf(algorithm string) string {
+	switch algorithm {
+	case RoutingAlgorithm:
+		return StrategyCalculated
+	case "random":
+		return StrategyRandom
+	}
+	return StrategyNone
+}
+
+// hclString quotes s as an HCL string literal: JSON escapes, and ${ and %{ doubled so that they stay text.
+func hclString(s string) string {
+	q := fmt.Sprintf("%q", s)
+	q = strings.ReplaceAll(q, "${", "$${")
+	return strings.ReplaceAll(q, "%{", "%%{")
+}
+
+// hclKey is a map key: bare when it is an identifier, quoted otherwise.
+func hclKey(k string) string {
+	if k != "" && strings.IndexFunc(k, func(r rune) bool {
+		return !(r == '_' || r == '-' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9')
+	}) < 0 && !('0' <= k[0] && k[0] <= '9') {
+		return k
+	}
+	return hclString(k)
+}

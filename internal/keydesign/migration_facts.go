@@ -1,0 +1,533 @@
+package keydesign
+
+import (
+	"cmp"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+)
+
+// migrationStage writes derived.migration from the design and its old layout (migration.go).
+func (a *analyzer) migrationStage(doc *Document) {
+	m := a.in.Migration
+	if m == nil {
+		return
+	}
+	if a.migrationUnknown() || a.old == nil || doc.Derived.Layout == nil || a.old.doc.Derived.Layout == nil {
+		doc.Unknown = append(doc.Unknown, "derived.migration")
+		return
+	}
+	old := a.old.doc
+	md := &MigrationDoc{Phase: m.Phase, PhaseIndex: slices.Index(MigrationPhases, m.Phase), From: *old.Derived.Layout,
+		OldRouting: old.Derived.Routing, NewRouting: doc.Derived.Routing, Changed: []string{}}
+	doc.Derived.Migration = md
+	newL, oldL := doc.Derived.Layout, old.Derived.Layout
+	shardingChanged := oldL.Sharding != newL.Sharding
+	for _, name := range slices.Sorted(maps.Keys(newL.Keys)) {
+		e := MigrationEntity{Name: name, OldKeys: oldL.Keys[name], NewKeys: newL.Keys[name]}
+		e.Changed = !maps.Equal(e.OldKeys, e.NewKeys) || shardingChanged && (hasShard(e.OldKeys) || hasShard(e.NewKeys))
+		e.Items = a.entityItems(name)
+		for _, phase := range MigrationPhases {
+			layouts := []string{layoutNew}
+			if e.Changed && phase != PhaseDone {
+				layouts = []string{layoutOld, layoutNew}
+			}
+			e.Writes = append(e.Writes, PhaseLayouts{Phase: phase, Layouts: layouts})
+		}
+		if e.Changed {
+			md.Changed = append(md.Changed, name)
+		}
+		md.Entities = append(md.Entities, e)
+	}
+	md.Patterns = a.migrationPatterns(doc, old, md)
+	md.Overlap = a.layoutOverlap(doc)
+	a.backfill(doc, md)
+	md.Steps = migrationSteps(md)
+}
+
+func hasShard(keys map[string]string) bool {
+	for _, t := range keys {
+		if strings.Contains(t, "{"+ShardPlaceholder+"}") {
+			return true
+		}
+	}
+	return false
+}
+
+// entityItems is an entity's item count ("" is the table's).
+func (a *analyzer) entityItems(name string) *int64 {
+	if name == "" {
+		return a.in.Traffic.ItemCount
+	}
+	for _, e := range a.in.Entities {
+		if e.Name == name {
+			return e.Traffic.ItemCount
+		}
+	}
+	return nil
+}
+
+// migrationPatterns pairs each access pattern's facts in both layouts.
+func (a *analyzer) migrationPatterns(doc, old *Document, md *MigrationDoc) []MigrationPattern {
+	out := []MigrationPattern{}
+	if len(old.Derived.AccessPatterns) != len(doc.Derived.AccessPatterns) {
+		return out
+	}
+	for i, nf := range doc.Derived.AccessPatterns {
+		of := old.Derived.AccessPatterns[i]
+		p := MigrationPattern{Name: nf.Name, Path: nf.Path, OldIndex: of.Index, NewIndex: nf.Index,
+			OldKey: md.From.Patterns[nf.Name], NewKey: doc.Derived.Layout.Patterns[nf.Name],
+			OldQueriesPerCall: of.QueriesPerCall, NewQueriesPerCall: nf.QueriesPerCall,
+			OldPartitionReadUnits: of.PartitionReadUnits, NewPartitionReadUnits: nf.PartitionReadUnits}
+		p.Changed = !slices.Equal(p.OldKey, p.NewKey)
+		p.BothQueriesPerCall = p.NewQueriesPerCall
+		p.BothPartitionReadUnits = p.NewPartitionReadUnits
+		if p.Changed {
+			p.BothQueriesPerCall += p.OldQueriesPerCall
+			p.BothPartitionReadUnits = math.Max(p.OldPartitionReadUnits, p.NewPartitionReadUnits)
+		}
+		for _, phase := range MigrationPhases {
+			r := PatternPhaseRead{Phase: phase, Layout: layoutNew, QueriesPerCall: p.NewQueriesPerCall}
+			if p.Changed && (phase == PhaseDualWrite || phase == PhaseBackfill) {
+				r = PatternPhaseRead{Phase: phase, Layout: layoutOld, QueriesPerCall: p.OldQueriesPerCall}
+			}
+			p.Reads = append(p.Reads, r)
+		}
+		// A secondary index holds the old copy and the new copy of every re-keyed item it carries.
+		if nf.IndexKind != IndexKindTable && !p.Changed {
+			for _, e := range a.patternEntities(doc.AccessPatterns[i], nf.Index) {
+				if slices.Contains(md.Changed, e) {
+					p.IndexDuplicates = true
+				}
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// layoutOverlap finds a primary key both layouts can render, for the entities that change. A shard count
+// change that keeps the templates and the suffix width keeps the key of the ids whose suffix is the same:
+// min(a, b) of every lcm(a, b) hash values.
+func (a *analyzer) layoutOverlap(doc *Document) *LayoutOverlap {
+	oldM, newM := a.old.a.entities, a.entities
+	tableKeys := []string{a.in.PartitionKey.Name}
+	if a.in.SortKey != nil {
+		tableKeys = append(tableKeys, a.in.SortKey.Name)
+	}
+	var searcher search
+	build := func(an *analyzer, keys map[string]string, chars byteSet, width int) *automaton {
+		var parts [][]templateAtom
+		for _, k := range tableKeys {
+			t, err := ParseTemplate(keys[k])
+			if err != nil || keys[k] == "" {
+				return nil
+			}
+			parts = append(parts, an.atoms(t, chars, width))
+		}
+		return keyAutomaton(parts)
+	}
+	oldChars, newChars := anyByte.without(single(0)), anyByte.without(single(0))
+	if oldM != nil {
+		oldChars, _ = oldM.idCharacters()
+	}
+	if newM != nil {
+		newChars, _ = newM.idCharacters()
+	}
+	md := doc.Derived.Migration
+	for _, e := range md.Entities {
+		if !e.Changed {
+			continue
+		}
+		oa := build(a.old.a, e.OldKeys, oldChars, md.OldRouting.Width)
+		na := build(a, e.NewKeys, newChars, md.NewRouting.Width)
+		if oa == nil || na == nil {
+			continue
+		}
+		example, ok := searcher.common(oa, na)
+		if !ok {
+			continue
+		}
+		o := &LayoutOverlap{Example: exampleKey(example, tableKeys)}
+		or, nr := md.OldRouting, md.NewRouting
+		if maps.Equal(e.OldKeys, e.NewKeys) && or.Algorithm == RoutingAlgorithm && nr.Algorithm == RoutingAlgorithm &&
+			or.Source == nr.Source && or.Width == nr.Width {
+			o.KeptShare = float64(min(or.Count, nr.Count)) / float64(lcm(or.Count, nr.Count))
+		}
+		return o
+	}
+	return nil
+}
+
+func lcm(x, y int64) int64 {
+	g, b := x, y
+	for b != 0 {
+		g, b = b, g%b
+	}
+	return x / g * y
+}
+
+// itemWrite is what writing (or deleting) one item costs: table write units (its LSI entries included) and
+// each GSI's.
+type itemWrite struct {
+	table float64
+	gsis  map[string]float64
+}
+
+// itemWrites is one item of the entity ("" for a table without entities) in this analysis's layout: a
+// non-transactional put or delete of the item and of every index entry it carries.
+func (a *analyzer) itemWrites(doc *Document, entity string) itemWrite {
+	size := doc.Traffic.ItemSizeBytes
+	var d *EntityDoc
+	if a.entities != nil {
+		for i := range a.entities.doc.Items {
+			if a.entities.doc.Items[i].Name == entity {
+				d = &a.entities.doc.Items[i]
+				size = d.ItemSizeBytes
+			}
+		}
+	}
+	w := itemWrite{table: WriteUnitsPerWrite(size, false), gsis: map[string]float64{}}
+	shares := map[string]float64{}
+	for _, l := range a.in.LocalSecondaryIndexes {
+		shares[l.Name] = ptrValue(cmp.Or(l.ItemShare, ptr(1.0)))
+	}
+	for _, g := range a.in.GlobalSecondaryIndexes {
+		shares[g.Name] = ptrValue(cmp.Or(g.ItemShare, ptr(1.0)))
+	}
+	tableKeyBytesOf := func() int64 {
+		if d == nil {
+			return tableKeyBytes(doc)
+		}
+		var n int64
+		for _, k := range a.entities.tableKeys {
+			n += int64(len(k)) + ptrValue(d.MaxBytes[k])
+		}
+		return n
+	}
+	entryKeyBytes := func(attrs []IndexKeyDoc) int64 {
+		var n int64
+		for _, k := range attrs {
+			if d != nil {
+				n += int64(len(k.Name)) + ptrValue(d.MaxBytes[k.Name])
+			} else {
+				n += attributeBytes(k, a.segments)
+			}
+		}
+		return n
+	}
+	carries := func(index string) (float64, bool) {
+		if d != nil {
+			return 1, slices.Contains(d.Indexes, index)
+		}
+		return shares[index], true
+	}
+	for _, l := range doc.Table.LSIs {
+		if share, ok := carries(l.Name); ok {
+			entry := projectedEntryBytes(l.ProjectionType, size, tableKeyBytesOf()+entryKeyBytes([]IndexKeyDoc{l.SortKey}), l.NonKeyAttributes)
+			w.table += share * WriteUnitsPerWrite(entry+IndexEntryOverheadBytes, false)
+		}
+	}
+	for _, g := range doc.Table.GSIs {
+		if share, ok := carries(g.Name); ok {
+			entry := projectedEntryBytes(g.ProjectionType, size, tableKeyBytesOf()+entryKeyBytes(slices.Concat(g.PartitionKey, g.SortKey)), g.NonKeyAttributes)
+			w.gsis[g.Name] = share * WriteUnitsPerWrite(entry, false)
+		}
+	}
+	return w
+}
+
+// itemSize is one entity's item size ("" for the table's).
+func (a *analyzer) itemSize(doc *Document, entity string) int64 {
+	if a.entities != nil {
+		for _, d := range a.entities.doc.Items {
+			if d.Name == entity {
+				return d.ItemSizeBytes
+			}
+		}
+	}
+	return doc.Traffic.ItemSizeBytes
+}
+
+// backfill computes the rewrite of the changed entities' items and the deletion of their old copies.
+func (a *analyzer) backfill(doc *Document, md *MigrationDoc) {
+	b := &md.Backfill
+	b.IndexPutWriteUnits, b.IndexDeleteWriteUnits, b.Throttles = map[string]float64{}, map[string]float64{}, []BackfillThrottle{}
+	kept := 0.0
+	if md.Overlap != nil {
+		kept = md.Overlap.KeptShare
+	}
+	var items, scanned, scanBytes, puts, deletes float64
+	countsKnown := true
+	for _, e := range md.Entities {
+		if e.Items == nil {
+			countsKnown = false
+			continue
+		}
+		n := float64(*e.Items)
+		size := float64(a.itemSize(doc, e.Name))
+		scanned += n
+		scanBytes += n * size
+		if !e.Changed {
+			continue
+		}
+		moved := n * (1 - kept)
+		items += moved
+		put, del := a.itemWrites(doc, e.Name), a.old.a.itemWrites(a.old.doc, e.Name)
+		puts += moved * put.table
+		deletes += moved * del.table
+		for g, u := range put.gsis {
+			b.IndexPutWriteUnits[g] += moved * u
+		}
+		for g, u := range del.gsis {
+			b.IndexDeleteWriteUnits[g] += moved * u
+		}
+	}
+	// Each GSI's write units per table write unit of the rewrites, weighted by items (1 where a count is
+	// missing), for the limits the rate is set against.
+	var tableWeighted float64
+	gsiWeighted := map[string]float64{}
+	for _, e := range md.Entities {
+		if !e.Changed {
+			continue
+		}
+		weight := 1.0
+		if e.Items != nil {
+			weight = float64(*e.Items)
+		}
+		put := a.itemWrites(doc, e.Name)
+		tableWeighted += weight * put.table
+		for g, u := range put.gsis {
+			gsiWeighted[g] += weight * u
+		}
+	}
+	perTable := map[string]float64{}
+	for g, w := range gsiWeighted {
+		if tableWeighted > 0 {
+			perTable[g] = w / tableWeighted
+		}
+	}
+	if countsKnown {
+		scanUnits := ceilUnits(scanBytes/ReadUnitBytes) * 0.5
+		b.Items, b.ScannedItems, b.ScanReadUnits = ptr(items), ptr(scanned), ptr(scanUnits)
+		b.PutWriteUnits, b.DeleteWriteUnits = ptr(puts), ptr(deletes)
+		total := puts + deletes + sumValues(b.IndexPutWriteUnits) + sumValues(b.IndexDeleteWriteUnits)
+		b.WriteUnits = ptr(total)
+		if prices, _, missing := resolvePrices(a.pricingRegion(), a.pricingClass(), a.pricingOverrides()); len(missing) == 0 {
+			b.Cost = ptr(roundCents(total/requestUnitsPerMillion*prices.WriteRequestUnitsPerMillion +
+				scanUnits/requestUnitsPerMillion*prices.ReadRequestUnitsPerMillion))
+		}
+	}
+	a.backfillRate(doc, md, perTable)
+	if b.Rate > 0 && b.PutWriteUnits != nil {
+		b.Hours = ptr(*b.PutWriteUnits / b.Rate / secondsPerHour)
+		b.DeleteHours = ptr(*b.DeleteWriteUnits / b.Rate / secondsPerHour)
+		b.RateForMaxHours = ptr(*b.PutWriteUnits / (limits.BackfillMaxHours * secondsPerHour))
+	}
+}
+
+func sumValues(m map[string]float64) float64 {
+	var s float64
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		s += m[k]
+	}
+	return s
+}
+
+func roundCents(x float64) float64 { return math.Round(x*100) / 100 }
+
+func (a *analyzer) pricingRegion() string {
+	if p := a.in.Pricing; p != nil && p.Region != "" {
+		return p.Region
+	}
+	return defaultPricingRegion
+}
+
+func (a *analyzer) pricingClass() string {
+	if p := a.in.Pricing; p != nil {
+		return cmp.Or(p.TableClass, TableClassStandard)
+	}
+	return TableClassStandard
+}
+
+func (a *analyzer) pricingOverrides() PriceOverrides {
+	if p := a.in.Pricing; p != nil {
+		return p.Prices
+	}
+	return PriceOverrides{}
+}
+
+// backfillRate sets the headroom, the rate and the limits the rate and production exceed together. During
+// the backfill the changed entities are written in both layouts, so their production writes count twice.
+// The items of one old partition-key value, which a Scan reads together, land on the new layout's values
+// of that key: its shards, times the values of new placeholders the old key lacks.
+// gsiPerTable is each GSI's write units per table write unit of the rewrites.
+func (a *analyzer) backfillRate(doc *Document, md *MigrationDoc, gsiPerTable map[string]float64) {
+	b := &md.Backfill
+	u := doc.TargetUtilization
+	c := doc.Derived.Capacity
+	// Production table writes during the backfill: the design's peak, plus the old copies of the changed
+	// entities' writes.
+	production := ptrValue(c.PeakWriteUnits) + a.changedWriteUnits(doc, md)
+	type limit struct {
+		what            string
+		headroom, limit float64
+		demand          func(rate float64) float64
+	}
+	var limits []limit
+	if spread := a.backfillSpread(doc, md); spread > 0 {
+		perShard := ptrValue(c.PerShardWriteUnits)
+		limits = append(limits, limit{what: "partition",
+			headroom: spread * (PartitionWriteUnitsLimit*u - perShard), limit: PartitionWriteUnitsLimit,
+			demand: func(rate float64) float64 { return perShard + rate/spread }})
+	}
+	if w, name := tableWriteLimit(doc); w > 0 {
+		gsiProduction, gsiShare := 0.0, 0.0
+		if name == onDemandQuotaLimit {
+			// The account's per-table quota counts the GSIs' units too.
+			for _, g := range doc.Table.GSIs {
+				gsiProduction += ptrValue(g.PeakWriteUnits)
+			}
+			gsiShare = sumValues(gsiPerTable)
+		}
+		limits = append(limits, limit{what: name,
+			headroom: (w*u - production - gsiProduction) / (1 + gsiShare), limit: w,
+			demand: func(rate float64) float64 { return production + gsiProduction + rate*(1+gsiShare) }})
+	}
+	for _, g := range doc.Table.GSIs {
+		gw := ptrValue(g.WriteCapacity)
+		if g.OnDemandThroughput != nil && g.OnDemandThroughput.Write != nil {
+			gw = *g.OnDemandThroughput.Write
+		}
+		perTable := gsiPerTable[g.Name]
+		if gw <= 0 || perTable <= 0 {
+			continue
+		}
+		prod := ptrValue(g.PeakWriteUnits)
+		limits = append(limits, limit{what: "index " + g.Name + " write capacity",
+			headroom: (float64(gw)*u - prod) / perTable, limit: float64(gw),
+			demand: func(rate float64) float64 { return prod + rate*perTable }})
+	}
+	b.HeadroomWriteUnitsPerSecond = math.Inf(1)
+	for _, l := range limits {
+		if l.headroom < b.HeadroomWriteUnitsPerSecond {
+			b.HeadroomWriteUnitsPerSecond, b.HeadroomLimit = math.Max(0, l.headroom), l.what
+		}
+	}
+	if math.IsInf(b.HeadroomWriteUnitsPerSecond, 1) {
+		b.HeadroomWriteUnitsPerSecond = 0
+	}
+	b.Rate, b.RateSource = b.HeadroomWriteUnitsPerSecond, "headroom"
+	if r := a.in.Migration.BackfillWriteUnitsPerSecond; r != nil {
+		b.Rate, b.RateSource = *r, "declared"
+	}
+	for _, l := range limits {
+		if d := l.demand(b.Rate); d > l.limit*(1+1e-9) {
+			b.Throttles = append(b.Throttles, BackfillThrottle{What: l.what, Demand: d, Limit: l.limit})
+		}
+	}
+}
+
+// changedWriteUnits are the production write units of the changed entities: the second copy dual
+// writes add.
+func (a *analyzer) changedWriteUnits(doc *Document, md *MigrationDoc) float64 {
+	if a.entities == nil {
+		if len(md.Changed) > 0 {
+			return ptrValue(doc.Derived.Capacity.PeakWriteUnits)
+		}
+		return 0
+	}
+	var sum float64
+	for _, d := range a.entities.doc.Items {
+		if slices.Contains(md.Changed, d.Name) {
+			sum += ptrValue(d.WriteUnits)
+		}
+	}
+	return sum
+}
+
+// backfillSpread is the number of new partition-key values the items of one old value land on; 0 when
+// unbounded (the rewrites spread over the table).
+func (a *analyzer) backfillSpread(doc *Document, md *MigrationDoc) float64 {
+	pkName := a.in.PartitionKey.Name
+	spread := 0.0
+	for _, e := range md.Entities {
+		if !e.Changed {
+			continue
+		}
+		oldT, err1 := ParseTemplate(e.OldKeys[pkName])
+		newT, err2 := ParseTemplate(e.NewKeys[pkName])
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		n := 1.0
+		for _, ph := range newT.Placeholders() {
+			if ph == ShardPlaceholder {
+				if !oldT.HasPlaceholder(ph) || md.OldRouting != md.NewRouting {
+					n *= float64(md.NewRouting.Count)
+				}
+				continue
+			}
+			if oldT.HasPlaceholder(ph) {
+				continue
+			}
+			seg, ok := a.segments[ph]
+			if !ok || seg.Cardinality == nil {
+				n = math.Inf(1)
+				break
+			}
+			n *= float64(*seg.Cardinality)
+		}
+		if math.IsInf(n, 1) {
+			continue
+		}
+		if spread == 0 || n < spread {
+			spread = n
+		}
+	}
+	return spread
+}
+
+const onDemandQuotaLimit = "on-demand table quota"
+
+// tableWriteLimit is the table's write throughput and what sets it: provisioned capacity (the autoscaling
+// maximum when autoscaled), the on-demand cap, or the on-demand quota per table.
+func tableWriteLimit(doc *Document) (float64, string) {
+	t := doc.Table
+	if t.BillingMode == "PROVISIONED" {
+		if as := t.Autoscaling; as != nil && as.Write != nil {
+			return float64(as.Write.Max), "provisioned write capacity (autoscaling maximum)"
+		}
+		if t.WriteCapacity != nil {
+			return float64(*t.WriteCapacity), "provisioned write capacity"
+		}
+		return 0, ""
+	}
+	if od := t.OnDemandThroughput; od != nil && od.Write != nil {
+		return float64(*od.Write), "on-demand maximum write throughput"
+	}
+	return float64(OnDemandTableUnitsQuota), onDemandQuotaLimit
+}
+
+// migrationSteps are the steps of a migration in order, with their state against the current phase.
+func migrationSteps(md *MigrationDoc) []StepDoc {
+	steps := []StepDoc{
+		{Phase: PhaseDualWrite, Step: "write both layouts"},
+		{Phase: PhaseBackfill, Step: "rewrite the old items under the new keys"},
+		{Phase: PhaseReadNew, Step: "switch readers to the new layout"},
+		{Phase: PhaseDone, Step: "stop writing the old layout"},
+		{Phase: PhaseDone, Step: "delete the old items"},
+	}
+	for i := range steps {
+		switch at := slices.Index(MigrationPhases, steps[i].Phase); {
+		case at < md.PhaseIndex:
+			steps[i].State = "done"
+		case at == md.PhaseIndex:
+			steps[i].State = "current"
+		default:
+			steps[i].State = "next"
+		}
+	}
+	return steps
+}

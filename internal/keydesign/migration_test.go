@@ -1,0 +1,122 @@
+package keydesign
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+)
+
+// shardedMigration is the daily event log moved from one hot day key to four calculated shards.
+func shardedMigration(phase string) *Input {
+	in := dailyEventLog()
+	in.PartitionKey.Template = p("DAY#{day}#SHARD#{shard}")
+	in.Sharding = Sharding{Strategy: StrategyCalculated, Source: "event_id", Count: p(int64(4)), SchemeVersion: p(int64(2))}
+	in.Traffic.ItemCount = p(int64(10_000_000))
+	in.AccessPatterns = []AccessPattern{{Name: "events_of_day", Equals: []string{"day"}, ReadsPerSecond: p(50.0), Items: p(int64(20))}}
+	in.Migration = &MigrationInput{Phase: phase, From: LayoutInput{PartitionKeyTemplate: p("DAY#{day}"), Sharding: &Sharding{Strategy: StrategyNone}}}
+	return in
+}
+
+
+func TestMigrationShardAddedToHotKey(t *testing.T) {
+	doc := analyze(t, shardedMigration(PhaseBackfill))
+	m := doc.Derived.Migration
+	if m == nil {
+		t.Fatal("no derived.migration")
+	}
+	if m.PhaseIndex != 1 || len(m.Changed) != 1 || m.Changed[0] != "" {
+		t.Errorf("phase index %d, changed %q; want 1, the table's one entity", m.PhaseIndex, m.Changed)
+	}
+	if m.OldRouting.Algorithm != "none" || m.NewRouting.Count != 4 || m.NewRouting.SchemeVersion != 2 {
+		t.Errorf("routings old %+v new %+v", m.OldRouting, m.NewRouting)
+	}
+	b := m.Backfill
+	// 10M items of 800 B: 1 WCU per put and per delete; the Scan reads 8e9 B in 4 KB units at 0.5.
+	if *b.Items != 1e7 || *b.PutWriteUnits != 1e7 || *b.DeleteWriteUnits != 1e7 || *b.WriteUnits != 2e7 {
+		t.Errorf("items %v puts %v deletes %v total %v", *b.Items, *b.PutWriteUnits, *b.DeleteWriteUnits, *b.WriteUnits)
+	}
+	if want := math.Ceil(8e9/4096) * 0.5; *b.ScanReadUnits != want {
+		t.Errorf("scan read units %v, want %v", *b.ScanReadUnits, want)
+	}
+	// us-east-1 on-demand: 20M WRU and 976,562.5 RRU.
+	prices := PriceTable.Regions["us-east-1"][TableClassStandard]
+	wantCost := math.Round((20*prices.WriteRequestUnitsPerMillion+976562.5/1e6*prices.ReadRequestUnitsPerMillion)*100) / 100
+	if b.Cost == nil || *b.Cost != wantCost {
+		t.Errorf("cost %v, want %v", b.Cost, wantCost)
+	}
+	// The busiest day's 2,500 WCU over 4 shards leaves 800 - 625 = 175 WCU per shard at 0.8, on 4 shards.
+	if !near(b.HeadroomWriteUnitsPerSecond, 700) || b.HeadroomLimit != "partition" || b.RateSource != "headroom" {
+		t.Errorf("headroom %v (%s), rate source %s; want 700 (partition)", b.HeadroomWriteUnitsPerSecond, b.HeadroomLimit, b.RateSource)
+	}
+	if want := 1e7 / 700 / 3600; b.Hours == nil || !near(*b.Hours, want) {
+		t.Errorf("hours %v, want %v", b.Hours, want)
+	}
+	if len(b.Throttles) != 0 {
+		t.Errorf("throttles at the headroom: %+v", b.Throttles)
+	}
+	if len(m.Patterns) != 1 {
+		t.Fatalf("patterns %+v", m.Patterns)
+	}
+	pt := m.Patterns[0]
+	if !pt.Changed || pt.OldQueriesPerCall != 1 || pt.NewQueriesPerCall != 4 || pt.BothQueriesPerCall != 5 {
+		t.Errorf("pattern %+v", pt)
+	}
+	if pt.Reads[1].Layout != "old" || pt.Reads[2].Layout != "new" || pt.Reads[2].QueriesPerCall != 4 {
+		t.Errorf("reads by phase %+v", pt.Reads)
+	}
+	if m.Overlap != nil {
+		t.Errorf("DAY#… and DAY#…#SHARD#… cannot render the same key: %+v", m.Overlap)
+	}
+	raw, _ := json.Marshal(doc.Derived.Layout)
+	if !strings.Contains(doc.Derived.Migration.From.From, `partition_key_template = "DAY#{day}"`) {
+		t.Errorf("from %s; layout %s", doc.Derived.Migration.From.From, raw)
+	}
+}
+
+func TestMigrationDeclaredRateThrottles(t *testing.T) {
+	in := shardedMigration(PhaseDualWrite)
+	in.Migration.BackfillWriteUnitsPerSecond = p(2000.0)
+	b := analyze(t, in).Derived.Migration.Backfill
+	// 625 WCU of production per shard plus 2,000 / 4 = 1,125 WCU > 1,000.
+	if len(b.Throttles) != 1 || b.Throttles[0].What != "partition" || !near(b.Throttles[0].Demand, 1125) {
+		t.Errorf("throttles %+v", b.Throttles)
+	}
+}
+
+func TestMigrationShardCountChangeKeepsSomeKeys(t *testing.T) {
+	in := dailyEventLog()
+	in.PartitionKey.Template = p("DAY#{day}#SHARD#{shard}")
+	in.Sharding = Sharding{Strategy: StrategyCalculated, Source: "event_id", Count: p(int64(8)), SchemeVersion: p(int64(2))}
+	in.Traffic.ItemCount = p(int64(1_000_000))
+	in.Migration = &MigrationInput{Phase: PhaseDualWrite, From: LayoutInput{Sharding: &Sharding{Strategy: StrategyCalculated, Source: "event_id", Count: p(int64(4))}}}
+	m := analyze(t, in).Derived.Migration
+	if m.Overlap == nil || m.Overlap.KeptShare != 0.5 {
+		t.Fatalf("overlap %+v; 4 → 8 shards keeps the suffix of half the ids", m.Overlap)
+	}
+	if *m.Backfill.Items != 500_000 {
+		t.Errorf("items %v, want 500,000", *m.Backfill.Items)
+	}
+}
+
+func TestMigrationBadInputs(t *testing.T) {
+	for name, tc := range map[string]struct {
+		mutate func(*Input)
+		path   string
+	}{
+		"unknown phase":     {func(in *Input) { in.Migration.Phase = "cutover" }, "migration.phase"},
+		"zero rate":         {func(in *Input) { in.Migration.BackfillWriteUnitsPerSecond = p(0.0) }, "migration.backfill_write_units_per_second"},
+		"same layout":       {func(in *Input) { in.Migration.From = LayoutInput{} }, "migration.from"},
+		"bad old template":  {func(in *Input) { in.Migration.From.PartitionKeyTemplate = p("DAY#{day") }, "migration.from.partition_key_template"},
+		"old count missing": {func(in *Input) { in.Migration.From.Sharding = &Sharding{Strategy: StrategyCalculated, Source: "event_id"} }, "migration.from.sharding.count"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			in := shardedMigration(PhaseDualWrite)
+			tc.mutate(in)
+			_, errs := Analyze(in)
+			if len(errs) == 0 || errs[0].Path.String() != tc.path {
+				t.Fatalf("errors %v; want one on %s", errs, tc.path)
+			}
+		})
+	}
+}
