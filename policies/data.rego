@@ -56,6 +56,7 @@ limits := {
 	"index_write_cost_share": 0.5,
 	"cost_warning_min_monthly_usd": 10,
 	"hours_per_month": 730,
+	"backfill_max_hours": 72,
 	"max_price_usd": 1000000,
 }
 

@@ -31,6 +31,12 @@ errors contains f if some f in data.dynamokeys.rules.hot.errors
 
 errors contains f if some f in data.dynamokeys.rules.sharding.errors
 
+# The migration rules read a prior state or a declared migration.
+errors contains f if {
+	migration
+	some f in data.dynamokeys.rules.migration.errors
+}
+
 errors contains f if some f in data.dynamokeys.rules.gsi.errors
 
 errors contains f if some f in data.dynamokeys.rules.capacity.errors
@@ -64,6 +70,11 @@ warnings contains f if some f in data.dynamokeys.rules.hot.warnings
 
 warnings contains f if some f in data.dynamokeys.rules.sharding.warnings
 
+warnings contains f if {
+	migration
+	some f in data.dynamokeys.rules.migration.warnings
+}
+
 warnings contains f if some f in data.dynamokeys.rules.gsi.warnings
 
 warnings contains f if some f in data.dynamokeys.rules.capacity.warnings
@@ -76,6 +87,10 @@ warnings contains f if {
 }
 
 measured if count(input.observed) > 0
+
+migration if is_object(input.prior)
+
+migration if is_object(input.derived.migration)
 
 patterns if count(input.derived.access_patterns) > 0
 

@@ -18,7 +18,6 @@ func shardedMigration(phase string) *Input {
 	return in
 }
 
-
 func TestMigrationShardAddedToHotKey(t *testing.T) {
 	doc := analyze(t, shardedMigration(PhaseBackfill))
 	m := doc.Derived.Migration
@@ -104,11 +103,13 @@ func TestMigrationBadInputs(t *testing.T) {
 		mutate func(*Input)
 		path   string
 	}{
-		"unknown phase":     {func(in *Input) { in.Migration.Phase = "cutover" }, "migration.phase"},
-		"zero rate":         {func(in *Input) { in.Migration.BackfillWriteUnitsPerSecond = p(0.0) }, "migration.backfill_write_units_per_second"},
-		"same layout":       {func(in *Input) { in.Migration.From = LayoutInput{} }, "migration.from"},
-		"bad old template":  {func(in *Input) { in.Migration.From.PartitionKeyTemplate = p("DAY#{day") }, "migration.from.partition_key_template"},
-		"old count missing": {func(in *Input) { in.Migration.From.Sharding = &Sharding{Strategy: StrategyCalculated, Source: "event_id"} }, "migration.from.sharding.count"},
+		"unknown phase":    {func(in *Input) { in.Migration.Phase = "cutover" }, "migration.phase"},
+		"zero rate":        {func(in *Input) { in.Migration.BackfillWriteUnitsPerSecond = p(0.0) }, "migration.backfill_write_units_per_second"},
+		"same layout":      {func(in *Input) { in.Migration.From = LayoutInput{} }, "migration.from"},
+		"bad old template": {func(in *Input) { in.Migration.From.PartitionKeyTemplate = p("DAY#{day") }, "migration.from.partition_key_template"},
+		"old count missing": {func(in *Input) {
+			in.Migration.From.Sharding = &Sharding{Strategy: StrategyCalculated, Source: "event_id"}
+		}, "migration.from.sharding.count"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			in := shardedMigration(PhaseDualWrite)

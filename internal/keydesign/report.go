@@ -109,6 +109,7 @@ func Report(doc *Document, findings []ReportFinding) string {
 
 	writeMeasured(&b, doc)
 	writeAccessPatterns(&b, doc, findings)
+	writeMigration(&b, doc)
 	writeCost(&b, doc)
 
 	b.WriteString("\nFindings\n")

@@ -29,6 +29,7 @@ type designInputModel struct {
 	Pricing                types.Object `tfsdk:"pricing"`
 	AccessPatterns         types.Map    `tfsdk:"access_patterns"`
 	Entities               types.Map    `tfsdk:"entities"`
+	Migration              types.Object `tfsdk:"migration"`
 }
 
 type keyModel struct {
@@ -303,6 +304,7 @@ func expandDesign(ctx context.Context, m designInputModel) (*keydesign.Input, di
 	in.Observed = e.expandObserved(m.Observed, m.ObservedIndexes)
 	in.Pricing = e.expandPricing(m.Pricing)
 	in.AccessPatterns = e.expandAccessPatterns(m.AccessPatterns)
+	in.Migration = e.expandMigration(m.Migration)
 	in.Unknown = e.unknown
 	return in, e.diags
 }

@@ -36,6 +36,7 @@ type designFactsModel struct {
 	Capacity             types.Object `tfsdk:"capacity"`
 	Cost                 types.Object `tfsdk:"cost"`
 	InfracostUsage       types.Map    `tfsdk:"infracost_usage"`
+	MigrationPlan        types.Object `tfsdk:"migration_plan"`
 }
 
 // unknownDesignOutputs marks every computed design attribute unknown (values known only after apply).
@@ -54,6 +55,7 @@ func unknownDesignOutputs() designOutputModel {
 			Capacity:             types.ObjectUnknown(capacityType.AttrTypes),
 			Cost:                 types.ObjectUnknown(costType.AttrTypes),
 			InfracostUsage:       types.MapUnknown(types.NumberType),
+			MigrationPlan:        types.ObjectUnknown(migrationPlanType.AttrTypes),
 		},
 	}
 }
@@ -93,6 +95,8 @@ func flattenDesign(ctx context.Context, doc *keydesign.Document, findings []poli
 	})
 	diags.Append(dg...)
 	out.Facts.Cost, out.Facts.InfracostUsage, dg = costOutputs(ctx, doc)
+	diags.Append(dg...)
+	out.Facts.MigrationPlan, dg = migrationPlanOutput(ctx, doc)
 	diags.Append(dg...)
 	out.Routing, dg = types.ObjectValue(routingType.AttrTypes, map[string]attr.Value{
 		"algorithm":      types.StringValue(d.Routing.Algorithm),

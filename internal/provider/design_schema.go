@@ -107,14 +107,7 @@ func designInputAttributes() map[string]rschema.Attribute {
 					"Read by the entity collision check (DK109); without it an id holds no character the templates use as a delimiter (# of CUSTOMER#{customer_id})."),
 			}}},
 		"sharding": rschema.SingleNestedAttribute{Optional: true, Description: "Write sharding of the partition key with a {shard} suffix.",
-			Attributes: map[string]rschema.Attribute{
-				"strategy": optionalString("none (the default), calculated (suffix = hash of the source segment, so readers can find an item's shard) or random.",
-					stringvalidator.OneOf(keydesign.ShardingStrategies...)),
-				"source": optionalString("Segment whose value is hashed by the calculated strategy, e.g. event_id."),
-				"count": optionalInt(fmt.Sprintf("Number of shards, 1 to %s. Omit to compute it from traffic: the busiest key's demand over %s WCU and %s RCU per partition at target_utilization.",
-					limitText(keydesign.MaxShardCount), limitText(keydesign.PartitionWriteUnitsLimit), limitText(keydesign.PartitionReadUnitsLimit))),
-				"scheme_version": optionalInt("Version of the routing scheme, default " + limitText(keydesign.DefaultSchemeVersion) + ". Bump it whenever count, source or strategy change on a live table (rule DK402)."),
-			}},
+			Attributes: shardingAttributes()},
 		"traffic": rschema.SingleNestedAttribute{Optional: true,
 			Description: "Measured or expected peak traffic. Every field is optional; rules that need a missing number stay silent.",
 			Attributes: map[string]rschema.Attribute{
@@ -145,6 +138,19 @@ func designInputAttributes() map[string]rschema.Attribute {
 		"pricing":          pricingAttribute(),
 		"access_patterns":  accessPatternsAttribute(),
 		"entities":         entitiesAttribute(),
+		"migration":        migrationAttribute(),
+	}
+}
+
+// shardingAttributes are the attributes of a sharding block: the design's, and a migration's old one.
+func shardingAttributes() map[string]rschema.Attribute {
+	return map[string]rschema.Attribute{
+		"strategy": optionalString("none (the default), calculated (suffix = hash of the source segment, so readers can find an item's shard) or random.",
+			stringvalidator.OneOf(keydesign.ShardingStrategies...)),
+		"source": optionalString("Segment whose value is hashed by the calculated strategy, e.g. event_id."),
+		"count": optionalInt(fmt.Sprintf("Number of shards, 1 to %s. Omit to compute it from traffic: the busiest key's demand over %s WCU and %s RCU per partition at target_utilization.",
+			limitText(keydesign.MaxShardCount), limitText(keydesign.PartitionWriteUnitsLimit), limitText(keydesign.PartitionReadUnitsLimit))),
+		"scheme_version": optionalInt("Version of the routing scheme, default " + limitText(keydesign.DefaultSchemeVersion) + ". Bump it whenever count, source or strategy change on a live table (rule DK402)."),
 	}
 }
 
@@ -258,6 +264,7 @@ func designFactsAttributes() map[string]rschema.Attribute {
 		"capacity":               capacityAttribute,
 		"cost":                   costAttribute,
 		"infracost_usage":        infracostUsageAttribute,
+		"migration_plan":         migrationPlanAttribute,
 	}
 }
 

@@ -14,7 +14,7 @@ var (
 	designAttributes = []string{
 		"partition_key", "sort_key", "segments", "sharding", "traffic", "target_utilization",
 		"local_secondary_indexes", "global_secondary_indexes", "enforce", "observed", "observed_indexes",
-		"access_patterns", "pricing", "entities",
+		"access_patterns", "pricing", "entities", "migration",
 	}
 	tableAttributes = []string{"name", "billing_mode", "read_capacity", "write_capacity", "on_demand_throughput", "warm_throughput", "autoscaling",
 		"table_class", "point_in_time_recovery"}
@@ -140,6 +140,7 @@ func designInput(values map[string]cty.Value, withTable bool) (*keydesign.Input,
 	}
 	in.AccessPatterns = r.accessPatterns(get("access_patterns"))
 	in.Entities = r.entities(get("entities"))
+	in.Migration = r.migration(get("migration"))
 	in.Pricing = r.pricing(get("pricing"))
 	// Measured traffic usually comes from the dynamokeys_observed_traffic data source, which only a plan
 	// reads (unknown here: the measured-traffic rules stay the plan's); an observation written out in the
@@ -344,4 +345,51 @@ func (r *reader) entities(v cty.Value) []keydesign.Entity {
 		out = append(out, e)
 	}
 	return out
+}
+
+// migration reads a key-scheme migration, as the provider's expandMigration.
+func (r *reader) migration(v cty.Value) *keydesign.MigrationInput {
+	p := keydesign.Path{"migration"}
+	if !r.known(v, p) {
+		return nil
+	}
+	m := &keydesign.MigrationInput{
+		Phase:                       r.str(attr(v, "phase"), extend(p, "phase")),
+		BackfillWriteUnitsPerSecond: r.floatPtr(attr(v, "backfill_write_units_per_second"), extend(p, "backfill_write_units_per_second")),
+	}
+	fp := extend(p, "from")
+	from := attr(v, "from")
+	if !r.known(from, fp) {
+		return m
+	}
+	m.From.PartitionKeyTemplate = r.strPtr(attr(from, "partition_key_template"), extend(fp, "partition_key_template"))
+	m.From.SortKeyTemplate = r.strPtr(attr(from, "sort_key_template"), extend(fp, "sort_key_template"))
+	if es := attr(from, "entities"); r.known(es, extend(fp, "entities")) {
+		m.From.Entities = map[string]map[string]string{}
+		names, vals := entries(es)
+		for i, name := range names {
+			ep := extend(fp, "entities", name)
+			keys := attr(vals[i], "keys")
+			if !r.known(vals[i], ep) || !r.known(keys, extend(ep, "keys")) {
+				continue
+			}
+			m.From.Entities[name] = map[string]string{}
+			attrs, templates := entries(keys)
+			for j, a := range attrs {
+				if s := r.strPtr(templates[j], extend(ep, "keys", a)); s != nil {
+					m.From.Entities[name][a] = *s
+				}
+			}
+		}
+	}
+	sp := extend(fp, "sharding")
+	if sh := attr(from, "sharding"); r.known(sh, sp) {
+		m.From.Sharding = &keydesign.Sharding{
+			Strategy:      r.str(attr(sh, "strategy"), extend(sp, "strategy")),
+			Source:        r.str(attr(sh, "source"), extend(sp, "source")),
+			Count:         r.int64Ptr(attr(sh, "count"), extend(sp, "count")),
+			SchemeVersion: r.int64Ptr(attr(sh, "scheme_version"), extend(sp, "scheme_version")),
+		}
+	}
+	return m
 }

@@ -1,0 +1,108 @@
+package keydesign
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+)
+
+// writeMigration is the report's migration section: both layouts, the steps in order with their figures
+// and the current phase marked, what each pattern's readers query, and a rollback against the prior state.
+func writeMigration(b *strings.Builder, doc *Document) {
+	md := doc.Derived.Migration
+	if md == nil {
+		return
+	}
+	fmt.Fprintf(b, "\nKey-scheme migration: phase %s (%d of %d)\n", md.Phase, md.PhaseIndex+1, len(MigrationPhases))
+	if p := doc.Prior; p != nil && p.Derived.Migration != nil && p.Derived.Migration.PhaseIndex > md.PhaseIndex {
+		fmt.Fprintf(b, "  rollback: the prior state was in %s; writers still write both layouts, readers read the %s one\n",
+			p.Derived.Migration.Phase, readersLayout(md))
+	}
+	for _, e := range md.Entities {
+		if !e.Changed {
+			continue
+		}
+		label := "items"
+		if e.Name != "" {
+			label = e.Name + " items"
+		}
+		fmt.Fprintf(b, "  %s: %s -> %s\n", label, keysLabel(e.OldKeys), keysLabel(e.NewKeys))
+	}
+	fmt.Fprintf(b, "  routing: %s -> %s\n", routingLabel(md.OldRouting), routingLabel(md.NewRouting))
+	if o := md.Overlap; o != nil {
+		fmt.Fprintf(b, "  both layouts can write the key %s: readers of the new layout also find old copies until they are deleted", o.Example)
+		if o.KeptShare > 0 {
+			fmt.Fprintf(b, "; %s of the items keep their key and are neither rewritten nor deleted", percent(o.KeptShare))
+		}
+		b.WriteString("\n")
+	}
+	bf := md.Backfill
+	b.WriteString("  steps:\n")
+	for i, s := range md.Steps {
+		marker := map[string]string{"done": "done", "current": "now ", "next": "    "}[s.State]
+		fmt.Fprintf(b, "    %s %d. %s (%s)%s\n", marker, i+1, s.Step, s.Phase, stepFigures(s, bf))
+	}
+	for _, p := range md.Patterns {
+		if !p.Changed && !p.IndexDuplicates {
+			continue
+		}
+		now := p.Reads[max(md.PhaseIndex, 0)]
+		fmt.Fprintf(b, "  pattern %s reads the %s layout now (%d queries per call; old %d, new %d, both %d)",
+			p.Name, now.Layout, now.QueriesPerCall, p.OldQueriesPerCall, p.NewQueriesPerCall, p.BothQueriesPerCall)
+		if p.IndexDuplicates {
+			fmt.Fprintf(b, "; %s holds the old and the new copy of each re-keyed item until the old is deleted", p.NewIndex)
+		}
+		b.WriteString("\n")
+	}
+}
+
+// readersLayout is the layout the readers of a re-keyed pattern read in the current phase.
+func readersLayout(md *MigrationDoc) string {
+	if md.PhaseIndex >= slices.Index(MigrationPhases, PhaseReadNew) {
+		return layoutNew
+	}
+	return layoutOld
+}
+
+func stepFigures(s StepDoc, bf BackfillDoc) string {
+	switch {
+	case s.Phase == PhaseBackfill && bf.Items != nil:
+		out := fmt.Sprintf(": %s items, Scan %s RCU, %s WCU", thousands(*bf.Items), thousands(*bf.ScanReadUnits), thousands(*bf.PutWriteUnits+sumValues(bf.IndexPutWriteUnits)))
+		if bf.Hours != nil {
+			out += fmt.Sprintf(", %s hours at %s WCU/s (%s)", num(roundTenth(*bf.Hours)), thousands(bf.Rate), cmp.Or(map[string]string{"headroom": "the headroom, under the " + bf.HeadroomLimit}[bf.RateSource], "declared"))
+		}
+		return out
+	case s.Step == "delete the old items" && bf.DeleteWriteUnits != nil:
+		out := fmt.Sprintf(": %s WCU", thousands(*bf.DeleteWriteUnits+sumValues(bf.IndexDeleteWriteUnits)))
+		if bf.DeleteHours != nil {
+			out += fmt.Sprintf(", %s hours", num(roundTenth(*bf.DeleteHours)))
+		}
+		if bf.Cost != nil {
+			out += fmt.Sprintf("; backfill and deletes $%.2f on demand", *bf.Cost)
+		}
+		return out
+	case s.Phase == PhaseBackfill:
+		return ": give item_count to size it"
+	}
+	return ""
+}
+
+func roundTenth(x float64) float64 { return math.Round(x*10) / 10 }
+
+func keysLabel(keys map[string]string) string {
+	parts := make([]string, 0, len(keys))
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
+		parts = append(parts, k+"="+keys[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+func routingLabel(r Routing) string {
+	if r.Algorithm == "none" {
+		return fmt.Sprintf("unsharded (scheme v%d)", r.SchemeVersion)
+	}
+	return fmt.Sprintf("%s over %d shards of %s (scheme v%d)", r.Algorithm, r.Count, cmp.Or(r.Source, "?"), r.SchemeVersion)
+}
