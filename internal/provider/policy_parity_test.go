@@ -24,6 +24,13 @@ import (
 // added, so that a design with error findings still plans). Between them, the resources below and the
 // examples, every rule of the catalogue fires.
 var parityDesigns = map[string]string{
+	// A migration whose declared backfill rate throttles the new shards (DK408).
+	"migration_backfill_throttles": `partition_key = { name = "pk", template = "DAY#{day}#SHARD#{shard}" }
+  sort_key      = { name = "sk", template = "EVENT#{event_id}" }
+  segments      = { day = { kind = "time", granularity = "day" }, event_id = { kind = "id" } }
+  sharding      = { strategy = "calculated", source = "event_id", count = 4, scheme_version = 2 }
+  traffic       = { writes_per_second = 2500, item_count = 10000000 }
+  migration     = { phase = "dual_write", from = { partition_key_template = "DAY#{day}", sharding = { strategy = "none" } }, backfill_write_units_per_second = 2000 }`,
 	"clean": `partition_key = { name = "pk", template = "CUSTOMER#{customer_id}" }
   sort_key      = { name = "sk", template = "ORDER#{order_id}" }
   segments      = { customer_id = { kind = "id" }, order_id = { kind = "id" } }
@@ -388,8 +395,9 @@ func (c parityCheck) CheckPlan(ctx context.Context, req plancheck.CheckPlanReque
 	}
 }
 
-// parityLiveTable is a table applied on dynoxide and then changed, for DK402, which needs prior state.
-func parityLiveTable(count int) string {
+// parityLiveTable is a table applied on dynoxide and then changed, for DK402, DK406 and DK407, which need
+// prior state; extra adds attributes (a scheme version, a migration).
+func parityLiveTable(count int, extra string) string {
 	return fmt.Sprintf(`
 resource "dynamokeys_sharded_table" "live" {
   name                = "parity-live"
@@ -400,8 +408,9 @@ resource "dynamokeys_sharded_table" "live" {
   segments            = { day = { kind = "time", granularity = "day" }, event_id = { kind = "id" } }
   sharding            = { strategy = "calculated", source = "event_id", count = %d }
   traffic             = { writes_per_second = 2500, reads_per_second = 400 }
+  %s
 }
-`, count)
+`, count, extra)
 }
 
 // TestAccPolicyParity plans every parity design, the examples and tables planned for creation with the
@@ -443,14 +452,24 @@ func TestAccPolicyParity(t *testing.T) {
 					parityCheck{fired: fired, minDesigns: designs, tflint: &tflint},
 				}},
 			},
-			{Config: providerBlock(endpoint) + parityLiveTable(4)},
+			{Config: providerBlock(endpoint) + parityLiveTable(4, "")},
 			{
-				// DK402 needs the prior state: the table is applied with 4 shards, then planned with 8.
-				Config:             providerBlock(endpoint) + parityLiveTable(8),
+				// DK402 and DK406 need the prior state: the table is applied with 4 shards, then planned with 8.
+				Config:             providerBlock(endpoint) + parityLiveTable(8, ""),
 				PlanOnly:           true,
 				ExpectNonEmptyPlan: true,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction("dynamokeys_sharded_table.live", plancheck.ResourceActionUpdate),
+					parityCheck{fired: fired, minDesigns: 1},
+				}},
+			},
+			{
+				// DK407: the new count declared straight in read_new, readers switched before any backfill.
+				Config: providerBlock(endpoint) + parityLiveTable(8, `migration = { phase = "read_new",
+    from = { sharding = { strategy = "calculated", source = "event_id", count = 4 } } }`),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
 					parityCheck{fired: fired, minDesigns: 1},
 				}},
 			},

@@ -190,7 +190,7 @@ func (r *shardedTableResource) ModifyPlan(ctx context.Context, req resource.Modi
 			if prior != nil && in.PartitionKey.Template == nil {
 				// An imported table has no recorded design: the scheme its items follow is unknown, so a
 				// configured sharding is not a change of scheme (DK402 stays silent).
-				prior.Unknown = append(prior.Unknown, "sharding", "derived.shard_count")
+				prior.Unknown = append(prior.Unknown, "sharding", "derived.shard_count", "derived.layout")
 			}
 		}
 	}
