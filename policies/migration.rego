@@ -127,8 +127,8 @@ phase_problems contains msg if {
 }
 
 phase_problems contains msg if {
-	some from_index in prior_phase_index
-	from_index == phase_done
+	lib.known("derived.migration")
+	input.derived.migration.reached_phase_index == phase_done
 	current := input.derived.migration.phase_index
 	current < phase_read_new
 	msg := sprintf("the migration moves back from \"done\" to %q: the old items were deleted, so readers of %s, which read the old layout again, would miss every item", [

@@ -33,7 +33,7 @@ backfill(overrides) := object.union(
 )
 
 in_migration(phase, index) := {
-	"phase": phase, "phase_index": index, "from": old_layout, "changed": [""],
+	"phase": phase, "phase_index": index, "reached_phase_index": index, "from": old_layout, "changed": [""],
 	"patterns": [{"name": "orders_of_customer", "changed": true}, {"name": "order_by_status", "changed": false}],
 	"backfill": backfill({}),
 }
@@ -110,7 +110,8 @@ test_rollback_to_backfill_passes if {
 }
 
 test_rollback_from_done_to_old_reads_is_error if {
-	some f in migration.findings with input as plan(in_migration("done", 3), in_migration("backfill", 1))
+	back := object.union(in_migration("backfill", 1), {"reached_phase_index": 3})
+	some f in migration.findings with input as plan(in_migration("read_new", 2), back)
 	f.rule == "DK407"
 	contains(f.message, "the old items were deleted")
 }

@@ -80,8 +80,10 @@ type LayoutDoc struct {
 // MigrationDoc is what derived.migration says of a migration.
 type MigrationDoc struct {
 	Phase string `json:"phase"`
-	// PhaseIndex is the phase's place in MigrationPhases, from 0.
-	PhaseIndex int `json:"phase_index"`
+	// PhaseIndex is the phase's place in MigrationPhases, from 0; ReachedPhaseIndex the furthest phase this
+	// migration has reached (the prior state's, carried forward), so that a phase before it is a rollback.
+	PhaseIndex        int `json:"phase_index"`
+	ReachedPhaseIndex int `json:"reached_phase_index"`
 	// From is the old layout, New the design's (derived.layout).
 	From LayoutDoc `json:"from"`
 	// OldRouting and NewRouting are the routing specs of both layouts, so that code can compute either.
@@ -286,14 +288,8 @@ func (a *analyzer) sameLayout(doc *Document) *FieldError {
 	if a.old == nil || doc.Derived.Layout == nil || a.old.doc.Derived.Layout == nil {
 		return nil
 	}
-	oldL, newL := a.old.doc.Derived.Layout, doc.Derived.Layout
-	if oldL.Sharding != newL.Sharding {
+	if !SameLayout(*a.old.doc.Derived.Layout, *doc.Derived.Layout) {
 		return nil
-	}
-	for name, keys := range newL.Keys {
-		if !maps.Equal(keys, oldL.Keys[name]) {
-			return nil
-		}
 	}
 	return &FieldError{Path: migrationPath("from"), Message: "the old layout is the design's own: every key template and the sharding " +
 		"are the same, so no item moves. State the templates or sharding the existing items were written with, or remove the migration"}

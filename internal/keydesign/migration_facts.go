@@ -21,6 +21,10 @@ func (a *analyzer) migrationStage(doc *Document) {
 	old := a.old.doc
 	md := &MigrationDoc{Phase: m.Phase, PhaseIndex: slices.Index(MigrationPhases, m.Phase), From: *old.Derived.Layout,
 		OldRouting: old.Derived.Routing, NewRouting: doc.Derived.Routing, Changed: []string{}}
+	md.ReachedPhaseIndex = md.PhaseIndex
+	if prior := a.in.Prior; prior != nil && prior.Derived.Migration != nil && SameLayout(prior.Derived.Migration.From, md.From) {
+		md.ReachedPhaseIndex = max(md.PhaseIndex, prior.Derived.Migration.ReachedPhaseIndex)
+	}
 	doc.Derived.Migration = md
 	newL, oldL := doc.Derived.Layout, old.Derived.Layout
 	shardingChanged := oldL.Sharding != newL.Sharding
@@ -44,6 +48,19 @@ func (a *analyzer) migrationStage(doc *Document) {
 	md.Overlap = a.layoutOverlap(doc)
 	a.backfill(doc, md)
 	md.Steps = migrationSteps(md)
+}
+
+// SameLayout reports whether two layouts write the same keys with the same routing.
+func SameLayout(x, y LayoutDoc) bool {
+	if x.Sharding != y.Sharding || len(x.Keys) != len(y.Keys) {
+		return false
+	}
+	for name, keys := range x.Keys {
+		if !maps.Equal(keys, y.Keys[name]) {
+			return false
+		}
+	}
+	return true
 }
 
 func hasShard(keys map[string]string) bool {

@@ -17,9 +17,9 @@ func writeMigration(b *strings.Builder, doc *Document) {
 		return
 	}
 	fmt.Fprintf(b, "\nKey-scheme migration: phase %s (%d of %d)\n", md.Phase, md.PhaseIndex+1, len(MigrationPhases))
-	if p := doc.Prior; p != nil && p.Derived.Migration != nil && p.Derived.Migration.PhaseIndex > md.PhaseIndex {
-		fmt.Fprintf(b, "  rollback: the prior state was in %s; writers still write both layouts, readers read the %s one\n",
-			p.Derived.Migration.Phase, readersLayout(md))
+	if md.ReachedPhaseIndex > md.PhaseIndex {
+		fmt.Fprintf(b, "  rollback: back from %s; writers still write both layouts, readers read the %s one\n",
+			MigrationPhases[md.ReachedPhaseIndex], readersLayout(md))
 	}
 	for _, e := range md.Entities {
 		if !e.Changed {

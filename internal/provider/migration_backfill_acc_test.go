@@ -42,7 +42,7 @@ func backfillDesign(phase string, items int64) *keydesign.Input {
 		Segments: map[string]keydesign.Segment{"day": {Kind: keydesign.KindTime, Granularity: "day"},
 			"event_id": {Kind: keydesign.KindID, MaxLength: aws.Int64(12)}},
 		Sharding: keydesign.Sharding{Strategy: keydesign.StrategyCalculated, Source: "event_id", Count: aws.Int64(4), SchemeVersion: aws.Int64(2)},
-		Traffic: keydesign.Traffic{WritesPerSecond: aws.Float64(2500), ItemSizeBytes: aws.Int64(backfillItemBytes), ItemCount: aws.Int64(items)},
+		Traffic:  keydesign.Traffic{WritesPerSecond: aws.Float64(2500), ItemSizeBytes: aws.Int64(backfillItemBytes), ItemCount: aws.Int64(items)},
 		GlobalSecondaryIndexes: []keydesign.GlobalSecondaryIndex{{Name: "by_status",
 			PartitionKey: []keydesign.IndexKeyAttribute{{Name: "status", Type: "S"}}, SortKey: []keydesign.IndexKeyAttribute{{Name: "sk", Type: "S"}},
 			ProjectionType: keydesign.ProjectionAll}},

@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -257,12 +258,13 @@ resource "dynamokeys_sharded_table" "t" {
 }
 
 // TestAccShardedTableShardSchemeChange: changing the shard count of a live table without bumping
-// scheme_version fails the plan (DK402); with the bump it applies.
+// scheme_version fails the plan (DK402); with the bump but no migration it fails too (DK406), and with a
+// migration from the old count it applies.
 func TestAccShardedTableShardSchemeChange(t *testing.T) {
 	endpoint := testAccDynoxide(t)
 	api := testAPI(t, endpoint)
 	name := "sharded-events"
-	config := func(count, version int) string {
+	config := func(count, version int, extra ...string) string {
 		return providerBlock(endpoint) + fmt.Sprintf(`
 resource "dynamokeys_sharded_table" "t" {
   name                = %q
@@ -272,7 +274,8 @@ resource "dynamokeys_sharded_table" "t" {
   segments            = { day = { kind = "time", granularity = "day" }, event_id = { kind = "id" } }
   sharding            = { strategy = "calculated", source = "event_id", count = %d, scheme_version = %d }
   traffic             = { writes_per_second = 2500 }
-}`, name, count, version)
+  %s
+}`, name, count, version, strings.Join(extra, "\n"))
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -280,8 +283,9 @@ resource "dynamokeys_sharded_table" "t" {
 		Steps: []resource.TestStep{
 			{Config: config(4, 1)},
 			{Config: config(8, 1), ExpectError: expectError(`DK402 shard-scheme-change: the shard count changes from 4 to 8 while scheme_version stays 1`)},
+			{Config: config(8, 2), ExpectError: expectError(`DK406 key-change-without-migration: the keys change against the prior state and no migration is\s+declared`)},
 			{
-				Config: config(8, 2),
+				Config: config(8, 2, `migration = { phase = "dual_write", from = { sharding = { strategy = "calculated", source = "event_id", count = 4 } } }`),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("routing").AtMapKey("scheme_version"), knownvalue.Int64Exact(2)),
 					statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("shard_count"), knownvalue.Int64Exact(8)),

@@ -3,6 +3,7 @@ package provider
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -192,6 +193,7 @@ func (r *shardedTableResource) ModifyPlan(ctx context.Context, req resource.Modi
 				// configured sharding is not a change of scheme (DK402 stays silent).
 				prior.Unknown = append(prior.Unknown, "sharding", "derived.shard_count", "derived.layout")
 			}
+			carryMigrationReach(prior, state.DesignDocument)
 		}
 	}
 
@@ -329,6 +331,7 @@ func (r *shardedTableResource) refreshDesignDocument(ctx context.Context, state 
 	if len(errs) > 0 {
 		return
 	}
+	carryMigrationReach(prior, state.DesignDocument)
 	in.Prior = prior
 	out, _, ok := designOutputs(ctx, policySettingsOf(r.data), in, state.Enforce)
 	if !ok || out.DesignDocument.IsUnknown() {
@@ -449,4 +452,28 @@ func (r *shardedTableResource) ImportState(ctx context.Context, req resource.Imp
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), name)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), name)...)
+}
+
+// carryMigrationReach gives the prior state's document the furthest migration phase its recorded
+// design_document reached: analysed again from the state's attributes, it knows only its current phase, and
+// a rollback is judged against the furthest phase (a phase before read_new after done reads deleted items).
+func carryMigrationReach(prior *keydesign.Document, recorded types.String) {
+	if prior == nil || prior.Derived.Migration == nil || recorded.IsNull() || recorded.IsUnknown() {
+		return
+	}
+	js, err := keydesign.DecodeAttribute(recorded.ValueString())
+	if err != nil {
+		return
+	}
+	var doc struct {
+		Derived struct {
+			Migration *keydesign.MigrationDoc `json:"migration"`
+		} `json:"derived"`
+	}
+	if json.Unmarshal(js, &doc) != nil || doc.Derived.Migration == nil {
+		return
+	}
+	if m := prior.Derived.Migration; keydesign.SameLayout(doc.Derived.Migration.From, m.From) {
+		m.ReachedPhaseIndex = max(m.ReachedPhaseIndex, doc.Derived.Migration.ReachedPhaseIndex)
+	}
 }
