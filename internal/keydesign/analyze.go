@@ -22,7 +22,7 @@ func Analyze(in *Input) (*Document, []*FieldError) {
 // analyzeInput is Analyze, also returning the analyzer (the entity model), which a migration reads of its
 // old layout.
 func analyzeInput(in *Input) (*analyzer, *Document, []*FieldError) {
-	a := &analyzer{in: in, unknown: make(map[string]bool, len(in.Unknown))}
+	a := &analyzer{in: in, given: in, unknown: make(map[string]bool, len(in.Unknown))}
 	for _, p := range in.Unknown {
 		a.unknown[p.String()] = true
 	}
@@ -74,6 +74,8 @@ type analyzer struct {
 	entities *entityModel
 	// pk and sk are the key templates the stages read: the table's, or the busiest entity's.
 	pk, sk *Template
+	// given is the input as the caller gave it: in is replaced by the entity model's lowered copy.
+	given *Input
 	// old is a migration's old layout, analysed as a design of its own (migration.go).
 	old *oldLayout
 }

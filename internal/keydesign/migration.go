@@ -297,7 +297,7 @@ func (a *analyzer) sameLayout(doc *Document) *FieldError {
 
 // oldInput is the design with the old layout in place of the new, and without a migration or prior.
 func (a *analyzer) oldInput(f LayoutInput) *Input {
-	old := *a.in
+	old := *a.given
 	old.Migration, old.Prior = nil, nil
 	if f.PartitionKeyTemplate != nil {
 		old.PartitionKey.Template = f.PartitionKeyTemplate
@@ -308,8 +308,8 @@ func (a *analyzer) oldInput(f LayoutInput) *Input {
 		old.SortKey = &sk
 	}
 	if len(f.Entities) > 0 {
-		old.Entities = make([]Entity, len(a.in.Entities))
-		for i, e := range a.in.Entities {
+		old.Entities = make([]Entity, len(a.given.Entities))
+		for i, e := range a.given.Entities {
 			if keys, ok := f.Entities[e.Name]; ok {
 				e.Keys = maps.Clone(keys)
 			}
@@ -320,7 +320,7 @@ func (a *analyzer) oldInput(f LayoutInput) *Input {
 		old.Sharding = *f.Sharding
 	}
 	// The old layout's unknowns are the design's, less the migration's own.
-	old.Unknown = slices.DeleteFunc(slices.Clone(a.in.Unknown), func(p Path) bool { return len(p) > 0 && p[0] == "migration" })
+	old.Unknown = slices.DeleteFunc(slices.Clone(a.given.Unknown), func(p Path) bool { return len(p) > 0 && p[0] == "migration" })
 	return &old
 }
 

@@ -3,6 +3,7 @@ package keydesign
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -119,5 +120,75 @@ func TestMigrationBadInputs(t *testing.T) {
 				t.Fatalf("errors %v; want one on %s", errs, tc.path)
 			}
 		})
+	}
+}
+
+func TestMigrationEntityRekeyed(t *testing.T) {
+	in := customerTable()
+	in.Entities[1].Traffic.ItemCount = p(int64(10_000_000))
+	in.AccessPatterns = []AccessPattern{
+		{Name: "orders_of_customer", Entities: []string{"order"}, Equals: []string{"customer_id"}, ReadsPerSecond: p(100.0), Items: p(int64(20))},
+		{Name: "customer_by_email", Entities: []string{"customer"}, Index: p("GSI1"), Equals: []string{"email"}, ReadsPerSecond: p(10.0)},
+	}
+	in.Migration = &MigrationInput{Phase: PhaseBackfill, From: LayoutInput{Entities: map[string]map[string]string{
+		"order": {"PK": "CUSTOMER#{customer_id}", "SK": "ORDER#{order_id}"}}}}
+	m := analyze(t, in).Derived.Migration
+	if len(m.Changed) != 1 || m.Changed[0] != "order" {
+		t.Fatalf("changed %v, want order alone", m.Changed)
+	}
+	b := m.Backfill
+	// 10M orders of 1,500 B: 2 WCU per put and per delete, in no index; the Scan reads the 2M profiles too.
+	if *b.Items != 1e7 || *b.ScannedItems != 1.2e7 || *b.PutWriteUnits != 2e7 || *b.DeleteWriteUnits != 2e7 || len(b.IndexPutWriteUnits) != 0 {
+		t.Errorf("items %v scanned %v puts %v deletes %v index puts %v", *b.Items, *b.ScannedItems, *b.PutWriteUnits, *b.DeleteWriteUnits, b.IndexPutWriteUnits)
+	}
+	if want := math.Ceil((1e7*1500+2e6*600)/4096) * 0.5; *b.ScanReadUnits != want {
+		t.Errorf("scan %v, want %v", *b.ScanReadUnits, want)
+	}
+	prices := PriceTable.Regions["us-east-1"][TableClassStandard]
+	if want := math.Round((40*prices.WriteRequestUnitsPerMillion+*b.ScanReadUnits/1e6*prices.ReadRequestUnitsPerMillion)*100) / 100; *b.Cost != want {
+		t.Errorf("cost %v, want %v", *b.Cost, want)
+	}
+	// The same partition key: an old collection's rewrites land on one partition, with no hot key (ids).
+	if b.HeadroomWriteUnitsPerSecond != 800 || b.HeadroomLimit != "partition" || !near(*b.Hours, 2e7/800/3600) {
+		t.Errorf("headroom %v (%s), hours %v", b.HeadroomWriteUnitsPerSecond, b.HeadroomLimit, *b.Hours)
+	}
+	byName := map[string]MigrationPattern{}
+	for _, pt := range m.Patterns {
+		byName[pt.Name] = pt
+	}
+	if pt := byName["orders_of_customer"]; !pt.Changed || pt.Reads[1].Layout != "old" || pt.Reads[2].Layout != "new" {
+		t.Errorf("orders_of_customer %+v", pt)
+	}
+	if pt := byName["customer_by_email"]; pt.Changed || pt.IndexDuplicates {
+		t.Errorf("customer_by_email %+v: profiles do not move", pt)
+	}
+	if m.Overlap != nil {
+		t.Errorf("ORDER#{order_id} cannot render ORDER#{order_date}#{order_id} (ids hold no #): %+v", m.Overlap)
+	}
+	if !strings.Contains(m.From.From, `order = { keys = { PK = "CUSTOMER#{customer_id}", SK = "ORDER#{order_id}" } }`) {
+		t.Errorf("from %s", m.From.From)
+	}
+}
+
+func TestMigrationDoneAndSingleRegionFiguresUnchanged(t *testing.T) {
+	// A migration adds facts and changes none of the design's own.
+	with, without := shardedMigration(PhaseDone), shardedMigration(PhaseDone)
+	without.Migration = nil
+	a, b := analyze(t, with), analyze(t, without)
+	a.Derived.Migration = nil
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	if string(ja) != string(jb) {
+		t.Errorf("a migration changed the design's facts:\n%s\n%s", ja, jb)
+	}
+}
+
+func TestMigrationUnknownIsNotAnError(t *testing.T) {
+	in := shardedMigration(PhaseBackfill)
+	in.Migration.Phase = ""
+	in.Unknown = []Path{{"migration", "phase"}}
+	doc := analyze(t, in)
+	if doc.Derived.Migration != nil || !slices.Contains(doc.Unknown, "derived.migration") {
+		t.Errorf("migration %+v, unknown %v", doc.Derived.Migration, doc.Unknown)
 	}
 }
