@@ -29,14 +29,16 @@ errors contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if 
 	some problem in key_change_problems
 }
 
-key_change_problems contains {"path": path, "msg": msg} if {
+key_change_problems contains {"path": changed_path, "msg": msg} if {
 	layouts_comparable
 	prior_layout_differs
 	not is_object(input.derived.migration)
 	not lib.unknown("derived.migration")
-	path := changed_path
 	msg := sprintf(
-		"the keys change against the prior state and no migration is declared: %s; the items already in the table stay under their old keys. Declare migration = { phase = %q, from = %s }",
+		concat("", [
+			"the keys change against the prior state and no migration is declared: %s; the items already in the table ",
+			"stay under their old keys. Declare migration = { phase = %q, from = %s }",
+		]),
 		[missed_reads, "dual_write", input.prior.derived.layout.from],
 	)
 }
@@ -68,16 +70,20 @@ same_layout(x, y) if {
 }
 
 # missed_reads names the access patterns whose key reads change, or says that every read misses.
+default missed_reads := "readers of the new keys would miss every item written before"
+
 missed_reads := sprintf("access patterns %s would miss the items written before", [concat(", ", sort(missed_patterns))]) if {
 	count(missed_patterns) > 0
-} else := "readers of the new keys would miss every item written before"
+}
 
 missed_patterns contains name if {
 	some name, reads in input.prior.derived.layout.patterns
 	input.derived.layout.patterns[name] != reads
 }
 
-# changed_path is the first key template or setting that changed.
+# changed_path is the first key template that changed, else the sharding.
+default changed_path := ["sharding"]
+
 changed_path := path if {
 	paths := [p |
 		some entity, keys in input.derived.layout.keys
@@ -87,7 +93,7 @@ changed_path := path if {
 	]
 	count(paths) > 0
 	path := sort(paths)[0]
-} else := ["sharding"]
+}
 
 key_path(entity, attribute) := ["entities", entity, "keys", attribute] if entity != ""
 
@@ -116,9 +122,9 @@ errors contains lib.finding(rego.metadata.rule(), msg, ["migration", "phase"]) i
 }
 
 phase_problems contains msg if {
-	some from_index in prior_phase_index
 	current := input.derived.migration.phase_index
 	current >= phase_read_new
+	some from_index in prior_phase_index
 	current > from_index + 1
 	msg := sprintf("the migration moves from %s to %q, skipping %s: readers of %s would miss the items %s", [
 		phase_label(from_index), input.derived.migration.phase, concat(" and ", skipped(from_index, current)),
@@ -177,10 +183,12 @@ miss_reason(current) := "the backfill has not rewritten yet" if current == phase
 
 miss_reason(current) := "still only under the old keys, and deleted with them" if current == phase_done
 
+default changed_patterns := "the re-keyed entities"
+
 changed_patterns := sprintf("access patterns %s", [concat(", ", names)]) if {
 	names := sort([p.name | some p in input.derived.migration.patterns; p.changed])
 	count(names) > 0
-} else := "the re-keyed entities"
+}
 
 # METADATA
 # title: Backfill rate

@@ -508,9 +508,10 @@ func hclString(s string) string {
 
 // hclKey is a map key: bare when it is an identifier, quoted otherwise.
 func hclKey(k string) string {
-	if k != "" && strings.IndexFunc(k, func(r rune) bool {
-		return !(r == '_' || r == '-' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9')
-	}) < 0 && !('0' <= k[0] && k[0] <= '9') {
+	identifier := func(r rune) bool {
+		return r == '_' || r == '-' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	if k != "" && strings.IndexFunc(k, func(r rune) bool { return !identifier(r) }) < 0 && (k[0] < '0' || k[0] > '9') {
 		return k
 	}
 	return hclString(k)

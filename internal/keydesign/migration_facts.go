@@ -393,7 +393,7 @@ func (a *analyzer) backfillRate(doc *Document, md *MigrationDoc, gsiPerTable map
 		demand          func(rate float64) float64
 	}
 	var limits []limit
-	if spread := a.backfillSpread(doc, md); spread > 0 {
+	if spread := a.backfillSpread(md); spread > 0 {
 		perShard := ptrValue(c.PerShardWriteUnits)
 		limits = append(limits, limit{what: "partition",
 			headroom: spread * (PartitionWriteUnitsLimit*u - perShard), limit: PartitionWriteUnitsLimit,
@@ -466,7 +466,7 @@ func (a *analyzer) changedWriteUnits(doc *Document, md *MigrationDoc) float64 {
 
 // backfillSpread is the number of new partition-key values the items of one old value land on; 0 when
 // unbounded (the rewrites spread over the table).
-func (a *analyzer) backfillSpread(doc *Document, md *MigrationDoc) float64 {
+func (a *analyzer) backfillSpread(md *MigrationDoc) float64 {
 	pkName := a.in.PartitionKey.Name
 	spread := 0.0
 	for _, e := range md.Entities {

@@ -50,8 +50,8 @@ func writeMigration(b *strings.Builder, doc *Document) {
 			continue
 		}
 		now := p.Reads[max(md.PhaseIndex, 0)]
-		fmt.Fprintf(b, "  pattern %s reads the %s layout now (%d queries per call; old %d, new %d, both %d)",
-			p.Name, now.Layout, now.QueriesPerCall, p.OldQueriesPerCall, p.NewQueriesPerCall, p.BothQueriesPerCall)
+		fmt.Fprintf(b, "  pattern %s reads the %s layout now: %s per call (old %d, new %d, both layouts %d)",
+			p.Name, now.Layout, queriesLabel(now.QueriesPerCall), p.OldQueriesPerCall, p.NewQueriesPerCall, p.BothQueriesPerCall)
 		if p.IndexDuplicates {
 			fmt.Fprintf(b, "; %s holds the old and the new copy of each re-keyed item until the old is deleted", p.NewIndex)
 		}
@@ -88,6 +88,13 @@ func stepFigures(s StepDoc, bf BackfillDoc) string {
 		return ": give item_count to size it"
 	}
 	return ""
+}
+
+func queriesLabel(n int64) string {
+	if n == 1 {
+		return "1 query"
+	}
+	return fmt.Sprintf("%d queries", n)
 }
 
 func roundTenth(x float64) float64 { return math.Round(x*10) / 10 }

@@ -111,13 +111,11 @@ func checkBackfill(t *testing.T, server testServer) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	put := func(item map[string]types.AttributeValue) *types.ConsumedCapacity {
+	put := func(item map[string]types.AttributeValue) {
 		t.Helper()
-		out, err := api.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: item, ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes})
-		if err != nil {
+		if _, err := api.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: item}); err != nil {
 			t.Fatal(err)
 		}
-		return out.ConsumedCapacity
 	}
 	var all []map[string]string
 	for _, day := range backfillDayValues {
@@ -201,13 +199,14 @@ func checkBackfill(t *testing.T, server testServer) {
 		}
 		scanned += int64(len(out.Items))
 		for _, item := range out.Items {
-			pk := item["pk"].(*types.AttributeValueMemberS).Value
-			if strings.Contains(pk, "#SHARD#") {
-				continue // a dual-written new copy
-			}
 			plain := map[string]string{}
 			for k, v := range item {
-				plain[k] = v.(*types.AttributeValueMemberS).Value
+				if sv, ok := v.(*types.AttributeValueMemberS); ok {
+					plain[k] = sv.Value
+				}
+			}
+			if strings.Contains(plain["pk"], "#SHARD#") {
+				continue // a dual-written new copy
 			}
 			// A conditional put: an item the dual writes already wrote under its new key is newer than the
 			// copy the Scan read, and stays.

@@ -161,11 +161,7 @@ var migrationPlanAttribute = rschema.SingleNestedAttribute{Computed: true,
 			}},
 	}}
 
-var (
-	migrationPlanType = objectType(migrationPlanAttribute.Attributes)
-	migrationEntityT  = objectType(migrationPlanAttribute.Attributes["entities"].(rschema.MapNestedAttribute).NestedObject.Attributes)
-	migrationPatternT = objectType(migrationPlanAttribute.Attributes["access_patterns"].(rschema.MapNestedAttribute).NestedObject.Attributes)
-)
+var migrationPlanType = objectType(migrationPlanAttribute.Attributes)
 
 type migrationPlanModel struct {
 	Phase          types.String                    `tfsdk:"phase"`

@@ -1,0 +1,44 @@
+package keydesign
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// guideDesign is the design of the guide "Migrating a key scheme" (templates/guides), in a phase.
+func guideDesign(phase string) *Input {
+	return &Input{Kind: "keydesign",
+		PartitionKey:   Key{Name: "pk", Type: "S", Template: p("DAY#{day}#SHARD#{shard}")},
+		SortKey:        &Key{Name: "sk", Type: "S", Template: p("EVENT#{event_id}")},
+		Segments:       map[string]Segment{"day": {Kind: KindTime, Granularity: "day"}, "event_id": {Kind: KindID, MaxLength: p(int64(36))}},
+		Sharding:       Sharding{Strategy: StrategyCalculated, Source: "event_id", Count: p(int64(4)), SchemeVersion: p(int64(2))},
+		Traffic:        Traffic{WritesPerSecond: p(2500.0), ReadsPerSecond: p(400.0), ItemSizeBytes: p(int64(800)), ItemCount: p(int64(50_000_000))},
+		AccessPatterns: []AccessPattern{{Name: "events_of_day", Equals: []string{"day"}, ReadsPerSecond: p(20.0), Items: p(int64(100))}},
+		Migration:      &MigrationInput{Phase: phase, From: LayoutInput{PartitionKeyTemplate: p("DAY#{day}"), Sharding: &Sharding{Strategy: StrategyNone}}},
+	}
+}
+
+// TestMigrationGuideShowsTheReports keeps the guide's report excerpts what the report of its designs says.
+func TestMigrationGuideShowsTheReports(t *testing.T) {
+	raw, err := os.ReadFile("../../templates/guides/migrating-a-key-scheme.md.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	excerpts := map[string]string{}
+	for _, m := range regexp.MustCompile("(?s)<!-- report of the guide's design: ([a-z_ ]+) -->\n```text\n(.*?)```").FindAllStringSubmatch(string(raw), -1) {
+		excerpts[m[1]] = m[2]
+	}
+	countChange := guideDesign(PhaseDualWrite)
+	countChange.Sharding.Count, countChange.Sharding.SchemeVersion = p(int64(8)), p(int64(3))
+	countChange.Migration.From = LayoutInput{Sharding: &Sharding{Strategy: StrategyCalculated, Source: "event_id", Count: p(int64(4)), SchemeVersion: p(int64(2))}}
+	for name, in := range map[string]*Input{"dual_write": guideDesign(PhaseDualWrite), "read_new": guideDesign(PhaseReadNew), "count change": countChange} {
+		var b strings.Builder
+		writeMigration(&b, analyze(t, in))
+		want := strings.TrimPrefix(b.String(), "\n")
+		if got, ok := excerpts[name]; !ok || got != want {
+			t.Errorf("the guide's %s excerpt is\n%s\nthe report says\n%s", name, got, want)
+		}
+	}
+}
