@@ -24,7 +24,9 @@ findings := errors | warnings
 #   severity: error
 #   remediation: >-
 #     Declare migration with phase = "dual_write" and the from block the message gives (the prior state's
-#     layout), or keep the templates and sharding the items were written with.
+#     layout), or keep the templates and sharding the items were written with. When the items already are
+#     in the new layout (the old templates described them wrongly), apply the correction once with
+#     enforce = false on the block.
 errors contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
 	some problem in key_change_problems
 }

@@ -239,6 +239,8 @@ func (a *analyzer) validateMigration(entities *entityModel) {
 	}
 	if r := m.BackfillWriteUnitsPerSecond; r != nil && (math.IsNaN(*r) || math.IsInf(*r, 0) || *r <= 0) {
 		a.fail(migrationPath("backfill_write_units_per_second"), "must be a write rate above 0, got %v: omit it to use the headroom the design leaves", *r)
+	} else if r != nil && *r > MaxRequestsPerSecond {
+		a.fail(migrationPath("backfill_write_units_per_second"), "must be at most %s write units per second, got %s", thousands(MaxRequestsPerSecond), thousands(*r))
 	}
 	f := m.From
 	if entities != nil && (f.PartitionKeyTemplate != nil || f.SortKeyTemplate != nil) {

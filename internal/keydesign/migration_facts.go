@@ -412,6 +412,14 @@ func (a *analyzer) backfillRate(doc *Document, md *MigrationDoc, gsiPerTable map
 			headroom: (w*u - production - gsiProduction) / (1 + gsiShare), limit: w,
 			demand: func(rate float64) float64 { return production + gsiProduction + rate*(1+gsiShare) }})
 	}
+	// The Scan's reads beside the production reads, when the item counts give its units per rewrite.
+	if r, name := tableReadLimit(doc); r > 0 && b.ScanReadUnits != nil && b.PutWriteUnits != nil && *b.PutWriteUnits > 0 {
+		perTable := *b.ScanReadUnits / *b.PutWriteUnits
+		prod := ptrValue(c.PeakReadUnits)
+		limits = append(limits, limit{what: name,
+			headroom: (r*u - prod) / perTable, limit: r,
+			demand: func(rate float64) float64 { return prod + rate*perTable }})
+	}
 	for _, g := range doc.Table.GSIs {
 		gw := ptrValue(g.WriteCapacity)
 		if g.OnDemandThroughput != nil && g.OnDemandThroughput.Write != nil {
@@ -525,6 +533,24 @@ func tableWriteLimit(doc *Document) (float64, string) {
 		return float64(*od.Write), "on-demand maximum write throughput"
 	}
 	return float64(OnDemandTableUnitsQuota), onDemandQuotaLimit
+}
+
+// tableReadLimit is the table's read throughput for the backfill's Scan, as tableWriteLimit.
+func tableReadLimit(doc *Document) (float64, string) {
+	t := doc.Table
+	if t.BillingMode == "PROVISIONED" {
+		if as := t.Autoscaling; as != nil && as.Read != nil {
+			return float64(as.Read.Max), "provisioned read capacity (autoscaling maximum)"
+		}
+		if t.ReadCapacity != nil {
+			return float64(*t.ReadCapacity), "provisioned read capacity"
+		}
+		return 0, ""
+	}
+	if od := t.OnDemandThroughput; od != nil && od.Read != nil {
+		return float64(*od.Read), "on-demand maximum read throughput"
+	}
+	return float64(OnDemandTableUnitsQuota), "on-demand table read quota"
 }
 
 // migrationSteps are the steps of a migration in order, with their state against the current phase.

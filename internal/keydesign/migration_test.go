@@ -192,3 +192,30 @@ func TestMigrationUnknownIsNotAnError(t *testing.T) {
 		t.Errorf("migration %+v, unknown %v", doc.Derived.Migration, doc.Unknown)
 	}
 }
+
+func TestMigrationProvisionedTableLimitsTheRate(t *testing.T) {
+	in := shardedMigration(PhaseBackfill)
+	in.BillingMode, in.WriteCapacity, in.ReadCapacity = "PROVISIONED", p(int64(8000)), p(int64(550))
+	doc := analyze(t, in)
+	b := doc.Derived.Migration.Backfill
+	// The production reads of 550 × 0.8 = 440 RCU leave the rest for the Scan, at 976,562.5 RCU per 10M WCU.
+	peak := *doc.Derived.Capacity.PeakReadUnits
+	if want := (440 - peak) / (976562.5 / 1e7); peak >= 440 || !near(b.HeadroomWriteUnitsPerSecond, want) || b.HeadroomLimit != "provisioned read capacity" {
+		t.Errorf("headroom %v (%s), want %v under the read capacity", b.HeadroomWriteUnitsPerSecond, b.HeadroomLimit, want)
+	}
+	in.Migration.BackfillWriteUnitsPerSecond = p(2000.0)
+	b = analyze(t, in).Derived.Migration.Backfill
+	if len(b.Throttles) != 2 || b.Throttles[1].What != "provisioned read capacity" || !near(b.Throttles[1].Demand, peak+2000*976562.5/1e7) {
+		t.Errorf("throttles %+v", b.Throttles)
+	}
+}
+
+// BenchmarkAnalyzeMigration is the guide's migration: the design and its old layout are both analysed.
+func BenchmarkAnalyzeMigration(b *testing.B) {
+	in := guideDesign(PhaseBackfill)
+	for b.Loop() {
+		if _, errs := Analyze(in); len(errs) > 0 {
+			b.Fatal(errs)
+		}
+	}
+}

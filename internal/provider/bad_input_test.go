@@ -118,6 +118,15 @@ var tableBadInputs = []badInput{
   sharding = { strategy = "calculated", count = 4 }`, `DK405`},
 	{"sharding without shard placeholder", `sharding = { strategy = "calculated", source = "order_id", count = 4 }`, `DK403`},
 	{"shard placeholder without sharding", `partition_key = { name = "pk", template = "CUSTOMER#{customer_id}#{shard}" }`, `DK403`},
+	// Migrations.
+	{"unknown migration phase", `migration = { phase = "cutover", from = { partition_key_template = "C#{customer_id}" } }`, `migration\.phase value must be one of`},
+	{"migration from the same layout", `migration = { phase = "dual_write", from = {} }`, `migration\.from: the old layout is the design's own`},
+	{"backfill rate zero", `migration = { phase = "dual_write", from = { partition_key_template = "C#{customer_id}" }, backfill_write_units_per_second = 0 }`,
+		`migration\.backfill_write_units_per_second: must be a write rate above 0`},
+	{"old template malformed", `migration = { phase = "dual_write", from = { partition_key_template = "C#{customer_id" } }`,
+		`migration\.from\.partition_key_template: template .* is malformed`},
+	{"old shard count missing", `migration = { phase = "backfill", from = { sharding = { strategy = "calculated", source = "order_id" } } }`,
+		`migration\.from\.sharding\.count: state the shard count the old items were written with`},
 	// Traffic.
 	{"negative writes", `traffic = { writes_per_second = -1 }`, `traffic\.writes_per_second: must be a finite number ≥ 0`},
 	{"writes beyond any table", `traffic = { writes_per_second = 1e308, item_size_bytes = 409600 }`, `traffic\.writes_per_second: must be at most 1,000,000,000 per second`},

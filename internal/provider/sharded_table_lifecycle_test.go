@@ -188,7 +188,8 @@ func TestAccShardedTableKeyChangeReplaces(t *testing.T) {
 				Check:  created.record(api, name),
 			},
 			{
-				// The sort key template changes, its attribute does not: an update of metadata only.
+				// The sort key template changes (with its migration), its attribute does not: an update of
+				// metadata only.
 				Config: providerBlock(endpoint) + fmt.Sprintf(`
 resource "dynamokeys_sharded_table" "t" {
   name                = %q
@@ -196,6 +197,7 @@ resource "dynamokeys_sharded_table" "t" {
   partition_key       = { name = "pk", template = "CUSTOMER#{customer_id}" }
   sort_key            = { name = "sk", template = "O#{order_id}" }
   segments            = { customer_id = { kind = "id" }, order_id = { kind = "id" } }
+  migration           = { phase = "dual_write", from = { sort_key_template = "ORDER#{order_id}" } }
 }`, name),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(smallAddress, plancheck.ResourceActionUpdate),
@@ -221,8 +223,8 @@ resource "dynamokeys_sharded_table" "t" {
 	})
 }
 
-// TestAccShardedTableTemplateChangeTouchesNothing: a partition key template and traffic change update the
-// design outputs in state and leave the table alone (same TableId, same keys).
+// TestAccShardedTableTemplateChangeTouchesNothing: a partition key template change (with its migration) and a
+// traffic change update the design outputs in state and leave the table alone (same TableId, same keys).
 func TestAccShardedTableTemplateChangeTouchesNothing(t *testing.T) {
 	endpoint := testAccDynoxide(t)
 	api := testAPI(t, endpoint)
@@ -240,8 +242,9 @@ resource "dynamokeys_sharded_table" "t" {
   deletion_protection = false
   partition_key       = { name = "pk", template = "TENANT#{tenant_id}" }
   sort_key            = { name = "sk", template = "ORDER#{order_id}" }
-  segments            = { tenant_id = { kind = "id" }, order_id = { kind = "id" } }
+  segments            = { tenant_id = { kind = "id" }, order_id = { kind = "id" }, customer_id = { kind = "id" } }
   traffic             = { writes_per_second = 100 }
+  migration           = { phase = "dual_write", from = { partition_key_template = "CUSTOMER#{customer_id}" } }
 }`, name),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(smallAddress, plancheck.ResourceActionUpdate),

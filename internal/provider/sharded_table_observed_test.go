@@ -63,7 +63,10 @@ resource "dynamokeys_sharded_table" "t" {
 				ExpectError: expectError(`DK402 shard-scheme-change: the shard count changes from 4 to 8 .* pin sharding.count = 4 to keep the scheme`),
 			},
 			{
-				Config: config(6000, ", count = 8, scheme_version = 2", "6000, hot_key_units_per_second = 2250"),
+				// The new count with a migration from the items' 4 shards (closed by the sharding line's brace).
+				Config: config(6000, `, count = 8, scheme_version = 2 }
+  migration = { phase = "dual_write", from = { sharding = { strategy = "calculated", source = "event_id", count = 4 } }`,
+					"6000, hot_key_units_per_second = 2250"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate),
 				}},

@@ -23,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/dynamo"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
@@ -186,7 +187,8 @@ func (r *shardedTableResource) ModifyPlan(ctx context.Context, req resource.Modi
 			return
 		}
 		priorState = &state
-		if in, diags := designInput(ctx, state); !diags.HasError() {
+		// A plan that replaces the table starts from an empty one: no items to migrate, no scheme to keep.
+		if in, diags := designInput(ctx, state); !diags.HasError() && !replacesTable(ctx, state, plan) {
 			prior, _ = keydesign.Analyze(in)
 			if prior != nil && in.PartitionKey.Template == nil {
 				// An imported table has no recorded design: the scheme its items follow is unknown, so a
@@ -214,6 +216,31 @@ func (r *shardedTableResource) ModifyPlan(ctx context.Context, req resource.Modi
 	validateTagsAll(plan.TagsAll, &resp.Diagnostics)
 	planStreamIdentity(ctx, priorState, &plan, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// replacesTable reports whether the plan replaces the table: the attributes whose plan modifiers require
+// replacement (the framework gives ModifyPlan none of their verdicts) differ between state and plan.
+func replacesTable(ctx context.Context, state, plan shardedTableModel) bool {
+	if !plan.Name.IsUnknown() && !plan.Name.Equal(state.Name) {
+		return true
+	}
+	var sk, pk [2]keyModel
+	for i, v := range []shardedTableModel{state, plan} {
+		if v.PartitionKey.IsUnknown() || v.SortKey.IsUnknown() {
+			return false
+		}
+		if !v.PartitionKey.IsNull() && v.PartitionKey.As(ctx, &pk[i], basetypes.ObjectAsOptions{}).HasError() {
+			return false
+		}
+		if !v.SortKey.IsNull() && v.SortKey.As(ctx, &sk[i], basetypes.ObjectAsOptions{}).HasError() {
+			return false
+		}
+	}
+	sameKey := func(x, y keyModel) bool {
+		return (x.Name.IsUnknown() || y.Name.IsUnknown() || x.Name.Equal(y.Name)) && (x.Type.IsUnknown() || y.Type.IsUnknown() || x.Type.Equal(y.Type))
+	}
+	return !sameKey(pk[0], pk[1]) || state.SortKey.IsNull() != plan.SortKey.IsNull() || !sameKey(sk[0], sk[1]) ||
+		!plan.LocalSecondaryIndexes.IsUnknown() && !lsisEqual(ctx, state.LocalSecondaryIndexes, plan.LocalSecondaryIndexes)
 }
 
 // lsisEqual compares LSI maps as DynamoDB sees them: null and empty maps alike, a null projection_type as
