@@ -56,6 +56,17 @@ key_change_problems contains {"path": ["migration", "from"], "msg": msg} if {
 	)
 }
 
+key_change_problems contains {"path": ["migration", "from"], "msg": msg} if {
+	layouts_comparable
+	not prior_layout_differs
+	prior_from := input.prior.derived.migration.from
+	not same_layout(prior_from, input.derived.migration.from)
+	msg := sprintf(
+		"migration.from changes during the migration (the state is in %q): the items still under the layout it names would be lost to readers. Keep from = %s",
+		[input.prior.derived.migration.phase, prior_from.from],
+	)
+}
+
 # layouts_comparable: both documents state their layout, and the prior one was recorded with a design.
 layouts_comparable if {
 	is_object(input.prior.derived.layout)
@@ -66,9 +77,10 @@ layouts_comparable if {
 
 prior_layout_differs if not same_layout(input.prior.derived.layout, input.derived.layout)
 
+# same_layout: the same keys and routing; the scheme version names a layout but moves no item.
 same_layout(x, y) if {
 	x.keys == y.keys
-	x.sharding == y.sharding
+	object.remove(x.sharding, ["scheme_version"]) == object.remove(y.sharding, ["scheme_version"])
 }
 
 # missed_reads names the access patterns whose key reads change, or says that every read misses.
@@ -144,6 +156,20 @@ phase_problems contains msg if {
 	])
 }
 
+# The block removed before the backfill finished: readers of the new layout miss what it had not rewritten.
+phase_problems contains msg if {
+	not is_object(input.derived.migration)
+	lib.known("derived.migration")
+	layouts_comparable
+	not prior_layout_differs
+	prior := input.prior.derived.migration
+	prior.reached_phase_index < phase_read_new
+	names := sort([p.name | some p in prior.patterns; p.changed])
+	msg := sprintf("the migration block is removed in phase %q, before the backfill finished: readers of %s would miss the items still only under the old keys", [
+		prior.phase, patterns_label(names),
+	])
+}
+
 phase_read_new := 2
 
 phase_done := 3
@@ -152,12 +178,14 @@ phases := ["dual_write", "backfill", "read_new", "done"]
 
 # prior_phase_index is the phase the prior state was in: its migration's, or -1 when the prior state is the
 # old layout itself (the migration starts now).
+# A rollback's furthest phase counts: the backfill it reached stays done.
 prior_phase_index contains i if {
 	is_object(input.derived.migration)
 	lib.known("derived.migration")
 	not "derived.migration" in input.prior.unknown
 	continues_prior_migration
-	i := input.prior.derived.migration.phase_index
+	prior := input.prior.derived.migration
+	i := max([prior.phase_index, prior.reached_phase_index])
 }
 
 prior_phase_index contains -1 if {
@@ -185,12 +213,11 @@ miss_reason(current) := "the backfill has not rewritten yet" if current == phase
 
 miss_reason(current) := "still only under the old keys, and deleted with them" if current == phase_done
 
-default changed_patterns := "the re-keyed entities"
+changed_patterns := patterns_label(sort([p.name | some p in input.derived.migration.patterns; p.changed]))
 
-changed_patterns := sprintf("access patterns %s", [concat(", ", names)]) if {
-	names := sort([p.name | some p in input.derived.migration.patterns; p.changed])
-	count(names) > 0
-}
+default patterns_label(_) := "the re-keyed entities"
+
+patterns_label(names) := sprintf("access patterns %s", [concat(", ", names)]) if count(names) > 0
 
 # METADATA
 # title: Backfill rate

@@ -152,3 +152,41 @@ test_unknown_migration_is_silent if {
 	doc := object.union(plan(null, null), {"unknown": ["derived.migration"]})
 	count(migration.findings) == 0 with input as doc
 }
+
+test_forward_again_after_a_rollback_passes if {
+	back := object.union(in_migration("dual_write", 0), {"reached_phase_index": 2})
+	not "DK407" in fixtures.ids(migration.findings) with input as plan(back, in_migration("read_new", 2))
+}
+
+test_migration_removed_before_the_backfill_finished_is_error if {
+	doc := fixtures.doc({
+		"prior": fixtures.doc({"derived": {"layout": new_layout, "migration": in_migration("backfill", 1)}}),
+		"derived": {"layout": new_layout, "migration": null},
+	})
+	some f in migration.findings with input as doc
+	f.rule == "DK407"
+	contains(f.message, `removed in phase "backfill"`)
+	contains(f.message, "access patterns orders_of_customer")
+}
+
+test_migration_removed_when_done_passes if {
+	doc := fixtures.doc({
+		"prior": fixtures.doc({"derived": {"layout": new_layout, "migration": in_migration("done", 3)}}),
+		"derived": {"layout": new_layout, "migration": null},
+	})
+	count(migration.findings) == 0 with input as doc
+}
+
+test_from_changed_during_the_migration_is_error if {
+	other := object.union(in_migration("read_new", 2), {"from": {"keys": {"": {"pk": "C#{customer_id}"}}, "sharding": unsharded}})
+	some f in migration.findings with input as plan(in_migration("backfill", 1), other)
+	f.rule == "DK406"
+	f.path == ["migration", "from"]
+	contains(f.message, "changes during the migration")
+}
+
+test_scheme_version_alone_is_no_key_change if {
+	bumped := object.union(old_layout, {"sharding": {"scheme_version": 2}})
+	doc := fixtures.doc({"prior": fixtures.doc({"derived": {"layout": old_layout}}), "derived": {"layout": bumped}})
+	count(migration.findings) == 0 with input as doc
+}

@@ -106,6 +106,10 @@ type MigrationEntity struct {
 	OldKeys map[string]string `json:"old_keys"`
 	NewKeys map[string]string `json:"new_keys"`
 	Changed bool              `json:"changed"`
+	// Moves is true when its items get another primary key; a change of index keys alone updates them in
+	// place. KeptShare is the share of them whose key does not change (LayoutOverlap).
+	Moves     bool    `json:"moves"`
+	KeptShare float64 `json:"kept_share"`
 	// Items is the entity's item count (traffic.item_count); nil when not stated.
 	Items *int64 `json:"items"`
 	// Writes are the layouts its writers write, phase by phase.

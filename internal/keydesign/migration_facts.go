@@ -12,6 +12,10 @@ import (
 func (a *analyzer) migrationStage(doc *Document) {
 	m := a.in.Migration
 	if m == nil {
+		if a.migrationUnknown() {
+			// A migration known only after apply: the rules that read it wait for it.
+			doc.Unknown = append(doc.Unknown, "derived.migration")
+		}
 		return
 	}
 	if a.migrationUnknown() || a.old == nil || doc.Derived.Layout == nil || a.old.doc.Derived.Layout == nil {
@@ -27,10 +31,11 @@ func (a *analyzer) migrationStage(doc *Document) {
 	}
 	doc.Derived.Migration = md
 	newL, oldL := doc.Derived.Layout, old.Derived.Layout
-	shardingChanged := oldL.Sharding != newL.Sharding
+	shardingChanged := !sameRouting(oldL.Sharding, newL.Sharding)
 	for _, name := range slices.Sorted(maps.Keys(newL.Keys)) {
 		e := MigrationEntity{Name: name, OldKeys: oldL.Keys[name], NewKeys: newL.Keys[name]}
 		e.Changed = !maps.Equal(e.OldKeys, e.NewKeys) || shardingChanged && (hasShard(e.OldKeys) || hasShard(e.NewKeys))
+		e.Moves = e.Changed && a.primaryKeyMoves(e, shardingChanged)
 		e.Items = a.entityItems(name)
 		for _, phase := range MigrationPhases {
 			layouts := []string{layoutNew}
@@ -50,9 +55,32 @@ func (a *analyzer) migrationStage(doc *Document) {
 	md.Steps = migrationSteps(md)
 }
 
-// SameLayout reports whether two layouts write the same keys with the same routing.
+// primaryKeyMoves reports whether a changed entity's items get another primary key (a table key template
+// or the routing of a sharded partition key changes); otherwise only index keys change, in place.
+func (a *analyzer) primaryKeyMoves(e MigrationEntity, shardingChanged bool) bool {
+	keys := []string{a.in.PartitionKey.Name}
+	if a.in.SortKey != nil {
+		keys = append(keys, a.in.SortKey.Name)
+	}
+	for _, k := range keys {
+		if e.OldKeys[k] != e.NewKeys[k] {
+			return true
+		}
+	}
+	pk := a.in.PartitionKey.Name
+	return shardingChanged && (strings.Contains(e.OldKeys[pk], "{"+ShardPlaceholder+"}") || strings.Contains(e.NewKeys[pk], "{"+ShardPlaceholder+"}"))
+}
+
+// sameRouting compares routings apart from the scheme version, which names a layout but moves no item.
+func sameRouting(x, y Routing) bool {
+	x.SchemeVersion, y.SchemeVersion = 0, 0
+	return x == y
+}
+
+// SameLayout reports whether two layouts write the same keys with the same routing (the scheme version
+// aside).
 func SameLayout(x, y LayoutDoc) bool {
-	if x.Sharding != y.Sharding || len(x.Keys) != len(y.Keys) {
+	if !sameRouting(x.Sharding, y.Sharding) || len(x.Keys) != len(y.Keys) {
 		return false
 	}
 	for name, keys := range x.Keys {
@@ -100,7 +128,11 @@ func (a *analyzer) migrationPatterns(doc, old *Document, md *MigrationDoc) []Mig
 		p.Changed = !slices.Equal(p.OldKey, p.NewKey)
 		p.BothQueriesPerCall = p.NewQueriesPerCall
 		p.BothPartitionReadUnits = p.NewPartitionReadUnits
-		if p.Changed {
+		if p.Changed && sameKeysApartFromShards(p.OldKey, p.NewKey) && md.OldRouting.Width == md.NewRouting.Width {
+			// One template, another count: the keys of the smaller count are among the larger's.
+			p.BothQueriesPerCall = max(p.OldQueriesPerCall, p.NewQueriesPerCall)
+			p.BothPartitionReadUnits = math.Max(p.OldPartitionReadUnits, p.NewPartitionReadUnits)
+		} else if p.Changed {
 			p.BothQueriesPerCall += p.OldQueriesPerCall
 			p.BothPartitionReadUnits = math.Max(p.OldPartitionReadUnits, p.NewPartitionReadUnits)
 		}
@@ -122,6 +154,14 @@ func (a *analyzer) migrationPatterns(doc, old *Document, md *MigrationDoc) []Mig
 		out = append(out, p)
 	}
 	return out
+}
+
+// sameKeysApartFromShards reports whether two patterns' reads differ only in their shard routing.
+func sameKeysApartFromShards(x, y []string) bool {
+	drop := func(reads []string) []string {
+		return slices.DeleteFunc(slices.Clone(reads), func(r string) bool { return strings.HasPrefix(r, "{"+ShardPlaceholder+"}=") })
+	}
+	return slices.Equal(drop(x), drop(y))
 }
 
 // layoutOverlap finds a primary key both layouts can render, for the entities that change. A shard count
@@ -153,8 +193,10 @@ func (a *analyzer) layoutOverlap(doc *Document) *LayoutOverlap {
 		newChars, _ = newM.idCharacters()
 	}
 	md := doc.Derived.Migration
-	for _, e := range md.Entities {
-		if !e.Changed {
+	var first *LayoutOverlap
+	for i := range md.Entities {
+		e := &md.Entities[i]
+		if !e.Moves {
 			continue
 		}
 		oa := build(a.old.a, e.OldKeys, oldChars, md.OldRouting.Width)
@@ -166,15 +208,33 @@ func (a *analyzer) layoutOverlap(doc *Document) *LayoutOverlap {
 		if !ok {
 			continue
 		}
-		o := &LayoutOverlap{Example: exampleKey(example, tableKeys)}
 		or, nr := md.OldRouting, md.NewRouting
 		if maps.Equal(e.OldKeys, e.NewKeys) && or.Algorithm == RoutingAlgorithm && nr.Algorithm == RoutingAlgorithm &&
 			or.Source == nr.Source && or.Width == nr.Width {
-			o.KeptShare = float64(min(or.Count, nr.Count)) / float64(lcm(or.Count, nr.Count))
+			e.KeptShare = float64(min(or.Count, nr.Count)) / float64(lcm(or.Count, nr.Count))
 		}
-		return o
+		if first == nil {
+			first = &LayoutOverlap{Example: exampleKey(example, tableKeys), KeptShare: e.KeptShare}
+		}
 	}
-	return nil
+	return first
+}
+
+// movedResidues is the number of new shards the moved ids land on when a shard count changes from
+// oldCount to newCount on the same template: the suffixes h mod newCount of the hashes whose suffix
+// changes, over one period of both counts (the new count when the period is too long to walk).
+func movedResidues(oldCount, newCount int64) int64 {
+	period := lcm(oldCount, newCount)
+	if period > 1_000_000 {
+		return newCount
+	}
+	seen := map[int64]bool{}
+	for r := range period {
+		if r%oldCount != r%newCount {
+			seen[r%newCount] = true
+		}
+	}
+	return max(int64(len(seen)), 1)
 }
 
 func lcm(x, y int64) int64 {
@@ -255,6 +315,20 @@ func (a *analyzer) itemWrites(doc *Document, entity string) itemWrite {
 	return w
 }
 
+// changedIndexes are the GSIs whose key templates the entity changes, or that it enters or leaves.
+func (a *analyzer) changedIndexes(doc *Document, e MigrationEntity) []string {
+	var out []string
+	for _, g := range doc.Table.GSIs {
+		for _, k := range slices.Concat(g.PartitionKey, g.SortKey) {
+			if e.OldKeys[k.Name] != e.NewKeys[k.Name] {
+				out = append(out, g.Name)
+				break
+			}
+		}
+	}
+	return out
+}
+
 // itemSize is one entity's item size ("" for the table's).
 func (a *analyzer) itemSize(doc *Document, entity string) int64 {
 	if a.entities != nil {
@@ -271,27 +345,35 @@ func (a *analyzer) itemSize(doc *Document, entity string) int64 {
 func (a *analyzer) backfill(doc *Document, md *MigrationDoc) {
 	b := &md.Backfill
 	b.IndexPutWriteUnits, b.IndexDeleteWriteUnits, b.Throttles = map[string]float64{}, map[string]float64{}, []BackfillThrottle{}
-	kept := 0.0
-	if md.Overlap != nil {
-		kept = md.Overlap.KeptShare
-	}
 	var items, scanned, scanBytes, puts, deletes float64
-	countsKnown := true
+	// The rewrites need the moving entities' counts; the Scan every entity's.
+	countsKnown, scanKnown := true, true
 	for _, e := range md.Entities {
 		if e.Items == nil {
-			countsKnown = false
+			scanKnown = false
+			countsKnown = countsKnown && !e.Changed
 			continue
 		}
 		n := float64(*e.Items)
-		size := float64(a.itemSize(doc, e.Name))
 		scanned += n
-		scanBytes += n * size
+		scanBytes += n * float64(a.itemSize(doc, e.Name))
 		if !e.Changed {
 			continue
 		}
-		moved := n * (1 - kept)
-		items += moved
 		put, del := a.itemWrites(doc, e.Name), a.old.a.itemWrites(a.old.doc, e.Name)
+		if !e.Moves {
+			// Only index keys change: each item is updated in place, and each index whose key changes
+			// deletes the old entry and writes the new one.
+			items += n
+			puts += n * put.table
+			for _, g := range a.changedIndexes(doc, e) {
+				b.IndexPutWriteUnits[g] += n * put.gsis[g]
+				b.IndexDeleteWriteUnits[g] += n * del.gsis[g]
+			}
+			continue
+		}
+		moved := n * (1 - e.KeptShare)
+		items += moved
 		puts += moved * put.table
 		deletes += moved * del.table
 		for g, u := range put.gsis {
@@ -299,6 +381,16 @@ func (a *analyzer) backfill(doc *Document, md *MigrationDoc) {
 		}
 		for g, u := range del.gsis {
 			b.IndexDeleteWriteUnits[g] += moved * u
+		}
+	}
+	for g, u := range b.IndexPutWriteUnits {
+		if u == 0 {
+			delete(b.IndexPutWriteUnits, g)
+		}
+	}
+	for g, u := range b.IndexDeleteWriteUnits {
+		if u == 0 {
+			delete(b.IndexDeleteWriteUnits, g)
 		}
 	}
 	// Each GSI's write units per table write unit of the rewrites, weighted by items (1 where a count is
@@ -325,15 +417,16 @@ func (a *analyzer) backfill(doc *Document, md *MigrationDoc) {
 			perTable[g] = w / tableWeighted
 		}
 	}
+	if scanKnown {
+		b.ScannedItems, b.ScanReadUnits = ptr(scanned), ptr(ceilUnits(scanBytes/ReadUnitBytes)*0.5)
+	}
 	if countsKnown {
-		scanUnits := ceilUnits(scanBytes/ReadUnitBytes) * 0.5
-		b.Items, b.ScannedItems, b.ScanReadUnits = ptr(items), ptr(scanned), ptr(scanUnits)
-		b.PutWriteUnits, b.DeleteWriteUnits = ptr(puts), ptr(deletes)
+		b.Items, b.PutWriteUnits, b.DeleteWriteUnits = ptr(items), ptr(puts), ptr(deletes)
 		total := puts + deletes + sumValues(b.IndexPutWriteUnits) + sumValues(b.IndexDeleteWriteUnits)
 		b.WriteUnits = ptr(total)
-		if prices, _, missing := resolvePrices(a.pricingRegion(), a.pricingClass(), a.pricingOverrides()); len(missing) == 0 {
+		if prices, _, missing := resolvePrices(a.pricingRegion(), a.pricingClass(), a.pricingOverrides()); len(missing) == 0 && scanKnown {
 			b.Cost = ptr(roundCents(total/requestUnitsPerMillion*prices.WriteRequestUnitsPerMillion +
-				scanUnits/requestUnitsPerMillion*prices.ReadRequestUnitsPerMillion))
+				*b.ScanReadUnits/requestUnitsPerMillion*prices.ReadRequestUnitsPerMillion))
 		}
 	}
 	a.backfillRate(doc, md, perTable)
@@ -478,7 +571,7 @@ func (a *analyzer) backfillSpread(md *MigrationDoc) float64 {
 	pkName := a.in.PartitionKey.Name
 	spread := 0.0
 	for _, e := range md.Entities {
-		if !e.Changed {
+		if !e.Moves {
 			continue
 		}
 		oldT, err1 := ParseTemplate(e.OldKeys[pkName])
@@ -489,7 +582,11 @@ func (a *analyzer) backfillSpread(md *MigrationDoc) float64 {
 		n := 1.0
 		for _, ph := range newT.Placeholders() {
 			if ph == ShardPlaceholder {
-				if !oldT.HasPlaceholder(ph) || md.OldRouting != md.NewRouting {
+				switch {
+				case e.KeptShare > 0:
+					// The same template with another count: the moved ids land on some of the new shards.
+					n *= float64(movedResidues(md.OldRouting.Count, md.NewRouting.Count))
+				case !oldT.HasPlaceholder(ph) || !sameRouting(md.OldRouting, md.NewRouting):
 					n *= float64(md.NewRouting.Count)
 				}
 				continue

@@ -2,6 +2,7 @@ package keydesign
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -217,5 +218,74 @@ func BenchmarkAnalyzeMigration(b *testing.B) {
 		if _, errs := Analyze(in); len(errs) > 0 {
 			b.Fatal(errs)
 		}
+	}
+}
+
+func TestMigrationIndexKeyOnlyUpdatesInPlace(t *testing.T) {
+	in := customerTable()
+	in.Migration = &MigrationInput{Phase: PhaseBackfill, From: LayoutInput{Entities: map[string]map[string]string{
+		"customer": {"PK": "CUSTOMER#{customer_id}", "SK": "PROFILE", "GSI1PK": "E#{email}", "GSI1SK": "CUSTOMER"}}}}
+	m := analyze(t, in).Derived.Migration
+	b := m.Backfill
+	// 2M profiles of 600 B keep their primary key: one update each, and GSI1 replaces each entry.
+	if m.Entities[0].Moves || *b.Items != 2e6 || *b.PutWriteUnits != 2e6 || *b.DeleteWriteUnits != 0 ||
+		b.IndexPutWriteUnits["GSI1"] != 2e6 || b.IndexDeleteWriteUnits["GSI1"] != 2e6 {
+		t.Errorf("moves %v, items %v, puts %v, deletes %v, GSI1 %v/%v", m.Entities[0].Moves, *b.Items, *b.PutWriteUnits, *b.DeleteWriteUnits,
+			b.IndexPutWriteUnits["GSI1"], b.IndexDeleteWriteUnits["GSI1"])
+	}
+	if m.Overlap != nil {
+		t.Errorf("an update in place is no overlap of layouts: %+v", m.Overlap)
+	}
+}
+
+func TestMigrationKeptShareIsPerEntity(t *testing.T) {
+	in := customerTable()
+	in.Sharding = Sharding{Strategy: StrategyCalculated, Source: "order_id", Count: p(int64(8)), SchemeVersion: p(int64(2))}
+	in.Entities[1].Keys["PK"] = "CUSTOMER#{customer_id}#{shard}"
+	in.Entities[1].Traffic.ItemCount = p(int64(10_000_000))
+	in.Entities[0].Keys["PK"] = "C#{customer_id}"
+	in.Migration = &MigrationInput{Phase: PhaseDualWrite, From: LayoutInput{
+		Sharding: &Sharding{Strategy: StrategyCalculated, Source: "order_id", Count: p(int64(4))},
+		Entities: map[string]map[string]string{"customer": {"PK": "CUSTOMER#{customer_id}", "SK": "PROFILE", "GSI1PK": "EMAIL#{email}", "GSI1SK": "CUSTOMER"}}}}
+	b := analyze(t, in).Derived.Migration.Backfill
+	// Every profile moves; half the orders keep their suffix under 8 shards.
+	if *b.Items != 2e6+5e6 {
+		t.Errorf("items %v, want 7,000,000", *b.Items)
+	}
+}
+
+func TestMovedResidues(t *testing.T) {
+	for _, c := range []struct{ from, to, want int64 }{{4, 8, 4}, {8, 4, 4}, {3, 4, 4}, {2, 4, 2}, {4, 16, 12}} {
+		if got := movedResidues(c.from, c.to); got != c.want {
+			t.Errorf("%d → %d shards: moved ids land on %d shards, want %d", c.from, c.to, got, c.want)
+		}
+	}
+	// Checked against the routing itself: the ids whose suffix changes from 4 to 8 shards use 4 suffixes.
+	seen := map[int64]bool{}
+	for i := range 10000 {
+		id := fmt.Sprintf("event-%d", i)
+		if Shard(id, 4) != Shard(id, 8) {
+			seen[Shard(id, 8)] = true
+		}
+	}
+	if len(seen) != 4 {
+		t.Errorf("moved ids land on %d shards", len(seen))
+	}
+}
+
+func TestMigrationUnknownObjectWaits(t *testing.T) {
+	in := shardedMigration(PhaseBackfill)
+	in.Migration = nil
+	in.Unknown = []Path{{"migration"}}
+	if doc := analyze(t, in); !slices.Contains(doc.Unknown, "derived.migration") {
+		t.Errorf("unknown %v: a migration known after apply must keep DK406 silent", doc.Unknown)
+	}
+}
+
+func TestMigrationSchemeVersionAloneIsNoMove(t *testing.T) {
+	in := shardedMigration(PhaseBackfill)
+	in.Migration.From = LayoutInput{Sharding: &Sharding{Strategy: StrategyCalculated, Source: "event_id", Count: p(int64(4)), SchemeVersion: p(int64(1))}}
+	if _, errs := Analyze(in); len(errs) != 1 || errs[0].Path.String() != "migration.from" {
+		t.Errorf("errors %v: a scheme version alone moves no item", errs)
 	}
 }

@@ -219,15 +219,16 @@ func (r *shardedTableResource) ModifyPlan(ctx context.Context, req resource.Modi
 }
 
 // replacesTable reports whether the plan replaces the table: the attributes whose plan modifiers require
-// replacement (the framework gives ModifyPlan none of their verdicts) differ between state and plan.
+// replacement (the framework gives ModifyPlan none of their verdicts) differ between state and plan. A value
+// unknown at plan time replaces it, as those modifiers decide.
 func replacesTable(ctx context.Context, state, plan shardedTableModel) bool {
-	if !plan.Name.IsUnknown() && !plan.Name.Equal(state.Name) {
+	if !plan.Name.Equal(state.Name) {
 		return true
 	}
 	var sk, pk [2]keyModel
 	for i, v := range []shardedTableModel{state, plan} {
 		if v.PartitionKey.IsUnknown() || v.SortKey.IsUnknown() {
-			return false
+			return true
 		}
 		if !v.PartitionKey.IsNull() && v.PartitionKey.As(ctx, &pk[i], basetypes.ObjectAsOptions{}).HasError() {
 			return false
@@ -236,11 +237,9 @@ func replacesTable(ctx context.Context, state, plan shardedTableModel) bool {
 			return false
 		}
 	}
-	sameKey := func(x, y keyModel) bool {
-		return (x.Name.IsUnknown() || y.Name.IsUnknown() || x.Name.Equal(y.Name)) && (x.Type.IsUnknown() || y.Type.IsUnknown() || x.Type.Equal(y.Type))
-	}
+	sameKey := func(x, y keyModel) bool { return x.Name.Equal(y.Name) && x.Type.Equal(y.Type) }
 	return !sameKey(pk[0], pk[1]) || state.SortKey.IsNull() != plan.SortKey.IsNull() || !sameKey(sk[0], sk[1]) ||
-		!plan.LocalSecondaryIndexes.IsUnknown() && !lsisEqual(ctx, state.LocalSecondaryIndexes, plan.LocalSecondaryIndexes)
+		!lsisEqual(ctx, state.LocalSecondaryIndexes, plan.LocalSecondaryIndexes)
 }
 
 // lsisEqual compares LSI maps as DynamoDB sees them: null and empty maps alike, a null projection_type as
