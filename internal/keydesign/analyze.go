@@ -15,7 +15,8 @@ import (
 // out-of-range numbers) comes back as FieldErrors with the attribute path; design problems are left to
 // the policy rules, which read the derived facts.
 func Analyze(in *Input) (*Document, []*FieldError) {
-	a := analyzer{in: in, unknown: make(map[string]bool, len(in.Unknown))}
+	in, summed := withReplicaWrites(in)
+	a := analyzer{in: in, unknown: make(map[string]bool, len(in.Unknown)), writesFromRegions: summed}
 	for _, p := range in.Unknown {
 		a.unknown[p.String()] = true
 	}
@@ -23,6 +24,7 @@ func Analyze(in *Input) (*Document, []*FieldError) {
 	a.validateBounds()
 	a.validateObserved()
 	a.validateCost()
+	a.validateReplicas()
 	a.validateStructure()
 	a.resolveSegments()
 	entities := a.parseEntities()
@@ -61,6 +63,8 @@ type analyzer struct {
 	entities *entityModel
 	// pk and sk are the key templates the stages read: the table's, or the busiest entity's.
 	pk, sk *Template
+	// writesFromRegions is true when traffic.writes_per_second is the sum of the replica Regions' writes.
+	writesFromRegions bool
 }
 
 func (a *analyzer) fail(path Path, format string, args ...any) {
@@ -170,6 +174,9 @@ var stages = []struct {
 	{"inputs", (*analyzer).inputsStage},
 	// Access patterns matched with the keys (access_patterns_analysis.go): their reads feed capacity.
 	{"patterns", func(a *analyzer, doc *Document) { a.matchAccessPatterns(doc, a.pk, a.sk) }},
+	// The global table's Regions and their writes (replicas.go): every replica performs every Region's
+	// writes, so capacity sizes each Region's partitions by the global figure.
+	{"replicas", (*analyzer).replicasStage},
 	// Units per request, the busiest key's demand, the shard count (capacity.go).
 	{"capacity", func(a *analyzer, doc *Document) { a.capacity(doc, a.pk) }},
 	// The patterns' figures that depend on the shard count.

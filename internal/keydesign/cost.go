@@ -105,6 +105,15 @@ func (a *analyzer) cost(doc *Document) {
 	if a.in.Pricing != nil {
 		p = *a.in.Pricing
 	}
+	est := a.estimate(doc, p)
+	doc.Derived.Cost = est
+	if a.in.Replicas.hasReplicas() && doc.Derived.Replicas != nil && est.Problem == "" {
+		a.replicaCosts(doc, est, p)
+	}
+}
+
+// estimate prices the design in one Region: the pricing Region, or a replica Region (replicas.go).
+func (a *analyzer) estimate(doc *Document, p PricingInput) *CostEstimate {
 	est := &CostEstimate{Region: p.Region, RegionSource: p.RegionSource, TableClass: cmp.Or(p.TableClass, TableClassStandard),
 		Currency: PriceTable.Currency, PricesRetrieved: PriceTable.Retrieved, PointInTimeRecovery: p.PointInTimeRecovery,
 		Indexes: []IndexCost{}, Reads: []ReadCost{}, ItemCount: a.in.Traffic.ItemCount}
@@ -112,14 +121,14 @@ func (a *analyzer) cost(doc *Document) {
 		est.Region, est.RegionSource = defaultPricingRegion, costRegionSourceDefault
 	}
 	est.ChosenMode = chosenMode(doc.Table.BillingMode)
-	doc.Derived.Cost = est
 	prices, source, missing := resolvePrices(est.Region, est.TableClass, p.Prices)
 	if len(missing) > 0 {
 		est.Problem = fmt.Sprintf("the price table has no %s prices for %s (it has %s): give pricing.prices.%s, or a listed pricing.region",
 			est.TableClass, est.Region, strings.Join(slices.Sorted(maps.Keys(PriceTable.Regions)), ", "), strings.Join(missing, ", pricing.prices."))
-		return
+		return est
 	}
 	est.Prices, est.PriceSource = &prices, source
+	est.PriceStatus = priceStatus(est.Region, est.TableClass, p.Prices)
 	m := a.newCostModel(doc, est)
 	m.writes()
 	m.reads()
@@ -128,6 +137,7 @@ func (a *analyzer) cost(doc *Document) {
 	for _, iw := range m.indexes {
 		est.Indexes = append(est.Indexes, *iw.cost)
 	}
+	return est
 }
 
 // hasUnknownUnder reports an unknown path below p (an index's settings, an observation's figures).
