@@ -97,6 +97,8 @@ type ReplicasFacts struct {
 	// write traffic. TTLDeletesPerSecond is the TTL deletes (nil: no TTL), replicated like writes.
 	GlobalWritesPerSecond *float64 `json:"global_writes_per_second"`
 	TTLDeletesPerSecond   *float64 `json:"ttl_deletes_per_second"`
+	// TTL is true when the table uses TTL (DK605: MRSC does not support it).
+	TTL bool `json:"ttl"`
 	// HotKeyWriteUnits is the busiest key's write demand on its partition in every Region: every Region's
 	// writes to it (derived.capacity.hot_key_write_units, which already counts them).
 	HotKeyWriteUnits *float64 `json:"hot_key_write_units"`
@@ -274,7 +276,8 @@ func (a *analyzer) replicasStage(doc *Document) {
 		return
 	}
 	f := &ReplicasFacts{Consistency: cmp.Or(r.Consistency, ConsistencyEventual), Witness: r.Witness,
-		Regions: []ReplicaFacts{}, DuplicateRegions: []string{}, TTLDeletesPerSecond: r.TTLDeletesPerSecond}
+		Regions: []ReplicaFacts{}, DuplicateRegions: []string{}, TTLDeletesPerSecond: r.TTLDeletesPerSecond,
+		TTL: r.TTLDeletesPerSecond != nil}
 	names := slices.Sorted(maps.Keys(r.Regions))
 	f.RegionCount = len(names)
 	if r.Witness != nil {
