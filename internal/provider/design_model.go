@@ -29,6 +29,7 @@ type designInputModel struct {
 	Pricing                types.Object `tfsdk:"pricing"`
 	AccessPatterns         types.Map    `tfsdk:"access_patterns"`
 	Entities               types.Map    `tfsdk:"entities"`
+	Replicas               types.Object `tfsdk:"replicas"`
 }
 
 type keyModel struct {
@@ -302,6 +303,7 @@ func expandDesign(ctx context.Context, m designInputModel) (*keydesign.Input, di
 	in.Entities = e.expandEntities(ctx, m.Entities)
 	in.Observed = e.expandObserved(m.Observed, m.ObservedIndexes)
 	in.Pricing = e.expandPricing(m.Pricing)
+	in.Replicas = e.expandReplicas(m.Replicas)
 	in.AccessPatterns = e.expandAccessPatterns(m.AccessPatterns)
 	in.Unknown = e.unknown
 	return in, e.diags

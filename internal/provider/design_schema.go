@@ -145,6 +145,7 @@ func designInputAttributes() map[string]rschema.Attribute {
 		"pricing":          pricingAttribute(),
 		"access_patterns":  accessPatternsAttribute(),
 		"entities":         entitiesAttribute(),
+		"replicas":         replicasAttribute(),
 	}
 }
 

@@ -111,7 +111,11 @@ func (r *shardedTableResource) Configure(_ context.Context, req resource.Configu
 func (r *shardedTableResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m shardedTableModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || m.BillingMode.IsUnknown() {
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	validateNoReplicas(m.Replicas, &resp.Diagnostics)
+	if m.BillingMode.IsUnknown() {
 		return
 	}
 	provisioned := m.BillingMode.ValueString() == dynamo.BillingProvisioned
