@@ -40,7 +40,9 @@ data "dynamokeys_keydesign" "events" {
 func TestKeydesignDataSourceGlobalTable(t *testing.T) {
 	t.Parallel()
 	ds := "data.dynamokeys_keydesign.events"
-	region := func(name string) tfjsonpath.Path { return tfjsonpath.New("cost").AtMapKey("replica_regions").AtMapKey(name) }
+	region := func(name string) tfjsonpath.Path {
+		return tfjsonpath.New("cost").AtMapKey("replica_regions").AtMapKey(name)
+	}
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
