@@ -291,7 +291,7 @@ mrsc_region_problems contains {"path": regions_path, "msg": msg} if {
 mrsc_region_problems contains {"path": regions_path, "msg": msg} if {
 	sets := {object.get(region_set, region, "") | some region in mrsc_regions} - {""}
 	count(sets) > 1
-	msg := sprintf("an MRSC table cannot span Region sets; its Regions are in %s (%s)", [concat(" and ", sort(sets)), limits.mrsc_docs])
+	msg := sprintf("an MRSC table cannot span Region sets; its Regions are in the %s Region sets (%s)", [concat(", ", sort(sets)), limits.mrsc_docs])
 }
 
 # mrsc_region_labels name the Regions for DK604's message, the witness marked as one.

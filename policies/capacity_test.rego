@@ -230,7 +230,7 @@ test_mrsc_across_region_sets_fails if {
 	msgs := {f.message | some f in capacity.findings; f.rule == "DK604"} with input as doc
 	count(msgs) == 1
 	some msg in msgs
-	contains(msg, "cannot span Region sets; its Regions are in EU and US")
+	contains(msg, "cannot span Region sets; its Regions are in the EU, US Region sets")
 }
 
 test_mrsc_region_outside_every_set_fails if {

@@ -125,7 +125,7 @@ func writeRegionCosts(b *strings.Builder, c *CostEstimate) {
 	for _, r := range c.Replicas {
 		fmt.Fprintf(b, "    %-16s %12s %12s   %s of the writes", r.Region, total(r.OnDemand), total(r.Provisioned), percent(r.WriteShare))
 		if r.ReplicatedTTLDeleteUnits > 0 {
-			fmt.Fprintf(b, ", %s replicated TTL delete units/s", num(r.ReplicatedTTLDeleteUnits))
+			fmt.Fprintf(b, ", %s replicated TTL delete units/s", FormatNumber(r.ReplicatedTTLDeleteUnits))
 		}
 		b.WriteString("\n")
 		if w := r.PriceStatus.Wording(); len(r.PriceStatus.Confirmed) < len(priceNames) {

@@ -2,7 +2,10 @@ package keydesign
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -249,6 +252,35 @@ func TestPriceNotesAndProvenanceAgree(t *testing.T) {
 				estimated != strings.Contains(w, "estimates, not confirmed list prices") {
 				t.Errorf("%s %s: wording %q", region, class, w)
 			}
+		}
+	}
+}
+
+// TestMultiRegionGuideFigures recomputes the multi-region guide's cost per Region and report lines from the
+// price table, to the cent.
+func TestMultiRegionGuideFigures(t *testing.T) {
+	src, err := os.ReadFile("../../templates/guides/multi-region-tables.md.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	guide := string(src)
+	in := globalEvents(600, "us-east-1", "eu-west-1", "ap-northeast-1")
+	in.Traffic.AverageWritesPerSecond = p(900.0)
+	in.Pricing = &PricingInput{Region: "us-east-1"}
+	in.Replicas.TTLDeletesPerSecond = p(50.0)
+	doc := analyze(t, in)
+	for _, r := range doc.Derived.Cost.Replicas {
+		row := fmt.Sprintf("| %s | (2,365.2 M + 87.6 M) / 10^6 × $%s = %s |", r.Region,
+			strconv.FormatFloat(r.Prices.WriteRequestUnitsPerMillion, 'f', -1, 64), usd(r.OnDemand.TableWrites))
+		if !strings.Contains(guide, row) {
+			t.Errorf("the guide lacks the row %q", row)
+		}
+	}
+	report := Report(doc, nil)
+	for _, line := range []string{"writes 1,800/s = 1,850 WCU", "TTL deletes 50/s are replicated too",
+		"ap-northeast-1   600 writes/s made here (33.3%) + 1,233.3/s replicated from the other Regions"} {
+		if !strings.Contains(report, line) || !strings.Contains(guide, line) {
+			t.Errorf("report or guide lacks %q:\n%s", line, report)
 		}
 	}
 }
