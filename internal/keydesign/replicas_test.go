@@ -11,8 +11,10 @@ import (
 )
 
 // globalEvents is a held-out global table: a day-bucketed key (all current writes on one key), 1 KB items,
-// calculated sharding sized from traffic, each Region writing 600 per second.
-func globalEvents(perRegion float64, regions ...string) *Input {
+// calculated sharding sized from traffic, each Region writing 600 per second (without Regions, the table
+// writes 600 per second in one Region).
+func globalEvents(regions ...string) *Input {
+	const perRegion = 600.0
 	in := &Input{
 		Kind: "keydesign", TableName: "events", BillingMode: "PAY_PER_REQUEST",
 		PartitionKey: Key{Name: "pk", Type: "S", Template: p("DAY#{day}#{shard}")},
@@ -38,11 +40,11 @@ func globalEvents(perRegion float64, regions ...string) *Input {
 // TestReplicasPartitionDemandIsGlobal: 600 writes/s in each of three Regions put 1,800 WCU on the current
 // day's key in every Region: three shards at 80% of 1,000 WCU, where one Region alone needs one.
 func TestReplicasPartitionDemandIsGlobal(t *testing.T) {
-	single := analyze(t, globalEvents(600))
+	single := analyze(t, globalEvents())
 	if got := single.Derived.RequiredShards; got != 1 {
 		t.Fatalf("single Region: required shards %d, want 1", got)
 	}
-	doc := analyze(t, globalEvents(600, "us-east-1", "us-east-2", "us-west-2"))
+	doc := analyze(t, globalEvents("us-east-1", "us-east-2", "us-west-2"))
 	c, r := doc.Derived.Capacity, doc.Derived.Replicas
 	if r == nil {
 		t.Fatal("no replica facts")
@@ -70,7 +72,7 @@ func TestReplicasPartitionDemandIsGlobal(t *testing.T) {
 // TestReplicasTTLDeletesAddToThePartitionDemand: TTL deletes are replicated writes in a global table (and
 // cost nothing in a single-Region table).
 func TestReplicasTTLDeletesAddToThePartitionDemand(t *testing.T) {
-	in := globalEvents(600, "us-east-1", "us-east-2")
+	in := globalEvents("us-east-1", "us-east-2")
 	in.Replicas.TTLDeletesPerSecond = p(200.0)
 	doc := analyze(t, in)
 	if got := *doc.Derived.Capacity.HotKeyWriteUnits; got != 1400 {
@@ -86,7 +88,7 @@ func TestReplicasTTLDeletesAddToThePartitionDemand(t *testing.T) {
 func TestSingleRegionDesignKeepsItsFigures(t *testing.T) {
 	for name, in := range map[string]func() *Input{
 		"orders": func() *Input { return pricedOrders("PAY_PER_REQUEST") },
-		"events": func() *Input { return globalEvents(600) },
+		"events": func() *Input { return globalEvents() },
 	} {
 		want, _ := json.Marshal(analyze(t, in()))
 		for _, r := range []*Replicas{{}, {Regions: map[string]ReplicaRegion{}}, {Consistency: ConsistencyEventual}} {
@@ -244,7 +246,7 @@ func TestPriceNotesAndProvenanceAgree(t *testing.T) {
 				t.Errorf("%s %s: note %q, but %d of %d prices are confirmed", region, class, pr.Note, len(pr.Confirmed), len(priceNames))
 			}
 			st := priceStatus(region, class, PriceOverrides{})
-			if !slices.Equal(st.Confirmed, pr.Confirmed) && !(len(st.Confirmed) == 0 && len(pr.Confirmed) == 0) {
+			if !slices.Equal(st.Confirmed, pr.Confirmed) && (len(st.Confirmed) != 0 || len(pr.Confirmed) != 0) {
 				t.Errorf("%s %s: status confirms %v, the table %v", region, class, st.Confirmed, pr.Confirmed)
 			}
 			w := st.Wording()
@@ -264,7 +266,7 @@ func TestMultiRegionGuideFigures(t *testing.T) {
 		t.Fatal(err)
 	}
 	guide := string(src)
-	in := globalEvents(600, "us-east-1", "eu-west-1", "ap-northeast-1")
+	in := globalEvents("us-east-1", "eu-west-1", "ap-northeast-1")
 	in.Traffic.AverageWritesPerSecond = p(900.0)
 	in.Pricing = &PricingInput{Region: "us-east-1"}
 	in.Replicas.TTLDeletesPerSecond = p(50.0)
