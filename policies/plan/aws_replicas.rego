@@ -74,7 +74,19 @@ ttl_enabled(after) if {
 
 else := false
 
+# replicas_unknown holds when a Region, a consistency mode or TTL's enabled is known only after apply, or a
+# whole block list is. A replica's computed attributes (arn, stream_arn, stream_label) are unknown in every
+# create plan and do not count.
 replicas_unknown(au) if {
 	some attr in ["replica", "global_table_witness", "ttl"]
-	holds_unknown(object.get(au, attr, false))
+	au[attr] == true
+}
+
+replicas_unknown(au) if {
+	some [attr, field] in [
+		["replica", "region_name"], ["replica", "consistency_mode"],
+		["global_table_witness", "region_name"], ["ttl", "enabled"],
+	]
+	some block in array_or_empty(object.get(au, attr, []))
+	block[field] == true
 }

@@ -72,6 +72,12 @@ test_a_region_given_twice_fails if {
 	denials == {["DK606", "aws_dynamodb_table.orders"]} with input as {"resource_changes": [global_table([["us-east-1", "EVENTUAL"], ["eu-west-1", "EVENTUAL"]], {})]}
 }
 
+test_computed_replica_attributes_are_not_unknown_regions if {
+	au := {"replica": [{"arn": true, "stream_arn": true, "stream_label": true, "kms_key_arn": true}], "arn": true}
+	t := object.union(global_table([["us-east-2", "STRONG"]], {}), {"change": {"after_unknown": au}})
+	denials == {["DK604", "aws_dynamodb_table.orders"]} with input as {"resource_changes": [t]}
+}
+
 test_unknown_replicas_stay_silent if {
 	t := object.union(global_table([["us-east-2", "STRONG"]], {}), {"change": {"after_unknown": {"replica": [{"region_name": true}]}}})
 	count(denials) == 0 with input as {"resource_changes": [t]}
