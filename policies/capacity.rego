@@ -40,7 +40,8 @@ quota_problems contains {"path": ["traffic", sprintf("%ss_per_second", [kind])],
 	some kind, demand in peak
 	lib.number(demand)
 	demand > limits.on_demand_table_units
-	msg := sprintf("peak %s demand is %s units/s; an on-demand table's default quota is %s", [kind, lib.fmt(demand), lib.fmt(limits.on_demand_table_units)])
+	global := concat("", [lib.global_note | kind == "write"])
+	msg := sprintf("peak %s demand is %s units/s%s; an on-demand table's default quota is %s", [kind, lib.fmt(demand), global, lib.fmt(limits.on_demand_table_units)])
 }
 
 quota_problems contains {"path": ["on_demand_throughput", sprintf("max_%s_request_units", [kind])], "msg": msg} if {

@@ -281,3 +281,10 @@ test_duplicate_region_fails_on_the_replica_block if {
 	f.path == ["replica"]
 	startswith(f.message, "us-east-2 is listed more than once")
 }
+
+test_global_table_quota_says_the_writes_are_global if {
+	doc := global({"derived": {"capacity": {"peak_write_units": 45000}}})
+	some f in capacity.findings with input as doc
+	f.rule == "DK601"
+	contains(f.message, "45,000 units/s (global: each of the 3 replica Regions performs every Region's writes)")
+}

@@ -253,7 +253,8 @@ errors contains lib.finding(rego.metadata.rule(), msg, path) if {
 	]
 	lib.number(item_units)
 	item_units > limit
-	msg := sprintf("one item takes %s %s; a partition serves %s, and sharding the key cannot split a single item", [lib.fmt(item_units), unit, lib.fmt(limit)])
+	global := concat("", [lib.global_note | unit == "WCU"])
+	msg := sprintf("one item takes %s %s%s; a partition serves %s, and sharding the key cannot split a single item", [lib.fmt(item_units), unit, global, lib.fmt(limit)])
 }
 
 # METADATA

@@ -195,3 +195,11 @@ test_gsi_with_unknown_partition_key_stays_silent if {
 	)
 	gsi_findings(hot.warnings) == set() with input as doc
 }
+
+test_global_hot_item_says_the_writes_are_global if {
+	regions := [{"region": "us-east-1"}, {"region": "eu-west-1"}]
+	doc := fixtures.doc({"derived": {"capacity": {"hottest_item_write_units": 1200}, "replicas": {"regions": regions}}})
+	some f in hot.findings with input as doc
+	f.rule == "DK304"
+	startswith(f.message, "one item takes 1,200 WCU (global: each of the 2 replica Regions performs every Region's writes); a partition")
+}
