@@ -46,6 +46,16 @@ func replicasAttribute() rschema.SingleNestedAttribute {
 		}}
 }
 
+// resourceReplicasAttribute is `replicas` on dynamokeys_sharded_table: the same shape, so that a design moved
+// from the data source is read, and refused with the way to go.
+func resourceReplicasAttribute() rschema.SingleNestedAttribute {
+	a := replicasAttribute()
+	a.Description = "Not supported: dynamokeys_sharded_table does not create replicas (no local server runs a global table, so " +
+		"the resource could not test them). Declaring replicas is an error that points to the module " + globalTableModule +
+		", which checks the design with dynamokeys_keydesign and creates the global table with aws_dynamodb_table."
+	return a
+}
+
 type replicasModel struct {
 	Regions             types.Map    `tfsdk:"regions"`
 	Consistency         types.String `tfsdk:"consistency"`

@@ -57,6 +57,7 @@ func (r *shardedTableResource) Metadata(_ context.Context, req resource.Metadata
 func (r *shardedTableResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	attrs := map[string]rschema.Attribute{}
 	maps.Copy(attrs, designInputAttributes())
+	attrs["replicas"] = resourceReplicasAttribute()
 	maps.Copy(attrs, designOutputAttributes())
 	attrs["id"] = rschema.StringAttribute{Computed: true, Description: "The table name.",
 		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
