@@ -105,6 +105,13 @@ func (a *analyzer) cost(doc *Document) {
 	if a.in.Pricing != nil {
 		p = *a.in.Pricing
 	}
+	if r := a.in.Replicas; r.hasReplicas() && len(r.Regions) > 0 {
+		// A global table is priced where it has replicas: a pricing Region that is none of them (the provider's,
+		// or the default) gives way to the first replica Region; pricing.region itself must be one of them.
+		if _, ok := r.Regions[cmp.Or(p.Region, defaultPricingRegion)]; !ok {
+			p.Region, p.RegionSource = slices.Sorted(maps.Keys(r.Regions))[0], costRegionSourceReplicas
+		}
+	}
 	est := a.estimate(doc, p)
 	doc.Derived.Cost = est
 	if a.in.Replicas.hasReplicas() && doc.Derived.Replicas != nil && est.Problem == "" {

@@ -82,7 +82,7 @@ func (a *analyzer) replicaCosts(doc *Document, est *CostEstimate, p PricingInput
 	all := &AllRegionsCost{OnDemand: ptr(0.0), Provisioned: ptr(0.0)}
 	for _, rf := range f.Regions {
 		rp := p
-		rp.Region, rp.RegionSource, rp.Prices = rf.Region, "replicas", a.replicaOverrides(rf.Region)
+		rp.Region, rp.RegionSource, rp.Prices = rf.Region, costRegionSourceReplicas, a.replicaOverrides(rf.Region)
 		r := a.estimate(doc, rp)
 		rc := RegionCost{Region: rf.Region, WriteShare: rf.WriteShare, Prices: r.Prices, PriceSource: r.PriceSource,
 			PriceStatus: r.PriceStatus, OnDemand: r.OnDemand, Provisioned: r.Provisioned}

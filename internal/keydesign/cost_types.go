@@ -19,6 +19,7 @@ const (
 	costRegionSourcePricing      = "pricing"
 	costRegionSourceProvider     = "provider"
 	costRegionSourceDefault      = "default"
+	costRegionSourceReplicas     = "replicas"
 	costPriceSourceTable         = "table"
 	costPriceSourceOverride      = "override"
 	costPriceSourceTableOverride = "table_and_override"

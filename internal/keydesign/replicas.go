@@ -217,6 +217,12 @@ func (a *analyzer) validateReplicas() {
 			a.fail(Path{"replicas", "witness"}, "%q is not an AWS Region code such as us-east-2", *w)
 		}
 	}
+	if p := a.in.Pricing; p != nil && p.RegionSource == "pricing" && len(r.Regions) > 0 && !a.isUnknown("pricing.region") {
+		if _, ok := r.Regions[p.Region]; !ok {
+			a.fail(Path{"pricing", "region"}, "%s is not one of replicas.regions (%s): a global table is priced in its replica Regions",
+				p.Region, strings.Join(slices.Sorted(maps.Keys(r.Regions)), ", "))
+		}
+	}
 	a.validateReplicaPrices()
 }
 

@@ -170,13 +170,14 @@ func TestReplicasBadInputOnItsPath(t *testing.T) {
 		{"region code", &Replicas{Regions: map[string]ReplicaRegion{"Virginia": {}}}, nil, "replicas.regions.Virginia"},
 		{"mixed", &Replicas{Regions: map[string]ReplicaRegion{"us-east-1": {WriteShare: p(0.5)}, "us-east-2": {WritesPerSecond: p(3.0)}}}, nil, "replicas.regions"},
 		{"twice", &Replicas{Regions: map[string]ReplicaRegion{"us-east-1": {WritesPerSecond: p(3.0)}}},
-			func(in *Input) { in.Traffic.WritesPerSecond = p(3.0) }, "traffic.writes_per_second"},
+			func(in *Input) { in.Traffic.WritesPerSecond, in.Traffic.AverageWritesPerSecond = p(3.0), nil }, "traffic.writes_per_second"},
+		{"pricing region elsewhere", &Replicas{Regions: map[string]ReplicaRegion{"eu-west-1": {}, "ap-northeast-1": {}}},
+			func(in *Input) { in.Pricing.RegionSource = "pricing" }, "pricing.region"},
 		{"share range", &Replicas{Regions: map[string]ReplicaRegion{"us-east-1": {WriteShare: p(1.5)}}}, nil, "replicas.regions.us-east-1.write_share"},
 	} {
 		in := pricedOrders("PAY_PER_REQUEST")
 		in.Replicas = tc.r
 		if tc.also != nil {
-			in.Traffic.WritesPerSecond = nil
 			tc.also(in)
 		}
 		_, errs := Analyze(in)
@@ -188,8 +189,15 @@ func TestReplicasBadInputOnItsPath(t *testing.T) {
 			t.Errorf("%s: errors on %v, want one on %s (%v)", tc.name, paths, tc.path, errs)
 		}
 	}
-	// With its prices the Region is priced.
+	// A pricing Region the provider gave (not pricing.region) gives way to the first replica Region.
 	in := pricedOrders("PAY_PER_REQUEST")
+	in.Pricing = &PricingInput{Region: "us-east-1", RegionSource: costRegionSourceProvider}
+	in.Replicas = &Replicas{Regions: map[string]ReplicaRegion{"eu-west-1": {}, "ap-northeast-1": {}}}
+	if c := costOf(t, in); c.Region != "ap-northeast-1" || c.RegionSource != costRegionSourceReplicas {
+		t.Errorf("priced in %s (%s), want ap-northeast-1 from the replicas", c.Region, c.RegionSource)
+	}
+	// With its prices the Region is priced.
+	in = pricedOrders("PAY_PER_REQUEST")
 	price := p(0.5)
 	in.Replicas = &Replicas{Regions: map[string]ReplicaRegion{"us-east-1": {}, "sa-east-1": {Prices: PriceOverrides{
 		WriteRequestUnitsPerMillion: price, ReadRequestUnitsPerMillion: price, WriteCapacityUnitHour: price,
