@@ -294,3 +294,26 @@ func TestMultiRegionGuideFigures(t *testing.T) {
 		}
 	}
 }
+
+// TestReplicasTTLDeletesWithEntities: an entity design's TTL deletes add to the demand as its writes spread:
+// 630 deletes over 6,300 writes add a tenth to the busiest collection's 1,300 WCU.
+func TestReplicasTTLDeletesWithEntities(t *testing.T) {
+	in := &Input{Kind: "keydesign", PartitionKey: Key{Name: "PK", Type: "S"}, SortKey: &Key{Name: "SK", Type: "S"},
+		Segments: map[string]Segment{"day": {Kind: KindTime, Granularity: "day"}, "event_id": {Kind: KindID}, "user_id": {Kind: KindID}},
+		Entities: []Entity{
+			{Name: "click", Keys: map[string]string{"PK": "DAY#{day}", "SK": "CLICK#{event_id}"}, Traffic: EntityTraffic{WritesPerSecond: p(600.0)}},
+			{Name: "view", Keys: map[string]string{"PK": "DAY#{day}", "SK": "VIEW#{event_id}"}, Traffic: EntityTraffic{WritesPerSecond: p(700.0)}},
+			{Name: "user", Keys: map[string]string{"PK": "USER#{user_id}", "SK": "PROFILE"}, Traffic: EntityTraffic{WritesPerSecond: p(5000.0)}},
+		},
+		Replicas: &Replicas{Regions: map[string]ReplicaRegion{"us-east-1": {WriteShare: p(0.5)}, "us-east-2": {WriteShare: p(0.5)}},
+			TTLDeletesPerSecond: p(630.0)}}
+	c := analyze(t, in).Derived.Capacity
+	if !near(*c.HotKeyWriteUnits, 1430) || !near(*c.PeakWriteUnits, 6930) {
+		t.Errorf("hot key %v WCU, peak %v; want 1,430 and 6,930", *c.HotKeyWriteUnits, *c.PeakWriteUnits)
+	}
+	// In one Region the TTL deletes are free and the figures stay.
+	in.Replicas = nil
+	if c := analyze(t, in).Derived.Capacity; *c.HotKeyWriteUnits != 1300 || *c.PeakWriteUnits != 6300 {
+		t.Errorf("single Region: hot key %v, peak %v", *c.HotKeyWriteUnits, *c.PeakWriteUnits)
+	}
+}
