@@ -27,7 +27,7 @@ func pricingAttribute() rschema.SingleNestedAttribute {
 			"the Standard table class; no point-in-time recovery. On dynamokeys_sharded_table " +
 			"the table's own `table_class` and `point_in_time_recovery` apply when these are not set.",
 		Attributes: map[string]rschema.Attribute{
-			"region": optionalString("AWS region whose list prices apply. The price table has " + regionList() +
+			"region": optionalString("AWS region whose prices apply. The price table has " + regionList() +
 				"; another region needs every price in `prices`, else `cost` has no figures and the plan warns."),
 			"table_class":            optionalString("STANDARD or STANDARD_INFREQUENT_ACCESS.", stringvalidator.OneOf(keydesign.TableClasses...)),
 			"point_in_time_recovery": optionalBool("Whether continuous backups (PITR) are priced, per GB-month of the table and its LSIs."),
@@ -135,7 +135,7 @@ var (
 			}}
 	}
 	costAttribute = rschema.SingleNestedAttribute{Computed: true,
-		Description: "What the design costs per month at list prices, on-demand and provisioned side by side, with the basis of the figures. " +
+		Description: "What the design costs per month at the price table's prices (`prices` says which are confirmed list prices), on-demand and provisioned side by side, with the basis of the figures. " +
 			"See the cost guide for every formula.",
 		Attributes: map[string]rschema.Attribute{
 			"region":      computedString("Region priced."),
