@@ -91,7 +91,9 @@ var costInputs = []string{"traffic", "traffic.writes_per_second", "traffic.reads
 	"traffic.read_consistency", "pricing", "target_utilization", "global_secondary_indexes", "local_secondary_indexes",
 	"observed", "observed_indexes", "billing_mode", "read_capacity", "write_capacity", "autoscaling",
 	// dynamokeys_sharded_table's own class and PITR, which price the table unless pricing says.
-	"table_class", "point_in_time_recovery"}
+	"table_class", "point_in_time_recovery",
+	// A global table's Regions, their writes and prices (replicas.go).
+	"replicas"}
 
 // cost fills Derived.Cost.
 func (a *analyzer) cost(doc *Document) {

@@ -275,8 +275,9 @@ func (o PriceOverrides) over(base PriceOverrides) PriceOverrides {
 func (a *analyzer) replicasStage(doc *Document) {
 	r := a.in.Replicas
 	if a.isUnknown("replicas") || a.hasUnknownUnder("replicas") {
+		// The cost stage marks derived.cost (replicas is one of its inputs).
 		doc.Unknown = append(doc.Unknown, "derived.replicas", "derived.capacity", "derived.shard_count",
-			"derived.required_shards", "derived.cost")
+			"derived.required_shards")
 	}
 	if !r.hasReplicas() {
 		return

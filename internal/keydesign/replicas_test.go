@@ -235,6 +235,9 @@ func TestUnknownReplicasAreNotErrors(t *testing.T) {
 			t.Errorf("unknown %v lacks %s", doc.Unknown, want)
 		}
 	}
+	if doc.Derived.Cost != nil {
+		t.Errorf("a cost of unknown Regions: %+v", doc.Derived.Cost)
+	}
 }
 
 // TestPriceNotesAndProvenanceAgree keeps the price table's notes and the provenance the report prints in
