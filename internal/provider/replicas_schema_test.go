@@ -2,13 +2,20 @@ package provider
 
 import (
 	"fmt"
+	"math/big"
 	"regexp"
+	"slices"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
 )
 
 // globalEventLog is a held-out global table: 600 writes/s of 1 KB items in each of three US Regions on a
@@ -88,4 +95,42 @@ func TestKeydesignDataSourceSingleRegionHasNoRegionCosts(t *testing.T) {
 			},
 		}},
 	})
+}
+
+// TestUnknownReplicasAreNotErrors: replicas, or one Region's share, known only at apply leave the replica
+// facts, the capacity and the cost unknown, without an error.
+func TestUnknownReplicasAreNotErrors(t *testing.T) {
+	replicasType := objectType(replicasAttribute().Attributes)
+	regionType := replicasType.AttrTypes["regions"].(types.MapType).ElemType.(types.ObjectType)
+	pricesType := regionType.AttrTypes["prices"].(types.ObjectType)
+	region := func(share types.Number) attr.Value {
+		return types.ObjectValueMust(regionType.AttrTypes, map[string]attr.Value{
+			"write_share": share, "writes_per_second": types.NumberNull(), "prices": types.ObjectNull(pricesType.AttrTypes)})
+	}
+	partlyKnown := types.ObjectValueMust(replicasType.AttrTypes, map[string]attr.Value{
+		"regions": types.MapValueMust(regionType, map[string]attr.Value{
+			"us-east-1": region(types.NumberUnknown()), "us-east-2": region(types.NumberValue(big.NewFloat(0.5)))}),
+		"consistency": types.StringValue("strong"), "witness": types.StringNull(), "ttl_deletes_per_second": types.NumberNull(),
+	})
+	for name, v := range map[string]types.Object{"unknown": types.ObjectUnknown(replicasType.AttrTypes), "share unknown": partlyKnown} {
+		t.Run(name, func(t *testing.T) {
+			in, diags := expandDesign(t.Context(), designInputModel{
+				PartitionKey: types.ObjectValueMust(objectType(tableKeyAttributes()).AttrTypes, map[string]attr.Value{
+					"name": types.StringValue("pk"), "type": types.StringNull(), "template": types.StringNull()}),
+				Replicas: v,
+			})
+			if diags.HasError() {
+				t.Fatalf("expandDesign: %v", diags)
+			}
+			doc, errs := keydesign.Analyze(in)
+			if len(errs) > 0 {
+				t.Fatalf("Analyze: %v", errs)
+			}
+			for _, want := range []string{"derived.replicas", "derived.capacity", "derived.cost"} {
+				if !slices.Contains(doc.Unknown, want) {
+					t.Errorf("unknown %v lacks %s", doc.Unknown, want)
+				}
+			}
+		})
+	}
 }
