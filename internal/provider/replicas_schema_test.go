@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -101,8 +102,12 @@ func TestKeydesignDataSourceSingleRegionHasNoRegionCosts(t *testing.T) {
 // facts, the capacity and the cost unknown, without an error.
 func TestUnknownReplicasAreNotErrors(t *testing.T) {
 	replicasType := objectType(replicasAttribute().Attributes)
-	regionType := replicasType.AttrTypes["regions"].(types.MapType).ElemType.(types.ObjectType)
-	pricesType := regionType.AttrTypes["prices"].(types.ObjectType)
+	regions, ok := replicasAttribute().Attributes["regions"].(rschema.MapNestedAttribute)
+	if !ok {
+		t.Fatal("replicas.regions is not a map of objects")
+	}
+	regionType := objectType(regions.NestedObject.Attributes)
+	pricesType := objectType(pricesAttributes())
 	region := func(share types.Number) attr.Value {
 		return types.ObjectValueMust(regionType.AttrTypes, map[string]attr.Value{
 			"write_share": share, "writes_per_second": types.NumberNull(), "prices": types.ObjectNull(pricesType.AttrTypes)})
