@@ -575,3 +575,26 @@ resource "aws_dynamodb_table_replica" "eventual_again" {
 		"dynamokeys_dk606 Error main.tf:38,1-41 DK606",
 	)
 }
+
+// TestReplicasOnTheResourceAreInvalid: the provider refuses replicas on dynamokeys_sharded_table, and so does
+// TFLint, on the attribute; on the data source they are read and the MRSC rules run.
+func TestReplicasOnTheResourceAreInvalid(t *testing.T) {
+	t.Parallel()
+	src := `resource "dynamokeys_sharded_table" "orders" {
+  name          = "orders"
+  partition_key = { name = "pk", template = "ORDER#{order_id}" }
+  segments      = { order_id = { kind = "id" } }
+  replicas      = { regions = { "us-east-1" = {}, "eu-west-1" = {} } }
+}
+
+data "dynamokeys_keydesign" "ledger" {
+  partition_key = { name = "pk", template = "ACCOUNT#{account_id}" }
+  segments      = { account_id = { kind = "id" } }
+  replicas      = { regions = { "us-east-1" = {}, "us-east-2" = {} }, consistency = "strong" }
+}
+`
+	assertIssues(t, map[string]string{"main.tf": src},
+		"dynamokeys_invalid_design Error main.tf:5,3-71 dynamokeys:",
+		"dynamokeys_dk604 Error main.tf:11,21-69 DK604",
+	)
+}
