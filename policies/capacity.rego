@@ -307,11 +307,11 @@ mrsc_region_labels := array.concat(
 #   Multi-Region strong consistency does not support local secondary indexes, Time to Live or the transaction
 #   APIs ("Consistency modes",
 #   https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/V2globaltables_HowItWorks.html): the table
-#   fails to create with an LSI or TTL, and every transactional write fails.
+#   fails to create with an LSI or TTL, and every transactional write or read fails.
 # custom:
 #   id: DK605
 #   name: mrsc-features
-#   aws_dynamodb_table: fires there on local_secondary_index and ttl blocks; transactional writes need traffic, which aws_dynamodb_table does not have.
+#   aws_dynamodb_table: fires there on local_secondary_index and ttl blocks; transactional writes and reads need traffic, which aws_dynamodb_table does not have.
 #   severity: error
 #   remediation: >-
 #     Drop what MRSC does not support (move an LSI's queries to a GSI, expire items with a scheduled job,
@@ -336,6 +336,12 @@ mrsc_feature_problems contains {"path": ["traffic", "transactional_writes"], "ms
 	lib.known("traffic.transactional_writes")
 	input.traffic.transactional_writes == true
 	msg := sprintf("the writes are transactional: MRSC global tables do not support the transaction APIs, which fail on an MRSC replica (%s)", [limits.mrsc_docs])
+}
+
+mrsc_feature_problems contains {"path": ["traffic", "read_consistency"], "msg": msg} if {
+	lib.known("traffic.read_consistency")
+	input.traffic.read_consistency == "transactional"
+	msg := sprintf("the reads are transactional: MRSC global tables do not support the transaction APIs, which fail on an MRSC replica (%s)", [limits.mrsc_docs])
 }
 
 default ttl_path := ["replicas", "ttl_deletes_per_second"]

@@ -256,6 +256,14 @@ test_mrsc_with_ttl_and_transactions_fails if {
 	findings == {[["replicas", "ttl_deletes_per_second"], "DK605"], [["traffic", "transactional_writes"], "DK605"]}
 }
 
+test_mrsc_with_transactional_reads_fails if {
+	doc := global({"traffic": {"read_consistency": "transactional"}})
+	some f in capacity.findings with input as doc
+	f.rule == "DK605"
+	f.path == ["traffic", "read_consistency"]
+	startswith(f.message, "the reads are transactional")
+}
+
 test_eventual_with_ttl_lsi_and_transactions_passes if {
 	doc := global({"derived": {"replicas": {"consistency": "eventual", "ttl": true}}, "traffic": {"transactional_writes": true}})
 	count(capacity.findings) == 0 with input as doc
