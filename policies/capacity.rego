@@ -344,6 +344,16 @@ mrsc_feature_problems contains {"path": ["traffic", "read_consistency"], "msg": 
 	msg := sprintf("the reads are transactional: MRSC global tables do not support the transaction APIs, which fail on an MRSC replica (%s)", [limits.mrsc_docs])
 }
 
+mrsc_feature_problems contains {"path": ["access_patterns", pattern.name, "consistency"], "msg": msg} if {
+	lib.known("access_patterns")
+	some pattern in input.access_patterns
+	pattern.consistency == "transactional"
+	msg := sprintf(
+		"access pattern %s reads transactionally: MRSC global tables do not support the transaction APIs, which fail on an MRSC replica (%s)",
+		[pattern.name, limits.mrsc_docs],
+	)
+}
+
 default ttl_path := ["replicas", "ttl_deletes_per_second"]
 
 ttl_path := ["ttl"] if input.kind == "aws_dynamodb_table"

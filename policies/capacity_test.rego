@@ -264,6 +264,12 @@ test_mrsc_with_transactional_reads_fails if {
 	startswith(f.message, "the reads are transactional")
 }
 
+test_mrsc_with_a_transactional_pattern_fails if {
+	doc := global({"access_patterns": [{"name": "balance", "consistency": "transactional"}, {"name": "list", "consistency": "eventual"}]})
+	paths := {f.path | some f in capacity.findings; f.rule == "DK605"} with input as doc
+	paths == {["access_patterns", "balance", "consistency"]}
+}
+
 test_eventual_with_ttl_lsi_and_transactions_passes if {
 	doc := global({"derived": {"replicas": {"consistency": "eventual", "ttl": true}}, "traffic": {"transactional_writes": true}})
 	count(capacity.findings) == 0 with input as doc
