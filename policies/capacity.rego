@@ -40,7 +40,8 @@ quota_problems contains {"path": ["traffic", sprintf("%ss_per_second", [kind])],
 	some kind, demand in peak
 	lib.number(demand)
 	demand > limits.on_demand_table_units
-	msg := sprintf("peak %s demand is %s units/s; an on-demand table's default quota is %s", [kind, lib.fmt(demand), lib.fmt(limits.on_demand_table_units)])
+	global := concat("", [lib.global_note | kind == "write"])
+	msg := sprintf("peak %s demand is %s units/s%s; an on-demand table's default quota is %s", [kind, lib.fmt(demand), global, lib.fmt(limits.on_demand_table_units)])
 }
 
 quota_problems contains {"path": ["on_demand_throughput", sprintf("max_%s_request_units", [kind])], "msg": msg} if {
@@ -230,4 +231,160 @@ provisioned_limit[kind] := {"units": most, "name": sprintf("%s_capacity", [kind]
 	not is_number(object.get(input.table, ["autoscaling", kind, "max"], null))
 	most := input.table[sprintf("%s_capacity", [kind])]
 	is_number(most)
+}
+
+# replicas are the facts of a global table (replicas.go; the plan adapter's for aws_dynamodb_table): its
+# Regions, witness and consistency.
+replicas := input.derived.replicas
+
+# strong holds for a known global table with multi-Region strong consistency.
+strong if {
+	lib.known("derived.replicas")
+	replicas.consistency == "strong"
+}
+
+# mrsc_regions are the Regions of an MRSC table that the plan names: its replicas and its witness.
+mrsc_regions := array.concat([r.region | some r in replicas.regions; is_string(r.region)], [replicas.witness | is_string(replicas.witness)])
+
+# region_set names the MRSC Region set of each Region that is in one.
+region_set[region] := name if {
+	some name, members in limits.mrsc_region_sets
+	some region in members
+}
+
+default regions_path := ["replicas", "regions"]
+
+regions_path := ["replica"] if input.kind == "aws_dynamodb_table"
+
+# METADATA
+# title: MRSC Regions
+# description: |
+#   A global table with multi-Region strong consistency (MRSC) is deployed in exactly ${mrsc_regions} Regions (three
+#   replicas, or two replicas and a witness), all in one Region set: US, EU or AP, whose Regions the data file
+#   lists (limits.mrsc_region_sets). DynamoDB refuses any other MRSC table, but only at apply ("Consistency modes",
+#   https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/V2globaltables_HowItWorks.html).
+# custom:
+#   id: DK604
+#   name: mrsc-regions
+#   severity: error
+#   remediation: >-
+#     Give the MRSC table exactly three Regions of one Region set: three replicas, or two replicas and a
+#     witness (replicas.witness; global_table_witness on aws_dynamodb_table); or use eventual consistency.
+errors contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
+	strong
+	some problem in mrsc_region_problems
+}
+
+mrsc_region_problems contains {"path": regions_path, "msg": msg} if {
+	replicas.region_count != limits.mrsc_regions
+	msg := sprintf(
+		"multi-Region strong consistency needs exactly %d Regions (three replicas, or two and a witness); this table has %d (%s): DynamoDB refuses it at apply (%s)",
+		[limits.mrsc_regions, replicas.region_count, concat(", ", mrsc_region_labels), limits.mrsc_docs],
+	)
+}
+
+mrsc_region_problems contains {"path": regions_path, "msg": msg} if {
+	some region in mrsc_regions
+	not region_set[region]
+	msg := sprintf("%s is in no MRSC Region set (US, EU, AP): multi-Region strong consistency is not available there (%s)", [region, limits.mrsc_docs])
+}
+
+mrsc_region_problems contains {"path": regions_path, "msg": msg} if {
+	sets := {object.get(region_set, region, "") | some region in mrsc_regions} - {""}
+	count(sets) > 1
+	msg := sprintf("an MRSC table cannot span Region sets; its Regions are in the %s Region sets (%s)", [concat(", ", sort(sets)), limits.mrsc_docs])
+}
+
+# mrsc_region_labels name the Regions for DK604's message, the witness marked as one.
+mrsc_region_labels := array.concat(
+	[r.region | some r in replicas.regions; is_string(r.region)],
+	[sprintf("witness %s", [replicas.witness]) | is_string(replicas.witness)],
+)
+
+# METADATA
+# title: MRSC features
+# description: |
+#   Multi-Region strong consistency does not support local secondary indexes, Time to Live or the transaction
+#   APIs ("Consistency modes",
+#   https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/V2globaltables_HowItWorks.html): the table
+#   fails to create with an LSI or TTL, and every transactional write or read fails.
+# custom:
+#   id: DK605
+#   name: mrsc-features
+#   aws_dynamodb_table: fires there on local_secondary_index and ttl blocks; transactional writes and reads need traffic, which aws_dynamodb_table does not have.
+#   severity: error
+#   remediation: >-
+#     Drop what MRSC does not support (move an LSI's queries to a GSI, expire items with a scheduled job,
+#     write items one by one with conditions), or use eventual consistency.
+errors contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
+	strong
+	some problem in mrsc_feature_problems
+}
+
+mrsc_feature_problems contains {"path": ["local_secondary_indexes", l.name], "msg": msg} if {
+	lib.known("local_secondary_indexes")
+	some l in input.table.lsis
+	msg := sprintf("local secondary index %s: MRSC global tables do not support LSIs (%s)", [l.name, limits.mrsc_docs])
+}
+
+mrsc_feature_problems contains {"path": ttl_path, "msg": msg} if {
+	replicas.ttl == true
+	msg := sprintf("the table uses Time to Live: MRSC global tables do not support TTL (%s)", [limits.mrsc_docs])
+}
+
+mrsc_feature_problems contains {"path": ["traffic", "transactional_writes"], "msg": msg} if {
+	lib.known("traffic.transactional_writes")
+	input.traffic.transactional_writes == true
+	msg := sprintf("the writes are transactional: MRSC global tables do not support the transaction APIs, which fail on an MRSC replica (%s)", [limits.mrsc_docs])
+}
+
+mrsc_feature_problems contains {"path": ["traffic", "read_consistency"], "msg": msg} if {
+	lib.known("traffic.read_consistency")
+	input.traffic.read_consistency == "transactional"
+	msg := sprintf("the reads are transactional: MRSC global tables do not support the transaction APIs, which fail on an MRSC replica (%s)", [limits.mrsc_docs])
+}
+
+mrsc_feature_problems contains {"path": ["access_patterns", pattern.name, "consistency"], "msg": msg} if {
+	lib.known("access_patterns")
+	some pattern in input.access_patterns
+	pattern.consistency == "transactional"
+	msg := sprintf(
+		"access pattern %s reads transactionally: MRSC global tables do not support the transaction APIs, which fail on an MRSC replica (%s)",
+		[pattern.name, limits.mrsc_docs],
+	)
+}
+
+default ttl_path := ["replicas", "ttl_deletes_per_second"]
+
+ttl_path := ["ttl"] if input.kind == "aws_dynamodb_table"
+
+# METADATA
+# title: Replica write shares
+# description: |
+#   Every replica performs every Region's writes, so the design splits traffic.writes_per_second over the
+#   Regions by their write_share: shares that do not sum to 1 price and size the table for writes it does
+#   not have, or leave some out; and a Region listed twice is one replica (a global table has one replica
+#   per Region, V2globaltables_HowItWorks.html).
+# custom:
+#   id: DK606
+#   name: replica-write-shares
+#   aws_dynamodb_table: fires there on a Region given twice (two replica blocks, or a replica block and the table's own Region); write shares need the design.
+#   severity: error
+#   remediation: Make the Regions' write_share sum to 1 (or give each Region its writes_per_second), and list each Region once.
+errors contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if {
+	lib.known("derived.replicas")
+	some problem in share_problems
+}
+
+share_problems contains {"path": ["replicas", "regions"], "msg": msg} if {
+	replicas.write_shares_sum_to_one == false
+	msg := sprintf(
+		"the Regions' write shares sum to %s, not 100%%: every replica performs all the writes, so the shares must split them whole",
+		[lib.percent(replicas.write_share_sum)],
+	)
+}
+
+share_problems contains {"path": regions_path, "msg": msg} if {
+	some region in replicas.duplicate_regions
+	msg := sprintf("%s is listed more than once: a global table has one replica per Region", [region])
 }

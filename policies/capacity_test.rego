@@ -182,3 +182,123 @@ test_index_demand_unknown_stays_silent if {
 	doc := object.union(with_index({"peak_write_units": 2500, "on_demand_throughput": {"write": 1500, "read": null}}, {}), {"unknown": ["global_secondary_indexes"]})
 	count(capacity.findings) == 0 with input as doc
 }
+
+# global is a design document of a global table: three US Regions (a witness counted) with equal write shares.
+global(overrides) := fixtures.doc(object.union(
+	{"derived": {"replicas": {
+		"consistency": "strong", "witness": null, "region_count": 3, "duplicate_regions": [],
+		"regions": [
+			{"region": "us-east-1", "write_share": 0.4, "region_set": "US"},
+			{"region": "us-east-2", "write_share": 0.3, "region_set": "US"},
+			{"region": "us-west-2", "write_share": 0.3, "region_set": "US"},
+		],
+		"write_share_sum": 1, "write_shares_sum_to_one": true, "writes_basis": "write_share",
+		"global_writes_per_second": 100, "ttl_deletes_per_second": null, "ttl": false, "hot_key_write_units": 0,
+	}}},
+	overrides,
+))
+
+two_regions := [{"region": "us-east-1", "write_share": 0.5, "region_set": "US"}, {"region": "us-east-2", "write_share": 0.5, "region_set": "US"}]
+
+test_mrsc_three_regions_in_one_set_passes if {
+	count(capacity.findings) == 0 with input as global({})
+}
+
+test_mrsc_two_and_a_witness_passes if {
+	doc := global({"derived": {"replicas": {"regions": two_regions, "witness": "us-west-2", "region_count": 3}}})
+	count(capacity.findings) == 0 with input as doc
+}
+
+test_mrsc_two_regions_fail if {
+	doc := global({"derived": {"replicas": {"regions": two_regions, "region_count": 2}}})
+	some f in capacity.findings with input as doc
+	f.rule == "DK604"
+	f.severity == "error"
+	f.path == ["replicas", "regions"]
+	contains(f.message, "exactly 3 Regions")
+	contains(f.message, "this table has 2 (us-east-1, us-east-2)")
+	contains(f.message, "V2globaltables_HowItWorks.html")
+}
+
+test_eventual_two_regions_pass if {
+	doc := global({"derived": {"replicas": {"consistency": "eventual", "regions": two_regions, "region_count": 2}}})
+	count(capacity.findings) == 0 with input as doc
+}
+
+test_mrsc_across_region_sets_fails if {
+	doc := global({"derived": {"replicas": {"regions": two_regions, "witness": "eu-west-1", "region_count": 3}}})
+	msgs := {f.message | some f in capacity.findings; f.rule == "DK604"} with input as doc
+	count(msgs) == 1
+	some msg in msgs
+	contains(msg, "cannot span Region sets; its Regions are in the EU, US Region sets")
+}
+
+test_mrsc_region_outside_every_set_fails if {
+	regions := array.concat(two_regions, [{"region": "sa-east-1", "write_share": 0, "region_set": ""}])
+	doc := global({"derived": {"replicas": {"regions": regions}}})
+	some f in capacity.findings with input as doc
+	f.rule == "DK604"
+	startswith(f.message, "sa-east-1 is in no MRSC Region set")
+}
+
+test_mrsc_with_an_lsi_fails if {
+	lsi := {"name": "by_date", "sort_key": {"name": "d", "type": "S", "cardinality": null}, "projection_type": "ALL", "non_key_attributes": []}
+	doc := global({"table": {"lsis": [lsi]}})
+	some f in capacity.findings with input as doc
+	f.rule == "DK605"
+	f.path == ["local_secondary_indexes", "by_date"]
+	contains(f.message, "do not support LSIs")
+}
+
+test_mrsc_with_ttl_and_transactions_fails if {
+	doc := global({"derived": {"replicas": {"ttl": true}}, "traffic": {"transactional_writes": true}})
+	findings := {[f.path, f.rule] | some f in capacity.findings} with input as doc
+	findings == {[["replicas", "ttl_deletes_per_second"], "DK605"], [["traffic", "transactional_writes"], "DK605"]}
+}
+
+test_mrsc_with_transactional_reads_fails if {
+	doc := global({"traffic": {"read_consistency": "transactional"}})
+	some f in capacity.findings with input as doc
+	f.rule == "DK605"
+	f.path == ["traffic", "read_consistency"]
+	startswith(f.message, "the reads are transactional")
+}
+
+test_mrsc_with_a_transactional_pattern_fails if {
+	doc := global({"access_patterns": [{"name": "balance", "consistency": "transactional"}, {"name": "list", "consistency": "eventual"}]})
+	paths := {f.path | some f in capacity.findings; f.rule == "DK605"} with input as doc
+	paths == {["access_patterns", "balance", "consistency"]}
+}
+
+test_eventual_with_ttl_lsi_and_transactions_passes if {
+	doc := global({"derived": {"replicas": {"consistency": "eventual", "ttl": true}}, "traffic": {"transactional_writes": true}})
+	count(capacity.findings) == 0 with input as doc
+}
+
+test_unknown_replicas_stay_silent if {
+	doc := global({"derived": {"replicas": {"regions": two_regions, "region_count": 2, "write_shares_sum_to_one": false}}, "unknown": ["derived.replicas"]})
+	count(capacity.findings) == 0 with input as doc
+}
+
+test_write_shares_not_summing_to_one_fail if {
+	doc := global({"derived": {"replicas": {"consistency": "eventual", "write_share_sum": 0.8, "write_shares_sum_to_one": false}}})
+	some f in capacity.findings with input as doc
+	f.rule == "DK606"
+	f.severity == "error"
+	contains(f.message, "sum to 80%, not 100%")
+}
+
+test_duplicate_region_fails_on_the_replica_block if {
+	doc := global({"kind": "aws_dynamodb_table", "derived": {"replicas": {"consistency": "eventual", "duplicate_regions": ["us-east-2"]}}})
+	some f in capacity.findings with input as doc
+	f.rule == "DK606"
+	f.path == ["replica"]
+	startswith(f.message, "us-east-2 is listed more than once")
+}
+
+test_global_table_quota_says_the_writes_are_global if {
+	doc := global({"derived": {"capacity": {"peak_write_units": 45000}}})
+	some f in capacity.findings with input as doc
+	f.rule == "DK601"
+	contains(f.message, "45,000 units/s (global: each of the 3 replica Regions performs every Region's writes)")
+}

@@ -100,6 +100,12 @@ type Limits struct {
 	// MaxPriceUSD bounds each pricing.prices override: far above any list price (cents per unit), so that
 	// every cost stays a finite number.
 	MaxPriceUSD float64 `json:"max_price_usd"`
+	// Multi-Region strong consistency (DK604, DK605): the Regions an MRSC global table must span (replicas
+	// and witness together), the Region sets it cannot leave, and the AWS page that states both (global
+	// tables' "Consistency modes").
+	MRSCRegions    int64               `json:"mrsc_regions"`
+	MRSCRegionSets map[string][]string `json:"mrsc_region_sets"`
+	MRSCDocs       string              `json:"mrsc_docs"`
 }
 
 // Pricing is the dated, sourced DynamoDB price table the cost model reads: list prices per region and
@@ -123,6 +129,10 @@ type Prices struct {
 	StorageGBMonth              float64 `json:"storage_gb_month"`
 	PITRGBMonth                 float64 `json:"pitr_gb_month"`
 	Note                        string  `json:"note"`
+	// Confirmed names the prices (by their keys above) confirmed as list prices from the sources on the
+	// table's retrieved date; the others are estimates (scaled from another region or class, or not
+	// confirmed), which Note explains. The report and cost output say which is which.
+	Confirmed []string `json:"confirmed"`
 }
 
 // Bundle is the data file, decoded once. A malformed file is a build defect: the tests of every package

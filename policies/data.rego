@@ -3,7 +3,7 @@
 # the entry points refuse to evaluate a plan without them (lib.data_problem).
 package dynamokeys
 
-data_format := 3
+data_format := 4
 
 version := "dev"
 
@@ -58,6 +58,26 @@ limits := {
 	"hours_per_month": 730,
 	"backfill_max_hours": 72,
 	"max_price_usd": 1000000,
+	"mrsc_regions": 3,
+	"mrsc_region_sets": {
+		"AP": [
+			"ap-northeast-1",
+			"ap-northeast-2",
+			"ap-northeast-3",
+		],
+		"EU": [
+			"eu-central-1",
+			"eu-west-1",
+			"eu-west-2",
+			"eu-west-3",
+		],
+		"US": [
+			"us-east-1",
+			"us-east-2",
+			"us-west-2",
+		],
+	},
+	"mrsc_docs": "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/V2globaltables_HowItWorks.html#V2globaltables_HowItWorks.consistency-modes",
 }
 
 pricing := {
@@ -79,6 +99,7 @@ pricing := {
 				"storage_gb_month": 0.285,
 				"pitr_gb_month": 0.228,
 				"note": "Last published Tokyo list prices, on-demand halved in 2024; not confirmed from a stored source.",
+				"confirmed": [],
 			},
 			"STANDARD_INFREQUENT_ACCESS": {
 				"write_request_units_per_million": 0.891813,
@@ -88,6 +109,7 @@ pricing := {
 				"storage_gb_month": 0.114,
 				"pitr_gb_month": 0.228,
 				"note": "Scaled from us-east-1 Standard-IA by the region's ratio; not confirmed.",
+				"confirmed": [],
 			},
 		},
 		"eu-west-1": {
@@ -99,6 +121,11 @@ pricing := {
 				"storage_gb_month": 0.283,
 				"pitr_gb_month": 0.2264,
 				"note": "Capacity, storage and pre-2024 on-demand confirmed; on-demand halved; PITR scaled, not confirmed.",
+				"confirmed": [
+					"write_capacity_unit_hour",
+					"read_capacity_unit_hour",
+					"storage_gb_month",
+				],
 			},
 			"STANDARD_INFREQUENT_ACCESS": {
 				"write_request_units_per_million": 0.883438,
@@ -108,6 +135,7 @@ pricing := {
 				"storage_gb_month": 0.1132,
 				"pitr_gb_month": 0.2264,
 				"note": "Scaled from us-east-1 Standard-IA by the region's ratio; not confirmed.",
+				"confirmed": [],
 			},
 		},
 		"us-east-1": {
@@ -119,6 +147,12 @@ pricing := {
 				"storage_gb_month": 0.25,
 				"pitr_gb_month": 0.2,
 				"note": "Request and capacity prices confirmed from copies quoting AWS; storage and PITR not confirmed.",
+				"confirmed": [
+					"write_request_units_per_million",
+					"read_request_units_per_million",
+					"write_capacity_unit_hour",
+					"read_capacity_unit_hour",
+				],
 			},
 			"STANDARD_INFREQUENT_ACCESS": {
 				"write_request_units_per_million": 0.78125,
@@ -128,6 +162,51 @@ pricing := {
 				"storage_gb_month": 0.1,
 				"pitr_gb_month": 0.2,
 				"note": "Not confirmed from a stored source.",
+				"confirmed": [],
+			},
+		},
+		"us-east-2": {
+			"STANDARD": {
+				"write_request_units_per_million": 0.625,
+				"read_request_units_per_million": 0.125,
+				"write_capacity_unit_hour": 0.00065,
+				"read_capacity_unit_hour": 0.00013,
+				"storage_gb_month": 0.25,
+				"pitr_gb_month": 0.2,
+				"note": "Taken as us-east-1's, which AWS lists at the same prices; not confirmed from a stored source.",
+				"confirmed": [],
+			},
+			"STANDARD_INFREQUENT_ACCESS": {
+				"write_request_units_per_million": 0.78125,
+				"read_request_units_per_million": 0.15625,
+				"write_capacity_unit_hour": 0.00081,
+				"read_capacity_unit_hour": 0.00016,
+				"storage_gb_month": 0.1,
+				"pitr_gb_month": 0.2,
+				"note": "Taken as us-east-1's, which AWS lists at the same prices; not confirmed from a stored source.",
+				"confirmed": [],
+			},
+		},
+		"us-west-2": {
+			"STANDARD": {
+				"write_request_units_per_million": 0.625,
+				"read_request_units_per_million": 0.125,
+				"write_capacity_unit_hour": 0.00065,
+				"read_capacity_unit_hour": 0.00013,
+				"storage_gb_month": 0.25,
+				"pitr_gb_month": 0.2,
+				"note": "Taken as us-east-1's, which AWS lists at the same prices; not confirmed from a stored source.",
+				"confirmed": [],
+			},
+			"STANDARD_INFREQUENT_ACCESS": {
+				"write_request_units_per_million": 0.78125,
+				"read_request_units_per_million": 0.15625,
+				"write_capacity_unit_hour": 0.00081,
+				"read_capacity_unit_hour": 0.00016,
+				"storage_gb_month": 0.1,
+				"pitr_gb_month": 0.2,
+				"note": "Taken as us-east-1's, which AWS lists at the same prices; not confirmed from a stored source.",
+				"confirmed": [],
 			},
 		},
 	},

@@ -63,8 +63,9 @@ errors contains lib.finding_case(time_bucket_partition_key, "over-limit", msg, l
 	time_bucket_without_shard
 	some d in demand
 	d.units > d.limit
-	msg := sprintf("every current write lands in the current time bucket: %s %s on one key%s, a partition serves %s; shard it into at least %d shards", [
-		lib.fmt(d.units), d.unit, lib.collection_note, lib.fmt(d.limit), input.derived.required_shards,
+	global := concat("", [lib.global_note | d.unit == "WCU"])
+	msg := sprintf("every current write lands in the current time bucket: %s %s on one key%s%s, a partition serves %s; shard it into at least %d shards", [
+		lib.fmt(d.units), d.unit, lib.collection_note, global, lib.fmt(d.limit), input.derived.required_shards,
 	])
 }
 
@@ -224,8 +225,9 @@ errors contains lib.finding(rego.metadata.rule(), msg, lib.key_path(shard_path, 
 	]
 	lib.number(per_shard)
 	per_shard > limit
-	msg := sprintf("the busiest key%s needs %s %s per shard across %d shard(s); a partition serves %s: use at least %d shards", [
-		lib.collection_note, lib.fmt(per_shard), unit, input.derived.shard_count, lib.fmt(limit), input.derived.required_shards,
+	global := concat("", [lib.global_note | unit == "WCU"])
+	msg := sprintf("the busiest key%s needs %s %s per shard across %d shard(s)%s; a partition serves %s: use at least %d shards", [
+		lib.collection_note, lib.fmt(per_shard), unit, input.derived.shard_count, global, lib.fmt(limit), input.derived.required_shards,
 	])
 }
 
@@ -251,7 +253,8 @@ errors contains lib.finding(rego.metadata.rule(), msg, path) if {
 	]
 	lib.number(item_units)
 	item_units > limit
-	msg := sprintf("one item takes %s %s; a partition serves %s, and sharding the key cannot split a single item", [lib.fmt(item_units), unit, lib.fmt(limit)])
+	global := concat("", [lib.global_note | unit == "WCU"])
+	msg := sprintf("one item takes %s %s%s; a partition serves %s, and sharding the key cannot split a single item", [lib.fmt(item_units), unit, global, lib.fmt(limit)])
 }
 
 # METADATA

@@ -67,6 +67,23 @@ test_1001_wcu_per_shard_is_error_naming_shards if {
 	f.path == ["partition_key", "template"]
 }
 
+test_global_hot_key_says_the_demand_is_global if {
+	regions := [{"region": "us-east-1"}, {"region": "eu-west-1"}, {"region": "ap-northeast-1"}]
+	doc := fixtures.doc({"derived": {"capacity": {"per_shard_write_units": 1800, "per_shard_read_units": 3001}, "required_shards": 3, "replicas": {"regions": regions}}})
+	messages := {f.message | some f in hot.findings; f.rule == "DK303"} with input as doc
+	count(messages) == 2
+	some write in messages
+	contains(write, "1,800 WCU per shard across 1 shard(s) (global: each of the 3 replica Regions performs every Region's writes)")
+	some read in messages
+	contains(read, "3,001 RCU per shard across 1 shard(s); a partition")
+}
+
+test_single_region_hot_key_has_no_global_note if {
+	doc := fixtures.doc({"derived": {"capacity": {"per_shard_write_units": 1800}, "required_shards": 3}})
+	some f in hot.findings with input as doc
+	f.message == "the busiest key needs 1,800 WCU per shard across 1 shard(s); a partition serves 1,000: use at least 3 shards"
+}
+
 test_sharded_hot_key_points_at_count if {
 	doc := fixtures.doc({"sharding": {"strategy": "calculated"}, "derived": {"capacity": {"per_shard_write_units": 1500}, "shard_count": 2, "required_shards": 4}})
 	some f in hot.findings with input as doc
@@ -177,4 +194,12 @@ test_gsi_with_unknown_partition_key_stays_silent if {
 		{"unknown": ["global_secondary_indexes.by_state"]},
 	)
 	gsi_findings(hot.warnings) == set() with input as doc
+}
+
+test_global_hot_item_says_the_writes_are_global if {
+	regions := [{"region": "us-east-1"}, {"region": "eu-west-1"}]
+	doc := fixtures.doc({"derived": {"capacity": {"hottest_item_write_units": 1200}, "replicas": {"regions": regions}}})
+	some f in hot.findings with input as doc
+	f.rule == "DK304"
+	startswith(f.message, "one item takes 1,200 WCU (global: each of the 2 replica Regions performs every Region's writes); a partition")
 }

@@ -22,7 +22,9 @@ func Analyze(in *Input) (*Document, []*FieldError) {
 // analyzeInput is Analyze, also returning the analyzer (the entity model), which a migration reads of its
 // old layout.
 func analyzeInput(in *Input) (*analyzer, *Document, []*FieldError) {
-	a := &analyzer{in: in, given: in, unknown: make(map[string]bool, len(in.Unknown))}
+	given := in
+	in, summed := withReplicaWrites(in)
+	a := &analyzer{in: in, given: given, unknown: make(map[string]bool, len(in.Unknown)), writesFromRegions: summed}
 	for _, p := range in.Unknown {
 		a.unknown[p.String()] = true
 	}
@@ -30,6 +32,7 @@ func analyzeInput(in *Input) (*analyzer, *Document, []*FieldError) {
 	a.validateBounds()
 	a.validateObserved()
 	a.validateCost()
+	a.validateReplicas()
 	a.validateStructure()
 	a.resolveSegments()
 	entities := a.parseEntities()
@@ -78,6 +81,8 @@ type analyzer struct {
 	given *Input
 	// old is a migration's old layout, analysed as a design of its own (migration.go).
 	old *oldLayout
+	// writesFromRegions is true when traffic.writes_per_second is the sum of the replica Regions' writes.
+	writesFromRegions bool
 }
 
 func (a *analyzer) fail(path Path, format string, args ...any) {
@@ -187,6 +192,9 @@ var stages = []struct {
 	{"inputs", (*analyzer).inputsStage},
 	// Access patterns matched with the keys (access_patterns_analysis.go): their reads feed capacity.
 	{"patterns", func(a *analyzer, doc *Document) { a.matchAccessPatterns(doc, a.pk, a.sk) }},
+	// The global table's Regions and their writes (replicas.go): every replica performs every Region's
+	// writes, so capacity sizes each Region's partitions by the global figure.
+	{"replicas", (*analyzer).replicasStage},
 	// Units per request, the busiest key's demand, the shard count (capacity.go).
 	{"capacity", func(a *analyzer, doc *Document) { a.capacity(doc, a.pk) }},
 	// The patterns' figures that depend on the shard count.

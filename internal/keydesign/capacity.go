@@ -151,7 +151,8 @@ func (a *analyzer) capacity(doc *Document, pk *Template) {
 
 	var hotW, hotR float64
 	if t.WritesPerSecond != nil {
-		c.PeakWriteUnits = ptr(*t.WritesPerSecond * c.WriteUnitsPerWrite)
+		// With replicas, the writes are every Region's (replicas.go), and the TTL deletes are replicated too.
+		c.PeakWriteUnits = ptr((*t.WritesPerSecond + a.replicaTTLDeletes()) * c.WriteUnitsPerWrite)
 		hotW = *c.PeakWriteUnits * c.HotKeyShare
 		c.HotKeyWriteUnits = ptr(hotW)
 	}
@@ -196,6 +197,9 @@ func (a *analyzer) capacity(doc *Document, pk *Template) {
 		c.PerShardReadUnits = ptr(*c.HotKeyReadUnits / shards)
 	}
 	c.ReadFanout = d.ShardCount
+	if d.Replicas != nil {
+		d.Replicas.HotKeyWriteUnits = c.HotKeyWriteUnits
+	}
 	// Derived numbers built from unknown inputs are unknown too, so rules on them stay silent.
 	for _, p := range []string{"traffic", "traffic.writes_per_second", "traffic.reads_per_second", "traffic.item_size_bytes",
 		"traffic.hot_key_share", "sharding", "sharding.count", "sharding.strategy", "segments", "partition_key.template", "target_utilization"} {

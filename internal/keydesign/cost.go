@@ -91,7 +91,9 @@ var costInputs = []string{"traffic", "traffic.writes_per_second", "traffic.reads
 	"traffic.read_consistency", "pricing", "target_utilization", "global_secondary_indexes", "local_secondary_indexes",
 	"observed", "observed_indexes", "billing_mode", "read_capacity", "write_capacity", "autoscaling",
 	// dynamokeys_sharded_table's own class and PITR, which price the table unless pricing says.
-	"table_class", "point_in_time_recovery"}
+	"table_class", "point_in_time_recovery",
+	// A global table's Regions, their writes and prices (replicas.go).
+	"replicas"}
 
 // cost fills Derived.Cost.
 func (a *analyzer) cost(doc *Document) {
@@ -105,6 +107,22 @@ func (a *analyzer) cost(doc *Document) {
 	if a.in.Pricing != nil {
 		p = *a.in.Pricing
 	}
+	if r := a.in.Replicas; r.hasReplicas() && len(r.Regions) > 0 {
+		// A global table is priced where it has replicas: a pricing Region that is none of them (the provider's,
+		// or the default) gives way to the first replica Region; pricing.region itself must be one of them.
+		if _, ok := r.Regions[cmp.Or(p.Region, defaultPricingRegion)]; !ok {
+			p.Region, p.RegionSource = slices.Sorted(maps.Keys(r.Regions))[0], costRegionSourceReplicas
+		}
+	}
+	est := a.estimate(doc, p)
+	doc.Derived.Cost = est
+	if a.in.Replicas.hasReplicas() && doc.Derived.Replicas != nil && est.Problem == "" {
+		a.replicaCosts(doc, est, p)
+	}
+}
+
+// estimate prices the design in one Region: the pricing Region, or a replica Region (replicas.go).
+func (a *analyzer) estimate(doc *Document, p PricingInput) *CostEstimate {
 	est := &CostEstimate{Region: p.Region, RegionSource: p.RegionSource, TableClass: cmp.Or(p.TableClass, TableClassStandard),
 		Currency: PriceTable.Currency, PricesRetrieved: PriceTable.Retrieved, PointInTimeRecovery: p.PointInTimeRecovery,
 		Indexes: []IndexCost{}, Reads: []ReadCost{}, ItemCount: a.in.Traffic.ItemCount}
@@ -112,14 +130,14 @@ func (a *analyzer) cost(doc *Document) {
 		est.Region, est.RegionSource = defaultPricingRegion, costRegionSourceDefault
 	}
 	est.ChosenMode = chosenMode(doc.Table.BillingMode)
-	doc.Derived.Cost = est
 	prices, source, missing := resolvePrices(est.Region, est.TableClass, p.Prices)
 	if len(missing) > 0 {
 		est.Problem = fmt.Sprintf("the price table has no %s prices for %s (it has %s): give pricing.prices.%s, or a listed pricing.region",
 			est.TableClass, est.Region, strings.Join(slices.Sorted(maps.Keys(PriceTable.Regions)), ", "), strings.Join(missing, ", pricing.prices."))
-		return
+		return est
 	}
 	est.Prices, est.PriceSource = &prices, source
+	est.PriceStatus = priceStatus(est.Region, est.TableClass, p.Prices)
 	m := a.newCostModel(doc, est)
 	m.writes()
 	m.reads()
@@ -128,6 +146,7 @@ func (a *analyzer) cost(doc *Document) {
 	for _, iw := range m.indexes {
 		est.Indexes = append(est.Indexes, *iw.cost)
 	}
+	return est
 }
 
 // hasUnknownUnder reports an unknown path below p (an index's settings, an observation's figures).

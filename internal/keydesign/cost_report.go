@@ -12,11 +12,12 @@ func writeCost(b *strings.Builder, doc *Document) {
 	if c == nil {
 		return
 	}
-	fmt.Fprintf(b, "\nMonthly cost (%s, %s, list prices of %s)\n", c.Region, c.TableClass, c.PricesRetrieved)
+	fmt.Fprintf(b, "\nMonthly cost (%s, %s)\n", c.Region, c.TableClass)
 	if c.OnDemand == nil {
 		fmt.Fprintf(b, "  unknown: %s\n", c.Problem)
 		return
 	}
+	fmt.Fprintf(b, "  prices: %s\n", c.PriceStatus.Wording())
 	fmt.Fprintf(b, "  %-14s %12s %12s\n", "", "on-demand", "provisioned")
 	row := func(label string, od, pv float64) { fmt.Fprintf(b, "  %-14s %12s %12s\n", label, usd(od), usd(pv)) }
 	row("table writes", c.OnDemand.TableWrites, c.Provisioned.TableWrites)
@@ -44,6 +45,7 @@ func writeCost(b *strings.Builder, doc *Document) {
 	if why := c.Incomplete(); why != "" {
 		fmt.Fprintf(b, "  %s\n", why)
 	}
+	writeRegionCosts(b, c)
 	fmt.Fprintf(b, "  writes priced at %s, reads at %s", basisLabel(c.WritesBasis), basisLabel(c.ReadsBasis))
 	if c.StorageGB == nil {
 		b.WriteString("; storage not priced (set traffic.item_count)")
@@ -75,4 +77,69 @@ func usd(f float64) string {
 		sign, cents = "-", -cents
 	}
 	return sign + "$" + thousands(math.Floor(cents/100)) + "." + fmt.Sprintf("%02d", int64(math.Mod(cents, 100)))
+}
+
+// Wording says which prices are confirmed list prices (with the date of their source), which the price
+// table's estimates and which the design gives; the report and the cost output print it.
+func (s PriceStatus) Wording() string {
+	var parts []string
+	if len(s.Confirmed) > 0 {
+		parts = append(parts, fmt.Sprintf("confirmed list prices (sources as of %s) for %s", s.SourceDate, priceList(s.Confirmed)))
+	}
+	if len(s.Estimated) > 0 {
+		parts = append(parts, "estimates, not confirmed list prices, for "+priceList(s.Estimated))
+	}
+	if len(s.Given) > 0 {
+		parts = append(parts, "the design's own prices for "+priceList(s.Given))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// priceLabels name the prices in the report.
+var priceLabels = map[string]string{
+	"write_request_units_per_million": "write request units", "read_request_units_per_million": "read request units",
+	"write_capacity_unit_hour": "write capacity units", "read_capacity_unit_hour": "read capacity units",
+	"storage_gb_month": "storage", "pitr_gb_month": "PITR",
+}
+
+func priceList(names []string) string {
+	labels := make([]string, 0, len(names))
+	for _, n := range names {
+		labels = append(labels, priceLabels[n])
+	}
+	return strings.Join(labels, ", ")
+}
+
+// writeRegionCosts adds a global table's cost per replica Region and the total of all Regions.
+func writeRegionCosts(b *strings.Builder, c *CostEstimate) {
+	if len(c.Replicas) == 0 {
+		return
+	}
+	b.WriteString("  per replica Region (each performs every Region's writes and stores the whole table):\n")
+	total := func(m *ModeCost) string {
+		if m == nil || m.Total == nil {
+			return "unknown"
+		}
+		return usd(*m.Total)
+	}
+	for _, r := range c.Replicas {
+		fmt.Fprintf(b, "    %-16s %12s %12s   %s of the writes", r.Region, total(r.OnDemand), total(r.Provisioned), percent(r.WriteShare))
+		if r.ReplicatedTTLDeleteUnits > 0 {
+			fmt.Fprintf(b, ", %s replicated TTL delete units/s", FormatNumber(r.ReplicatedTTLDeleteUnits))
+		}
+		b.WriteString("\n")
+		if w := r.PriceStatus.Wording(); len(r.PriceStatus.Confirmed) < len(priceNames) {
+			fmt.Fprintf(b, "      prices: %s\n", w)
+		}
+	}
+	if a := c.AllRegions; a != nil {
+		od, pv := "unknown", "unknown"
+		if a.OnDemand != nil {
+			od = usd(*a.OnDemand)
+		}
+		if a.Provisioned != nil {
+			pv = usd(*a.Provisioned)
+		}
+		fmt.Fprintf(b, "    %-16s %12s %12s\n", "all Regions", od, pv)
+	}
 }

@@ -447,7 +447,9 @@ func TestCostReportLines(t *testing.T) {
 	doc := analyze(t, pricedOrders("PAY_PER_REQUEST"))
 	r := Report(doc, nil)
 	for _, want := range []string{
-		"Monthly cost (us-east-1, STANDARD, list prices of " + PriceTable.Retrieved + ")",
+		"Monthly cost (us-east-1, STANDARD)",
+		"  prices: confirmed list prices (sources as of " + PriceTable.Retrieved + ") for write request units, read request units, " +
+			"write capacity units, read capacity units; estimates, not confirmed list prices, for storage, PITR",
 		"  table writes        $246.38      $355.88",
 		"  total               $641.71      $907.44",
 		"  index by_date: 3 write units per write, $246.38 on-demand (100% of the table's writes)",

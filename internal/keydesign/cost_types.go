@@ -19,6 +19,7 @@ const (
 	costRegionSourcePricing      = "pricing"
 	costRegionSourceProvider     = "provider"
 	costRegionSourceDefault      = "default"
+	costRegionSourceReplicas     = "replicas"
 	costPriceSourceTable         = "table"
 	costPriceSourceOverride      = "override"
 	costPriceSourceTableOverride = "table_and_override"
@@ -97,6 +98,9 @@ type CostEstimate struct {
 	Prices          *policies.Prices `json:"prices"`
 	PriceSource     string           `json:"price_source"`
 	PricesRetrieved string           `json:"prices_retrieved"`
+	// PriceStatus says which prices are confirmed list prices (as of the table's date), which the price
+	// table's estimates and which the design gives (cost_regions.go).
+	PriceStatus PriceStatus `json:"price_status"`
 	// Problem is why no dollar figure could be computed ("" when they were).
 	Problem string `json:"problem"`
 
@@ -127,6 +131,11 @@ type CostEstimate struct {
 
 	OnDemand    *ModeCost `json:"on_demand"`
 	Provisioned *ModeCost `json:"provisioned"`
+
+	// Replicas prices each replica Region of a global table, and AllRegions sums them (cost_regions.go);
+	// absent for a single-Region table.
+	Replicas   []RegionCost    `json:"replicas,omitempty"`
+	AllRegions *AllRegionsCost `json:"all_regions,omitempty"`
 
 	// ChosenMode is the table's billing mode ("on_demand" or "provisioned"; "" for a design without a
 	// table), CheaperMode the mode with the smaller total.

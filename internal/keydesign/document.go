@@ -154,6 +154,8 @@ type Derived struct {
 	Collection CollectionEstimate `json:"collection"`
 	// ProjectedNonKeyAttributes counts INCLUDE non-key attributes across all indexes (duplicates count).
 	ProjectedNonKeyAttributes int `json:"projected_non_key_attributes"`
+	// Replicas are the facts of a global table (replicas.go); nil, and absent, for a single-Region table.
+	Replicas *ReplicasFacts `json:"replicas,omitempty"`
 	// Cost is the monthly price of the design in each billing mode (cost.go); nil while an input is unknown.
 	Cost *CostEstimate `json:"cost"`
 

@@ -647,15 +647,19 @@ func (a *analyzer) entityCapacity(c *Capacity) (hotW, hotR float64) {
 	c.HotKeyShareSource = ShareEntities
 	c.PeakWriteUnits, c.HotKeyWriteUnits, c.PeakReadUnits, c.HotKeyReadUnits = nil, nil, nil, nil
 	if anyW {
-		c.PeakWriteUnits = ptr(peakW)
 		if writes > 0 {
 			c.WriteUnitsPerWrite = peakW / writes
 		}
 		hotW = ptrValue(busiest.WriteUnits)
-		c.HotKeyWriteUnits = ptr(hotW)
 		if peakW > 0 {
 			c.HotKeyShare = hotW / peakW
 		}
+		// A global table's TTL deletes are replicated like writes (replicas.go), spread as the writes are.
+		if ttl := a.replicaTTLDeletes(); ttl > 0 && writes > 0 {
+			peakW, hotW = peakW*(writes+ttl)/writes, hotW*(writes+ttl)/writes
+		}
+		c.PeakWriteUnits = ptr(peakW)
+		c.HotKeyWriteUnits = ptr(hotW)
 	}
 	if anyR {
 		c.PeakReadUnits = ptr(peakR)

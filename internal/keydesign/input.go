@@ -61,6 +61,9 @@ type Input struct {
 	// AccessPatterns are the application's queries (access_patterns.go).
 	AccessPatterns []AccessPattern
 
+	// Replicas are the Regions of a global table (replicas.go); nil or empty for a single-Region table.
+	Replicas *Replicas
+
 	// Entities are the item types of a single-table design, sorted by name (entities.go); without them the
 	// table's templates and traffic describe its one entity.
 	Entities []Entity

@@ -182,7 +182,11 @@ type BackfillDoc struct {
 	IndexDeleteWriteUnits map[string]float64 `json:"index_delete_write_units"`
 	WriteUnits            *float64           `json:"write_units"`
 	// Cost is the on-demand price of the Scan, the rewrites and the deletes; nil without prices or items.
-	Cost *float64 `json:"cost"`
+	// Regions is the number of Regions that perform the writes (every replica of a global table), and
+	// PricesConfirmed whether the request prices are confirmed list prices (not estimates or given ones).
+	Cost            *float64 `json:"cost"`
+	Regions         int      `json:"regions"`
+	PricesConfirmed bool     `json:"prices_confirmed"`
 	// Rate is the backfill's table write units per second: the declared rate, else the headroom.
 	// RateSource is "declared" or "headroom".
 	Rate       float64 `json:"rate"`

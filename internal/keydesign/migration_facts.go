@@ -424,9 +424,8 @@ func (a *analyzer) backfill(doc *Document, md *MigrationDoc) {
 		b.Items, b.PutWriteUnits, b.DeleteWriteUnits = ptr(items), ptr(puts), ptr(deletes)
 		total := puts + deletes + sumValues(b.IndexPutWriteUnits) + sumValues(b.IndexDeleteWriteUnits)
 		b.WriteUnits = ptr(total)
-		if prices, _, missing := resolvePrices(a.pricingRegion(), a.pricingClass(), a.pricingOverrides()); len(missing) == 0 && scanKnown {
-			b.Cost = ptr(roundCents(total/requestUnitsPerMillion*prices.WriteRequestUnitsPerMillion +
-				*b.ScanReadUnits/requestUnitsPerMillion*prices.ReadRequestUnitsPerMillion))
+		if scanKnown {
+			a.backfillCost(doc, b, total)
 		}
 	}
 	a.backfillRate(doc, md, perTable)
@@ -435,6 +434,42 @@ func (a *analyzer) backfill(doc *Document, md *MigrationDoc) {
 		b.DeleteHours = ptr(*b.DeleteWriteUnits / b.Rate / secondsPerHour)
 		b.RateForMaxHours = ptr(*b.PutWriteUnits / (limits.BackfillMaxHours * secondsPerHour))
 	}
+}
+
+// backfillCost prices the backfill on demand: the Scan in the pricing Region, and every write in each
+// Region that performs it (a global table's replicas perform every write). Nil when a Region lacks prices.
+func (a *analyzer) backfillCost(doc *Document, b *BackfillDoc, writeUnits float64) {
+	region, class := a.pricingRegion(), a.pricingClass()
+	prices, _, missing := resolvePrices(region, class, a.pricingOverrides())
+	if len(missing) > 0 {
+		return
+	}
+	cost := *b.ScanReadUnits / requestUnitsPerMillion * prices.ReadRequestUnitsPerMillion
+	st := priceStatus(region, class, a.pricingOverrides())
+	regions := []string{region}
+	if f := doc.Derived.Replicas; f != nil && len(f.Regions) > 0 {
+		regions = nil
+		for _, r := range f.Regions {
+			regions = append(regions, r.Region)
+		}
+	}
+	for _, r := range regions {
+		o := a.pricingOverrides()
+		if r != region || doc.Derived.Replicas != nil {
+			o = a.replicaOverrides(r)
+		}
+		rp, _, missing := resolvePrices(r, class, o)
+		if len(missing) > 0 {
+			return
+		}
+		cost += writeUnits / requestUnitsPerMillion * rp.WriteRequestUnitsPerMillion
+		rs := priceStatus(r, class, o)
+		if !slices.Contains(rs.Confirmed, "write_request_units_per_million") {
+			st.Confirmed = slices.DeleteFunc(st.Confirmed, func(n string) bool { return n == "write_request_units_per_million" })
+		}
+	}
+	b.Cost, b.Regions = ptr(roundCents(cost)), len(regions)
+	b.PricesConfirmed = slices.Contains(st.Confirmed, "write_request_units_per_million") && slices.Contains(st.Confirmed, "read_request_units_per_million")
 }
 
 func sumValues(m map[string]float64) float64 {

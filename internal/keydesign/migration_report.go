@@ -82,6 +82,14 @@ func stepFigures(s StepDoc, bf BackfillDoc) string {
 		}
 		if bf.Cost != nil {
 			out += fmt.Sprintf("; backfill and deletes $%.2f on demand", *bf.Cost)
+			if bf.Regions > 1 {
+				out += fmt.Sprintf(" in %d Regions (every replica performs the writes)", bf.Regions)
+			}
+			if bf.PricesConfirmed {
+				out += ", at confirmed list prices"
+			} else {
+				out += ", at estimated or given prices"
+			}
 		}
 		return out
 	case s.Phase == PhaseBackfill:

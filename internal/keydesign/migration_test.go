@@ -289,3 +289,14 @@ func TestMigrationSchemeVersionAloneIsNoMove(t *testing.T) {
 		t.Errorf("errors %v: a scheme version alone moves no item", errs)
 	}
 }
+
+func TestMigrationBackfillOnAGlobalTableIsPricedInEveryRegion(t *testing.T) {
+	in := shardedMigration(PhaseBackfill)
+	in.Replicas = &Replicas{Regions: map[string]ReplicaRegion{"us-east-1": {WriteShare: p(0.5)}, "eu-west-1": {WriteShare: p(0.5)}}}
+	b := analyze(t, in).Derived.Migration.Backfill
+	use1, euw1 := PriceTable.Regions["us-east-1"][TableClassStandard], PriceTable.Regions["eu-west-1"][TableClassStandard]
+	want := math.Round((20*use1.WriteRequestUnitsPerMillion+20*euw1.WriteRequestUnitsPerMillion+976562.5/1e6*use1.ReadRequestUnitsPerMillion)*100) / 100
+	if b.Regions != 2 || b.Cost == nil || *b.Cost != want {
+		t.Errorf("regions %d, cost %v; want 2 Regions, %v", b.Regions, b.Cost, want)
+	}
+}

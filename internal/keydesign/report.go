@@ -71,6 +71,7 @@ func Report(doc *Document, findings []ReportFinding) string {
 	if c.PeakWriteUnits != nil {
 		fmt.Fprintf(&b, "  writes %s/s = %s WCU\n", thousands(*doc.Traffic.WritesPerSecond), thousands(*c.PeakWriteUnits))
 	}
+	writeReplicas(&b, d.Replicas)
 	if c.PeakReadUnits != nil {
 		if r := doc.Traffic.ReadsPerSecond; r != nil && *r*c.ReadUnitsPerRead >= *c.PeakReadUnits {
 			fmt.Fprintf(&b, "  reads  %s/s = %s RCU\n", thousands(*r), thousands(*c.PeakReadUnits))

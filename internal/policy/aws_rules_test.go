@@ -57,6 +57,10 @@ func TestAWSTableRulesAreDeclared(t *testing.T) {
 		awsTable("six-lsis", map[string]any{"local_secondary_index": lsis}),
 		awsTable("lsi-no-range", map[string]any{"range_key": nil, "local_secondary_index": lsis[:1]}),
 		awsTable("by-status", map[string]any{"hash_key": "status", "attribute": []any{map[string]any{"name": "status", "type": "S"}, map[string]any{"name": "orderId", "type": "S"}}}),
+		awsTable("mrsc-two", map[string]any{"region": "us-east-1", "replica": []any{map[string]any{"region_name": "us-east-2", "consistency_mode": "STRONG"}},
+			"global_table_witness": []any{map[string]any{"region_name": "us-west-2"}}, "ttl": []any{map[string]any{"enabled": true, "attribute_name": "expires"}}}),
+		awsTable("mrsc-pair", map[string]any{"region": "us-east-1", "replica": []any{map[string]any{"region_name": "us-east-2", "consistency_mode": "STRONG"}}}),
+		awsTable("twice", map[string]any{"region": "us-east-1", "replica": []any{map[string]any{"region_name": "us-east-1"}}}),
 		awsTable("by-day", map[string]any{"hash_key": "eventDate", "attribute": []any{map[string]any{"name": "eventDate", "type": "S"}, map[string]any{"name": "orderId", "type": "S"}}}),
 	}}
 	raw, err := json.Marshal(plan)

@@ -40,6 +40,13 @@ var planExpectations = map[string][]string{
 		"deny:DK108@aws_dynamodb_global_secondary_index.audit_by_keys",
 		"warn:DK302@aws_dynamodb_global_secondary_index.legacy_by_status", "warn:@aws_dynamodb_global_secondary_index.legacy_by_status",
 	},
+	// Global tables: MRSC in two Regions, MRSC with an LSI and TTL, a clean MRSC table with a witness, and an
+	// eventual table whose aws_dynamodb_table_replica repeats a replica block's Region.
+	"aws_global.json": {
+		"deny:DK604@aws_dynamodb_table.ledger",
+		"deny:DK605@aws_dynamodb_table.sessions", "deny:DK605@aws_dynamodb_table.sessions",
+		"deny:DK606@aws_dynamodb_table.catalog",
+	},
 	"aws_v6_classic.json": {
 		"deny:DK108@aws_dynamodb_table.orders_v6",
 		"deny:DK101@aws_dynamodb_table.events_v6", "deny:DK107@aws_dynamodb_table.events_v6",

@@ -344,6 +344,34 @@ var offlineBadInputs = []badInput{
   segments      = { day = { kind = "time", granularity = "day" } }
   global_secondary_indexes = { by_pk = { partition_key = [{ name = "pk", type = "B" }] } }
 }`, `attribute "pk" is type B here but S at partition_key`},
+	{"replica region without prices", `data "dynamokeys_keydesign" "d" {
+  partition_key = { name = "pk", template = "A#{id}" }
+  segments      = { id = { kind = "id" } }
+  replicas      = { regions = { "us-east-1" = {}, "sa-east-1" = {} } }
+}`, `replicas\.regions\.sa-east-1\.prices: the price table has no STANDARD prices for sa-east-1`},
+	{"witness also a replica", `data "dynamokeys_keydesign" "d" {
+  partition_key = { name = "pk", template = "A#{id}" }
+  segments      = { id = { kind = "id" } }
+  replicas      = { regions = { "us-east-1" = {}, "us-east-2" = {} }, consistency = "strong", witness = "us-east-2" }
+}`, `replicas\.witness: us-east-2 is also a replica Region`},
+	{"MRSC with an LSI", `data "dynamokeys_keydesign" "d" {
+  partition_key = { name = "pk", template = "A#{id}" }
+  sort_key      = { name = "sk", template = "B#{id}" }
+  segments      = { id = { kind = "id" } }
+  local_secondary_indexes = { by_date = { sort_key = { name = "created" } } }
+  replicas      = { regions = { "us-east-1" = {}, "us-east-2" = {}, "us-west-2" = {} }, consistency = "strong" }
+}`, `DK605[\s\S]*do not support LSIs`},
+	{"MRSC with two Regions", `data "dynamokeys_keydesign" "d" {
+  partition_key = { name = "pk", template = "A#{id}" }
+  segments      = { id = { kind = "id" } }
+  replicas      = { regions = { "us-east-1" = {}, "us-east-2" = {} }, consistency = "strong" }
+}`, `DK604[\s\S]*exactly 3 Regions`},
+	{"replicas on the resource", `resource "dynamokeys_sharded_table" "t" {
+  name          = "orders"
+  partition_key = { name = "pk", template = "A#{id}" }
+  segments      = { id = { kind = "id" } }
+  replicas      = { regions = { "us-east-1" = {}, "eu-west-1" = {} } }
+}`, `does not create replicas[\s\S]*examples/modules/multi-region-table`},
 	{"shard count not whole", `output "x" { value = provider::dynamokeys::shard("order-1", 2.5) }`, `count must be a whole number of shards, got 2\.5`},
 	{"shard count zero", `output "x" { value = provider::dynamokeys::shard("order-1", 0) }`, `count must be from 1 to 100000 shards`},
 	{"shard suffix count too big", `output "x" { value = provider::dynamokeys::shard_suffix("order-1", 1e6) }`, `count must be from 1 to 100000 shards`},

@@ -21,30 +21,35 @@ import (
 
 // pricingAttribute is the design's `pricing` input.
 func pricingAttribute() rschema.SingleNestedAttribute {
-	price := func(what string) rschema.NumberAttribute {
-		return optionalFloat("Price in dollars " + what + ", replacing the price table's (a negotiated rate or a region the table lacks); " +
-			"between 0 and " + limitText(keydesign.MaxPriceUSD) + ", which keeps every cost a finite number.")
-	}
 	return rschema.SingleNestedAttribute{Optional: true,
 		Description: "Where and how the design is priced for `cost`. Defaults: the provider's `region`, else the AWS_REGION or " +
 			"AWS_DEFAULT_REGION environment variable (a profile's region is not read), else us-east-1; " +
 			"the Standard table class; no point-in-time recovery. On dynamokeys_sharded_table " +
 			"the table's own `table_class` and `point_in_time_recovery` apply when these are not set.",
 		Attributes: map[string]rschema.Attribute{
-			"region": optionalString("AWS region whose list prices apply. The price table has " + regionList() +
+			"region": optionalString("AWS region whose prices apply. The price table has " + regionList() +
 				"; another region needs every price in `prices`, else `cost` has no figures and the plan warns."),
 			"table_class":            optionalString("STANDARD or STANDARD_INFREQUENT_ACCESS.", stringvalidator.OneOf(keydesign.TableClasses...)),
 			"point_in_time_recovery": optionalBool("Whether continuous backups (PITR) are priced, per GB-month of the table and its LSIs."),
 			"prices": rschema.SingleNestedAttribute{Optional: true, Description: "Explicit prices; each one left out comes from the price table.",
-				Attributes: map[string]rschema.Attribute{
-					"write_request_units_per_million": price("per million on-demand write request units"),
-					"read_request_units_per_million":  price("per million on-demand read request units"),
-					"write_capacity_unit_hour":        price("per provisioned write capacity unit-hour"),
-					"read_capacity_unit_hour":         price("per provisioned read capacity unit-hour"),
-					"storage_gb_month":                price("per GB-month of storage"),
-					"pitr_gb_month":                   price("per GB-month of point-in-time recovery"),
-				}},
+				Attributes: pricesAttributes()},
 		}}
+}
+
+// pricesAttributes are explicit prices, in `pricing` and in each replica Region.
+func pricesAttributes() map[string]rschema.Attribute {
+	price := func(what string) rschema.NumberAttribute {
+		return optionalFloat("Price in dollars " + what + ", replacing the price table's (a negotiated rate or a region the table lacks); " +
+			"between 0 and " + limitText(keydesign.MaxPriceUSD) + ", which keeps every cost a finite number.")
+	}
+	return map[string]rschema.Attribute{
+		"write_request_units_per_million": price("per million on-demand write request units"),
+		"read_request_units_per_million":  price("per million on-demand read request units"),
+		"write_capacity_unit_hour":        price("per provisioned write capacity unit-hour"),
+		"read_capacity_unit_hour":         price("per provisioned read capacity unit-hour"),
+		"storage_gb_month":                price("per GB-month of storage"),
+		"pitr_gb_month":                   price("per GB-month of point-in-time recovery"),
+	}
 }
 
 func regionList() string {
@@ -86,19 +91,25 @@ func (e *expander) expandPricing(v types.Object) *keydesign.PricingInput {
 	if b := e.boolPtr(m.PointInTimeRecovery, p("point_in_time_recovery")); b != nil {
 		out.PointInTimeRecovery = *b
 	}
-	var pm pricesModel
-	if e.known(m.Prices, p("prices")) && objectAs(e.ctx, m.Prices, &pm, &e.diags) {
-		pp := func(attr string) keydesign.Path { return keydesign.Path{"pricing", "prices", attr} }
-		out.Prices = keydesign.PriceOverrides{
-			WriteRequestUnitsPerMillion: e.floatPtr(pm.WriteRequestUnitsPerMillion, pp("write_request_units_per_million")),
-			ReadRequestUnitsPerMillion:  e.floatPtr(pm.ReadRequestUnitsPerMillion, pp("read_request_units_per_million")),
-			WriteCapacityUnitHour:       e.floatPtr(pm.WriteCapacityUnitHour, pp("write_capacity_unit_hour")),
-			ReadCapacityUnitHour:        e.floatPtr(pm.ReadCapacityUnitHour, pp("read_capacity_unit_hour")),
-			StorageGBMonth:              e.floatPtr(pm.StorageGBMonth, pp("storage_gb_month")),
-			PITRGBMonth:                 e.floatPtr(pm.PITRGBMonth, pp("pitr_gb_month")),
-		}
-	}
+	out.Prices = e.expandPrices(m.Prices, p("prices"))
 	return out
+}
+
+// expandPrices reads explicit prices at p; none when not set.
+func (e *expander) expandPrices(v types.Object, p keydesign.Path) keydesign.PriceOverrides {
+	var pm pricesModel
+	if !e.known(v, p) || !objectAs(e.ctx, v, &pm, &e.diags) {
+		return keydesign.PriceOverrides{}
+	}
+	pp := func(attr string) keydesign.Path { return append(append(keydesign.Path(nil), p...), attr) }
+	return keydesign.PriceOverrides{
+		WriteRequestUnitsPerMillion: e.floatPtr(pm.WriteRequestUnitsPerMillion, pp("write_request_units_per_million")),
+		ReadRequestUnitsPerMillion:  e.floatPtr(pm.ReadRequestUnitsPerMillion, pp("read_request_units_per_million")),
+		WriteCapacityUnitHour:       e.floatPtr(pm.WriteCapacityUnitHour, pp("write_capacity_unit_hour")),
+		ReadCapacityUnitHour:        e.floatPtr(pm.ReadCapacityUnitHour, pp("read_capacity_unit_hour")),
+		StorageGBMonth:              e.floatPtr(pm.StorageGBMonth, pp("storage_gb_month")),
+		PITRGBMonth:                 e.floatPtr(pm.PITRGBMonth, pp("pitr_gb_month")),
+	}
 }
 
 // costDiagnostics warns when the region has no prices: the plan goes on, `cost` has no figures.
@@ -124,7 +135,7 @@ var (
 			}}
 	}
 	costAttribute = rschema.SingleNestedAttribute{Computed: true,
-		Description: "What the design costs per month at list prices, on-demand and provisioned side by side, with the basis of the figures. " +
+		Description: "What the design costs per month at the price table's prices (`prices` says which are confirmed list prices), on-demand and provisioned side by side, with the basis of the figures. " +
 			"See the cost guide for every formula.",
 		Attributes: map[string]rschema.Attribute{
 			"region":      computedString("Region priced."),
@@ -147,6 +158,23 @@ var (
 			"utilization":                 computedFloat("The design's average use of the provisioned capacity."),
 			"index_writes": rschema.MapAttribute{Computed: true, ElementType: types.Float64Type,
 				Description: "Monthly on-demand dollars of each secondary index's writes, by index name."},
+			"prices": computedString("Where the prices come from: which are confirmed list prices (with the date of their source), which " +
+				"the price table's estimates (scaled from another region or class, or not confirmed), and which the design gives."),
+			"replica_regions": rschema.MapNestedAttribute{Computed: true,
+				Description: "A global table's cost in each replica Region, by Region (null without `replicas`): every Region performs every " +
+					"Region's writes (replicated writes cost what single-Region writes do), stores the whole table and serves its own reads.",
+				NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
+					"write_share": computedFloat("The Region's share of the writes made by the application."),
+					"prices":      computedString("Where the Region's prices come from, as `prices` says it."),
+					"on_demand":   modeCostAttribute("on-demand (PAY_PER_REQUEST), in this Region"),
+					"provisioned": modeCostAttribute("provisioned, in this Region"),
+				}}},
+			"all_regions": rschema.SingleNestedAttribute{Computed: true,
+				Description: "A global table's monthly total, every replica Region together; null without `replicas`.",
+				Attributes: map[string]rschema.Attribute{
+					"on_demand":   computedFloat("On-demand total of all Regions; null when a Region's is unknown."),
+					"provisioned": computedFloat("Provisioned total of all Regions; null when a Region's is unknown."),
+				}},
 		}}
 	costType                = objectType(costAttribute.Attributes)
 	infracostUsageAttribute = rschema.MapAttribute{Computed: true, ElementType: types.NumberType,
@@ -157,23 +185,40 @@ var (
 
 // costModel is the data source's `cost`, field by field of costAttribute.
 type costModel struct {
-	Region                   types.String             `tfsdk:"region"`
-	TableClass               types.String             `tfsdk:"table_class"`
-	Currency                 types.String             `tfsdk:"currency"`
-	Problem                  types.String             `tfsdk:"problem"`
-	WritesBasis              types.String             `tfsdk:"writes_basis"`
-	ReadsBasis               types.String             `tfsdk:"reads_basis"`
-	MonthlyWriteRequestUnits types.Float64            `tfsdk:"monthly_write_request_units"`
-	MonthlyReadRequestUnits  types.Float64            `tfsdk:"monthly_read_request_units"`
-	StorageGB                types.Float64            `tfsdk:"storage_gb"`
-	OnDemand                 *modeCostModel           `tfsdk:"on_demand"`
-	Provisioned              *modeCostModel           `tfsdk:"provisioned"`
-	ProvisionedWriteCapacity types.Float64            `tfsdk:"provisioned_write_capacity"`
-	ProvisionedReadCapacity  types.Float64            `tfsdk:"provisioned_read_capacity"`
-	CheaperMode              types.String             `tfsdk:"cheaper_mode"`
-	BreakEvenUtilization     types.Float64            `tfsdk:"break_even_utilization"`
-	Utilization              types.Float64            `tfsdk:"utilization"`
-	IndexWrites              map[string]types.Float64 `tfsdk:"index_writes"`
+	Region                   types.String               `tfsdk:"region"`
+	TableClass               types.String               `tfsdk:"table_class"`
+	Currency                 types.String               `tfsdk:"currency"`
+	Problem                  types.String               `tfsdk:"problem"`
+	WritesBasis              types.String               `tfsdk:"writes_basis"`
+	ReadsBasis               types.String               `tfsdk:"reads_basis"`
+	MonthlyWriteRequestUnits types.Float64              `tfsdk:"monthly_write_request_units"`
+	MonthlyReadRequestUnits  types.Float64              `tfsdk:"monthly_read_request_units"`
+	StorageGB                types.Float64              `tfsdk:"storage_gb"`
+	OnDemand                 *modeCostModel             `tfsdk:"on_demand"`
+	Provisioned              *modeCostModel             `tfsdk:"provisioned"`
+	ProvisionedWriteCapacity types.Float64              `tfsdk:"provisioned_write_capacity"`
+	ProvisionedReadCapacity  types.Float64              `tfsdk:"provisioned_read_capacity"`
+	CheaperMode              types.String               `tfsdk:"cheaper_mode"`
+	BreakEvenUtilization     types.Float64              `tfsdk:"break_even_utilization"`
+	Utilization              types.Float64              `tfsdk:"utilization"`
+	IndexWrites              map[string]types.Float64   `tfsdk:"index_writes"`
+	Prices                   types.String               `tfsdk:"prices"`
+	ReplicaRegions           map[string]regionCostModel `tfsdk:"replica_regions"`
+	AllRegions               *allRegionsModel           `tfsdk:"all_regions"`
+}
+
+// regionCostModel is one replica Region's cost.
+type regionCostModel struct {
+	WriteShare  types.Float64  `tfsdk:"write_share"`
+	Prices      types.String   `tfsdk:"prices"`
+	OnDemand    *modeCostModel `tfsdk:"on_demand"`
+	Provisioned *modeCostModel `tfsdk:"provisioned"`
+}
+
+// allRegionsModel is a global table's total.
+type allRegionsModel struct {
+	OnDemand    types.Float64 `tfsdk:"on_demand"`
+	Provisioned types.Float64 `tfsdk:"provisioned"`
 }
 
 // modeCostModel is one billing mode's monthly dollars; nil is a null object.
@@ -214,6 +259,21 @@ func flattenCost(ctx context.Context, c *keydesign.CostEstimate) (types.Object, 
 	}
 	for _, i := range c.Indexes {
 		m.IndexWrites[i.Name] = floatOrNull(i.OnDemandWriteCost)
+	}
+	if c.Prices != nil {
+		m.Prices = types.StringValue(c.PriceStatus.Wording())
+	} else {
+		m.Prices = types.StringNull()
+	}
+	if len(c.Replicas) > 0 {
+		m.ReplicaRegions = map[string]regionCostModel{}
+		for _, r := range c.Replicas {
+			m.ReplicaRegions[r.Region] = regionCostModel{WriteShare: types.Float64Value(r.WriteShare), Prices: types.StringValue(r.PriceStatus.Wording()),
+				OnDemand: modeCost(r.OnDemand), Provisioned: modeCost(r.Provisioned)}
+		}
+	}
+	if a := c.AllRegions; a != nil {
+		m.AllRegions = &allRegionsModel{OnDemand: floatOrNull(a.OnDemand), Provisioned: floatOrNull(a.Provisioned)}
 	}
 	obj, dg := types.ObjectValueFrom(ctx, costType.AttrTypes, m)
 	diags.Append(dg...)

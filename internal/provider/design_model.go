@@ -30,6 +30,7 @@ type designInputModel struct {
 	AccessPatterns         types.Map    `tfsdk:"access_patterns"`
 	Entities               types.Map    `tfsdk:"entities"`
 	Migration              types.Object `tfsdk:"migration"`
+	Replicas               types.Object `tfsdk:"replicas"`
 }
 
 type keyModel struct {
@@ -303,6 +304,7 @@ func expandDesign(ctx context.Context, m designInputModel) (*keydesign.Input, di
 	in.Entities = e.expandEntities(ctx, m.Entities)
 	in.Observed = e.expandObserved(m.Observed, m.ObservedIndexes)
 	in.Pricing = e.expandPricing(m.Pricing)
+	in.Replicas = e.expandReplicas(m.Replicas)
 	in.AccessPatterns = e.expandAccessPatterns(m.AccessPatterns)
 	in.Migration = e.expandMigration(m.Migration)
 	in.Unknown = e.unknown

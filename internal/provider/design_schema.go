@@ -111,8 +111,8 @@ func designInputAttributes() map[string]rschema.Attribute {
 		"traffic": rschema.SingleNestedAttribute{Optional: true,
 			Description: "Measured or expected peak traffic. Every field is optional; rules that need a missing number stay silent.",
 			Attributes: map[string]rschema.Attribute{
-				"writes_per_second":              optionalFloat("Peak writes per second to the whole entity."),
-				"reads_per_second":               optionalFloat("Peak reads per second from the whole entity."),
+				"writes_per_second":              optionalFloat("Peak writes per second to the whole entity; with `replicas`, every Region's writes together."),
+				"reads_per_second":               optionalFloat("Peak reads per second from the whole entity; with `replicas`, each Region's (the busiest Region's)."),
 				"item_size_bytes":                optionalInt("Typical item size in bytes, 1 to " + limitText(keydesign.MaxItemSizeBytes) + " (the item size limit). Defaults to " + limitText(keydesign.DefaultItemSizeBytes) + "."),
 				"read_consistency":               optionalString("eventual (the default, 0.5 RCU per 4 KB), strong (1 RCU) or transactional (2 RCU).", stringvalidator.OneOf(keydesign.ReadConsistencies...)),
 				"transactional_writes":           optionalBool("Whether writes are transactional, which doubles their write units."),
@@ -139,6 +139,7 @@ func designInputAttributes() map[string]rschema.Attribute {
 		"access_patterns":  accessPatternsAttribute(),
 		"entities":         entitiesAttribute(),
 		"migration":        migrationAttribute(),
+		"replicas":         replicasAttribute(),
 	}
 }
 

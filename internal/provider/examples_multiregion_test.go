@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil"
 )
@@ -101,6 +102,51 @@ func TestMultiRegionExampleWiringValues(t *testing.T) {
 	})
 }
 
+// TestMultiRegionExampleReplicas: the module's key design carries its Regions, consistency and witness to the
+// data source, which prices every Region and fails an MRSC plan that breaks a limit before aws_dynamodb_table
+// is applied.
+func TestMultiRegionExampleReplicas(t *testing.T) {
+	t.Parallel()
+	variables := readModuleFile(t, "variables.tf")
+	half := readModuleFile(t, "keydesign.tf") + readModuleFile(t, "design_outputs.tf")
+	with := func(defaults ...string) string {
+		v := variables
+		for i := 0; i+1 < len(defaults); i += 2 {
+			v = strings.Replace(v, defaults[i], defaults[i+1], 1)
+		}
+		return v + half
+	}
+	region := func() knownvalue.Check {
+		return knownvalue.ObjectExact(map[string]knownvalue.Check{"on_demand": knownvalue.NotNull(), "provisioned": knownvalue.NotNull()})
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: with(),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownOutputValueAtPath("cost_per_region", tfjsonpath.New("regions"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"us-east-1": region(), "eu-west-1": region(), "ap-northeast-1": region(),
+					})),
+					statecheck.ExpectKnownOutputValueAtPath("cost_per_region", tfjsonpath.New("all_regions").AtMapKey("on_demand"), knownvalue.NotNull()),
+				},
+			},
+			{
+				// MRSC across the US, EU and AP Region sets.
+				Config:      with(`default     = "eventual"`, `default     = "strong"`),
+				ExpectError: expectError(`DK604 .*cannot span Region sets`),
+			},
+			{
+				// MRSC in the US Region set with two replicas and a witness passes.
+				Config: with(`default     = "eventual"`, `default     = "strong"`, `default     = ["eu-west-1", "ap-northeast-1"]`, `default     = ["us-east-2"]`,
+					`type        = string
+  default     = null`, `type        = string
+  default     = "us-west-2"`),
+			},
+		},
+	})
+}
+
 func TestMultiRegionExampleTableText(t *testing.T) {
 	table := readModuleFile(t, "table.tf")
 	for _, wiring := range []string{
@@ -115,7 +161,9 @@ func TestMultiRegionExampleTableText(t *testing.T) {
 		`projection_type\s+= global_secondary_index\.value\.projection_type\n`,
 		`non_key_attributes\s+= global_secondary_index\.value\.non_key_attributes\n`,
 		`(?s)dynamic "key_schema" \{\s+for_each = global_secondary_index\.value\.key_schema\s+content \{\s+attribute_name = key_schema\.value\.attribute_name\s+key_type\s+= key_schema\.value\.key_type`,
-		`(?s)dynamic "replica" \{\s+for_each = var\.replica_regions\s+content \{\s+region_name\s+= replica\.value`,
+		`(?s)dynamic "replica" \{\s+for_each = var\.replica_regions\s+content \{\s+region_name\s+= replica\.value\s+consistency_mode\s+= upper\(var\.consistency\)`,
+		`(?s)dynamic "global_table_witness" \{\s+for_each = var\.witness_region == null \? \[\] : \[var\.witness_region\]\s+content \{\s+region_name = global_table_witness\.value`,
+		`region\s+= var\.region\n`,
 		`stream_view_type = "NEW_AND_OLD_IMAGES"`,
 	} {
 		if !regexp.MustCompile(wiring).MatchString(table) {

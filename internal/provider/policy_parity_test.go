@@ -147,6 +147,21 @@ var parityDesigns = map[string]string{
 	"cold_table": `partition_key = { name = "pk", template = "ORDER#{order_id}" }
   segments      = { order_id = { kind = "id" } }
   traffic       = { writes_per_second = 5000 }`,
+	// Global tables: MRSC in two Regions (DK604), MRSC with an LSI, TTL and transactional writes (DK605),
+	// write shares summing to 0.8 (DK606), and the busiest key's global write demand (DK301, DK303 say so).
+	"mrsc_two_regions": `partition_key = { name = "pk", template = "ORDER#{order_id}" }
+  segments      = { order_id = { kind = "id" } }
+  replicas      = { regions = { "us-east-1" = {}, "us-east-2" = {} }, consistency = "strong" }`,
+	"mrsc_features": `partition_key = { name = "pk", template = "ORDER#{order_id}" }
+  sort_key      = { name = "sk", template = "LINE#{order_id}" }
+  segments      = { order_id = { kind = "id" } }
+  local_secondary_indexes = { by_date = { sort_key = { name = "created" } } }
+  traffic       = { writes_per_second = 10, transactional_writes = true }
+  replicas      = { regions = { "us-east-1" = {}, "us-east-2" = {} }, witness = "us-west-2", consistency = "strong", ttl_deletes_per_second = 1 }`,
+	"replica_shares": `partition_key = { name = "pk", template = "DAY#{day}" }
+  segments      = { day = { kind = "time", granularity = "day" } }
+  traffic       = { writes_per_second = 1500 }
+  replicas      = { regions = { "us-east-1" = { write_share = 0.5 }, "eu-west-1" = { write_share = 0.3 } } }`,
 	"index_write_cost": `partition_key = { name = "pk", template = "ORDER#{order_id}" }
   segments      = { order_id = { kind = "id" } }
   global_secondary_indexes = {

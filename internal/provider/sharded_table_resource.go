@@ -59,6 +59,7 @@ func (r *shardedTableResource) Metadata(_ context.Context, req resource.Metadata
 func (r *shardedTableResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	attrs := map[string]rschema.Attribute{}
 	maps.Copy(attrs, designInputAttributes())
+	attrs["replicas"] = resourceReplicasAttribute()
 	maps.Copy(attrs, designOutputAttributes())
 	attrs["id"] = rschema.StringAttribute{Computed: true, Description: "The table name.",
 		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
@@ -113,7 +114,11 @@ func (r *shardedTableResource) Configure(_ context.Context, req resource.Configu
 func (r *shardedTableResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m shardedTableModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || m.BillingMode.IsUnknown() {
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	validateNoReplicas(m.Replicas, &resp.Diagnostics)
+	if m.BillingMode.IsUnknown() {
 		return
 	}
 	provisioned := m.BillingMode.ValueString() == dynamo.BillingProvisioned

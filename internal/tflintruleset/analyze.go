@@ -324,16 +324,25 @@ func attributeRanges(body *hclext.BodyContent) []hcl.Range {
 // checkAWS maps the module's aws_dynamodb_table and aws_dynamodb_global_secondary_index blocks through the
 // bundle's plan adapter (plan.go) and evaluates each document.
 func tableRefs(b *hclext.Block) []any {
-	if tn, ok := b.Body.Attributes["table_name"]; ok {
+	if tn, ok := b.Body.Attributes[tableRefAttribute(b)]; ok {
 		return tableReferences(tn.Expr)
 	}
 	return nil
 }
 
+// tableRefAttribute is the argument that names a GSI's or a replica's table.
+func tableRefAttribute(b *hclext.Block) string {
+	if b.Labels[0] == "aws_dynamodb_table_replica" {
+		return "global_table_arn"
+	}
+	return "table_name"
+}
+
 func checkAWS(ctx context.Context, runner tflint.Runner, engine *policy.Engine, eval func(hcl.Expression) cty.Value) ([]issue, []addressed) {
 	tables, tableNotices := resourceInstances(runner, "aws_dynamodb_table", awsTableSchema, eval)
 	gsis, gsiNotices := resourceInstances(runner, "aws_dynamodb_global_secondary_index", awsGSISchema, eval)
-	out := append(tableNotices, gsiNotices...)
+	replicas, replicaNotices := resourceInstances(runner, "aws_dynamodb_table_replica", awsReplicaSchema, eval)
+	out := append(append(tableNotices, gsiNotices...), replicaNotices...)
 	checked := append(slices.Clone(tables), gsis...)
 	if len(checked) == 0 {
 		return out, nil
@@ -365,26 +374,30 @@ func checkAWS(ctx context.Context, runner tflint.Runner, engine *policy.Engine, 
 				"change": map[string]any{"actions": []any{"create"}, "after": after, "after_unknown": afterUnknown},
 			}
 			changes = append(changes, change)
-			if resourceType == "aws_dynamodb_global_secondary_index" {
-				standalone[b.address] = true
+			if resourceType != "aws_dynamodb_table" {
+				standalone[b.address] = resourceType == "aws_dynamodb_global_secondary_index"
 				// The configuration holds one entry per block, not per instance.
 				if refs := tableRefs(b.block); len(refs) > 0 && !configured[resourceType+"."+b.block.Labels[1]] {
 					configured[resourceType+"."+b.block.Labels[1]] = true
 					configResources = append(configResources, map[string]any{
 						"address": resourceType + "." + b.block.Labels[1], "type": resourceType, "name": b.block.Labels[1],
-						"expressions": map[string]any{"table_name": map[string]any{"references": refs}},
+						"expressions": map[string]any{tableRefAttribute(b.block): map[string]any{"references": refs}},
 					})
 				}
 			}
 			// A table_name that refers to a table of this module joins the index to it, as in a plan.
 			if refs := tableRefs(b.block); len(refs) > 0 {
-				unknown = slices.DeleteFunc(unknown, func(u unknownInput) bool { return u.name == "table_name" })
+				unknown = slices.DeleteFunc(unknown, func(u unknownInput) bool { return u.name == tableRefAttribute(b.block) })
 			}
 			out = append(out, unknownNotices(unknown, "", b.sourceBlock(), instanceName(b))...)
 		}
 	}
 	add("aws_dynamodb_table", tables)
 	add("aws_dynamodb_global_secondary_index", gsis)
+	// Replicas join their table's document; they have none of their own, and no notices of their own.
+	replicaStart := len(out)
+	add("aws_dynamodb_table_replica", replicas)
+	out = out[:replicaStart]
 	plan := map[string]any{
 		"format_version":   "1.2",
 		"resource_changes": changes,

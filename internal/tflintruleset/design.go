@@ -14,7 +14,7 @@ var (
 	designAttributes = []string{
 		"partition_key", "sort_key", "segments", "sharding", "traffic", "target_utilization",
 		"local_secondary_indexes", "global_secondary_indexes", "enforce", "observed", "observed_indexes",
-		"access_patterns", "pricing", "entities", "migration",
+		"access_patterns", "pricing", "entities", "migration", "replicas",
 	}
 	tableAttributes = []string{"name", "billing_mode", "read_capacity", "write_capacity", "on_demand_throughput", "warm_throughput", "autoscaling",
 		"table_class", "point_in_time_recovery"}
@@ -142,6 +142,7 @@ func designInput(values map[string]cty.Value, withTable bool) (*keydesign.Input,
 	in.Entities = r.entities(get("entities"))
 	in.Migration = r.migration(get("migration"))
 	in.Pricing = r.pricing(get("pricing"))
+	in.Replicas = r.replicas(get("replicas"))
 	// Measured traffic usually comes from the dynamokeys_observed_traffic data source, which only a plan
 	// reads (unknown here: the measured-traffic rules stay the plan's); an observation written out in the
 	// configuration is read as the provider reads it.
@@ -171,6 +172,13 @@ func designInput(values map[string]cty.Value, withTable bool) (*keydesign.Input,
 			}
 		}
 		keydesign.WithPricingDefaults(in, "", r.defaulted(get("table_class"), keydesign.Path{"table_class"}, "STANDARD"), pitr)
+		// The resource does not create replicas: the provider refuses them (validateNoReplicas).
+		if in.Replicas != nil {
+			r.invalid = append(r.invalid, &keydesign.FieldError{Path: keydesign.Path{"replicas"},
+				Message: "dynamokeys_sharded_table does not create replicas: check the design with dynamokeys_keydesign and create the " +
+					"global table with aws_dynamodb_table, as the module examples/modules/multi-region-table does"})
+			in.Replicas = nil
+		}
 	}
 	in.Unknown = r.unknown
 	return in, r.invalid
@@ -289,15 +297,52 @@ func (r *reader) pricing(v cty.Value) *keydesign.PricingInput {
 	if b := r.boolPtr(attr(v, "point_in_time_recovery"), p("point_in_time_recovery")); b != nil {
 		out.PointInTimeRecovery = *b
 	}
-	if pr := attr(v, "prices"); r.known(pr, p("prices")) && !pr.IsNull() {
-		pp := func(a string) keydesign.Path { return keydesign.Path{"pricing", "prices", a} }
-		out.Prices = keydesign.PriceOverrides{
-			WriteRequestUnitsPerMillion: r.floatPtr(attr(pr, "write_request_units_per_million"), pp("write_request_units_per_million")),
-			ReadRequestUnitsPerMillion:  r.floatPtr(attr(pr, "read_request_units_per_million"), pp("read_request_units_per_million")),
-			WriteCapacityUnitHour:       r.floatPtr(attr(pr, "write_capacity_unit_hour"), pp("write_capacity_unit_hour")),
-			ReadCapacityUnitHour:        r.floatPtr(attr(pr, "read_capacity_unit_hour"), pp("read_capacity_unit_hour")),
-			StorageGBMonth:              r.floatPtr(attr(pr, "storage_gb_month"), pp("storage_gb_month")),
-			PITRGBMonth:                 r.floatPtr(attr(pr, "pitr_gb_month"), pp("pitr_gb_month")),
+	out.Prices = r.prices(attr(v, "prices"), p("prices"))
+	return out
+}
+
+// prices reads explicit prices at p, as the provider's expandPrices does.
+func (r *reader) prices(pr cty.Value, p keydesign.Path) keydesign.PriceOverrides {
+	if !r.known(pr, p) || pr.IsNull() {
+		return keydesign.PriceOverrides{}
+	}
+	pp := func(a string) keydesign.Path { return extend(p, a) }
+	return keydesign.PriceOverrides{
+		WriteRequestUnitsPerMillion: r.floatPtr(attr(pr, "write_request_units_per_million"), pp("write_request_units_per_million")),
+		ReadRequestUnitsPerMillion:  r.floatPtr(attr(pr, "read_request_units_per_million"), pp("read_request_units_per_million")),
+		WriteCapacityUnitHour:       r.floatPtr(attr(pr, "write_capacity_unit_hour"), pp("write_capacity_unit_hour")),
+		ReadCapacityUnitHour:        r.floatPtr(attr(pr, "read_capacity_unit_hour"), pp("read_capacity_unit_hour")),
+		StorageGBMonth:              r.floatPtr(attr(pr, "storage_gb_month"), pp("storage_gb_month")),
+		PITRGBMonth:                 r.floatPtr(attr(pr, "pitr_gb_month"), pp("pitr_gb_month")),
+	}
+}
+
+// replicas reads the design's replicas as the provider's expandReplicas does; nil when it is not set.
+func (r *reader) replicas(v cty.Value) *keydesign.Replicas {
+	if !r.known(v, keydesign.Path{"replicas"}) || v.IsNull() {
+		return nil
+	}
+	p := func(a ...string) keydesign.Path { return append(keydesign.Path{"replicas"}, a...) }
+	out := &keydesign.Replicas{
+		Consistency:         r.str(attr(v, "consistency"), p("consistency")),
+		Witness:             r.strPtr(attr(v, "witness"), p("witness")),
+		TTLDeletesPerSecond: r.floatPtr(attr(v, "ttl_deletes_per_second"), p("ttl_deletes_per_second")),
+		Regions:             map[string]keydesign.ReplicaRegion{},
+	}
+	regions := attr(v, "regions")
+	if !r.known(regions, p("regions")) {
+		return out
+	}
+	names, vals := entries(regions)
+	for i, name := range names {
+		rp := p("regions", name)
+		if !r.known(vals[i], rp) || vals[i].IsNull() {
+			continue
+		}
+		out.Regions[name] = keydesign.ReplicaRegion{
+			WriteShare:      r.floatPtr(attr(vals[i], "write_share"), extend(rp, "write_share")),
+			WritesPerSecond: r.floatPtr(attr(vals[i], "writes_per_second"), extend(rp, "writes_per_second")),
+			Prices:          r.prices(attr(vals[i], "prices"), extend(rp, "prices")),
 		}
 	}
 	return out

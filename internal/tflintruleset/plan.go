@@ -19,9 +19,13 @@ import (
 // awsTableSchema and awsGSISchema are the parts of the AWS provider's schemas the adapter reads.
 var (
 	awsTableSchema = &hclext.BodySchema{
-		Attributes: attributeSchemas("name", "billing_mode", "read_capacity", "write_capacity", "hash_key", "range_key"),
+		Attributes: attributeSchemas("name", "billing_mode", "read_capacity", "write_capacity", "hash_key", "range_key", "region"),
 		Blocks: []hclext.BlockSchema{
 			{Type: "attribute", Body: &hclext.BodySchema{Attributes: attributeSchemas("name", "type")}},
+			// A global table: its replicas, witness and TTL (policies/plan/aws_replicas.rego).
+			{Type: "replica", Body: &hclext.BodySchema{Attributes: attributeSchemas("region_name", "consistency_mode")}},
+			{Type: "global_table_witness", Body: &hclext.BodySchema{Attributes: attributeSchemas("region_name")}},
+			{Type: "ttl", Body: &hclext.BodySchema{Attributes: attributeSchemas("enabled", "attribute_name")}},
 			{Type: "local_secondary_index", Body: &hclext.BodySchema{Attributes: attributeSchemas("name", "range_key", "projection_type", "non_key_attributes")}},
 			{Type: "global_secondary_index", Body: &hclext.BodySchema{
 				Attributes: attributeSchemas("name", "hash_key", "range_key", "projection_type", "non_key_attributes", "read_capacity", "write_capacity"),
@@ -41,8 +45,10 @@ var (
 			{Type: "provisioned_throughput", Body: &hclext.BodySchema{Attributes: attributeSchemas("read_capacity_units", "write_capacity_units")}},
 		},
 	}
-	onDemandBlock = hclext.BlockSchema{Type: "on_demand_throughput", Body: &hclext.BodySchema{Attributes: attributeSchemas("max_read_request_units", "max_write_request_units")}}
-	warmBlock     = hclext.BlockSchema{Type: "warm_throughput", Body: &hclext.BodySchema{Attributes: attributeSchemas("read_units_per_second", "write_units_per_second")}}
+	// awsReplicaSchema is an aws_dynamodb_table_replica: the table it joins and its Region.
+	awsReplicaSchema = &hclext.BodySchema{Attributes: attributeSchemas("global_table_arn", "region")}
+	onDemandBlock    = hclext.BlockSchema{Type: "on_demand_throughput", Body: &hclext.BodySchema{Attributes: attributeSchemas("max_read_request_units", "max_write_request_units")}}
+	warmBlock        = hclext.BlockSchema{Type: "warm_throughput", Body: &hclext.BodySchema{Attributes: attributeSchemas("read_units_per_second", "write_units_per_second")}}
 )
 
 func attributeSchemas(names ...string) []hclext.AttributeSchema {

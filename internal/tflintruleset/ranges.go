@@ -79,6 +79,7 @@ func awsPart(path keydesign.Path) string {
 	return map[string]string{
 		"global_secondary_indexes": "global_secondary_index", "local_secondary_indexes": "local_secondary_index",
 		"on_demand_throughput": "on_demand_throughput", "warm_throughput": "warm_throughput",
+		"replica": "replica", "ttl": "ttl",
 	}[path[0]]
 }
 
@@ -92,7 +93,7 @@ func awsTableRange(block *hclext.Block, path keydesign.Path, name func(*hclext.B
 		return attributeRange(block.Body, attrName, block.DefRange)
 	}
 	switch path[0] {
-	case "on_demand_throughput", "warm_throughput":
+	case "on_demand_throughput", "warm_throughput", "replica", "ttl":
 		for _, b := range block.Body.Blocks {
 			if b.Type == path[0] {
 				return b.DefRange

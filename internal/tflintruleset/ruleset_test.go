@@ -509,3 +509,92 @@ func TestAnalysisDefectIsOneIssue(t *testing.T) {
 		t.Errorf("issues %+v", runner.Issues)
 	}
 }
+
+// TestAWSGlobalTables: replica blocks, a witness, a TTL block and a replica resource joined by
+// global_table_arn reach the MRSC rules.
+func TestAWSGlobalTables(t *testing.T) {
+	t.Parallel()
+	src := `resource "aws_dynamodb_table" "pair" {
+  name         = "pair"
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = "customer_id"
+  region       = "us-east-1"
+  attribute {
+    name = "customer_id"
+    type = "S"
+  }
+  replica {
+    region_name      = "us-east-2"
+    consistency_mode = "STRONG"
+  }
+}
+
+resource "aws_dynamodb_table" "witnessed" {
+  name         = "witnessed"
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = "customer_id"
+  region       = "us-east-1"
+  attribute {
+    name = "customer_id"
+    type = "S"
+  }
+  replica {
+    region_name      = "us-east-2"
+    consistency_mode = "STRONG"
+  }
+  global_table_witness {
+    region_name = "us-west-2"
+  }
+  ttl {
+    enabled        = true
+    attribute_name = "expires"
+  }
+}
+
+resource "aws_dynamodb_table" "eventual" {
+  name         = "eventual"
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = "customer_id"
+  region       = "eu-west-1"
+  attribute {
+    name = "customer_id"
+    type = "S"
+  }
+}
+
+resource "aws_dynamodb_table_replica" "eventual_again" {
+  global_table_arn = aws_dynamodb_table.eventual.arn
+  region           = "eu-west-1"
+}
+`
+	// pair: two Regions (DK604, on the replica block); witnessed: three Regions but TTL (DK605, on the ttl
+	// block); eventual: its replica resource repeats the table's Region (DK606).
+	assertIssues(t, map[string]string{"main.tf": src},
+		"dynamokeys_dk604 Error main.tf:10,3-10 DK604",
+		"dynamokeys_dk605 Error main.tf:32,3-6 DK605",
+		"dynamokeys_dk606 Error main.tf:38,1-41 DK606",
+	)
+}
+
+// TestReplicasOnTheResourceAreInvalid: the provider refuses replicas on dynamokeys_sharded_table, and so does
+// TFLint, on the attribute; on the data source they are read and the MRSC rules run.
+func TestReplicasOnTheResourceAreInvalid(t *testing.T) {
+	t.Parallel()
+	src := `resource "dynamokeys_sharded_table" "orders" {
+  name          = "orders"
+  partition_key = { name = "pk", template = "ORDER#{order_id}" }
+  segments      = { order_id = { kind = "id" } }
+  replicas      = { regions = { "us-east-1" = {}, "eu-west-1" = {} } }
+}
+
+data "dynamokeys_keydesign" "ledger" {
+  partition_key = { name = "pk", template = "ACCOUNT#{account_id}" }
+  segments      = { account_id = { kind = "id" } }
+  replicas      = { regions = { "us-east-1" = {}, "us-east-2" = {} }, consistency = "strong" }
+}
+`
+	assertIssues(t, map[string]string{"main.tf": src},
+		"dynamokeys_invalid_design Error main.tf:5,3-71 dynamokeys:",
+		"dynamokeys_dk604 Error main.tf:11,21-69 DK604",
+	)
+}

@@ -129,7 +129,7 @@ var exampleIssues = map[string][]string{
 	"examples/functions/shard":                          nil,
 	"examples/functions/shard_keys":                     nil,
 	"examples/functions/shard_suffix":                   nil,
-	"examples/modules/multi-region-table":               {"dynamokeys_dk501 warning keydesign.tf:20"},
+	"examples/modules/multi-region-table":               {"dynamokeys_dk501 warning keydesign.tf:32"},
 	"examples/observed-traffic":                         nil,
 	"examples/provider":                                 nil,
 	"examples/quickstart":                               nil,
@@ -151,7 +151,7 @@ var exampleIssues = map[string][]string{
 // exampleNotices are the notices the examples add when asked for, one per input, on the line that sets it.
 var exampleNotices = map[string][]string{
 	// The table's keys (hash_key, range_key) come from the key design's outputs, which the plan computes.
-	"examples/modules/multi-region-table": {"dynamokeys_unknown_inputs info table.tf:7", "dynamokeys_unknown_inputs info table.tf:8"},
+	"examples/modules/multi-region-table": {"dynamokeys_unknown_inputs info table.tf:8", "dynamokeys_unknown_inputs info table.tf:9"},
 	// Measured traffic comes from the dynamokeys_observed_traffic data source: the plan's to read.
 	"examples/observed-traffic": {"dynamokeys_unknown_inputs info main.tf:24"},
 }

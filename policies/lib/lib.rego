@@ -12,7 +12,7 @@ package dynamokeys.lib
 import data.dynamokeys.limits
 
 # rules_data_format is the shape of the bundle data these rules read (data_format of the data file).
-rules_data_format := 3
+rules_data_format := 4
 
 default loaded_data_format := "none"
 
@@ -205,3 +205,11 @@ collection_note := sprintf(" (entities %s share this partition-key value)", [con
 }
 
 busiest_collection := input.derived.entities.collections[input.derived.entities.busiest]
+
+# global_note says, in messages on write demand, that a global table's figure counts every Region's writes:
+# each replica performs them all (derived.replicas). Empty for a single-Region table.
+default global_note := ""
+
+global_note := sprintf(" (global: each of the %d replica Regions performs every Region's writes)", [count(input.derived.replicas.regions)]) if {
+	count(input.derived.replicas.regions) > 1
+}

@@ -27,7 +27,7 @@ documents := object.union_n([aws_documents, joined_documents, lone_gsi_documents
 
 # The mapping gets only the attributes it reads: OPA keys its cache of function results by the arguments,
 # and hashing a whole planned resource for every call costs more than the mapping.
-aws_documents := {rc.address: aws_document(rc.address, after, after_unknown) |
+aws_documents := {rc.address: with_replicas(aws_document(rc.address, after, after_unknown), after, after_unknown) |
 	some i in candidates
 	rc := input.resource_changes[i]
 	rc.type == "aws_dynamodb_table"

@@ -55,6 +55,7 @@ unknown_paths(au) := array.concat(
 relevant_attributes := {
 	"name", "billing_mode", "read_capacity", "write_capacity", "hash_key", "range_key", "attribute",
 	"local_secondary_index", "global_secondary_index", "on_demand_throughput", "warm_throughput",
+	"replica", "global_table_witness", "ttl", "region",
 }
 
 # no_template_facts are the key facts of a key without a template.

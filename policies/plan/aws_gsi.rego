@@ -68,7 +68,10 @@ gsi_table(rc, after) := address if {
 } else := null
 
 # aws_tables are the planned aws_dynamodb_table changes the adapter maps: address, name and config key.
-aws_tables := {rc.address: {"name": object.get(rc.change.after, "name", null), "config": rc_config_key(rc), "index": object.get(rc, "index", null)} |
+aws_tables := {rc.address: {
+	"name": object.get(rc.change.after, "name", null), "arn": object.get(rc.change.after, "arn", null),
+	"config": rc_config_key(rc), "index": object.get(rc, "index", null),
+} |
 	some i in candidates
 	rc := input.resource_changes[i]
 	rc.type == "aws_dynamodb_table"
@@ -99,16 +102,18 @@ one_instance(instances, index) := address if {
 	aws_tables[address].index == index
 }
 
-# config_table_refs maps each GSI resource of the configuration (module path and type.name) to the table
-# resource its table_name refers to, in the same module.
+# config_table_refs maps each GSI and replica resource of the configuration (module path and type.name) to the
+# table resource its table_name (a GSI's) or global_table_arn (a replica's) refers to, in the same module.
 config_table_refs[key] := concat("", [prefix, table]) if {
 	some [prefix, r] in config_resources
-	r.type == "aws_dynamodb_global_secondary_index"
+	attribute := table_reference[r.type]
 	key := concat("", [prefix, r.address])
-	some ref in object.get(r, ["expressions", "table_name", "references"], [])
+	some ref in object.get(r, ["expressions", attribute, "references"], [])
 	parts := regex.find_all_string_submatch_n(`^(aws_dynamodb_table\.[^.\[]+)`, ref, 1)
 	table := parts[0][1]
 }
+
+table_reference := {"aws_dynamodb_global_secondary_index": "table_name", "aws_dynamodb_table_replica": "global_table_arn"}
 
 # config_resources are [module prefix, resource] of the configuration, five module levels deep like the
 # state's data sources.

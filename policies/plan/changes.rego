@@ -11,13 +11,16 @@ package dynamokeys.plan
 # rule (which OPA resolves through the data tree for every resource).
 candidates contains i if {
 	some i
-	input.resource_changes[i].type in {"dynamokeys_sharded_table", "aws_dynamodb_table", "aws_dynamodb_global_secondary_index", "dynamokeys_keydesign"}
+	input.resource_changes[i].type in {
+		"dynamokeys_sharded_table", "aws_dynamodb_table", "aws_dynamodb_global_secondary_index",
+		"aws_dynamodb_table_replica", "dynamokeys_keydesign",
+	}
 	rc := input.resource_changes[i]
 	checked_change(rc.type, rc.mode, rc.change.actions)
 }
 
 checked_change(type, _, actions) if {
-	type in {"dynamokeys_sharded_table", "aws_dynamodb_table", "aws_dynamodb_global_secondary_index"}
+	type in {"dynamokeys_sharded_table", "aws_dynamodb_table", "aws_dynamodb_global_secondary_index", "aws_dynamodb_table_replica"}
 	some action in actions
 	action in {"create", "update"}
 }

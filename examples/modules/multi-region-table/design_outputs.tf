@@ -22,3 +22,11 @@ output "report" {
   description = "The key design's capacity report."
   value       = data.dynamokeys_keydesign.orders.report
 }
+
+output "cost_per_region" {
+  description = "Monthly dollars in each replica Region (on-demand and provisioned totals), and every Region together."
+  value = {
+    regions     = { for r, c in data.dynamokeys_keydesign.orders.cost.replica_regions : r => { on_demand = c.on_demand.total, provisioned = c.provisioned.total } }
+    all_regions = data.dynamokeys_keydesign.orders.cost.all_regions
+  }
+}

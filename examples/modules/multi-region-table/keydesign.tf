@@ -15,6 +15,18 @@ data "dynamokeys_keydesign" "orders" {
     item_size_bytes   = 900
   }
 
+  # The global table: every replica performs every Region's writes, so the capacity, shard count and hot-key
+  # rules use all of them, and `cost` prices each Region. MRSC's limits (DK604, DK605) fail the plan here,
+  # before aws_dynamodb_table is applied.
+  pricing = { region = var.region }
+  replicas = {
+    regions = { for r in concat([var.region], var.replica_regions) : r => {
+      write_share = var.write_shares == null ? null : lookup(var.write_shares, r, 0)
+    } }
+    consistency = var.consistency
+    witness     = var.witness_region
+  }
+
   global_secondary_indexes = {
     by_status = {
       partition_key   = [{ name = "status", cardinality = 6 }]

@@ -1,8 +1,9 @@
 # A global table (version 2019.11.21): one aws_dynamodb_table with a replica block per extra region. The
-# keys, attribute definitions and indexes come from the key design; dynamokeys_sharded_table does not
-# manage replicas.
+# keys, attribute definitions, indexes and replicas come from the key design, which checked them;
+# dynamokeys_sharded_table does not manage replicas.
 resource "aws_dynamodb_table" "this" {
   name                        = var.name
+  region                      = var.region
   billing_mode                = "PAY_PER_REQUEST"
   hash_key                    = local.hash_key
   range_key                   = local.range_key
@@ -47,8 +48,16 @@ resource "aws_dynamodb_table" "this" {
     for_each = var.replica_regions
     content {
       region_name            = replica.value
+      consistency_mode       = upper(var.consistency)
       point_in_time_recovery = true
       propagate_tags         = true
+    }
+  }
+
+  dynamic "global_table_witness" {
+    for_each = var.witness_region == null ? [] : [var.witness_region]
+    content {
+      region_name = global_table_witness.value
     }
   }
 }

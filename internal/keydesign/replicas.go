@@ -1,0 +1,367 @@
+package keydesign
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Replicas: a global table (DynamoDB's global-tables guide, "How DynamoDB global tables work",
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/V2globaltables_HowItWorks.html).
+//
+// Every replica performs every write: a write made in one Region is replicated to, and performed by, every
+// other replica. So the write demand a partition sees in each Region is the sum of all Regions' writes to
+// its key (plus the TTL deletes, which are replicated too), while reads are served where they are issued
+// and stay per Region. With replicas:
+//   - traffic.writes_per_second (and its average) is the writes of all Regions together, which each
+//     Region's write_share splits; or each Region gives its own writes_per_second and their sum is the
+//     table's writes;
+//   - traffic.reads_per_second (and its average) is the reads of each Region: the busiest Region's peak for
+//     the capacity rules, and each Region's reads for the cost.
+//
+// Multi-Region strong consistency (MRSC) has limits of its own (the same page, "Consistency modes"): exactly
+// three Regions (three replicas, or two and a witness) within one Region set, no LSIs, no TTL, no
+// transactions, and the table must be empty. DK604 and DK605 check the first four; the last is a fact of
+// the table's data that no plan shows.
+
+// Replica consistency modes (replicas.consistency).
+const (
+	ConsistencyEventual = "eventual"
+	ConsistencyStrong   = "strong"
+)
+
+// ReplicaConsistencies lists the valid consistency modes.
+var ReplicaConsistencies = []string{ConsistencyEventual, ConsistencyStrong}
+
+// MRSC limits from the data file: the Regions an MRSC global table spans (replicas and witness), and the
+// Region sets it cannot leave (V2globaltables_HowItWorks.html, "Consistency modes").
+var (
+	MRSCRegions    = limits.MRSCRegions
+	MRSCRegionSets = limits.MRSCRegionSets
+	MRSCDocs       = limits.MRSCDocs
+)
+
+// writeShareTolerance is how far the write shares may sum from 1 (float noise: 1/3 + 1/3 + 1/3).
+const writeShareTolerance = 1e-6
+
+// regionName is the shape of an AWS Region code (us-east-1, ap-southeast-5, us-gov-west-1).
+var regionName = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-[0-9]+$`)
+
+// Replicas is the design's `replicas`: the Regions of a global table, each Region's writes, the
+// consistency mode and a witness Region.
+type Replicas struct {
+	// Regions maps each replica Region to its share of the writes or its writes per second, and its prices
+	// when the price table lacks them.
+	Regions map[string]ReplicaRegion
+	// Consistency is "eventual" (multi-Region eventual consistency, the default) or "strong" (MRSC).
+	Consistency string
+	// Witness is the witness Region of an MRSC table with two replicas; nil without one.
+	Witness *string
+	// TTLDeletesPerSecond is the rate at which TTL expires items; nil when the table uses no TTL. A TTL
+	// delete is free in the Region that expires the item, and a replicated write in every other Region.
+	TTLDeletesPerSecond *float64
+}
+
+// ReplicaRegion is one replica Region of the design.
+type ReplicaRegion struct {
+	// WriteShare is the Region's share of traffic.writes_per_second; WritesPerSecond its own writes instead.
+	WriteShare      *float64
+	WritesPerSecond *float64
+	// Prices replace the price table's in this Region (needed for a Region the table lacks).
+	Prices PriceOverrides
+}
+
+// ReplicasFacts are the facts of the global table the replica rules (DK604–DK606) and the report read.
+type ReplicasFacts struct {
+	// Consistency is "eventual" or "strong"; Witness the witness Region or nil.
+	Consistency string  `json:"consistency"`
+	Witness     *string `json:"witness"`
+	// Regions are the replica Regions, sorted; RegionCount counts them and the witness.
+	Regions     []ReplicaFacts `json:"regions"`
+	RegionCount int            `json:"region_count"`
+	// DuplicateRegions are Regions listed more than once (a map cannot, so a design's list is empty; an
+	// aws_dynamodb_table's replica blocks can).
+	DuplicateRegions []string `json:"duplicate_regions"`
+	// WriteShareSum is the sum of the Regions' write shares, and WriteSharesSumToOne whether it is 1 (within
+	// float noise); with writes per Region the shares are each Region's part of their sum.
+	WriteShareSum       float64 `json:"write_share_sum"`
+	WriteSharesSumToOne bool    `json:"write_shares_sum_to_one"`
+	// WritesBasis says how the writes were split: "write_share", "writes_per_region" or "equal" (no Region
+	// says: an equal share each).
+	WritesBasis string `json:"writes_basis"`
+	// GlobalWritesPerSecond is every Region's writes together, which every replica performs; nil without
+	// write traffic. TTLDeletesPerSecond is the TTL deletes (nil: no TTL), replicated like writes.
+	GlobalWritesPerSecond *float64 `json:"global_writes_per_second"`
+	TTLDeletesPerSecond   *float64 `json:"ttl_deletes_per_second"`
+	// TTL is true when the table uses TTL (DK605: MRSC does not support it).
+	TTL bool `json:"ttl"`
+	// HotKeyWriteUnits is the busiest key's write demand on its partition in every Region: every Region's
+	// writes to it (derived.capacity.hot_key_write_units, which already counts them).
+	HotKeyWriteUnits *float64 `json:"hot_key_write_units"`
+}
+
+// ReplicaFacts is one replica Region.
+type ReplicaFacts struct {
+	Region     string  `json:"region"`
+	WriteShare float64 `json:"write_share"`
+	// WritesPerSecond are the writes the application makes in this Region; ReplicatedWritesPerSecond those
+	// the other Regions' writes (and TTL deletes) replicate into it. Nil without write traffic.
+	WritesPerSecond           *float64 `json:"writes_per_second"`
+	ReplicatedWritesPerSecond *float64 `json:"replicated_writes_per_second"`
+	// RegionSet is the MRSC Region set the Region belongs to ("" when none).
+	RegionSet string `json:"region_set"`
+}
+
+// Bases of the replica write split (ReplicasFacts.WritesBasis).
+const (
+	ReplicaWritesShare     = "write_share"
+	ReplicaWritesPerRegion = "writes_per_region"
+	ReplicaWritesEqual     = "equal"
+)
+
+// hasReplicas is true for a design with a replica or a witness; an empty `replicas` is a single-Region table.
+func (r *Replicas) hasReplicas() bool {
+	return r != nil && (len(r.Regions) > 0 || r.Witness != nil)
+}
+
+// RegionSetOf is the MRSC Region set of a Region, "" when it is in none.
+func RegionSetOf(region string) string {
+	for _, name := range slices.Sorted(maps.Keys(MRSCRegionSets)) {
+		if slices.Contains(MRSCRegionSets[name], region) {
+			return name
+		}
+	}
+	return ""
+}
+
+// withReplicaWrites returns the input with traffic.writes_per_second (and its average, scaled alike) set to
+// the sum of the Regions' writes when the Regions give theirs: every later stage then reads the global
+// figure. The caller's input is not changed.
+func withReplicaWrites(in *Input) (*Input, bool) {
+	r := in.Replicas
+	if !r.hasReplicas() || in.Traffic.WritesPerSecond != nil {
+		return in, false
+	}
+	sum, given := 0.0, false
+	for _, reg := range r.Regions {
+		if reg.WritesPerSecond != nil {
+			sum += *reg.WritesPerSecond
+			given = true
+		}
+	}
+	if !given || math.IsNaN(sum) || math.IsInf(sum, 0) {
+		return in, false
+	}
+	cp := *in
+	cp.Traffic.WritesPerSecond = &sum
+	return &cp, true
+}
+
+// validateReplicas checks `replicas`: known consistency, Region codes, a witness that is not also a
+// replica, one way of giving the writes, shares and rates in range, and prices for every Region.
+func (a *analyzer) validateReplicas() {
+	r := a.in.Replicas
+	if r == nil {
+		return
+	}
+	if r.Consistency != "" && !slices.Contains(ReplicaConsistencies, r.Consistency) {
+		a.fail(Path{"replicas", "consistency"}, "unknown consistency %q: use one of %s", r.Consistency, strings.Join(ReplicaConsistencies, ", "))
+	}
+	if v := r.TTLDeletesPerSecond; v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0 || *v > MaxRequestsPerSecond) {
+		a.fail(Path{"replicas", "ttl_deletes_per_second"}, "must be a finite number between 0 and %s per second, got %v", thousands(MaxRequestsPerSecond), *v)
+	}
+	shares, rates := 0, 0
+	for _, name := range slices.Sorted(maps.Keys(r.Regions)) {
+		reg, p := r.Regions[name], Path{"replicas", "regions", name}
+		if !regionName.MatchString(name) {
+			a.fail(p, "%q is not an AWS Region code such as us-east-1", name)
+		}
+		if reg.WriteShare != nil {
+			shares++
+			if v := *reg.WriteShare; math.IsNaN(v) || v < 0 || v > 1 {
+				a.fail(append(p, "write_share"), "is the Region's share of traffic.writes_per_second and must be between 0 and 1, got %v", v)
+			}
+		}
+		if reg.WritesPerSecond != nil {
+			rates++
+			if v := *reg.WritesPerSecond; math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > MaxRequestsPerSecond {
+				a.fail(append(p, "writes_per_second"), "must be a finite number between 0 and %s per second, got %v", thousands(MaxRequestsPerSecond), v)
+			}
+		}
+		if reg.WriteShare != nil && reg.WritesPerSecond != nil {
+			a.fail(p, "gives both write_share and writes_per_second: give one")
+		}
+		for attr, v := range reg.Prices.byName() {
+			if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0 || *v > MaxPriceUSD) {
+				a.fail(append(p, "prices", attr), "must be a price in dollars between 0 and %s, got %v", thousands(MaxPriceUSD), *v)
+			}
+		}
+	}
+	switch {
+	case shares > 0 && rates > 0:
+		a.fail(Path{"replicas", "regions"}, "mixes write_share and writes_per_second: give every Region a write_share of traffic.writes_per_second, or every Region its writes_per_second")
+	case rates > 0 && a.in.Traffic.WritesPerSecond != nil && !a.writesFromRegions:
+		a.fail(Path{"traffic", "writes_per_second"}, "is set while the replica Regions give their own writes_per_second: the table's writes are their sum; remove one")
+	case rates > 0 && a.in.Entities != nil:
+		a.fail(Path{"replicas", "regions"}, "entities give the writes per entity: split them with each Region's write_share, not writes_per_second")
+	}
+	if w := r.Witness; w != nil {
+		switch _, dup := r.Regions[*w]; {
+		case dup:
+			a.fail(Path{"replicas", "witness"}, "%s is also a replica Region: a witness is a Region of its own (two replicas and a witness make MRSC's three Regions)", *w)
+		case !regionName.MatchString(*w):
+			a.fail(Path{"replicas", "witness"}, "%q is not an AWS Region code such as us-east-2", *w)
+		}
+	}
+	if p := a.in.Pricing; p != nil && p.RegionSource == "pricing" && len(r.Regions) > 0 && !a.isUnknown("pricing.region") {
+		if _, ok := r.Regions[p.Region]; !ok {
+			a.fail(Path{"pricing", "region"}, "%s is not one of replicas.regions (%s): a global table is priced in its replica Regions",
+				p.Region, strings.Join(slices.Sorted(maps.Keys(r.Regions)), ", "))
+		}
+	}
+	a.validateReplicaPrices()
+}
+
+// validateReplicaPrices requires prices for every replica Region: the price table's for the table class,
+// the Region's own prices, or (for the pricing Region) pricing.prices.
+func (a *analyzer) validateReplicaPrices() {
+	if a.isUnknown("pricing") || a.hasUnknownUnder("pricing") || a.isUnknown("replicas") || a.hasUnknownUnder("replicas") {
+		return
+	}
+	class := TableClassStandard
+	if a.in.Pricing != nil && a.in.Pricing.TableClass != "" {
+		class = a.in.Pricing.TableClass
+	}
+	if !slices.Contains(TableClasses, class) {
+		return // reported on pricing.table_class
+	}
+	for _, name := range slices.Sorted(maps.Keys(a.in.Replicas.Regions)) {
+		if _, _, missing := resolvePrices(name, class, a.replicaOverrides(name)); len(missing) > 0 {
+			a.fail(Path{"replicas", "regions", name, "prices"},
+				"the price table has no %s prices for %s (it has %s): give %s",
+				class, name, strings.Join(slices.Sorted(maps.Keys(PriceTable.Regions)), ", "), strings.Join(missing, ", "))
+		}
+	}
+}
+
+// replicaOverrides are a Region's explicit prices: its own, over pricing.prices in the pricing Region.
+func (a *analyzer) replicaOverrides(region string) PriceOverrides {
+	o := a.in.Replicas.Regions[region].Prices
+	if p := a.in.Pricing; p != nil && p.Region == region {
+		o = o.over(p.Prices)
+	}
+	return o
+}
+
+// over fills the prices o leaves nil from base.
+func (o PriceOverrides) over(base PriceOverrides) PriceOverrides {
+	pick := func(x, y *float64) *float64 { return cmp.Or(x, y) }
+	return PriceOverrides{
+		WriteRequestUnitsPerMillion: pick(o.WriteRequestUnitsPerMillion, base.WriteRequestUnitsPerMillion),
+		ReadRequestUnitsPerMillion:  pick(o.ReadRequestUnitsPerMillion, base.ReadRequestUnitsPerMillion),
+		WriteCapacityUnitHour:       pick(o.WriteCapacityUnitHour, base.WriteCapacityUnitHour),
+		ReadCapacityUnitHour:        pick(o.ReadCapacityUnitHour, base.ReadCapacityUnitHour),
+		StorageGBMonth:              pick(o.StorageGBMonth, base.StorageGBMonth),
+		PITRGBMonth:                 pick(o.PITRGBMonth, base.PITRGBMonth),
+	}
+}
+
+// replicasStage states the global table's facts (Derived.Replicas) before the capacity stage, which reads
+// the TTL deletes: every Region's writes are already the table's traffic.writes_per_second.
+func (a *analyzer) replicasStage(doc *Document) {
+	r := a.in.Replicas
+	if a.isUnknown("replicas") || a.hasUnknownUnder("replicas") {
+		// The cost stage marks derived.cost (replicas is one of its inputs).
+		doc.Unknown = append(doc.Unknown, "derived.replicas", "derived.capacity", "derived.shard_count",
+			"derived.required_shards")
+	}
+	if !r.hasReplicas() {
+		return
+	}
+	f := &ReplicasFacts{Consistency: cmp.Or(r.Consistency, ConsistencyEventual), Witness: r.Witness,
+		Regions: []ReplicaFacts{}, DuplicateRegions: []string{}, TTLDeletesPerSecond: r.TTLDeletesPerSecond,
+		TTL: r.TTLDeletesPerSecond != nil}
+	names := slices.Sorted(maps.Keys(r.Regions))
+	f.RegionCount = len(names)
+	if r.Witness != nil {
+		f.RegionCount++
+	}
+	global := doc.Traffic.WritesPerSecond
+	f.GlobalWritesPerSecond = global
+	f.WritesBasis = ReplicaWritesEqual
+	for _, name := range names {
+		switch reg := r.Regions[name]; {
+		case reg.WriteShare != nil:
+			f.WritesBasis = ReplicaWritesShare
+		case reg.WritesPerSecond != nil:
+			f.WritesBasis = ReplicaWritesPerRegion
+		}
+	}
+	for _, name := range names {
+		reg := r.Regions[name]
+		rf := ReplicaFacts{Region: name, RegionSet: RegionSetOf(name)}
+		switch f.WritesBasis {
+		case ReplicaWritesShare:
+			if reg.WriteShare != nil {
+				rf.WriteShare = *reg.WriteShare
+			}
+		case ReplicaWritesPerRegion:
+			if reg.WritesPerSecond != nil && global != nil && *global > 0 {
+				rf.WriteShare = *reg.WritesPerSecond / *global
+			}
+		default:
+			rf.WriteShare = 1 / float64(len(names))
+		}
+		f.WriteShareSum += rf.WriteShare
+		if global != nil {
+			local := *global * rf.WriteShare
+			replicated := *global - local
+			if ttl := r.TTLDeletesPerSecond; ttl != nil {
+				replicated += *ttl * (1 - rf.WriteShare)
+			}
+			rf.WritesPerSecond, rf.ReplicatedWritesPerSecond = ptr(local), ptr(math.Max(0, replicated))
+		}
+		f.Regions = append(f.Regions, rf)
+	}
+	// With writes per Region the shares are their parts of the sum: 1 by construction (0 without writes).
+	f.WriteSharesSumToOne = math.Abs(f.WriteShareSum-1) <= writeShareTolerance ||
+		(f.WritesBasis == ReplicaWritesPerRegion && (global == nil || *global == 0)) || len(names) == 0
+	doc.Derived.Replicas = f
+}
+
+// replicaTTLDeletes is the TTL deletes every Region's partitions apply, 0 for a single-Region table (whose
+// TTL deletes consume no write throughput).
+func (a *analyzer) replicaTTLDeletes() float64 {
+	if r := a.in.Replicas; r.hasReplicas() && len(r.Regions) > 1 && r.TTLDeletesPerSecond != nil {
+		return *r.TTLDeletesPerSecond
+	}
+	return 0
+}
+
+// writeReplicas adds the report's lines on a global table: the Regions, and each Region's own and
+// replicated writes, which its partitions all take.
+func writeReplicas(b *strings.Builder, f *ReplicasFacts) {
+	if f == nil {
+		return
+	}
+	witness := ""
+	if f.Witness != nil {
+		witness = ", witness " + *f.Witness
+	}
+	fmt.Fprintf(b, "  global table: %d replica Region(s)%s, %s consistency; every replica performs every Region's writes, "+
+		"so the write figures are global; reads stay per Region\n", len(f.Regions), witness, f.Consistency)
+	if f.TTLDeletesPerSecond != nil && len(f.Regions) > 1 {
+		fmt.Fprintf(b, "    TTL deletes %s/s are replicated too (counted in the writes' units)\n", thousands(*f.TTLDeletesPerSecond))
+	}
+	for _, r := range f.Regions {
+		if r.WritesPerSecond == nil {
+			continue
+		}
+		fmt.Fprintf(b, "    %-16s %s writes/s made here (%s) + %s/s replicated from the other Regions\n", r.Region,
+			thousands(*r.WritesPerSecond), percent(r.WriteShare), thousands(*r.ReplicatedWritesPerSecond))
+	}
+}
