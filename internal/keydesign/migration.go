@@ -2,10 +2,10 @@ package keydesign
 
 import (
 	"cmp"
-	"fmt"
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -458,7 +458,7 @@ func (a *analyzer) patternReads(doc *Document, ap AccessPatternDoc, f PatternFac
 	}
 	if sharded {
 		r := l.Sharding
-		reads = append(reads, fmt.Sprintf("{shard}=%s/%d/%s", r.Algorithm, r.Count, r.Source))
+		reads = append(reads, "{shard}="+r.Algorithm+"/"+strconv.FormatInt(r.Count, 10)+"/"+r.Source)
 	}
 	slices.Sort(reads)
 	return reads
@@ -487,14 +487,14 @@ func layoutHCL(l *LayoutDoc, entities bool, pkName, skName string) string {
 		}
 	}
 	s := l.Sharding
-	sharding := fmt.Sprintf("sharding = { strategy = %s", hclString(strategyOf(s.Algorithm)))
+	sharding := "sharding = { strategy = " + hclString(strategyOf(s.Algorithm))
 	if s.Algorithm != "none" {
 		if s.Source != "" {
 			sharding += ", source = " + hclString(s.Source)
 		}
-		sharding += fmt.Sprintf(", count = %d", s.Count)
+		sharding += ", count = " + strconv.FormatInt(s.Count, 10)
 	}
-	sharding += fmt.Sprintf(", scheme_version = %d }", s.SchemeVersion)
+	sharding += ", scheme_version = " + strconv.FormatInt(s.SchemeVersion, 10) + " }"
 	parts = append(parts, sharding)
 	return "{ " + strings.Join(parts, ", ") + " }"
 }
@@ -511,9 +511,11 @@ func strategyOf(algorithm string) string {
 
 // hclString quotes s as an HCL string literal: JSON escapes, and ${ and %{ doubled so that they stay text.
 func hclString(s string) string {
-	q := fmt.Sprintf("%q", s)
-	q = strings.ReplaceAll(q, "${", "$${")
-	return strings.ReplaceAll(q, "%{", "%%{")
+	q := strconv.Quote(s)
+	if strings.Contains(q, "{") {
+		q = strings.ReplaceAll(strings.ReplaceAll(q, "${", "$${"), "%{", "%%{")
+	}
+	return q
 }
 
 // hclKey is a map key: bare when it is an identifier, quoted otherwise.
