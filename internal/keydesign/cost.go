@@ -233,7 +233,6 @@ type indexWrite struct {
 func (a *analyzer) newCostModel(doc *Document, est *CostEstimate) *costModel {
 	m := &costModel{a: a, doc: doc, est: est, u: doc.TargetUtilization, tableUnits: doc.Derived.Capacity.WriteUnitsPerWrite}
 	txn := doc.Traffic.TransactionalWrites
-	keyBytes := tableKeyBytes(doc)
 	shares := map[string]*float64{}
 	for _, l := range a.in.LocalSecondaryIndexes {
 		shares["lsi:"+l.Name] = l.ItemShare
@@ -241,8 +240,9 @@ func (a *analyzer) newCostModel(doc *Document, est *CostEstimate) *costModel {
 	for _, g := range a.in.GlobalSecondaryIndexes {
 		shares["gsi:"+g.Name] = g.ItemShare
 	}
-	add := func(kind, name string, path Path, projection string, nonKey []string, indexKeyBytes int64, g *GSIDoc) {
-		entry := projectedEntryBytes(projection, doc.Traffic.ItemSizeBytes, keyBytes+indexKeyBytes, nonKey)
+	add := func(kind, name string, path Path, projection string, nonKey []string, indexKeys []IndexKeyDoc, g *GSIDoc) {
+		keyBytes := a.entryKeyBytes(doc, nil, indexKeys)
+		entry := projectedEntryBytes(projection, doc.Traffic.ItemSizeBytes, keyBytes, nonKey)
 		// An LSI entry's write counts its 100 bytes of overhead, a GSI entry's does not: what DynamoDB
 		// Local, AWS's emulator, reports with ReturnConsumedCapacity = INDEXES
 		// (TestAccCostWriteUnitsMatchConsumedCapacity); AWS's guides do not say.
@@ -250,7 +250,7 @@ func (a *analyzer) newCostModel(doc *Document, est *CostEstimate) *costModel {
 		if kind == "lsi" {
 			written += IndexEntryOverheadBytes
 		}
-		keysOnly := min(doc.Traffic.ItemSizeBytes, keyBytes+indexKeyBytes) + (written - entry)
+		keysOnly := min(doc.Traffic.ItemSizeBytes, keyBytes) + (written - entry)
 		ic := &IndexCost{Name: name, Kind: kind, EntryBytes: entry, WriteUnitsPerWrite: WriteUnitsPerWrite(written, txn), ItemShare: 1, Path: path}
 		ic.ReducibleWriteUnits = ic.WriteUnitsPerWrite - WriteUnitsPerWrite(keysOnly, txn)
 		if a.entities != nil {
@@ -264,13 +264,13 @@ func (a *analyzer) newCostModel(doc *Document, est *CostEstimate) *costModel {
 		m.indexes = append(m.indexes, indexWrite{cost: ic, gsi: g, entryBytes: entry})
 	}
 	for _, l := range doc.Table.LSIs {
-		add("lsi", l.Name, Path{"local_secondary_indexes", l.Name}, l.ProjectionType, l.NonKeyAttributes, attributeBytes(l.SortKey, a.segments), nil)
+		add("lsi", l.Name, Path{"local_secondary_indexes", l.Name}, l.ProjectionType, l.NonKeyAttributes, []IndexKeyDoc{l.SortKey}, nil)
 		ic := m.indexes[len(m.indexes)-1].cost
 		m.lsiUnits += ic.WriteUnitsPerWrite * ic.ItemShare
 	}
 	for i := range doc.Table.GSIs {
 		g := &doc.Table.GSIs[i]
-		add("gsi", g.Name, Path{"global_secondary_indexes", g.Name}, g.ProjectionType, g.NonKeyAttributes, gsiKeyBytes(g, a.segments), g)
+		add("gsi", g.Name, Path{"global_secondary_indexes", g.Name}, g.ProjectionType, g.NonKeyAttributes, slices.Concat(g.PartitionKey, g.SortKey), g)
 		for _, o := range a.in.Observed {
 			if o.IndexName == g.Name {
 				m.indexes[len(m.indexes)-1].observed = &o.Observation
@@ -343,11 +343,23 @@ func tableKeyBytes(doc *Document) int64 {
 	return n
 }
 
-// gsiKeyBytes bounds a GSI's own key attributes of its entry.
-func gsiKeyBytes(g *GSIDoc, segments map[string]ResolvedSegment) int64 {
+// entryKeyBytes bounds the key attributes of one item's index entry, names and values: the table's keys and
+// the index's own. d is the item's entity, whose templates bound its keys; nil for a table without
+// entities, whose templates (or an id's default length) bound them.
+func (a *analyzer) entryKeyBytes(doc *Document, d *EntityDoc, indexKeys []IndexKeyDoc) int64 {
+	if d == nil {
+		n := tableKeyBytes(doc)
+		for _, k := range indexKeys {
+			n += attributeBytes(k, a.segments)
+		}
+		return n
+	}
 	var n int64
-	for _, k := range slices.Concat(g.PartitionKey, g.SortKey) {
-		n += attributeBytes(k, segments)
+	for _, k := range a.entities.tableKeys {
+		n += int64(len(k)) + ptrValue(d.MaxBytes[k])
+	}
+	for _, k := range indexKeys {
+		n += int64(len(k.Name)) + ptrValue(d.MaxBytes[k.Name])
 	}
 	return n
 }
@@ -355,7 +367,7 @@ func gsiKeyBytes(g *GSIDoc, segments map[string]ResolvedSegment) int64 {
 // gsiWriteUnitsPerWrite is what one table write that carries a GSI's key costs the index: its projected
 // entry in 1 KB write units (×2 transactional), the IndexCost.WriteUnitsPerWrite the cost model prices.
 func (a *analyzer) gsiWriteUnitsPerWrite(doc *Document, g *GSIDoc) float64 {
-	entry := projectedEntryBytes(g.ProjectionType, doc.Traffic.ItemSizeBytes, tableKeyBytes(doc)+gsiKeyBytes(g, a.segments), g.NonKeyAttributes)
+	entry := projectedEntryBytes(g.ProjectionType, doc.Traffic.ItemSizeBytes, a.entryKeyBytes(doc, nil, slices.Concat(g.PartitionKey, g.SortKey)), g.NonKeyAttributes)
 	return WriteUnitsPerWrite(entry, doc.Traffic.TransactionalWrites)
 }
 

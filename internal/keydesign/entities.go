@@ -697,7 +697,10 @@ func (a *analyzer) entityCollection(est *CollectionEstimate) {
 // when no entity states its writes).
 func (a *analyzer) entityIndexCost(ic *IndexCost, projection string, nonKey []string, lsi bool) {
 	m := a.entities
-	keys := a.indexKeyNames()[ic.Name]
+	var keyDocs []IndexKeyDoc
+	for _, k := range a.indexKeyNames()[ic.Name] {
+		keyDocs = append(keyDocs, indexKeyDoc(k))
+	}
 	var weight, entrySum, unitsSum, reducibleSum float64
 	ic.Entities = []IndexEntityWrite{}
 	for i, e := range a.in.Entities {
@@ -705,13 +708,7 @@ func (a *analyzer) entityIndexCost(ic *IndexCost, projection string, nonKey []st
 		if !slices.Contains(d.Indexes, ic.Name) {
 			continue
 		}
-		keyBytes := int64(0)
-		for _, k := range m.tableKeys {
-			keyBytes += ptrValue(d.MaxBytes[k])
-		}
-		for _, k := range keys {
-			keyBytes += ptrValue(d.MaxBytes[k.Name])
-		}
+		keyBytes := a.entryKeyBytes(nil, &d, keyDocs)
 		entry := projectedEntryBytes(projection, d.ItemSizeBytes, keyBytes, nonKey)
 		written := entry
 		if lsi {

@@ -102,13 +102,16 @@ func hasShard(keys map[string]string) bool {
 
 // entityItems is an entity's item count ("" is the table's).
 func (a *analyzer) entityItems(name string) *int64 {
-	if name == "" {
-		return a.in.Traffic.ItemCount
+	if i := a.entityIndex(name); i >= 0 {
+		return a.in.Entities[i].Traffic.ItemCount
 	}
-	for _, e := range a.in.Entities {
-		if e.Name == name {
-			return e.Traffic.ItemCount
-		}
+	return a.in.Traffic.ItemCount
+}
+
+// entityDoc is the entity model's entity of that name; nil for a table without entities.
+func (a *analyzer) entityDoc(name string) *EntityDoc {
+	if i := a.entityIndex(name); i >= 0 {
+		return &a.entities.doc.Items[i]
 	}
 	return nil
 }
@@ -255,16 +258,7 @@ type itemWrite struct {
 // itemWrites is one item of the entity ("" for a table without entities) in this analysis's layout: a
 // non-transactional put or delete of the item and of every index entry it carries.
 func (a *analyzer) itemWrites(doc *Document, entity string) itemWrite {
-	size := doc.Traffic.ItemSizeBytes
-	var d *EntityDoc
-	if a.entities != nil {
-		for i := range a.entities.doc.Items {
-			if a.entities.doc.Items[i].Name == entity {
-				d = &a.entities.doc.Items[i]
-				size = d.ItemSizeBytes
-			}
-		}
-	}
+	size, d := a.itemSize(doc, entity), a.entityDoc(entity)
 	w := itemWrite{table: WriteUnitsPerWrite(size, false), gsis: map[string]float64{}}
 	shares := map[string]float64{}
 	for _, l := range a.in.LocalSecondaryIndexes {
@@ -272,27 +266,6 @@ func (a *analyzer) itemWrites(doc *Document, entity string) itemWrite {
 	}
 	for _, g := range a.in.GlobalSecondaryIndexes {
 		shares[g.Name] = ptrValue(cmp.Or(g.ItemShare, ptr(1.0)))
-	}
-	tableKeyBytesOf := func() int64 {
-		if d == nil {
-			return tableKeyBytes(doc)
-		}
-		var n int64
-		for _, k := range a.entities.tableKeys {
-			n += int64(len(k)) + ptrValue(d.MaxBytes[k])
-		}
-		return n
-	}
-	entryKeyBytes := func(attrs []IndexKeyDoc) int64 {
-		var n int64
-		for _, k := range attrs {
-			if d != nil {
-				n += int64(len(k.Name)) + ptrValue(d.MaxBytes[k.Name])
-			} else {
-				n += attributeBytes(k, a.segments)
-			}
-		}
-		return n
 	}
 	carries := func(index string) (float64, bool) {
 		if d != nil {
@@ -302,13 +275,13 @@ func (a *analyzer) itemWrites(doc *Document, entity string) itemWrite {
 	}
 	for _, l := range doc.Table.LSIs {
 		if share, ok := carries(l.Name); ok {
-			entry := projectedEntryBytes(l.ProjectionType, size, tableKeyBytesOf()+entryKeyBytes([]IndexKeyDoc{l.SortKey}), l.NonKeyAttributes)
+			entry := projectedEntryBytes(l.ProjectionType, size, a.entryKeyBytes(doc, d, []IndexKeyDoc{l.SortKey}), l.NonKeyAttributes)
 			w.table += share * WriteUnitsPerWrite(entry+IndexEntryOverheadBytes, false)
 		}
 	}
 	for _, g := range doc.Table.GSIs {
 		if share, ok := carries(g.Name); ok {
-			entry := projectedEntryBytes(g.ProjectionType, size, tableKeyBytesOf()+entryKeyBytes(slices.Concat(g.PartitionKey, g.SortKey)), g.NonKeyAttributes)
+			entry := projectedEntryBytes(g.ProjectionType, size, a.entryKeyBytes(doc, d, slices.Concat(g.PartitionKey, g.SortKey)), g.NonKeyAttributes)
 			w.gsis[g.Name] = share * WriteUnitsPerWrite(entry, false)
 		}
 	}
@@ -331,12 +304,8 @@ func (a *analyzer) changedIndexes(doc *Document, e MigrationEntity) []string {
 
 // itemSize is one entity's item size ("" for the table's).
 func (a *analyzer) itemSize(doc *Document, entity string) int64 {
-	if a.entities != nil {
-		for _, d := range a.entities.doc.Items {
-			if d.Name == entity {
-				return d.ItemSizeBytes
-			}
-		}
+	if d := a.entityDoc(entity); d != nil {
+		return d.ItemSizeBytes
 	}
 	return doc.Traffic.ItemSizeBytes
 }
@@ -527,7 +496,7 @@ func (a *analyzer) backfillRate(doc *Document, md *MigrationDoc, gsiPerTable map
 			headroom: spread * (PartitionWriteUnitsLimit*u - perShard), limit: PartitionWriteUnitsLimit,
 			demand: func(rate float64) float64 { return perShard + rate/spread }})
 	}
-	if w, name := tableWriteLimit(doc); w > 0 {
+	if w, name := tableLimit(doc, false); w > 0 {
 		gsiProduction, gsiShare := 0.0, 0.0
 		if name == onDemandQuotaLimit {
 			// The account's per-table quota counts the GSIs' units too.
@@ -541,7 +510,7 @@ func (a *analyzer) backfillRate(doc *Document, md *MigrationDoc, gsiPerTable map
 			demand: func(rate float64) float64 { return production + gsiProduction + rate*(1+gsiShare) }})
 	}
 	// The Scan's reads beside the production reads, when the item counts give its units per rewrite.
-	if r, name := tableReadLimit(doc); r > 0 && b.ScanReadUnits != nil && b.PutWriteUnits != nil && *b.PutWriteUnits > 0 {
+	if r, name := tableLimit(doc, true); r > 0 && b.ScanReadUnits != nil && b.PutWriteUnits != nil && *b.PutWriteUnits > 0 {
 		perTable := *b.ScanReadUnits / *b.PutWriteUnits
 		prod := ptrValue(c.PeakReadUnits)
 		limits = append(limits, limit{what: name,
@@ -648,41 +617,39 @@ func (a *analyzer) backfillSpread(md *MigrationDoc) float64 {
 
 const onDemandQuotaLimit = "on-demand table quota"
 
-// tableWriteLimit is the table's write throughput and what sets it: provisioned capacity (the autoscaling
-// maximum when autoscaled), the on-demand cap, or the on-demand quota per table.
-func tableWriteLimit(doc *Document) (float64, string) {
+// tableLimit is the table's write (or read) throughput and what sets it: provisioned capacity (the
+// autoscaling maximum when autoscaled), the on-demand cap, or the on-demand quota per table.
+func tableLimit(doc *Document, read bool) (float64, string) {
 	t := doc.Table
-	if t.BillingMode == "PROVISIONED" {
-		if as := t.Autoscaling; as != nil && as.Write != nil {
-			return float64(as.Write.Max), "provisioned write capacity (autoscaling maximum)"
-		}
-		if t.WriteCapacity != nil {
-			return float64(*t.WriteCapacity), "provisioned write capacity"
-		}
-		return 0, ""
+	kind, capacity, scaled, capped := "write", t.WriteCapacity, (*CapacityRange)(nil), (*int64)(nil)
+	if t.Autoscaling != nil {
+		scaled = t.Autoscaling.Write
 	}
-	if od := t.OnDemandThroughput; od != nil && od.Write != nil {
-		return float64(*od.Write), "on-demand maximum write throughput"
+	if t.OnDemandThroughput != nil {
+		capped = t.OnDemandThroughput.Write
+	}
+	if read {
+		kind, capacity, scaled, capped = "read", t.ReadCapacity, nil, nil
+		if t.Autoscaling != nil {
+			scaled = t.Autoscaling.Read
+		}
+		if t.OnDemandThroughput != nil {
+			capped = t.OnDemandThroughput.Read
+		}
+	}
+	switch {
+	case t.BillingMode == "PROVISIONED" && scaled != nil:
+		return float64(scaled.Max), "provisioned " + kind + " capacity (autoscaling maximum)"
+	case t.BillingMode == "PROVISIONED" && capacity != nil:
+		return float64(*capacity), "provisioned " + kind + " capacity"
+	case t.BillingMode == "PROVISIONED":
+		return 0, ""
+	case capped != nil:
+		return float64(*capped), "on-demand maximum " + kind + " throughput"
+	case read:
+		return float64(OnDemandTableUnitsQuota), "on-demand table read quota"
 	}
 	return float64(OnDemandTableUnitsQuota), onDemandQuotaLimit
-}
-
-// tableReadLimit is the table's read throughput for the backfill's Scan, as tableWriteLimit.
-func tableReadLimit(doc *Document) (float64, string) {
-	t := doc.Table
-	if t.BillingMode == "PROVISIONED" {
-		if as := t.Autoscaling; as != nil && as.Read != nil {
-			return float64(as.Read.Max), "provisioned read capacity (autoscaling maximum)"
-		}
-		if t.ReadCapacity != nil {
-			return float64(*t.ReadCapacity), "provisioned read capacity"
-		}
-		return 0, ""
-	}
-	if od := t.OnDemandThroughput; od != nil && od.Read != nil {
-		return float64(*od.Read), "on-demand maximum read throughput"
-	}
-	return float64(OnDemandTableUnitsQuota), "on-demand table read quota"
 }
 
 // migrationSteps are the steps of a migration in order, with their state against the current phase.

@@ -191,6 +191,21 @@ func (e *expander) strings(v types.List, p keydesign.Path) []string {
 	return out
 }
 
+// sharding reads a sharding block at p (the design's, or a migration's old one); nil when not set.
+func (e *expander) sharding(v types.Object, p keydesign.Path) *keydesign.Sharding {
+	var sh shardingModel
+	if !e.known(v, p) || !objectAs(e.ctx, v, &sh, &e.diags) {
+		return nil
+	}
+	at := func(attr string) keydesign.Path { return append(append(keydesign.Path(nil), p...), attr) }
+	return &keydesign.Sharding{
+		Strategy:      e.str(sh.Strategy, at("strategy")),
+		Source:        e.str(sh.Source, at("source")),
+		Count:         e.int64Ptr(sh.Count, at("count")),
+		SchemeVersion: e.int64Ptr(sh.SchemeVersion, at("scheme_version")),
+	}
+}
+
 func (e *expander) key(v types.Object, name string) *keydesign.Key {
 	var m keyModel
 	if !e.known(v, keydesign.Path{name}) || !objectAs(e.ctx, v, &m, &e.diags) {
@@ -233,14 +248,8 @@ func expandDesign(ctx context.Context, m designInputModel) (*keydesign.Input, di
 		}
 	}
 
-	var sh shardingModel
-	if e.known(m.Sharding, keydesign.Path{"sharding"}) && objectAs(ctx, m.Sharding, &sh, &e.diags) {
-		in.Sharding = keydesign.Sharding{
-			Strategy:      e.str(sh.Strategy, keydesign.Path{"sharding", "strategy"}),
-			Source:        e.str(sh.Source, keydesign.Path{"sharding", "source"}),
-			Count:         e.int64Ptr(sh.Count, keydesign.Path{"sharding", "count"}),
-			SchemeVersion: e.int64Ptr(sh.SchemeVersion, keydesign.Path{"sharding", "scheme_version"}),
-		}
+	if sh := e.sharding(m.Sharding, keydesign.Path{"sharding"}); sh != nil {
+		in.Sharding = *sh
 	}
 
 	var tm trafficModel

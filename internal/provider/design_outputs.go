@@ -98,13 +98,7 @@ func flattenDesign(ctx context.Context, doc *keydesign.Document, findings []poli
 	diags.Append(dg...)
 	out.Facts.MigrationPlan, dg = migrationPlanOutput(ctx, doc)
 	diags.Append(dg...)
-	out.Routing, dg = types.ObjectValue(routingType.AttrTypes, map[string]attr.Value{
-		"algorithm":      types.StringValue(d.Routing.Algorithm),
-		"count":          types.Int64Value(d.Routing.Count),
-		"width":          types.Int64Value(int64(d.Routing.Width)),
-		"source":         types.StringValue(d.Routing.Source),
-		"scheme_version": types.Int64Value(d.Routing.SchemeVersion),
-	})
+	out.Routing, dg = types.ObjectValueFrom(ctx, routingType.AttrTypes, routingValue(d.Routing))
 	diags.Append(dg...)
 
 	ok := true

@@ -107,16 +107,7 @@ func (e *expander) expandMigration(v types.Object) *keydesign.MigrationInput {
 			m.From.Entities[name] = keys
 		}
 	}
-	var sh shardingModel
-	sp := append(append(keydesign.Path(nil), fp...), "sharding")
-	if e.known(fm.Sharding, sp) && objectAs(e.ctx, fm.Sharding, &sh, &e.diags) {
-		m.From.Sharding = &keydesign.Sharding{
-			Strategy:      e.str(sh.Strategy, append(sp, "strategy")),
-			Source:        e.str(sh.Source, append(sp, "source")),
-			Count:         e.int64Ptr(sh.Count, append(sp, "count")),
-			SchemeVersion: e.int64Ptr(sh.SchemeVersion, append(sp, "scheme_version")),
-		}
-	}
+	m.From.Sharding = e.sharding(fm.Sharding, append(append(keydesign.Path(nil), fp...), "sharding"))
 	return m
 }
 

@@ -58,14 +58,8 @@ func designInput(values map[string]cty.Value, withTable bool) (*keydesign.Input,
 		}
 	}
 
-	if sh := get("sharding"); r.known(sh, keydesign.Path{"sharding"}) {
-		p := func(a string) keydesign.Path { return keydesign.Path{"sharding", a} }
-		in.Sharding = keydesign.Sharding{
-			Strategy:      r.str(attr(sh, "strategy"), p("strategy")),
-			Source:        r.str(attr(sh, "source"), p("source")),
-			Count:         r.int64Ptr(attr(sh, "count"), p("count")),
-			SchemeVersion: r.int64Ptr(attr(sh, "scheme_version"), p("scheme_version")),
-		}
+	if sh := r.sharding(get("sharding"), keydesign.Path{"sharding"}); sh != nil {
+		in.Sharding = *sh
 	}
 
 	if t := get("traffic"); r.known(t, keydesign.Path{"traffic"}) {
@@ -427,14 +421,19 @@ func (r *reader) migration(v cty.Value) *keydesign.MigrationInput {
 			}
 		}
 	}
-	sp := extend(fp, "sharding")
-	if sh := attr(from, "sharding"); r.known(sh, sp) {
-		m.From.Sharding = &keydesign.Sharding{
-			Strategy:      r.str(attr(sh, "strategy"), extend(sp, "strategy")),
-			Source:        r.str(attr(sh, "source"), extend(sp, "source")),
-			Count:         r.int64Ptr(attr(sh, "count"), extend(sp, "count")),
-			SchemeVersion: r.int64Ptr(attr(sh, "scheme_version"), extend(sp, "scheme_version")),
-		}
-	}
+	m.From.Sharding = r.sharding(attr(from, "sharding"), extend(fp, "sharding"))
 	return m
+}
+
+// sharding reads a sharding block at p (the design's, or a migration's old one); nil when not set.
+func (r *reader) sharding(v cty.Value, p keydesign.Path) *keydesign.Sharding {
+	if !r.known(v, p) {
+		return nil
+	}
+	return &keydesign.Sharding{
+		Strategy:      r.str(attr(v, "strategy"), extend(p, "strategy")),
+		Source:        r.str(attr(v, "source"), extend(p, "source")),
+		Count:         r.int64Ptr(attr(v, "count"), extend(p, "count")),
+		SchemeVersion: r.int64Ptr(attr(v, "scheme_version"), extend(p, "scheme_version")),
+	}
 }
