@@ -23,7 +23,8 @@ import (
 //   - each placeholder is a segment: a uuid field an id of 36 characters of 0-9a-f-, an integer a number of
 //     up to 20 characters (a 64-bit integer), a decimal a number of up to DynamoDB's 38 digits, a boolean an
 //     enum of true and false, any other an id;
-//   - each entity's templates, GSI mappings included, are its keys;
+//   - each entity's templates, GSI mappings included, are its keys; a GSI key attribute that is also a table
+//     key attribute keeps the entity's table template (the mapping's {sort_key} is that attribute's value);
 //   - each read (GetItem, BatchGetItem, Query) is an access pattern on its entity: it knows the parameters
 //     that fill a key's placeholders, and a range_condition is a sort condition on the first sort-key
 //     placeholder it does not know; a Query without one reads its entity's items by the literal prefix of
@@ -144,6 +145,10 @@ func FromMCPSchema(raw []byte, table string) (*MCPDesign, error) {
 	if len(sk) == 1 {
 		d.SortKey = &Key{Name: sk[0]}
 	}
+	tableKey := map[string]bool{pk[0]: true}
+	if len(sk) == 1 {
+		tableKey[sk[0]] = true
+	}
 	gsiKeys := map[string][2][]string{}
 	for _, g := range t.GSIList {
 		gpk, err := mcpNames(g.PartitionKey)
@@ -189,6 +194,11 @@ func FromMCPSchema(raw []byte, table string) (*MCPDesign, error) {
 				return fmt.Errorf("table %q: entity %q: %s must be a template per key attribute (%s)", table, name, what, strings.Join(attrs, ", "))
 			}
 			for i, src := range templates {
+				// An index key attribute that is also a table key attribute (a GSI sorted by the table's sort
+				// key) holds the value the table template writes; the mapping only refers to it ({sk}).
+				if _, written := entity.Keys[attrs[i]]; written && tableKey[attrs[i]] {
+					continue
+				}
 				entity.Keys[attrs[i]] = mcpPlaceholder.ReplaceAllString(src, "{$1}")
 				for _, m := range mcpPlaceholder.FindAllStringSubmatch(src, -1) {
 					d.Segments[m[1]] = mcpSegment(fieldType[m[1]])

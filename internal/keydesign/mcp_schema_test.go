@@ -1,6 +1,7 @@
 package keydesign
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -101,6 +102,54 @@ func TestFromMCPSchema(t *testing.T) {
 	} {
 		if _, err := FromMCPSchema([]byte(bad.schema), bad.table); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("error %v, want %q", err, bad.want)
+		}
+	}
+}
+
+// A menu modelled as the MCP server's examples do: a GSI sorted by the category and the table's own sort key,
+// whose mapping refers to that attribute's value ({sort_key}) rather than giving it a new template.
+const mcpMenu = `{"tables": [{
+  "table_config": {"table_name": "Menu", "partition_key": "partition_key", "sort_key": "sort_key"},
+  "gsi_list": [{"name": "ByCategory", "partition_key": "restaurant_id", "sort_key": ["category", "sort_key"]}],
+  "entities": {
+    "Product": {"pk_template": "RESTAURANT#{restaurant_id}", "sk_template": "MENU#{category}#{product_id}",
+      "gsi_mappings": [{"name": "ByCategory", "pk_template": "{restaurant_id}", "sk_template": ["{category}", "{sort_key}"]}],
+      "fields": [{"name": "restaurant_id", "type": "string"}, {"name": "category", "type": "string"}, {"name": "product_id", "type": "string"}]},
+    "Restaurant": {"pk_template": "RESTAURANT#{restaurant_id}", "sk_template": "PROFILE",
+      "fields": [{"name": "restaurant_id", "type": "string"}]},
+    "Review": {"pk_template": "RESTAURANT#{restaurant_id}", "sk_template": "REVIEW#{review_id}",
+      "fields": [{"name": "restaurant_id", "type": "string"}, {"name": "review_id", "type": "string"}]}
+  }}]}`
+
+func TestFromMCPSchemaIndexReusesTableKey(t *testing.T) {
+	t.Parallel()
+	d, err := FromMCPSchema([]byte(mcpMenu), "Menu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var product Entity
+	for _, e := range d.Entities {
+		if e.Name == "product" {
+			product = e
+		}
+	}
+	want := map[string]string{"partition_key": "RESTAURANT#{restaurant_id}", "sort_key": "MENU#{category}#{product_id}",
+		"restaurant_id": "{restaurant_id}", "category": "{category}"}
+	if !maps.Equal(product.Keys, want) {
+		t.Errorf("product keys %v, want %v", product.Keys, want)
+	}
+	if _, ok := d.Segments["sort_key"]; ok {
+		t.Errorf("the table's sort key became a segment: %v", d.Segments)
+	}
+	in := &Input{Kind: "keydesign", PartitionKey: d.PartitionKey, SortKey: d.SortKey, GlobalSecondaryIndexes: d.GlobalSecondaryIndexes,
+		Segments: d.Segments, Entities: d.Entities, AccessPatterns: d.AccessPatterns}
+	doc := analyze(t, in)
+	if got := doc.Derived.Entities.Collisions; len(got) != 0 {
+		t.Errorf("collisions %+v", got)
+	}
+	for _, f := range doc.Derived.AccessPatterns {
+		if len(f.EntityOverlaps) != 0 {
+			t.Errorf("%s overlaps %+v", f.Name, f.EntityOverlaps)
 		}
 	}
 }
