@@ -42,15 +42,26 @@ errors contains lib.finding_case(hot_partition, "over-limit", msg, ["global_seco
 }
 
 warnings contains lib.finding_case(hot_partition, "hot-key", msg, ["global_secondary_indexes", gsi.name, "partition_key"]) if {
-	lib.number(input.derived.capacity.peak_write_units)
-	input.derived.capacity.peak_write_units > 0
 	some gsi in input.table.gsis
+	load := write_load(gsi)
+	lib.number(load)
+	load > 0
 	not over_partition(gsi)
 	reason := hot_reason(gsi)
-	msg := sprintf("GSI %q has a %s partition key under %s WCU of table writes: its hot partitions can throttle writes to the table", [
-		gsi.name, reason, lib.fmt(input.derived.capacity.peak_write_units),
+	msg := sprintf("GSI %q has a %s partition key under %s WCU of %s writes: its hot partitions can throttle writes to the table", [
+		gsi.name, reason, lib.fmt(load), load_source,
 	])
 }
+
+# write_load is the writes an index takes: the table's (a design without entities), or those of the entities
+# that write its key (a single-table design, whose index may be sparse).
+write_load(_) := input.derived.capacity.peak_write_units if not input.derived.entities
+
+write_load(gsi) := gsi.peak_write_units if input.derived.entities
+
+default load_source := "table"
+
+load_source := "index" if input.derived.entities
 
 hot_reason(gsi) := "time-bucketed" if gsi.time_bucketed
 

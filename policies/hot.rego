@@ -12,23 +12,24 @@ findings := errors | warnings
 
 capacity := input.derived.capacity
 
-# demand lists the busiest logical key's write and read demand with its partition limit, when known.
-demand contains {"units": wcu, "limit": limits.partition_write_units, "unit": "WCU", "path": ["traffic", "writes_per_second"]} if {
-	wcu := capacity.hot_key_write_units
-	lib.number(wcu)
+# demand lists a busiest partition-key value's write and read demand with its partition limit, when known.
+demand(d) := {x |
+	some [units, limit, unit, path] in [
+		[d.hot_key_write_units, limits.partition_write_units, "WCU", ["traffic", "writes_per_second"]],
+		[d.hot_key_read_units, limits.partition_read_units, "RCU", ["traffic", "reads_per_second"]],
+	]
+	lib.number(units)
 	lib.known("derived.capacity")
+	x := {"units": units, "limit": limit, "unit": unit, "path": path}
 }
 
-demand contains {"units": rcu, "limit": limits.partition_read_units, "unit": "RCU", "path": ["traffic", "reads_per_second"]} if {
-	rcu := capacity.hot_key_read_units
-	lib.number(rcu)
-	lib.known("derived.capacity")
-}
-
-time_bucket_without_shard if {
-	input.derived.partition_key.has_time_bucket
-	not input.derived.partition_key.has_shard
-	lib.known("partition_key.template")
+# time_bucket_scopes are the key scopes (the table's, or each entity's) whose partition key is a time bucket
+# without a shard.
+time_bucket_scopes contains scope if {
+	some scope in lib.key_scopes
+	scope.partition_key.has_time_bucket
+	not scope.partition_key.has_shard
+	scope.partition_key_known
 	lib.known("segments")
 }
 
@@ -59,24 +60,24 @@ time_bucket_without_shard if {
 #         multi-attribute partition key, and keep the time in its sort key.
 time_bucket_partition_key := rego.metadata.rule()
 
-errors contains lib.finding_case(time_bucket_partition_key, "over-limit", msg, lib.key_path(["partition_key", "template"], lib.template_paths)) if {
-	time_bucket_without_shard
-	some d in demand
+errors contains lib.finding_case(time_bucket_partition_key, "over-limit", msg, scope.paths.partition_key) if {
+	some scope in time_bucket_scopes
+	some d in demand(scope.demand)
 	d.units > d.limit
 	global := concat("", [lib.global_note | d.unit == "WCU"])
 	msg := sprintf("every current write lands in the current time bucket: %s %s on one key%s%s, a partition serves %s; shard it into at least %d shards", [
-		lib.fmt(d.units), d.unit, lib.collection_note, global, lib.fmt(d.limit), input.derived.required_shards,
+		lib.fmt(d.units), d.unit, scope.demand.note, global, lib.fmt(d.limit), scope.demand.required_shards,
 	])
 }
 
-warnings contains lib.finding_case(time_bucket_partition_key, "bucket", problem.msg, lib.key_path(problem.path, lib.template_paths)) if {
+warnings contains lib.finding_case(time_bucket_partition_key, "bucket", problem.msg, problem.path) if {
 	some problem in time_bucket_warnings
 }
 
-time_bucket_warnings contains {"path": ["partition_key", "template"], "msg": msg} if {
-	time_bucket_without_shard
-	not over_limit
-	msg := "the partition key is a time bucket without a shard: every current write lands on one key, which caps the table at one partition's throughput"
+time_bucket_warnings contains {"path": scope.paths.partition_key, "msg": msg} if {
+	some scope in time_bucket_scopes
+	not over_limit(scope.demand)
+	msg := sprintf("the partition key%s is a time bucket without a shard: every current write lands on one key, which caps the table at one partition's throughput", [scope.note])
 }
 
 # Name heuristic for tables known only by attribute names (the plan adapter's aws_dynamodb_table).
@@ -88,8 +89,8 @@ time_bucket_warnings contains {"path": ["partition_key", "name"], "msg": msg} if
 	)
 }
 
-over_limit if {
-	some d in demand
+over_limit(scope_demand) if {
+	some d in demand(scope_demand)
 	d.units > d.limit
 }
 
@@ -188,13 +189,14 @@ warnings contains lib.finding_case(low_cardinality_partition_key, "gsi", problem
 	problem.hint == "low_cardinality"
 }
 
-low_cardinality_problems contains {"path": ["partition_key", "template"], "msg": msg} if {
-	cardinality := input.derived.partition_key.cardinality
+low_cardinality_problems contains {"path": scope.paths.partition_key, "msg": msg} if {
+	some scope in lib.key_scopes
+	cardinality := scope.partition_key.cardinality
 	lib.number(cardinality)
 	cardinality < limits.low_cardinality
-	lib.known("partition_key.template")
+	scope.partition_key_known
 	lib.known("segments")
-	msg := sprintf("the partition key has only %d distinct value(s); traffic cannot spread over more partitions than that", [cardinality])
+	msg := sprintf("the partition key%s has only %d distinct value(s); traffic cannot spread over more partitions than that", [scope.note, cardinality])
 }
 
 # Name heuristic for tables known only by attribute names (the plan adapter's aws_dynamodb_table).
@@ -217,23 +219,25 @@ low_cardinality_problems contains {"path": ["partition_key", "name"], "msg": msg
 #   aws_dynamodb_table: needs the busiest key's demand, from traffic; aws_dynamodb_table has no traffic.
 #   severity: error
 #   remediation: Shard the partition key with a {shard} suffix and set sharding.count to at least the shard count named in the message (or omit count to compute it).
-errors contains lib.finding(rego.metadata.rule(), msg, lib.key_path(shard_path, lib.template_paths)) if {
+errors contains lib.finding(rego.metadata.rule(), msg, shard_path(d)) if {
 	lib.known("derived.capacity")
+	some d in lib.demand_scopes
 	some [per_shard, limit, unit] in [
-		[capacity.per_shard_write_units, limits.partition_write_units, "WCU"],
-		[capacity.per_shard_read_units, limits.partition_read_units, "RCU"],
+		[d.per_shard_write_units, limits.partition_write_units, "WCU"],
+		[d.per_shard_read_units, limits.partition_read_units, "RCU"],
 	]
 	lib.number(per_shard)
 	per_shard > limit
 	global := concat("", [lib.global_note | unit == "WCU"])
 	msg := sprintf("the busiest key%s needs %s %s per shard across %d shard(s)%s; a partition serves %s: use at least %d shards", [
-		lib.collection_note, lib.fmt(per_shard), unit, input.derived.shard_count, global, lib.fmt(limit), input.derived.required_shards,
+		d.note, lib.fmt(per_shard), unit, d.shard_count, global, lib.fmt(limit), d.required_shards,
 	])
 }
 
-default shard_path := ["partition_key", "template"]
+# A sharded key needs more shards; an unsharded one a {shard} in its template.
+shard_path(d) := ["sharding", "count"] if d.sharded
 
-shard_path := ["sharding", "count"] if input.sharding.strategy != "none"
+else := d.path
 
 # METADATA
 # title: Hot item
@@ -270,13 +274,14 @@ errors contains lib.finding(rego.metadata.rule(), msg, path) if {
 #   aws_dynamodb_table: needs a sort-key template and traffic; aws_dynamodb_table has neither.
 #   severity: warning
 #   remediation: Lead the sort key with a non-monotonic value, or shard the partition key so each value takes less of a partition.
-warnings contains lib.finding(rego.metadata.rule(), msg, lib.key_path(["sort_key", "template"], lib.template_paths)) if {
-	input.derived.sort_key.monotonic
-	per_shard := capacity.per_shard_write_units
+warnings contains lib.finding(rego.metadata.rule(), msg, scope.paths.sort_key) if {
+	some scope in lib.key_scopes
+	scope.sort_key.monotonic
+	per_shard := scope.demand.per_shard_write_units
 	lib.number(per_shard)
 	per_shard >= limits.busy_partition_share * limits.partition_write_units
-	lib.known("sort_key.template")
-	msg := sprintf("the sort key only grows and each partition-key value%s takes %s WCU (%s of a partition): new writes pile up at one end", [
-		lib.collection_note, lib.fmt(per_shard), lib.percent(per_shard / limits.partition_write_units),
+	scope.sort_key_known
+	msg := sprintf("the sort key%s only grows and each partition-key value%s takes %s WCU (%s of a partition): new writes pile up at one end", [
+		scope.note, scope.demand.note, lib.fmt(per_shard), lib.percent(per_shard / limits.partition_write_units),
 	])
 }

@@ -110,15 +110,16 @@ warnings contains lib.finding_case(collection_limit, "unbounded", msg, collectio
 errors contains lib.finding(rego.metadata.rule(), msg, ["local_secondary_indexes"]) if {
 	count(input.table.lsis) > 0
 	lib.known("derived.capacity")
+	some d in lib.demand_scopes
 	some [per_shard, limit, unit] in [
-		[input.derived.capacity.per_shard_write_units, limits.partition_write_units, "WCU"],
-		[input.derived.capacity.per_shard_read_units, limits.partition_read_units, "RCU"],
+		[d.per_shard_write_units, limits.partition_write_units, "WCU"],
+		[d.per_shard_read_units, limits.partition_read_units, "RCU"],
 	]
 	lib.number(per_shard)
 	per_shard > limit
 	msg := sprintf(
 		"each partition-key value%s takes %s %s, but with an LSI its items cannot be split across partitions (%s %s each)",
-		[lib.collection_note, lib.fmt(per_shard), unit, lib.fmt(limit), unit],
+		[d.note, lib.fmt(per_shard), unit, lib.fmt(limit), unit],
 	)
 }
 

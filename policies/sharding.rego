@@ -102,21 +102,45 @@ errors contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if 
 	some problem in placeholder_problems
 }
 
-placeholder_problems contains {"path": ["partition_key", "template"], "msg": msg} if {
+placeholder_problems contains {"path": template_path, "msg": msg} if {
 	input.sharding.strategy != "none"
-	not input.derived.partition_key.has_shard
-	lib.known("partition_key.template")
+	not any_shard
+	every scope in lib.key_scopes {
+		scope.partition_key_known
+	}
 	lib.known("sharding.strategy")
-	msg := sprintf("sharding.strategy is %q but partition_key.template has no {shard} placeholder", [input.sharding.strategy])
+	template_path := shardless_path
+	msg := sprintf("sharding.strategy is %q but %s has no {shard} placeholder", [input.sharding.strategy, shardless_what])
 }
 
 placeholder_problems contains {"path": ["sharding", "strategy"], "msg": msg} if {
 	input.sharding.strategy == "none"
-	input.derived.partition_key.has_shard
-	lib.known("partition_key.template")
+	some scope in lib.key_scopes
+	scope.partition_key.has_shard
+	scope.partition_key_known
 	lib.known("sharding.strategy")
-	msg := "partition_key.template has a {shard} placeholder but sharding is off (strategy none)"
+	msg := sprintf("%s has a {shard} placeholder but sharding is off (strategy none)", [template_name(scope)])
 }
+
+any_shard if {
+	some scope in lib.key_scopes
+	scope.partition_key.has_shard
+}
+
+# Without entities, the table's template; with them, the entities' (the busiest collection's first).
+default shardless_path := ["partition_key", "template"]
+
+shardless_path := lib.entity_paths(input.derived.entities.collections[input.derived.entities.busiest].hottest).partition_key if {
+	input.derived.entities
+}
+
+default shardless_what := "partition_key.template"
+
+shardless_what := "no entity's partition-key template" if input.derived.entities
+
+template_name(scope) := "partition_key.template" if scope.entity == ""
+
+else := sprintf("entity %s's partition-key template", [scope.entity])
 
 # METADATA
 # title: Shard fan-out
@@ -189,15 +213,23 @@ source_problems contains msg if {
 source_problems contains msg if {
 	input.sharding.strategy == "calculated"
 	source := input.sharding.source
-	source in input.derived.partition_key.placeholders
+	some scope in lib.key_scopes
+	scope.partition_key.has_shard
+	source in scope.partition_key.placeholders
 	lib.known("sharding.source")
-	lib.known("partition_key.template")
+	scope.partition_key_known
 	msg := sprintf(
 		"sharding.source %q is in the partition key, so all items of one logical key hash to one shard: hash a segment that varies within the key",
 		[source],
 	)
 }
 
-key_placeholders contains p if some p in input.derived.partition_key.placeholders
+key_placeholders contains p if {
+	some scope in lib.key_scopes
+	some p in scope.partition_key.placeholders
+}
 
-key_placeholders contains p if some p in input.derived.sort_key.placeholders
+key_placeholders contains p if {
+	some scope in lib.key_scopes
+	some p in scope.sort_key.placeholders
+}

@@ -201,7 +201,9 @@ var stages = []struct {
 	{"pattern figures", (*analyzer).finishAccessPatterns},
 	// Routing and the facts of the key templates, sized by the shard count (key_facts.go).
 	{"keys", (*analyzer).keysStage},
-	// Each GSI's demand and hot partition (analyze.go).
+	// Each entity's key facts and own demand, each collection's summed demand per shard (entity_analysis.go).
+	{"entity keys", (*analyzer).entityKeysStage},
+	// Each GSI's demand and hot partition (analyze.go), from the entities it holds (entity_analysis.go).
 	{"indexes", (*analyzer).gsiFacts},
 	// Measured traffic against the design (observed_facts.go).
 	{"measured", func(a *analyzer, doc *Document) { a.observedFacts(doc, a.pk) }},
@@ -315,53 +317,9 @@ func orEmpty(s []string) []string {
 	return s
 }
 
-// keyFacts derives the facts of one key template; shardCount sizes the {shard} placeholder.
+// keyFacts derives the facts of one of the table's key templates; shardCount sizes the {shard} placeholder.
 func (a *analyzer) keyFacts(key string, t *Template, src *string, shardCount int64) KeyFacts {
-	f := KeyFacts{Template: src, Placeholders: []string{}, Literals: []string{}, Segments: []SegmentRef{}}
-	if t == nil {
-		return f
-	}
-	f.Placeholders = t.Placeholders()
-	f.Literals = orEmpty(t.Literals())
-	maxBytes, minBytes := int64(t.LiteralBytes()), int64(t.LiteralBytes())
-	cardinality, bounded, declared := int64(1), true, !a.isUnknown("segments") && !a.isUnknown(key+".template")
-	for i, name := range f.Placeholders {
-		if name == ShardPlaceholder {
-			f.HasShard = true
-			w := int64(ShardWidth(shardCount))
-			maxBytes += w
-			minBytes += w
-			cardinality = saturatingMul(cardinality, shardCount)
-			continue
-		}
-		seg, ok := a.segments[name]
-		if !ok {
-			declared = false
-			continue
-		}
-		if i == 0 {
-			f.Monotonic = seg.Monotonic
-		}
-		f.Segments = append(f.Segments, SegmentRef{Name: name, Kind: seg.Kind, Cardinality: seg.Cardinality,
-			MaxLength: seg.MaxLength, Monotonic: seg.Monotonic})
-		if seg.Kind == KindTime {
-			f.HasTimeBucket = true
-		}
-		maxBytes += seg.MaxLength * int64(strings.Count(t.Source, "{"+name+"}"))
-		minBytes += seg.MinLength * int64(strings.Count(t.Source, "{"+name+"}"))
-		if seg.Cardinality == nil {
-			bounded = false
-		} else {
-			cardinality = saturatingMul(cardinality, *seg.Cardinality)
-		}
-	}
-	if declared {
-		f.MaxBytes, f.MinBytes = &maxBytes, &minBytes
-		if bounded {
-			f.Cardinality = &cardinality
-		}
-	}
-	return f
+	return templateFacts(t, src, a.segments, !a.isUnknown("segments") && !a.isUnknown(key+".template"), shardCount)
 }
 
 func saturatingMul(a, b int64) int64 {
@@ -386,6 +344,13 @@ func routingAlgorithm(strategy string) string {
 func (a *analyzer) gsiFacts(doc *Document) {
 	for i := range doc.Table.GSIs {
 		g := &doc.Table.GSIs[i]
+		if g.ProjectionType == ProjectionInclude {
+			doc.Derived.ProjectedNonKeyAttributes += len(g.NonKeyAttributes)
+		}
+		if a.entities != nil {
+			a.entityGSIFacts(doc, g)
+			continue
+		}
 		product, bounded := int64(1), len(g.PartitionKey) > 0
 		for _, k := range g.PartitionKey {
 			if seg, ok := a.segments[k.Name]; ok && seg.Kind == KindTime {
@@ -407,9 +372,6 @@ func (a *analyzer) gsiFacts(doc *Document) {
 			g.PartitionKeyCardinality = ptr(product)
 		}
 		g.HotPartitionWriteUnits = gsiHotPartitionWriteUnits(a.gsiDeclaredWriteUnits(doc, g), *g)
-		if g.ProjectionType == ProjectionInclude {
-			doc.Derived.ProjectedNonKeyAttributes += len(g.NonKeyAttributes)
-		}
 	}
 	for _, l := range doc.Table.LSIs {
 		if l.ProjectionType == ProjectionInclude {

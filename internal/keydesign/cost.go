@@ -375,6 +375,16 @@ func (a *analyzer) gsiWriteUnitsPerWrite(doc *Document, g *GSIDoc) float64 {
 // the index's own write units (a KEYS_ONLY entry of a large item costs fewer than the item); nil without
 // declared writes.
 func (a *analyzer) gsiDeclaredWriteUnits(doc *Document, g *GSIDoc) *float64 {
+	if a.entities != nil {
+		// The writes of the entities it holds, each in its own entry's units.
+		var units *float64
+		for _, w := range a.entityIndexWrites(g.Name, g.ProjectionType, g.NonKeyAttributes, false) {
+			if w.write.WritesPerSecond != nil {
+				units = ptr(ptrValue(units) + *w.write.WritesPerSecond*w.write.WriteUnitsPerWrite)
+			}
+		}
+		return units
+	}
 	c := doc.Derived.Capacity
 	if c.PeakWriteUnits == nil || c.WriteUnitsPerWrite <= 0 {
 		return nil

@@ -101,6 +101,24 @@ type GSIDoc struct {
 	// PatternReadUnits are the reads of the access patterns the index serves, in read units per second; nil
 	// when no pattern reads it. Without a measurement they are also its PeakReadUnits.
 	PatternReadUnits *float64 `json:"pattern_read_units"`
+	// Entities are the entities of a single-table design whose items the index holds, each with the
+	// partitions its templates write (entity_analysis.go); absent without entities.
+	Entities []GSIEntityDoc `json:"entities,omitempty"`
+}
+
+// GSIEntityDoc is one entity's part of a GSI: its templates of the index's partition-key attributes, the
+// values they can render, and its write demand on its busiest index partition.
+type GSIEntityDoc struct {
+	Entity       string   `json:"entity"`
+	PartitionKey []string `json:"partition_key"`
+	// Cardinality is the number of index partition-key values it writes; nil when unbounded or unknown.
+	Cardinality *int64 `json:"cardinality"`
+	// TimeBucketed is true when its index partition key is a time bucket of few values and no shard.
+	TimeBucketed       bool    `json:"time_bucketed"`
+	WriteUnitsPerWrite float64 `json:"write_units_per_write"`
+	// HotPartitionWriteUnits is its write demand on its busiest index partition; nil without writes or
+	// when its values are unbounded (spread evenly).
+	HotPartitionWriteUnits *float64 `json:"hot_partition_write_units"`
 }
 
 // ShardingDoc is the sharding block with defaults applied.

@@ -73,6 +73,19 @@ type EntityDoc struct {
 	// MaxBytes bounds each key attribute's rendered value; nil when a placeholder is undeclared.
 	MaxBytes   map[string]*int64 `json:"max_bytes"`
 	Collection int               `json:"collection"`
+	// PartitionKey and SortKey are the facts of its table-key templates, which the key rules read.
+	PartitionKey KeyFacts  `json:"partition_key"`
+	SortKey      *KeyFacts `json:"sort_key"`
+	// HotKeyWriteUnits and HotKeyReadUnits are its own demand on its busiest partition-key value (a global
+	// table's replicated TTL deletes included); Shards is how many shards that value spreads over.
+	HotKeyWriteUnits *float64 `json:"hot_key_write_units"`
+	HotKeyReadUnits  *float64 `json:"hot_key_read_units"`
+	Shards           int64    `json:"shards"`
+	// ItemsPerKey bounds its items under one partition-key value: stated, or from the sort-key template
+	// (ItemsBasis "template": no placeholder is one item, bounded segments the product of their values);
+	// nil when nothing bounds them.
+	ItemsPerKey *int64 `json:"items_per_key"`
+	ItemsBasis  string `json:"items_basis"`
 }
 
 // EntityIndexKey is an entity's template of one index key attribute.
@@ -103,6 +116,15 @@ type CollectionDoc struct {
 	// entity's max_items_per_partition_key is not stated.
 	ItemsPerKey *float64 `json:"items_per_key"`
 	Bytes       *float64 `json:"bytes"`
+	// PerShardWriteUnits and PerShardReadUnits are the demand on one shard of its busiest value: each
+	// entity's busiest value over its own shards, summed; RequiredShards is what that demand needs at the
+	// target utilization, and Shards the most shards an entity's value spreads over.
+	PerShardWriteUnits *float64 `json:"per_shard_write_units"`
+	PerShardReadUnits  *float64 `json:"per_shard_read_units"`
+	RequiredShards     int64    `json:"required_shards"`
+	Shards             int64    `json:"shards"`
+	// Hottest is the entity with the most demand on its busiest value, where the heat rules point.
+	Hottest string `json:"hottest"`
 }
 
 // entityModel is the parsed entities and their analysis.
@@ -364,6 +386,12 @@ func (a *analyzer) analyzeEntities(m *entityModel, shardWidth int64) {
 			pk = parsed[m.tableKeys[0]]
 		}
 		d.HotKeyShare, _ = a.hotKeyShare(pk)
+		var sk *Template
+		if len(m.tableKeys) > 1 {
+			sk = parsed[m.tableKeys[1]]
+		}
+		d.ItemsPerKey, d.ItemsBasis = a.itemsPerKey(e.Traffic.MaxItemsPerPartitionKey, len(m.tableKeys) > 1, sk,
+			sk != nil && !a.isUnknown("segments"), ptrValue(in.Sharding.Count))
 		m.doc.Items = append(m.doc.Items, d)
 
 		var tableParts [][]templateAtom
@@ -445,7 +473,7 @@ func (a *analyzer) collectionFigures(m *entityModel, c int) {
 	col := &m.doc.Collections[c]
 	var writes, reads, items, bytes float64
 	writesKnown, readsKnown, itemsKnown := false, false, true
-	for i, e := range a.in.Entities {
+	for i := range a.in.Entities {
 		d := m.doc.Items[i]
 		if d.Collection != c {
 			continue
@@ -457,7 +485,7 @@ func (a *analyzer) collectionFigures(m *entityModel, c int) {
 		if d.ReadUnits != nil {
 			reads, readsKnown = reads+*d.ReadUnits*d.HotKeyShare, true
 		}
-		if n := e.Traffic.MaxItemsPerPartitionKey; n != nil {
+		if n := d.ItemsPerKey; n != nil {
 			items += float64(*n)
 			bytes += float64(*n) * float64(a.entityEntryBytes(m, i))
 		} else {
@@ -696,36 +724,18 @@ func (a *analyzer) entityCollection(est *CollectionEstimate) {
 // projected entry (its item size, its key templates' bytes), and their write-weighted means (the plain mean
 // when no entity states its writes).
 func (a *analyzer) entityIndexCost(ic *IndexCost, projection string, nonKey []string, lsi bool) {
-	m := a.entities
-	var keyDocs []IndexKeyDoc
-	for _, k := range a.indexKeyNames()[ic.Name] {
-		keyDocs = append(keyDocs, indexKeyDoc(k))
-	}
 	var weight, entrySum, unitsSum, reducibleSum float64
 	ic.Entities = []IndexEntityWrite{}
-	for i, e := range a.in.Entities {
-		d := m.doc.Items[i]
-		if !slices.Contains(d.Indexes, ic.Name) {
-			continue
+	for _, w := range a.entityIndexWrites(ic.Name, projection, nonKey, lsi) {
+		ic.Entities = append(ic.Entities, w.write)
+		weight1 := 1.0
+		if w.write.WritesPerSecond != nil {
+			weight1 = *w.write.WritesPerSecond
 		}
-		keyBytes := a.entryKeyBytes(nil, &d, keyDocs)
-		entry := projectedEntryBytes(projection, d.ItemSizeBytes, keyBytes, nonKey)
-		written := entry
-		if lsi {
-			written += IndexEntryOverheadBytes
-		}
-		txn := ptrValue(e.Traffic.TransactionalWrites)
-		units := WriteUnitsPerWrite(written, txn)
-		reducible := units - WriteUnitsPerWrite(min(d.ItemSizeBytes, keyBytes)+(written-entry), txn)
-		ic.Entities = append(ic.Entities, IndexEntityWrite{Entity: e.Name, EntryBytes: entry, WriteUnitsPerWrite: units, WritesPerSecond: e.Traffic.WritesPerSecond})
-		w := 1.0
-		if e.Traffic.WritesPerSecond != nil {
-			w = *e.Traffic.WritesPerSecond
-		}
-		weight += w
-		entrySum += w * float64(entry)
-		unitsSum += w * units
-		reducibleSum += w * reducible
+		weight += weight1
+		entrySum += weight1 * float64(w.write.EntryBytes)
+		unitsSum += weight1 * w.write.WriteUnitsPerWrite
+		reducibleSum += weight1 * w.reducible
 	}
 	if weight <= 0 {
 		return

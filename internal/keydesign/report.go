@@ -38,12 +38,24 @@ func Report(doc *Document, findings []ReportFinding) string {
 	fmt.Fprintf(&b, "dynamokeys key design: %s\n\n", title)
 
 	b.WriteString("Keys\n")
-	writeKey(&b, "partition key", doc.Table.PartitionKey, &d.PartitionKey)
-	if doc.Table.SortKey != nil && d.SortKey != nil {
-		writeKey(&b, "sort key", *doc.Table.SortKey, d.SortKey)
-	}
-	for _, s := range d.PartitionKey.Segments {
-		fmt.Fprintf(&b, "  {%s} %s, %s values, up to %d bytes\n", s.Name, segmentLabel(doc.Segments[s.Name]), cardinalityLabel(s.Cardinality), s.MaxLength)
+	if d.Entities != nil {
+		// Each entity writes its own templates (the Entities section); the segments are shared.
+		fmt.Fprintf(&b, "  %-13s %s (%s), a template per entity\n", "partition key", doc.Table.PartitionKey.Name, doc.Table.PartitionKey.Type)
+		if k := doc.Table.SortKey; k != nil {
+			fmt.Fprintf(&b, "  %-13s %s (%s), a template per entity\n", "sort key", k.Name, k.Type)
+		}
+		for _, name := range slices.Sorted(maps.Keys(doc.Segments)) {
+			s := doc.Segments[name]
+			fmt.Fprintf(&b, "  {%s} %s, %s values, up to %d bytes\n", name, segmentLabel(s), cardinalityLabel(s.Cardinality), s.MaxLength)
+		}
+	} else {
+		writeKey(&b, "partition key", doc.Table.PartitionKey, &d.PartitionKey)
+		if doc.Table.SortKey != nil && d.SortKey != nil {
+			writeKey(&b, "sort key", *doc.Table.SortKey, d.SortKey)
+		}
+		for _, s := range d.PartitionKey.Segments {
+			fmt.Fprintf(&b, "  {%s} %s, %s values, up to %d bytes\n", s.Name, segmentLabel(doc.Segments[s.Name]), cardinalityLabel(s.Cardinality), s.MaxLength)
+		}
 	}
 	switch doc.Sharding.Strategy {
 	case StrategyCalculated:
@@ -56,6 +68,7 @@ func Report(doc *Document, findings []ReportFinding) string {
 
 	if d.Entities != nil {
 		writeEntities(&b, d.Entities)
+		writeEntityIndexes(&b, doc.Table.GSIs)
 	}
 
 	c := d.Capacity
@@ -223,9 +236,10 @@ func bytesLabel(n float64) string {
 }
 
 // writeEntities is the entity table of a single-table design: each entity's keys, the indexes it lands in,
-// its write units and its item collection, then the collisions.
+// its write units, the demand on its busiest partition-key value and its items per value; then each item
+// collection's summed demand and size, and the collisions.
 func writeEntities(b *strings.Builder, e *EntitiesDoc) {
-	b.WriteString("\nEntities (the key rules read " + e.Lead + "'s templates: the busiest collection's busiest entity)\n")
+	b.WriteString("\nEntities\n")
 	for _, item := range e.Items {
 		keys := make([]string, 0, len(item.Keys))
 		for _, attr := range slices.Sorted(maps.Keys(item.Keys)) {
@@ -239,12 +253,28 @@ func writeEntities(b *strings.Builder, e *EntitiesDoc) {
 		if item.WriteUnits != nil {
 			writes = thousands(*item.WriteUnits) + " WCU"
 		}
-		fmt.Fprintf(b, "  %s: %s; %s; %s; collection %d\n", item.Name, strings.Join(keys, " "), indexes, writes, item.Collection+1)
+		if item.HotKeyWriteUnits != nil && item.HotKeyShare > 0 {
+			writes += fmt.Sprintf(", %s WCU (%s) on its busiest value", thousands(*item.HotKeyWriteUnits), percent(item.HotKeyShare))
+		}
+		items := "unbounded items per value"
+		if item.ItemsPerKey != nil {
+			items = thousands(float64(*item.ItemsPerKey)) + " item(s) per value"
+			if item.ItemsBasis == CollectionTemplate {
+				items += " (its sort key's values)"
+			}
+		}
+		fmt.Fprintf(b, "  %s: %s; %s; %s; %s; collection %d\n", item.Name, strings.Join(keys, " "), indexes, writes, items, item.Collection+1)
 	}
 	for i, c := range e.Collections {
 		demand := ""
-		if c.WriteUnits != nil {
-			demand = fmt.Sprintf(", %s WCU on one value", thousands(*c.WriteUnits))
+		if c.PerShardWriteUnits != nil {
+			demand = fmt.Sprintf(", %s WCU on one value", thousands(*c.PerShardWriteUnits))
+			if c.Shards > 1 {
+				demand = fmt.Sprintf(", %s WCU on one shard of a value", thousands(*c.PerShardWriteUnits))
+			}
+		}
+		if c.PerShardReadUnits != nil {
+			demand += fmt.Sprintf(", %s RCU", thousands(*c.PerShardReadUnits))
 		}
 		size := ", unbounded items per value"
 		if c.ItemsPerKey != nil && c.Bytes != nil {
@@ -258,5 +288,33 @@ func writeEntities(b *strings.Builder, e *EntitiesDoc) {
 	}
 	for _, c := range e.Collisions {
 		fmt.Fprintf(b, "  COLLISION %s and %s can write the same key, e.g. %s\n", c.Entities[0], c.Entities[1], c.Example)
+	}
+}
+
+// writeEntityIndexes is each GSI of a single-table design with the entities it holds: their partition-key
+// templates, and the write demand on the index's busiest partition.
+func writeEntityIndexes(b *strings.Builder, gsis []GSIDoc) {
+	if len(gsis) == 0 {
+		return
+	}
+	b.WriteString("\nIndexes\n")
+	for _, g := range gsis {
+		var held []string
+		for _, e := range g.Entities {
+			part := e.Entity + " " + strings.Join(e.PartitionKey, "+")
+			if e.HotPartitionWriteUnits != nil {
+				part += fmt.Sprintf(" (%s WCU on its busiest partition)", thousands(*e.HotPartitionWriteUnits))
+			}
+			held = append(held, part)
+		}
+		if len(held) == 0 {
+			fmt.Fprintf(b, "  %s: no entity writes its key\n", g.Name)
+			continue
+		}
+		hot := ""
+		if g.HotPartitionWriteUnits != nil {
+			hot = fmt.Sprintf("; busiest partition %s WCU", thousands(*g.HotPartitionWriteUnits))
+		}
+		fmt.Fprintf(b, "  %s: %s; %s values%s\n", g.Name, strings.Join(held, ", "), cardinalityLabel(g.PartitionKeyCardinality), hot)
 	}
 }

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -124,4 +125,145 @@ func BenchmarkEvaluateEntities(b *testing.B) {
 		in.AccessPatterns = append(in.AccessPatterns, ap)
 	}
 	benchmarkEvaluate(b, in)
+}
+
+// findingsAt lists the findings of one rule as "severity path" strings, sorted.
+func findingsAt(got map[string][]Finding, rule string) []string {
+	var out []string
+	for _, f := range got[rule] {
+		out = append(out, f.Severity+" "+f.Path.String())
+	}
+	slices.Sort(out)
+	return out
+}
+
+func singleTable(gsis []keydesign.GlobalSecondaryIndex, entities ...keydesign.Entity) *keydesign.Input {
+	return &keydesign.Input{Kind: "keydesign",
+		PartitionKey: keydesign.Key{Name: "PK", Type: "S"}, SortKey: &keydesign.Key{Name: "SK", Type: "S"},
+		Segments: map[string]keydesign.Segment{
+			"day": {Kind: keydesign.KindTime, Granularity: "day"}, "event_id": {Kind: keydesign.KindID}, "user_id": {Kind: keydesign.KindID},
+			"task_id": {Kind: keydesign.KindID}, "email": {Kind: keydesign.KindID, MaxLength: p(int64(254))},
+			"status": {Kind: keydesign.KindEnum, Values: []string{"open", "doing", "done"}},
+			"order_status": {Kind: keydesign.KindEnum, Values: []string{"new", "paid", "shipped", "returned"}},
+			"order_id": {Kind: keydesign.KindID},
+		},
+		GlobalSecondaryIndexes: gsis,
+		Entities:               entities,
+	}
+}
+
+// Each entity's partition key gets the key rules: a day bucket (DK301 on event) and a three-valued status
+// (DK302 on task), each pointing at that entity's own template, whichever entity is the busiest.
+func TestEveryEntityGetsTheKeyRules(t *testing.T) {
+	t.Parallel()
+	got := entityFindings(t, singleTable(nil,
+		keydesign.Entity{Name: "event", Keys: map[string]string{"PK": "DAY#{day}", "SK": "EVENT#{event_id}"},
+			Traffic: keydesign.EntityTraffic{WritesPerSecond: p(600.0)}},
+		keydesign.Entity{Name: "task", Keys: map[string]string{"PK": "STATUS#{status}", "SK": "TASK#{task_id}"},
+			Traffic: keydesign.EntityTraffic{WritesPerSecond: p(1500.0)}},
+	))
+	if want := []string{"warning entities.event.keys.PK"}; !slices.Equal(findingsAt(got, "DK301"), want) {
+		t.Errorf("DK301 %v, want %v", findingsAt(got, "DK301"), want)
+	}
+	if want := []string{"warning entities.task.keys.PK"}; !slices.Equal(findingsAt(got, "DK302"), want) {
+		t.Errorf("DK302 %v, want %v", findingsAt(got, "DK302"), want)
+	}
+	if f := got["DK302"][0]; !strings.Contains(f.Message, "the partition key (entity task) has only 3 distinct value(s)") {
+		t.Errorf("DK302 message %q", f.Message)
+	}
+	// 1,500 writes over 3 statuses is 500 WCU a value, 600 on the day: neither over a partition.
+	if len(got["DK303"]) != 0 {
+		t.Errorf("DK303 %v", got["DK303"])
+	}
+}
+
+// An overloaded GSI holds every entity that writes its key: user's EMAIL#{email} spreads, click's
+// DAY#{day} sends its 2,000 writes a second to one index partition, which throttles the table (DK501).
+func TestOverloadedIndexHeatComesFromEachEntity(t *testing.T) {
+	t.Parallel()
+	in := singleTable([]keydesign.GlobalSecondaryIndex{{Name: "GSI1",
+		PartitionKey: []keydesign.IndexKeyAttribute{{Name: "GSI1PK"}}, SortKey: []keydesign.IndexKeyAttribute{{Name: "GSI1SK"}}, ProjectionType: "KEYS_ONLY"}},
+		keydesign.Entity{Name: "user", Keys: map[string]string{"PK": "USER#{user_id}", "SK": "PROFILE", "GSI1PK": "EMAIL#{email}", "GSI1SK": "USER"},
+			Traffic: keydesign.EntityTraffic{WritesPerSecond: p(50.0)}},
+		keydesign.Entity{Name: "click", Keys: map[string]string{"PK": "USER#{user_id}", "SK": "CLICK#{event_id}", "GSI1PK": "DAY#{day}", "GSI1SK": "{event_id}"},
+			Traffic: keydesign.EntityTraffic{WritesPerSecond: p(2000.0), ItemSizeBytes: p(int64(300))}},
+	)
+	doc := analyzed(t, in)
+	g := doc.Table.GSIs[0]
+	if !g.TimeBucketed || g.PartitionKeyCardinality != nil || g.HotPartitionWriteUnits == nil || *g.HotPartitionWriteUnits != 2000 {
+		t.Errorf("GSI1 time_bucketed %v, cardinality %v, hot partition %v; want true, null, 2,000 WCU",
+			g.TimeBucketed, g.PartitionKeyCardinality, g.HotPartitionWriteUnits)
+	}
+	got := entityFindings(t, in)
+	if want := []string{"error global_secondary_indexes.GSI1.partition_key"}; !slices.Equal(findingsAt(got, "DK501"), want) {
+		t.Errorf("DK501 %v, want %v", findingsAt(got, "DK501"), want)
+	}
+}
+
+// A sparse index's demand and its cost count only the entities that write its key, in their own units; a
+// four-valued status key is a low-cardinality index partition key.
+func TestSparseIndexFiguresAgree(t *testing.T) {
+	t.Parallel()
+	in := singleTable([]keydesign.GlobalSecondaryIndex{{Name: "by_status",
+		PartitionKey: []keydesign.IndexKeyAttribute{{Name: "GSI2PK"}}, SortKey: []keydesign.IndexKeyAttribute{{Name: "GSI2SK"}}}},
+		keydesign.Entity{Name: "user", Keys: map[string]string{"PK": "USER#{user_id}", "SK": "PROFILE"},
+			Traffic: keydesign.EntityTraffic{WritesPerSecond: p(40.0)}},
+		keydesign.Entity{Name: "order", Keys: map[string]string{"PK": "USER#{user_id}", "SK": "ORDER#{order_id}",
+			"GSI2PK": "STATUS#{order_status}", "GSI2SK": "{order_id}"},
+			Traffic: keydesign.EntityTraffic{WritesPerSecond: p(300.0), ItemSizeBytes: p(int64(1500))}},
+	)
+	doc := analyzed(t, in)
+	g := doc.Table.GSIs[0]
+	if g.PeakWriteUnits == nil || *g.PeakWriteUnits != 600 || g.PartitionKeyCardinality == nil || *g.PartitionKeyCardinality != 4 ||
+		g.HotPartitionWriteUnits == nil || *g.HotPartitionWriteUnits != 150 {
+		t.Errorf("by_status peak %v, cardinality %v, hot partition %v; want 600 WCU (300/s × 2), 4 values, 150 WCU",
+			g.PeakWriteUnits, g.PartitionKeyCardinality, g.HotPartitionWriteUnits)
+	}
+	var indexWrites float64
+	for _, ic := range doc.Derived.Cost.Indexes {
+		if ic.Name == "by_status" {
+			indexWrites = ic.WriteUnitsPerWrite * ic.ItemShare * ptrOr(doc.Traffic.WritesPerSecond)
+		}
+	}
+	if indexWrites != 600 {
+		t.Errorf("the cost model prices %v write units a second in by_status; the index's peak says 600", indexWrites)
+	}
+	got := entityFindings(t, in)
+	if want := []string{"warning global_secondary_indexes.by_status.partition_key"}; !slices.Equal(findingsAt(got, "DK501"), want) {
+		t.Errorf("DK501 %v, want %v (%v)", findingsAt(got, "DK501"), want, got)
+	}
+}
+
+func ptrOr(v *float64) float64 {
+	if v == nil {
+		return 0
+	}
+	return *v
+}
+
+// A sort key without placeholders is one item per partition-key value, and one of bounded segments at most
+// the product of their values: the LSI limit reads these bounds before asking for
+// max_items_per_partition_key.
+func TestSortKeyTemplatesBoundTheCollection(t *testing.T) {
+	t.Parallel()
+	in := singleTable(nil,
+		keydesign.Entity{Name: "user", Keys: map[string]string{"PK": "USER#{user_id}", "SK": "META", "LSI1SK": "{email}"}},
+		keydesign.Entity{Name: "state", Keys: map[string]string{"PK": "USER#{user_id}", "SK": "STATE#{status}"}},
+	)
+	in.LocalSecondaryIndexes = []keydesign.LocalSecondaryIndex{{Name: "by_email", SortKey: keydesign.IndexKeyAttribute{Name: "LSI1SK"}, ProjectionType: "ALL"}}
+	doc := analyzed(t, in)
+	c := doc.Derived.Collection
+	if c.Basis != keydesign.CollectionGiven || c.ItemsPerKey == nil || *c.ItemsPerKey != 4 {
+		t.Errorf("collection %+v; want 4 items (1 META + 3 states)", c)
+	}
+	items := map[string]string{}
+	for _, e := range doc.Derived.Entities.Items {
+		items[e.Name] = fmt.Sprint(*e.ItemsPerKey, " ", e.ItemsBasis)
+	}
+	if items["user"] != "1 template" || items["state"] != "3 template" {
+		t.Errorf("items per key %v", items)
+	}
+	if got := entityFindings(t, in); len(got["DK203"]) != 0 {
+		t.Errorf("DK203 %v", got["DK203"])
+	}
 }

@@ -179,32 +179,95 @@ name_words(name) := [w |
 	w != ""
 ]
 
-# key_path is where a finding on the table's key template lies: with entities (a single-table design), the
-# template of that key in the entity whose templates the key rules read, which template_paths maps.
+# key_path is where a finding on the table's key template lies: the table's own template (a design without
+# entities), which template_paths maps.
 key_path(path, paths) := paths[path[0]] if path[1] == "template"
 
 else := path
 
-# template_paths maps each table key to its template in the busiest entity of a single-table design; the
-# table's own template otherwise.
 default template_paths := {"partition_key": ["partition_key", "template"], "sort_key": ["sort_key", "template"]}
 
-template_paths := {key: ["entities", input.derived.entities.lead, "keys", object.get(input.table, [key, "name"], "")] |
+# key_scopes are the key templates the key rules read, each with where its findings point: every entity's
+# own of a single-table design, else the table's (a design without entities is one entity). A scope's
+# collection is the demand on its busiest partition-key value, which the entities sharing it sum.
+key_scopes contains scope if {
+	not input.derived.entities
+	scope := {
+		"entity": "",
+		"note": "",
+		"partition_key": input.derived.partition_key,
+		"sort_key": object.get(input.derived, "sort_key", null),
+		"paths": template_paths,
+		"partition_key_known": is_known("partition_key.template"),
+		"sort_key_known": is_known("sort_key.template"),
+		"demand": table_demand,
+	}
+}
+
+key_scopes contains scope if {
+	some e in input.derived.entities.items
+	collection := input.derived.entities.collections[e.collection]
+	scope := {
+		"entity": e.name,
+		"note": sprintf(" (entity %s)", [e.name]),
+		"partition_key": e.partition_key,
+		"sort_key": e.sort_key,
+		"paths": entity_paths(e.name),
+		"partition_key_known": entity_key_known(e.name, "partition_key"),
+		"sort_key_known": entity_key_known(e.name, "sort_key"),
+		"demand": collection_demand(collection),
+	}
+}
+
+# demand_scopes are the busiest partition-key values the heat rules read: the table's busiest key, or each
+# item collection's of a single-table design, with the entities that share it.
+demand_scopes contains table_demand if not input.derived.entities
+
+demand_scopes contains collection_demand(c) if some c in input.derived.entities.collections
+
+table_demand := {
+	"note": "",
+	"hot_key_write_units": input.derived.capacity.hot_key_write_units,
+	"hot_key_read_units": input.derived.capacity.hot_key_read_units,
+	"per_shard_write_units": input.derived.capacity.per_shard_write_units,
+	"per_shard_read_units": input.derived.capacity.per_shard_read_units,
+	"shard_count": input.derived.shard_count,
+	"required_shards": input.derived.required_shards,
+	"sharded": input.sharding.strategy != "none",
+	"path": template_paths.partition_key,
+}
+
+# A collection's busiest value: each entity's busiest value over its own shards, summed.
+collection_demand(c) := {
+	"note": collection_note_of(c),
+	"hot_key_write_units": c.per_shard_write_units,
+	"hot_key_read_units": c.per_shard_read_units,
+	"per_shard_write_units": c.per_shard_write_units,
+	"per_shard_read_units": c.per_shard_read_units,
+	"shard_count": c.shards,
+	"required_shards": c.required_shards,
+	"sharded": c.shards > 1,
+	"path": entity_paths(c.hottest).partition_key,
+}
+
+entity_paths(name) := {key: ["entities", name, "keys", object.get(input.table, [key, "name"], "")] |
 	some key in ["partition_key", "sort_key"]
-} if {
-	input.derived.entities
 }
 
-# collection_note names the entities of the busiest item collection, for messages on the busiest key.
-default collection_note := ""
+entity_key_known(name, key) if {
+	known("segments")
+	known(concat(".", ["entities", name, "keys"]))
+	known(concat(".", ["entities", name, "keys", object.get(input.table, [key, "name"], "")]))
+} else := false
 
-collection_note := sprintf(" (entities %s share this partition-key value)", [concat(", ", busiest_collection.entities)]) if {
-	count(busiest_collection.entities) > 1
-} else := sprintf(" (entity %s)", [busiest_collection.entities[0]]) if {
-	busiest_collection
-}
+is_known(p) if known(p)
 
-busiest_collection := input.derived.entities.collections[input.derived.entities.busiest]
+else := false
+
+# collection_note names the entities of an item collection, for messages on its busiest key.
+collection_note_of(c) := sprintf(" (entities %s share this partition-key value)", [concat(", ", c.entities)]) if {
+	count(c.entities) > 1
+} else := sprintf(" (entity %s)", [c.entities[0]])
 
 # global_note says, in messages on write demand, that a global table's figure counts every Region's writes:
 # each replica performs them all (derived.replicas). Empty for a single-Region table.

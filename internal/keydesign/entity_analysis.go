@@ -1,0 +1,372 @@
+package keydesign
+
+import (
+	"math"
+	"slices"
+	"strings"
+)
+
+// Each entity's keys, each item collection's demand and each index's partitions, analysed for every entity
+// of a single-table design: the key rules read an entity's own templates, the heat rules a collection's
+// summed demand, and an index's busiest partition comes from the templates each entity writes into it.
+
+// entityKeysStage writes, once the shard count is known, each entity's key facts, the demand on its own
+// busiest partition-key value and the bound on its items per value, then each collection's sums.
+func (a *analyzer) entityKeysStage(doc *Document) {
+	m := a.entities
+	if m == nil {
+		return
+	}
+	shardCount := doc.Derived.ShardCount
+	ttl := a.entityTTLFactor()
+	for i := range m.doc.Items {
+		d := &m.doc.Items[i]
+		e := a.in.Entities[i]
+		keys := Path{"entities", e.Name, "keys"}
+		pk := m.templates[i][m.tableKeys[0]]
+		d.PartitionKey = templateFacts(pk, templateSource(pk), a.segments, a.entityKeyDeclared(keys, m.tableKeys[0]), shardCount)
+		if len(m.tableKeys) > 1 {
+			sk := m.templates[i][m.tableKeys[1]]
+			f := templateFacts(sk, templateSource(sk), a.segments, a.entityKeyDeclared(keys, m.tableKeys[1]), shardCount)
+			d.SortKey = &f
+		}
+		d.Shards = 1
+		if pk != nil && pk.HasPlaceholder(ShardPlaceholder) {
+			d.Shards = max(shardCount, 1)
+		}
+		if d.WriteUnits != nil {
+			d.HotKeyWriteUnits = ptr(*d.WriteUnits * ttl * d.HotKeyShare)
+		}
+		if d.ReadUnits != nil {
+			d.HotKeyReadUnits = ptr(*d.ReadUnits * d.HotKeyShare)
+		}
+	}
+	for c := range m.doc.Collections {
+		a.collectionDemand(doc, c)
+	}
+}
+
+// entityKeyDeclared is whether every placeholder of an entity's key template can be bounded: the template
+// and the segments are known.
+func (a *analyzer) entityKeyDeclared(keys Path, attr string) bool {
+	return !a.isUnknown("segments") && !a.isUnknown(keys.String()) && !a.isUnknown(append(slices.Clone(keys), attr).String())
+}
+
+// entityTTLFactor spreads a global table's replicated TTL deletes over the entities as their writes are.
+func (a *analyzer) entityTTLFactor() float64 {
+	ttl := a.replicaTTLDeletes()
+	if ttl <= 0 {
+		return 1
+	}
+	writes := 0.0
+	for _, e := range a.in.Entities {
+		writes += ptrValue(e.Traffic.WritesPerSecond)
+	}
+	if writes <= 0 {
+		return 1
+	}
+	return (writes + ttl) / writes
+}
+
+// collectionDemand sums a collection's demand per shard of its busiest value (each entity's busiest value
+// spread over its own shards) and sizes the shards that demand needs.
+func (a *analyzer) collectionDemand(doc *Document, c int) {
+	m := a.entities
+	col := &m.doc.Collections[c]
+	var hottest *EntityDoc
+	var hotW, hotR float64
+	col.Shards = 1
+	for i := range m.doc.Items {
+		d := &m.doc.Items[i]
+		if d.Collection != c {
+			continue
+		}
+		if d.HotKeyWriteUnits != nil {
+			hotW += *d.HotKeyWriteUnits
+			col.PerShardWriteUnits = ptr(ptrValue(col.PerShardWriteUnits) + *d.HotKeyWriteUnits/float64(d.Shards))
+		}
+		if d.HotKeyReadUnits != nil {
+			hotR += *d.HotKeyReadUnits
+			col.PerShardReadUnits = ptr(ptrValue(col.PerShardReadUnits) + *d.HotKeyReadUnits/float64(d.Shards))
+		}
+		col.Shards = max(col.Shards, d.Shards)
+		if hottest == nil || ptrValue(d.HotKeyWriteUnits) > ptrValue(hottest.HotKeyWriteUnits) ||
+			ptrValue(d.HotKeyWriteUnits) == ptrValue(hottest.HotKeyWriteUnits) && ptrValue(d.HotKeyReadUnits) > ptrValue(hottest.HotKeyReadUnits) {
+			hottest = d
+		}
+	}
+	if hottest != nil {
+		col.Hottest = hottest.Name
+	}
+	col.RequiredShards = RequiredShards(hotW, hotR, doc.TargetUtilization)
+}
+
+// itemsPerKey bounds the items one partition-key value holds: the stated bound, else what the sort-key
+// template can render (a template without placeholders is one item; one of bounded segments at most the
+// product of their values; a table without a sort key one item), else nothing bounds them. known is false
+// while the sort-key template is unknown; shardCount is 0 while the count is to be computed.
+func (a *analyzer) itemsPerKey(stated *int64, hasSortKey bool, sk *Template, known bool, shardCount int64) (*int64, string) {
+	switch {
+	case stated != nil:
+		return stated, CollectionGiven
+	case !hasSortKey:
+		return ptr(int64(1)), CollectionTemplate
+	case !known || sk == nil:
+		return nil, CollectionUnbounded
+	}
+	if n := a.templateValues(sk, shardCount); n != nil {
+		return n, CollectionTemplate
+	}
+	return nil, CollectionUnbounded
+}
+
+// templateValues is how many distinct values a template can render: the product of its segments' values
+// (a stated cardinality, an enum's values, a number of stated max_length's 10^max_length); nil when a
+// segment is unbounded (an id, a time) or undeclared.
+func (a *analyzer) templateValues(t *Template, shardCount int64) *int64 {
+	n := int64(1)
+	for _, name := range t.Placeholders() {
+		if name == ShardPlaceholder {
+			if shardCount < 1 {
+				return nil
+			}
+			n = saturatingMul(n, shardCount)
+			continue
+		}
+		seg, ok := a.segments[name]
+		if !ok {
+			return nil
+		}
+		switch {
+		case seg.Cardinality != nil:
+			n = saturatingMul(n, *seg.Cardinality)
+		case seg.Kind == KindNumber && a.in.Segments[name].MaxLength != nil:
+			n = saturatingMul(n, saturatingPow10(seg.MaxLength))
+		default:
+			return nil
+		}
+	}
+	return &n
+}
+
+func saturatingPow10(digits int64) int64 {
+	if digits >= 18 {
+		return math.MaxInt64
+	}
+	n := int64(1)
+	for range digits {
+		n *= 10
+	}
+	return n
+}
+
+func templateSource(t *Template) *string {
+	if t == nil {
+		return nil
+	}
+	return &t.Source
+}
+
+// templateFacts derives the facts of one key template; shardCount sizes the {shard} placeholder, and
+// declared says whether the template and its segments are known, so that its bounds are.
+func templateFacts(t *Template, src *string, segments map[string]ResolvedSegment, declared bool, shardCount int64) KeyFacts {
+	f := KeyFacts{Template: src, Placeholders: []string{}, Literals: []string{}, Segments: []SegmentRef{}}
+	if t == nil {
+		return f
+	}
+	f.Placeholders = t.Placeholders()
+	f.Literals = orEmpty(t.Literals())
+	maxBytes, minBytes := int64(t.LiteralBytes()), int64(t.LiteralBytes())
+	cardinality, bounded := int64(1), true
+	for i, name := range f.Placeholders {
+		if name == ShardPlaceholder {
+			f.HasShard = true
+			w := int64(ShardWidth(shardCount))
+			maxBytes += w
+			minBytes += w
+			cardinality = saturatingMul(cardinality, shardCount)
+			continue
+		}
+		seg, ok := segments[name]
+		if !ok {
+			declared = false
+			continue
+		}
+		if i == 0 {
+			f.Monotonic = seg.Monotonic
+		}
+		f.Segments = append(f.Segments, SegmentRef{Name: name, Kind: seg.Kind, Cardinality: seg.Cardinality,
+			MaxLength: seg.MaxLength, Monotonic: seg.Monotonic})
+		if seg.Kind == KindTime {
+			f.HasTimeBucket = true
+		}
+		maxBytes += seg.MaxLength * int64(strings.Count(t.Source, "{"+name+"}"))
+		minBytes += seg.MinLength * int64(strings.Count(t.Source, "{"+name+"}"))
+		if seg.Cardinality == nil {
+			bounded = false
+		} else {
+			cardinality = saturatingMul(cardinality, *seg.Cardinality)
+		}
+	}
+	if declared {
+		f.MaxBytes, f.MinBytes = &maxBytes, &minBytes
+		if bounded {
+			f.Cardinality = &cardinality
+		}
+	}
+	return f
+}
+
+// entityIndexWrites are the entries of the entities an index holds: each entity's projected entry (its item
+// size, its key templates' bytes) and its write units per write.
+func (a *analyzer) entityIndexWrites(index, projection string, nonKey []string, lsi bool) []entityIndexWrite {
+	m := a.entities
+	var keyDocs []IndexKeyDoc
+	for _, k := range a.indexKeyNames()[index] {
+		keyDocs = append(keyDocs, indexKeyDoc(k))
+	}
+	var out []entityIndexWrite
+	for i, e := range a.in.Entities {
+		d := &m.doc.Items[i]
+		if !slices.Contains(d.Indexes, index) {
+			continue
+		}
+		keyBytes := a.entryKeyBytes(nil, d, keyDocs)
+		entry := projectedEntryBytes(projection, d.ItemSizeBytes, keyBytes, nonKey)
+		written := entry
+		if lsi {
+			written += IndexEntryOverheadBytes
+		}
+		txn := ptrValue(e.Traffic.TransactionalWrites)
+		units := WriteUnitsPerWrite(written, txn)
+		out = append(out, entityIndexWrite{
+			entity: i,
+			write: IndexEntityWrite{Entity: e.Name, EntryBytes: entry, WriteUnitsPerWrite: units, WritesPerSecond: e.Traffic.WritesPerSecond},
+			// What a KEYS_ONLY entry would save.
+			reducible: units - WriteUnitsPerWrite(min(d.ItemSizeBytes, keyBytes)+(written-entry), txn),
+		})
+	}
+	return out
+}
+
+// entityIndexWrite is one entity's entry in an index, with the units a KEYS_ONLY entry would save.
+type entityIndexWrite struct {
+	entity    int
+	write     IndexEntityWrite
+	reducible float64
+}
+
+// entityGSIFacts derives a GSI's partitions from the entities it holds. Each entity's templates of the
+// index's partition-key attributes give its values (their cardinality, a time bucket) and the share of its
+// index writes on its busiest value; entities with the same templates share those values, so the busiest
+// partition is the busiest such group's. A cardinality stated on an index key attribute holds for every
+// entity.
+func (a *analyzer) entityGSIFacts(doc *Document, g *GSIDoc) {
+	m := a.entities
+	type group struct {
+		writeUnits  float64
+		cardinality *int64
+	}
+	groups := map[string]*group{}
+	var order []string
+	allBounded, anyHot := true, false
+	g.Entities = []GSIEntityDoc{}
+	for _, w := range a.entityIndexWrites(g.Name, g.ProjectionType, g.NonKeyAttributes, false) {
+		templates := m.templates[w.entity]
+		ed := GSIEntityDoc{Entity: w.write.Entity, PartitionKey: []string{}, WriteUnitsPerWrite: w.write.WriteUnitsPerWrite}
+		cardinality, timeBucket := int64(1), false
+		bounded, known := true, true
+		otherValues := 1.0
+		for _, k := range g.PartitionKey {
+			t := templates[k.Name]
+			if t == nil {
+				known = false
+				continue
+			}
+			ed.PartitionKey = append(ed.PartitionKey, t.Source)
+			if k.Cardinality != nil {
+				cardinality = saturatingMul(cardinality, *k.Cardinality)
+				otherValues *= float64(*k.Cardinality)
+				continue
+			}
+			for _, name := range t.Placeholders() {
+				if name == ShardPlaceholder {
+					cardinality = saturatingMul(cardinality, max(doc.Derived.ShardCount, 1))
+					otherValues *= float64(max(doc.Derived.ShardCount, 1))
+					continue
+				}
+				seg, ok := a.segments[name]
+				switch {
+				case !ok:
+					known = false
+				case seg.Kind == KindTime:
+					timeBucket, bounded = true, false
+				case seg.Cardinality == nil:
+					bounded = false
+					otherValues = math.Inf(1)
+				default:
+					cardinality = saturatingMul(cardinality, *seg.Cardinality)
+					otherValues *= float64(*seg.Cardinality)
+				}
+			}
+		}
+		share := 1 / otherValues
+		// A time bucket beside an unbounded value or a shard is spread; only a bucket of few values is hot.
+		sharded := false
+		for _, k := range g.PartitionKey {
+			if t := templates[k.Name]; t != nil && t.HasPlaceholder(ShardPlaceholder) {
+				sharded = true
+			}
+		}
+		timeBucket = timeBucket && !sharded && !math.IsInf(otherValues, 1)
+		ed.TimeBucketed = timeBucket
+		if known && bounded {
+			ed.Cardinality = ptr(cardinality)
+		}
+		allBounded = allBounded && ed.Cardinality != nil
+		if timeBucket {
+			g.TimeBucketed = true
+		}
+		if w.write.WritesPerSecond != nil && known && (timeBucket || bounded) {
+			ed.HotPartitionWriteUnits = ptr(*w.write.WritesPerSecond * w.write.WriteUnitsPerWrite * share)
+			anyHot = true
+		}
+		g.Entities = append(g.Entities, ed)
+		key := strings.Join(ed.PartitionKey, "\x00")
+		gr, ok := groups[key]
+		if !ok {
+			gr = &group{cardinality: ed.Cardinality}
+			groups[key] = gr
+			order = append(order, key)
+		}
+		gr.writeUnits += ptrValue(ed.HotPartitionWriteUnits)
+	}
+	if len(order) > 0 && allBounded {
+		total := int64(0)
+		for _, key := range order {
+			if groups[key].cardinality == nil {
+				total = -1
+				break
+			}
+			total = saturatingAdd(total, *groups[key].cardinality)
+		}
+		if total >= 0 {
+			g.PartitionKeyCardinality = ptr(total)
+		}
+	}
+	if !anyHot {
+		return
+	}
+	hot := 0.0
+	for _, key := range order {
+		hot = max(hot, groups[key].writeUnits)
+	}
+	g.HotPartitionWriteUnits = ptr(hot)
+}
+
+func saturatingAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}
