@@ -241,7 +241,7 @@ func (a *analyzer) entityIndexWrites(index, projection string, nonKey []string, 
 		units := WriteUnitsPerWrite(written, txn)
 		out = append(out, entityIndexWrite{
 			entity: i,
-			write: IndexEntityWrite{Entity: e.Name, EntryBytes: entry, WriteUnitsPerWrite: units, WritesPerSecond: e.Traffic.WritesPerSecond},
+			write:  IndexEntityWrite{Entity: e.Name, EntryBytes: entry, WriteUnitsPerWrite: units, WritesPerSecond: e.Traffic.WritesPerSecond},
 			// What a KEYS_ONLY entry would save.
 			reducible: units - WriteUnitsPerWrite(min(d.ItemSizeBytes, keyBytes)+(written-entry), txn),
 		})

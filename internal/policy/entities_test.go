@@ -143,9 +143,9 @@ func singleTable(gsis []keydesign.GlobalSecondaryIndex, entities ...keydesign.En
 		Segments: map[string]keydesign.Segment{
 			"day": {Kind: keydesign.KindTime, Granularity: "day"}, "event_id": {Kind: keydesign.KindID}, "user_id": {Kind: keydesign.KindID},
 			"task_id": {Kind: keydesign.KindID}, "email": {Kind: keydesign.KindID, MaxLength: p(int64(254))},
-			"status": {Kind: keydesign.KindEnum, Values: []string{"open", "doing", "done"}},
+			"status":       {Kind: keydesign.KindEnum, Values: []string{"open", "doing", "done"}},
 			"order_status": {Kind: keydesign.KindEnum, Values: []string{"new", "paid", "shipped", "returned"}},
-			"order_id": {Kind: keydesign.KindID},
+			"order_id":     {Kind: keydesign.KindID},
 		},
 		GlobalSecondaryIndexes: gsis,
 		Entities:               entities,
