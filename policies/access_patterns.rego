@@ -286,7 +286,13 @@ warnings contains lib.finding(rego.metadata.rule(), msg, ["access_patterns", f.n
 	])
 }
 
-overlap_cost(o) := sprintf(": up to %s extra items and %s RCU per call", [lib.fmt(o.extra_items), lib.fmt(o.extra_read_units_per_call)]) if {
+overlap_cost(o) := sprintf(": up to %s extra items and %s RCU per call, %s RCU per second at the pattern's rate", [
+	lib.fmt(o.extra_items), lib.fmt(o.extra_read_units_per_call), lib.fmt(o.extra_read_units_per_second),
+]) if {
 	lib.number(o.extra_items)
 	lib.number(o.extra_read_units_per_call)
-} else := ""
+	lib.number(o.extra_read_units_per_second)
+} else := sprintf(": up to %s extra items and %s RCU per call", [lib.fmt(o.extra_items), lib.fmt(o.extra_read_units_per_call)]) if {
+	lib.number(o.extra_items)
+	lib.number(o.extra_read_units_per_call)
+} else := ": how many, nothing bounds (set that entity's traffic.max_items_per_partition_key to size them)"

@@ -187,9 +187,19 @@ test_entity_overlap_warns_with_the_extra_reads if {
 	contains(w.message, "up to 40,000 extra items and 1,465 RCU per call")
 }
 
-test_entity_overlap_without_sizes_says_no_numbers if {
+test_entity_overlap_without_sizes_asks_for_them if {
 	f := pattern({"name": "all_orders", "entity_overlaps": [{"entity": "customer", "extra_items": null, "extra_read_units_per_call": null}]})
 	some w in access_patterns.findings with input as with_patterns([f])
 	w.rule == "DK110"
-	endswith(w.message, "meet its key condition")
+	endswith(w.message, "meet its key condition: how many, nothing bounds (set that entity's traffic.max_items_per_partition_key to size them)")
+}
+
+test_entity_overlap_gives_the_extra_reads_per_second if {
+	f := pattern({"name": "orders_in_range", "entity_overlaps": [{
+		"entity": "order_item", "extra_items": 40000, "extra_read_units_per_call": 1465,
+		"extra_read_units_per_second": 14650,
+	}]})
+	some w in access_patterns.findings with input as with_patterns([f])
+	w.rule == "DK110"
+	endswith(w.message, "up to 40,000 extra items and 1,465 RCU per call, 14,650 RCU per second at the pattern's rate")
 }

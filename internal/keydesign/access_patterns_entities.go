@@ -19,10 +19,12 @@ import (
 // EntityOverlap is an entity whose items a pattern's Query reads although the pattern does not name it.
 type EntityOverlap struct {
 	Entity string `json:"entity"`
-	// ExtraItems and ExtraReadUnitsPerCall bound what it adds to one call, from its
-	// max_items_per_partition_key; nil when not stated.
-	ExtraItems            *int64   `json:"extra_items"`
-	ExtraReadUnitsPerCall *float64 `json:"extra_read_units_per_call"`
+	// ExtraItems and ExtraReadUnitsPerCall bound what it adds to one call, from its items per
+	// partition-key value (max_items_per_partition_key, or what its sort-key template can render); nil when
+	// nothing bounds them. ExtraReadUnitsPerSecond is that at the pattern's reads_per_second; nil without it.
+	ExtraItems              *int64   `json:"extra_items"`
+	ExtraReadUnitsPerCall   *float64 `json:"extra_read_units_per_call"`
+	ExtraReadUnitsPerSecond *float64 `json:"extra_read_units_per_second"`
 }
 
 // entityIndex is the position of an entity in the model; -1 when the design has no such entity.
@@ -216,10 +218,13 @@ func (a *analyzer) entityOverlaps(ap AccessPatternDoc, f PatternFacts) []EntityO
 		if _, ok := commonValue(selection, keyAutomaton([][]templateAtom{a.atoms(other, idChars, width)})); !ok {
 			continue
 		}
-		o := EntityOverlap{Entity: e.Name, ExtraItems: e.Traffic.MaxItemsPerPartitionKey}
+		o := EntityOverlap{Entity: e.Name, ExtraItems: m.doc.Items[j].ItemsPerKey}
 		if o.ExtraItems != nil {
 			bytes := float64(*o.ExtraItems) * float64(m.doc.Items[j].ItemSizeBytes)
 			o.ExtraReadUnitsPerCall = ptr(math.Ceil(bytes/ReadUnitBytes-ceilEpsilon) * consistencyFactor(ap.Consistency))
+			if r := ap.ReadsPerSecond; r != nil {
+				o.ExtraReadUnitsPerSecond = ptr(*o.ExtraReadUnitsPerCall * *r)
+			}
 		}
 		out = append(out, o)
 	}

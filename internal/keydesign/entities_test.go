@@ -280,8 +280,15 @@ func TestAccessPatternsOnEntities(t *testing.T) {
 	}
 	o := facts["orders_in_range"].EntityOverlaps[0]
 	// 40,000 items of 300 B: 12,000,000 B = 2,930 read units × 0.5 eventual.
-	if *o.ExtraItems != 40000 || *o.ExtraReadUnitsPerCall != 1465 {
-		t.Errorf("overlap %d items, %v RCU per call", *o.ExtraItems, *o.ExtraReadUnitsPerCall)
+	if *o.ExtraItems != 40000 || *o.ExtraReadUnitsPerCall != 1465 || o.ExtraReadUnitsPerSecond == nil || *o.ExtraReadUnitsPerSecond != 14650 {
+		t.Errorf("overlap %d items, %v RCU per call, %v per second; want 40,000, 1,465 and 14,650 at 10 calls a second",
+			*o.ExtraItems, *o.ExtraReadUnitsPerCall, o.ExtraReadUnitsPerSecond)
+	}
+	// The whole collection also holds the customer's one PROFILE item: its sort key bounds it, unstated.
+	for _, o := range facts["customer_with_orders"].EntityOverlaps {
+		if o.Entity == "customer" && (o.ExtraItems == nil || *o.ExtraItems != 1) {
+			t.Errorf("customer_with_orders: the profile adds %v items, want 1", o.ExtraItems)
+		}
 	}
 	// The pattern's item size is its entity's.
 	if f := facts["orders_in_range"]; f.ItemSizeBytes != 1500 {
