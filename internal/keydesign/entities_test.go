@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/observed"
 )
 
 // customerTable is the textbook single table: a customer's PROFILE item beside their ORDER# items, and a
@@ -386,5 +388,31 @@ func benchmarkCollisions(b *testing.B, sortKey string) {
 		if len(errs) > 0 || len(doc.Derived.Entities.Collisions) != 0 {
 			b.Fatal(errs)
 		}
+	}
+}
+
+// A measured key is outside the design only when no entity's partition-key template can produce it, and
+// the conventions read every entity's templates.
+func TestEveryEntityTemplateIsTheDesign(t *testing.T) {
+	t.Parallel()
+	in := customerTable()
+	in.Segments["day"] = Segment{Kind: KindTime, Granularity: "day"}
+	in.Entities = append(in.Entities, Entity{Name: "click", Keys: map[string]string{"PK": "day|{day}", "SK": "{order_id}"},
+		Traffic: EntityTraffic{WritesPerSecond: p(900.0)}})
+	in.Observed = []ObservedInput{{Path: Path{"observed"}, Observation: observed.Observation{
+		Traffic: observed.Traffic{WritesPerSecond: p(1000.0), HotKeyUnitsPerSecond: p(900.0)}, KeyAttributes: p(int64(1)), Complete: true,
+		TopKeys: []observed.Key{{Key: "day|2026-11-30", UnitsPerSecond: p(900.0)}, {Key: "CUSTOMER#c-1", UnitsPerSecond: p(60.0)},
+			{Key: "USER#u-1", UnitsPerSecond: p(30.0)}, {Key: "CUSTOMER", UnitsPerSecond: p(3.0)}}}}}
+	doc := analyze(t, in)
+	want := []KeyMismatch{
+		{Key: "USER#u-1", Reason: "its literal text follows no entity's partition-key template"},
+		{Key: "CUSTOMER", Reason: "its literal text follows no entity's partition-key template"},
+	}
+	if got := doc.Observed[0].Measured.KeysOutsideDesign; !slices.Equal(got, want) {
+		t.Errorf("keys outside the design %+v, want %+v", got, want)
+	}
+	// click's "|" and lower case beside the others' "#" and upper case: the table mixes conventions.
+	if c := doc.Derived.Conventions; !slices.Equal(c.Delimiters, []string{"#", "|"}) || !slices.Equal(c.LetterCases, []string{"lower", "upper"}) {
+		t.Errorf("conventions %+v", c)
 	}
 }

@@ -1,6 +1,9 @@
 package keydesign
 
-import "slices"
+import (
+	"maps"
+	"slices"
+)
 
 // The key stages of the analysis (analyze.go, stages): the facts of the key templates once the shard count
 // is known, and the key attributes and conventions the name rules read.
@@ -42,7 +45,17 @@ func (a *analyzer) keysStage(doc *Document) {
 func (a *analyzer) namesStage(doc *Document) {
 	d := &doc.Derived
 	d.KeyAttributes = keyAttributes(doc.Table)
-	d.Conventions = conventions(a.pk, a.sk)
+	templates := []*Template{a.pk, a.sk}
+	if m := a.entities; m != nil {
+		// Every template every entity writes, its index keys' too.
+		templates = templates[:0]
+		for _, byAttr := range m.templates {
+			for _, attr := range slices.Sorted(maps.Keys(byAttr)) {
+				templates = append(templates, byAttr[attr])
+			}
+		}
+	}
+	d.Conventions = conventions(templates...)
 	if len(a.unknown) == 0 {
 		return
 	}

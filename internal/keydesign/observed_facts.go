@@ -234,16 +234,59 @@ func (a *analyzer) tableMeasured(doc *Document, pk *Template, o observed.Observa
 	m.WriteLimit, m.ReadLimit = capacityLimits(Path{}, doc.Table.BillingMode, doc.Table.ReadCapacity, doc.Table.WriteCapacity,
 		doc.Table.OnDemandThroughput, doc.Table.Autoscaling, true)
 	m.KeysOutsideDesign = []KeyMismatch{}
-	if pk != nil && doc.Table.PartitionKey.Type != KeyTypeBinary && len(d.UndeclaredPlaceholders) == 0 && !a.isUnknown("partition_key.template") && !a.isUnknown("sharding") {
-		if matcher := newKeyMatcher(pk, a.segments, d.ShardCount, doc.Sharding.Strategy, doc.Sharding.Source); matcher != nil {
-			for _, k := range o.TopKeys {
-				if why := matcher.mismatch(k.Key); why != "" {
-					m.KeysOutsideDesign = append(m.KeysOutsideDesign, KeyMismatch{Key: k.Key, Reason: why})
-				}
+	if doc.Table.PartitionKey.Type == KeyTypeBinary || len(d.UndeclaredPlaceholders) > 0 || a.isUnknown("partition_key.template") || a.isUnknown("sharding") {
+		return m
+	}
+	// A key is outside the design when no entity's partition-key template can produce it (the table's, for a
+	// design of one entity).
+	templates := []*Template{pk}
+	if a.entities != nil {
+		templates = templates[:0]
+		for i, byAttr := range a.entities.templates {
+			t := byAttr[a.entities.tableKeys[0]]
+			if t == nil || a.isUnknown(Path{"entities", a.in.Entities[i].Name, "keys"}.String()) {
+				return m // a template not known yet: any key may be its
 			}
+			templates = append(templates, t)
+		}
+	}
+	var matchers []*keyMatcher
+	for _, t := range templates {
+		if t == nil {
+			return m
+		}
+		matcher := newKeyMatcher(t, a.segments, d.ShardCount, doc.Sharding.Strategy, doc.Sharding.Source)
+		if matcher == nil {
+			return m
+		}
+		matchers = append(matchers, matcher)
+	}
+	for _, k := range o.TopKeys {
+		if why := mismatchAll(matchers, k.Key); why != "" {
+			m.KeysOutsideDesign = append(m.KeysOutsideDesign, KeyMismatch{Key: k.Key, Reason: why})
 		}
 	}
 	return m
+}
+
+// mismatchAll is why no matcher's template can produce key, or "" when one can: the reason of the first
+// template whose literal text the key follows, else of the first.
+func mismatchAll(matchers []*keyMatcher, key string) string {
+	var first, shaped string
+	for _, m := range matchers {
+		why := m.mismatch(key)
+		if why == "" {
+			return ""
+		}
+		first = cmp.Or(first, why)
+		if why != literalMismatch {
+			shaped = cmp.Or(shaped, why)
+		}
+	}
+	if len(matchers) > 1 && shaped == "" {
+		return "its literal text follows no entity's partition-key template"
+	}
+	return cmp.Or(shaped, first)
 }
 
 func (a *analyzer) indexMeasured(doc *Document, o observed.Observation) MeasuredFacts {

@@ -111,6 +111,9 @@ func segmentPattern(s ResolvedSegment) string {
 	return `.+?`
 }
 
+// literalMismatch is why a key whose literal text differs from the template's cannot come from it.
+const literalMismatch = "its literal text does not follow the template"
+
 // mismatch is why key cannot come from the template, or "" when it can.
 func (m *keyMatcher) mismatch(key string) string {
 	if groups := m.strict.FindStringSubmatch(key); groups != nil {
@@ -120,7 +123,7 @@ func (m *keyMatcher) mismatch(key string) string {
 	}
 	groups := m.loose.FindStringSubmatch(key)
 	if groups == nil {
-		return "its literal text does not follow the template"
+		return literalMismatch
 	}
 	if why := m.checkValues(groups[1:]); why != "" {
 		return why
