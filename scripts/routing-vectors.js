@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Regenerates internal/keydesign/testdata/routing_vectors.json: expected shard numbers and suffixes
+// Regenerates internal/keydesign/model/testdata/routing_vectors.json: expected shard numbers and suffixes
 // computed with the Node.js calculated-suffix scheme that application code uses:
 //   createHash("sha256").update(id).digest().readUInt32BE(0) % count, padStart(width, "0").
-// Usage: node scripts/routing-vectors.js > internal/keydesign/testdata/routing_vectors.json
+// Usage: node scripts/routing-vectors.js > internal/keydesign/model/testdata/routing_vectors.json
 "use strict";
 const { createHash } = require("crypto");
 

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // Access patterns are the queries an application makes, declared with the design so that the plan can
@@ -98,7 +100,7 @@ type SortConditionDoc struct {
 type PatternFacts struct {
 	Name string `json:"name"`
 	// Path is the pattern's attribute, where findings on it point.
-	Path Path `json:"path"`
+	Path model.Path `json:"path"`
 	// Requested is the index the pattern names; "" when the analysis picked the key.
 	Requested string `json:"requested"`
 	// Index is the key the facts describe: the requested one, else the best candidate (even one that does
@@ -176,8 +178,8 @@ const (
 	MaxItemsPerQuery = 1_000_000_000
 )
 
-func patternPath(name string, steps ...string) Path {
-	return append(Path{"access_patterns", name}, steps...)
+func patternPath(name string, steps ...string) model.Path {
+	return append(model.Path{"access_patterns", name}, steps...)
 }
 
 // patternsUnknown reports whether the pattern map, or anything in the pattern, is unknown at plan time.
@@ -215,7 +217,7 @@ func (a *analyzer) designUnknownForPatterns() bool {
 // validateAccessPatterns rejects patterns that name what the design does not have, or that ask what no
 // Query can: an unknown index, segment or attribute, a sort condition on a design without a sort key,
 // begins_with on a number, rates and sizes out of range. Unknown values are skipped.
-func (a *analyzer) validateAccessPatterns(sk *Template) {
+func (a *analyzer) validateAccessPatterns(sk *model.Template) {
 	in := a.in
 	if len(in.AccessPatterns) == 0 {
 		return
@@ -223,7 +225,7 @@ func (a *analyzer) validateAccessPatterns(sk *Template) {
 	designKnown := !a.designUnknownForPatterns()
 	names := a.patternNames(sk)
 	for _, ap := range in.AccessPatterns {
-		at := func(steps ...string) Path { return patternPath(ap.Name, steps...) }
+		at := func(steps ...string) model.Path { return patternPath(ap.Name, steps...) }
 		if r := ap.ReadsPerSecond; r != nil {
 			switch {
 			case math.IsNaN(*r) || math.IsInf(*r, 0) || *r <= 0:
@@ -308,7 +310,7 @@ type patternNamesSet struct {
 	tableIndexNamed bool
 }
 
-func (a *analyzer) patternNames(sk *Template) patternNamesSet {
+func (a *analyzer) patternNames(sk *model.Template) patternNamesSet {
 	in := a.in
 	s := patternNamesSet{known: map[string]bool{}, indexes: map[string]map[string]string{}, sortable: map[string]string{}}
 	for name := range a.segments {

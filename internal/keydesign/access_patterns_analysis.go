@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // The access-pattern analysis (contributing/capacity-model.md, "Access patterns"), in the order it runs:
@@ -69,18 +71,18 @@ type patternMatch struct {
 }
 
 // patternKeys lists the table key, the LSIs and the GSIs (sorted by name) as keys that may serve patterns.
-func (a *analyzer) patternKeys(doc *Document, pk, sk *Template) []*patternKey {
+func (a *analyzer) patternKeys(doc *Document, pk, sk *model.Template) []*patternKey {
 	t := doc.Table
 	keyAttrs := []string{t.PartitionKey.Name}
 	if t.SortKey != nil {
 		keyAttrs = append(keyAttrs, t.SortKey.Name)
 	}
 	table := &patternKey{name: TableKeyIndex, kind: IndexKindTable, projection: ProjectionAll, keyAttributes: keyAttrs,
-		sharded: pk != nil && pk.HasPlaceholder(ShardPlaceholder) && doc.Sharding.Strategy != StrategyNone}
+		sharded: pk != nil && pk.HasPlaceholder(model.ShardPlaceholder) && doc.Sharding.Strategy != StrategyNone}
 	if pk != nil {
 		values, bounded := int64(1), true
 		for _, name := range pk.Placeholders() {
-			if name == ShardPlaceholder {
+			if name == model.ShardPlaceholder {
 				continue
 			}
 			seg := a.segments[name]
@@ -153,7 +155,7 @@ func (k knownSet) has(p keyPart) bool { return k[p.name] || k[p.attribute] }
 // matchAccessPatterns matches every pattern with the keys and fills the facts that do not depend on the
 // shard count. Patterns with unknown values, or all of them when the design they are matched against is
 // unknown, are left out and the derived facts they feed are marked unknown.
-func (a *analyzer) matchAccessPatterns(doc *Document, pk, sk *Template) {
+func (a *analyzer) matchAccessPatterns(doc *Document, pk, sk *model.Template) {
 	d := &doc.Derived
 	d.AccessPatterns = []PatternFacts{}
 	doc.AccessPatterns = a.accessPatternDocs(doc.Traffic)
@@ -553,5 +555,5 @@ func (a *analyzer) indexPatternReads(doc *Document) {
 // tableKeySharded reports whether the table's partition key carries a {shard} suffix that sharding fills.
 func tableKeySharded(doc *Document) bool {
 	t := doc.Table.PartitionKey.Template
-	return t != nil && strings.Contains(*t, "{"+ShardPlaceholder+"}") && doc.Sharding.Strategy != StrategyNone
+	return t != nil && strings.Contains(*t, "{"+model.ShardPlaceholder+"}") && doc.Sharding.Strategy != StrategyNone
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // Access patterns of a single-table design name the entities they read. A pattern is matched against the
@@ -92,7 +94,7 @@ func (a *analyzer) entityPatternKeys(doc *Document, ap AccessPatternDoc) []*patt
 		return nil
 	}
 	templates := a.entities.templates[i]
-	var sk *Template
+	var sk *model.Template
 	if len(a.entities.tableKeys) > 1 {
 		sk = templates[a.entities.tableKeys[1]]
 	}
@@ -108,7 +110,7 @@ func (a *analyzer) entityPatternKeys(doc *Document, ap AccessPatternDoc) []*patt
 
 // entityParts replaces each whole-attribute part with the placeholders of the entity's template for that
 // attribute, when it has one.
-func entityParts(parts []keyPart, templates map[string]*Template, segments map[string]ResolvedSegment) []keyPart {
+func entityParts(parts []keyPart, templates map[string]*model.Template, segments map[string]ResolvedSegment) []keyPart {
 	var out []keyPart
 	for _, p := range parts {
 		t := templates[p.attribute]
@@ -117,7 +119,7 @@ func entityParts(parts []keyPart, templates map[string]*Template, segments map[s
 			continue
 		}
 		for _, ph := range t.Placeholders() {
-			if ph != ShardPlaceholder {
+			if ph != model.ShardPlaceholder {
 				out = append(out, keyPart{name: ph, attribute: p.attribute, keyType: p.keyType, kind: segments[ph].Kind})
 			}
 		}
@@ -151,7 +153,7 @@ func (a *analyzer) entityKnownAttributes(ap AccessPatternDoc) []string {
 				break
 			}
 			t := a.entities.templates[i][attr]
-			if t == nil || t.HasPlaceholder(ShardPlaceholder) {
+			if t == nil || t.HasPlaceholder(model.ShardPlaceholder) {
 				whole = false
 				break
 			}
@@ -180,7 +182,7 @@ func (a *analyzer) entityOverlaps(ap AccessPatternDoc, f PatternFacts) []EntityO
 		return out // the query names the whole sort key: one item
 	}
 	idChars, _ := m.idCharacters()
-	width := ShardWidth(max(ptrValue(a.in.Sharding.Count), 1))
+	width := model.ShardWidth(max(ptrValue(a.in.Sharding.Count), 1))
 	// The selected range: the sort key's text before the segment the condition is on (or before the
 	// first segment the query does not know), then anything.
 	known := map[string]bool{}

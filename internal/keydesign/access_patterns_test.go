@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // patternOrdersDesign is the orders table of the access-patterns guide: orders under their customer, sorted by
@@ -251,7 +253,7 @@ func TestAccessPatternBadInput(t *testing.T) {
 func TestAccessPatternUnknownValuesAreNotErrors(t *testing.T) {
 	unknownRate := AccessPattern{Name: "later", Equals: []string{"order_id"}}
 	in := patternOrdersDesign(orderByID, unknownRate)
-	in.Unknown = []Path{{"access_patterns", "later", "reads_per_second"}}
+	in.Unknown = []model.Path{{"access_patterns", "later", "reads_per_second"}}
 	doc := analyze(t, in)
 	if len(doc.Derived.AccessPatterns) != 1 || doc.Derived.AccessPatterns[0].Name != "order_by_id" {
 		t.Errorf("analysed %+v; want only the known pattern", doc.Derived.AccessPatterns)
@@ -261,7 +263,7 @@ func TestAccessPatternUnknownValuesAreNotErrors(t *testing.T) {
 	}
 	// An unknown index map: names cannot be checked, nothing is analysed, no error.
 	in = patternOrdersDesign(AccessPattern{Name: "q", Index: p("by_later"), Equals: []string{"later_attr"}, ReadsPerSecond: p(1.0)})
-	in.Unknown = []Path{{"global_secondary_indexes"}}
+	in.Unknown = []model.Path{{"global_secondary_indexes"}}
 	if doc := analyze(t, in); len(doc.Derived.AccessPatterns) != 0 {
 		t.Errorf("analysed %+v against unknown indexes", doc.Derived.AccessPatterns)
 	}

@@ -9,19 +9,21 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // Analyze validates an input and builds its Document. Bad input (malformed templates, unknown kinds,
 // out-of-range numbers) comes back as FieldErrors with the attribute path; design problems are left to
 // the policy rules, which read the derived facts.
-func Analyze(in *Input) (*Document, []*FieldError) {
+func Analyze(in *Input) (*Document, []*model.FieldError) {
 	_, doc, errs := analyzeInput(in)
 	return doc, errs
 }
 
 // analyzeInput is Analyze, also returning the analyzer (the entity model), which a migration reads of its
 // old layout.
-func analyzeInput(in *Input) (*analyzer, *Document, []*FieldError) {
+func analyzeInput(in *Input) (*analyzer, *Document, []*model.FieldError) {
 	given := in
 	in, summed := withReplicaWrites(in)
 	a := &analyzer{in: in, given: given, unknown: make(map[string]bool, len(in.Unknown)), writesFromRegions: summed}
@@ -36,17 +38,17 @@ func analyzeInput(in *Input) (*analyzer, *Document, []*FieldError) {
 	a.validateStructure()
 	a.resolveSegments()
 	entities := a.parseEntities()
-	var pk, sk *Template
+	var pk, sk *model.Template
 	if entities == nil {
-		pk = a.parseKey(Path{"partition_key", "template"}, in.PartitionKey.Template)
+		pk = a.parseKey(model.Path{"partition_key", "template"}, in.PartitionKey.Template)
 		if in.SortKey != nil {
-			sk = a.parseKey(Path{"sort_key", "template"}, in.SortKey.Template)
+			sk = a.parseKey(model.Path{"sort_key", "template"}, in.SortKey.Template)
 		}
 	} else if len(a.errs) == 0 {
 		// The entity model comes first: the busiest collection's entity is the table's key to the rest.
 		width := int64(1)
 		if c := in.Sharding.Count; c != nil && *c > 0 {
-			width = int64(ShardWidth(*c))
+			width = int64(model.ShardWidth(*c))
 		}
 		a.analyzeEntities(entities, width)
 		pk, sk = a.lowerEntities(entities)
@@ -60,7 +62,7 @@ func analyzeInput(in *Input) (*analyzer, *Document, []*FieldError) {
 	}
 	doc := a.build(pk, sk)
 	if err := a.sameLayout(doc); err != nil {
-		return a, nil, []*FieldError{err}
+		return a, nil, []*model.FieldError{err}
 	}
 	if errs := checkFinite(doc); len(errs) > 0 {
 		return a, nil, errs
@@ -72,11 +74,11 @@ type analyzer struct {
 	in       *Input
 	unknown  map[string]bool
 	segments map[string]ResolvedSegment
-	errs     []*FieldError
+	errs     []*model.FieldError
 	// entities is the entity model of a single-table design; nil for a table of one entity.
 	entities *entityModel
 	// pk and sk are the key templates the stages read: the table's, or the busiest entity's.
-	pk, sk *Template
+	pk, sk *model.Template
 	// given is the input as the caller gave it: in is replaced by the entity model's lowered copy.
 	given *Input
 	// old is a migration's old layout, analysed as a design of its own (migration.go).
@@ -85,15 +87,15 @@ type analyzer struct {
 	writesFromRegions bool
 }
 
-func (a *analyzer) fail(path Path, format string, args ...any) {
-	a.errs = append(a.errs, &FieldError{Path: path, Message: fmt.Sprintf(format, args...)})
+func (a *analyzer) fail(path model.Path, format string, args ...any) {
+	a.errs = append(a.errs, &model.FieldError{Path: path, Message: fmt.Sprintf(format, args...)})
 }
 
-func (a *analyzer) parseKey(path Path, src *string) *Template {
+func (a *analyzer) parseKey(path model.Path, src *string) *model.Template {
 	if src == nil {
 		return nil
 	}
-	t, err := ParseTemplate(*src)
+	t, err := model.ParseTemplate(*src)
 	if err != nil {
 		a.fail(path, "template %q is malformed at %v", *src, err)
 		return nil
@@ -104,12 +106,12 @@ func (a *analyzer) parseKey(path Path, src *string) *Template {
 func (a *analyzer) resolveSegments() {
 	a.segments = make(map[string]ResolvedSegment, len(a.in.Segments))
 	for _, name := range slices.Sorted(maps.Keys(a.in.Segments)) {
-		if name == ShardPlaceholder {
-			a.fail(Path{"segments", name}, "{shard} is reserved for the shard suffix and is set by sharding; remove this segment")
+		if name == model.ShardPlaceholder {
+			a.fail(model.Path{"segments", name}, "{shard} is reserved for the shard suffix and is set by sharding; remove this segment")
 			continue
 		}
-		if err := checkPlaceholderName(name); err != nil {
-			a.fail(Path{"segments", name}, "segment %v", err)
+		if err := model.CheckPlaceholderName(name); err != nil {
+			a.fail(model.Path{"segments", name}, "segment %v", err)
 			continue
 		}
 		r, errs := a.in.Segments[name].Resolve(name)
@@ -122,7 +124,7 @@ func (a *analyzer) validateScalars() {
 	in := a.in
 	nonNegative := func(attr string, v *float64) {
 		if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0) {
-			a.fail(Path{"traffic", attr}, "must be a finite number ≥ 0, got %v", *v)
+			a.fail(model.Path{"traffic", attr}, "must be a finite number ≥ 0, got %v", *v)
 		}
 	}
 	t := in.Traffic
@@ -131,39 +133,39 @@ func (a *analyzer) validateScalars() {
 	nonNegative("hottest_item_writes_per_second", t.HottestItemWritesPerSecond)
 	nonNegative("hottest_item_reads_per_second", t.HottestItemReadsPerSecond)
 	if t.ItemSizeBytes != nil && (*t.ItemSizeBytes < 1 || *t.ItemSizeBytes > MaxItemSizeBytes) {
-		a.fail(Path{"traffic", "item_size_bytes"}, "must be between 1 and %d bytes (the item size limit), got %d", MaxItemSizeBytes, *t.ItemSizeBytes)
+		a.fail(model.Path{"traffic", "item_size_bytes"}, "must be between 1 and %d bytes (the item size limit), got %d", MaxItemSizeBytes, *t.ItemSizeBytes)
 	}
 	if t.ReadConsistency != "" && !slices.Contains(ReadConsistencies, t.ReadConsistency) {
-		a.fail(Path{"traffic", "read_consistency"}, "unknown read consistency %q: use one of %s", t.ReadConsistency, strings.Join(ReadConsistencies, ", "))
+		a.fail(model.Path{"traffic", "read_consistency"}, "unknown read consistency %q: use one of %s", t.ReadConsistency, strings.Join(ReadConsistencies, ", "))
 	}
 	if s := t.HotKeyShare; s != nil && (math.IsNaN(*s) || *s < 0 || *s > 1) {
-		a.fail(Path{"traffic", "hot_key_share"}, "is a share of traffic and must be between 0 and 1, got %v", *s)
+		a.fail(model.Path{"traffic", "hot_key_share"}, "is a share of traffic and must be between 0 and 1, got %v", *s)
 	}
 	if m := t.MaxItemsPerPartitionKey; m != nil && *m < 0 {
-		a.fail(Path{"traffic", "max_items_per_partition_key"}, "must be ≥ 0, got %d", *m)
+		a.fail(model.Path{"traffic", "max_items_per_partition_key"}, "must be ≥ 0, got %d", *m)
 	}
 	if u := in.TargetUtilization; u != nil && (math.IsNaN(*u) || *u <= 0 || *u > 1) {
-		a.fail(Path{"target_utilization"}, "must be in (0, 1], e.g. 0.8 to keep 20%% headroom, got %v", *u)
+		a.fail(model.Path{"target_utilization"}, "must be in (0, 1], e.g. 0.8 to keep 20%% headroom, got %v", *u)
 	}
 	s := in.Sharding
 	if s.Strategy != "" && !slices.Contains(ShardingStrategies, s.Strategy) {
-		a.fail(Path{"sharding", "strategy"}, "unknown strategy %q: use one of %s", s.Strategy, strings.Join(ShardingStrategies, ", "))
+		a.fail(model.Path{"sharding", "strategy"}, "unknown strategy %q: use one of %s", s.Strategy, strings.Join(ShardingStrategies, ", "))
 	}
 	if c := s.Count; c != nil && (*c < 1 || *c > MaxShardCount) {
-		a.fail(Path{"sharding", "count"}, "must be between 1 and %d shards, got %d (omit it to compute the count from traffic)", MaxShardCount, *c)
+		a.fail(model.Path{"sharding", "count"}, "must be between 1 and %d shards, got %d (omit it to compute the count from traffic)", MaxShardCount, *c)
 	}
 	if v := s.SchemeVersion; v != nil && *v < 1 {
-		a.fail(Path{"sharding", "scheme_version"}, "must be ≥ 1, got %d", *v)
+		a.fail(model.Path{"sharding", "scheme_version"}, "must be ≥ 1, got %d", *v)
 	}
 	for _, lsi := range in.LocalSecondaryIndexes {
-		a.checkProjection(Path{"local_secondary_indexes", lsi.Name}, lsi.ProjectionType, lsi.NonKeyAttributes)
+		a.checkProjection(model.Path{"local_secondary_indexes", lsi.Name}, lsi.ProjectionType, lsi.NonKeyAttributes)
 	}
 	for _, gsi := range in.GlobalSecondaryIndexes {
-		a.checkProjection(Path{"global_secondary_indexes", gsi.Name}, gsi.ProjectionType, gsi.NonKeyAttributes)
+		a.checkProjection(model.Path{"global_secondary_indexes", gsi.Name}, gsi.ProjectionType, gsi.NonKeyAttributes)
 	}
 }
 
-func (a *analyzer) checkProjection(path Path, projection string, nonKey []string) {
+func (a *analyzer) checkProjection(path model.Path, projection string, nonKey []string) {
 	switch projection {
 	case ProjectionAll, ProjectionKeysOnly, "":
 		if len(nonKey) > 0 {
@@ -222,7 +224,7 @@ var stages = []struct {
 }
 
 // build runs the stages on a validated input.
-func (a *analyzer) build(pk, sk *Template) *Document {
+func (a *analyzer) build(pk, sk *model.Template) *Document {
 	a.pk, a.sk = pk, sk
 	doc := &Document{}
 	for _, s := range stages {
@@ -318,7 +320,7 @@ func orEmpty(s []string) []string {
 }
 
 // keyFacts derives the facts of one of the table's key templates; shardCount sizes the {shard} placeholder.
-func (a *analyzer) keyFacts(key string, t *Template, src *string, shardCount int64) KeyFacts {
+func (a *analyzer) keyFacts(key string, t *model.Template, src *string, shardCount int64) KeyFacts {
 	return templateFacts(t, src, a.segments, !a.isUnknown("segments") && !a.isUnknown(key+".template"), shardCount)
 }
 
@@ -332,7 +334,7 @@ func saturatingMul(a, b int64) int64 {
 func routingAlgorithm(strategy string) string {
 	switch strategy {
 	case StrategyCalculated:
-		return RoutingAlgorithm
+		return model.RoutingAlgorithm
 	case StrategyRandom:
 		return "random"
 	}
@@ -384,22 +386,22 @@ func ptr[T any](v T) *T { return &v }
 
 func keyAttributes(t TableDoc) []KeyAttributeRef {
 	refs := []KeyAttributeRef{}
-	add := func(p Path, name, typ string) {
+	add := func(p model.Path, name, typ string) {
 		refs = append(refs, KeyAttributeRef{Path: p, Name: name, NameBytes: len(name), Type: typ})
 	}
-	add(Path{"partition_key"}, t.PartitionKey.Name, t.PartitionKey.Type)
+	add(model.Path{"partition_key"}, t.PartitionKey.Name, t.PartitionKey.Type)
 	if t.SortKey != nil {
-		add(Path{"sort_key"}, t.SortKey.Name, t.SortKey.Type)
+		add(model.Path{"sort_key"}, t.SortKey.Name, t.SortKey.Type)
 	}
 	for _, l := range t.LSIs {
-		add(Path{"local_secondary_indexes", l.Name, "sort_key"}, l.SortKey.Name, l.SortKey.Type)
+		add(model.Path{"local_secondary_indexes", l.Name, "sort_key"}, l.SortKey.Name, l.SortKey.Type)
 	}
 	for _, g := range t.GSIs {
 		for i, k := range g.PartitionKey {
-			add(Path{"global_secondary_indexes", g.Name, "partition_key", strconv.Itoa(i)}, k.Name, k.Type)
+			add(model.Path{"global_secondary_indexes", g.Name, "partition_key", strconv.Itoa(i)}, k.Name, k.Type)
 		}
 		for i, k := range g.SortKey {
-			add(Path{"global_secondary_indexes", g.Name, "sort_key", strconv.Itoa(i)}, k.Name, k.Type)
+			add(model.Path{"global_secondary_indexes", g.Name, "sort_key", strconv.Itoa(i)}, k.Name, k.Type)
 		}
 	}
 	return refs
@@ -408,7 +410,7 @@ func keyAttributes(t TableDoc) []KeyAttributeRef {
 // delimiterChars are the characters treated as key separators.
 const delimiterChars = "#|:/~;,"
 
-func conventions(templates ...*Template) Conventions {
+func conventions(templates ...*model.Template) Conventions {
 	delims, cases := map[string]bool{}, map[string]bool{}
 	for _, t := range templates {
 		if t == nil {

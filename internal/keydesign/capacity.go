@@ -3,6 +3,8 @@ package keydesign
 import (
 	"fmt"
 	"math"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // The capacity model: everything dynamokeys derives from traffic, in the order it is computed.
@@ -112,7 +114,7 @@ func RequiredShards(hotWriteUnits, hotReadUnits, targetUtilization float64) int6
 // current write lands in the current bucket); otherwise 1 / product of all segment cardinalities (a
 // literal-only key is 1.0; an unbounded id is 0, i.e. uniform: skew must be stated). The second result
 // says where the share came from.
-func (a *analyzer) hotKeyShare(pk *Template) (float64, string) {
+func (a *analyzer) hotKeyShare(pk *model.Template) (float64, string) {
 	if s := a.in.Traffic.HotKeyShare; s != nil {
 		return *s, ShareGiven
 	}
@@ -124,7 +126,7 @@ func (a *analyzer) hotKeyShare(pk *Template) (float64, string) {
 	for _, name := range pk.Placeholders() {
 		seg, ok := a.segments[name]
 		switch {
-		case name == ShardPlaceholder:
+		case name == model.ShardPlaceholder:
 		case !ok:
 			return 0, ShareUndeclaredPlaceholder
 		case seg.Kind == KindTime:
@@ -143,7 +145,7 @@ func (a *analyzer) hotKeyShare(pk *Template) (float64, string) {
 
 // capacity fills Derived.Capacity, the required shards and the shard count: units per request, peak and
 // hot-key demand, per-shard demand and read fan-out.
-func (a *analyzer) capacity(doc *Document, pk *Template) {
+func (a *analyzer) capacity(doc *Document, pk *model.Template) {
 	in, d, t := a.in, &doc.Derived, doc.Traffic
 	c := &d.Capacity
 	c.WriteUnitsPerWrite = WriteUnitsPerWrite(t.ItemSizeBytes, t.TransactionalWrites)
@@ -188,7 +190,7 @@ func (a *analyzer) capacity(doc *Document, pk *Template) {
 	// The busiest key spreads over the shards only when its template carries {shard} (with entities, the
 	// busiest collection's may not, though another entity's does).
 	shards := float64(d.ShardCount)
-	if a.entities != nil && (pk == nil || !pk.HasPlaceholder(ShardPlaceholder)) {
+	if a.entities != nil && (pk == nil || !pk.HasPlaceholder(model.ShardPlaceholder)) {
 		shards = 1
 	}
 	if c.HotKeyWriteUnits != nil {

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+
 	"github.com/dynamokeys/terraform-provider-dynamokeys/policies"
 )
 
@@ -40,35 +42,35 @@ func (a *analyzer) validateCost() {
 		switch {
 		case r.avg == nil:
 		case math.IsNaN(*r.avg) || math.IsInf(*r.avg, 0) || *r.avg < 0 || *r.avg > MaxRequestsPerSecond:
-			a.fail(Path{"traffic", r.attr}, "must be a finite number between 0 and %s per second, got %v", thousands(MaxRequestsPerSecond), *r.avg)
+			a.fail(model.Path{"traffic", r.attr}, "must be a finite number between 0 and %s per second, got %v", thousands(MaxRequestsPerSecond), *r.avg)
 		case r.peak != nil && *r.avg > *r.peak:
-			a.fail(Path{"traffic", r.attr}, "is %v, above the peak traffic.%s = %v: an average cannot exceed the peak", *r.avg, r.peakAttr, *r.peak)
+			a.fail(model.Path{"traffic", r.attr}, "is %v, above the peak traffic.%s = %v: an average cannot exceed the peak", *r.avg, r.peakAttr, *r.peak)
 		}
 	}
 	if n := t.ItemCount; n != nil && *n < 0 {
-		a.fail(Path{"traffic", "item_count"}, "must be ≥ 0, got %d", *n)
+		a.fail(model.Path{"traffic", "item_count"}, "must be ≥ 0, got %d", *n)
 	}
-	share := func(p Path, v *float64) {
+	share := func(p model.Path, v *float64) {
 		if v != nil && (math.IsNaN(*v) || *v < 0 || *v > 1) {
 			a.fail(p, "is the share of items that carry the index key and must be between 0 and 1, got %v", *v)
 		}
 	}
 	for _, l := range a.in.LocalSecondaryIndexes {
-		share(Path{"local_secondary_indexes", l.Name, "item_share"}, l.ItemShare)
+		share(model.Path{"local_secondary_indexes", l.Name, "item_share"}, l.ItemShare)
 	}
 	for _, g := range a.in.GlobalSecondaryIndexes {
-		share(Path{"global_secondary_indexes", g.Name, "item_share"}, g.ItemShare)
+		share(model.Path{"global_secondary_indexes", g.Name, "item_share"}, g.ItemShare)
 	}
 	p := a.in.Pricing
 	if p == nil {
 		return
 	}
 	if p.TableClass != "" && !slices.Contains(TableClasses, p.TableClass) {
-		a.fail(Path{"pricing", "table_class"}, "unknown table class %q: use one of %s", p.TableClass, strings.Join(TableClasses, ", "))
+		a.fail(model.Path{"pricing", "table_class"}, "unknown table class %q: use one of %s", p.TableClass, strings.Join(TableClasses, ", "))
 	}
 	for name, v := range p.Prices.byName() {
 		if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0 || *v > MaxPriceUSD) {
-			a.fail(Path{"pricing", "prices", name}, "must be a price in dollars between 0 and %s, got %v", thousands(MaxPriceUSD), *v)
+			a.fail(model.Path{"pricing", "prices", name}, "must be a price in dollars between 0 and %s, got %v", thousands(MaxPriceUSD), *v)
 		}
 	}
 }
@@ -240,7 +242,7 @@ func (a *analyzer) newCostModel(doc *Document, est *CostEstimate) *costModel {
 	for _, g := range a.in.GlobalSecondaryIndexes {
 		shares["gsi:"+g.Name] = g.ItemShare
 	}
-	add := func(kind, name string, path Path, projection string, nonKey []string, indexKeys []IndexKeyDoc, g *GSIDoc) {
+	add := func(kind, name string, path model.Path, projection string, nonKey []string, indexKeys []IndexKeyDoc, g *GSIDoc) {
 		keyBytes := a.entryKeyBytes(doc, nil, indexKeys)
 		entry := projectedEntryBytes(projection, doc.Traffic.ItemSizeBytes, keyBytes, nonKey)
 		// An LSI entry's write counts its 100 bytes of overhead, a GSI entry's does not: what DynamoDB
@@ -264,13 +266,13 @@ func (a *analyzer) newCostModel(doc *Document, est *CostEstimate) *costModel {
 		m.indexes = append(m.indexes, indexWrite{cost: ic, gsi: g, entryBytes: entry})
 	}
 	for _, l := range doc.Table.LSIs {
-		add("lsi", l.Name, Path{"local_secondary_indexes", l.Name}, l.ProjectionType, l.NonKeyAttributes, []IndexKeyDoc{l.SortKey}, nil)
+		add("lsi", l.Name, model.Path{"local_secondary_indexes", l.Name}, l.ProjectionType, l.NonKeyAttributes, []IndexKeyDoc{l.SortKey}, nil)
 		ic := m.indexes[len(m.indexes)-1].cost
 		m.lsiUnits += ic.WriteUnitsPerWrite * ic.ItemShare
 	}
 	for i := range doc.Table.GSIs {
 		g := &doc.Table.GSIs[i]
-		add("gsi", g.Name, Path{"global_secondary_indexes", g.Name}, g.ProjectionType, g.NonKeyAttributes, slices.Concat(g.PartitionKey, g.SortKey), g)
+		add("gsi", g.Name, model.Path{"global_secondary_indexes", g.Name}, g.ProjectionType, g.NonKeyAttributes, slices.Concat(g.PartitionKey, g.SortKey), g)
 		for _, o := range a.in.Observed {
 			if o.IndexName == g.Name {
 				m.indexes[len(m.indexes)-1].observed = &o.Observation

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/observed"
 )
 
@@ -280,9 +282,9 @@ func TestCostMeasuredTrafficChangesTheFigures(t *testing.T) {
 	in := pricedOrders("PAY_PER_REQUEST")
 	declared := costOf(t, in)
 	in.Observed = []ObservedInput{
-		{Path: Path{"observed"}, Observation: Observation{Traffic: observed.Traffic{WritesPerSecond: p(300.0), ReadsPerSecond: p(200.0),
+		{Path: model.Path{"observed"}, Observation: Observation{Traffic: observed.Traffic{WritesPerSecond: p(300.0), ReadsPerSecond: p(200.0),
 			AverageWritesPerSecond: p(30.0), AverageReadsPerSecond: p(60.0)}}},
-		{Path: Path{"observed_indexes", "by_date"}, Observation: Observation{IndexName: "by_date",
+		{Path: model.Path{"observed_indexes", "by_date"}, Observation: Observation{IndexName: "by_date",
 			Traffic: observed.Traffic{WritesPerSecond: p(90.0), AverageWritesPerSecond: p(12.0)}}},
 	}
 	c := costOf(t, in)
@@ -318,7 +320,7 @@ func TestCostMeasuredUnitsIncludeLSIWrites(t *testing.T) {
 	in := pricedOrders("PAY_PER_REQUEST")
 	in.GlobalSecondaryIndexes = nil
 	in.LocalSecondaryIndexes = []LocalSecondaryIndex{{Name: "by_updated", SortKey: IndexKeyAttribute{Name: "updated", Type: "N"}, ProjectionType: ProjectionAll}}
-	in.Observed = []ObservedInput{{Path: Path{"observed"}, Observation: Observation{Traffic: observed.Traffic{
+	in.Observed = []ObservedInput{{Path: model.Path{"observed"}, Observation: Observation{Traffic: observed.Traffic{
 		WritesPerSecond: p(60.0), AverageWritesPerSecond: p(60.0)}}}}
 	c := costOf(t, in)
 	sec := 730.0 * 3600
@@ -432,10 +434,10 @@ func TestCostBadInputNamesTheAttribute(t *testing.T) {
 }
 
 func TestUnknownPricingMarksCostUnknown(t *testing.T) {
-	for _, u := range []Path{{"traffic", "average_writes_per_second"}, {"pricing", "region"}, {"pricing", "table_class"},
+	for _, u := range []model.Path{{"traffic", "average_writes_per_second"}, {"pricing", "region"}, {"pricing", "table_class"},
 		{"pricing", "prices", "storage_gb_month"}, {"pricing", "point_in_time_recovery"}, {"table_class"}, {"point_in_time_recovery"}} {
 		in := pricedOrders("PAY_PER_REQUEST")
-		in.Unknown = []Path{u}
+		in.Unknown = []model.Path{u}
 		doc := analyze(t, in)
 		if doc.Derived.Cost != nil || !strings.Contains(strings.Join(doc.Unknown, ","), "derived.cost") {
 			t.Errorf("%s unknown: cost %v, unknown %v", u, doc.Derived.Cost, doc.Unknown)
@@ -467,7 +469,7 @@ func TestCostReportLines(t *testing.T) {
 func TestCostAveragesAreBounded(t *testing.T) {
 	measured := func(avgW, avgR, peakW, peakR *float64) func(*Input) {
 		return func(in *Input) {
-			in.Observed = []ObservedInput{{Path: Path{"observed"}, Observation: observed.Observation{Traffic: observed.Traffic{
+			in.Observed = []ObservedInput{{Path: model.Path{"observed"}, Observation: observed.Observation{Traffic: observed.Traffic{
 				AverageWritesPerSecond: avgW, AverageReadsPerSecond: avgR, WritesPerSecond: peakW, ReadsPerSecond: peakR}}}}
 		}
 	}
@@ -567,7 +569,7 @@ func TestCostUnknownReadsAreLeftOut(t *testing.T) {
 		if _, ok := c.InfracostUsage()["monthly_read_request_units"]; ok {
 			t.Errorf("%s: infracost usage gives reads it does not know: %v", billing, c.InfracostUsage())
 		}
-		in.Observed = []ObservedInput{{Path: Path{"observed_indexes", "by_date"}, Observation: observed.Observation{IndexName: "by_date",
+		in.Observed = []ObservedInput{{Path: model.Path{"observed_indexes", "by_date"}, Observation: observed.Observation{IndexName: "by_date",
 			Traffic: observed.Traffic{AverageReadsPerSecond: p(4.0), ReadsPerSecond: p(8.0)}}}}
 		c = costOf(t, in)
 		if len(c.Reads) != 1 || c.Reads[0].Source != "index by_date" || c.Reads[0].AverageUnitsPerSec != 4 || c.MonthlyReadRequestUnits != nil {
@@ -641,7 +643,7 @@ func TestIndexDeclaredWritesInItsOwnUnits(t *testing.T) {
 			in := pricedOrders("PAY_PER_REQUEST")
 			in.Traffic.ItemSizeBytes, in.Traffic.TransactionalWrites = p(size), txn
 			in.GlobalSecondaryIndexes[1].PartitionKey[0].Cardinality = p(int64(4))
-			in.Observed = []ObservedInput{{Path: Path{"observed_indexes", "by_status"}, Observation: observed.Observation{IndexName: "by_status"}}}
+			in.Observed = []ObservedInput{{Path: model.Path{"observed_indexes", "by_status"}, Observation: observed.Observation{IndexName: "by_status"}}}
 			doc := analyze(t, in)
 			if doc.Table.GSIs[0].PeakSource != PeakDeclared {
 				t.Fatalf("by_date is not observed: its peak is declared, got %q", doc.Table.GSIs[0].PeakSource)

@@ -1,6 +1,9 @@
 package keydesign
 
-import "github.com/dynamokeys/terraform-provider-dynamokeys/policies"
+import (
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/policies"
+)
 
 // The cost model's inputs and its result (Derived.Cost). cost.go computes it; contributing/cost-model.md
 // gives every formula with its source.
@@ -187,7 +190,7 @@ type IndexCost struct {
 	// ShareOfTableWrites is the index's on-demand write cost over the table's own (DK902).
 	ShareOfTableWrites *float64 `json:"share_of_table_writes"`
 	// Path is the index's attribute, where DK902 points.
-	Path Path `json:"path"`
+	Path model.Path `json:"path"`
 	// Entities are the entities of a single-table design whose items the index holds, each with its own
 	// entry (entities.go); nil without entities.
 	Entities []IndexEntityWrite `json:"entities,omitempty"`

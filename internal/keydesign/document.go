@@ -1,5 +1,7 @@
 package keydesign
 
+import "github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+
 // Document is the policy input: the design as written plus the facts Go derived from it. It serialises to
 // JSON with the field names the Rego rules read. Analyze (analyze.go) builds it; the capacity numbers come
 // from the capacity model (capacity.go).
@@ -241,10 +243,10 @@ type SegmentRef struct {
 
 // KeyAttributeRef is one key attribute of the table or an index.
 type KeyAttributeRef struct {
-	Path      Path   `json:"path"`
-	Name      string `json:"name"`
-	NameBytes int    `json:"name_bytes"`
-	Type      string `json:"type"`
+	Path      model.Path `json:"path"`
+	Name      string     `json:"name"`
+	NameBytes int        `json:"name_bytes"`
+	Type      string     `json:"type"`
 }
 
 // Conventions summarises the literal text of the key templates.

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 func p[T any](v T) *T { return &v }
@@ -74,7 +76,7 @@ func TestAnalyzeCalculatedShardingComputesCount(t *testing.T) {
 	if *d.Capacity.PerShardWriteUnits != 625 || d.Capacity.ReadFanout != 4 {
 		t.Errorf("per shard %v WCU, fan-out %d; want 625, 4", *d.Capacity.PerShardWriteUnits, d.Capacity.ReadFanout)
 	}
-	if d.Routing != (Routing{Algorithm: RoutingAlgorithm, Count: 4, Width: 1, Source: "event_id", SchemeVersion: 1}) {
+	if d.Routing != (Routing{Algorithm: model.RoutingAlgorithm, Count: 4, Width: 1, Source: "event_id", SchemeVersion: 1}) {
 		t.Errorf("routing = %+v", d.Routing)
 	}
 	if got := *d.PartitionKey.MaxBytes; got != int64(len("DAY#2026-11-30#SHARD#3")) {
@@ -175,7 +177,7 @@ func TestAnalyzeBadInputNamesTheAttribute(t *testing.T) {
 func TestUnknownTrafficMarksDerivedCapacityUnknown(t *testing.T) {
 	in := dailyEventLog()
 	in.Traffic.WritesPerSecond = nil
-	in.Unknown = []Path{{"traffic", "writes_per_second"}}
+	in.Unknown = []model.Path{{"traffic", "writes_per_second"}}
 	doc := analyze(t, in)
 	if doc.Derived.Capacity.PeakWriteUnits != nil {
 		t.Error("peak writes must be null when writes are unknown")

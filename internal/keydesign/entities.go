@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // Entities: several item types in one table (single-table design). Each entity gives a template for every
@@ -130,7 +132,7 @@ type CollectionDoc struct {
 // entityModel is the parsed entities and their analysis.
 type entityModel struct {
 	doc       EntitiesDoc
-	templates []map[string]*Template // by entity, by attribute
+	templates []map[string]*model.Template // by entity, by attribute
 	// tableKeys are the table's key attribute names: partition key, then sort key.
 	tableKeys []string
 }
@@ -162,13 +164,13 @@ func (a *analyzer) parseEntities() *entityModel {
 		m.tableKeys = append(m.tableKeys, in.SortKey.Name)
 	}
 	if in.PartitionKey.Template != nil {
-		a.fail(Path{"partition_key", "template"}, "a design with entities takes its key templates from each entity's keys: remove partition_key.template")
+		a.fail(model.Path{"partition_key", "template"}, "a design with entities takes its key templates from each entity's keys: remove partition_key.template")
 	}
 	if in.SortKey != nil && in.SortKey.Template != nil {
-		a.fail(Path{"sort_key", "template"}, "a design with entities takes its key templates from each entity's keys: remove sort_key.template")
+		a.fail(model.Path{"sort_key", "template"}, "a design with entities takes its key templates from each entity's keys: remove sort_key.template")
 	}
 	if in.Traffic != (Traffic{}) {
-		a.fail(Path{"traffic"}, "a design with entities takes its traffic from each entity's traffic: move it into entities.<name>.traffic")
+		a.fail(model.Path{"traffic"}, "a design with entities takes its traffic from each entity's traffic: move it into entities.<name>.traffic")
 	}
 	known := map[string]bool{}
 	for _, k := range m.tableKeys {
@@ -180,13 +182,13 @@ func (a *analyzer) parseEntities() *entityModel {
 		}
 	}
 	for _, e := range in.Entities {
-		p := Path{"entities", e.Name}
+		p := model.Path{"entities", e.Name}
 		if !validEntityName(e.Name) {
 			a.fail(p, "entity name %q: use letters, digits and underscores", e.Name)
 		}
-		parsed := map[string]*Template{}
+		parsed := map[string]*model.Template{}
 		for _, attr := range slices.Sorted(maps.Keys(e.Keys)) {
-			kp := Path{"entities", e.Name, "keys", attr}
+			kp := model.Path{"entities", e.Name, "keys", attr}
 			if !known[attr] {
 				a.fail(kp, "%q is no key attribute of the table or of an index: name the table's partition or sort key (%s) or an index key attribute",
 					attr, strings.Join(m.tableKeys, ", "))
@@ -195,21 +197,21 @@ func (a *analyzer) parseEntities() *entityModel {
 			if a.isUnknown(kp.String()) {
 				continue
 			}
-			t, err := ParseTemplate(e.Keys[attr])
+			t, err := model.ParseTemplate(e.Keys[attr])
 			if err != nil {
 				a.fail(kp, "%v", err)
 				continue
 			}
 			for _, name := range t.Placeholders() {
-				if _, ok := a.segments[name]; !ok && name != ShardPlaceholder {
+				if _, ok := a.segments[name]; !ok && name != model.ShardPlaceholder {
 					a.fail(kp, "placeholder {%s} has no segment: declare segments.%s (segments are shared by every entity)", name, name)
 				}
 			}
 			parsed[attr] = t
 		}
 		for _, k := range m.tableKeys {
-			if _, ok := e.Keys[k]; !ok && !a.isUnknown(Path{"entities", e.Name, "keys"}.String()) {
-				a.fail(Path{"entities", e.Name, "keys"}, "entity %q has no template for the table key %q: every item carries the table's keys", e.Name, k)
+			if _, ok := e.Keys[k]; !ok && !a.isUnknown(model.Path{"entities", e.Name, "keys"}.String()) {
+				a.fail(model.Path{"entities", e.Name, "keys"}, "entity %q has no template for the table key %q: every item carries the table's keys", e.Name, k)
 			}
 		}
 		a.validateEntityTraffic(e)
@@ -227,7 +229,7 @@ func validEntityName(name string) bool {
 
 func (a *analyzer) validateEntityTraffic(e Entity) {
 	t := e.Traffic
-	p := func(attr string) Path { return Path{"entities", e.Name, "traffic", attr} }
+	p := func(attr string) model.Path { return model.Path{"entities", e.Name, "traffic", attr} }
 	for attr, v := range map[string]*float64{"writes_per_second": t.WritesPerSecond, "average_writes_per_second": t.AverageWritesPerSecond, "reads_per_second": t.ReadsPerSecond} {
 		if v != nil && (*v < 0 || math.IsNaN(*v) || math.IsInf(*v, 0)) {
 			a.fail(p(attr), "must be a finite number of at least 0, got %v", *v)
@@ -279,7 +281,7 @@ func (m *entityModel) idCharacters() (byteSet, string) {
 }
 
 // atoms are a template's parts as the collision check reads them.
-func (a *analyzer) atoms(t *Template, idChars byteSet, shardWidth int) []templateAtom {
+func (a *analyzer) atoms(t *model.Template, idChars byteSet, shardWidth int) []templateAtom {
 	out := make([]templateAtom, 0, len(t.Parts))
 	for _, part := range t.Parts {
 		if part.Placeholder == "" {
@@ -287,7 +289,7 @@ func (a *analyzer) atoms(t *Template, idChars byteSet, shardWidth int) []templat
 			continue
 		}
 		shape := &valueShape{chars: idChars}
-		if part.Placeholder == ShardPlaceholder {
+		if part.Placeholder == model.ShardPlaceholder {
 			shape = &valueShape{digits: shardWidth}
 		} else if seg, ok := a.segments[part.Placeholder]; ok {
 			switch seg.Kind {
@@ -357,7 +359,7 @@ func (a *analyzer) analyzeEntities(m *entityModel, shardWidth int64) {
 					key := EntityIndexKey{Index: name, Attribute: k.Name, Type: cmp.Or(k.Type, KeyTypeString), Template: t.Source,
 						Literals: orEmpty(t.Literals()), Segments: []string{}}
 					for _, ph := range t.Placeholders() {
-						if ph != ShardPlaceholder {
+						if ph != model.ShardPlaceholder {
 							key.Segments = append(key.Segments, ph)
 						}
 					}
@@ -381,12 +383,12 @@ func (a *analyzer) analyzeEntities(m *entityModel, shardWidth int64) {
 			units, _ := ReadUnitsPerRead(size, ReadEventual)
 			d.ReadUnits = ptr(*r * units)
 		}
-		var pk *Template
+		var pk *model.Template
 		if len(m.tableKeys) > 0 {
 			pk = parsed[m.tableKeys[0]]
 		}
 		d.HotKeyShare, _ = a.hotKeyShare(pk)
-		var sk *Template
+		var sk *model.Template
 		if len(m.tableKeys) > 1 {
 			sk = parsed[m.tableKeys[1]]
 		}
@@ -527,10 +529,10 @@ func (a *analyzer) entityEntryBytes(m *entityModel, i int) int64 {
 
 // templateMaxBytes bounds a template's rendered value: its literal bytes and each segment's max_length;
 // nil when a placeholder has no segment.
-func (a *analyzer) templateMaxBytes(t *Template, shardWidth int64) *int64 {
+func (a *analyzer) templateMaxBytes(t *model.Template, shardWidth int64) *int64 {
 	n := int64(t.LiteralBytes())
 	for _, name := range t.Placeholders() {
-		if name == ShardPlaceholder {
+		if name == model.ShardPlaceholder {
 			n += max(shardWidth, 1)
 			continue
 		}
@@ -570,7 +572,7 @@ func delimiterList(chars string) string {
 // collection's busiest entity gives the key templates the key rules read, the entities' traffic sums to the
 // table's, and each index's share of the writes is that of the entities carrying its key (unless stated).
 // The capacity and collection figures are then taken from the model (capacity, collection).
-func (a *analyzer) lowerEntities(m *entityModel) (pk, sk *Template) {
+func (a *analyzer) lowerEntities(m *entityModel) (pk, sk *model.Template) {
 	a.entities = m
 	lowered := *a.in
 	busiest := m.doc.Collections[m.doc.Busiest]

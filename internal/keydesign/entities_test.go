@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/observed"
 )
 
@@ -205,7 +207,7 @@ func TestEntityBadInput(t *testing.T) {
 	// A template not known at plan time is no error.
 	in := customerTable()
 	in.Entities[1].Keys["SK"] = ""
-	in.Unknown = []Path{{"entities", "order", "keys", "SK"}}
+	in.Unknown = []model.Path{{"entities", "order", "keys", "SK"}}
 	if _, errs := Analyze(in); len(errs) != 0 {
 		t.Errorf("an unknown template: %v", errs)
 	}
@@ -351,7 +353,7 @@ func TestEntityEdgeCases(t *testing.T) {
 	// An entity not known at plan time: the patterns on entities are not judged.
 	in = base()
 	in.Entities = in.Entities[1:]
-	in.Unknown = []Path{{"entities", "line"}}
+	in.Unknown = []model.Path{{"entities", "line"}}
 	in.AccessPatterns = []AccessPattern{patternOn("q", []string{"line"}, []string{"id"}, nil, nil)}
 	if _, errs := Analyze(in); len(errs) != 0 {
 		t.Errorf("errors %v", errs)
@@ -399,7 +401,7 @@ func TestEveryEntityTemplateIsTheDesign(t *testing.T) {
 	in.Segments["day"] = Segment{Kind: KindTime, Granularity: "day"}
 	in.Entities = append(in.Entities, Entity{Name: "click", Keys: map[string]string{"PK": "day|{day}", "SK": "{order_id}"},
 		Traffic: EntityTraffic{WritesPerSecond: p(900.0)}})
-	in.Observed = []ObservedInput{{Path: Path{"observed"}, Observation: observed.Observation{
+	in.Observed = []ObservedInput{{Path: model.Path{"observed"}, Observation: observed.Observation{
 		Traffic: observed.Traffic{WritesPerSecond: p(1000.0), HotKeyUnitsPerSecond: p(900.0)}, KeyAttributes: p(int64(1)), Complete: true,
 		TopKeys: []observed.Key{{Key: "day|2026-11-30", UnitsPerSecond: p(900.0)}, {Key: "CUSTOMER#c-1", UnitsPerSecond: p(60.0)},
 			{Key: "USER#u-1", UnitsPerSecond: p(30.0)}, {Key: "CUSTOMER", UnitsPerSecond: p(3.0)}}}}}

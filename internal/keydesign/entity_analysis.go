@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // Each entity's keys, each item collection's demand and each index's partitions, analysed for every entity
@@ -22,7 +24,7 @@ func (a *analyzer) entityKeysStage(doc *Document) {
 	for i := range m.doc.Items {
 		d := &m.doc.Items[i]
 		e := a.in.Entities[i]
-		keys := Path{"entities", e.Name, "keys"}
+		keys := model.Path{"entities", e.Name, "keys"}
 		pk := m.templates[i][m.tableKeys[0]]
 		d.PartitionKey = templateFacts(pk, templateSource(pk), a.segments, a.entityKeyDeclared(keys, m.tableKeys[0]), shardCount)
 		if len(m.tableKeys) > 1 {
@@ -31,7 +33,7 @@ func (a *analyzer) entityKeysStage(doc *Document) {
 			d.SortKey = &f
 		}
 		d.Shards = 1
-		if pk != nil && pk.HasPlaceholder(ShardPlaceholder) {
+		if pk != nil && pk.HasPlaceholder(model.ShardPlaceholder) {
 			d.Shards = max(shardCount, 1)
 		}
 		if d.WriteUnits != nil {
@@ -48,7 +50,7 @@ func (a *analyzer) entityKeysStage(doc *Document) {
 
 // entityKeyDeclared is whether every placeholder of an entity's key template can be bounded: the template
 // and the segments are known.
-func (a *analyzer) entityKeyDeclared(keys Path, attr string) bool {
+func (a *analyzer) entityKeyDeclared(keys model.Path, attr string) bool {
 	return !a.isUnknown("segments") && !a.isUnknown(keys.String()) && !a.isUnknown(append(slices.Clone(keys), attr).String())
 }
 
@@ -105,7 +107,7 @@ func (a *analyzer) collectionDemand(doc *Document, c int) {
 // template can render (a template without placeholders is one item; one of bounded segments at most the
 // product of their values; a table without a sort key one item), else nothing bounds them. known is false
 // while the sort-key template is unknown; shardCount is 0 while the count is to be computed.
-func (a *analyzer) itemsPerKey(stated *int64, hasSortKey bool, sk *Template, known bool, shardCount int64) (*int64, string) {
+func (a *analyzer) itemsPerKey(stated *int64, hasSortKey bool, sk *model.Template, known bool, shardCount int64) (*int64, string) {
 	switch {
 	case stated != nil:
 		return stated, CollectionGiven
@@ -123,10 +125,10 @@ func (a *analyzer) itemsPerKey(stated *int64, hasSortKey bool, sk *Template, kno
 // templateValues is how many distinct values a template can render: the product of its segments' values
 // (a stated cardinality, an enum's values, a number of stated max_length's 10^max_length); nil when a
 // segment is unbounded (an id, a time) or undeclared.
-func (a *analyzer) templateValues(t *Template, shardCount int64) *int64 {
+func (a *analyzer) templateValues(t *model.Template, shardCount int64) *int64 {
 	n := int64(1)
 	for _, name := range t.Placeholders() {
-		if name == ShardPlaceholder {
+		if name == model.ShardPlaceholder {
 			if shardCount < 1 {
 				return nil
 			}
@@ -160,7 +162,7 @@ func saturatingPow10(digits int64) int64 {
 	return n
 }
 
-func templateSource(t *Template) *string {
+func templateSource(t *model.Template) *string {
 	if t == nil {
 		return nil
 	}
@@ -169,7 +171,7 @@ func templateSource(t *Template) *string {
 
 // templateFacts derives the facts of one key template; shardCount sizes the {shard} placeholder, and
 // declared says whether the template and its segments are known, so that its bounds are.
-func templateFacts(t *Template, src *string, segments map[string]ResolvedSegment, declared bool, shardCount int64) KeyFacts {
+func templateFacts(t *model.Template, src *string, segments map[string]ResolvedSegment, declared bool, shardCount int64) KeyFacts {
 	f := KeyFacts{Template: src, Placeholders: []string{}, Literals: []string{}, Segments: []SegmentRef{}}
 	if t == nil {
 		return f
@@ -179,9 +181,9 @@ func templateFacts(t *Template, src *string, segments map[string]ResolvedSegment
 	maxBytes, minBytes := int64(t.LiteralBytes()), int64(t.LiteralBytes())
 	cardinality, bounded := int64(1), true
 	for i, name := range f.Placeholders {
-		if name == ShardPlaceholder {
+		if name == model.ShardPlaceholder {
 			f.HasShard = true
-			w := int64(ShardWidth(shardCount))
+			w := int64(model.ShardWidth(shardCount))
 			maxBytes += w
 			minBytes += w
 			cardinality = saturatingMul(cardinality, shardCount)
@@ -290,7 +292,7 @@ func (a *analyzer) entityGSIFacts(doc *Document, g *GSIDoc) {
 				continue
 			}
 			for _, name := range t.Placeholders() {
-				if name == ShardPlaceholder {
+				if name == model.ShardPlaceholder {
 					cardinality = saturatingMul(cardinality, max(doc.Derived.ShardCount, 1))
 					otherValues *= float64(max(doc.Derived.ShardCount, 1))
 					continue
@@ -314,7 +316,7 @@ func (a *analyzer) entityGSIFacts(doc *Document, g *GSIDoc) {
 		// A time bucket beside an unbounded value or a shard is spread; only a bucket of few values is hot.
 		sharded := false
 		for _, k := range g.PartitionKey {
-			if t := templates[k.Name]; t != nil && t.HasPlaceholder(ShardPlaceholder) {
+			if t := templates[k.Name]; t != nil && t.HasPlaceholder(model.ShardPlaceholder) {
 				sharded = true
 			}
 		}

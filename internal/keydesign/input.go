@@ -1,5 +1,7 @@
 package keydesign
 
+import "github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+
 // Key types (API_KeySchemaElement). Anything else is reported by rule DK101, not rejected here, so that
 // the user sees the rule and its remedy.
 const (
@@ -71,7 +73,7 @@ type Input struct {
 	// Migration is a key-scheme migration from an old layout (migration.go); nil when none.
 	Migration *MigrationInput
 
-	Unknown []Path
+	Unknown []model.Path
 	// Prior is the document built from the prior state (resource updates only).
 	Prior *Document
 }

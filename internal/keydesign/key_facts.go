@@ -3,6 +3,8 @@ package keydesign
 import (
 	"maps"
 	"slices"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // The key stages of the analysis (analyze.go, stages): the facts of the key templates once the shard count
@@ -12,7 +14,7 @@ import (
 // {shard} and the key cardinality) and the placeholders without a segment.
 func (a *analyzer) keysStage(doc *Document) {
 	in, d := a.in, &doc.Derived
-	d.ShardWidth = ShardWidth(d.ShardCount)
+	d.ShardWidth = model.ShardWidth(d.ShardCount)
 	d.Routing = Routing{Algorithm: routingAlgorithm(doc.Sharding.Strategy), Count: d.ShardCount, Width: d.ShardWidth,
 		Source: doc.Sharding.Source, SchemeVersion: doc.Sharding.SchemeVersion}
 	d.PartitionKey = a.keyFacts("partition_key", a.pk, in.PartitionKey.Template, d.ShardCount)
@@ -26,13 +28,13 @@ func (a *analyzer) keysStage(doc *Document) {
 	d.UndeclaredPlaceholders = []PlaceholderRef{}
 	for _, ref := range [...]struct {
 		key string
-		t   *Template
+		t   *model.Template
 	}{{"partition_key", a.pk}, {"sort_key", a.sk}} {
 		if ref.t == nil {
 			continue
 		}
 		for _, name := range ref.t.Placeholders() {
-			if _, ok := a.segments[name]; !ok && name != ShardPlaceholder {
+			if _, ok := a.segments[name]; !ok && name != model.ShardPlaceholder {
 				d.UndeclaredPlaceholders = append(d.UndeclaredPlaceholders, PlaceholderRef{Key: ref.key, Placeholder: name})
 			}
 		}
@@ -45,7 +47,7 @@ func (a *analyzer) keysStage(doc *Document) {
 func (a *analyzer) namesStage(doc *Document) {
 	d := &doc.Derived
 	d.KeyAttributes = keyAttributes(doc.Table)
-	templates := []*Template{a.pk, a.sk}
+	templates := []*model.Template{a.pk, a.sk}
 	if m := a.entities; m != nil {
 		// Every template every entity writes, its index keys' too.
 		templates = templates[:0]

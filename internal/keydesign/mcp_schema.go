@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // The DynamoDB MCP server's data model (its schema.json: tables, each with a table_config, a gsi_list and
@@ -378,7 +380,7 @@ func mcpPattern(d *MCPDesign, e Entity, name string, id any, operation, index, r
 	// A Query of an entity's items in a collection is a begins_with on its sort key's literal prefix
 	// (ADDRESS# of ADDRESS#{address_id}), as single-table code writes it: the entity's items alone.
 	if operation == "Query" && rangeCondition == "" && len(sort) > 0 {
-		if t, err := ParseTemplate(e.Keys[sort[0]]); err == nil {
+		if t, err := model.ParseTemplate(e.Keys[sort[0]]); err == nil {
 			literal := false
 			for _, part := range t.Parts {
 				if part.Placeholder == "" {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // Key-scheme migrations. DynamoDB cannot change a table's key schema, and a change of the values written
@@ -124,8 +126,8 @@ type PhaseLayouts struct {
 
 // MigrationPattern is one access pattern's keys in both layouts and what its readers query in each phase.
 type MigrationPattern struct {
-	Name string `json:"name"`
-	Path Path   `json:"path"`
+	Name string     `json:"name"`
+	Path model.Path `json:"path"`
 	// Changed is true when the pattern's key reads items the old layout keeps elsewhere: a reader of one
 	// layout misses the items only the other holds.
 	Changed  bool   `json:"changed"`
@@ -228,7 +230,7 @@ type oldLayout struct {
 }
 
 // migrationPath is the path of an attribute under migration.
-func migrationPath(steps ...string) Path { return append(Path{"migration"}, steps...) }
+func migrationPath(steps ...string) model.Path { return append(model.Path{"migration"}, steps...) }
 
 // migrationUnknown reports an unknown value under migration: its facts wait for the next plan.
 func (a *analyzer) migrationUnknown() bool {
@@ -281,7 +283,7 @@ func (a *analyzer) validateMigration(entities *entityModel) {
 	oa, doc, errs := analyzeInput(old)
 	for _, e := range errs {
 		if p, ok := oldLayoutPath(e.Path); ok {
-			a.errs = append(a.errs, &FieldError{Path: p, Message: e.Message + " (in the old layout)"})
+			a.errs = append(a.errs, &model.FieldError{Path: p, Message: e.Message + " (in the old layout)"})
 		}
 	}
 	if doc == nil {
@@ -294,14 +296,14 @@ func (a *analyzer) validateMigration(entities *entityModel) {
 }
 
 // sameLayout refuses a migration whose old layout is the design's: nothing moves.
-func (a *analyzer) sameLayout(doc *Document) *FieldError {
+func (a *analyzer) sameLayout(doc *Document) *model.FieldError {
 	if a.old == nil || doc.Derived.Layout == nil || a.old.doc.Derived.Layout == nil {
 		return nil
 	}
 	if !SameLayout(*a.old.doc.Derived.Layout, *doc.Derived.Layout) {
 		return nil
 	}
-	return &FieldError{Path: migrationPath("from"), Message: "the old layout is the design's own: every key template and the sharding " +
+	return &model.FieldError{Path: migrationPath("from"), Message: "the old layout is the design's own: every key template and the sharding " +
 		"are the same, so no item moves. State the templates or sharding the existing items were written with, or remove the migration"}
 }
 
@@ -330,13 +332,13 @@ func (a *analyzer) oldInput(f LayoutInput) *Input {
 		old.Sharding = *f.Sharding
 	}
 	// The old layout's unknowns are the design's, less the migration's own.
-	old.Unknown = slices.DeleteFunc(slices.Clone(a.given.Unknown), func(p Path) bool { return len(p) > 0 && p[0] == "migration" })
+	old.Unknown = slices.DeleteFunc(slices.Clone(a.given.Unknown), func(p model.Path) bool { return len(p) > 0 && p[0] == "migration" })
 	return &old
 }
 
 // oldLayoutPath maps a path of the old layout's analysis to the migration attribute that set it; false
 // for a path the design itself has (its error is reported on the design).
-func oldLayoutPath(p Path) (Path, bool) {
+func oldLayoutPath(p model.Path) (model.Path, bool) {
 	switch {
 	case len(p) >= 2 && p[0] == "partition_key" && p[1] == "template":
 		return migrationPath("from", "partition_key_template"), true
@@ -451,7 +453,7 @@ func (a *analyzer) patternReads(doc *Document, ap AccessPatternDoc, f PatternFac
 				continue
 			}
 			reads = append(reads, strings.TrimPrefix(e+" ", " ")+attr+"="+t)
-			if attr == doc.Table.PartitionKey.Name && strings.Contains(t, "{"+ShardPlaceholder+"}") {
+			if attr == doc.Table.PartitionKey.Name && strings.Contains(t, "{"+model.ShardPlaceholder+"}") {
 				sharded = true
 			}
 		}
@@ -501,7 +503,7 @@ func layoutHCL(l *LayoutDoc, entities bool, pkName, skName string) string {
 
 func strategyOf(algorithm string) string {
 	switch algorithm {
-	case RoutingAlgorithm:
+	case model.RoutingAlgorithm:
 		return StrategyCalculated
 	case "random":
 		return StrategyRandom

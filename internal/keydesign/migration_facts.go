@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // migrationStage writes derived.migration from the design and its old layout (migration.go).
@@ -68,7 +70,7 @@ func (a *analyzer) primaryKeyMoves(e MigrationEntity, shardingChanged bool) bool
 		}
 	}
 	pk := a.in.PartitionKey.Name
-	return shardingChanged && (strings.Contains(e.OldKeys[pk], "{"+ShardPlaceholder+"}") || strings.Contains(e.NewKeys[pk], "{"+ShardPlaceholder+"}"))
+	return shardingChanged && (strings.Contains(e.OldKeys[pk], "{"+model.ShardPlaceholder+"}") || strings.Contains(e.NewKeys[pk], "{"+model.ShardPlaceholder+"}"))
 }
 
 // sameRouting compares routings apart from the scheme version, which names a layout but moves no item.
@@ -93,7 +95,7 @@ func SameLayout(x, y LayoutDoc) bool {
 
 func hasShard(keys map[string]string) bool {
 	for _, t := range keys {
-		if strings.Contains(t, "{"+ShardPlaceholder+"}") {
+		if strings.Contains(t, "{"+model.ShardPlaceholder+"}") {
 			return true
 		}
 	}
@@ -162,7 +164,7 @@ func (a *analyzer) migrationPatterns(doc, old *Document, md *MigrationDoc) []Mig
 // sameKeysApartFromShards reports whether two patterns' reads differ only in their shard routing.
 func sameKeysApartFromShards(x, y []string) bool {
 	drop := func(reads []string) []string {
-		return slices.DeleteFunc(slices.Clone(reads), func(r string) bool { return strings.HasPrefix(r, "{"+ShardPlaceholder+"}=") })
+		return slices.DeleteFunc(slices.Clone(reads), func(r string) bool { return strings.HasPrefix(r, "{"+model.ShardPlaceholder+"}=") })
 	}
 	return slices.Equal(drop(x), drop(y))
 }
@@ -180,7 +182,7 @@ func (a *analyzer) layoutOverlap(doc *Document) *LayoutOverlap {
 	build := func(an *analyzer, keys map[string]string, chars byteSet, width int) *automaton {
 		var parts [][]templateAtom
 		for _, k := range tableKeys {
-			t, err := ParseTemplate(keys[k])
+			t, err := model.ParseTemplate(keys[k])
 			if err != nil || keys[k] == "" {
 				return nil
 			}
@@ -212,7 +214,7 @@ func (a *analyzer) layoutOverlap(doc *Document) *LayoutOverlap {
 			continue
 		}
 		or, nr := md.OldRouting, md.NewRouting
-		if maps.Equal(e.OldKeys, e.NewKeys) && or.Algorithm == RoutingAlgorithm && nr.Algorithm == RoutingAlgorithm &&
+		if maps.Equal(e.OldKeys, e.NewKeys) && or.Algorithm == model.RoutingAlgorithm && nr.Algorithm == model.RoutingAlgorithm &&
 			or.Source == nr.Source && or.Width == nr.Width {
 			e.KeptShare = float64(min(or.Count, nr.Count)) / float64(lcm(or.Count, nr.Count))
 		}
@@ -578,14 +580,14 @@ func (a *analyzer) backfillSpread(md *MigrationDoc) float64 {
 		if !e.Moves {
 			continue
 		}
-		oldT, err1 := ParseTemplate(e.OldKeys[pkName])
-		newT, err2 := ParseTemplate(e.NewKeys[pkName])
+		oldT, err1 := model.ParseTemplate(e.OldKeys[pkName])
+		newT, err2 := model.ParseTemplate(e.NewKeys[pkName])
 		if err1 != nil || err2 != nil {
 			continue
 		}
 		n := 1.0
 		for _, ph := range newT.Placeholders() {
-			if ph == ShardPlaceholder {
+			if ph == model.ShardPlaceholder {
 				switch {
 				case e.KeptShare > 0:
 					// The same template with another count: the moved ids land on some of the new shards.

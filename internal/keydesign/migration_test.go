@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // shardedMigration is the daily event log moved from one hot day key to four calculated shards.
@@ -187,7 +189,7 @@ func TestMigrationDoneAndSingleRegionFiguresUnchanged(t *testing.T) {
 func TestMigrationUnknownIsNotAnError(t *testing.T) {
 	in := shardedMigration(PhaseBackfill)
 	in.Migration.Phase = ""
-	in.Unknown = []Path{{"migration", "phase"}}
+	in.Unknown = []model.Path{{"migration", "phase"}}
 	doc := analyze(t, in)
 	if doc.Derived.Migration != nil || !slices.Contains(doc.Unknown, "derived.migration") {
 		t.Errorf("migration %+v, unknown %v", doc.Derived.Migration, doc.Unknown)
@@ -264,8 +266,8 @@ func TestMovedResidues(t *testing.T) {
 	seen := map[int64]bool{}
 	for i := range 10000 {
 		id := fmt.Sprintf("event-%d", i)
-		if Shard(id, 4) != Shard(id, 8) {
-			seen[Shard(id, 8)] = true
+		if model.Shard(id, 4) != model.Shard(id, 8) {
+			seen[model.Shard(id, 8)] = true
 		}
 	}
 	if len(seen) != 4 {
@@ -276,7 +278,7 @@ func TestMovedResidues(t *testing.T) {
 func TestMigrationUnknownObjectWaits(t *testing.T) {
 	in := shardedMigration(PhaseBackfill)
 	in.Migration = nil
-	in.Unknown = []Path{{"migration"}}
+	in.Unknown = []model.Path{{"migration"}}
 	if doc := analyze(t, in); !slices.Contains(doc.Unknown, "derived.migration") {
 		t.Errorf("unknown %v: a migration known after apply must keep DK406 silent", doc.Unknown)
 	}

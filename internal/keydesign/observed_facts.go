@@ -6,25 +6,27 @@ import (
 	"math"
 	"slices"
 
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/observed"
 )
 
 // ObservedInput is one observation given to a design, with the attribute it was given in.
 type ObservedInput struct {
-	Path Path
+	Path model.Path
 	observed.Observation
 }
 
 // ForIndex makes the observation the one of the index its observed_indexes key names: an observation that
 // names no index takes the key's, and one of another index is refused (its figures would be compared with
 // the wrong index's design), with the error on its index_name.
-func (o *ObservedInput) ForIndex(name string) *FieldError {
+func (o *ObservedInput) ForIndex(name string) *model.FieldError {
 	switch o.IndexName {
 	case "":
 		o.IndexName = name
 	case name:
 	default:
-		return &FieldError{Path: append(slices.Clone(o.Path), "index_name"), Message: fmt.Sprintf(
+		return &model.FieldError{Path: append(slices.Clone(o.Path), "index_name"), Message: fmt.Sprintf(
 			"is the observation of index %q, but it is given for index %q: give each index its own dynamokeys_observed_traffic", o.IndexName, name)}
 	}
 	return nil
@@ -34,7 +36,7 @@ func (o *ObservedInput) ForIndex(name string) *FieldError {
 type ObservedDoc struct {
 	observed.Observation
 	// Path is the attribute the observation was given in, where findings on it point.
-	Path Path `json:"path"`
+	Path model.Path `json:"path"`
 	// Measured are the facts Go derived from the observation and the design.
 	Measured MeasuredFacts `json:"measured"`
 }
@@ -100,9 +102,9 @@ const (
 
 // CapacityLimit is the most a side of a table or index serves, and the attribute that sets it.
 type CapacityLimit struct {
-	Units float64 `json:"units"`
-	Name  string  `json:"name"`
-	Path  Path    `json:"path"`
+	Units float64    `json:"units"`
+	Name  string     `json:"name"`
+	Path  model.Path `json:"path"`
 }
 
 // KeyMismatch is a measured key that the template cannot produce, and why.
@@ -191,7 +193,7 @@ func (a *analyzer) validateObserved() {
 }
 
 // observedFacts derives the measured facts of each observation and each index's demand.
-func (a *analyzer) observedFacts(doc *Document, pk *Template) {
+func (a *analyzer) observedFacts(doc *Document, pk *model.Template) {
 	doc.Observed = make([]ObservedDoc, 0, len(a.in.Observed))
 	byIndex := map[string]*observed.Observation{}
 	for i := range a.in.Observed {
@@ -227,11 +229,11 @@ const (
 	PeakDeclared = "declared" // the table's peak writes, an upper bound
 )
 
-func (a *analyzer) tableMeasured(doc *Document, pk *Template, o observed.Observation) MeasuredFacts {
+func (a *analyzer) tableMeasured(doc *Document, pk *model.Template, o observed.Observation) MeasuredFacts {
 	d := doc.Derived
 	m := MeasuredFacts{DeclaredWriteUnits: d.Capacity.PeakWriteUnits, DeclaredReadUnits: d.Capacity.PeakReadUnits, ShardCount: d.ShardCount}
 	a.measuredDemand(&m, o, d.Capacity.HotKeyShare, d.ShardCount, doc.TargetUtilization)
-	m.WriteLimit, m.ReadLimit = capacityLimits(Path{}, doc.Table.BillingMode, doc.Table.ReadCapacity, doc.Table.WriteCapacity,
+	m.WriteLimit, m.ReadLimit = capacityLimits(model.Path{}, doc.Table.BillingMode, doc.Table.ReadCapacity, doc.Table.WriteCapacity,
 		doc.Table.OnDemandThroughput, doc.Table.Autoscaling, true)
 	m.KeysOutsideDesign = []KeyMismatch{}
 	if doc.Table.PartitionKey.Type == KeyTypeBinary || len(d.UndeclaredPlaceholders) > 0 || a.isUnknown("partition_key.template") || a.isUnknown("sharding") {
@@ -239,12 +241,12 @@ func (a *analyzer) tableMeasured(doc *Document, pk *Template, o observed.Observa
 	}
 	// A key is outside the design when no entity's partition-key template can produce it (the table's, for a
 	// design of one entity).
-	templates := []*Template{pk}
+	templates := []*model.Template{pk}
 	if a.entities != nil {
 		templates = templates[:0]
 		for i, byAttr := range a.entities.templates {
 			t := byAttr[a.entities.tableKeys[0]]
-			if t == nil || a.isUnknown(Path{"entities", a.in.Entities[i].Name, "keys"}.String()) {
+			if t == nil || a.isUnknown(model.Path{"entities", a.in.Entities[i].Name, "keys"}.String()) {
 				return m // a template not known yet: any key may be its
 			}
 			templates = append(templates, t)
@@ -302,7 +304,7 @@ func (a *analyzer) indexMeasured(doc *Document, o observed.Observation) Measured
 		designShare = *g.HotPartitionWriteUnits / *pw
 	}
 	a.measuredDemand(&m, o, designShare, 1, doc.TargetUtilization)
-	at := Path{"global_secondary_indexes", g.Name}
+	at := model.Path{"global_secondary_indexes", g.Name}
 	m.WriteLimit, m.ReadLimit = capacityLimits(at, doc.Table.BillingMode, g.ReadCapacity, g.WriteCapacity, g.OnDemandThroughput, g.Autoscaling, false)
 	return m
 }
@@ -373,9 +375,9 @@ func orZero(v *float64) float64 {
 
 // capacityLimits are the most a table or index serves per side: a PROVISIONED one its autoscaling max or
 // its capacity; an on-demand one its on_demand_throughput cap, or for a table the default table quota.
-func capacityLimits(at Path, billing string, read, write *int64, onDemand *UnitPair, scaling *Autoscaling, table bool) (*CapacityLimit, *CapacityLimit) {
+func capacityLimits(at model.Path, billing string, read, write *int64, onDemand *UnitPair, scaling *Autoscaling, table bool) (*CapacityLimit, *CapacityLimit) {
 	side := func(kind string, capacity *int64, odCap *int64, rng *CapacityRange) *CapacityLimit {
-		attr := func(steps ...string) Path { return append(slices.Clone(at), steps...) }
+		attr := func(steps ...string) model.Path { return append(slices.Clone(at), steps...) }
 		switch {
 		case billing == billingProvisioned && rng != nil:
 			return &CapacityLimit{Units: float64(rng.Max), Name: "autoscaling." + kind + ".max", Path: attr("autoscaling", kind, "max")}
@@ -402,11 +404,11 @@ func capacityLimits(at Path, billing string, read, write *int64, onDemand *UnitP
 
 // questionableObserved warns about an observation of another table than the one the design names: the
 // figures are someone else's.
-func questionableObserved(in *Input) []*FieldError {
-	var out []*FieldError
+func questionableObserved(in *Input) []*model.FieldError {
+	var out []*model.FieldError
 	for _, o := range in.Observed {
 		if in.TableName != "" && o.TableName != "" && o.TableName != in.TableName {
-			out = append(out, &FieldError{Path: append(slices.Clone(o.Path), "table_name"), Message: fmt.Sprintf(
+			out = append(out, &model.FieldError{Path: append(slices.Clone(o.Path), "table_name"), Message: fmt.Sprintf(
 				"the measurements are of table %q but this is table %q: give the observation of this table", o.TableName, in.TableName)})
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/observed"
 )
 
@@ -47,7 +49,7 @@ func TestMeasuredFactsWriteHotKeyInReadHeavyTable(t *testing.T) {
 	} {
 		in := ordersDesign()
 		in.TargetUtilization = p(tc.u)
-		in.Observed = []ObservedInput{{Path: Path{"observed"}, Observation: measuredTable(tc.writes, tc.reads, tc.hot,
+		in.Observed = []ObservedInput{{Path: model.Path{"observed"}, Observation: measuredTable(tc.writes, tc.reads, tc.hot,
 			observed.Key{Key: "CUSTOMER#c-2002", UnitsPerSecond: p(tc.hot / 3), ThrottleEvents: 12})}}
 		doc := analyze(t, in)
 		m := doc.Observed[0].Measured
@@ -55,8 +57,8 @@ func TestMeasuredFactsWriteHotKeyInReadHeavyTable(t *testing.T) {
 			DeclaredWriteUnits: p(500.0), DeclaredReadUnits: p(1000.0), ShardCount: 1,
 			HotKeySource: MeasuredShareMeasured, HotKey: p("CUSTOMER#c-1001"),
 			HotKeyUnits: p(tc.hot), HotKeyPartitionShare: p(tc.hot / 3000), LogicalKeyUnits: p(tc.hot), RequiredShards: tc.shards,
-			WriteLimit:        &CapacityLimit{Units: 40000, Name: "the on-demand table quota", Path: Path{}},
-			ReadLimit:         &CapacityLimit{Units: 40000, Name: "the on-demand table quota", Path: Path{}},
+			WriteLimit:        &CapacityLimit{Units: 40000, Name: "the on-demand table quota", Path: model.Path{}},
+			ReadLimit:         &CapacityLimit{Units: 40000, Name: "the on-demand table quota", Path: model.Path{}},
 			KeysOutsideDesign: []KeyMismatch{}, ThrottledKeys: []string{"CUSTOMER#c-2002"}, ThrottleCauses: []ThrottleCause{},
 			KeyFigures: KeyFiguresAccessed,
 		}
@@ -73,7 +75,7 @@ func TestMeasuredFactsThrottleCauses(t *testing.T) {
 	o.Traffic.HotKeyUnitsPerSecond = nil
 	o.ThrottleEvents = observed.Throttles{Read: p(40.0), Write: p(300.0), ReadKeyRange: p(0.0), WriteKeyRange: p(250.0),
 		WriteMaxOnDemand: p(50.0), ReadAccountLimit: p(40.0)}
-	in.Observed = []ObservedInput{{Path: Path{"observed"}, Observation: o}}
+	in.Observed = []ObservedInput{{Path: model.Path{"observed"}, Observation: o}}
 	m := analyze(t, in).Observed[0].Measured
 	want := []ThrottleCause{{Cause: "key_range", Write: 250}, {Cause: "max_on_demand", Write: 50}, {Cause: "account_limit", Read: 40}}
 	if !reflect.DeepEqual(m.ThrottleCauses, want) || m.ThrottleEventsByCause != 340 || *m.ThrottleEvents != 340 || m.KeyFigures != KeyFiguresNone {
@@ -87,7 +89,7 @@ func TestMeasuredFactsShardedKeyCountsEveryShard(t *testing.T) {
 	in.Sharding = Sharding{Strategy: StrategyRandom, Count: p(int64(2))}
 	o := measuredTable(4000, 1000, 1800)
 	o.TopKeys = []observed.Key{{Key: "CUSTOMER#c-1#1", UnitsPerSecond: p(1800.0)}, {Key: "CUSTOMER#c-1#2", UnitsPerSecond: p(600.0)}}
-	in.Observed = []ObservedInput{{Path: Path{"observed"}, Observation: o}}
+	in.Observed = []ObservedInput{{Path: model.Path{"observed"}, Observation: o}}
 	m := analyze(t, in).Observed[0].Measured
 	// One of two shards takes 1,800 units/s: the logical key about 3,600, which needs 2 shards at 80%.
 	if m.RequiredShards != 2 || *m.LogicalKeyUnits != 3600 || m.ShardCount != 2 {
@@ -108,7 +110,7 @@ func TestMeasuredFactsShardedKeyCountsEveryShard(t *testing.T) {
 
 func TestMeasuredFactsWithoutKeysUseTheDesignShare(t *testing.T) {
 	in := dailyEventLog()
-	in.Observed = []ObservedInput{{Path: Path{"observed"}, Observation: observed.Observation{Traffic: observed.Traffic{WritesPerSecond: p(1800.0)}}}}
+	in.Observed = []ObservedInput{{Path: model.Path{"observed"}, Observation: observed.Observation{Traffic: observed.Traffic{WritesPerSecond: p(1800.0)}}}}
 	m := analyze(t, in).Observed[0].Measured
 	// A lone day bucket takes every write: 1,800 WCU needs 3 shards.
 	if m.HotKeySource != MeasuredShareDesign || m.RequiredShards != 3 || m.HotKey != nil || m.HotKeyUnits != nil || m.KeyFigures != KeyFiguresNone {
@@ -126,14 +128,14 @@ func TestMeasuredFactsIndex(t *testing.T) {
 	// The status index: "shipped" takes 2,000 WCU = 6,000 units/s, which needs ceil(6,000 / 2,400) = 3 partitions.
 	o := observed.Observation{IndexName: "by_status", Traffic: observed.Traffic{WritesPerSecond: p(2500.0), ReadsPerSecond: p(100.0),
 		HotKeyUnitsPerSecond: p(6000.0)}, TopKeys: []observed.Key{{Key: "shipped", UnitsPerSecond: p(6000.0)}}, KeyAttributes: p(int64(1))}
-	in.Observed = []ObservedInput{{Path: Path{"observed_indexes", "by_status"}, Observation: o}}
+	in.Observed = []ObservedInput{{Path: model.Path{"observed_indexes", "by_status"}, Observation: o}}
 	doc := analyze(t, in)
 	m := doc.Observed[0].Measured
 	if m.HotKey == nil || *m.HotKey != "shipped" || *m.HotKeyUnits != 6000 || m.RequiredShards != 3 {
 		t.Errorf("index hot key = %v, %v units/s, %d partitions", m.HotKey, m.HotKeyUnits, m.RequiredShards)
 	}
-	if !reflect.DeepEqual(m.WriteLimit, &CapacityLimit{Units: 2000, Name: "write_capacity", Path: Path{"global_secondary_indexes", "by_status", "write_capacity"}}) ||
-		!reflect.DeepEqual(m.ReadLimit, &CapacityLimit{Units: 50, Name: "autoscaling.read.max", Path: Path{"global_secondary_indexes", "by_status", "autoscaling", "read", "max"}}) {
+	if !reflect.DeepEqual(m.WriteLimit, &CapacityLimit{Units: 2000, Name: "write_capacity", Path: model.Path{"global_secondary_indexes", "by_status", "write_capacity"}}) ||
+		!reflect.DeepEqual(m.ReadLimit, &CapacityLimit{Units: 50, Name: "autoscaling.read.max", Path: model.Path{"global_secondary_indexes", "by_status", "autoscaling", "read", "max"}}) {
 		t.Errorf("limits = %+v, %+v", m.WriteLimit, m.ReadLimit)
 	}
 	if len(m.KeysOutsideDesign) != 0 {
@@ -150,12 +152,12 @@ func TestObservedInputErrors(t *testing.T) {
 	in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, GlobalSecondaryIndex{Name: "by_region",
 		PartitionKey: []IndexKeyAttribute{{Name: "region", Type: "S"}, {Name: "tier", Type: "S"}}})
 	in.Observed = []ObservedInput{
-		{Path: Path{"observed"}, Observation: observed.Observation{KeyAttributes: p(int64(2)),
+		{Path: model.Path{"observed"}, Observation: observed.Observation{KeyAttributes: p(int64(2)),
 			Traffic: observed.Traffic{WritesPerSecond: p(-1.0), HotKeyUnitShare: p(1.5)}}},
-		{Path: Path{"observed_indexes", "nope"}, Observation: observed.Observation{IndexName: "nope", TopKeys: []observed.Key{{Key: ""}}}},
-		{Path: Path{"observed_indexes", "x"}, Observation: observed.Observation{}},
+		{Path: model.Path{"observed_indexes", "nope"}, Observation: observed.Observation{IndexName: "nope", TopKeys: []observed.Key{{Key: ""}}}},
+		{Path: model.Path{"observed_indexes", "x"}, Observation: observed.Observation{}},
 		// A two-attribute index key: two values per contributor fit, one does not.
-		{Path: Path{"observed_indexes", "by_region"}, Observation: observed.Observation{IndexName: "by_region", KeyAttributes: p(int64(1))}},
+		{Path: model.Path{"observed_indexes", "by_region"}, Observation: observed.Observation{IndexName: "by_region", KeyAttributes: p(int64(1))}},
 	}
 	_, errs := Analyze(in)
 	var got []string
@@ -176,7 +178,7 @@ func TestObservedInputErrors(t *testing.T) {
 			t.Errorf("errors lack %q:\n%s", want, text)
 		}
 	}
-	in.Observed = []ObservedInput{{Path: Path{"observed_indexes", "by_region"}, Observation: observed.Observation{IndexName: "by_region", KeyAttributes: p(int64(2))}}}
+	in.Observed = []ObservedInput{{Path: model.Path{"observed_indexes", "by_region"}, Observation: observed.Observation{IndexName: "by_region", KeyAttributes: p(int64(2))}}}
 	if _, errs := Analyze(in); len(errs) != 0 {
 		t.Errorf("a two-value report of a two-attribute index key: %v", errs)
 	}
@@ -207,11 +209,11 @@ func TestKeyMatcher(t *testing.T) {
 		{"{status}|{n}", StrategyNone, "", 1, "new|x", `{n} = "x" is not a number`},
 		{"USER#{user_id}", StrategyNone, "", 1, "USER#123456789", `{user_id} = "123456789" is 9 bytes, longer than its max_length 8`},
 		{"USER#{user_id}", StrategyNone, "", 1, "USER#", "{user_id} is empty"},
-		{"USER#{user_id}#{shard}", StrategyCalculated, "user_id", 8, "USER#alice#" + ShardSuffix("alice", 8), ""},
-		{"USER#{user_id}#{shard}", StrategyCalculated, "user_id", 8, "USER#alice#" + ShardSuffix("bob", 8),
-			`shard suffix ` + ShardSuffix("bob", 8) + ` is not the routing's sha256("alice") mod 8 = ` + ShardSuffix("alice", 8) + `: the writer does not follow the calculated routing`},
+		{"USER#{user_id}#{shard}", StrategyCalculated, "user_id", 8, "USER#alice#" + model.ShardSuffix("alice", 8), ""},
+		{"USER#{user_id}#{shard}", StrategyCalculated, "user_id", 8, "USER#alice#" + model.ShardSuffix("bob", 8),
+			`shard suffix ` + model.ShardSuffix("bob", 8) + ` is not the routing's sha256("alice") mod 8 = ` + model.ShardSuffix("alice", 8) + `: the writer does not follow the calculated routing`},
 	} {
-		tmpl, err := ParseTemplate(tc.template)
+		tmpl, err := model.ParseTemplate(tc.template)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -227,7 +229,7 @@ func TestReportShowsMeasuredShardsNextToCurrent(t *testing.T) {
 	o := measuredTable(1500, 9000, 2850, observed.Key{Key: "CUSTOMER#c-9009", ThrottleEvents: 40})
 	o.Traffic.HotKeyUnitShare = p(0.2)
 	o.ThrottleEvents = observed.Throttles{Read: p(0.0), Write: p(40.0), ReadKeyRange: p(0.0), WriteKeyRange: p(40.0)}
-	in.Observed = []ObservedInput{{Path: Path{"observed"}, Observation: o}}
+	in.Observed = []ObservedInput{{Path: model.Path{"observed"}, Observation: o}}
 	report := Report(analyze(t, in), nil)
 	for _, want := range []string{
 		"Measured (orders)\n  window 2026-11-30T09:00:00Z to 2026-11-30T12:00:00Z, 180 one-minute datapoints (complete)\n",
@@ -248,7 +250,7 @@ func TestReportShowsMeasuredShardsNextToCurrent(t *testing.T) {
 
 func TestObservationOfAnotherTableIsQuestionable(t *testing.T) {
 	in := ordersDesign()
-	in.Observed = []ObservedInput{{Path: Path{"observed_indexes", "by_status"}, Observation: observed.Observation{TableName: "payments", IndexName: "by_status"}}}
+	in.Observed = []ObservedInput{{Path: model.Path{"observed_indexes", "by_status"}, Observation: observed.Observation{TableName: "payments", IndexName: "by_status"}}}
 	got := Questionable(in)
 	if len(got) != 1 || got[0].Error() != `observed_indexes.by_status.table_name: the measurements are of table "payments" but this is table "orders": give the observation of this table` {
 		t.Errorf("questionable = %v", got)
@@ -261,15 +263,15 @@ func TestObservationOfAnotherTableIsQuestionable(t *testing.T) {
 
 func TestObservationForIndex(t *testing.T) {
 	t.Parallel()
-	named := ObservedInput{Path: Path{"observed_indexes", "by_status"}}
+	named := ObservedInput{Path: model.Path{"observed_indexes", "by_status"}}
 	if err := named.ForIndex("by_status"); err != nil || named.IndexName != "by_status" {
 		t.Errorf("an observation naming no index: %v, index %q", err, named.IndexName)
 	}
-	same := ObservedInput{Path: Path{"observed_indexes", "by_status"}, Observation: observed.Observation{IndexName: "by_status"}}
+	same := ObservedInput{Path: model.Path{"observed_indexes", "by_status"}, Observation: observed.Observation{IndexName: "by_status"}}
 	if err := same.ForIndex("by_status"); err != nil {
 		t.Errorf("an observation of its own index: %v", err)
 	}
-	other := ObservedInput{Path: Path{"observed_indexes", "by_status"}, Observation: observed.Observation{IndexName: "by_day"}}
+	other := ObservedInput{Path: model.Path{"observed_indexes", "by_status"}, Observation: observed.Observation{IndexName: "by_day"}}
 	err := other.ForIndex("by_status")
 	if err == nil || err.Path.String() != "observed_indexes.by_status.index_name" || !strings.Contains(err.Message, `index "by_day", but it is given for index "by_status"`) {
 		t.Errorf("an observation of another index: %v", err)

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // keyMatcher tells whether a partition-key value could have been written by the design: the template's
@@ -55,8 +57,8 @@ var (
 
 // newKeyMatcher builds the matcher of a parsed template; nil when a placeholder has no segment (DK104
 // reports that) or the template does not compile.
-func newKeyMatcher(t *Template, segments map[string]ResolvedSegment, shardCount int64, strategy, source string) *keyMatcher {
-	m := &keyMatcher{segments: segments, shardCount: shardCount, shardWidth: ShardWidth(shardCount)}
+func newKeyMatcher(t *model.Template, segments map[string]ResolvedSegment, shardCount int64, strategy, source string) *keyMatcher {
+	m := &keyMatcher{segments: segments, shardCount: shardCount, shardWidth: model.ShardWidth(shardCount)}
 	if strategy == StrategyCalculated && t.HasPlaceholder(source) {
 		m.source = source
 	}
@@ -71,7 +73,7 @@ func newKeyMatcher(t *Template, segments map[string]ResolvedSegment, shardCount 
 		}
 		m.names = append(m.names, p.Placeholder)
 		loose.WriteString(`(.*?)`)
-		if p.Placeholder == ShardPlaceholder {
+		if p.Placeholder == model.ShardPlaceholder {
 			fmt.Fprintf(&strict, `([0-9]{%d})`, m.shardWidth)
 			continue
 		}
@@ -140,7 +142,7 @@ func (m *keyMatcher) checkValues(values []string) string {
 			return fmt.Sprintf("{%s} appears twice with different values (%q, %q)", name, prev, v)
 		}
 		seen[name] = v
-		if name == ShardPlaceholder {
+		if name == model.ShardPlaceholder {
 			if why := m.checkShard(v); why != "" {
 				return why
 			}
@@ -151,8 +153,8 @@ func (m *keyMatcher) checkValues(values []string) string {
 		}
 	}
 	if m.source != "" {
-		want := ShardSuffix(seen[m.source], m.shardCount)
-		if got := seen[ShardPlaceholder]; got != want {
+		want := model.ShardSuffix(seen[m.source], m.shardCount)
+		if got := seen[model.ShardPlaceholder]; got != want {
 			return fmt.Sprintf("shard suffix %s is not the routing's sha256(%q) mod %d = %s: the writer does not follow the calculated routing",
 				got, seen[m.source], m.shardCount, want)
 		}
@@ -161,13 +163,13 @@ func (m *keyMatcher) checkValues(values []string) string {
 }
 
 func (m *keyMatcher) checkShard(v string) string {
-	last := FormatShard(m.shardCount-1, m.shardWidth)
+	last := model.FormatShard(m.shardCount-1, m.shardWidth)
 	if len(v) != m.shardWidth || strings.Trim(v, "0123456789") != "" {
-		return fmt.Sprintf("shard suffix %q is not %d digit(s) %s..%s", v, m.shardWidth, FormatShard(0, m.shardWidth), last)
+		return fmt.Sprintf("shard suffix %q is not %d digit(s) %s..%s", v, m.shardWidth, model.FormatShard(0, m.shardWidth), last)
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || n >= m.shardCount {
-		return fmt.Sprintf("shard suffix %s is outside %s..%s: the design has %d shards", v, FormatShard(0, m.shardWidth), last, m.shardCount)
+		return fmt.Sprintf("shard suffix %s is outside %s..%s: the design has %d shards", v, model.FormatShard(0, m.shardWidth), last, m.shardCount)
 	}
 	return ""
 }

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // Replicas: a global table (DynamoDB's global-tables guide, "How DynamoDB global tables work",
@@ -169,14 +171,14 @@ func (a *analyzer) validateReplicas() {
 		return
 	}
 	if r.Consistency != "" && !slices.Contains(ReplicaConsistencies, r.Consistency) {
-		a.fail(Path{"replicas", "consistency"}, "unknown consistency %q: use one of %s", r.Consistency, strings.Join(ReplicaConsistencies, ", "))
+		a.fail(model.Path{"replicas", "consistency"}, "unknown consistency %q: use one of %s", r.Consistency, strings.Join(ReplicaConsistencies, ", "))
 	}
 	if v := r.TTLDeletesPerSecond; v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0 || *v > MaxRequestsPerSecond) {
-		a.fail(Path{"replicas", "ttl_deletes_per_second"}, "must be a finite number between 0 and %s per second, got %v", thousands(MaxRequestsPerSecond), *v)
+		a.fail(model.Path{"replicas", "ttl_deletes_per_second"}, "must be a finite number between 0 and %s per second, got %v", thousands(MaxRequestsPerSecond), *v)
 	}
 	shares, rates := 0, 0
 	for _, name := range slices.Sorted(maps.Keys(r.Regions)) {
-		reg, p := r.Regions[name], Path{"replicas", "regions", name}
+		reg, p := r.Regions[name], model.Path{"replicas", "regions", name}
 		if !regionName.MatchString(name) {
 			a.fail(p, "%q is not an AWS Region code such as us-east-1", name)
 		}
@@ -203,23 +205,23 @@ func (a *analyzer) validateReplicas() {
 	}
 	switch {
 	case shares > 0 && rates > 0:
-		a.fail(Path{"replicas", "regions"}, "mixes write_share and writes_per_second: give every Region a write_share of traffic.writes_per_second, or every Region its writes_per_second")
+		a.fail(model.Path{"replicas", "regions"}, "mixes write_share and writes_per_second: give every Region a write_share of traffic.writes_per_second, or every Region its writes_per_second")
 	case rates > 0 && a.in.Traffic.WritesPerSecond != nil && !a.writesFromRegions:
-		a.fail(Path{"traffic", "writes_per_second"}, "is set while the replica Regions give their own writes_per_second: the table's writes are their sum; remove one")
+		a.fail(model.Path{"traffic", "writes_per_second"}, "is set while the replica Regions give their own writes_per_second: the table's writes are their sum; remove one")
 	case rates > 0 && a.in.Entities != nil:
-		a.fail(Path{"replicas", "regions"}, "entities give the writes per entity: split them with each Region's write_share, not writes_per_second")
+		a.fail(model.Path{"replicas", "regions"}, "entities give the writes per entity: split them with each Region's write_share, not writes_per_second")
 	}
 	if w := r.Witness; w != nil {
 		switch _, dup := r.Regions[*w]; {
 		case dup:
-			a.fail(Path{"replicas", "witness"}, "%s is also a replica Region: a witness is a Region of its own (two replicas and a witness make MRSC's three Regions)", *w)
+			a.fail(model.Path{"replicas", "witness"}, "%s is also a replica Region: a witness is a Region of its own (two replicas and a witness make MRSC's three Regions)", *w)
 		case !regionName.MatchString(*w):
-			a.fail(Path{"replicas", "witness"}, "%q is not an AWS Region code such as us-east-2", *w)
+			a.fail(model.Path{"replicas", "witness"}, "%q is not an AWS Region code such as us-east-2", *w)
 		}
 	}
 	if p := a.in.Pricing; p != nil && p.RegionSource == "pricing" && len(r.Regions) > 0 && !a.isUnknown("pricing.region") {
 		if _, ok := r.Regions[p.Region]; !ok {
-			a.fail(Path{"pricing", "region"}, "%s is not one of replicas.regions (%s): a global table is priced in its replica Regions",
+			a.fail(model.Path{"pricing", "region"}, "%s is not one of replicas.regions (%s): a global table is priced in its replica Regions",
 				p.Region, strings.Join(slices.Sorted(maps.Keys(r.Regions)), ", "))
 		}
 	}
@@ -241,7 +243,7 @@ func (a *analyzer) validateReplicaPrices() {
 	}
 	for _, name := range slices.Sorted(maps.Keys(a.in.Replicas.Regions)) {
 		if _, _, missing := resolvePrices(name, class, a.replicaOverrides(name)); len(missing) > 0 {
-			a.fail(Path{"replicas", "regions", name, "prices"},
+			a.fail(model.Path{"replicas", "regions", name, "prices"},
 				"the price table has no %s prices for %s (it has %s): give %s",
 				class, name, strings.Join(slices.Sorted(maps.Keys(PriceTable.Regions)), ", "), strings.Join(missing, ", "))
 		}

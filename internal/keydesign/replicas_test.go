@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // globalEvents is a held-out global table: a day-bucketed key (all current writes on one key), 1 KB items,
@@ -228,7 +230,7 @@ func TestReplicasWriteSharesSum(t *testing.T) {
 // cost unknown.
 func TestUnknownReplicasAreNotErrors(t *testing.T) {
 	in := pricedOrders("PAY_PER_REQUEST")
-	in.Unknown = []Path{{"replicas", "regions"}}
+	in.Unknown = []model.Path{{"replicas", "regions"}}
 	doc := analyze(t, in)
 	for _, want := range []string{"derived.replicas", "derived.capacity", "derived.cost"} {
 		if !slices.Contains(doc.Unknown, want) {

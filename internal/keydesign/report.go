@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/textfmt"
 )
 
@@ -19,7 +21,7 @@ type ReportFinding struct {
 	Severity string
 	Message  string
 	// Path is the attribute the finding concerns; the access-pattern table finds each pattern's findings by it.
-	Path Path
+	Path model.Path
 }
 
 // barWidth is the number of characters that stand for one partition's limit in the report's bar chart;
@@ -60,10 +62,10 @@ func Report(doc *Document, findings []ReportFinding) string {
 	switch doc.Sharding.Strategy {
 	case StrategyCalculated:
 		fmt.Fprintf(&b, "  {shard} %d shards, suffixes %s..%s = sha256(%s) mod %d, scheme v%d\n", d.ShardCount,
-			FormatShard(0, d.ShardWidth), FormatShard(d.ShardCount-1, d.ShardWidth), cmp.Or(doc.Sharding.Source, "?"), d.ShardCount, doc.Sharding.SchemeVersion)
+			model.FormatShard(0, d.ShardWidth), model.FormatShard(d.ShardCount-1, d.ShardWidth), cmp.Or(doc.Sharding.Source, "?"), d.ShardCount, doc.Sharding.SchemeVersion)
 	case StrategyRandom:
 		fmt.Fprintf(&b, "  {shard} %d shards, random suffix %s..%s, scheme v%d\n", d.ShardCount,
-			FormatShard(0, d.ShardWidth), FormatShard(d.ShardCount-1, d.ShardWidth), doc.Sharding.SchemeVersion)
+			model.FormatShard(0, d.ShardWidth), model.FormatShard(d.ShardCount-1, d.ShardWidth), doc.Sharding.SchemeVersion)
 	}
 
 	if d.Entities != nil {

@@ -3,6 +3,8 @@ package keydesign
 import (
 	"fmt"
 	"strings"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // SegmentKind says what a placeholder holds.
@@ -73,11 +75,11 @@ type ResolvedSegment struct {
 // enum cardinality = number of values and max_length = longest value; time max_length from its
 // granularity; number max_length 40. A time segment is monotonic unless monotonic = false.
 // Errors are returned with the attribute (relative to the segment) they concern.
-func (s Segment) Resolve(name string) (ResolvedSegment, []*FieldError) {
+func (s Segment) Resolve(name string) (ResolvedSegment, []*model.FieldError) {
 	r := ResolvedSegment{Name: name, Kind: s.Kind, Cardinality: s.Cardinality}
-	var errs []*FieldError
+	var errs []*model.FieldError
 	fail := func(attr, format string, args ...any) {
-		errs = append(errs, &FieldError{Path: Path{"segments", name, attr}, Message: fmt.Sprintf(format, args...)})
+		errs = append(errs, &model.FieldError{Path: model.Path{"segments", name, attr}, Message: fmt.Sprintf(format, args...)})
 	}
 	if s.Kind != KindTime && s.Granularity != "" {
 		fail("granularity", "granularity applies only to time segments; remove it or set kind = \"time\"")

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // Upper bounds of the numeric design inputs. They are far above anything a DynamoDB table does, so no real
@@ -35,33 +37,33 @@ func (a *analyzer) validateBounds() {
 		"hottest_item_writes_per_second": t.HottestItemWritesPerSecond, "hottest_item_reads_per_second": t.HottestItemReadsPerSecond,
 	} {
 		if v != nil && *v > MaxRequestsPerSecond {
-			a.fail(Path{"traffic", attr}, "must be at most %s per second, got %s; give the peak rate of this table",
+			a.fail(model.Path{"traffic", attr}, "must be at most %s per second, got %s; give the peak rate of this table",
 				thousands(MaxRequestsPerSecond), thousands(*v))
 		}
 	}
 	if m := t.MaxItemsPerPartitionKey; m != nil && *m > MaxItemsPerPartitionKey {
-		a.fail(Path{"traffic", "max_items_per_partition_key"}, "must be at most %s items, got %s",
+		a.fail(model.Path{"traffic", "max_items_per_partition_key"}, "must be at most %s items, got %s",
 			thousands(MaxItemsPerPartitionKey), thousands(float64(*m)))
 	}
 	for _, name := range slices.Sorted(maps.Keys(in.Segments)) {
 		if l := in.Segments[name].MaxLength; l != nil && *l > MaxSegmentLength {
-			a.fail(Path{"segments", name, "max_length"}, "must be at most %s bytes (the item size limit), got %s",
+			a.fail(model.Path{"segments", name, "max_length"}, "must be at most %s bytes (the item size limit), got %s",
 				thousands(float64(MaxSegmentLength)), thousands(float64(*l)))
 		}
 	}
-	capacity := func(p Path, v *int64) {
+	capacity := func(p model.Path, v *int64) {
 		if v != nil && (*v < 1 || *v > MaxCapacityUnits) {
 			a.fail(p, "must be between 1 and %s capacity units, got %d", thousands(MaxCapacityUnits), *v)
 		}
 	}
-	capacity(Path{"read_capacity"}, in.ReadCapacity)
-	capacity(Path{"write_capacity"}, in.WriteCapacity)
+	capacity(model.Path{"read_capacity"}, in.ReadCapacity)
+	capacity(model.Path{"write_capacity"}, in.WriteCapacity)
 	for _, g := range in.GlobalSecondaryIndexes {
-		capacity(Path{"global_secondary_indexes", g.Name, "read_capacity"}, g.ReadCapacity)
-		capacity(Path{"global_secondary_indexes", g.Name, "write_capacity"}, g.WriteCapacity)
+		capacity(model.Path{"global_secondary_indexes", g.Name, "read_capacity"}, g.ReadCapacity)
+		capacity(model.Path{"global_secondary_indexes", g.Name, "write_capacity"}, g.WriteCapacity)
 		for i, k := range g.PartitionKey {
 			if k.Cardinality != nil && *k.Cardinality < 1 {
-				a.fail(Path{"global_secondary_indexes", g.Name, "partition_key", fmt.Sprint(i), "cardinality"},
+				a.fail(model.Path{"global_secondary_indexes", g.Name, "partition_key", fmt.Sprint(i), "cardinality"},
 					"must be at least 1 distinct value, got %d", *k.Cardinality)
 			}
 		}
@@ -76,13 +78,13 @@ func (a *analyzer) validateStructure() {
 	// One attribute, one type: DynamoDB keeps one AttributeDefinition per name.
 	// Unknown paths are rare; checking them formats a path, so only when there are any. Paths are built
 	// only for a message: this runs on every plan.
-	unknown := func(p Path) bool { return len(a.unknown) > 0 && a.isUnknown(p.String()) }
+	unknown := func(p model.Path) bool { return len(a.unknown) > 0 && a.isUnknown(p.String()) }
 	type typed struct {
 		typ  string
-		path func() Path
+		path func() model.Path
 	}
 	seen := map[string]typed{}
-	check := func(name, typ string, path func() Path) {
+	check := func(name, typ string, path func() model.Path) {
 		if name == "" {
 			return
 		}
@@ -102,12 +104,12 @@ func (a *analyzer) validateStructure() {
 				"across the table and all its indexes; use the same type, or another attribute name", name, typ, first.typ, first.path()[:len(first.path())-1])
 		}
 	}
-	check(in.PartitionKey.Name, in.PartitionKey.Type, func() Path { return Path{"partition_key", "type"} })
+	check(in.PartitionKey.Name, in.PartitionKey.Type, func() model.Path { return model.Path{"partition_key", "type"} })
 	if in.SortKey != nil {
-		check(in.SortKey.Name, in.SortKey.Type, func() Path { return Path{"sort_key", "type"} })
+		check(in.SortKey.Name, in.SortKey.Type, func() model.Path { return model.Path{"sort_key", "type"} })
 	}
 	for _, l := range in.LocalSecondaryIndexes {
-		check(l.SortKey.Name, l.SortKey.Type, func() Path { return Path{"local_secondary_indexes", l.Name, "sort_key", "type"} })
+		check(l.SortKey.Name, l.SortKey.Type, func() model.Path { return model.Path{"local_secondary_indexes", l.Name, "sort_key", "type"} })
 	}
 	for _, g := range in.GlobalSecondaryIndexes {
 		for _, part := range []struct {
@@ -115,34 +117,36 @@ func (a *analyzer) validateStructure() {
 			attrs []IndexKeyAttribute
 		}{{"partition_key", g.PartitionKey}, {"sort_key", g.SortKey}} {
 			for i, k := range part.attrs {
-				check(k.Name, k.Type, func() Path { return Path{"global_secondary_indexes", g.Name, part.key, strconv.Itoa(i), "type"} })
+				check(k.Name, k.Type, func() model.Path {
+					return model.Path{"global_secondary_indexes", g.Name, part.key, strconv.Itoa(i), "type"}
+				})
 			}
 		}
 	}
 	if in.SortKey != nil && in.SortKey.Name != "" && in.SortKey.Name == in.PartitionKey.Name {
-		a.fail(Path{"sort_key", "name"}, "the sort key and the partition key are both %q: a table key uses two different attributes", in.SortKey.Name)
+		a.fail(model.Path{"sort_key", "name"}, "the sort key and the partition key are both %q: a table key uses two different attributes", in.SortKey.Name)
 	}
 	lsiNames := map[string]bool{}
 	for _, l := range in.LocalSecondaryIndexes {
 		lsiNames[l.Name] = true
 		if l.SortKey.Name != "" && l.SortKey.Name == in.PartitionKey.Name {
-			a.fail(Path{"local_secondary_indexes", l.Name, "sort_key", "name"},
+			a.fail(model.Path{"local_secondary_indexes", l.Name, "sort_key", "name"},
 				"the LSI sort key is the table's partition key %q: an LSI sorts by another attribute", l.SortKey.Name)
 		}
-		a.noDuplicates(Path{"local_secondary_indexes", l.Name, "non_key_attributes"}, l.NonKeyAttributes)
+		a.noDuplicates(model.Path{"local_secondary_indexes", l.Name, "non_key_attributes"}, l.NonKeyAttributes)
 	}
 	for _, g := range in.GlobalSecondaryIndexes {
-		p := Path{"global_secondary_indexes", g.Name}
+		p := model.Path{"global_secondary_indexes", g.Name}
 		if lsiNames[g.Name] {
 			a.fail(p, "index name %q is also the name of a local secondary index: index names are unique within a table; rename one", g.Name)
 		}
-		used := map[string]Path{}
+		used := map[string]model.Path{}
 		for _, part := range []struct {
 			key   string
 			attrs []IndexKeyAttribute
 		}{{"partition_key", g.PartitionKey}, {"sort_key", g.SortKey}} {
 			for i, k := range part.attrs {
-				at := Path{"global_secondary_indexes", g.Name, part.key, fmt.Sprint(i), "name"}
+				at := model.Path{"global_secondary_indexes", g.Name, part.key, fmt.Sprint(i), "name"}
 				if k.Name == "" || unknown(at) {
 					continue
 				}
@@ -157,7 +161,7 @@ func (a *analyzer) validateStructure() {
 	}
 }
 
-func (a *analyzer) noDuplicates(p Path, names []string) {
+func (a *analyzer) noDuplicates(p model.Path, names []string) {
 	seen := map[string]bool{}
 	for _, n := range names {
 		if seen[n] {
@@ -170,7 +174,7 @@ func (a *analyzer) noDuplicates(p Path, names []string) {
 // checkFinite is the last guard of the capacity math: every derived number must be finite, because the
 // policies compare numbers and an infinity or NaN has no JSON form. The input bounds make this unreachable;
 // should it ever trip, the user gets an error instead of a crash.
-func checkFinite(doc *Document) []*FieldError {
+func checkFinite(doc *Document) []*model.FieldError {
 	c, col := doc.Derived.Capacity, doc.Derived.Collection
 	values := []*float64{c.PeakWriteUnits, c.PeakReadUnits, c.HotKeyWriteUnits, c.HotKeyReadUnits, c.PerShardWriteUnits,
 		c.PerShardReadUnits, c.HottestItemWriteUnits, c.HottestItemReadUnits, &c.HotKeyShare, &c.WriteUnitsPerWrite,
@@ -183,12 +187,12 @@ func checkFinite(doc *Document) []*FieldError {
 	}
 	for _, v := range values {
 		if v != nil && (math.IsInf(*v, 0) || math.IsNaN(*v)) {
-			return []*FieldError{{Path: Path{"traffic"}, Message: "the traffic numbers give a capacity too large to compute; " +
+			return []*model.FieldError{{Path: model.Path{"traffic"}, Message: "the traffic numbers give a capacity too large to compute; " +
 				"give realistic peak rates and sizes"}}
 		}
 	}
 	if c := doc.Derived.Cost; c != nil && !costFinite(c) {
-		return []*FieldError{{Path: Path{"pricing"}, Message: "the traffic, item count and prices give a monthly cost too large " +
+		return []*model.FieldError{{Path: model.Path{"pricing"}, Message: "the traffic, item count and prices give a monthly cost too large " +
 			"to compute; give realistic rates, item counts and pricing.prices"}}
 	}
 	return nil
@@ -220,7 +224,7 @@ func costFinite(c *CostEstimate) bool {
 // repeated in one template (the key carries the same value twice, or the shard suffix twice) and a segment
 // that no template and no index key uses. They are warnings, not errors: the key still renders and routes
 // consistently.
-func Questionable(in *Input) []*FieldError {
+func Questionable(in *Input) []*model.FieldError {
 	out := questionableObserved(in)
 	used := map[string]bool{}
 	templatesKnown := true
@@ -228,22 +232,22 @@ func Questionable(in *Input) []*FieldError {
 		name string
 		k    *Key
 	}{{"partition_key", &in.PartitionKey}, {"sort_key", in.SortKey}} {
-		p := Path{key.name, "template"}
-		if slices.ContainsFunc(in.Unknown, func(u Path) bool { return u.String() == p.String() || u.String() == key.name }) {
+		p := model.Path{key.name, "template"}
+		if slices.ContainsFunc(in.Unknown, func(u model.Path) bool { return u.String() == p.String() || u.String() == key.name }) {
 			templatesKnown = false
 			continue
 		}
 		if key.k == nil || key.k.Template == nil {
 			continue
 		}
-		t, err := ParseTemplate(*key.k.Template)
+		t, err := model.ParseTemplate(*key.k.Template)
 		if err != nil {
 			continue // Analyze reports it
 		}
 		for _, name := range t.Placeholders() {
 			used[name] = true
 			if n := strings.Count(t.Source, "{"+name+"}"); n > 1 {
-				out = append(out, &FieldError{Path: p, Message: fmt.Sprintf("placeholder {%s} appears %d times in %q: the key "+
+				out = append(out, &model.FieldError{Path: p, Message: fmt.Sprintf("placeholder {%s} appears %d times in %q: the key "+
 					"repeats the same value; write it once", name, n, t.Source)})
 			}
 		}
@@ -251,23 +255,23 @@ func Questionable(in *Input) []*FieldError {
 	// The entities' templates use segments too.
 	for _, e := range in.Entities {
 		for attr, src := range e.Keys {
-			if slices.ContainsFunc(in.Unknown, func(u Path) bool {
-				return strings.HasPrefix(Path{"entities", e.Name, "keys", attr}.String(), u.String())
+			if slices.ContainsFunc(in.Unknown, func(u model.Path) bool {
+				return strings.HasPrefix(model.Path{"entities", e.Name, "keys", attr}.String(), u.String())
 			}) {
 				templatesKnown = false
 				continue
 			}
-			if t, err := ParseTemplate(src); err == nil {
+			if t, err := model.ParseTemplate(src); err == nil {
 				for _, name := range t.Placeholders() {
 					used[name] = true
 				}
 			}
 		}
 	}
-	if slices.ContainsFunc(in.Unknown, func(u Path) bool { return len(u) > 0 && u[0] == "entities" && len(u) < 3 }) {
+	if slices.ContainsFunc(in.Unknown, func(u model.Path) bool { return len(u) > 0 && u[0] == "entities" && len(u) < 3 }) {
 		templatesKnown = false
 	}
-	if !templatesKnown || slices.ContainsFunc(in.Unknown, func(u Path) bool { return len(u) > 0 && u[0] == "segments" }) {
+	if !templatesKnown || slices.ContainsFunc(in.Unknown, func(u model.Path) bool { return len(u) > 0 && u[0] == "segments" }) {
 		return out
 	}
 	for _, l := range in.LocalSecondaryIndexes {
@@ -280,7 +284,7 @@ func Questionable(in *Input) []*FieldError {
 	}
 	for _, name := range slices.Sorted(maps.Keys(in.Segments)) {
 		if !used[name] && name != in.Sharding.Source {
-			out = append(out, &FieldError{Path: Path{"segments", name}, Message: fmt.Sprintf("segment %q is declared but no key "+
+			out = append(out, &model.FieldError{Path: model.Path{"segments", name}, Message: fmt.Sprintf("segment %q is declared but no key "+
 				"template has a {%s} placeholder and no index key attribute is named %s: add it to a template or remove it", name, name, name)})
 		}
 	}

@@ -26,7 +26,7 @@ type nodeVector struct {
 // HCL string literal can hold without escapes beyond Go's %q.
 func nodeVectors(t *testing.T) []nodeVector {
 	t.Helper()
-	raw, err := os.ReadFile("../keydesign/testdata/routing_vectors.json")
+	raw, err := os.ReadFile("../keydesign/model/testdata/routing_vectors.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,8 @@
 // Command routingdoc writes the known-answer table of the write-sharding guide from the routing vectors the
-// tests check against Node.js (internal/keydesign/testdata/routing_vectors.json), between the table's
+// tests check against Node.js (internal/keydesign/model/testdata/routing_vectors.json), between the table's
 // markers in the guide's template, so the table can never drift from what the provider computes.
 //
-//	go run ./internal/cmd/routingdoc -vectors internal/keydesign/testdata/routing_vectors.json -guide templates/guides/write-sharding.md.tmpl
+//	go run ./internal/cmd/routingdoc -vectors internal/keydesign/model/testdata/routing_vectors.json -guide templates/guides/write-sharding.md.tmpl
 package main
 
 import (
@@ -30,7 +30,7 @@ type vector struct {
 }
 
 func main() {
-	vectorsFile := flag.String("vectors", "internal/keydesign/testdata/routing_vectors.json", "routing vectors (JSON)")
+	vectorsFile := flag.String("vectors", "internal/keydesign/model/testdata/routing_vectors.json", "routing vectors (JSON)")
 	guide := flag.String("guide", "templates/guides/write-sharding.md.tmpl", "template whose marked table to rewrite")
 	flag.Parse()
 	if err := run(*vectorsFile, *guide); err != nil {

@@ -1,4 +1,4 @@
-package keydesign
+package model
 
 import (
 	"errors"
@@ -55,7 +55,7 @@ func ParseTemplate(src string) (*Template, error) {
 				return nil, &TemplateError{Position: char, Reason: `"{" is never closed: write a placeholder as {name}`}
 			}
 			name := src[i+1 : i+1+end]
-			if err := checkPlaceholderName(name); err != nil {
+			if err := CheckPlaceholderName(name); err != nil {
 				return nil, &TemplateError{Position: char, Reason: err.Error()}
 			}
 			if i > literalStart {
@@ -75,7 +75,7 @@ func ParseTemplate(src string) (*Template, error) {
 	return t, nil
 }
 
-func checkPlaceholderName(name string) error {
+func CheckPlaceholderName(name string) error {
 	if name == "" {
 		return errors.New(`empty placeholder "{}": name it, e.g. {customer_id}`)
 	}

@@ -1,4 +1,4 @@
-package keydesign
+package model
 
 import (
 	"bytes"
@@ -55,7 +55,7 @@ func TestRoutingVectorsAreCurrent(t *testing.T) {
 	if err != nil {
 		t.Skip("node is not on PATH; the committed vectors are still checked by TestShardMatchesNodeVectors")
 	}
-	out, err := exec.Command(node, "../../scripts/routing-vectors.js").Output()
+	out, err := exec.Command(node, "../../../scripts/routing-vectors.js").Output()
 	if err != nil {
 		t.Fatalf("node scripts/routing-vectors.js: %v", err)
 	}
@@ -64,7 +64,7 @@ func TestRoutingVectorsAreCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(out, committed) {
-		t.Error("testdata/routing_vectors.json is stale: run node scripts/routing-vectors.js > internal/keydesign/testdata/routing_vectors.json")
+		t.Error("testdata/routing_vectors.json is stale: run node scripts/routing-vectors.js > internal/keydesign/model/testdata/routing_vectors.json")
 	}
 }
 
