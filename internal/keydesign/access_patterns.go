@@ -237,8 +237,8 @@ func (a *analyzer) validateAccessPatterns(sk *model.Template) {
 		if n := ap.Items; n != nil && (*n < 1 || *n > MaxItemsPerQuery) {
 			a.fail(at("items"), "must be between 1 and %s items per Query, got %d", thousands(MaxItemsPerQuery), *n)
 		}
-		if s := ap.ItemSizeBytes; s != nil && (*s < 1 || *s > MaxItemSizeBytes) {
-			a.fail(at("item_size_bytes"), "must be between 1 and %d bytes (the item size limit), got %d", MaxItemSizeBytes, *s)
+		if s := ap.ItemSizeBytes; s != nil && (*s < 1 || *s > model.MaxItemSizeBytes) {
+			a.fail(at("item_size_bytes"), "must be between 1 and %d bytes (the item size limit), got %d", model.MaxItemSizeBytes, *s)
 		}
 		if ap.Consistency != "" && !slices.Contains(ReadConsistencies, ap.Consistency) {
 			a.fail(at("consistency"), "unknown read consistency %q: use one of %s", ap.Consistency, strings.Join(ReadConsistencies, ", "))

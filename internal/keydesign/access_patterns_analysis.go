@@ -54,7 +54,7 @@ type keyPart struct {
 	name      string // segment or attribute name
 	attribute string // the attribute it is part of
 	keyType   string
-	kind      SegmentKind // "" for a whole attribute
+	kind      model.SegmentKind // "" for a whole attribute
 }
 
 // patternMatch is one key considered for one pattern.
@@ -87,7 +87,7 @@ func (a *analyzer) patternKeys(doc *Document, pk, sk *model.Template) []*pattern
 			}
 			seg := a.segments[name]
 			table.partition = append(table.partition, keyPart{name: name, attribute: t.PartitionKey.Name, keyType: t.PartitionKey.Type, kind: seg.Kind})
-			table.timeBucket = table.timeBucket || seg.Kind == KindTime
+			table.timeBucket = table.timeBucket || seg.Kind == model.KindTime
 			if seg.Cardinality == nil {
 				bounded = false
 			} else {
@@ -125,7 +125,7 @@ func (a *analyzer) patternKeys(doc *Document, pk, sk *model.Template) []*pattern
 			gk.keyAttributes = append(gk.keyAttributes, k.Name)
 			card := k.Cardinality
 			if seg, ok := a.segments[k.Name]; ok {
-				gk.timeBucket = gk.timeBucket || seg.Kind == KindTime
+				gk.timeBucket = gk.timeBucket || seg.Kind == model.KindTime
 				card = cmp.Or(card, seg.Cardinality)
 			}
 			if card == nil {
@@ -233,7 +233,7 @@ func (a *analyzer) matchPattern(doc *Document, ap AccessPatternDoc, keys []*patt
 	f.QueriesPerCall = 1
 	if f.Serves {
 		f.BytesPerQuery = ap.Items * ap.ItemSizeBytes
-		f.PagesPerQuery = int64(math.Ceil(float64(f.BytesPerQuery) / float64(QueryPageBytes)))
+		f.PagesPerQuery = int64(math.Ceil(float64(f.BytesPerQuery) / float64(model.QueryPageBytes)))
 		f.ReadUnitsPerQuery = best.unitsPerQuery
 	}
 	f.KeyValues = k.keyValues
@@ -256,7 +256,7 @@ func (a *analyzer) matchPattern(doc *Document, ap AccessPatternDoc, keys []*patt
 func (a *analyzer) timeBucketShare(k *patternKey) float64 {
 	product := 1.0
 	for _, p := range k.partition {
-		if p.kind == KindTime {
+		if p.kind == model.KindTime {
 			continue
 		}
 		card := a.partCardinality(k, p)
@@ -355,7 +355,7 @@ func (a *analyzer) matchKey(doc *Document, ap AccessPatternDoc, known knownSet, 
 		}
 	}
 	factor := consistencyFactor(ap.Consistency)
-	m.unitsPerQuery = ceilUnits(float64(ap.Items*ap.ItemSizeBytes)/ReadUnitBytes) * factor
+	m.unitsPerQuery = ceilUnits(float64(ap.Items*ap.ItemSizeBytes)/model.ReadUnitBytes) * factor
 	return m
 }
 
@@ -416,7 +416,7 @@ func sortExpressible(ap AccessPatternDoc, known knownSet, k *patternKey, used ma
 	p := k.sort[at]
 	used[p.name] = true
 	isRange := ap.Sort.Condition != SortEqual && ap.Sort.Condition != SortBeginsWith
-	if isRange && p.kind == KindNumber && p.keyType != KeyTypeNumber {
+	if isRange && p.kind == model.KindNumber && p.keyType != KeyTypeNumber {
 		return false, fmt.Sprintf("%s is a number written as text in a %s key, so %s compares it as text (\"10\" before \"9\")",
 			partLabel(p), p.keyType, ap.Sort.Condition)
 	}
@@ -440,7 +440,7 @@ func partLabel(p keyPart) string {
 
 // consistencyFactor is the read-unit multiplier of a consistency (ProvisionedThroughput.html).
 func consistencyFactor(c string) float64 {
-	units, err := ReadUnitsPerRead(int64(ReadUnitBytes), ReadConsistency(c))
+	units, err := ReadUnitsPerRead(int64(model.ReadUnitBytes), ReadConsistency(c))
 	if err != nil {
 		return eventualReadFactor
 	}
@@ -495,7 +495,7 @@ func (a *analyzer) finishAccessPatterns(doc *Document) {
 		f.ReadUnitsPerSecond = f.ReadUnitsPerCall * rate
 		if len(f.MissingAttributes) > 0 {
 			// One table read per item returned fetches what the index does not project.
-			perItem := ceilUnits(float64(f.ItemSizeBytes)/ReadUnitBytes) * consistencyFactor(fetchConsistency(f.Consistency))
+			perItem := ceilUnits(float64(f.ItemSizeBytes)/model.ReadUnitBytes) * consistencyFactor(fetchConsistency(f.Consistency))
 			f.FetchReadUnitsPerSecond = perItem * float64(f.ItemsPerQuery*f.QueriesPerCall) * rate
 		}
 		f.HotKeyReadUnits = f.ReadUnitsPerSecond * f.HotKeyShare

@@ -110,7 +110,7 @@ func (a *analyzer) entityPatternKeys(doc *Document, ap AccessPatternDoc) []*patt
 
 // entityParts replaces each whole-attribute part with the placeholders of the entity's template for that
 // attribute, when it has one.
-func entityParts(parts []keyPart, templates map[string]*model.Template, segments map[string]ResolvedSegment) []keyPart {
+func entityParts(parts []keyPart, templates map[string]*model.Template, segments map[string]model.ResolvedSegment) []keyPart {
 	var out []keyPart
 	for _, p := range parts {
 		t := templates[p.attribute]
@@ -204,10 +204,10 @@ func (a *analyzer) entityOverlaps(ap AccessPatternDoc, f PatternFacts) []EntityO
 	if ap.Sort != nil && ap.Sort.Condition == SortEqual {
 		return out // one sort key, the pattern's entity's
 	}
-	selection := keyAutomaton([][]templateAtom{append(prefix[:cut:cut], templateAtom{shape: &valueShape{anything: true}})})
+	selection := model.KeyAutomaton([][]model.TemplateAtom{append(prefix[:cut:cut], model.TemplateAtom{Shape: &model.ValueShape{Anything: true}})})
 	if ap.Sort != nil && ap.Sort.Condition != SortBeginsWith && ap.Sort.Condition != SortBetween {
 		// A one-sided range also returns every sort key beyond the prefix on its side (PROFILE > ORDER#...).
-		selection = rangeAutomaton(literalPrefix(prefix[:cut]), ap.Sort.Condition == SortGreater || ap.Sort.Condition == SortGreaterEqual)
+		selection = model.RangeAutomaton(model.LiteralPrefix(prefix[:cut]), ap.Sort.Condition == SortGreater || ap.Sort.Condition == SortGreaterEqual)
 	}
 	for j, e := range a.in.Entities {
 		if slices.Contains(ap.Entities, e.Name) || m.doc.Items[j].Collection != m.doc.Items[first].Collection {
@@ -217,13 +217,13 @@ func (a *analyzer) entityOverlaps(ap AccessPatternDoc, f PatternFacts) []EntityO
 		if other == nil {
 			continue
 		}
-		if _, ok := commonValue(selection, keyAutomaton([][]templateAtom{a.atoms(other, idChars, width)})); !ok {
+		if _, ok := model.CommonValue(selection, model.KeyAutomaton([][]model.TemplateAtom{a.atoms(other, idChars, width)})); !ok {
 			continue
 		}
 		o := EntityOverlap{Entity: e.Name, ExtraItems: m.doc.Items[j].ItemsPerKey}
 		if o.ExtraItems != nil {
 			bytes := float64(*o.ExtraItems) * float64(m.doc.Items[j].ItemSizeBytes)
-			o.ExtraReadUnitsPerCall = ptr(math.Ceil(bytes/ReadUnitBytes-ceilEpsilon) * consistencyFactor(ap.Consistency))
+			o.ExtraReadUnitsPerCall = ptr(math.Ceil(bytes/model.ReadUnitBytes-ceilEpsilon) * consistencyFactor(ap.Consistency))
 			if r := ap.ReadsPerSecond; r != nil {
 				o.ExtraReadUnitsPerSecond = ptr(*o.ExtraReadUnitsPerCall * *r)
 			}

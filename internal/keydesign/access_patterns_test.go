@@ -16,11 +16,11 @@ func patternOrdersDesign(patterns ...AccessPattern) *Input {
 		TableName:    "orders",
 		PartitionKey: Key{Name: "pk", Type: "S", Template: p("CUSTOMER#{customer_id}")},
 		SortKey:      &Key{Name: "sk", Type: "S", Template: p("ORDER#{order_date}#{order_id}")},
-		Segments: map[string]Segment{
-			"customer_id": {Kind: KindID},
-			"order_date":  {Kind: KindTime, Granularity: "day", Monotonic: p(false)},
-			"order_id":    {Kind: KindID},
-			"status":      {Kind: KindEnum, Values: []string{"PENDING", "PAID", "SHIPPED"}},
+		Segments: map[string]model.Segment{
+			"customer_id": {Kind: model.KindID},
+			"order_date":  {Kind: model.KindTime, Granularity: "day", Monotonic: p(false)},
+			"order_id":    {Kind: model.KindID},
+			"status":      {Kind: model.KindEnum, Values: []string{"PENDING", "PAID", "SHIPPED"}},
 		},
 		Traffic: Traffic{WritesPerSecond: p(100.0), ItemSizeBytes: p(int64(1024))},
 		GlobalSecondaryIndexes: []GlobalSecondaryIndex{
@@ -137,7 +137,7 @@ func TestAccessPatternSortConditions(t *testing.T) {
 func TestAccessPatternRangeOnNumberText(t *testing.T) {
 	in := patternOrdersDesign(AccessPattern{Name: "q", Equals: []string{"customer_id"}, Sort: &SortCondition{On: "seq", Condition: SortGreater}, ReadsPerSecond: p(1.0)})
 	in.SortKey.Template = p("SEQ#{seq}")
-	in.Segments["seq"] = Segment{Kind: KindNumber}
+	in.Segments["seq"] = model.Segment{Kind: model.KindNumber}
 	f := facts(t, analyze(t, in), "q")
 	if f.SortExpressible || !strings.Contains(f.SortReason, "compares it as text") {
 		t.Errorf("sort=%v %q; a range on a number in a string key is not a numeric range", f.SortExpressible, f.SortReason)

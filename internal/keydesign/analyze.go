@@ -73,7 +73,7 @@ func analyzeInput(in *Input) (*analyzer, *Document, []*model.FieldError) {
 type analyzer struct {
 	in       *Input
 	unknown  map[string]bool
-	segments map[string]ResolvedSegment
+	segments map[string]model.ResolvedSegment
 	errs     []*model.FieldError
 	// entities is the entity model of a single-table design; nil for a table of one entity.
 	entities *entityModel
@@ -104,7 +104,7 @@ func (a *analyzer) parseKey(path model.Path, src *string) *model.Template {
 }
 
 func (a *analyzer) resolveSegments() {
-	a.segments = make(map[string]ResolvedSegment, len(a.in.Segments))
+	a.segments = make(map[string]model.ResolvedSegment, len(a.in.Segments))
 	for _, name := range slices.Sorted(maps.Keys(a.in.Segments)) {
 		if name == model.ShardPlaceholder {
 			a.fail(model.Path{"segments", name}, "{shard} is reserved for the shard suffix and is set by sharding; remove this segment")
@@ -132,8 +132,8 @@ func (a *analyzer) validateScalars() {
 	nonNegative("reads_per_second", t.ReadsPerSecond)
 	nonNegative("hottest_item_writes_per_second", t.HottestItemWritesPerSecond)
 	nonNegative("hottest_item_reads_per_second", t.HottestItemReadsPerSecond)
-	if t.ItemSizeBytes != nil && (*t.ItemSizeBytes < 1 || *t.ItemSizeBytes > MaxItemSizeBytes) {
-		a.fail(model.Path{"traffic", "item_size_bytes"}, "must be between 1 and %d bytes (the item size limit), got %d", MaxItemSizeBytes, *t.ItemSizeBytes)
+	if t.ItemSizeBytes != nil && (*t.ItemSizeBytes < 1 || *t.ItemSizeBytes > model.MaxItemSizeBytes) {
+		a.fail(model.Path{"traffic", "item_size_bytes"}, "must be between 1 and %d bytes (the item size limit), got %d", model.MaxItemSizeBytes, *t.ItemSizeBytes)
 	}
 	if t.ReadConsistency != "" && !slices.Contains(ReadConsistencies, t.ReadConsistency) {
 		a.fail(model.Path{"traffic", "read_consistency"}, "unknown read consistency %q: use one of %s", t.ReadConsistency, strings.Join(ReadConsistencies, ", "))
@@ -151,8 +151,8 @@ func (a *analyzer) validateScalars() {
 	if s.Strategy != "" && !slices.Contains(ShardingStrategies, s.Strategy) {
 		a.fail(model.Path{"sharding", "strategy"}, "unknown strategy %q: use one of %s", s.Strategy, strings.Join(ShardingStrategies, ", "))
 	}
-	if c := s.Count; c != nil && (*c < 1 || *c > MaxShardCount) {
-		a.fail(model.Path{"sharding", "count"}, "must be between 1 and %d shards, got %d (omit it to compute the count from traffic)", MaxShardCount, *c)
+	if c := s.Count; c != nil && (*c < 1 || *c > model.MaxShardCount) {
+		a.fail(model.Path{"sharding", "count"}, "must be between 1 and %d shards, got %d (omit it to compute the count from traffic)", model.MaxShardCount, *c)
 	}
 	if v := s.SchemeVersion; v != nil && *v < 1 {
 		a.fail(model.Path{"sharding", "scheme_version"}, "must be ≥ 1, got %d", *v)
@@ -248,19 +248,19 @@ func (a *analyzer) inputsStage(doc *Document) {
 		doc.Unknown = append(doc.Unknown, p)
 	}
 	slices.Sort(doc.Unknown)
-	doc.TargetUtilization = DefaultTargetUtilization
+	doc.TargetUtilization = model.DefaultTargetUtilization
 	if in.TargetUtilization != nil {
 		doc.TargetUtilization = *in.TargetUtilization
 	}
 	doc.Sharding = ShardingDoc{Strategy: cmp.Or(in.Sharding.Strategy, StrategyNone), Source: in.Sharding.Source,
-		Count: in.Sharding.Count, SchemeVersion: DefaultSchemeVersion}
+		Count: in.Sharding.Count, SchemeVersion: model.DefaultSchemeVersion}
 	if in.Sharding.SchemeVersion != nil {
 		doc.Sharding.SchemeVersion = *in.Sharding.SchemeVersion
 	}
 	t := in.Traffic
 	doc.Traffic = TrafficDoc{
 		WritesPerSecond: t.WritesPerSecond, ReadsPerSecond: t.ReadsPerSecond,
-		ItemSizeBytes: DefaultItemSizeBytes, ReadConsistency: cmp.Or(t.ReadConsistency, string(ReadEventual)),
+		ItemSizeBytes: model.DefaultItemSizeBytes, ReadConsistency: cmp.Or(t.ReadConsistency, string(ReadEventual)),
 		TransactionalWrites: t.TransactionalWrites, HotKeyShare: t.HotKeyShare,
 		HottestItemWritesPerSecond: t.HottestItemWritesPerSecond, HottestItemReadsPerSecond: t.HottestItemReadsPerSecond,
 		MaxItemsPerPartitionKey: t.MaxItemsPerPartitionKey,
@@ -355,7 +355,7 @@ func (a *analyzer) gsiFacts(doc *Document) {
 		}
 		product, bounded := int64(1), len(g.PartitionKey) > 0
 		for _, k := range g.PartitionKey {
-			if seg, ok := a.segments[k.Name]; ok && seg.Kind == KindTime {
+			if seg, ok := a.segments[k.Name]; ok && seg.Kind == model.KindTime {
 				g.TimeBucketed = true
 			}
 			card := k.Cardinality

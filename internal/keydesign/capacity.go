@@ -72,7 +72,7 @@ func ceilUnits(x float64) float64 { return math.Ceil(x - ceilEpsilon) }
 // WriteUnitsPerWrite is ceil(item size / WriteUnitBytes) write units, doubled for transactional writes
 // (ProvisionedThroughput.html).
 func WriteUnitsPerWrite(itemSizeBytes int64, transactional bool) float64 {
-	units := ceilUnits(float64(itemSizeBytes) / WriteUnitBytes)
+	units := ceilUnits(float64(itemSizeBytes) / model.WriteUnitBytes)
 	if transactional {
 		units *= transactionalWriteFactor
 	}
@@ -82,7 +82,7 @@ func WriteUnitsPerWrite(itemSizeBytes int64, transactional bool) float64 {
 // ReadUnitsPerRead is ceil(item size / ReadUnitBytes) read units × 0.5 eventual, 1 strong, 2 transactional
 // (ProvisionedThroughput.html).
 func ReadUnitsPerRead(itemSizeBytes int64, consistency ReadConsistency) (float64, error) {
-	units := ceilUnits(float64(itemSizeBytes) / ReadUnitBytes)
+	units := ceilUnits(float64(itemSizeBytes) / model.ReadUnitBytes)
 	switch consistency {
 	case ReadEventual, "":
 		return units * eventualReadFactor, nil
@@ -98,10 +98,10 @@ func ReadUnitsPerRead(itemSizeBytes int64, consistency ReadConsistency) (float64
 // the target utilisation u: max(1, ceil(hotWCU / (PartitionWriteUnitsLimit·u)), ceil(hotRCU / (PartitionReadUnitsLimit·u))).
 func RequiredShards(hotWriteUnits, hotReadUnits, targetUtilization float64) int64 {
 	if targetUtilization <= 0 || targetUtilization > 1 {
-		targetUtilization = DefaultTargetUtilization
+		targetUtilization = model.DefaultTargetUtilization
 	}
-	w := ceilUnits(hotWriteUnits / (PartitionWriteUnitsLimit * targetUtilization))
-	r := ceilUnits(hotReadUnits / (PartitionReadUnitsLimit * targetUtilization))
+	w := ceilUnits(hotWriteUnits / (model.PartitionWriteUnitsLimit * targetUtilization))
+	r := ceilUnits(hotReadUnits / (model.PartitionReadUnitsLimit * targetUtilization))
 	n := math.Max(1, math.Max(w, r))
 	if n > math.MaxInt32 {
 		return math.MaxInt32
@@ -129,7 +129,7 @@ func (a *analyzer) hotKeyShare(pk *model.Template) (float64, string) {
 		case name == model.ShardPlaceholder:
 		case !ok:
 			return 0, ShareUndeclaredPlaceholder
-		case seg.Kind == KindTime:
+		case seg.Kind == model.KindTime:
 			timeBucket = true
 		case seg.Cardinality == nil:
 			product = math.Inf(1)
@@ -185,7 +185,7 @@ func (a *analyzer) capacity(doc *Document, pk *model.Template) {
 	case in.Sharding.Count != nil:
 		d.ShardCount = *in.Sharding.Count
 	default:
-		d.ShardCount = min(d.RequiredShards, MaxShardCount)
+		d.ShardCount = min(d.RequiredShards, model.MaxShardCount)
 	}
 	// The busiest key spreads over the shards only when its template carries {shard} (with entities, the
 	// busiest collection's may not, though another entity's does).
@@ -244,9 +244,9 @@ func (a *analyzer) collection(doc *Document) {
 	for _, l := range doc.Table.LSIs {
 		switch l.ProjectionType {
 		case ProjectionKeysOnly:
-			entry += keyBytes + lsiSortKeyBytes(l.SortKey.Type) + IndexEntryOverheadBytes
+			entry += keyBytes + lsiSortKeyBytes(l.SortKey.Type) + model.IndexEntryOverheadBytes
 		default:
-			entry += t.ItemSizeBytes + IndexEntryOverheadBytes
+			entry += t.ItemSizeBytes + model.IndexEntryOverheadBytes
 		}
 	}
 	d.Collection = CollectionEstimate{EntryBytes: entry, Basis: CollectionUnbounded}
@@ -261,7 +261,7 @@ func (a *analyzer) collection(doc *Document) {
 	case d.PartitionKey.HasTimeBucket && t.WritesPerSecond != nil:
 		bucket := math.Inf(1)
 		for _, s := range d.PartitionKey.Segments {
-			if s.Kind == KindTime {
+			if s.Kind == model.KindTime {
 				bucket = math.Min(bucket, a.segments[s.Name].BucketSeconds)
 			}
 		}
@@ -281,7 +281,7 @@ func (a *analyzer) collection(doc *Document) {
 // NumberKeyMaxBytes; strings and binaries get the id default.
 func lsiSortKeyBytes(keyType string) int64 {
 	if keyType == KeyTypeNumber {
-		return NumberKeyMaxBytes
+		return model.NumberKeyMaxBytes
 	}
-	return DefaultIDMaxLength
+	return model.DefaultIDMaxLength
 }

@@ -1,6 +1,10 @@
 package keydesign
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+)
 
 func TestWriteUnitsPerWrite(t *testing.T) {
 	tests := []struct {
@@ -14,7 +18,7 @@ func TestWriteUnitsPerWrite(t *testing.T) {
 		{"1 KB + 1 byte is two units", 1025, false, 2},
 		{"AWS example: 1.6 KB write costs 2 WCU", 1638, false, 2},
 		{"AWS example: 2 KB transactional write costs 4 WCU", 2048, true, 4},
-		{"400 KB item", MaxItemSizeBytes, false, 400},
+		{"400 KB item", model.MaxItemSizeBytes, false, 400},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -250,7 +250,7 @@ func (a *analyzer) newCostModel(doc *Document, est *CostEstimate) *costModel {
 		// (TestAccCostWriteUnitsMatchConsumedCapacity); AWS's guides do not say.
 		written := entry
 		if kind == "lsi" {
-			written += IndexEntryOverheadBytes
+			written += model.IndexEntryOverheadBytes
 		}
 		keysOnly := min(doc.Traffic.ItemSizeBytes, keyBytes) + (written - entry)
 		ic := &IndexCost{Name: name, Kind: kind, EntryBytes: entry, WriteUnitsPerWrite: WriteUnitsPerWrite(written, txn), ItemShare: 1, Path: path}
@@ -335,11 +335,11 @@ func (m *costModel) keepProjectionsPatternsRead() {
 // values (an id's default length without a template).
 func tableKeyBytes(doc *Document) int64 {
 	d, t := doc.Derived, doc.Table
-	n := int64(len(t.PartitionKey.Name)) + cmp.Or(derefInt(d.PartitionKey.MaxBytes), DefaultIDMaxLength)
+	n := int64(len(t.PartitionKey.Name)) + cmp.Or(derefInt(d.PartitionKey.MaxBytes), model.DefaultIDMaxLength)
 	if t.SortKey != nil {
 		n += int64(len(t.SortKey.Name))
 		if d.SortKey != nil {
-			n += cmp.Or(derefInt(d.SortKey.MaxBytes), DefaultIDMaxLength)
+			n += cmp.Or(derefInt(d.SortKey.MaxBytes), model.DefaultIDMaxLength)
 		}
 	}
 	return n
@@ -403,7 +403,7 @@ func derefInt(p *int64) int64 {
 
 // attributeBytes bounds an index key attribute: its name and the longest value of the segment of the same
 // name, else a number's or an id's default bound.
-func attributeBytes(k IndexKeyDoc, segments map[string]ResolvedSegment) int64 {
+func attributeBytes(k IndexKeyDoc, segments map[string]model.ResolvedSegment) int64 {
 	if s, ok := segments[k.Name]; ok {
 		return int64(len(k.Name)) + s.MaxLength
 	}
@@ -421,7 +421,7 @@ func projectedEntryBytes(projection string, itemBytes, keyBytes int64, nonKey []
 	case ProjectionInclude:
 		n := keyBytes
 		for _, a := range nonKey {
-			n += int64(len(a)) + DefaultIDMaxLength // a projected value's size is unknown: bound it like an id's
+			n += int64(len(a)) + model.DefaultIDMaxLength // a projected value's size is unknown: bound it like an id's
 		}
 		return min(itemBytes, n)
 	}
@@ -611,10 +611,10 @@ func (m *costModel) storage() {
 	}
 	items := float64(*est.ItemCount)
 	gb := float64(BytesPerGB())
-	table := items * float64(m.doc.Traffic.ItemSizeBytes+IndexEntryOverheadBytes)
+	table := items * float64(m.doc.Traffic.ItemSizeBytes+model.IndexEntryOverheadBytes)
 	lsis, gsis := 0.0, 0.0
 	for _, iw := range m.indexes {
-		b := items * iw.cost.ItemShare * float64(iw.entryBytes+IndexEntryOverheadBytes)
+		b := items * iw.cost.ItemShare * float64(iw.entryBytes+model.IndexEntryOverheadBytes)
 		if iw.gsi == nil {
 			lsis += b
 		} else {
@@ -628,7 +628,7 @@ func (m *costModel) storage() {
 }
 
 // BytesPerGB is the GB that storage is priced per.
-func BytesPerGB() int64 { return limits.BytesPerGB }
+func BytesPerGB() int64 { return model.Limits.BytesPerGB }
 
 // modes prices both billing modes and compares them.
 func (m *costModel) modes() {

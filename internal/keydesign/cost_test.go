@@ -21,9 +21,9 @@ func pricedOrders(billing string) *Input {
 		Kind: "sharded_table", TableName: "orders", BillingMode: billing,
 		PartitionKey: Key{Name: "pk", Type: "S", Template: p("CUSTOMER#{customer_id}")},
 		SortKey:      &Key{Name: "sk", Type: "S", Template: p("ORDER#{order_id}")},
-		Segments: map[string]Segment{
-			"customer_id": {Kind: KindID, MaxLength: p(int64(36))},
-			"order_id":    {Kind: KindID, MaxLength: p(int64(36))},
+		Segments: map[string]model.Segment{
+			"customer_id": {Kind: model.KindID, MaxLength: p(int64(36))},
+			"order_id":    {Kind: model.KindID, MaxLength: p(int64(36))},
 		},
 		Traffic: Traffic{WritesPerSecond: p(200.0), AverageWritesPerSecond: p(50.0), ReadsPerSecond: p(1000.0),
 			AverageReadsPerSecond: p(300.0), ItemSizeBytes: p(int64(2500)), ItemCount: p(int64(10_000_000))},
@@ -528,7 +528,7 @@ func TestCostStaysFinite(t *testing.T) {
 	// The largest accepted inputs give a finite, encodable estimate.
 	in := pricedOrders("PAY_PER_REQUEST")
 	in.Traffic.WritesPerSecond, in.Traffic.AverageWritesPerSecond = nil, p(float64(MaxRequestsPerSecond))
-	in.Traffic.ItemSizeBytes, in.Traffic.TransactionalWrites = p(MaxItemSizeBytes), true
+	in.Traffic.ItemSizeBytes, in.Traffic.TransactionalWrites = p(model.MaxItemSizeBytes), true
 	in.Traffic.ItemCount = p(int64(math.MaxInt64))
 	big := p(MaxPriceUSD)
 	in.Pricing.Prices = PriceOverrides{WriteRequestUnitsPerMillion: big, ReadRequestUnitsPerMillion: big, WriteCapacityUnitHour: big,
@@ -614,10 +614,10 @@ func TestCostOneSidedTrafficIsNotCompared(t *testing.T) {
 // TestCostIncludedAttributeUsesTheIDLimit: an INCLUDE entry's non-key value is bounded by the limits'
 // default_id_max_length, so changing the limit changes the entry.
 func TestCostIncludedAttributeUsesTheIDLimit(t *testing.T) {
-	saved := DefaultIDMaxLength
-	t.Cleanup(func() { DefaultIDMaxLength = saved })
+	saved := model.DefaultIDMaxLength
+	t.Cleanup(func() { model.DefaultIDMaxLength = saved })
 	for _, limit := range []int64{saved, 100, 300} {
-		DefaultIDMaxLength = limit
+		model.DefaultIDMaxLength = limit
 		if got, want := projectedEntryBytes(ProjectionInclude, 4000, 50, []string{"status", "total"}), 50+int64(len("status")+len("total"))+2*limit; got != want {
 			t.Errorf("default_id_max_length %d: INCLUDE entry %d bytes, want %d", limit, got, want)
 		}

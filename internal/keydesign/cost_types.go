@@ -35,11 +35,11 @@ var TableClasses = []string{TableClassStandard, TableClassInfrequentAccess}
 var PriceTable = policies.Bundle.Pricing
 
 // HoursPerMonth is the month the prices are per: AWS's pricing examples use 730 hours.
-var HoursPerMonth = limits.HoursPerMonth
+var HoursPerMonth = model.Limits.HoursPerMonth
 
 // MaxPriceUSD bounds a price override in dollars: a million dollars per unit, far above any list price,
 // keeps every cost finite (the rates and sizes are bounded too).
-var MaxPriceUSD = limits.MaxPriceUSD
+var MaxPriceUSD = model.Limits.MaxPriceUSD
 
 // Bases of the monthly request units (CostEstimate.WritesBasis and ReadsBasis).
 const (
@@ -220,7 +220,7 @@ type ReadCost struct {
 // BillingModeCostExcessShare times the other, an index's writes costing more than IndexWriteCostShare times
 // the table's own, either only above CostWarningMinMonthlyUSD a month.
 var (
-	BillingModeCostExcessShare = limits.BillingModeCostExcessShare
-	IndexWriteCostShare        = limits.IndexWriteCostShare
-	CostWarningMinMonthlyUSD   = limits.CostWarningMinMonthlyUSD
+	BillingModeCostExcessShare = model.Limits.BillingModeCostExcessShare
+	IndexWriteCostShare        = model.Limits.IndexWriteCostShare
+	CostWarningMinMonthlyUSD   = model.Limits.CostWarningMinMonthlyUSD
 )

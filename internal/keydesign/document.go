@@ -6,18 +6,18 @@ import "github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/m
 // JSON with the field names the Rego rules read. Analyze (analyze.go) builds it; the capacity numbers come
 // from the capacity model (capacity.go).
 type Document struct {
-	SchemaVersion     int                        `json:"schema_version"`
-	ProviderVersion   string                     `json:"provider_version"`
-	Kind              string                     `json:"kind"`
-	Address           string                     `json:"address"`
-	Table             TableDoc                   `json:"table"`
-	Segments          map[string]ResolvedSegment `json:"segments"`
-	Sharding          ShardingDoc                `json:"sharding"`
-	Traffic           TrafficDoc                 `json:"traffic"`
-	TargetUtilization float64                    `json:"target_utilization"`
-	Derived           Derived                    `json:"derived"`
-	Prior             *Document                  `json:"prior"`
-	Unknown           []string                   `json:"unknown"`
+	SchemaVersion     int                              `json:"schema_version"`
+	ProviderVersion   string                           `json:"provider_version"`
+	Kind              string                           `json:"kind"`
+	Address           string                           `json:"address"`
+	Table             TableDoc                         `json:"table"`
+	Segments          map[string]model.ResolvedSegment `json:"segments"`
+	Sharding          ShardingDoc                      `json:"sharding"`
+	Traffic           TrafficDoc                       `json:"traffic"`
+	TargetUtilization float64                          `json:"target_utilization"`
+	Derived           Derived                          `json:"derived"`
+	Prior             *Document                        `json:"prior"`
+	Unknown           []string                         `json:"unknown"`
 	// Policy is how the provider applied the rules to this design, so that the policy bundle applies them
 	// the same way on plan JSON; nil where no provider evaluated it (the plan adapter's AWS tables).
 	Policy *PolicySettings `json:"policy,omitempty"`
@@ -234,11 +234,11 @@ type KeyFacts struct {
 
 // SegmentRef is a placeholder of a key with its resolved segment.
 type SegmentRef struct {
-	Name        string      `json:"name"`
-	Kind        SegmentKind `json:"kind"`
-	Cardinality *int64      `json:"cardinality"`
-	MaxLength   int64       `json:"max_length"`
-	Monotonic   bool        `json:"monotonic"`
+	Name        string            `json:"name"`
+	Kind        model.SegmentKind `json:"kind"`
+	Cardinality *int64            `json:"cardinality"`
+	MaxLength   int64             `json:"max_length"`
+	Monotonic   bool              `json:"monotonic"`
 }
 
 // KeyAttributeRef is one key attribute of the table or an index.

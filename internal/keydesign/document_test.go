@@ -17,9 +17,9 @@ func dailyEventLog() *Input {
 		TableName:    "events",
 		PartitionKey: Key{Name: "pk", Type: "S", Template: p("DAY#{day}")},
 		SortKey:      &Key{Name: "sk", Type: "S", Template: p("EVENT#{event_id}")},
-		Segments: map[string]Segment{
-			"day":      {Kind: KindTime, Granularity: "day"},
-			"event_id": {Kind: KindID},
+		Segments: map[string]model.Segment{
+			"day":      {Kind: model.KindTime, Granularity: "day"},
+			"event_id": {Kind: model.KindID},
 		},
 		Traffic: Traffic{WritesPerSecond: p(2500.0), ReadsPerSecond: p(400.0), ItemSizeBytes: p(int64(800))},
 	}
@@ -104,19 +104,19 @@ func TestHotKeyShare(t *testing.T) {
 	tests := []struct {
 		name     string
 		template string
-		segments map[string]Segment
+		segments map[string]model.Segment
 		given    *float64
 		want     float64
 	}{
 		{"literal-only key takes everything", "CONFIG", nil, nil, 1},
-		{"unbounded id is uniform", "CUSTOMER#{customer_id}", map[string]Segment{"customer_id": {Kind: KindID}}, nil, 0},
-		{"enum of 4 statuses", "STATUS#{status}", map[string]Segment{"status": {Kind: KindEnum, Values: []string{"a", "b", "c", "d"}}}, nil, 0.25},
-		{"time bucket with 10 regions", "{region}#{hour}", map[string]Segment{
-			"region": {Kind: KindEnum, Values: []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}},
-			"hour":   {Kind: KindTime, Granularity: "hour"}}, nil, 0.1},
-		{"explicit cardinality", "T#{tenant}", map[string]Segment{"tenant": {Kind: KindID, Cardinality: p(int64(50))}}, nil, 0.02},
-		{"given share overrides", "CUSTOMER#{customer_id}", map[string]Segment{"customer_id": {Kind: KindID}}, p(0.9), 0.9},
-		{"shard does not count", "DAY#{day}#{shard}", map[string]Segment{"day": {Kind: KindTime, Granularity: "day"}}, nil, 1},
+		{"unbounded id is uniform", "CUSTOMER#{customer_id}", map[string]model.Segment{"customer_id": {Kind: model.KindID}}, nil, 0},
+		{"enum of 4 statuses", "STATUS#{status}", map[string]model.Segment{"status": {Kind: model.KindEnum, Values: []string{"a", "b", "c", "d"}}}, nil, 0.25},
+		{"time bucket with 10 regions", "{region}#{hour}", map[string]model.Segment{
+			"region": {Kind: model.KindEnum, Values: []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}},
+			"hour":   {Kind: model.KindTime, Granularity: "hour"}}, nil, 0.1},
+		{"explicit cardinality", "T#{tenant}", map[string]model.Segment{"tenant": {Kind: model.KindID, Cardinality: p(int64(50))}}, nil, 0.02},
+		{"given share overrides", "CUSTOMER#{customer_id}", map[string]model.Segment{"customer_id": {Kind: model.KindID}}, p(0.9), 0.9},
+		{"shard does not count", "DAY#{day}#{shard}", map[string]model.Segment{"day": {Kind: model.KindTime, Granularity: "day"}}, nil, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -142,16 +142,16 @@ func TestAnalyzeBadInputNamesTheAttribute(t *testing.T) {
 		{"negative writes", func(in *Input) { in.Traffic.WritesPerSecond = p(-1.0) }, "traffic.writes_per_second", "≥ 0"},
 		{"utilisation above 1", func(in *Input) { in.TargetUtilization = p(1.5) }, "target_utilization", "(0, 1]"},
 		{"utilisation zero", func(in *Input) { in.TargetUtilization = p(0.0) }, "target_utilization", "(0, 1]"},
-		{"unknown kind", func(in *Input) { in.Segments["event_id"] = Segment{Kind: "uuid"} }, "segments.event_id.kind", "unknown segment kind"},
-		{"unknown granularity", func(in *Input) { in.Segments["day"] = Segment{Kind: KindTime, Granularity: "fortnight"} }, "segments.day.granularity", "fortnight"},
-		{"time without granularity", func(in *Input) { in.Segments["day"] = Segment{Kind: KindTime} }, "segments.day.granularity", "needs a granularity"},
-		{"enum without values", func(in *Input) { in.Segments["day"] = Segment{Kind: KindEnum} }, "segments.day.values", "at least one value"},
+		{"unknown kind", func(in *Input) { in.Segments["event_id"] = model.Segment{Kind: "uuid"} }, "segments.event_id.kind", "unknown segment kind"},
+		{"unknown granularity", func(in *Input) { in.Segments["day"] = model.Segment{Kind: model.KindTime, Granularity: "fortnight"} }, "segments.day.granularity", "fortnight"},
+		{"time without granularity", func(in *Input) { in.Segments["day"] = model.Segment{Kind: model.KindTime} }, "segments.day.granularity", "needs a granularity"},
+		{"enum without values", func(in *Input) { in.Segments["day"] = model.Segment{Kind: model.KindEnum} }, "segments.day.values", "at least one value"},
 		{"unknown consistency", func(in *Input) { in.Traffic.ReadConsistency = "linear" }, "traffic.read_consistency", "linear"},
 		{"share above 1", func(in *Input) { in.Traffic.HotKeyShare = p(2.0) }, "traffic.hot_key_share", "between 0 and 1"},
 		{"item too large", func(in *Input) { in.Traffic.ItemSizeBytes = p(int64(500 * 1024)) }, "traffic.item_size_bytes", "item size limit"},
 		{"zero shards", func(in *Input) { in.Sharding.Count = p(int64(0)) }, "sharding.count", "between 1"},
 		{"unknown strategy", func(in *Input) { in.Sharding.Strategy = "hash" }, "sharding.strategy", "hash"},
-		{"reserved shard segment", func(in *Input) { in.Segments["shard"] = Segment{Kind: KindID} }, "segments.shard", "reserved"},
+		{"reserved shard segment", func(in *Input) { in.Segments["shard"] = model.Segment{Kind: model.KindID} }, "segments.shard", "reserved"},
 		{"include without attributes", func(in *Input) {
 			in.GlobalSecondaryIndexes = []GlobalSecondaryIndex{{Name: "by.x", ProjectionType: ProjectionInclude}}
 		}, "global_secondary_indexes.by.x.non_key_attributes", "at least one"},

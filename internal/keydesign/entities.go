@@ -235,8 +235,8 @@ func (a *analyzer) validateEntityTraffic(e Entity) {
 			a.fail(p(attr), "must be a finite number of at least 0, got %v", *v)
 		}
 	}
-	if t.ItemSizeBytes != nil && (*t.ItemSizeBytes < 1 || *t.ItemSizeBytes > MaxItemSizeBytes) {
-		a.fail(p("item_size_bytes"), "must be 1 to %d bytes (the item size limit), got %d", MaxItemSizeBytes, *t.ItemSizeBytes)
+	if t.ItemSizeBytes != nil && (*t.ItemSizeBytes < 1 || *t.ItemSizeBytes > model.MaxItemSizeBytes) {
+		a.fail(p("item_size_bytes"), "must be 1 to %d bytes (the item size limit), got %d", model.MaxItemSizeBytes, *t.ItemSizeBytes)
 	}
 	for attr, v := range map[string]*int64{"item_count": t.ItemCount, "max_items_per_partition_key": t.MaxItemsPerPartitionKey} {
 		if v != nil && *v < 0 {
@@ -248,13 +248,13 @@ func (a *analyzer) validateEntityTraffic(e Entity) {
 // idCharacters is what an id segment without declared characters may hold: any byte but the attribute
 // separator and the table's delimiters (a character that is no letter or digit and stands next to a
 // placeholder in one of the templates).
-func (m *entityModel) idCharacters() (byteSet, string) {
-	var delimiters byteSet
+func (m *entityModel) idCharacters() (model.ByteSet, string) {
+	var delimiters model.ByteSet
 	var listed []string
 	note := func(c byte) {
 		alphanumeric := '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
-		if c < 0x80 && !alphanumeric && !delimiters.has(c) {
-			delimiters.add(c)
+		if c < 0x80 && !alphanumeric && !delimiters.Has(c) {
+			delimiters.Add(c)
 			listed = append(listed, string(c))
 		}
 	}
@@ -275,38 +275,38 @@ func (m *entityModel) idCharacters() (byteSet, string) {
 			}
 		}
 	}
-	delimiters.add(0)
+	delimiters.Add(0)
 	slices.Sort(listed)
-	return anyByte.without(delimiters), strings.Join(listed, "")
+	return model.AnyByte.Without(delimiters), strings.Join(listed, "")
 }
 
 // atoms are a template's parts as the collision check reads them.
-func (a *analyzer) atoms(t *model.Template, idChars byteSet, shardWidth int) []templateAtom {
-	out := make([]templateAtom, 0, len(t.Parts))
+func (a *analyzer) atoms(t *model.Template, idChars model.ByteSet, shardWidth int) []model.TemplateAtom {
+	out := make([]model.TemplateAtom, 0, len(t.Parts))
 	for _, part := range t.Parts {
 		if part.Placeholder == "" {
-			out = append(out, templateAtom{literal: part.Literal})
+			out = append(out, model.TemplateAtom{Literal: part.Literal})
 			continue
 		}
-		shape := &valueShape{chars: idChars}
+		shape := &model.ValueShape{Chars: idChars}
 		if part.Placeholder == model.ShardPlaceholder {
-			shape = &valueShape{digits: shardWidth}
+			shape = &model.ValueShape{Digits: shardWidth}
 		} else if seg, ok := a.segments[part.Placeholder]; ok {
 			switch seg.Kind {
-			case KindEnum:
-				shape = &valueShape{values: seg.Values}
-			case KindTime:
-				shape = &valueShape{layout: timeShape(seg.Granularity)}
-			case KindNumber:
-				shape = &valueShape{number: true}
+			case model.KindEnum:
+				shape = &model.ValueShape{Values: seg.Values}
+			case model.KindTime:
+				shape = &model.ValueShape{Layout: timeShape(seg.Granularity)}
+			case model.KindNumber:
+				shape = &model.ValueShape{Number: true}
 			}
 			if seg.Characters != "" {
-				if chars, err := parseCharacters(seg.Characters); err == nil {
-					shape = &valueShape{chars: chars.without(single(0))}
+				if chars, err := model.ParseCharacters(seg.Characters); err == nil {
+					shape = &model.ValueShape{Chars: chars.Without(model.Single(0))}
 				}
 			}
 		}
-		out = append(out, templateAtom{shape: shape})
+		out = append(out, model.TemplateAtom{Shape: shape})
 	}
 	return out
 }
@@ -330,19 +330,19 @@ func (a *analyzer) analyzeEntities(m *entityModel, shardWidth int64) {
 	width := int(max(shardWidth, 1))
 	// Each entity's key as atoms, and its literal prefixes; the automata are built when a pair needs the
 	// search.
-	tableAtoms := make([][][]templateAtom, len(in.Entities))
+	tableAtoms := make([][][]model.TemplateAtom, len(in.Entities))
 	prefixes := make([][]string, len(in.Entities))
-	tableAutomata := make([]*automaton, len(in.Entities))
-	partitionAutomata := make([]*automaton, len(in.Entities))
-	tableAutomaton := func(i int) *automaton {
+	tableAutomata := make([]*model.Automaton, len(in.Entities))
+	partitionAutomata := make([]*model.Automaton, len(in.Entities))
+	tableAutomaton := func(i int) *model.Automaton {
 		if tableAutomata[i] == nil {
-			tableAutomata[i] = keyAutomaton(tableAtoms[i])
+			tableAutomata[i] = model.KeyAutomaton(tableAtoms[i])
 		}
 		return tableAutomata[i]
 	}
-	partitionAutomaton := func(i int) *automaton {
+	partitionAutomaton := func(i int) *model.Automaton {
 		if partitionAutomata[i] == nil {
-			partitionAutomata[i] = keyAutomaton(tableAtoms[i][:1])
+			partitionAutomata[i] = model.KeyAutomaton(tableAtoms[i][:1])
 		}
 		return partitionAutomata[i]
 	}
@@ -373,7 +373,7 @@ func (a *analyzer) analyzeEntities(m *entityModel, shardWidth int64) {
 		for attr, t := range parsed {
 			d.MaxBytes[attr] = a.templateMaxBytes(t, shardWidth)
 		}
-		size := cmp.Or(ptrValue(e.Traffic.ItemSizeBytes), DefaultItemSizeBytes)
+		size := cmp.Or(ptrValue(e.Traffic.ItemSizeBytes), model.DefaultItemSizeBytes)
 		d.ItemSizeBytes = size
 		d.WriteUnitsPerWrite = WriteUnitsPerWrite(size, ptrValue(e.Traffic.TransactionalWrites))
 		if w := e.Traffic.WritesPerSecond; w != nil {
@@ -396,7 +396,7 @@ func (a *analyzer) analyzeEntities(m *entityModel, shardWidth int64) {
 			sk != nil && !a.isUnknown("segments"), ptrValue(in.Sharding.Count))
 		m.doc.Items = append(m.doc.Items, d)
 
-		var tableParts [][]templateAtom
+		var tableParts [][]model.TemplateAtom
 		for _, k := range m.tableKeys {
 			t := parsed[k]
 			if t == nil {
@@ -405,7 +405,7 @@ func (a *analyzer) analyzeEntities(m *entityModel, shardWidth int64) {
 			}
 			atoms := a.atoms(t, idChars, width)
 			tableParts = append(tableParts, atoms)
-			prefixes[i] = append(prefixes[i], literalPrefix(atoms))
+			prefixes[i] = append(prefixes[i], model.LiteralPrefix(atoms))
 		}
 		tableAtoms[i] = tableParts
 	}
@@ -421,7 +421,7 @@ func (a *analyzer) analyzeEntities(m *entityModel, shardWidth int64) {
 		}
 		return i
 	}
-	var searcher search
+	var searcher model.Search
 	for i := range in.Entities {
 		for j := i + 1; j < len(in.Entities); j++ {
 			if tableAtoms[i] == nil || tableAtoms[j] == nil {
@@ -429,19 +429,19 @@ func (a *analyzer) analyzeEntities(m *entityModel, shardWidth int64) {
 			}
 			// The same partition-key template, or one whose value the search finds both render.
 			samePartition := m.templates[i][m.tableKeys[0]].Source == m.templates[j][m.tableKeys[0]].Source
-			if !samePartition && !disjointPrefixes(prefixes[i][:1], prefixes[j][:1]) {
-				_, samePartition = searcher.common(partitionAutomaton(i), partitionAutomaton(j))
+			if !samePartition && !model.DisjointPrefixes(prefixes[i][:1], prefixes[j][:1]) {
+				_, samePartition = searcher.Common(partitionAutomaton(i), partitionAutomaton(j))
 			}
 			if !samePartition {
 				continue
 			}
 			group[find(j)] = find(i)
-			if disjointPrefixes(prefixes[i], prefixes[j]) {
+			if model.DisjointPrefixes(prefixes[i], prefixes[j]) {
 				continue
 			}
-			if example, ok := searcher.common(tableAutomaton(i), tableAutomaton(j)); ok {
+			if example, ok := searcher.Common(tableAutomaton(i), tableAutomaton(j)); ok {
 				m.doc.Collisions = append(m.doc.Collisions, EntityCollision{
-					Entities: []string{in.Entities[i].Name, in.Entities[j].Name}, Example: exampleKey(example, m.tableKeys)})
+					Entities: []string{in.Entities[i].Name, in.Entities[j].Name}, Example: model.ExampleKey(example, m.tableKeys)})
 			}
 		}
 	}
@@ -519,9 +519,9 @@ func (a *analyzer) entityEntryBytes(m *entityModel, i int) int64 {
 			continue
 		}
 		if l.ProjectionType == ProjectionKeysOnly {
-			entry += keyBytes + cmp.Or(ptrValue(d.MaxBytes[l.SortKey.Name]), lsiSortKeyBytes(l.SortKey.Type)) + IndexEntryOverheadBytes
+			entry += keyBytes + cmp.Or(ptrValue(d.MaxBytes[l.SortKey.Name]), lsiSortKeyBytes(l.SortKey.Type)) + model.IndexEntryOverheadBytes
 		} else {
-			entry += d.ItemSizeBytes + IndexEntryOverheadBytes
+			entry += d.ItemSizeBytes + model.IndexEntryOverheadBytes
 		}
 	}
 	return entry

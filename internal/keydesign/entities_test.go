@@ -18,11 +18,11 @@ func customerTable() *Input {
 		Kind:         "keydesign",
 		PartitionKey: Key{Name: "PK", Type: "S"},
 		SortKey:      &Key{Name: "SK", Type: "S"},
-		Segments: map[string]Segment{
-			"customer_id": {Kind: KindID, MaxLength: p(int64(26))},
-			"order_id":    {Kind: KindID, MaxLength: p(int64(26))},
-			"order_date":  {Kind: KindTime, Granularity: "day"},
-			"email":       {Kind: KindID, MaxLength: p(int64(254))},
+		Segments: map[string]model.Segment{
+			"customer_id": {Kind: model.KindID, MaxLength: p(int64(26))},
+			"order_id":    {Kind: model.KindID, MaxLength: p(int64(26))},
+			"order_date":  {Kind: model.KindTime, Granularity: "day"},
+			"email":       {Kind: model.KindID, MaxLength: p(int64(254))},
 		},
 		GlobalSecondaryIndexes: []GlobalSecondaryIndex{{
 			Name:           "GSI1",
@@ -88,12 +88,12 @@ func TestCustomerTableEntities(t *testing.T) {
 
 func TestEntityCollisions(t *testing.T) {
 	t.Parallel()
-	withEntities := func(segments map[string]Segment, keys ...[2]string) *Input {
+	withEntities := func(segments map[string]model.Segment, keys ...[2]string) *Input {
 		in := &Input{Kind: "keydesign", PartitionKey: Key{Name: "PK", Type: "S"}, SortKey: &Key{Name: "SK", Type: "S"},
-			Segments: map[string]Segment{
-				"customer_id": {Kind: KindID}, "order_id": {Kind: KindID}, "invoice_id": {Kind: KindID},
-				"order_date": {Kind: KindTime, Granularity: "day"}, "status": {Kind: KindEnum, Values: []string{"OPEN", "PAID"}},
-				"n": {Kind: KindNumber}, "ts": {Kind: KindTime, Granularity: "millisecond"},
+			Segments: map[string]model.Segment{
+				"customer_id": {Kind: model.KindID}, "order_id": {Kind: model.KindID}, "invoice_id": {Kind: model.KindID},
+				"order_date": {Kind: model.KindTime, Granularity: "day"}, "status": {Kind: model.KindEnum, Values: []string{"OPEN", "PAID"}},
+				"n": {Kind: model.KindNumber}, "ts": {Kind: model.KindTime, Granularity: "millisecond"},
 			}}
 		for name, s := range segments {
 			in.Segments[name] = s
@@ -108,7 +108,7 @@ func TestEntityCollisions(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name     string
-		segments map[string]Segment
+		segments map[string]model.Segment
 		sortKeys []string
 		collide  bool
 		example  string
@@ -120,13 +120,13 @@ func TestEntityCollisions(t *testing.T) {
 		{name: "a date against letters", sortKeys: []string{"ORDER#{order_date}", "ORDER#PENDING"}},
 		{name: "a date against an id", sortKeys: []string{"ORDER#{order_date}", "ORDER#{order_id}"}, collide: true, example: `SK="ORDER#0000-00-00"`},
 		{name: "an id never holds the delimiter", sortKeys: []string{"ORDER#{order_id}", "ORDER#{order_id}#ITEM#{n}"}},
-		{name: "an id declared to hold it", segments: map[string]Segment{"order_id": {Kind: KindID, Characters: p("A-Z0-9#")}},
+		{name: "an id declared to hold it", segments: map[string]model.Segment{"order_id": {Kind: model.KindID, Characters: p("A-Z0-9#")}},
 			sortKeys: []string{"ORDER#{order_id}", "ORDER#{invoice_id}#ITEM#{n}"}, collide: true, example: `SK="ORDER#0#ITEM#0"`},
 		{name: "a number against digits", sortKeys: []string{"V#{n}", "V#12"}, collide: true, example: `SK="V#12"`},
 		{name: "a number against a fraction", sortKeys: []string{"V#{n}", "V#1.5"}, collide: true},
 		{name: "an epoch against a short number", sortKeys: []string{"T#{ts}", "T#12"}},
 		{name: "an epoch against a number", sortKeys: []string{"T#{ts}", "T#{n}"}, collide: true, example: `SK="T#0000000000000"`},
-		{name: "a ULID alphabet against lower case", segments: map[string]Segment{"order_id": {Kind: KindID, Characters: p("0-9A-Z")}},
+		{name: "a ULID alphabet against lower case", segments: map[string]model.Segment{"order_id": {Kind: model.KindID, Characters: p("0-9A-Z")}},
 			sortKeys: []string{"ORDER#{order_id}", "ORDER#draft"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -152,7 +152,7 @@ func TestEntityCollisions(t *testing.T) {
 func TestEntityCollectionDemandSums(t *testing.T) {
 	t.Parallel()
 	in := &Input{Kind: "keydesign", PartitionKey: Key{Name: "PK", Type: "S"}, SortKey: &Key{Name: "SK", Type: "S"},
-		Segments: map[string]Segment{"day": {Kind: KindTime, Granularity: "day"}, "event_id": {Kind: KindID}, "user_id": {Kind: KindID}},
+		Segments: map[string]model.Segment{"day": {Kind: model.KindTime, Granularity: "day"}, "event_id": {Kind: model.KindID}, "user_id": {Kind: model.KindID}},
 		Entities: []Entity{
 			{Name: "click", Keys: map[string]string{"PK": "DAY#{day}", "SK": "CLICK#{event_id}"}, Traffic: EntityTraffic{WritesPerSecond: p(600.0)}},
 			{Name: "view", Keys: map[string]string{"PK": "DAY#{day}", "SK": "VIEW#{event_id}"}, Traffic: EntityTraffic{WritesPerSecond: p(700.0)}},
@@ -187,9 +187,9 @@ func TestEntityBadInput(t *testing.T) {
 		{"table traffic beside entities", func(in *Input) { in.Traffic.WritesPerSecond = p(1.0) }, "traffic", "entities.<name>.traffic"},
 		{"a malformed template", func(in *Input) { in.Entities[0].Keys["SK"] = "PROFILE{" }, "entities.customer.keys.SK", ""},
 		{"characters on an enum", func(in *Input) {
-			in.Segments["status"] = Segment{Kind: KindEnum, Values: []string{"a"}, Characters: p("a-z")}
+			in.Segments["status"] = model.Segment{Kind: model.KindEnum, Values: []string{"a"}, Characters: p("a-z")}
 		}, "segments.status.characters", "only to id segments"},
-		{"a backwards range", func(in *Input) { in.Segments["order_id"] = Segment{Kind: KindID, Characters: p("z-a")} }, "segments.order_id.characters", "backwards"},
+		{"a backwards range", func(in *Input) { in.Segments["order_id"] = model.Segment{Kind: model.KindID, Characters: p("z-a")} }, "segments.order_id.characters", "backwards"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -244,7 +244,7 @@ func patternOn(name string, entities []string, equals []string, sort *SortCondit
 func TestAccessPatternsOnEntities(t *testing.T) {
 	t.Parallel()
 	in := customerTable()
-	in.Segments["line"] = Segment{Kind: KindNumber}
+	in.Segments["line"] = model.Segment{Kind: model.KindNumber}
 	in.Entities = append(in.Entities, Entity{Name: "order_item",
 		Keys:    map[string]string{"PK": "CUSTOMER#{customer_id}", "SK": "ORDER#{order_date}#{order_id}#ITEM#{line}"},
 		Traffic: EntityTraffic{WritesPerSecond: p(900.0), ItemSizeBytes: p(int64(300)), MaxItemsPerPartitionKey: p(int64(40000))}})
@@ -312,7 +312,7 @@ func TestEntityEdgeCases(t *testing.T) {
 	t.Parallel()
 	base := func() *Input {
 		return &Input{Kind: "keydesign", PartitionKey: Key{Name: "PK", Type: "S"}, SortKey: &Key{Name: "SK", Type: "S"},
-			Segments: map[string]Segment{"id": {Kind: KindID}, "oid": {Kind: KindID}, "n": {Kind: KindNumber}},
+			Segments: map[string]model.Segment{"id": {Kind: model.KindID}, "oid": {Kind: model.KindID}, "n": {Kind: model.KindNumber}},
 			Entities: []Entity{
 				{Name: "line", Keys: map[string]string{"PK": "C#{id}", "SK": "ORDER#{oid}#LINE#{n}"}},
 				{Name: "order", Keys: map[string]string{"PK": "C#{id}", "SK": "ORDER#{oid}"}},
@@ -341,7 +341,7 @@ func TestEntityEdgeCases(t *testing.T) {
 	}
 	// A calculated shard count divides only the keys that carry {shard}: CONFIG takes all its writes.
 	in := &Input{Kind: "keydesign", PartitionKey: Key{Name: "PK", Type: "S"},
-		Segments: map[string]Segment{"id": {Kind: KindID}},
+		Segments: map[string]model.Segment{"id": {Kind: model.KindID}},
 		Sharding: Sharding{Strategy: StrategyCalculated, Source: "id", Count: p(int64(10))},
 		Entities: []Entity{
 			{Name: "config", Keys: map[string]string{"PK": "CONFIG"}, Traffic: EntityTraffic{WritesPerSecond: p(5000.0)}},
@@ -378,7 +378,7 @@ func BenchmarkEntityCollisionsSearched(b *testing.B) { benchmarkCollisions(b, "{
 func benchmarkCollisions(b *testing.B, sortKey string) {
 	b.Helper()
 	in := &Input{Kind: "keydesign", PartitionKey: Key{Name: "PK", Type: "S"}, SortKey: &Key{Name: "SK", Type: "S"},
-		Segments: map[string]Segment{"tenant": {Kind: KindID}, "day": {Kind: KindTime, Granularity: "day"}, "id": {Kind: KindID}}}
+		Segments: map[string]model.Segment{"tenant": {Kind: model.KindID}, "day": {Kind: model.KindTime, Granularity: "day"}, "id": {Kind: model.KindID}}}
 	for i := range 50 {
 		in.Entities = append(in.Entities, Entity{Name: fmt.Sprintf("entity_%02d", i),
 			Keys:    map[string]string{"PK": "TENANT#{tenant}", "SK": fmt.Sprintf(sortKey, i)},
@@ -398,7 +398,7 @@ func benchmarkCollisions(b *testing.B, sortKey string) {
 func TestEveryEntityTemplateIsTheDesign(t *testing.T) {
 	t.Parallel()
 	in := customerTable()
-	in.Segments["day"] = Segment{Kind: KindTime, Granularity: "day"}
+	in.Segments["day"] = model.Segment{Kind: model.KindTime, Granularity: "day"}
 	in.Entities = append(in.Entities, Entity{Name: "click", Keys: map[string]string{"PK": "day|{day}", "SK": "{order_id}"},
 		Traffic: EntityTraffic{WritesPerSecond: p(900.0)}})
 	in.Observed = []ObservedInput{{Path: model.Path{"observed"}, Observation: observed.Observation{

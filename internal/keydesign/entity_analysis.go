@@ -142,7 +142,7 @@ func (a *analyzer) templateValues(t *model.Template, shardCount int64) *int64 {
 		switch {
 		case seg.Cardinality != nil:
 			n = saturatingMul(n, *seg.Cardinality)
-		case seg.Kind == KindNumber && a.in.Segments[name].MaxLength != nil:
+		case seg.Kind == model.KindNumber && a.in.Segments[name].MaxLength != nil:
 			n = saturatingMul(n, saturatingPow10(seg.MaxLength))
 		default:
 			return nil
@@ -171,7 +171,7 @@ func templateSource(t *model.Template) *string {
 
 // templateFacts derives the facts of one key template; shardCount sizes the {shard} placeholder, and
 // declared says whether the template and its segments are known, so that its bounds are.
-func templateFacts(t *model.Template, src *string, segments map[string]ResolvedSegment, declared bool, shardCount int64) KeyFacts {
+func templateFacts(t *model.Template, src *string, segments map[string]model.ResolvedSegment, declared bool, shardCount int64) KeyFacts {
 	f := KeyFacts{Template: src, Placeholders: []string{}, Literals: []string{}, Segments: []SegmentRef{}}
 	if t == nil {
 		return f
@@ -199,7 +199,7 @@ func templateFacts(t *model.Template, src *string, segments map[string]ResolvedS
 		}
 		f.Segments = append(f.Segments, SegmentRef{Name: name, Kind: seg.Kind, Cardinality: seg.Cardinality,
 			MaxLength: seg.MaxLength, Monotonic: seg.Monotonic})
-		if seg.Kind == KindTime {
+		if seg.Kind == model.KindTime {
 			f.HasTimeBucket = true
 		}
 		maxBytes += seg.MaxLength * int64(strings.Count(t.Source, "{"+name+"}"))
@@ -237,7 +237,7 @@ func (a *analyzer) entityIndexWrites(index, projection string, nonKey []string, 
 		entry := projectedEntryBytes(projection, d.ItemSizeBytes, keyBytes, nonKey)
 		written := entry
 		if lsi {
-			written += IndexEntryOverheadBytes
+			written += model.IndexEntryOverheadBytes
 		}
 		txn := ptrValue(e.Traffic.TransactionalWrites)
 		units := WriteUnitsPerWrite(written, txn)
@@ -301,7 +301,7 @@ func (a *analyzer) entityGSIFacts(doc *Document, g *GSIDoc) {
 				switch {
 				case !ok:
 					known = false
-				case seg.Kind == KindTime:
+				case seg.Kind == model.KindTime:
 					timeBucket, bounded = true, false
 				case seg.Cardinality == nil:
 					bounded = false

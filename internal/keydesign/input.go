@@ -46,7 +46,7 @@ type Input struct {
 
 	PartitionKey Key
 	SortKey      *Key
-	Segments     map[string]Segment
+	Segments     map[string]model.Segment
 	Sharding     Sharding
 	Traffic      Traffic
 	// TargetUtilization is the share of a partition's throughput a shard may use; nil means 0.8.

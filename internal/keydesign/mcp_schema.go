@@ -38,7 +38,7 @@ type MCPDesign struct {
 	PartitionKey           Key
 	SortKey                *Key
 	GlobalSecondaryIndexes []GlobalSecondaryIndex
-	Segments               map[string]Segment
+	Segments               map[string]model.Segment
 	Entities               []Entity
 	AccessPatterns         []AccessPattern
 	// Skipped names the model's access patterns that are no access pattern of the design, with why.
@@ -143,7 +143,7 @@ func FromMCPSchema(raw []byte, table string) (*MCPDesign, error) {
 	if err != nil || len(sk) > 1 {
 		return nil, fmt.Errorf("table %q: table_config.sort_key must name one attribute", table)
 	}
-	d := &MCPDesign{PartitionKey: Key{Name: pk[0]}, Segments: map[string]Segment{}}
+	d := &MCPDesign{PartitionKey: Key{Name: pk[0]}, Segments: map[string]model.Segment{}}
 	if len(sk) == 1 {
 		d.SortKey = &Key{Name: sk[0]}
 	}
@@ -267,19 +267,19 @@ func FromMCPSchema(raw []byte, table string) (*MCPDesign, error) {
 }
 
 // mcpSegment is what a field of the model's type holds.
-func mcpSegment(fieldType string) Segment {
+func mcpSegment(fieldType string) model.Segment {
 	switch fieldType {
 	case "integer":
 		// A 64-bit integer: 19 digits and a sign.
-		return Segment{Kind: KindNumber, MaxLength: ptr(int64(20))}
+		return model.Segment{Kind: model.KindNumber, MaxLength: ptr(int64(20))}
 	case "decimal":
-		return Segment{Kind: KindNumber, MaxLength: ptr(MaxNumberDigits)}
+		return model.Segment{Kind: model.KindNumber, MaxLength: ptr(model.MaxNumberDigits)}
 	case "boolean":
-		return Segment{Kind: KindEnum, Values: []string{"true", "false"}}
+		return model.Segment{Kind: model.KindEnum, Values: []string{"true", "false"}}
 	case "uuid":
-		return Segment{Kind: KindID, MaxLength: ptr(int64(36)), Characters: ptr("0-9a-f-")}
+		return model.Segment{Kind: model.KindID, MaxLength: ptr(int64(36)), Characters: ptr("0-9a-f-")}
 	}
-	return Segment{Kind: KindID}
+	return model.Segment{Kind: model.KindID}
 }
 
 // entityName is the model's entity name (UserProfile) as a Terraform map key of the design: snake_case.

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // A schema.json in the MCP server's format: the textbook user table with a profile, addresses and orders
@@ -55,10 +57,10 @@ func TestFromMCPSchema(t *testing.T) {
 	if g := d.GlobalSecondaryIndexes[0]; g.PartitionKey[0].Type != "S" || g.SortKey[0].Type != "N" || g.ProjectionType != ProjectionAll {
 		t.Errorf("GSI %+v", g)
 	}
-	if s := d.Segments["user_id"]; s.Kind != KindID || *s.MaxLength != 36 || *s.Characters != "0-9a-f-" {
+	if s := d.Segments["user_id"]; s.Kind != model.KindID || *s.MaxLength != 36 || *s.Characters != "0-9a-f-" {
 		t.Errorf("user_id %+v", s)
 	}
-	if d.Segments["created"].Kind != KindNumber {
+	if d.Segments["created"].Kind != model.KindNumber {
 		t.Errorf("created %+v", d.Segments["created"])
 	}
 	if len(d.Entities) != 2 || d.Entities[0].Name != "user_order" || d.Entities[1].Name != "user_profile" {

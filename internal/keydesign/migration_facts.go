@@ -178,9 +178,9 @@ func (a *analyzer) layoutOverlap(doc *Document) *LayoutOverlap {
 	if a.in.SortKey != nil {
 		tableKeys = append(tableKeys, a.in.SortKey.Name)
 	}
-	var searcher search
-	build := func(an *analyzer, keys map[string]string, chars byteSet, width int) *automaton {
-		var parts [][]templateAtom
+	var searcher model.Search
+	build := func(an *analyzer, keys map[string]string, chars model.ByteSet, width int) *model.Automaton {
+		var parts [][]model.TemplateAtom
 		for _, k := range tableKeys {
 			t, err := model.ParseTemplate(keys[k])
 			if err != nil || keys[k] == "" {
@@ -188,9 +188,9 @@ func (a *analyzer) layoutOverlap(doc *Document) *LayoutOverlap {
 			}
 			parts = append(parts, an.atoms(t, chars, width))
 		}
-		return keyAutomaton(parts)
+		return model.KeyAutomaton(parts)
 	}
-	oldChars, newChars := anyByte.without(single(0)), anyByte.without(single(0))
+	oldChars, newChars := model.AnyByte.Without(model.Single(0)), model.AnyByte.Without(model.Single(0))
 	if oldM != nil {
 		oldChars, _ = oldM.idCharacters()
 	}
@@ -209,7 +209,7 @@ func (a *analyzer) layoutOverlap(doc *Document) *LayoutOverlap {
 		if oa == nil || na == nil {
 			continue
 		}
-		example, ok := searcher.common(oa, na)
+		example, ok := searcher.Common(oa, na)
 		if !ok {
 			continue
 		}
@@ -219,7 +219,7 @@ func (a *analyzer) layoutOverlap(doc *Document) *LayoutOverlap {
 			e.KeptShare = float64(min(or.Count, nr.Count)) / float64(lcm(or.Count, nr.Count))
 		}
 		if first == nil {
-			first = &LayoutOverlap{Example: exampleKey(example, tableKeys), KeptShare: e.KeptShare}
+			first = &LayoutOverlap{Example: model.ExampleKey(example, tableKeys), KeptShare: e.KeptShare}
 		}
 	}
 	return first
@@ -278,7 +278,7 @@ func (a *analyzer) itemWrites(doc *Document, entity string) itemWrite {
 	for _, l := range doc.Table.LSIs {
 		if share, ok := carries(l.Name); ok {
 			entry := projectedEntryBytes(l.ProjectionType, size, a.entryKeyBytes(doc, d, []IndexKeyDoc{l.SortKey}), l.NonKeyAttributes)
-			w.table += share * WriteUnitsPerWrite(entry+IndexEntryOverheadBytes, false)
+			w.table += share * WriteUnitsPerWrite(entry+model.IndexEntryOverheadBytes, false)
 		}
 	}
 	for _, g := range doc.Table.GSIs {
@@ -389,7 +389,7 @@ func (a *analyzer) backfill(doc *Document, md *MigrationDoc) {
 		}
 	}
 	if scanKnown {
-		b.ScannedItems, b.ScanReadUnits = ptr(scanned), ptr(ceilUnits(scanBytes/ReadUnitBytes)*0.5)
+		b.ScannedItems, b.ScanReadUnits = ptr(scanned), ptr(ceilUnits(scanBytes/model.ReadUnitBytes)*0.5)
 	}
 	if countsKnown {
 		b.Items, b.PutWriteUnits, b.DeleteWriteUnits = ptr(items), ptr(puts), ptr(deletes)
@@ -403,7 +403,7 @@ func (a *analyzer) backfill(doc *Document, md *MigrationDoc) {
 	if b.Rate > 0 && b.PutWriteUnits != nil {
 		b.Hours = ptr(*b.PutWriteUnits / b.Rate / secondsPerHour)
 		b.DeleteHours = ptr(*b.DeleteWriteUnits / b.Rate / secondsPerHour)
-		b.RateForMaxHours = ptr(*b.PutWriteUnits / (limits.BackfillMaxHours * secondsPerHour))
+		b.RateForMaxHours = ptr(*b.PutWriteUnits / (model.Limits.BackfillMaxHours * secondsPerHour))
 	}
 }
 
@@ -495,7 +495,7 @@ func (a *analyzer) backfillRate(doc *Document, md *MigrationDoc, gsiPerTable map
 	if spread := a.backfillSpread(md); spread > 0 {
 		perShard := ptrValue(c.PerShardWriteUnits)
 		limits = append(limits, limit{what: "partition",
-			headroom: spread * (PartitionWriteUnitsLimit*u - perShard), limit: PartitionWriteUnitsLimit,
+			headroom: spread * (model.PartitionWriteUnitsLimit*u - perShard), limit: model.PartitionWriteUnitsLimit,
 			demand: func(rate float64) float64 { return perShard + rate/spread }})
 	}
 	if w, name := tableLimit(doc, false); w > 0 {
@@ -649,9 +649,9 @@ func tableLimit(doc *Document, read bool) (float64, string) {
 	case capped != nil:
 		return float64(*capped), "on-demand maximum " + kind + " throughput"
 	case read:
-		return float64(OnDemandTableUnitsQuota), "on-demand table read quota"
+		return float64(model.OnDemandTableUnitsQuota), "on-demand table read quota"
 	}
-	return float64(OnDemandTableUnitsQuota), onDemandQuotaLimit
+	return float64(model.OnDemandTableUnitsQuota), onDemandQuotaLimit
 }
 
 // migrationSteps are the steps of a migration in order, with their state against the current phase.

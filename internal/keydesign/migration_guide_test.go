@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // guideDesign is the design of the guide "Migrating a key scheme" (templates/guides), in a phase.
@@ -12,7 +14,7 @@ func guideDesign(phase string) *Input {
 	return &Input{Kind: "keydesign",
 		PartitionKey:   Key{Name: "pk", Type: "S", Template: p("DAY#{day}#SHARD#{shard}")},
 		SortKey:        &Key{Name: "sk", Type: "S", Template: p("EVENT#{event_id}")},
-		Segments:       map[string]Segment{"day": {Kind: KindTime, Granularity: "day"}, "event_id": {Kind: KindID, MaxLength: p(int64(36))}},
+		Segments:       map[string]model.Segment{"day": {Kind: model.KindTime, Granularity: "day"}, "event_id": {Kind: model.KindID, MaxLength: p(int64(36))}},
 		Sharding:       Sharding{Strategy: StrategyCalculated, Source: "event_id", Count: p(int64(4)), SchemeVersion: p(int64(2))},
 		Traffic:        Traffic{WritesPerSecond: p(2500.0), ReadsPerSecond: p(400.0), ItemSizeBytes: p(int64(800)), ItemCount: p(int64(50_000_000))},
 		AccessPatterns: []AccessPattern{{Name: "events_of_day", Equals: []string{"day"}, ReadsPerSecond: p(20.0), Items: p(int64(100))}},

@@ -329,7 +329,7 @@ func (a *analyzer) measuredDemand(m *MeasuredFacts, o observed.Observation, desi
 			m.HotKey = ptr(o.TopKeys[0].Key)
 		}
 		m.HotKeyUnits = ptr(*hot)
-		m.HotKeyPartitionShare = ptr(*hot / PartitionReadUnitsLimit)
+		m.HotKeyPartitionShare = ptr(*hot / model.PartitionReadUnitsLimit)
 		logical := *hot * float64(max(shards, 1))
 		if w, r := o.Traffic.WritesPerSecond, o.Traffic.ReadsPerSecond; w != nil || r != nil {
 			logical = math.Min(logical, math.Max(*hot, observed.WriteUnitWeight*orZero(w)+orZero(r)))
@@ -387,7 +387,7 @@ func capacityLimits(at model.Path, billing string, read, write *int64, onDemand 
 			return &CapacityLimit{Units: float64(*odCap), Name: "on_demand_throughput.max_" + kind + "_request_units",
 				Path: attr("on_demand_throughput", "max_"+kind+"_request_units")}
 		case billing != billingProvisioned && table:
-			return &CapacityLimit{Units: float64(OnDemandTableUnitsQuota), Name: "the on-demand table quota", Path: attr()}
+			return &CapacityLimit{Units: float64(model.OnDemandTableUnitsQuota), Name: "the on-demand table quota", Path: attr()}
 		}
 		return nil
 	}

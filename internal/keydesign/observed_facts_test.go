@@ -17,7 +17,7 @@ func ordersDesign() *Input {
 		Kind: "sharded_table", TableName: "orders", BillingMode: "PAY_PER_REQUEST",
 		PartitionKey: Key{Name: "pk", Type: "S", Template: p("CUSTOMER#{customer_id}")},
 		SortKey:      &Key{Name: "sk", Type: "S", Template: p("ORDER#{order_id}")},
-		Segments:     map[string]Segment{"customer_id": {Kind: KindID}, "order_id": {Kind: KindID}},
+		Segments:     map[string]model.Segment{"customer_id": {Kind: model.KindID}, "order_id": {Kind: model.KindID}},
 		Traffic:      Traffic{WritesPerSecond: p(500.0), ReadsPerSecond: p(1000.0), ItemSizeBytes: p(int64(1024)), ReadConsistency: "strong"},
 		GlobalSecondaryIndexes: []GlobalSecondaryIndex{{Name: "by_status",
 			PartitionKey: []IndexKeyAttribute{{Name: "status", Type: "S", Cardinality: p(int64(3))}},
@@ -185,9 +185,9 @@ func TestObservedInputErrors(t *testing.T) {
 }
 
 func TestKeyMatcher(t *testing.T) {
-	segments := map[string]ResolvedSegment{}
-	for name, s := range map[string]Segment{"day": {Kind: KindTime, Granularity: "day"}, "status": {Kind: KindEnum, Values: []string{"new", "done"}},
-		"user_id": {Kind: KindID, MaxLength: p(int64(8))}, "n": {Kind: KindNumber}} {
+	segments := map[string]model.ResolvedSegment{}
+	for name, s := range map[string]model.Segment{"day": {Kind: model.KindTime, Granularity: "day"}, "status": {Kind: model.KindEnum, Values: []string{"new", "done"}},
+		"user_id": {Kind: model.KindID, MaxLength: p(int64(8))}, "n": {Kind: model.KindNumber}} {
 		r, errs := s.Resolve(name)
 		if len(errs) > 0 {
 			t.Fatal(errs)

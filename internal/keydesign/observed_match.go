@@ -18,7 +18,7 @@ import (
 type keyMatcher struct {
 	strict, loose *regexp.Regexp
 	names         []string // placeholder of each capture group
-	segments      map[string]ResolvedSegment
+	segments      map[string]model.ResolvedSegment
 	shardCount    int64
 	shardWidth    int
 	source        string // segment hashed by calculated sharding; "" otherwise
@@ -57,7 +57,7 @@ var (
 
 // newKeyMatcher builds the matcher of a parsed template; nil when a placeholder has no segment (DK104
 // reports that) or the template does not compile.
-func newKeyMatcher(t *model.Template, segments map[string]ResolvedSegment, shardCount int64, strategy, source string) *keyMatcher {
+func newKeyMatcher(t *model.Template, segments map[string]model.ResolvedSegment, shardCount int64, strategy, source string) *keyMatcher {
 	m := &keyMatcher{segments: segments, shardCount: shardCount, shardWidth: model.ShardWidth(shardCount)}
 	if strategy == StrategyCalculated && t.HasPlaceholder(source) {
 		m.source = source
@@ -95,19 +95,19 @@ func newKeyMatcher(t *model.Template, segments map[string]ResolvedSegment, shard
 	return m
 }
 
-func segmentPattern(s ResolvedSegment) string {
+func segmentPattern(s model.ResolvedSegment) string {
 	switch s.Kind {
-	case KindEnum:
+	case model.KindEnum:
 		alts := make([]string, 0, len(s.Values))
 		for _, v := range s.Values {
 			alts = append(alts, regexp.QuoteMeta(v))
 		}
 		return strings.Join(alts, "|")
-	case KindTime:
+	case model.KindTime:
 		if l, ok := timeLayouts[s.Granularity]; ok {
 			return l
 		}
-	case KindNumber:
+	case model.KindNumber:
 		return numberPattern
 	}
 	return `.+?`
@@ -174,7 +174,7 @@ func (m *keyMatcher) checkShard(v string) string {
 	return ""
 }
 
-func checkSegmentValue(s ResolvedSegment, v string) string {
+func checkSegmentValue(s model.ResolvedSegment, v string) string {
 	switch {
 	case v == "":
 		return fmt.Sprintf("{%s} is empty", s.Name)
@@ -184,18 +184,18 @@ func checkSegmentValue(s ResolvedSegment, v string) string {
 		return fmt.Sprintf("{%s} is not valid UTF-8", s.Name)
 	}
 	switch s.Kind {
-	case KindEnum:
+	case model.KindEnum:
 		for _, allowed := range s.Values {
 			if v == allowed {
 				return ""
 			}
 		}
 		return fmt.Sprintf("{%s} = %q is not one of its values (%s)", s.Name, v, strings.Join(s.Values, ", "))
-	case KindTime:
+	case model.KindTime:
 		if re, ok := wholeTimeLayouts[s.Granularity]; ok && !re.MatchString(v) {
 			return fmt.Sprintf("{%s} = %q is not a %s bucket like %s", s.Name, v, s.Granularity, timeExamples[s.Granularity])
 		}
-	case KindNumber:
+	case model.KindNumber:
 		if !wholeNumber.MatchString(v) {
 			return fmt.Sprintf("{%s} = %q is not a number", s.Name, v)
 		}

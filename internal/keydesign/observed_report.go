@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/observed"
 )
 
@@ -30,7 +32,7 @@ func writeMeasured(b *strings.Builder, doc *Document) {
 		basis := "the design's hot-key share"
 		if m.HotKeySource == MeasuredShareMeasured {
 			basis = fmt.Sprintf("the busiest key's %s units/s, %s of a partition's %s", formatUnits(*m.HotKeyUnits), percent(*m.HotKeyPartitionShare),
-				thousands(PartitionReadUnitsLimit))
+				thousands(model.PartitionReadUnitsLimit))
 			if m.ShardCount > 1 {
 				basis += fmt.Sprintf("; about %s units/s over its %d shards", formatUnits(*m.LogicalKeyUnits), m.ShardCount)
 			}

@@ -42,9 +42,9 @@ var ReplicaConsistencies = []string{ConsistencyEventual, ConsistencyStrong}
 // MRSC limits from the data file: the Regions an MRSC global table spans (replicas and witness), and the
 // Region sets it cannot leave (V2globaltables_HowItWorks.html, "Consistency modes").
 var (
-	MRSCRegions    = limits.MRSCRegions
-	MRSCRegionSets = limits.MRSCRegionSets
-	MRSCDocs       = limits.MRSCDocs
+	MRSCRegions    = model.Limits.MRSCRegions
+	MRSCRegionSets = model.Limits.MRSCRegionSets
+	MRSCDocs       = model.Limits.MRSCDocs
 )
 
 // writeShareTolerance is how far the write shares may sum from 1 (float noise: 1/3 + 1/3 + 1/3).

@@ -21,9 +21,9 @@ func globalEvents(regions ...string) *Input {
 		Kind: "keydesign", TableName: "events", BillingMode: "PAY_PER_REQUEST",
 		PartitionKey: Key{Name: "pk", Type: "S", Template: p("DAY#{day}#{shard}")},
 		SortKey:      &Key{Name: "sk", Type: "S", Template: p("EVENT#{event_id}")},
-		Segments: map[string]Segment{
-			"day":      {Kind: KindTime, Granularity: "day"},
-			"event_id": {Kind: KindID, MaxLength: p(int64(26))},
+		Segments: map[string]model.Segment{
+			"day":      {Kind: model.KindTime, Granularity: "day"},
+			"event_id": {Kind: model.KindID, MaxLength: p(int64(26))},
 		},
 		Sharding: Sharding{Strategy: StrategyCalculated, Source: "event_id"},
 		Traffic:  Traffic{ItemSizeBytes: p(int64(1000)), ReadsPerSecond: p(100.0)},
@@ -304,7 +304,7 @@ func TestMultiRegionGuideFigures(t *testing.T) {
 // 630 deletes over 6,300 writes add a tenth to the busiest collection's 1,300 WCU.
 func TestReplicasTTLDeletesWithEntities(t *testing.T) {
 	in := &Input{Kind: "keydesign", PartitionKey: Key{Name: "PK", Type: "S"}, SortKey: &Key{Name: "SK", Type: "S"},
-		Segments: map[string]Segment{"day": {Kind: KindTime, Granularity: "day"}, "event_id": {Kind: KindID}, "user_id": {Kind: KindID}},
+		Segments: map[string]model.Segment{"day": {Kind: model.KindTime, Granularity: "day"}, "event_id": {Kind: model.KindID}, "user_id": {Kind: model.KindID}},
 		Entities: []Entity{
 			{Name: "click", Keys: map[string]string{"PK": "DAY#{day}", "SK": "CLICK#{event_id}"}, Traffic: EntityTraffic{WritesPerSecond: p(600.0)}},
 			{Name: "view", Keys: map[string]string{"PK": "DAY#{day}", "SK": "VIEW#{event_id}"}, Traffic: EntityTraffic{WritesPerSecond: p(700.0)}},

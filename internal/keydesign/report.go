@@ -103,24 +103,24 @@ func Report(doc *Document, findings []ReportFinding) string {
 
 	if c.HotKeyWriteUnits != nil || c.HotKeyReadUnits != nil {
 		fmt.Fprintf(&b, "\nBusiest key against one partition (| = limit: %s WCU, %s RCU)\n",
-			thousands(PartitionWriteUnitsLimit), thousands(PartitionReadUnitsLimit))
+			thousands(model.PartitionWriteUnitsLimit), thousands(model.PartitionReadUnitsLimit))
 		if c.HotKeyWriteUnits != nil {
-			writeBar(&b, "write, whole key", *c.HotKeyWriteUnits, PartitionWriteUnitsLimit, "WCU")
+			writeBar(&b, "write, whole key", *c.HotKeyWriteUnits, model.PartitionWriteUnitsLimit, "WCU")
 			if d.ShardCount > 1 {
-				writeBar(&b, "write, per shard", *c.PerShardWriteUnits, PartitionWriteUnitsLimit, "WCU")
+				writeBar(&b, "write, per shard", *c.PerShardWriteUnits, model.PartitionWriteUnitsLimit, "WCU")
 			}
 		}
 		if c.HotKeyReadUnits != nil {
-			writeBar(&b, "read, whole key", *c.HotKeyReadUnits, PartitionReadUnitsLimit, "RCU")
+			writeBar(&b, "read, whole key", *c.HotKeyReadUnits, model.PartitionReadUnitsLimit, "RCU")
 			if d.ShardCount > 1 {
-				writeBar(&b, "read, per shard", *c.PerShardReadUnits, PartitionReadUnitsLimit, "RCU")
+				writeBar(&b, "read, per shard", *c.PerShardReadUnits, model.PartitionReadUnitsLimit, "RCU")
 			}
 		}
 	}
 
 	if doc.Derived.Collection.Bytes != nil && len(doc.Table.LSIs) > 0 {
 		fmt.Fprintf(&b, "\nItem collection with %d LSI(s): ~%s per partition-key value (limit %s)\n",
-			len(doc.Table.LSIs), bytesLabel(*doc.Derived.Collection.Bytes), bytesLabel(float64(ItemCollectionLimitBytes)))
+			len(doc.Table.LSIs), bytesLabel(*doc.Derived.Collection.Bytes), bytesLabel(float64(model.ItemCollectionLimitBytes)))
 	}
 
 	writeMeasured(&b, doc)
@@ -184,8 +184,8 @@ func writeBar(b *strings.Builder, label string, demand, limit float64, unit stri
 	fmt.Fprintf(b, "  %-17s %s%s %s %s (%s of a partition)\n", label, bar.String(), over, thousands(demand), unit, percent(demand/limit))
 }
 
-func segmentLabel(s ResolvedSegment) string {
-	if s.Kind == KindTime {
+func segmentLabel(s model.ResolvedSegment) string {
+	if s.Kind == model.KindTime {
 		return "time bucket per " + s.Granularity
 	}
 	return string(s.Kind)
@@ -227,7 +227,7 @@ func thousands(f float64) string { return textfmt.Thousands(f) }
 
 func bytesLabel(n float64) string {
 	const mb = 1 << 20
-	gb := float64(limits.BytesPerGB)
+	gb := float64(model.Limits.BytesPerGB)
 	switch {
 	case n >= gb:
 		return strconv.FormatFloat(n/gb, 'f', 2, 64) + " GB"

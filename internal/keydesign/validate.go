@@ -26,7 +26,7 @@ const (
 )
 
 // MaxSegmentLength bounds a segment's max_length: no attribute value exceeds the item size limit.
-var MaxSegmentLength = MaxItemSizeBytes
+var MaxSegmentLength = model.MaxItemSizeBytes
 
 // validateBounds rejects numbers beyond the upper bounds above.
 func (a *analyzer) validateBounds() {

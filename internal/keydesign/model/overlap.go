@@ -1,4 +1,4 @@
-package keydesign
+package model
 
 import (
 	"fmt"
@@ -25,23 +25,27 @@ import (
 // Lengths are not bounded (an id of 200 characters is as possible as one of 2): a collision the check
 // reports may need a longer value than max_length allows, never the other way round.
 
-// byteSet is a set of bytes.
-type byteSet [4]uint64
+// ByteSet is a set of bytes.
+type ByteSet [4]uint64
 
-func (s *byteSet) add(b byte)     { s[b>>6] |= 1 << (b & 63) }
-func (s byteSet) has(b byte) bool { return s[b>>6]&(1<<(b&63)) != 0 }
-func (s byteSet) and(o byteSet) byteSet {
-	return byteSet{s[0] & o[0], s[1] & o[1], s[2] & o[2], s[3] & o[3]}
+func (s *ByteSet) Add(b byte) { s[b>>6] |= 1 << (b & 63) }
+
+func (s ByteSet) Has(b byte) bool { return s[b>>6]&(1<<(b&63)) != 0 }
+
+func (s ByteSet) and(o ByteSet) ByteSet {
+	return ByteSet{s[0] & o[0], s[1] & o[1], s[2] & o[2], s[3] & o[3]}
 }
-func (s byteSet) empty() bool { return s[0]|s[1]|s[2]|s[3] == 0 }
-func (s byteSet) without(o byteSet) byteSet {
-	return byteSet{s[0] &^ o[0], s[1] &^ o[1], s[2] &^ o[2], s[3] &^ o[3]}
+
+func (s ByteSet) empty() bool { return s[0]|s[1]|s[2]|s[3] == 0 }
+
+func (s ByteSet) Without(o ByteSet) ByteSet {
+	return ByteSet{s[0] &^ o[0], s[1] &^ o[1], s[2] &^ o[2], s[3] &^ o[3]}
 }
 
 // pick is a byte of the set for an example: a digit or letter when there is one, so that examples read.
-func (s byteSet) pick() byte {
+func (s ByteSet) pick() byte {
 	for _, b := range []byte("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-") {
-		if s.has(b) {
+		if s.Has(b) {
 			return b
 		}
 	}
@@ -53,160 +57,160 @@ func (s byteSet) pick() byte {
 	return 0
 }
 
-func byteRange(lo, hi byte) byteSet {
-	var s byteSet
+func byteRange(lo, hi byte) ByteSet {
+	var s ByteSet
 	for b := int(lo); b <= int(hi); b++ {
-		s.add(byte(b))
+		s.Add(byte(b))
 	}
 	return s
 }
 
-func single(b byte) byteSet {
-	var s byteSet
-	s.add(b)
+func Single(b byte) ByteSet {
+	var s ByteSet
+	s.Add(b)
 	return s
 }
 
 var (
 	digitBytes = byteRange('0', '9')
-	anyByte    = byteSet{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+	AnyByte    = ByteSet{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
 )
 
-// automaton is a nondeterministic finite automaton over bytes: state 0 is the start, accept the final state.
-type automaton struct {
+// Automaton is a nondeterministic finite automaton over bytes: state 0 is the start, accept the final state.
+type Automaton struct {
 	edges  [][]edge
 	empty  [][]int // ε-moves
 	accept int
 }
 
 type edge struct {
-	set byteSet
+	set ByteSet
 	to  int
 }
 
-func (m *automaton) state() int {
+func (m *Automaton) state() int {
 	m.edges = append(m.edges, nil)
 	m.empty = append(m.empty, nil)
 	return len(m.edges) - 1
 }
 
-func (m *automaton) on(from int, set byteSet, to int) {
+func (m *Automaton) on(from int, set ByteSet, to int) {
 	m.edges[from] = append(m.edges[from], edge{set: set, to: to})
 }
 
-func (m *automaton) epsilon(from, to int) { m.empty[from] = append(m.empty[from], to) }
+func (m *Automaton) epsilon(from, to int) { m.empty[from] = append(m.empty[from], to) }
 
-// literal appends the bytes of text after state from and returns the last state.
-func (m *automaton) literal(from int, text string) int {
+// Literal appends the bytes of text after state from and returns the last state.
+func (m *Automaton) literal(from int, text string) int {
 	for i := range len(text) {
 		next := m.state()
-		m.on(from, single(text[i]), next)
+		m.on(from, Single(text[i]), next)
 		from = next
 	}
 	return from
 }
 
 // oneOrMore appends one or more bytes of set.
-func (m *automaton) oneOrMore(from int, set byteSet) int {
+func (m *Automaton) oneOrMore(from int, set ByteSet) int {
 	next := m.state()
 	m.on(from, set, next)
 	m.on(next, set, next)
 	return next
 }
 
-// valueShape is what a placeholder can render, for the automaton.
-type valueShape struct {
-	values []string // enum
-	layout string   // time: '0'-'9' are digits, the rest literal
-	number bool
-	digits int     // {shard}: fixed width
-	chars  byteSet // id
-	// anything is any text, the empty one included: what follows a selected prefix.
-	anything bool
+// ValueShape is what a placeholder can render, for the automaton.
+type ValueShape struct {
+	Values []string // enum
+	Layout string   // time: '0'-'9' are digits, the rest literal
+	Number bool
+	Digits int     // {shard}: fixed width
+	Chars  ByteSet // id
+	// Anything is any text, the empty one included: what follows a selected prefix.
+	Anything bool
 }
 
 // append appends the shape after state from and returns its end state.
-func (v valueShape) append(m *automaton, from int) int {
+func (v ValueShape) append(m *Automaton, from int) int {
 	switch {
-	case v.values != nil:
+	case v.Values != nil:
 		end := m.state()
-		for _, value := range v.values {
+		for _, value := range v.Values {
 			m.epsilon(m.literal(from, value), end)
 		}
 		return end
-	case v.layout != "":
-		for i := range len(v.layout) {
+	case v.Layout != "":
+		for i := range len(v.Layout) {
 			next := m.state()
-			set := single(v.layout[i])
-			if c := v.layout[i]; c >= '0' && c <= '9' {
+			set := Single(v.Layout[i])
+			if c := v.Layout[i]; c >= '0' && c <= '9' {
 				set = digitBytes
 			}
 			m.on(from, set, next)
 			from = next
 		}
 		return from
-	case v.number:
+	case v.Number:
 		sign := m.state()
-		m.on(from, single('-'), sign)
+		m.on(from, Single('-'), sign)
 		m.epsilon(from, sign)
 		whole := m.oneOrMore(sign, digitBytes)
 		end := m.state()
 		m.epsilon(whole, end)
 		m.epsilon(m.oneOrMore(m.literal(whole, "."), digitBytes), end)
 		return end
-	case v.anything:
+	case v.Anything:
 		rest := m.state()
 		m.epsilon(from, rest)
-		m.on(rest, anyByte.without(single(0)), rest)
+		m.on(rest, AnyByte.Without(Single(0)), rest)
 		return rest
-	case v.digits > 0:
-		for range v.digits {
+	case v.Digits > 0:
+		for range v.Digits {
 			next := m.state()
 			m.on(from, digitBytes, next)
 			from = next
 		}
 		return from
 	}
-	return m.oneOrMore(from, v.chars)
+	return m.oneOrMore(from, v.Chars)
 }
 
-// keyAutomaton is the automaton of a whole item key: the templates of each key attribute in order, joined
+// KeyAutomaton is the automaton of a whole item key: the templates of each key attribute in order, joined
 // by a byte no template or segment holds (0), so that two keys match only attribute by attribute.
-func keyAutomaton(parts [][]templateAtom) *automaton {
-	m := &automaton{}
+func KeyAutomaton(parts [][]TemplateAtom) *Automaton {
+	m := &Automaton{}
 	at := m.state()
 	for i, atoms := range parts {
 		if i > 0 {
 			at = m.literal(at, "\x00")
 		}
 		for _, atom := range atoms {
-			if atom.shape == nil {
-				at = m.literal(at, atom.literal)
+			if atom.Shape == nil {
+				at = m.literal(at, atom.Literal)
 				continue
 			}
-			at = atom.shape.append(m, at)
+			at = atom.Shape.append(m, at)
 		}
 	}
 	m.accept = at
 	return m
 }
 
-// templateAtom is a literal run or a placeholder's shape.
-type templateAtom struct {
-	literal string
-	shape   *valueShape
+// TemplateAtom is a literal run or a placeholder's shape.
+type TemplateAtom struct {
+	Literal string
+	Shape   *ValueShape
 }
 
-// commonValue is a value both automata accept, and whether there is one: a breadth-first search of their
+// CommonValue is a value both automata accept, and whether there is one: a breadth-first search of their
 // product, so the example is a shortest one.
-func commonValue(a, b *automaton) (string, bool) {
-	var s search
-	return s.common(a, b)
+func CommonValue(a, b *Automaton) (string, bool) {
+	var s Search
+	return s.Common(a, b)
 }
 
-// search holds the breadth-first search's buffers, reused from pair to pair: most of a pairwise check's time
+// Search holds the breadth-first search's buffers, reused from pair to pair: most of a pairwise check's time
 // was their allocation.
-type search struct {
+type Search struct {
 	// parent[s] is the pair the search reached s from, +1 (0: not reached); via[s] the byte it read, or -1
 	// for an ε-move. reached lists the pairs in the order reached: the search's queue, and what to clear.
 	parent  []int32
@@ -214,7 +218,7 @@ type search struct {
 	reached []int
 }
 
-func (s *search) common(a, b *automaton) (string, bool) {
+func (s *Search) Common(a, b *Automaton) (string, bool) {
 	nb := len(b.edges)
 	if n := len(a.edges) * nb; cap(s.parent) < n {
 		s.parent, s.via = make([]int32, n), make([]int16, n)
@@ -268,21 +272,21 @@ func (s *search) common(a, b *automaton) (string, bool) {
 	return "", false
 }
 
-// rangeAutomaton is every value a one-sided sort condition can return around the literal prefix of the range
+// RangeAutomaton is every value a one-sided sort condition can return around the literal prefix of the range
 // it starts in: the values starting with the prefix, and those that sort above it (above) or below it.
-func rangeAutomaton(prefix string, above bool) *automaton {
-	m := &automaton{}
+func RangeAutomaton(prefix string, above bool) *Automaton {
+	m := &Automaton{}
 	start := m.state()
 	rest := m.state()
 	end := m.state()
-	m.on(rest, anyByte.without(single(0)), rest)
+	m.on(rest, AnyByte.Without(Single(0)), rest)
 	m.epsilon(rest, end)
 	at := start
 	for i := range len(prefix) {
-		var side byteSet
+		var side ByteSet
 		for b := range 256 {
 			if c := byte(b); c != 0 && (above && c > prefix[i] || !above && c < prefix[i]) {
-				side.add(c)
+				side.Add(c)
 			}
 		}
 		if !side.empty() {
@@ -292,7 +296,7 @@ func rangeAutomaton(prefix string, above bool) *automaton {
 			m.epsilon(at, end) // a shorter value sorts below: a proper prefix of the prefix, exactly
 		}
 		next := m.state()
-		m.on(at, single(prefix[i]), next)
+		m.on(at, Single(prefix[i]), next)
 		at = next
 	}
 	m.epsilon(at, rest)
@@ -300,9 +304,9 @@ func rangeAutomaton(prefix string, above bool) *automaton {
 	return m
 }
 
-// disjointPrefixes reports whether two keys' attribute values can be told apart by their leading literal
+// DisjointPrefixes reports whether two keys' attribute values can be told apart by their leading literal
 // text alone (ORDER# and INVOICE#), which settles most pairs of a single table without the search.
-func disjointPrefixes(a, b []string) bool {
+func DisjointPrefixes(a, b []string) bool {
 	for i := range min(len(a), len(b)) {
 		n := min(len(a[i]), len(b[i]))
 		if a[i][:n] != b[i][:n] {
@@ -312,22 +316,22 @@ func disjointPrefixes(a, b []string) bool {
 	return false
 }
 
-// literalPrefix is the literal text a template's value starts with.
-func literalPrefix(atoms []templateAtom) string {
+// LiteralPrefix is the literal text a template's value starts with.
+func LiteralPrefix(atoms []TemplateAtom) string {
 	var b strings.Builder
 	for _, atom := range atoms {
-		if atom.shape != nil {
+		if atom.Shape != nil {
 			break
 		}
-		b.WriteString(atom.literal)
+		b.WriteString(atom.Literal)
 	}
 	return b.String()
 }
 
-// parseCharacters reads a segment's characters: letters, digits and punctuation listed one by one, with
+// ParseCharacters reads a segment's characters: letters, digits and punctuation listed one by one, with
 // a-z style ranges; a "-" first or last is itself.
-func parseCharacters(spec string) (byteSet, error) {
-	var s byteSet
+func ParseCharacters(spec string) (ByteSet, error) {
+	var s ByteSet
 	if spec == "" {
 		return s, fmt.Errorf("is empty: list the characters an id may hold, e.g. 0-9A-Za-z")
 	}
@@ -348,15 +352,15 @@ func parseCharacters(spec string) (byteSet, error) {
 			i += 2
 			continue
 		}
-		s.add(c)
+		s.Add(c)
 	}
 	return s, nil
 }
 
-func orSets(a, b byteSet) byteSet { return byteSet{a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3]} }
+func orSets(a, b ByteSet) ByteSet { return ByteSet{a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3]} }
 
-// exampleKey writes a common value as the attribute values it joins: PK=CUSTOMER#0, SK=ORDER#0.
-func exampleKey(value string, attributes []string) string {
+// ExampleKey writes a common value as the attribute values it joins: PK=CUSTOMER#0, SK=ORDER#0.
+func ExampleKey(value string, attributes []string) string {
 	parts := strings.Split(value, "\x00")
 	out := make([]string, 0, len(parts))
 	for i, p := range parts {

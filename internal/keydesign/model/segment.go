@@ -1,10 +1,8 @@
-package keydesign
+package model
 
 import (
 	"fmt"
 	"strings"
-
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // SegmentKind says what a placeholder holds.
@@ -75,11 +73,11 @@ type ResolvedSegment struct {
 // enum cardinality = number of values and max_length = longest value; time max_length from its
 // granularity; number max_length 40. A time segment is monotonic unless monotonic = false.
 // Errors are returned with the attribute (relative to the segment) they concern.
-func (s Segment) Resolve(name string) (ResolvedSegment, []*model.FieldError) {
+func (s Segment) Resolve(name string) (ResolvedSegment, []*FieldError) {
 	r := ResolvedSegment{Name: name, Kind: s.Kind, Cardinality: s.Cardinality}
-	var errs []*model.FieldError
+	var errs []*FieldError
 	fail := func(attr, format string, args ...any) {
-		errs = append(errs, &model.FieldError{Path: model.Path{"segments", name, attr}, Message: fmt.Sprintf(format, args...)})
+		errs = append(errs, &FieldError{Path: Path{"segments", name, attr}, Message: fmt.Sprintf(format, args...)})
 	}
 	if s.Kind != KindTime && s.Granularity != "" {
 		fail("granularity", "granularity applies only to time segments; remove it or set kind = \"time\"")
@@ -90,7 +88,7 @@ func (s Segment) Resolve(name string) (ResolvedSegment, []*model.FieldError) {
 	if s.Characters != nil {
 		if s.Kind != KindID {
 			fail("characters", "characters apply only to id segments; remove them or set kind = \"id\"")
-		} else if _, err := parseCharacters(*s.Characters); err != nil {
+		} else if _, err := ParseCharacters(*s.Characters); err != nil {
 			fail("characters", "characters %v", err)
 		} else {
 			r.Characters = *s.Characters
