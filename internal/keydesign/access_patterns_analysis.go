@@ -71,14 +71,14 @@ type patternMatch struct {
 }
 
 // patternKeys lists the table key, the LSIs and the GSIs (sorted by name) as keys that may serve patterns.
-func (a *analyzer) patternKeys(doc *Document, pk, sk *model.Template) []*patternKey {
+func (a *analyzer) patternKeys(doc *model.Document, pk, sk *model.Template) []*patternKey {
 	t := doc.Table
 	keyAttrs := []string{t.PartitionKey.Name}
 	if t.SortKey != nil {
 		keyAttrs = append(keyAttrs, t.SortKey.Name)
 	}
-	table := &patternKey{name: TableKeyIndex, kind: IndexKindTable, projection: ProjectionAll, keyAttributes: keyAttrs,
-		sharded: pk != nil && pk.HasPlaceholder(model.ShardPlaceholder) && doc.Sharding.Strategy != StrategyNone}
+	table := &patternKey{name: TableKeyIndex, kind: IndexKindTable, projection: model.ProjectionAll, keyAttributes: keyAttrs,
+		sharded: pk != nil && pk.HasPlaceholder(model.ShardPlaceholder) && doc.Sharding.Strategy != model.StrategyNone}
 	if pk != nil {
 		values, bounded := int64(1), true
 		for _, name := range pk.Placeholders() {
@@ -155,9 +155,9 @@ func (k knownSet) has(p keyPart) bool { return k[p.name] || k[p.attribute] }
 // matchAccessPatterns matches every pattern with the keys and fills the facts that do not depend on the
 // shard count. Patterns with unknown values, or all of them when the design they are matched against is
 // unknown, are left out and the derived facts they feed are marked unknown.
-func (a *analyzer) matchAccessPatterns(doc *Document, pk, sk *model.Template) {
+func (a *analyzer) matchAccessPatterns(doc *model.Document, pk, sk *model.Template) {
 	d := &doc.Derived
-	d.AccessPatterns = []PatternFacts{}
+	d.AccessPatterns = []model.PatternFacts{}
 	doc.AccessPatterns = a.accessPatternDocs(doc.Traffic)
 	if len(a.in.AccessPatterns) == 0 && !a.isUnknown("access_patterns") {
 		return
@@ -187,10 +187,10 @@ func (a *analyzer) matchAccessPatterns(doc *Document, pk, sk *model.Template) {
 	}
 }
 
-func (a *analyzer) matchPattern(doc *Document, ap AccessPatternDoc, keys []*patternKey) PatternFacts {
-	f := PatternFacts{Name: ap.Name, Path: patternPath(ap.Name), Consistency: ap.Consistency, Unserved: []UnservedKey{}, EntityOverlaps: []EntityOverlap{},
+func (a *analyzer) matchPattern(doc *model.Document, ap model.AccessPatternDoc, keys []*patternKey) model.PatternFacts {
+	f := model.PatternFacts{Name: ap.Name, Path: patternPath(ap.Name), Consistency: ap.Consistency, Unserved: []model.UnservedKey{}, EntityOverlaps: []model.EntityOverlap{},
 		Filtered: []string{}, MissingAttributes: []string{}, ItemsPerQuery: ap.Items, ItemSizeBytes: ap.ItemSizeBytes,
-		SuggestedIndex: SuggestedIndex{PartitionKey: orEmpty(ap.Equals), SortKey: []string{}}}
+		SuggestedIndex: model.SuggestedIndex{PartitionKey: orEmpty(ap.Equals), SortKey: []string{}}}
 	if ap.Sort != nil {
 		f.SuggestedIndex.SortKey = []string{ap.Sort.On}
 	}
@@ -217,12 +217,12 @@ func (a *analyzer) matchPattern(doc *Document, ap AccessPatternDoc, keys []*patt
 	}
 	// Unserved keys are listed table first, then LSIs, then GSIs (the keys' order), before ranking.
 	for _, m := range matches {
-		f.Unserved = append(f.Unserved, UnservedKey{Index: m.key.name, Missing: m.missing})
+		f.Unserved = append(f.Unserved, model.UnservedKey{Index: m.key.name, Missing: m.missing})
 	}
 	slices.SortStableFunc(matches, compareMatches)
 	best := matches[0]
 	if len(best.missing) == 0 {
-		f.Unserved = []UnservedKey{}
+		f.Unserved = []model.UnservedKey{}
 	}
 	k := best.key
 	f.Index, f.IndexKind, f.Serves = k.name, k.kind, len(best.missing) == 0
@@ -312,7 +312,7 @@ func boolRank(b bool) int {
 }
 
 // matchKey considers one key for one pattern.
-func (a *analyzer) matchKey(doc *Document, ap AccessPatternDoc, known knownSet, k *patternKey) patternMatch {
+func (a *analyzer) matchKey(doc *model.Document, ap model.AccessPatternDoc, known knownSet, k *patternKey) patternMatch {
 	m := patternMatch{key: k, sortOK: true}
 	used := map[string]bool{}
 	for _, p := range k.partition {
@@ -330,11 +330,11 @@ func (a *analyzer) matchKey(doc *Document, ap AccessPatternDoc, known knownSet, 
 	}
 	if k.sharded {
 		source := keyPart{name: doc.Sharding.Source, attribute: doc.Table.PartitionKey.Name}
-		m.fanout = doc.Sharding.Strategy == StrategyRandom && !known[doc.Table.PartitionKey.Name] ||
-			doc.Sharding.Strategy == StrategyCalculated && (doc.Sharding.Source == "" || !known.has(source))
+		m.fanout = doc.Sharding.Strategy == model.StrategyRandom && !known[doc.Table.PartitionKey.Name] ||
+			doc.Sharding.Strategy == model.StrategyCalculated && (doc.Sharding.Source == "" || !known.has(source))
 	}
-	m.strongOnGSI = k.kind == IndexKindGSI && ap.Consistency != string(ReadEventual)
-	if ap.Attributes != nil && k.projection != ProjectionAll {
+	m.strongOnGSI = k.kind == IndexKindGSI && ap.Consistency != string(model.ReadEventual)
+	if ap.Attributes != nil && k.projection != model.ProjectionAll {
 		available := map[string]bool{}
 		for _, name := range slices.Concat(k.keyAttributes, k.projected) {
 			available[name] = true
@@ -355,18 +355,18 @@ func (a *analyzer) matchKey(doc *Document, ap AccessPatternDoc, known knownSet, 
 		}
 	}
 	factor := consistencyFactor(ap.Consistency)
-	m.unitsPerQuery = ceilUnits(float64(ap.Items*ap.ItemSizeBytes)/model.ReadUnitBytes) * factor
+	m.unitsPerQuery = model.CeilUnits(float64(ap.Items*ap.ItemSizeBytes)/model.ReadUnitBytes) * factor
 	return m
 }
 
 // tableSegment reports whether a segment is a placeholder of the table's partition or sort key template.
-func (a *analyzer) tableSegment(doc *Document, name string) bool {
-	for _, f := range []*KeyFacts{&doc.Derived.PartitionKey, doc.Derived.SortKey} {
+func (a *analyzer) tableSegment(doc *model.Document, name string) bool {
+	for _, f := range []*model.KeyFacts{&doc.Derived.PartitionKey, doc.Derived.SortKey} {
 		if f != nil && slices.Contains(f.Placeholders, name) {
 			return true
 		}
 	}
-	for _, tmpl := range []*KeyDoc{&doc.Table.PartitionKey, doc.Table.SortKey} {
+	for _, tmpl := range []*model.KeyDoc{&doc.Table.PartitionKey, doc.Table.SortKey} {
 		if tmpl != nil && tmpl.Template != nil && strings.Contains(*tmpl.Template, "{"+name+"}") {
 			return true
 		}
@@ -377,7 +377,7 @@ func (a *analyzer) tableSegment(doc *Document, name string) bool {
 // sortExpressible says whether the pattern's known sort parts and sort condition are a key condition on k:
 // equalities on a prefix of the sort parts, then at most one condition on the next part. A range on a
 // number written as text in a string key compares as text, so it is not the range the query means.
-func sortExpressible(ap AccessPatternDoc, known knownSet, k *patternKey, used map[string]bool) (bool, string) {
+func sortExpressible(ap model.AccessPatternDoc, known knownSet, k *patternKey, used map[string]bool) (bool, string) {
 	prefix := 0
 	for prefix < len(k.sort) && known.has(k.sort[prefix]) {
 		used[k.sort[prefix].name], used[k.sort[prefix].attribute] = true, true
@@ -416,7 +416,7 @@ func sortExpressible(ap AccessPatternDoc, known knownSet, k *patternKey, used ma
 	p := k.sort[at]
 	used[p.name] = true
 	isRange := ap.Sort.Condition != SortEqual && ap.Sort.Condition != SortBeginsWith
-	if isRange && p.kind == model.KindNumber && p.keyType != KeyTypeNumber {
+	if isRange && p.kind == model.KindNumber && p.keyType != model.KeyTypeNumber {
 		return false, fmt.Sprintf("%s is a number written as text in a %s key, so %s compares it as text (\"10\" before \"9\")",
 			partLabel(p), p.keyType, ap.Sort.Condition)
 	}
@@ -440,7 +440,7 @@ func partLabel(p keyPart) string {
 
 // consistencyFactor is the read-unit multiplier of a consistency (ProvisionedThroughput.html).
 func consistencyFactor(c string) float64 {
-	units, err := ReadUnitsPerRead(int64(model.ReadUnitBytes), ReadConsistency(c))
+	units, err := ReadUnitsPerRead(int64(model.ReadUnitBytes), model.ReadConsistency(c))
 	if err != nil {
 		return eventualReadFactor
 	}
@@ -450,7 +450,7 @@ func consistencyFactor(c string) float64 {
 // patternHotReads is the busiest table key's reads from the patterns whose reads land on the table's
 // partition-key values one shard per call (SizedBySharding): they add up, as every such pattern may read
 // the same busiest value. It does not depend on the shard count.
-func (a *analyzer) patternHotReads(doc *Document) (float64, bool) {
+func (a *analyzer) patternHotReads(doc *model.Document) (float64, bool) {
 	sum, found := 0.0, false
 	for _, f := range doc.Derived.AccessPatterns {
 		if f.SizedBySharding {
@@ -461,7 +461,7 @@ func (a *analyzer) patternHotReads(doc *Document) (float64, bool) {
 	return sum, found
 }
 
-func (a *analyzer) patternRate(doc *Document, name string) float64 {
+func (a *analyzer) patternRate(doc *model.Document, name string) float64 {
 	for _, ap := range doc.AccessPatterns {
 		if ap.Name == name && ap.ReadsPerSecond != nil {
 			return *ap.ReadsPerSecond
@@ -472,7 +472,7 @@ func (a *analyzer) patternRate(doc *Document, name string) float64 {
 
 // finishAccessPatterns computes the numbers that depend on the shard count and adds the patterns' reads on
 // the table and its LSIs to the table's peak read demand.
-func (a *analyzer) finishAccessPatterns(doc *Document) {
+func (a *analyzer) finishAccessPatterns(doc *model.Document) {
 	d := &doc.Derived
 	if len(d.AccessPatterns) == 0 {
 		return
@@ -495,7 +495,7 @@ func (a *analyzer) finishAccessPatterns(doc *Document) {
 		f.ReadUnitsPerSecond = f.ReadUnitsPerCall * rate
 		if len(f.MissingAttributes) > 0 {
 			// One table read per item returned fetches what the index does not project.
-			perItem := ceilUnits(float64(f.ItemSizeBytes)/model.ReadUnitBytes) * consistencyFactor(fetchConsistency(f.Consistency))
+			perItem := model.CeilUnits(float64(f.ItemSizeBytes)/model.ReadUnitBytes) * consistencyFactor(fetchConsistency(f.Consistency))
 			f.FetchReadUnitsPerSecond = perItem * float64(f.ItemsPerQuery*f.QueriesPerCall) * rate
 		}
 		f.HotKeyReadUnits = f.ReadUnitsPerSecond * f.HotKeyShare
@@ -516,20 +516,20 @@ func (a *analyzer) finishAccessPatterns(doc *Document) {
 // fetchConsistency is the consistency of the table reads that fetch unprojected attributes: what the
 // pattern asks, except that a GSI's own reads are eventual, and so is what follows them.
 func fetchConsistency(c string) string {
-	if c == string(ReadTransactional) {
-		return string(ReadStrong)
+	if c == string(model.ReadTransactional) {
+		return string(model.ReadStrong)
 	}
 	return c
 }
 
 // patternsComplete is true when every declared pattern was analysed.
-func (a *analyzer) patternsComplete(doc *Document) bool {
+func (a *analyzer) patternsComplete(doc *model.Document) bool {
 	return len(doc.Derived.AccessPatterns) == len(a.in.AccessPatterns) && !a.isUnknown("access_patterns")
 }
 
 // indexPatternReads gives each GSI without a measurement the reads of the patterns it serves as its read
 // demand (GSIDoc.PatternReadUnits and PeakReadUnits).
-func (a *analyzer) indexPatternReads(doc *Document) {
+func (a *analyzer) indexPatternReads(doc *model.Document) {
 	if len(doc.Derived.AccessPatterns) == 0 || !a.patternsComplete(doc) {
 		return
 	}
@@ -553,7 +553,7 @@ func (a *analyzer) indexPatternReads(doc *Document) {
 }
 
 // tableKeySharded reports whether the table's partition key carries a {shard} suffix that sharding fills.
-func tableKeySharded(doc *Document) bool {
+func tableKeySharded(doc *model.Document) bool {
 	t := doc.Table.PartitionKey.Template
-	return t != nil && strings.Contains(*t, "{"+model.ShardPlaceholder+"}") && doc.Sharding.Strategy != StrategyNone
+	return t != nil && strings.Contains(*t, "{"+model.ShardPlaceholder+"}") && doc.Sharding.Strategy != model.StrategyNone
 }

@@ -18,26 +18,15 @@ import (
 // name is an overlap (DK110): without a sort condition the whole collection, with one every sort key that
 // starts like the selected range.
 
-// EntityOverlap is an entity whose items a pattern's Query reads although the pattern does not name it.
-type EntityOverlap struct {
-	Entity string `json:"entity"`
-	// ExtraItems and ExtraReadUnitsPerCall bound what it adds to one call, from its items per
-	// partition-key value (max_items_per_partition_key, or what its sort-key template can render); nil when
-	// nothing bounds them. ExtraReadUnitsPerSecond is that at the pattern's reads_per_second; nil without it.
-	ExtraItems              *int64   `json:"extra_items"`
-	ExtraReadUnitsPerCall   *float64 `json:"extra_read_units_per_call"`
-	ExtraReadUnitsPerSecond *float64 `json:"extra_read_units_per_second"`
-}
-
 // entityIndex is the position of an entity in the model; -1 when the design has no such entity.
 func (a *analyzer) entityIndex(name string) int {
 	if a.entities == nil {
 		return -1
 	}
-	return slices.IndexFunc(a.in.Entities, func(e Entity) bool { return e.Name == name })
+	return slices.IndexFunc(a.in.Entities, func(e model.Entity) bool { return e.Name == name })
 }
 
-func (a *analyzer) validatePatternEntities(ap AccessPattern) {
+func (a *analyzer) validatePatternEntities(ap model.AccessPattern) {
 	if a.entitiesUnknown() {
 		return // the entities a pattern may name are known only later
 	}
@@ -46,7 +35,7 @@ func (a *analyzer) validatePatternEntities(ap AccessPattern) {
 		switch {
 		case len(a.in.Entities) == 0:
 			a.fail(p, "the design has no entities: remove entities from the pattern, or declare the table's entities")
-		case !slices.ContainsFunc(a.in.Entities, func(e Entity) bool { return e.Name == name }):
+		case !slices.ContainsFunc(a.in.Entities, func(e model.Entity) bool { return e.Name == name }):
 			names := make([]string, len(a.in.Entities))
 			for j, e := range a.in.Entities {
 				names[j] = e.Name
@@ -70,7 +59,7 @@ func (a *analyzer) entitiesUnknown() bool {
 
 // patternEntitySize is the item size a pattern on entities reads by default: the largest of its entities'
 // (an upper bound when it reads several); 0 when the pattern gives one or names no entity.
-func (a *analyzer) patternEntitySize(ap AccessPattern) int64 {
+func (a *analyzer) patternEntitySize(ap model.AccessPattern) int64 {
 	if ap.ItemSizeBytes != nil {
 		return 0
 	}
@@ -85,7 +74,7 @@ func (a *analyzer) patternEntitySize(ap AccessPattern) int64 {
 
 // entityPatternKeys are the keys a pattern on entities is matched against: the table's keys with its first
 // entity's templates; nil for a pattern that names no entity.
-func (a *analyzer) entityPatternKeys(doc *Document, ap AccessPatternDoc) []*patternKey {
+func (a *analyzer) entityPatternKeys(doc *model.Document, ap model.AccessPatternDoc) []*patternKey {
 	if len(ap.Entities) == 0 {
 		return nil
 	}
@@ -129,7 +118,7 @@ func entityParts(parts []keyPart, templates map[string]*model.Template, segments
 
 // entityKnownAttributes are the key attributes a pattern on entities knows whole: every entity it reads
 // writes the attribute with a template whose every segment the pattern knows, and no {shard}.
-func (a *analyzer) entityKnownAttributes(ap AccessPatternDoc) []string {
+func (a *analyzer) entityKnownAttributes(ap model.AccessPatternDoc) []string {
 	if len(ap.Entities) == 0 || a.entities == nil {
 		return nil
 	}
@@ -170,8 +159,8 @@ func (a *analyzer) entityKnownAttributes(ap AccessPatternDoc) []string {
 
 // entityOverlaps are the entities a pattern's Query on the table key reads beside those it names: those of
 // its first entity's collection whose sort key can start like the range the query selects.
-func (a *analyzer) entityOverlaps(ap AccessPatternDoc, f PatternFacts) []EntityOverlap {
-	out := []EntityOverlap{}
+func (a *analyzer) entityOverlaps(ap model.AccessPatternDoc, f model.PatternFacts) []model.EntityOverlap {
+	out := []model.EntityOverlap{}
 	m := a.entities
 	if m == nil || !f.Serves || f.IndexKind != IndexKindTable || len(m.tableKeys) < 2 {
 		return out
@@ -220,10 +209,10 @@ func (a *analyzer) entityOverlaps(ap AccessPatternDoc, f PatternFacts) []EntityO
 		if _, ok := model.CommonValue(selection, model.KeyAutomaton([][]model.TemplateAtom{a.atoms(other, idChars, width)})); !ok {
 			continue
 		}
-		o := EntityOverlap{Entity: e.Name, ExtraItems: m.doc.Items[j].ItemsPerKey}
+		o := model.EntityOverlap{Entity: e.Name, ExtraItems: m.doc.Items[j].ItemsPerKey}
 		if o.ExtraItems != nil {
 			bytes := float64(*o.ExtraItems) * float64(m.doc.Items[j].ItemSizeBytes)
-			o.ExtraReadUnitsPerCall = ptr(math.Ceil(bytes/model.ReadUnitBytes-ceilEpsilon) * consistencyFactor(ap.Consistency))
+			o.ExtraReadUnitsPerCall = ptr(math.Ceil(bytes/model.ReadUnitBytes-model.CeilEpsilon) * consistencyFactor(ap.Consistency))
 			if r := ap.ReadsPerSecond; r != nil {
 				o.ExtraReadUnitsPerSecond = ptr(*o.ExtraReadUnitsPerCall * *r)
 			}

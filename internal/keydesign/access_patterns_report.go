@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // writeAccessPatterns adds the access-pattern table to the report: for each pattern the key that serves it,
 // its Queries per call, its read units per second and the verdict of the rules on it.
-func writeAccessPatterns(b *strings.Builder, doc *Document, findings []ReportFinding) {
+func writeAccessPatterns(b *strings.Builder, doc *model.Document, findings []ReportFinding) {
 	if len(doc.AccessPatterns) == 0 {
 		return
 	}
@@ -19,7 +21,7 @@ func writeAccessPatterns(b *strings.Builder, doc *Document, findings []ReportFin
 	b.WriteString("\nAccess patterns\n")
 	fmt.Fprintf(b, "  %-*s  %-24s %8s %10s  %s\n", width, "pattern", "served by", "queries", "RCU/s", "verdict")
 	for _, ap := range doc.AccessPatterns {
-		i := slices.IndexFunc(doc.Derived.AccessPatterns, func(f PatternFacts) bool { return f.Name == ap.Name })
+		i := slices.IndexFunc(doc.Derived.AccessPatterns, func(f model.PatternFacts) bool { return f.Name == ap.Name })
 		if i < 0 {
 			fmt.Fprintf(b, "  %-*s  %-24s %8s %10s  %s\n", width, ap.Name, "(known after apply)", "-", "-", "-")
 			continue
@@ -35,7 +37,7 @@ func writeAccessPatterns(b *strings.Builder, doc *Document, findings []ReportFin
 	}
 }
 
-func servedByLabel(f PatternFacts) string {
+func servedByLabel(f model.PatternFacts) string {
 	switch f.IndexKind {
 	case IndexKindTable:
 		return "table key"
@@ -46,7 +48,7 @@ func servedByLabel(f PatternFacts) string {
 }
 
 // patternVerdict lists the findings on a pattern, "ok" without any.
-func patternVerdict(f PatternFacts, findings []ReportFinding) string {
+func patternVerdict(f model.PatternFacts, findings []ReportFinding) string {
 	var rules []string
 	for _, finding := range findings {
 		if len(finding.Path) >= len(f.Path) && slices.Equal(finding.Path[:len(f.Path)], f.Path) {

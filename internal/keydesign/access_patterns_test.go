@@ -10,29 +10,29 @@ import (
 
 // patternOrdersDesign is the orders table of the access-patterns guide: orders under their customer, sorted by
 // date then id, with a GSI by order id and a GSI by status and date.
-func patternOrdersDesign(patterns ...AccessPattern) *Input {
-	return &Input{
+func patternOrdersDesign(patterns ...model.AccessPattern) *model.Input {
+	return &model.Input{
 		Kind:         "keydesign",
 		TableName:    "orders",
-		PartitionKey: Key{Name: "pk", Type: "S", Template: p("CUSTOMER#{customer_id}")},
-		SortKey:      &Key{Name: "sk", Type: "S", Template: p("ORDER#{order_date}#{order_id}")},
+		PartitionKey: model.Key{Name: "pk", Type: "S", Template: p("CUSTOMER#{customer_id}")},
+		SortKey:      &model.Key{Name: "sk", Type: "S", Template: p("ORDER#{order_date}#{order_id}")},
 		Segments: map[string]model.Segment{
 			"customer_id": {Kind: model.KindID},
 			"order_date":  {Kind: model.KindTime, Granularity: "day", Monotonic: p(false)},
 			"order_id":    {Kind: model.KindID},
 			"status":      {Kind: model.KindEnum, Values: []string{"PENDING", "PAID", "SHIPPED"}},
 		},
-		Traffic: Traffic{WritesPerSecond: p(100.0), ItemSizeBytes: p(int64(1024))},
-		GlobalSecondaryIndexes: []GlobalSecondaryIndex{
-			{Name: "by_order", PartitionKey: []IndexKeyAttribute{{Name: "order_id"}}, ProjectionType: ProjectionAll},
-			{Name: "by_status", PartitionKey: []IndexKeyAttribute{{Name: "status"}}, SortKey: []IndexKeyAttribute{{Name: "order_date"}},
-				ProjectionType: ProjectionInclude, NonKeyAttributes: []string{"total"}},
+		Traffic: model.Traffic{WritesPerSecond: p(100.0), ItemSizeBytes: p(int64(1024))},
+		GlobalSecondaryIndexes: []model.GlobalSecondaryIndex{
+			{Name: "by_order", PartitionKey: []model.IndexKeyAttribute{{Name: "order_id"}}, ProjectionType: model.ProjectionAll},
+			{Name: "by_status", PartitionKey: []model.IndexKeyAttribute{{Name: "status"}}, SortKey: []model.IndexKeyAttribute{{Name: "order_date"}},
+				ProjectionType: model.ProjectionInclude, NonKeyAttributes: []string{"total"}},
 		},
 		AccessPatterns: patterns,
 	}
 }
 
-func facts(t *testing.T, doc *Document, name string) PatternFacts {
+func facts(t *testing.T, doc *model.Document, name string) model.PatternFacts {
 	t.Helper()
 	for _, f := range doc.Derived.AccessPatterns {
 		if f.Name == name {
@@ -40,15 +40,15 @@ func facts(t *testing.T, doc *Document, name string) PatternFacts {
 		}
 	}
 	t.Fatalf("no facts for pattern %q in %+v", name, doc.Derived.AccessPatterns)
-	return PatternFacts{}
+	return model.PatternFacts{}
 }
 
 var (
-	orderByID        = AccessPattern{Name: "order_by_id", Equals: []string{"order_id"}, ReadsPerSecond: p(300.0)}
-	ordersOfCustomer = AccessPattern{Name: "orders_of_customer", Equals: []string{"customer_id"},
-		Sort: &SortCondition{On: "order_date", Condition: SortBetween}, ReadsPerSecond: p(200.0), Items: p(int64(25))}
-	pendingOrders = AccessPattern{Name: "pending_orders", Index: p("by_status"), Equals: []string{"status"},
-		Sort: &SortCondition{On: "order_date", Condition: SortGreaterEqual}, ReadsPerSecond: p(50.0), Items: p(int64(100))}
+	orderByID        = model.AccessPattern{Name: "order_by_id", Equals: []string{"order_id"}, ReadsPerSecond: p(300.0)}
+	ordersOfCustomer = model.AccessPattern{Name: "orders_of_customer", Equals: []string{"customer_id"},
+		Sort: &model.SortCondition{On: "order_date", Condition: SortBetween}, ReadsPerSecond: p(200.0), Items: p(int64(25))}
+	pendingOrders = model.AccessPattern{Name: "pending_orders", Index: p("by_status"), Equals: []string{"status"},
+		Sort: &model.SortCondition{On: "order_date", Condition: SortGreaterEqual}, ReadsPerSecond: p(50.0), Items: p(int64(100))}
 )
 
 func TestAccessPatternsWellModeled(t *testing.T) {
@@ -95,14 +95,14 @@ func TestAccessPatternsWellModeled(t *testing.T) {
 }
 
 func TestAccessPatternScanNeeded(t *testing.T) {
-	in := patternOrdersDesign(AccessPattern{Name: "orders_by_total", Equals: []string{"status"}, ReadsPerSecond: p(5.0)})
+	in := patternOrdersDesign(model.AccessPattern{Name: "orders_by_total", Equals: []string{"status"}, ReadsPerSecond: p(5.0)})
 	in.GlobalSecondaryIndexes = in.GlobalSecondaryIndexes[:1]
 	f := facts(t, analyze(t, in), "orders_by_total")
 	if f.Serves {
 		t.Fatalf("served by %s; no key has status as its partition key", f.Index)
 	}
-	want := []UnservedKey{{Index: "table", Missing: []string{"customer_id"}}, {Index: "by_order", Missing: []string{"order_id"}}}
-	if len(f.Unserved) != 2 || !slices.EqualFunc(f.Unserved, want, func(a, b UnservedKey) bool { return a.Index == b.Index && slices.Equal(a.Missing, b.Missing) }) {
+	want := []model.UnservedKey{{Index: "table", Missing: []string{"customer_id"}}, {Index: "by_order", Missing: []string{"order_id"}}}
+	if len(f.Unserved) != 2 || !slices.EqualFunc(f.Unserved, want, func(a, b model.UnservedKey) bool { return a.Index == b.Index && slices.Equal(a.Missing, b.Missing) }) {
 		t.Errorf("unserved = %+v, want %+v", f.Unserved, want)
 	}
 	if !slices.Equal(f.SuggestedIndex.PartitionKey, []string{"status"}) || f.ReadUnitsPerSecond != 0 {
@@ -113,16 +113,16 @@ func TestAccessPatternScanNeeded(t *testing.T) {
 func TestAccessPatternSortConditions(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
-		pattern AccessPattern
+		pattern model.AccessPattern
 		ok      bool
 		reason  string
 	}{
-		{"range on the next segment", AccessPattern{Equals: []string{"customer_id"}, Sort: &SortCondition{On: "order_date", Condition: SortBetween}}, true, ""},
-		{"skips a segment", AccessPattern{Equals: []string{"customer_id"}, Sort: &SortCondition{On: "order_id", Condition: SortBetween}}, false, "{order_date} comes before it"},
-		{"known after an unknown", AccessPattern{Index: p("table"), Equals: []string{"customer_id", "order_id"}}, false, "{order_id} is known but {order_date}"},
-		{"prefix then begins_with", AccessPattern{Equals: []string{"customer_id", "order_date"}, Sort: &SortCondition{On: "order_id", Condition: SortBeginsWith}}, true, ""},
-		{"pinned GSI sort attribute", AccessPattern{Index: p("by_status"), Equals: []string{"status"}, Sort: &SortCondition{On: "order_date", Condition: SortLess}}, true, ""},
-		{"pinned key without the part", AccessPattern{Index: p("by_status"), Equals: []string{"status"}, Sort: &SortCondition{On: "order_id", Condition: SortEqual}}, false, "does not hold order_id"},
+		{"range on the next segment", model.AccessPattern{Equals: []string{"customer_id"}, Sort: &model.SortCondition{On: "order_date", Condition: SortBetween}}, true, ""},
+		{"skips a segment", model.AccessPattern{Equals: []string{"customer_id"}, Sort: &model.SortCondition{On: "order_id", Condition: SortBetween}}, false, "{order_date} comes before it"},
+		{"known after an unknown", model.AccessPattern{Index: p("table"), Equals: []string{"customer_id", "order_id"}}, false, "{order_id} is known but {order_date}"},
+		{"prefix then begins_with", model.AccessPattern{Equals: []string{"customer_id", "order_date"}, Sort: &model.SortCondition{On: "order_id", Condition: SortBeginsWith}}, true, ""},
+		{"pinned GSI sort attribute", model.AccessPattern{Index: p("by_status"), Equals: []string{"status"}, Sort: &model.SortCondition{On: "order_date", Condition: SortLess}}, true, ""},
+		{"pinned key without the part", model.AccessPattern{Index: p("by_status"), Equals: []string{"status"}, Sort: &model.SortCondition{On: "order_id", Condition: SortEqual}}, false, "does not hold order_id"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.pattern.Name, tc.pattern.ReadsPerSecond = "q", p(10.0)
@@ -135,7 +135,7 @@ func TestAccessPatternSortConditions(t *testing.T) {
 }
 
 func TestAccessPatternRangeOnNumberText(t *testing.T) {
-	in := patternOrdersDesign(AccessPattern{Name: "q", Equals: []string{"customer_id"}, Sort: &SortCondition{On: "seq", Condition: SortGreater}, ReadsPerSecond: p(1.0)})
+	in := patternOrdersDesign(model.AccessPattern{Name: "q", Equals: []string{"customer_id"}, Sort: &model.SortCondition{On: "seq", Condition: SortGreater}, ReadsPerSecond: p(1.0)})
 	in.SortKey.Template = p("SEQ#{seq}")
 	in.Segments["seq"] = model.Segment{Kind: model.KindNumber}
 	f := facts(t, analyze(t, in), "q")
@@ -146,9 +146,9 @@ func TestAccessPatternRangeOnNumberText(t *testing.T) {
 
 func TestAccessPatternFanout(t *testing.T) {
 	in := patternOrdersDesign(ordersOfCustomer,
-		AccessPattern{Name: "one_order", Equals: []string{"customer_id", "order_id"}, Index: p("table"), ReadsPerSecond: p(100.0)})
+		model.AccessPattern{Name: "one_order", Equals: []string{"customer_id", "order_id"}, Index: p("table"), ReadsPerSecond: p(100.0)})
 	in.PartitionKey.Template = p("CUSTOMER#{customer_id}#{shard}")
-	in.Sharding = Sharding{Strategy: StrategyCalculated, Source: "order_id", Count: p(int64(8))}
+	in.Sharding = model.Sharding{Strategy: model.StrategyCalculated, Source: "order_id", Count: p(int64(8))}
 	doc := analyze(t, in)
 	f := facts(t, doc, "orders_of_customer")
 	if !f.Fanout || f.QueriesPerCall != 8 || f.ReadUnitsPerCall != 28 || f.ReadUnitsPerSecond != 5600 || f.SizedBySharding {
@@ -170,7 +170,7 @@ func TestAccessPatternStrongReadAndProjection(t *testing.T) {
 		t.Error("a strong read on a GSI must be flagged")
 	}
 	// total is projected, customer_id travels in the table key, status is the index key.
-	if !slices.Equal(f.MissingAttributes, []string{"shipping_address"}) || f.Projection != ProjectionInclude {
+	if !slices.Equal(f.MissingAttributes, []string{"shipping_address"}) || f.Projection != model.ProjectionInclude {
 		t.Errorf("missing %v (%s), want [shipping_address]", f.MissingAttributes, f.Projection)
 	}
 	// 100 items fetched from the table, 1 KB each, strongly consistent: 1 unit each, 50 calls/s.
@@ -180,11 +180,11 @@ func TestAccessPatternStrongReadAndProjection(t *testing.T) {
 }
 
 func TestAccessPatternPicksTheKeyThatProjects(t *testing.T) {
-	in := patternOrdersDesign(AccessPattern{Name: "q", Equals: []string{"customer_id"}, Sort: &SortCondition{On: "created", Condition: SortGreater},
+	in := patternOrdersDesign(model.AccessPattern{Name: "q", Equals: []string{"customer_id"}, Sort: &model.SortCondition{On: "created", Condition: SortGreater},
 		ReadsPerSecond: p(10.0), Attributes: []string{"total"}})
-	in.LocalSecondaryIndexes = []LocalSecondaryIndex{
-		{Name: "keys_by_created", SortKey: IndexKeyAttribute{Name: "created"}, ProjectionType: ProjectionKeysOnly},
-		{Name: "zz_by_created", SortKey: IndexKeyAttribute{Name: "created"}, ProjectionType: ProjectionAll},
+	in.LocalSecondaryIndexes = []model.LocalSecondaryIndex{
+		{Name: "keys_by_created", SortKey: model.IndexKeyAttribute{Name: "created"}, ProjectionType: model.ProjectionKeysOnly},
+		{Name: "zz_by_created", SortKey: model.IndexKeyAttribute{Name: "created"}, ProjectionType: model.ProjectionAll},
 	}
 	if f := facts(t, analyze(t, in), "q"); f.Index != "zz_by_created" || f.IndexKind != IndexKindLSI {
 		t.Errorf("picked %s (%s), want the LSI that projects total", f.Index, f.IndexKind)
@@ -202,10 +202,10 @@ func TestAccessPatternHotReadAndPages(t *testing.T) {
 }
 
 func TestAccessPatternReadsSizeTheShards(t *testing.T) {
-	pattern := AccessPattern{Name: "hot_customer", Equals: []string{"customer_id"}, ReadsPerSecond: p(2000.0), Items: p(int64(40)), HotKeyShare: p(1.0)}
+	pattern := model.AccessPattern{Name: "hot_customer", Equals: []string{"customer_id"}, ReadsPerSecond: p(2000.0), Items: p(int64(40)), HotKeyShare: p(1.0)}
 	in := patternOrdersDesign(pattern)
 	in.PartitionKey.Template = p("CUSTOMER#{customer_id}#{shard}")
-	in.Sharding = Sharding{Strategy: StrategyCalculated, Source: "customer_id"}
+	in.Sharding = model.Sharding{Strategy: model.StrategyCalculated, Source: "customer_id"}
 	doc := analyze(t, in)
 	// 40 KB = 10 units, halved: 5 RCU per call × 2,000 = 10,000 RCU/s on one customer; at 80% of 3,000 that
 	// is 5 shards.
@@ -219,27 +219,27 @@ func TestAccessPatternReadsSizeTheShards(t *testing.T) {
 }
 
 func TestAccessPatternBadInput(t *testing.T) {
-	numberSort := patternOrdersDesign(AccessPattern{Name: "by_seq", Equals: []string{"customer_id"}, Sort: &SortCondition{On: "seq", Condition: SortBeginsWith}, ReadsPerSecond: p(1.0)})
-	numberSort.SortKey = &Key{Name: "seq", Type: "N"}
-	noSortKey := patternOrdersDesign(AccessPattern{Name: "q", Equals: []string{"customer_id"}, Sort: &SortCondition{On: "order_date", Condition: SortBetween}, ReadsPerSecond: p(1.0)})
+	numberSort := patternOrdersDesign(model.AccessPattern{Name: "by_seq", Equals: []string{"customer_id"}, Sort: &model.SortCondition{On: "seq", Condition: SortBeginsWith}, ReadsPerSecond: p(1.0)})
+	numberSort.SortKey = &model.Key{Name: "seq", Type: "N"}
+	noSortKey := patternOrdersDesign(model.AccessPattern{Name: "q", Equals: []string{"customer_id"}, Sort: &model.SortCondition{On: "order_date", Condition: SortBetween}, ReadsPerSecond: p(1.0)})
 	noSortKey.SortKey = nil
 	noSortKey.GlobalSecondaryIndexes = noSortKey.GlobalSecondaryIndexes[:1]
 	for _, tc := range []struct {
 		name string
-		in   *Input
+		in   *model.Input
 		path string
 		msg  string
 	}{
-		{"unknown index", patternOrdersDesign(AccessPattern{Name: "q", Index: p("by_day"), Equals: []string{"order_id"}, ReadsPerSecond: p(1.0)}), "access_patterns.q.index", `"by_order", "by_status", "table"`},
-		{"unknown segment", patternOrdersDesign(AccessPattern{Name: "q", Equals: []string{"region"}, ReadsPerSecond: p(1.0)}), "access_patterns.q.equals[0]", `"region" is neither`},
-		{"unknown sort part", patternOrdersDesign(AccessPattern{Name: "q", Equals: []string{"customer_id"}, Sort: &SortCondition{On: "created", Condition: SortLess}, ReadsPerSecond: p(1.0)}), "access_patterns.q.sort.on", `"created"`},
-		{"sort on a key without sort key", patternOrdersDesign(AccessPattern{Name: "q", Index: p("by_order"), Equals: []string{"order_id"}, Sort: &SortCondition{On: "order_date", Condition: SortLess}, ReadsPerSecond: p(1.0)}), "access_patterns.q.sort", `index "by_order" has no sort key`},
+		{"unknown index", patternOrdersDesign(model.AccessPattern{Name: "q", Index: p("by_day"), Equals: []string{"order_id"}, ReadsPerSecond: p(1.0)}), "access_patterns.q.index", `"by_order", "by_status", "table"`},
+		{"unknown segment", patternOrdersDesign(model.AccessPattern{Name: "q", Equals: []string{"region"}, ReadsPerSecond: p(1.0)}), "access_patterns.q.equals[0]", `"region" is neither`},
+		{"unknown sort part", patternOrdersDesign(model.AccessPattern{Name: "q", Equals: []string{"customer_id"}, Sort: &model.SortCondition{On: "created", Condition: SortLess}, ReadsPerSecond: p(1.0)}), "access_patterns.q.sort.on", `"created"`},
+		{"sort on a key without sort key", patternOrdersDesign(model.AccessPattern{Name: "q", Index: p("by_order"), Equals: []string{"order_id"}, Sort: &model.SortCondition{On: "order_date", Condition: SortLess}, ReadsPerSecond: p(1.0)}), "access_patterns.q.sort", `index "by_order" has no sort key`},
 		{"sort without any sort key", noSortKey, "access_patterns.q.sort", "neither the table nor an index"},
 		{"begins_with on a number", numberSort, "access_patterns.by_seq.sort.condition", "begins_with works on string and binary keys only"},
-		{"zero rate", patternOrdersDesign(AccessPattern{Name: "q", Equals: []string{"order_id"}, ReadsPerSecond: p(0.0)}), "access_patterns.q.reads_per_second", "above 0"},
-		{"negative rate", patternOrdersDesign(AccessPattern{Name: "q", Equals: []string{"order_id"}, ReadsPerSecond: p(-3.0)}), "access_patterns.q.reads_per_second", "above 0"},
-		{"zero items", patternOrdersDesign(AccessPattern{Name: "q", Equals: []string{"order_id"}, ReadsPerSecond: p(1.0), Items: p(int64(0))}), "access_patterns.q.items", "between 1 and"},
-		{"sort also known", patternOrdersDesign(AccessPattern{Name: "q", Equals: []string{"customer_id", "order_date"}, Sort: &SortCondition{On: "order_date", Condition: SortLess}, ReadsPerSecond: p(1.0)}), "access_patterns.q.sort.on", "also in equals"},
+		{"zero rate", patternOrdersDesign(model.AccessPattern{Name: "q", Equals: []string{"order_id"}, ReadsPerSecond: p(0.0)}), "access_patterns.q.reads_per_second", "above 0"},
+		{"negative rate", patternOrdersDesign(model.AccessPattern{Name: "q", Equals: []string{"order_id"}, ReadsPerSecond: p(-3.0)}), "access_patterns.q.reads_per_second", "above 0"},
+		{"zero items", patternOrdersDesign(model.AccessPattern{Name: "q", Equals: []string{"order_id"}, ReadsPerSecond: p(1.0), Items: p(int64(0))}), "access_patterns.q.items", "between 1 and"},
+		{"sort also known", patternOrdersDesign(model.AccessPattern{Name: "q", Equals: []string{"customer_id", "order_date"}, Sort: &model.SortCondition{On: "order_date", Condition: SortLess}, ReadsPerSecond: p(1.0)}), "access_patterns.q.sort.on", "also in equals"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, errs := Analyze(tc.in)
@@ -251,7 +251,7 @@ func TestAccessPatternBadInput(t *testing.T) {
 }
 
 func TestAccessPatternUnknownValuesAreNotErrors(t *testing.T) {
-	unknownRate := AccessPattern{Name: "later", Equals: []string{"order_id"}}
+	unknownRate := model.AccessPattern{Name: "later", Equals: []string{"order_id"}}
 	in := patternOrdersDesign(orderByID, unknownRate)
 	in.Unknown = []model.Path{{"access_patterns", "later", "reads_per_second"}}
 	doc := analyze(t, in)
@@ -262,7 +262,7 @@ func TestAccessPatternUnknownValuesAreNotErrors(t *testing.T) {
 		t.Errorf("unknown = %v; the pattern facts and the capacity they feed are incomplete", doc.Unknown)
 	}
 	// An unknown index map: names cannot be checked, nothing is analysed, no error.
-	in = patternOrdersDesign(AccessPattern{Name: "q", Index: p("by_later"), Equals: []string{"later_attr"}, ReadsPerSecond: p(1.0)})
+	in = patternOrdersDesign(model.AccessPattern{Name: "q", Index: p("by_later"), Equals: []string{"later_attr"}, ReadsPerSecond: p(1.0)})
 	in.Unknown = []model.Path{{"global_secondary_indexes"}}
 	if doc := analyze(t, in); len(doc.Derived.AccessPatterns) != 0 {
 		t.Errorf("analysed %+v against unknown indexes", doc.Derived.AccessPatterns)

@@ -16,14 +16,14 @@ import (
 // Analyze validates an input and builds its Document. Bad input (malformed templates, unknown kinds,
 // out-of-range numbers) comes back as FieldErrors with the attribute path; design problems are left to
 // the policy rules, which read the derived facts.
-func Analyze(in *Input) (*Document, []*model.FieldError) {
+func Analyze(in *model.Input) (*model.Document, []*model.FieldError) {
 	_, doc, errs := analyzeInput(in)
 	return doc, errs
 }
 
 // analyzeInput is Analyze, also returning the analyzer (the entity model), which a migration reads of its
 // old layout.
-func analyzeInput(in *Input) (*analyzer, *Document, []*model.FieldError) {
+func analyzeInput(in *model.Input) (*analyzer, *model.Document, []*model.FieldError) {
 	given := in
 	in, summed := withReplicaWrites(in)
 	a := &analyzer{in: in, given: given, unknown: make(map[string]bool, len(in.Unknown)), writesFromRegions: summed}
@@ -71,7 +71,7 @@ func analyzeInput(in *Input) (*analyzer, *Document, []*model.FieldError) {
 }
 
 type analyzer struct {
-	in       *Input
+	in       *model.Input
 	unknown  map[string]bool
 	segments map[string]model.ResolvedSegment
 	errs     []*model.FieldError
@@ -80,7 +80,7 @@ type analyzer struct {
 	// pk and sk are the key templates the stages read: the table's, or the busiest entity's.
 	pk, sk *model.Template
 	// given is the input as the caller gave it: in is replaced by the entity model's lowered copy.
-	given *Input
+	given *model.Input
 	// old is a migration's old layout, analysed as a design of its own (migration.go).
 	old *oldLayout
 	// writesFromRegions is true when traffic.writes_per_second is the sum of the replica Regions' writes.
@@ -135,8 +135,8 @@ func (a *analyzer) validateScalars() {
 	if t.ItemSizeBytes != nil && (*t.ItemSizeBytes < 1 || *t.ItemSizeBytes > model.MaxItemSizeBytes) {
 		a.fail(model.Path{"traffic", "item_size_bytes"}, "must be between 1 and %d bytes (the item size limit), got %d", model.MaxItemSizeBytes, *t.ItemSizeBytes)
 	}
-	if t.ReadConsistency != "" && !slices.Contains(ReadConsistencies, t.ReadConsistency) {
-		a.fail(model.Path{"traffic", "read_consistency"}, "unknown read consistency %q: use one of %s", t.ReadConsistency, strings.Join(ReadConsistencies, ", "))
+	if t.ReadConsistency != "" && !slices.Contains(model.ReadConsistencies, t.ReadConsistency) {
+		a.fail(model.Path{"traffic", "read_consistency"}, "unknown read consistency %q: use one of %s", t.ReadConsistency, strings.Join(model.ReadConsistencies, ", "))
 	}
 	if s := t.HotKeyShare; s != nil && (math.IsNaN(*s) || *s < 0 || *s > 1) {
 		a.fail(model.Path{"traffic", "hot_key_share"}, "is a share of traffic and must be between 0 and 1, got %v", *s)
@@ -148,8 +148,8 @@ func (a *analyzer) validateScalars() {
 		a.fail(model.Path{"target_utilization"}, "must be in (0, 1], e.g. 0.8 to keep 20%% headroom, got %v", *u)
 	}
 	s := in.Sharding
-	if s.Strategy != "" && !slices.Contains(ShardingStrategies, s.Strategy) {
-		a.fail(model.Path{"sharding", "strategy"}, "unknown strategy %q: use one of %s", s.Strategy, strings.Join(ShardingStrategies, ", "))
+	if s.Strategy != "" && !slices.Contains(model.ShardingStrategies, s.Strategy) {
+		a.fail(model.Path{"sharding", "strategy"}, "unknown strategy %q: use one of %s", s.Strategy, strings.Join(model.ShardingStrategies, ", "))
 	}
 	if c := s.Count; c != nil && (*c < 1 || *c > model.MaxShardCount) {
 		a.fail(model.Path{"sharding", "count"}, "must be between 1 and %d shards, got %d (omit it to compute the count from traffic)", model.MaxShardCount, *c)
@@ -167,11 +167,11 @@ func (a *analyzer) validateScalars() {
 
 func (a *analyzer) checkProjection(path model.Path, projection string, nonKey []string) {
 	switch projection {
-	case ProjectionAll, ProjectionKeysOnly, "":
+	case model.ProjectionAll, model.ProjectionKeysOnly, "":
 		if len(nonKey) > 0 {
 			a.fail(append(path, "non_key_attributes"), "non_key_attributes apply only to projection_type = \"INCLUDE\"")
 		}
-	case ProjectionInclude:
+	case model.ProjectionInclude:
 		if len(nonKey) == 0 {
 			a.fail(append(path, "non_key_attributes"), "projection_type = \"INCLUDE\" needs at least one non-key attribute")
 		}
@@ -187,18 +187,18 @@ func (a *analyzer) isUnknown(path string) bool { return a.unknown[path] }
 // model (a key-scheme migration, replicas) is one more stage, placed after the facts it reads.
 var stages = []struct {
 	name string
-	run  func(a *analyzer, doc *Document)
+	run  func(a *analyzer, doc *model.Document)
 }{
 	// The inputs as the document states them, defaults applied; the entity model (entities.go) is built
 	// before, during validation, since the key templates the rest reads come from it.
 	{"inputs", (*analyzer).inputsStage},
 	// Access patterns matched with the keys (access_patterns_analysis.go): their reads feed capacity.
-	{"patterns", func(a *analyzer, doc *Document) { a.matchAccessPatterns(doc, a.pk, a.sk) }},
+	{"patterns", func(a *analyzer, doc *model.Document) { a.matchAccessPatterns(doc, a.pk, a.sk) }},
 	// The global table's Regions and their writes (replicas.go): every replica performs every Region's
 	// writes, so capacity sizes each Region's partitions by the global figure.
 	{"replicas", (*analyzer).replicasStage},
 	// Units per request, the busiest key's demand, the shard count (capacity.go).
-	{"capacity", func(a *analyzer, doc *Document) { a.capacity(doc, a.pk) }},
+	{"capacity", func(a *analyzer, doc *model.Document) { a.capacity(doc, a.pk) }},
 	// The patterns' figures that depend on the shard count.
 	{"pattern figures", (*analyzer).finishAccessPatterns},
 	// Routing and the facts of the key templates, sized by the shard count (key_facts.go).
@@ -208,7 +208,7 @@ var stages = []struct {
 	// Each GSI's demand and hot partition (analyze.go), from the entities it holds (entity_analysis.go).
 	{"indexes", (*analyzer).gsiFacts},
 	// Measured traffic against the design (observed_facts.go).
-	{"measured", func(a *analyzer, doc *Document) { a.observedFacts(doc, a.pk) }},
+	{"measured", func(a *analyzer, doc *model.Document) { a.observedFacts(doc, a.pk) }},
 	// The patterns' reads on each index.
 	{"index reads", (*analyzer).indexPatternReads},
 	// The item collection the LSI limit caps (capacity.go).
@@ -224,9 +224,9 @@ var stages = []struct {
 }
 
 // build runs the stages on a validated input.
-func (a *analyzer) build(pk, sk *model.Template) *Document {
+func (a *analyzer) build(pk, sk *model.Template) *model.Document {
 	a.pk, a.sk = pk, sk
-	doc := &Document{}
+	doc := &model.Document{}
 	for _, s := range stages {
 		s.run(a, doc)
 	}
@@ -234,16 +234,16 @@ func (a *analyzer) build(pk, sk *model.Template) *Document {
 }
 
 // inputsStage states the inputs with their defaults: kind, segments, sharding, traffic and the table.
-func (a *analyzer) inputsStage(doc *Document) {
+func (a *analyzer) inputsStage(doc *model.Document) {
 	in := a.in
-	*doc = Document{
+	*doc = model.Document{
 		Kind:     in.Kind,
 		Address:  in.Address,
 		Segments: a.segments,
 		Prior:    in.Prior,
 		Unknown:  make([]string, 0, len(a.unknown)),
 	}
-	doc.SchemaVersion = DocumentSchemaVersion
+	doc.SchemaVersion = model.DocumentSchemaVersion
 	for p := range a.unknown {
 		doc.Unknown = append(doc.Unknown, p)
 	}
@@ -252,15 +252,15 @@ func (a *analyzer) inputsStage(doc *Document) {
 	if in.TargetUtilization != nil {
 		doc.TargetUtilization = *in.TargetUtilization
 	}
-	doc.Sharding = ShardingDoc{Strategy: cmp.Or(in.Sharding.Strategy, StrategyNone), Source: in.Sharding.Source,
+	doc.Sharding = model.ShardingDoc{Strategy: cmp.Or(in.Sharding.Strategy, model.StrategyNone), Source: in.Sharding.Source,
 		Count: in.Sharding.Count, SchemeVersion: model.DefaultSchemeVersion}
 	if in.Sharding.SchemeVersion != nil {
 		doc.Sharding.SchemeVersion = *in.Sharding.SchemeVersion
 	}
 	t := in.Traffic
-	doc.Traffic = TrafficDoc{
+	doc.Traffic = model.TrafficDoc{
 		WritesPerSecond: t.WritesPerSecond, ReadsPerSecond: t.ReadsPerSecond,
-		ItemSizeBytes: model.DefaultItemSizeBytes, ReadConsistency: cmp.Or(t.ReadConsistency, string(ReadEventual)),
+		ItemSizeBytes: model.DefaultItemSizeBytes, ReadConsistency: cmp.Or(t.ReadConsistency, string(model.ReadEventual)),
 		TransactionalWrites: t.TransactionalWrites, HotKeyShare: t.HotKeyShare,
 		HottestItemWritesPerSecond: t.HottestItemWritesPerSecond, HottestItemReadsPerSecond: t.HottestItemReadsPerSecond,
 		MaxItemsPerPartitionKey: t.MaxItemsPerPartitionKey,
@@ -274,27 +274,27 @@ func (a *analyzer) inputsStage(doc *Document) {
 	}
 }
 
-func (a *analyzer) tableDoc() TableDoc {
+func (a *analyzer) tableDoc() model.TableDoc {
 	in := a.in
-	td := TableDoc{
+	td := model.TableDoc{
 		Name: in.TableName, BillingMode: in.BillingMode, ReadCapacity: in.ReadCapacity, WriteCapacity: in.WriteCapacity,
 		OnDemandThroughput: in.OnDemand, WarmThroughput: in.Warm, Autoscaling: in.Autoscaling,
-		PartitionKey: KeyDoc{Name: in.PartitionKey.Name, Type: cmp.Or(in.PartitionKey.Type, KeyTypeString), Template: in.PartitionKey.Template},
-		LSIs:         make([]LSIDoc, 0, len(in.LocalSecondaryIndexes)),
-		GSIs:         make([]GSIDoc, 0, len(in.GlobalSecondaryIndexes)),
+		PartitionKey: model.KeyDoc{Name: in.PartitionKey.Name, Type: cmp.Or(in.PartitionKey.Type, model.KeyTypeString), Template: in.PartitionKey.Template},
+		LSIs:         make([]model.LSIDoc, 0, len(in.LocalSecondaryIndexes)),
+		GSIs:         make([]model.GSIDoc, 0, len(in.GlobalSecondaryIndexes)),
 	}
 	if in.SortKey != nil {
-		td.SortKey = &KeyDoc{Name: in.SortKey.Name, Type: cmp.Or(in.SortKey.Type, KeyTypeString), Template: in.SortKey.Template}
+		td.SortKey = &model.KeyDoc{Name: in.SortKey.Name, Type: cmp.Or(in.SortKey.Type, model.KeyTypeString), Template: in.SortKey.Template}
 	}
 	for _, l := range in.LocalSecondaryIndexes {
-		td.LSIs = append(td.LSIs, LSIDoc{Name: l.Name, SortKey: indexKeyDoc(l.SortKey),
-			ProjectionType: cmp.Or(l.ProjectionType, ProjectionAll), NonKeyAttributes: orEmpty(l.NonKeyAttributes)})
+		td.LSIs = append(td.LSIs, model.LSIDoc{Name: l.Name, SortKey: indexKeyDoc(l.SortKey),
+			ProjectionType: cmp.Or(l.ProjectionType, model.ProjectionAll), NonKeyAttributes: orEmpty(l.NonKeyAttributes)})
 	}
 	for _, g := range in.GlobalSecondaryIndexes {
-		gd := GSIDoc{Name: g.Name, ProjectionType: cmp.Or(g.ProjectionType, ProjectionAll),
+		gd := model.GSIDoc{Name: g.Name, ProjectionType: cmp.Or(g.ProjectionType, model.ProjectionAll),
 			NonKeyAttributes: orEmpty(g.NonKeyAttributes), ReadCapacity: g.ReadCapacity, WriteCapacity: g.WriteCapacity,
 			OnDemandThroughput: g.OnDemand, WarmThroughput: g.Warm, Autoscaling: g.Autoscaling,
-			PartitionKey: make([]IndexKeyDoc, 0, len(g.PartitionKey)), SortKey: make([]IndexKeyDoc, 0, len(g.SortKey))}
+			PartitionKey: make([]model.IndexKeyDoc, 0, len(g.PartitionKey)), SortKey: make([]model.IndexKeyDoc, 0, len(g.SortKey))}
 		for _, k := range g.PartitionKey {
 			gd.PartitionKey = append(gd.PartitionKey, indexKeyDoc(k))
 		}
@@ -303,13 +303,13 @@ func (a *analyzer) tableDoc() TableDoc {
 		}
 		td.GSIs = append(td.GSIs, gd)
 	}
-	slices.SortFunc(td.LSIs, func(x, y LSIDoc) int { return cmp.Compare(x.Name, y.Name) })
-	slices.SortFunc(td.GSIs, func(x, y GSIDoc) int { return cmp.Compare(x.Name, y.Name) })
+	slices.SortFunc(td.LSIs, func(x, y model.LSIDoc) int { return cmp.Compare(x.Name, y.Name) })
+	slices.SortFunc(td.GSIs, func(x, y model.GSIDoc) int { return cmp.Compare(x.Name, y.Name) })
 	return td
 }
 
-func indexKeyDoc(k IndexKeyAttribute) IndexKeyDoc {
-	return IndexKeyDoc{Name: k.Name, Type: cmp.Or(k.Type, KeyTypeString), Cardinality: k.Cardinality}
+func indexKeyDoc(k model.IndexKeyAttribute) model.IndexKeyDoc {
+	return model.IndexKeyDoc{Name: k.Name, Type: cmp.Or(k.Type, model.KeyTypeString), Cardinality: k.Cardinality}
 }
 
 func orEmpty(s []string) []string {
@@ -320,7 +320,7 @@ func orEmpty(s []string) []string {
 }
 
 // keyFacts derives the facts of one of the table's key templates; shardCount sizes the {shard} placeholder.
-func (a *analyzer) keyFacts(key string, t *model.Template, src *string, shardCount int64) KeyFacts {
+func (a *analyzer) keyFacts(key string, t *model.Template, src *string, shardCount int64) model.KeyFacts {
 	return templateFacts(t, src, a.segments, !a.isUnknown("segments") && !a.isUnknown(key+".template"), shardCount)
 }
 
@@ -333,9 +333,9 @@ func saturatingMul(a, b int64) int64 {
 
 func routingAlgorithm(strategy string) string {
 	switch strategy {
-	case StrategyCalculated:
+	case model.StrategyCalculated:
 		return model.RoutingAlgorithm
-	case StrategyRandom:
+	case model.StrategyRandom:
 		return "random"
 	}
 	return "none"
@@ -343,10 +343,10 @@ func routingAlgorithm(strategy string) string {
 
 // gsiFacts derives each GSI's partition-key cardinality, time bucketing and hot partition demand, and
 // counts the projected non-key attributes of all indexes.
-func (a *analyzer) gsiFacts(doc *Document) {
+func (a *analyzer) gsiFacts(doc *model.Document) {
 	for i := range doc.Table.GSIs {
 		g := &doc.Table.GSIs[i]
-		if g.ProjectionType == ProjectionInclude {
+		if g.ProjectionType == model.ProjectionInclude {
 			doc.Derived.ProjectedNonKeyAttributes += len(g.NonKeyAttributes)
 		}
 		if a.entities != nil {
@@ -376,7 +376,7 @@ func (a *analyzer) gsiFacts(doc *Document) {
 		g.HotPartitionWriteUnits = gsiHotPartitionWriteUnits(a.gsiDeclaredWriteUnits(doc, g), *g)
 	}
 	for _, l := range doc.Table.LSIs {
-		if l.ProjectionType == ProjectionInclude {
+		if l.ProjectionType == model.ProjectionInclude {
 			doc.Derived.ProjectedNonKeyAttributes += len(l.NonKeyAttributes)
 		}
 	}
@@ -384,10 +384,10 @@ func (a *analyzer) gsiFacts(doc *Document) {
 
 func ptr[T any](v T) *T { return &v }
 
-func keyAttributes(t TableDoc) []KeyAttributeRef {
-	refs := []KeyAttributeRef{}
+func keyAttributes(t model.TableDoc) []model.KeyAttributeRef {
+	refs := []model.KeyAttributeRef{}
 	add := func(p model.Path, name, typ string) {
-		refs = append(refs, KeyAttributeRef{Path: p, Name: name, NameBytes: len(name), Type: typ})
+		refs = append(refs, model.KeyAttributeRef{Path: p, Name: name, NameBytes: len(name), Type: typ})
 	}
 	add(model.Path{"partition_key"}, t.PartitionKey.Name, t.PartitionKey.Type)
 	if t.SortKey != nil {
@@ -410,7 +410,7 @@ func keyAttributes(t TableDoc) []KeyAttributeRef {
 // delimiterChars are the characters treated as key separators.
 const delimiterChars = "#|:/~;,"
 
-func conventions(templates ...*model.Template) Conventions {
+func conventions(templates ...*model.Template) model.Conventions {
 	delims, cases := map[string]bool{}, map[string]bool{}
 	for _, t := range templates {
 		if t == nil {
@@ -436,7 +436,7 @@ func conventions(templates ...*model.Template) Conventions {
 		}
 	}
 	// Empty lists, not null: the rules count them.
-	return Conventions{Delimiters: orEmpty(slices.Sorted(maps.Keys(delims))), LetterCases: orEmpty(slices.Sorted(maps.Keys(cases)))}
+	return model.Conventions{Delimiters: orEmpty(slices.Sorted(maps.Keys(delims))), LetterCases: orEmpty(slices.Sorted(maps.Keys(cases)))}
 }
 
 func letterCase(word string) string {

@@ -23,19 +23,6 @@ import (
 // The results live in Derived.Capacity, Derived.RequiredShards, Derived.ShardCount, GSIDoc and
 // Derived.Collection (document.go); the AWS limits they are compared with are in limits.go.
 
-// ReadConsistency is the read mode that sets the read-unit multiplier.
-type ReadConsistency string
-
-// Read consistencies (HowItWorks.ReadWriteCapacityMode).
-const (
-	ReadEventual      ReadConsistency = "eventual"
-	ReadStrong        ReadConsistency = "strong"
-	ReadTransactional ReadConsistency = "transactional"
-)
-
-// ReadConsistencies lists the valid consistencies.
-var ReadConsistencies = []string{string(ReadEventual), string(ReadStrong), string(ReadTransactional)}
-
 // Request-unit multipliers (ProvisionedThroughput.html, "Read capacity units" and "Write capacity units"):
 // an eventually consistent read of up to 4 KB costs half a read unit, a strongly consistent one a whole
 // unit, a transactional one two; a transactional write costs two write units per KB.
@@ -64,15 +51,10 @@ const (
 	CollectionUnbounded  = "unbounded"   // nothing bounds the items under one key
 )
 
-// ceilEpsilon keeps float noise (3.0000000000000004) from rounding a whole number up.
-const ceilEpsilon = 1e-9
-
-func ceilUnits(x float64) float64 { return math.Ceil(x - ceilEpsilon) }
-
 // WriteUnitsPerWrite is ceil(item size / WriteUnitBytes) write units, doubled for transactional writes
 // (ProvisionedThroughput.html).
 func WriteUnitsPerWrite(itemSizeBytes int64, transactional bool) float64 {
-	units := ceilUnits(float64(itemSizeBytes) / model.WriteUnitBytes)
+	units := model.CeilUnits(float64(itemSizeBytes) / model.WriteUnitBytes)
 	if transactional {
 		units *= transactionalWriteFactor
 	}
@@ -81,14 +63,14 @@ func WriteUnitsPerWrite(itemSizeBytes int64, transactional bool) float64 {
 
 // ReadUnitsPerRead is ceil(item size / ReadUnitBytes) read units × 0.5 eventual, 1 strong, 2 transactional
 // (ProvisionedThroughput.html).
-func ReadUnitsPerRead(itemSizeBytes int64, consistency ReadConsistency) (float64, error) {
-	units := ceilUnits(float64(itemSizeBytes) / model.ReadUnitBytes)
+func ReadUnitsPerRead(itemSizeBytes int64, consistency model.ReadConsistency) (float64, error) {
+	units := model.CeilUnits(float64(itemSizeBytes) / model.ReadUnitBytes)
 	switch consistency {
-	case ReadEventual, "":
+	case model.ReadEventual, "":
 		return units * eventualReadFactor, nil
-	case ReadStrong:
+	case model.ReadStrong:
 		return units * strongReadFactor, nil
-	case ReadTransactional:
+	case model.ReadTransactional:
 		return units * transactionalReadFactor, nil
 	}
 	return 0, fmt.Errorf("unknown read consistency %q", consistency)
@@ -100,8 +82,8 @@ func RequiredShards(hotWriteUnits, hotReadUnits, targetUtilization float64) int6
 	if targetUtilization <= 0 || targetUtilization > 1 {
 		targetUtilization = model.DefaultTargetUtilization
 	}
-	w := ceilUnits(hotWriteUnits / (model.PartitionWriteUnitsLimit * targetUtilization))
-	r := ceilUnits(hotReadUnits / (model.PartitionReadUnitsLimit * targetUtilization))
+	w := model.CeilUnits(hotWriteUnits / (model.PartitionWriteUnitsLimit * targetUtilization))
+	r := model.CeilUnits(hotReadUnits / (model.PartitionReadUnitsLimit * targetUtilization))
 	n := math.Max(1, math.Max(w, r))
 	if n > math.MaxInt32 {
 		return math.MaxInt32
@@ -145,11 +127,11 @@ func (a *analyzer) hotKeyShare(pk *model.Template) (float64, string) {
 
 // capacity fills Derived.Capacity, the required shards and the shard count: units per request, peak and
 // hot-key demand, per-shard demand and read fan-out.
-func (a *analyzer) capacity(doc *Document, pk *model.Template) {
+func (a *analyzer) capacity(doc *model.Document, pk *model.Template) {
 	in, d, t := a.in, &doc.Derived, doc.Traffic
 	c := &d.Capacity
 	c.WriteUnitsPerWrite = WriteUnitsPerWrite(t.ItemSizeBytes, t.TransactionalWrites)
-	c.ReadUnitsPerRead, _ = ReadUnitsPerRead(t.ItemSizeBytes, ReadConsistency(t.ReadConsistency))
+	c.ReadUnitsPerRead, _ = ReadUnitsPerRead(t.ItemSizeBytes, model.ReadConsistency(t.ReadConsistency))
 	c.HotKeyShare, c.HotKeyShareSource = a.hotKeyShare(pk)
 
 	var hotW, hotR float64
@@ -180,7 +162,7 @@ func (a *analyzer) capacity(doc *Document, pk *model.Template) {
 	d.RequiredShards = RequiredShards(hotW, hotR, doc.TargetUtilization)
 
 	switch {
-	case doc.Sharding.Strategy == StrategyNone:
+	case doc.Sharding.Strategy == model.StrategyNone:
 		d.ShardCount = 1
 	case in.Sharding.Count != nil:
 		d.ShardCount = *in.Sharding.Count
@@ -216,7 +198,7 @@ func (a *analyzer) capacity(doc *Document, pk *model.Template) {
 // gsiHotPartitionWriteUnits is the write demand on an index's busiest partition: every table write lands in
 // the index, all into one partition when the index key is time-bucketed, else spread over its
 // partition-key values; nil without writes or a bounded cardinality.
-func gsiHotPartitionWriteUnits(peakWriteUnits *float64, g GSIDoc) *float64 {
+func gsiHotPartitionWriteUnits(peakWriteUnits *float64, g model.GSIDoc) *float64 {
 	switch {
 	case peakWriteUnits == nil:
 		return nil
@@ -231,7 +213,7 @@ func gsiHotPartitionWriteUnits(peakWriteUnits *float64, g GSIDoc) *float64 {
 // collection estimates the item collection of one partition-key value: items per key × (item size + one
 // entry per LSI). ALL and INCLUDE entries are bounded by item size + 100 bytes; KEYS_ONLY entries by the
 // key bytes + 100. Items per key are given, or follow from a time bucket's writes.
-func (a *analyzer) collection(doc *Document) {
+func (a *analyzer) collection(doc *model.Document) {
 	d, t := &doc.Derived, doc.Traffic
 	entry := t.ItemSizeBytes
 	keyBytes := int64(0)
@@ -243,13 +225,13 @@ func (a *analyzer) collection(doc *Document) {
 	}
 	for _, l := range doc.Table.LSIs {
 		switch l.ProjectionType {
-		case ProjectionKeysOnly:
+		case model.ProjectionKeysOnly:
 			entry += keyBytes + lsiSortKeyBytes(l.SortKey.Type) + model.IndexEntryOverheadBytes
 		default:
 			entry += t.ItemSizeBytes + model.IndexEntryOverheadBytes
 		}
 	}
-	d.Collection = CollectionEstimate{EntryBytes: entry, Basis: CollectionUnbounded}
+	d.Collection = model.CollectionEstimate{EntryBytes: entry, Basis: CollectionUnbounded}
 	switch {
 	case t.MaxItemsPerPartitionKey != nil:
 		d.Collection.ItemsPerKey = ptr(float64(*t.MaxItemsPerPartitionKey))
@@ -280,7 +262,7 @@ func (a *analyzer) collection(doc *Document) {
 // lsiSortKeyBytes bounds an LSI sort key value that has no template: a number takes at most
 // NumberKeyMaxBytes; strings and binaries get the id default.
 func lsiSortKeyBytes(keyType string) int64 {
-	if keyType == KeyTypeNumber {
+	if keyType == model.KeyTypeNumber {
 		return model.NumberKeyMaxBytes
 	}
 	return model.DefaultIDMaxLength

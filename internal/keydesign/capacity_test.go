@@ -33,15 +33,15 @@ func TestReadUnitsPerRead(t *testing.T) {
 	tests := []struct {
 		name        string
 		size        int64
-		consistency ReadConsistency
+		consistency model.ReadConsistency
 		want        float64
 	}{
-		{"AWS example: 8 KB strong read costs 2 RCU", 8192, ReadStrong, 2},
-		{"AWS example: 8 KB eventual read costs 1 RCU", 8192, ReadEventual, 1},
-		{"AWS example: 8 KB transactional read costs 4 RCU", 8192, ReadTransactional, 4},
+		{"AWS example: 8 KB strong read costs 2 RCU", 8192, model.ReadStrong, 2},
+		{"AWS example: 8 KB eventual read costs 1 RCU", 8192, model.ReadEventual, 1},
+		{"AWS example: 8 KB transactional read costs 4 RCU", 8192, model.ReadTransactional, 4},
 		{"empty consistency means eventual", 4096, "", 0.5},
-		{"4 KB + 1 byte strong is two units", 4097, ReadStrong, 2},
-		{"small eventual read is half a unit", 100, ReadEventual, 0.5},
+		{"4 KB + 1 byte strong is two units", 4097, model.ReadStrong, 2},
+		{"small eventual read is half a unit", 100, model.ReadEventual, 0.5},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

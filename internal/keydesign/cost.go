@@ -28,7 +28,7 @@ import (
 // Access patterns add read demand through readSources.
 
 // secondsPerMonth is the priced month in seconds.
-func secondsPerMonth() float64 { return HoursPerMonth * secondsPerHour }
+func secondsPerMonth() float64 { return model.HoursPerMonth * model.SecondsPerHour }
 
 // validateCost checks the cost inputs: rates finite, between 0 and MaxRequestsPerSecond, and averages not above their peaks, counts and
 // shares in range, a known table class, prices between 0 and MaxPriceUSD.
@@ -65,25 +65,13 @@ func (a *analyzer) validateCost() {
 	if p == nil {
 		return
 	}
-	if p.TableClass != "" && !slices.Contains(TableClasses, p.TableClass) {
-		a.fail(model.Path{"pricing", "table_class"}, "unknown table class %q: use one of %s", p.TableClass, strings.Join(TableClasses, ", "))
+	if p.TableClass != "" && !slices.Contains(model.TableClasses, p.TableClass) {
+		a.fail(model.Path{"pricing", "table_class"}, "unknown table class %q: use one of %s", p.TableClass, strings.Join(model.TableClasses, ", "))
 	}
-	for name, v := range p.Prices.byName() {
-		if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0 || *v > MaxPriceUSD) {
-			a.fail(model.Path{"pricing", "prices", name}, "must be a price in dollars between 0 and %s, got %v", thousands(MaxPriceUSD), *v)
+	for name, v := range p.Prices.ByName() {
+		if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0 || *v > model.MaxPriceUSD) {
+			a.fail(model.Path{"pricing", "prices", name}, "must be a price in dollars between 0 and %s, got %v", thousands(model.MaxPriceUSD), *v)
 		}
-	}
-}
-
-// byName lists the overrides by their attribute names.
-func (o PriceOverrides) byName() map[string]*float64 {
-	return map[string]*float64{
-		"write_request_units_per_million": o.WriteRequestUnitsPerMillion,
-		"read_request_units_per_million":  o.ReadRequestUnitsPerMillion,
-		"write_capacity_unit_hour":        o.WriteCapacityUnitHour,
-		"read_capacity_unit_hour":         o.ReadCapacityUnitHour,
-		"storage_gb_month":                o.StorageGBMonth,
-		"pitr_gb_month":                   o.PITRGBMonth,
 	}
 }
 
@@ -98,44 +86,44 @@ var costInputs = []string{"traffic", "traffic.writes_per_second", "traffic.reads
 	"replicas"}
 
 // cost fills Derived.Cost.
-func (a *analyzer) cost(doc *Document) {
+func (a *analyzer) cost(doc *model.Document) {
 	for _, p := range costInputs {
 		if a.isUnknown(p) || a.hasUnknownUnder(p) {
 			doc.Unknown = append(doc.Unknown, "derived.cost")
 			return
 		}
 	}
-	p := PricingInput{}
+	p := model.PricingInput{}
 	if a.in.Pricing != nil {
 		p = *a.in.Pricing
 	}
-	if r := a.in.Replicas; r.hasReplicas() && len(r.Regions) > 0 {
+	if r := a.in.Replicas; r.HasReplicas() && len(r.Regions) > 0 {
 		// A global table is priced where it has replicas: a pricing Region that is none of them (the provider's,
 		// or the default) gives way to the first replica Region; pricing.region itself must be one of them.
-		if _, ok := r.Regions[cmp.Or(p.Region, defaultPricingRegion)]; !ok {
-			p.Region, p.RegionSource = slices.Sorted(maps.Keys(r.Regions))[0], costRegionSourceReplicas
+		if _, ok := r.Regions[cmp.Or(p.Region, model.DefaultPricingRegion)]; !ok {
+			p.Region, p.RegionSource = slices.Sorted(maps.Keys(r.Regions))[0], model.CostRegionSourceReplicas
 		}
 	}
 	est := a.estimate(doc, p)
 	doc.Derived.Cost = est
-	if a.in.Replicas.hasReplicas() && doc.Derived.Replicas != nil && est.Problem == "" {
+	if a.in.Replicas.HasReplicas() && doc.Derived.Replicas != nil && est.Problem == "" {
 		a.replicaCosts(doc, est, p)
 	}
 }
 
 // estimate prices the design in one Region: the pricing Region, or a replica Region (replicas.go).
-func (a *analyzer) estimate(doc *Document, p PricingInput) *CostEstimate {
-	est := &CostEstimate{Region: p.Region, RegionSource: p.RegionSource, TableClass: cmp.Or(p.TableClass, TableClassStandard),
-		Currency: PriceTable.Currency, PricesRetrieved: PriceTable.Retrieved, PointInTimeRecovery: p.PointInTimeRecovery,
-		Indexes: []IndexCost{}, Reads: []ReadCost{}, ItemCount: a.in.Traffic.ItemCount}
+func (a *analyzer) estimate(doc *model.Document, p model.PricingInput) *model.CostEstimate {
+	est := &model.CostEstimate{Region: p.Region, RegionSource: p.RegionSource, TableClass: cmp.Or(p.TableClass, model.TableClassStandard),
+		Currency: model.PriceTable.Currency, PricesRetrieved: model.PriceTable.Retrieved, PointInTimeRecovery: p.PointInTimeRecovery,
+		Indexes: []model.IndexCost{}, Reads: []model.ReadCost{}, ItemCount: a.in.Traffic.ItemCount}
 	if est.Region == "" {
-		est.Region, est.RegionSource = defaultPricingRegion, costRegionSourceDefault
+		est.Region, est.RegionSource = model.DefaultPricingRegion, model.CostRegionSourceDefault
 	}
 	est.ChosenMode = chosenMode(doc.Table.BillingMode)
 	prices, source, missing := resolvePrices(est.Region, est.TableClass, p.Prices)
 	if len(missing) > 0 {
 		est.Problem = fmt.Sprintf("the price table has no %s prices for %s (it has %s): give pricing.prices.%s, or a listed pricing.region",
-			est.TableClass, est.Region, strings.Join(slices.Sorted(maps.Keys(PriceTable.Regions)), ", "), strings.Join(missing, ", pricing.prices."))
+			est.TableClass, est.Region, strings.Join(slices.Sorted(maps.Keys(model.PriceTable.Regions)), ", "), strings.Join(missing, ", pricing.prices."))
 		return est
 	}
 	est.Prices, est.PriceSource = &prices, source
@@ -164,17 +152,17 @@ func (a *analyzer) hasUnknownUnder(p string) bool {
 func chosenMode(billing string) string {
 	switch billing {
 	case billingProvisioned:
-		return costModeProvisioned
-	case billingPayPerRequest:
-		return costModeOnDemand
+		return model.CostModeProvisioned
+	case model.BillingPayPerRequest:
+		return model.CostModeOnDemand
 	}
 	return ""
 }
 
 // resolvePrices starts from the price table's prices for the region and class and applies the overrides;
 // without a table entry every override is needed, and the missing ones are listed.
-func resolvePrices(region, class string, o PriceOverrides) (policies.Prices, string, []string) {
-	base, listed := PriceTable.Regions[region][class]
+func resolvePrices(region, class string, o model.PriceOverrides) (policies.Prices, string, []string) {
+	base, listed := model.PriceTable.Regions[region][class]
 	var missing []string
 	overridden := false
 	set := func(name string, dst *float64, v *float64) {
@@ -195,18 +183,18 @@ func resolvePrices(region, class string, o PriceOverrides) (policies.Prices, str
 	switch {
 	case !listed:
 		base.Note = "given in pricing.prices"
-		return base, costPriceSourceOverride, missing
+		return base, model.CostPriceSourceOverride, missing
 	case overridden:
-		return base, costPriceSourceTableOverride, nil
+		return base, model.CostPriceSourceTableOverride, nil
 	}
-	return base, costPriceSourceTable, nil
+	return base, model.CostPriceSourceTable, nil
 }
 
 // costModel carries the intermediate figures of one estimate.
 type costModel struct {
 	a   *analyzer
-	doc *Document
-	est *CostEstimate
+	doc *model.Document
+	est *model.CostEstimate
 	u   float64
 	// Write requests per second to the table: average and peak; ok is false without write traffic.
 	reqAvg, reqPeak float64
@@ -224,15 +212,15 @@ type costModel struct {
 
 // indexWrite is one index's write demand.
 type indexWrite struct {
-	cost       *IndexCost
-	gsi        *GSIDoc
+	cost       *model.IndexCost
+	gsi        *model.GSIDoc
 	observed   *Observation
 	entryBytes int64
 	avgUnits   float64
 	peakUnits  float64
 }
 
-func (a *analyzer) newCostModel(doc *Document, est *CostEstimate) *costModel {
+func (a *analyzer) newCostModel(doc *model.Document, est *model.CostEstimate) *costModel {
 	m := &costModel{a: a, doc: doc, est: est, u: doc.TargetUtilization, tableUnits: doc.Derived.Capacity.WriteUnitsPerWrite}
 	txn := doc.Traffic.TransactionalWrites
 	shares := map[string]*float64{}
@@ -242,7 +230,7 @@ func (a *analyzer) newCostModel(doc *Document, est *CostEstimate) *costModel {
 	for _, g := range a.in.GlobalSecondaryIndexes {
 		shares["gsi:"+g.Name] = g.ItemShare
 	}
-	add := func(kind, name string, path model.Path, projection string, nonKey []string, indexKeys []IndexKeyDoc, g *GSIDoc) {
+	add := func(kind, name string, path model.Path, projection string, nonKey []string, indexKeys []model.IndexKeyDoc, g *model.GSIDoc) {
 		keyBytes := a.entryKeyBytes(doc, nil, indexKeys)
 		entry := projectedEntryBytes(projection, doc.Traffic.ItemSizeBytes, keyBytes, nonKey)
 		// An LSI entry's write counts its 100 bytes of overhead, a GSI entry's does not: what DynamoDB
@@ -253,7 +241,7 @@ func (a *analyzer) newCostModel(doc *Document, est *CostEstimate) *costModel {
 			written += model.IndexEntryOverheadBytes
 		}
 		keysOnly := min(doc.Traffic.ItemSizeBytes, keyBytes) + (written - entry)
-		ic := &IndexCost{Name: name, Kind: kind, EntryBytes: entry, WriteUnitsPerWrite: WriteUnitsPerWrite(written, txn), ItemShare: 1, Path: path}
+		ic := &model.IndexCost{Name: name, Kind: kind, EntryBytes: entry, WriteUnitsPerWrite: WriteUnitsPerWrite(written, txn), ItemShare: 1, Path: path}
 		ic.ReducibleWriteUnits = ic.WriteUnitsPerWrite - WriteUnitsPerWrite(keysOnly, txn)
 		if a.entities != nil {
 			// Each entity writes its own entry: the index's units per write are their write-weighted mean.
@@ -266,7 +254,7 @@ func (a *analyzer) newCostModel(doc *Document, est *CostEstimate) *costModel {
 		m.indexes = append(m.indexes, indexWrite{cost: ic, gsi: g, entryBytes: entry})
 	}
 	for _, l := range doc.Table.LSIs {
-		add("lsi", l.Name, model.Path{"local_secondary_indexes", l.Name}, l.ProjectionType, l.NonKeyAttributes, []IndexKeyDoc{l.SortKey}, nil)
+		add("lsi", l.Name, model.Path{"local_secondary_indexes", l.Name}, l.ProjectionType, l.NonKeyAttributes, []model.IndexKeyDoc{l.SortKey}, nil)
 		ic := m.indexes[len(m.indexes)-1].cost
 		m.lsiUnits += ic.WriteUnitsPerWrite * ic.ItemShare
 	}
@@ -333,7 +321,7 @@ func (m *costModel) keepProjectionsPatternsRead() {
 
 // tableKeyBytes bounds the table's key attributes of an index entry: names plus the templates' longest
 // values (an id's default length without a template).
-func tableKeyBytes(doc *Document) int64 {
+func tableKeyBytes(doc *model.Document) int64 {
 	d, t := doc.Derived, doc.Table
 	n := int64(len(t.PartitionKey.Name)) + cmp.Or(derefInt(d.PartitionKey.MaxBytes), model.DefaultIDMaxLength)
 	if t.SortKey != nil {
@@ -348,7 +336,7 @@ func tableKeyBytes(doc *Document) int64 {
 // entryKeyBytes bounds the key attributes of one item's index entry, names and values: the table's keys and
 // the index's own. d is the item's entity, whose templates bound its keys; nil for a table without
 // entities, whose templates (or an id's default length) bound them.
-func (a *analyzer) entryKeyBytes(doc *Document, d *EntityDoc, indexKeys []IndexKeyDoc) int64 {
+func (a *analyzer) entryKeyBytes(doc *model.Document, d *model.EntityDoc, indexKeys []model.IndexKeyDoc) int64 {
 	if d == nil {
 		n := tableKeyBytes(doc)
 		for _, k := range indexKeys {
@@ -368,7 +356,7 @@ func (a *analyzer) entryKeyBytes(doc *Document, d *EntityDoc, indexKeys []IndexK
 
 // gsiWriteUnitsPerWrite is what one table write that carries a GSI's key costs the index: its projected
 // entry in 1 KB write units (×2 transactional), the IndexCost.WriteUnitsPerWrite the cost model prices.
-func (a *analyzer) gsiWriteUnitsPerWrite(doc *Document, g *GSIDoc) float64 {
+func (a *analyzer) gsiWriteUnitsPerWrite(doc *model.Document, g *model.GSIDoc) float64 {
 	entry := projectedEntryBytes(g.ProjectionType, doc.Traffic.ItemSizeBytes, a.entryKeyBytes(doc, nil, slices.Concat(g.PartitionKey, g.SortKey)), g.NonKeyAttributes)
 	return WriteUnitsPerWrite(entry, doc.Traffic.TransactionalWrites)
 }
@@ -376,7 +364,7 @@ func (a *analyzer) gsiWriteUnitsPerWrite(doc *Document, g *GSIDoc) float64 {
 // gsiDeclaredWriteUnits is a GSI's declared peak write demand: the table's peak writes per second, each in
 // the index's own write units (a KEYS_ONLY entry of a large item costs fewer than the item); nil without
 // declared writes.
-func (a *analyzer) gsiDeclaredWriteUnits(doc *Document, g *GSIDoc) *float64 {
+func (a *analyzer) gsiDeclaredWriteUnits(doc *model.Document, g *model.GSIDoc) *float64 {
 	if a.entities != nil {
 		// The writes of the entities it holds, each in its own entry's units.
 		var units *float64
@@ -403,7 +391,7 @@ func derefInt(p *int64) int64 {
 
 // attributeBytes bounds an index key attribute: its name and the longest value of the segment of the same
 // name, else a number's or an id's default bound.
-func attributeBytes(k IndexKeyDoc, segments map[string]model.ResolvedSegment) int64 {
+func attributeBytes(k model.IndexKeyDoc, segments map[string]model.ResolvedSegment) int64 {
 	if s, ok := segments[k.Name]; ok {
 		return int64(len(k.Name)) + s.MaxLength
 	}
@@ -416,9 +404,9 @@ func attributeBytes(k IndexKeyDoc, segments map[string]model.ResolvedSegment) in
 // than the item.
 func projectedEntryBytes(projection string, itemBytes, keyBytes int64, nonKey []string) int64 {
 	switch projection {
-	case ProjectionKeysOnly:
+	case model.ProjectionKeysOnly:
 		return min(itemBytes, keyBytes)
-	case ProjectionInclude:
+	case model.ProjectionInclude:
 		n := keyBytes
 		for _, a := range nonKey {
 			n += int64(len(a)) + model.DefaultIDMaxLength // a projected value's size is unknown: bound it like an id's
@@ -443,15 +431,15 @@ func (m *costModel) tableObservation() *Observation {
 func rate(measuredAvg, measuredPeak, declaredAvg, declaredPeak *float64) (avg, peak float64, basis string, measured bool) {
 	switch {
 	case measuredAvg != nil:
-		return *measuredAvg, *cmp.Or(measuredPeak, measuredAvg), BasisMeasuredAverage, true
+		return *measuredAvg, *cmp.Or(measuredPeak, measuredAvg), model.BasisMeasuredAverage, true
 	case measuredPeak != nil:
-		return *measuredPeak, *measuredPeak, BasisMeasuredPeak, true
+		return *measuredPeak, *measuredPeak, model.BasisMeasuredPeak, true
 	case declaredAvg != nil:
-		return *declaredAvg, *cmp.Or(declaredPeak, declaredAvg), BasisDeclaredAverage, false
+		return *declaredAvg, *cmp.Or(declaredPeak, declaredAvg), model.BasisDeclaredAverage, false
 	case declaredPeak != nil:
-		return *declaredPeak, *declaredPeak, BasisDeclaredPeak, false
+		return *declaredPeak, *declaredPeak, model.BasisDeclaredPeak, false
 	}
-	return 0, 0, BasisNone, false
+	return 0, 0, model.BasisNone, false
 }
 
 // writes computes the table's and every index's monthly write units and their provisioned capacity.
@@ -463,7 +451,7 @@ func (m *costModel) writes() {
 	}
 	avg, peak, basis, measured := rate(mAvg, mPeak, t.AverageWritesPerSecond, t.WritesPerSecond)
 	est.WritesBasis = basis
-	m.writesKnown = basis != BasisNone
+	m.writesKnown = basis != model.BasisNone
 	if !m.writesKnown {
 		return
 	}
@@ -485,7 +473,7 @@ func (m *costModel) writes() {
 		iw.avgUnits = avg * ic.ItemShare * ic.WriteUnitsPerWrite
 		iw.peakUnits = peak * ic.ItemShare * ic.WriteUnitsPerWrite
 		if o := iw.observed; o != nil {
-			if a, p, b, _ := rate(o.Traffic.AverageWritesPerSecond, o.Traffic.WritesPerSecond, nil, nil); b != BasisNone {
+			if a, p, b, _ := rate(o.Traffic.AverageWritesPerSecond, o.Traffic.WritesPerSecond, nil, nil); b != model.BasisNone {
 				iw.avgUnits, iw.peakUnits, ic.WritesBasis = a, p, b
 			}
 		}
@@ -502,7 +490,7 @@ type readSource struct {
 	hasPeak     bool
 	// capacity is the configured provisioned capacity or autoscaling range, when there is one.
 	declared *int64
-	scaling  *CapacityRange
+	scaling  *model.CapacityRange
 }
 
 // readSources lists the read demand: the table's (measured or declared), and each index's measured reads.
@@ -521,12 +509,12 @@ func (m *costModel) readSources() []readSource {
 		avg, peak = avg*ru, peak*ru
 		if p := m.doc.Derived.Capacity.PeakReadUnits; p != nil && len(m.doc.Derived.AccessPatterns) > 0 && *p > peak {
 			peak = *p
-			if basis != BasisDeclaredAverage {
-				avg, basis = peak, BasisPatternPeak
+			if basis != model.BasisDeclaredAverage {
+				avg, basis = peak, model.BasisPatternPeak
 			}
 		}
 	}
-	table := readSource{name: "table", basis: basis, avg: avg, peak: peak, hasPeak: basis != BasisNone, declared: tbl.ReadCapacity}
+	table := readSource{name: "table", basis: basis, avg: avg, peak: peak, hasPeak: basis != model.BasisNone, declared: tbl.ReadCapacity}
 	if tbl.Autoscaling != nil {
 		table.scaling = tbl.Autoscaling.Read
 	}
@@ -535,16 +523,16 @@ func (m *costModel) readSources() []readSource {
 		if iw.gsi == nil {
 			continue
 		}
-		src := readSource{name: "index " + iw.cost.Name, basis: BasisNone, declared: iw.gsi.ReadCapacity}
+		src := readSource{name: "index " + iw.cost.Name, basis: model.BasisNone, declared: iw.gsi.ReadCapacity}
 		if iw.gsi.Autoscaling != nil {
 			src.scaling = iw.gsi.Autoscaling.Read
 		}
 		if o := iw.observed; o != nil {
 			src.avg, src.peak, src.basis, _ = rate(o.Traffic.AverageReadsPerSecond, o.Traffic.ReadsPerSecond, nil, nil)
 		} else if r := iw.gsi.PatternReadUnits; r != nil {
-			src.avg, src.peak, src.basis = *r, *r, BasisPatternPeak
+			src.avg, src.peak, src.basis = *r, *r, model.BasisPatternPeak
 		}
-		src.hasPeak = src.basis != BasisNone
+		src.hasPeak = src.basis != model.BasisNone
 		sources = append(sources, src)
 	}
 	return sources
@@ -557,11 +545,11 @@ func (m *costModel) reads() {
 	total, capacity := 0.0, 0.0
 	sources := m.readSources()
 	est.ReadsBasis = sources[0].basis
-	m.readsKnown = est.ReadsBasis != BasisNone
+	m.readsKnown = est.ReadsBasis != model.BasisNone
 	for _, s := range sources {
 		// Without the table's reads the read demand is unknown: a source without its own measured reads
 		// adds neither units nor provisioned mode's one-unit floor.
-		if !m.readsKnown && s.basis == BasisNone {
+		if !m.readsKnown && s.basis == model.BasisNone {
 			continue
 		}
 		if s.name == "table" {
@@ -569,9 +557,9 @@ func (m *costModel) reads() {
 		}
 		units := s.avg * sec
 		units0 := provisionedUnits(m.doc.Table.BillingMode, s.declared, s.scaling, s.avg, s.peak, m.u)
-		rc := ReadCost{Source: s.name, Basis: s.basis, MonthlyReadUnits: units, AverageUnitsPerSec: s.avg,
-			OnDemandCost:     units / requestUnitsPerMillion * pr.ReadRequestUnitsPerMillion,
-			ProvisionedUnits: units0, ProvisionedCost: units0 * HoursPerMonth * pr.ReadCapacityUnitHour}
+		rc := model.ReadCost{Source: s.name, Basis: s.basis, MonthlyReadUnits: units, AverageUnitsPerSec: s.avg,
+			OnDemandCost:     units / model.RequestUnitsPerMillion * pr.ReadRequestUnitsPerMillion,
+			ProvisionedUnits: units0, ProvisionedCost: units0 * model.HoursPerMonth * pr.ReadCapacityUnitHour}
 		if s.hasPeak {
 			rc.PeakUnitsPerSec = ptr(s.peak)
 		}
@@ -591,16 +579,16 @@ func (m *costModel) reads() {
 // autoscaling range at the average demand over the target utilisation, else the configured capacity;
 // otherwise (an on-demand table, or no capacity configured) the peak over the target utilisation. At least
 // one unit: DynamoDB provisions no less.
-func provisionedUnits(billing string, declared *int64, scaling *CapacityRange, avg, peak, u float64) float64 {
+func provisionedUnits(billing string, declared *int64, scaling *model.CapacityRange, avg, peak, u float64) float64 {
 	if billing == billingProvisioned {
 		switch {
 		case scaling != nil:
-			return math.Min(float64(scaling.Max), math.Max(float64(scaling.Min), ceilUnits(avg/u)))
+			return math.Min(float64(scaling.Max), math.Max(float64(scaling.Min), model.CeilUnits(avg/u)))
 		case declared != nil:
 			return float64(*declared)
 		}
 	}
-	return math.Max(unitsPerCapacityFloor, ceilUnits(peak/u))
+	return math.Max(model.UnitsPerCapacityFloor, model.CeilUnits(peak/u))
 }
 
 // storage computes the table's and indexes' GB and the PITR GB (the table and its LSIs).
@@ -633,15 +621,15 @@ func BytesPerGB() int64 { return model.Limits.BytesPerGB }
 // modes prices both billing modes and compares them.
 func (m *costModel) modes() {
 	est, pr := m.est, m.est.Prices
-	if !m.writesKnown && est.ReadsBasis == BasisNone {
+	if !m.writesKnown && est.ReadsBasis == model.BasisNone {
 		est.Problem = "no traffic: set traffic.writes_per_second and reads_per_second (and their averages), or give observed traffic"
 		return
 	}
-	sec, hours := secondsPerMonth(), HoursPerMonth
-	perMillion := func(units, price float64) float64 { return units / requestUnitsPerMillion * price }
+	sec, hours := secondsPerMonth(), model.HoursPerMonth
+	perMillion := func(units, price float64) float64 { return units / model.RequestUnitsPerMillion * price }
 	tbl := m.doc.Table
 	// Provisioned writes: the table's capacity serves its own writes and its LSIs'; each GSI has its own.
-	var scaling *CapacityRange
+	var scaling *model.CapacityRange
 	if tbl.Autoscaling != nil {
 		scaling = tbl.Autoscaling.Write
 	}
@@ -666,7 +654,7 @@ func (m *costModel) modes() {
 				ic.ProvisionedCapacity = ptr(tableCapacity * ic.ItemShare * ic.WriteUnitsPerWrite / perRequest)
 			}
 		} else {
-			var s *CapacityRange
+			var s *model.CapacityRange
 			if iw.gsi.Autoscaling != nil {
 				s = iw.gsi.Autoscaling.Write
 			}
@@ -700,8 +688,8 @@ func (m *costModel) modes() {
 	// A side without traffic has no figures: its parts are 0 and the totals, the cheaper mode, the excess
 	// and the break-even utilization stay null, because a comparison on one side alone decides nothing.
 	complete := m.writesKnown && m.readsKnown
-	mode := func(tw, iw, r float64) *ModeCost {
-		mc := &ModeCost{TableWrites: tw, IndexWrites: iw, Reads: r, Storage: storage, PITR: pitr}
+	mode := func(tw, iw, r float64) *model.ModeCost {
+		mc := &model.ModeCost{TableWrites: tw, IndexWrites: iw, Reads: r, Storage: storage, PITR: pitr}
 		if !complete {
 			return mc
 		}
@@ -721,26 +709,7 @@ func (m *costModel) modes() {
 	}
 }
 
-// Incomplete says why the modes are not compared ("" when they are): the side whose traffic is unknown.
-func (c *CostEstimate) Incomplete() string {
-	if c == nil || c.OnDemand == nil {
-		return ""
-	}
-	var missing []string
-	if c.WritesBasis == BasisNone {
-		missing = append(missing, "writes (traffic.writes_per_second or average_writes_per_second, or observed writes)")
-	}
-	if c.ReadsBasis == BasisNone {
-		missing = append(missing, "reads (traffic.reads_per_second or average_reads_per_second, or observed reads)")
-	}
-	if len(missing) == 0 {
-		return ""
-	}
-	return "the modes are not compared (no totals, cheaper mode or break-even utilization): the design gives no " +
-		strings.Join(missing, " and no ")
-}
-
-func capacityBasis(t TableDoc) string {
+func capacityBasis(t model.TableDoc) string {
 	switch {
 	case t.BillingMode == billingProvisioned && t.Autoscaling != nil:
 		return "autoscaling range at the average demand over target_utilization"
@@ -755,54 +724,34 @@ func capacityBasis(t TableDoc) string {
 func (m *costModel) compare() {
 	est, pr := m.est, m.est.Prices
 	od, pv := est.OnDemand, est.Provisioned
-	est.CheaperMode = costModeOnDemand
+	est.CheaperMode = model.CostModeOnDemand
 	if *pv.Total < *od.Total {
-		est.CheaperMode = costModeProvisioned
+		est.CheaperMode = model.CostModeProvisioned
 	}
 	sec := secondsPerMonth()
-	full := *est.ProvisionedWriteCapacity*sec/requestUnitsPerMillion*pr.WriteRequestUnitsPerMillion +
-		*est.ProvisionedReadCapacity*sec/requestUnitsPerMillion*pr.ReadRequestUnitsPerMillion
+	full := *est.ProvisionedWriteCapacity*sec/model.RequestUnitsPerMillion*pr.WriteRequestUnitsPerMillion +
+		*est.ProvisionedReadCapacity*sec/model.RequestUnitsPerMillion*pr.ReadRequestUnitsPerMillion
 	if full > 0 {
 		est.BreakEvenUtilization = ptr((pv.TableWrites + pv.IndexWrites + pv.Reads) / full)
 		est.Utilization = ptr((od.TableWrites + od.IndexWrites + od.Reads) / full)
 	}
 	chosen, other := od, pv
 	switch est.ChosenMode {
-	case costModeProvisioned:
+	case model.CostModeProvisioned:
 		chosen, other = pv, od
-	case costModeOnDemand:
+	case model.CostModeOnDemand:
 	default:
 		return
 	}
 	excess := *chosen.Total - *other.Total
 	// On-demand priced at the peak is an upper bound: it does not show that on-demand costs more.
-	upperBound := est.WritesBasis == BasisDeclaredPeak || est.WritesBasis == BasisMeasuredPeak ||
-		est.ReadsBasis == BasisDeclaredPeak || est.ReadsBasis == BasisMeasuredPeak || est.ReadsBasis == BasisPatternPeak
+	upperBound := est.WritesBasis == model.BasisDeclaredPeak || est.WritesBasis == model.BasisMeasuredPeak ||
+		est.ReadsBasis == model.BasisDeclaredPeak || est.ReadsBasis == model.BasisMeasuredPeak || est.ReadsBasis == model.BasisPatternPeak
 	switch {
 	case excess <= 0:
 		est.ChosenExcessShare, est.ChosenExcessMonthly = ptr(0.0), ptr(0.0)
-	case est.ChosenMode == costModeOnDemand && upperBound:
+	case est.ChosenMode == model.CostModeOnDemand && upperBound:
 	case *other.Total > 0:
 		est.ChosenExcessShare, est.ChosenExcessMonthly = ptr(excess / *other.Total), ptr(excess)
 	}
-}
-
-// InfracostUsage is the usage-file entry Infracost reads for an aws_dynamodb_table: monthly request units
-// (the table's and its indexes' writes, every read), storage and PITR GB, rounded up to the whole numbers
-// Infracost takes. Figures the design does not give are left out.
-func (c *CostEstimate) InfracostUsage() map[string]int64 {
-	out := map[string]int64{}
-	if c == nil {
-		return out
-	}
-	put := func(key string, v *float64) {
-		if v != nil {
-			out[key] = int64(ceilUnits(*v))
-		}
-	}
-	put("monthly_write_request_units", c.MonthlyWriteRequestUnits)
-	put("monthly_read_request_units", c.MonthlyReadRequestUnits)
-	put("storage_gb", c.StorageGB)
-	put("pitr_backup_storage_gb", c.PITRGB)
-	return out
 }

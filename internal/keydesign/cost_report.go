@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // writeCost adds the report's cost section: both modes side by side, each index's writes and the basis.
-func writeCost(b *strings.Builder, doc *Document) {
+func writeCost(b *strings.Builder, doc *model.Document) {
 	c := doc.Derived.Cost
 	if c == nil {
 		return
@@ -55,15 +57,15 @@ func writeCost(b *strings.Builder, doc *Document) {
 
 func basisLabel(basis string) string {
 	switch basis {
-	case BasisDeclaredAverage:
+	case model.BasisDeclaredAverage:
 		return "the declared average"
-	case BasisDeclaredPeak:
+	case model.BasisDeclaredPeak:
 		return "the peak held all month (an upper bound)"
-	case BasisMeasuredAverage:
+	case model.BasisMeasuredAverage:
 		return "the measured average"
-	case BasisMeasuredPeak:
+	case model.BasisMeasuredPeak:
 		return "the measured peak held all month (an upper bound)"
-	case BasisPatternPeak:
+	case model.BasisPatternPeak:
 		return "the access patterns' reads held all month (an upper bound)"
 	}
 	return "no traffic"
@@ -79,44 +81,13 @@ func usd(f float64) string {
 	return sign + "$" + thousands(math.Floor(cents/100)) + "." + fmt.Sprintf("%02d", int64(math.Mod(cents, 100)))
 }
 
-// Wording says which prices are confirmed list prices (with the date of their source), which the price
-// table's estimates and which the design gives; the report and the cost output print it.
-func (s PriceStatus) Wording() string {
-	var parts []string
-	if len(s.Confirmed) > 0 {
-		parts = append(parts, fmt.Sprintf("confirmed list prices (sources as of %s) for %s", s.SourceDate, priceList(s.Confirmed)))
-	}
-	if len(s.Estimated) > 0 {
-		parts = append(parts, "estimates, not confirmed list prices, for "+priceList(s.Estimated))
-	}
-	if len(s.Given) > 0 {
-		parts = append(parts, "the design's own prices for "+priceList(s.Given))
-	}
-	return strings.Join(parts, "; ")
-}
-
-// priceLabels name the prices in the report.
-var priceLabels = map[string]string{
-	"write_request_units_per_million": "write request units", "read_request_units_per_million": "read request units",
-	"write_capacity_unit_hour": "write capacity units", "read_capacity_unit_hour": "read capacity units",
-	"storage_gb_month": "storage", "pitr_gb_month": "PITR",
-}
-
-func priceList(names []string) string {
-	labels := make([]string, 0, len(names))
-	for _, n := range names {
-		labels = append(labels, priceLabels[n])
-	}
-	return strings.Join(labels, ", ")
-}
-
 // writeRegionCosts adds a global table's cost per replica Region and the total of all Regions.
-func writeRegionCosts(b *strings.Builder, c *CostEstimate) {
+func writeRegionCosts(b *strings.Builder, c *model.CostEstimate) {
 	if len(c.Replicas) == 0 {
 		return
 	}
 	b.WriteString("  per replica Region (each performs every Region's writes and stores the whole table):\n")
-	total := func(m *ModeCost) string {
+	total := func(m *model.ModeCost) string {
 		if m == nil || m.Total == nil {
 			return "unknown"
 		}

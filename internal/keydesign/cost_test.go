@@ -16,27 +16,27 @@ import (
 )
 
 // pricedOrders is the cost guide's worked example: an orders table with an ALL and a KEYS_ONLY GSI.
-func pricedOrders(billing string) *Input {
-	return &Input{
+func pricedOrders(billing string) *model.Input {
+	return &model.Input{
 		Kind: "sharded_table", TableName: "orders", BillingMode: billing,
-		PartitionKey: Key{Name: "pk", Type: "S", Template: p("CUSTOMER#{customer_id}")},
-		SortKey:      &Key{Name: "sk", Type: "S", Template: p("ORDER#{order_id}")},
+		PartitionKey: model.Key{Name: "pk", Type: "S", Template: p("CUSTOMER#{customer_id}")},
+		SortKey:      &model.Key{Name: "sk", Type: "S", Template: p("ORDER#{order_id}")},
 		Segments: map[string]model.Segment{
 			"customer_id": {Kind: model.KindID, MaxLength: p(int64(36))},
 			"order_id":    {Kind: model.KindID, MaxLength: p(int64(36))},
 		},
-		Traffic: Traffic{WritesPerSecond: p(200.0), AverageWritesPerSecond: p(50.0), ReadsPerSecond: p(1000.0),
+		Traffic: model.Traffic{WritesPerSecond: p(200.0), AverageWritesPerSecond: p(50.0), ReadsPerSecond: p(1000.0),
 			AverageReadsPerSecond: p(300.0), ItemSizeBytes: p(int64(2500)), ItemCount: p(int64(10_000_000))},
-		GlobalSecondaryIndexes: []GlobalSecondaryIndex{
-			{Name: "by_date", PartitionKey: []IndexKeyAttribute{{Name: "day", Type: "S"}}, ProjectionType: ProjectionAll},
-			{Name: "by_status", PartitionKey: []IndexKeyAttribute{{Name: "status", Type: "S"}}, ProjectionType: ProjectionKeysOnly},
+		GlobalSecondaryIndexes: []model.GlobalSecondaryIndex{
+			{Name: "by_date", PartitionKey: []model.IndexKeyAttribute{{Name: "day", Type: "S"}}, ProjectionType: model.ProjectionAll},
+			{Name: "by_status", PartitionKey: []model.IndexKeyAttribute{{Name: "status", Type: "S"}}, ProjectionType: model.ProjectionKeysOnly},
 		},
-		Pricing: &PricingInput{Region: "us-east-1", PointInTimeRecovery: true},
+		Pricing: &model.PricingInput{Region: "us-east-1", PointInTimeRecovery: true},
 	}
 }
 
 // provisionedOrders is the worked example as a PROVISIONED table with the guide's configured capacities.
-func provisionedOrders() *Input {
+func provisionedOrders() *model.Input {
 	in := pricedOrders("PROVISIONED")
 	in.WriteCapacity, in.ReadCapacity = p(int64(800)), p(int64(700))
 	in.GlobalSecondaryIndexes[0].WriteCapacity, in.GlobalSecondaryIndexes[0].ReadCapacity = p(int64(800)), p(int64(10))
@@ -44,7 +44,7 @@ func provisionedOrders() *Input {
 	return in
 }
 
-func costOf(t *testing.T, in *Input) *CostEstimate {
+func costOf(t *testing.T, in *model.Input) *model.CostEstimate {
 	t.Helper()
 	c := analyze(t, in).Derived.Cost
 	if c == nil {
@@ -88,7 +88,7 @@ func TestCostWorkedExampleInTheGuide(t *testing.T) {
 			t.Errorf("the guide does not say %q", quoted)
 		}
 	}
-	if *pv.ChosenExcessShare <= BillingModeCostExcessShare {
+	if *pv.ChosenExcessShare <= model.BillingModeCostExcessShare {
 		t.Errorf("the guide's PROVISIONED table must get DK901: excess %v", *pv.ChosenExcessShare)
 	}
 	for label, cells := range want {
@@ -115,7 +115,7 @@ func TestCostWorkedExampleInTheGuide(t *testing.T) {
 			t.Errorf("%s = %v, want %v", name, pair[0], pair[1])
 		}
 	}
-	if od.ChosenExcessShare == nil || *od.ChosenExcessShare != 0 || od.CheaperMode != costModeOnDemand {
+	if od.ChosenExcessShare == nil || *od.ChosenExcessShare != 0 || od.CheaperMode != model.CostModeOnDemand {
 		t.Errorf("on-demand is the cheaper mode and chosen: excess %v, cheaper %s", od.ChosenExcessShare, od.CheaperMode)
 	}
 }
@@ -160,13 +160,13 @@ func guideRows(t *testing.T) map[string][]string {
 func TestCostIndexWriteAmplificationByProjection(t *testing.T) {
 	in := pricedOrders("PAY_PER_REQUEST")
 	in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes,
-		GlobalSecondaryIndex{Name: "by_total", PartitionKey: []IndexKeyAttribute{{Name: "customer_id", Type: "S"}},
-			ProjectionType: ProjectionInclude, NonKeyAttributes: []string{"total", "currency"}},
-		GlobalSecondaryIndex{Name: "sparse", PartitionKey: []IndexKeyAttribute{{Name: "flag", Type: "S"}},
-			ProjectionType: ProjectionAll, ItemShare: p(0.1)})
-	in.LocalSecondaryIndexes = []LocalSecondaryIndex{{Name: "by_updated", SortKey: IndexKeyAttribute{Name: "updated", Type: "N"}, ProjectionType: ProjectionAll}}
+		model.GlobalSecondaryIndex{Name: "by_total", PartitionKey: []model.IndexKeyAttribute{{Name: "customer_id", Type: "S"}},
+			ProjectionType: model.ProjectionInclude, NonKeyAttributes: []string{"total", "currency"}},
+		model.GlobalSecondaryIndex{Name: "sparse", PartitionKey: []model.IndexKeyAttribute{{Name: "flag", Type: "S"}},
+			ProjectionType: model.ProjectionAll, ItemShare: p(0.1)})
+	in.LocalSecondaryIndexes = []model.LocalSecondaryIndex{{Name: "by_updated", SortKey: model.IndexKeyAttribute{Name: "updated", Type: "N"}, ProjectionType: model.ProjectionAll}}
 	c := costOf(t, in)
-	byName := map[string]IndexCost{}
+	byName := map[string]model.IndexCost{}
 	for _, ic := range c.Indexes {
 		byName[ic.Name] = ic
 	}
@@ -214,11 +214,11 @@ func TestCostDeclaredPeakIsAnUpperBound(t *testing.T) {
 	in := pricedOrders("PAY_PER_REQUEST")
 	in.Traffic.AverageWritesPerSecond, in.Traffic.AverageReadsPerSecond = nil, nil
 	c := costOf(t, in)
-	if c.WritesBasis != BasisDeclaredPeak || c.ReadsBasis != BasisDeclaredPeak {
+	if c.WritesBasis != model.BasisDeclaredPeak || c.ReadsBasis != model.BasisDeclaredPeak {
 		t.Fatalf("bases = %s, %s", c.WritesBasis, c.ReadsBasis)
 	}
 	// At the peak held all month provisioned is cheaper, but that does not show on-demand costs more.
-	if c.CheaperMode != costModeProvisioned || c.ChosenExcessShare != nil {
+	if c.CheaperMode != model.CostModeProvisioned || c.ChosenExcessShare != nil {
 		t.Errorf("cheaper %s, chosen excess %v: an upper bound must not establish an excess", c.CheaperMode, c.ChosenExcessShare)
 	}
 	// A PROVISIONED table at peak-only traffic: provisioned is the cheaper one, no excess.
@@ -230,15 +230,15 @@ func TestCostDeclaredPeakIsAnUpperBound(t *testing.T) {
 
 // TestCostCheaperModeHeldOut checks the excess on designs the worked example does not cover.
 func TestCostCheaperModeHeldOut(t *testing.T) {
-	steady := func(in *Input) { // averages at 90% of the peak: provisioned wins
+	steady := func(in *model.Input) { // averages at 90% of the peak: provisioned wins
 		in.Traffic.AverageWritesPerSecond, in.Traffic.AverageReadsPerSecond = p(180.0), p(900.0)
 	}
-	spiky := func(in *Input) { // averages at 2% of the peak: on-demand wins
+	spiky := func(in *model.Input) { // averages at 2% of the peak: on-demand wins
 		in.Traffic.AverageWritesPerSecond, in.Traffic.AverageReadsPerSecond = p(4.0), p(20.0)
 	}
 	for _, tt := range []struct {
 		name, billing string
-		shape         func(*Input)
+		shape         func(*model.Input)
 		excess        bool
 	}{
 		{"steady on on-demand", "PAY_PER_REQUEST", steady, true},
@@ -251,11 +251,11 @@ func TestCostCheaperModeHeldOut(t *testing.T) {
 			in := pricedOrders(tt.billing)
 			tt.shape(in)
 			c := costOf(t, in)
-			got := c.ChosenExcessShare != nil && *c.ChosenExcessShare > BillingModeCostExcessShare
+			got := c.ChosenExcessShare != nil && *c.ChosenExcessShare > model.BillingModeCostExcessShare
 			if got != tt.excess {
 				t.Errorf("excess share %v (on-demand %v, provisioned %v); want above the threshold: %v", c.ChosenExcessShare, *c.OnDemand.Total, *c.Provisioned.Total, tt.excess)
 			}
-			if (c.CheaperMode == costModeOnDemand) != (*c.Utilization < *c.BreakEvenUtilization) {
+			if (c.CheaperMode == model.CostModeOnDemand) != (*c.Utilization < *c.BreakEvenUtilization) {
 				t.Errorf("cheaper %s but utilization %v vs break-even %v", c.CheaperMode, *c.Utilization, *c.BreakEvenUtilization)
 			}
 		})
@@ -271,7 +271,7 @@ func TestCostProvisionedCapacitySources(t *testing.T) {
 		t.Errorf("configured capacity: %v WCU, %v RCU (%s)", *c.ProvisionedWriteCapacity, *c.ProvisionedReadCapacity, c.CapacityBasis)
 	}
 	// Autoscaling follows the average demand over the target utilisation, within its range.
-	in.Autoscaling = &Autoscaling{Write: &CapacityRange{Min: 10, Max: 1000}, Read: &CapacityRange{Min: 200, Max: 2000}}
+	in.Autoscaling = &model.Autoscaling{Write: &model.CapacityRange{Min: 10, Max: 1000}, Read: &model.CapacityRange{Min: 200, Max: 2000}}
 	c = costOf(t, in)
 	if *c.ProvisionedWriteCapacity != math.Ceil(50*3/0.8) || *c.ProvisionedReadCapacity != 200 {
 		t.Errorf("autoscaled: %v WCU (want %v), %v RCU (want the range's minimum 200)", *c.ProvisionedWriteCapacity, math.Ceil(50*3/0.8), *c.ProvisionedReadCapacity)
@@ -281,7 +281,7 @@ func TestCostProvisionedCapacitySources(t *testing.T) {
 func TestCostMeasuredTrafficChangesTheFigures(t *testing.T) {
 	in := pricedOrders("PAY_PER_REQUEST")
 	declared := costOf(t, in)
-	in.Observed = []ObservedInput{
+	in.Observed = []model.ObservedInput{
 		{Path: model.Path{"observed"}, Observation: Observation{Traffic: observed.Traffic{WritesPerSecond: p(300.0), ReadsPerSecond: p(200.0),
 			AverageWritesPerSecond: p(30.0), AverageReadsPerSecond: p(60.0)}}},
 		{Path: model.Path{"observed_indexes", "by_date"}, Observation: Observation{IndexName: "by_date",
@@ -289,7 +289,7 @@ func TestCostMeasuredTrafficChangesTheFigures(t *testing.T) {
 	}
 	c := costOf(t, in)
 	sec := 730.0 * 3600
-	if c.WritesBasis != BasisMeasuredAverage || c.ReadsBasis != BasisMeasuredAverage {
+	if c.WritesBasis != model.BasisMeasuredAverage || c.ReadsBasis != model.BasisMeasuredAverage {
 		t.Fatalf("bases %s, %s", c.WritesBasis, c.ReadsBasis)
 	}
 	// Measured units are units: 30 WCU/s of 3-unit items is 10 writes/s.
@@ -311,7 +311,7 @@ func TestCostMeasuredTrafficChangesTheFigures(t *testing.T) {
 	}
 	// Without the averages, the measured peak prices the month: an upper bound, said so.
 	in.Observed[0].Traffic.AverageWritesPerSecond = nil
-	if c := costOf(t, in); c.WritesBasis != BasisMeasuredPeak || !near(*c.TableMonthlyWriteUnits, 300*sec) {
+	if c := costOf(t, in); c.WritesBasis != model.BasisMeasuredPeak || !near(*c.TableMonthlyWriteUnits, 300*sec) {
 		t.Errorf("measured peak basis: %s, %v", c.WritesBasis, *c.TableMonthlyWriteUnits)
 	}
 }
@@ -319,8 +319,8 @@ func TestCostMeasuredTrafficChangesTheFigures(t *testing.T) {
 func TestCostMeasuredUnitsIncludeLSIWrites(t *testing.T) {
 	in := pricedOrders("PAY_PER_REQUEST")
 	in.GlobalSecondaryIndexes = nil
-	in.LocalSecondaryIndexes = []LocalSecondaryIndex{{Name: "by_updated", SortKey: IndexKeyAttribute{Name: "updated", Type: "N"}, ProjectionType: ProjectionAll}}
-	in.Observed = []ObservedInput{{Path: model.Path{"observed"}, Observation: Observation{Traffic: observed.Traffic{
+	in.LocalSecondaryIndexes = []model.LocalSecondaryIndex{{Name: "by_updated", SortKey: model.IndexKeyAttribute{Name: "updated", Type: "N"}, ProjectionType: model.ProjectionAll}}
+	in.Observed = []model.ObservedInput{{Path: model.Path{"observed"}, Observation: Observation{Traffic: observed.Traffic{
 		WritesPerSecond: p(60.0), AverageWritesPerSecond: p(60.0)}}}}
 	c := costOf(t, in)
 	sec := 730.0 * 3600
@@ -332,52 +332,52 @@ func TestCostMeasuredUnitsIncludeLSIWrites(t *testing.T) {
 
 func TestCostRegionsAndOverrides(t *testing.T) {
 	in := pricedOrders("PAY_PER_REQUEST")
-	in.Pricing = &PricingInput{Region: "sa-east-1"}
+	in.Pricing = &model.PricingInput{Region: "sa-east-1"}
 	c := costOf(t, in)
 	if c.Prices != nil || c.OnDemand != nil || !strings.Contains(c.Problem, "sa-east-1") || !strings.Contains(c.Problem, "pricing.prices.write_request_units_per_million") {
 		t.Errorf("unknown region: prices %v, problem %q", c.Prices, c.Problem)
 	}
-	all := PriceOverrides{WriteRequestUnitsPerMillion: p(1.0), ReadRequestUnitsPerMillion: p(0.2), WriteCapacityUnitHour: p(0.001),
+	all := model.PriceOverrides{WriteRequestUnitsPerMillion: p(1.0), ReadRequestUnitsPerMillion: p(0.2), WriteCapacityUnitHour: p(0.001),
 		ReadCapacityUnitHour: p(0.0002), StorageGBMonth: p(0.3), PITRGBMonth: p(0.25)}
 	in.Pricing.Prices = all
 	c = costOf(t, in)
-	if c.Problem != "" || c.PriceSource != costPriceSourceOverride || !near(c.OnDemand.TableWrites, 50*3*730*3600/1e6*1.0) {
+	if c.Problem != "" || c.PriceSource != model.CostPriceSourceOverride || !near(c.OnDemand.TableWrites, 50*3*730*3600/1e6*1.0) {
 		t.Errorf("overrides: %q %s %v", c.Problem, c.PriceSource, c.OnDemand)
 	}
 	// A negotiated rate in a listed region replaces that one price.
-	in.Pricing = &PricingInput{Region: "eu-west-1", TableClass: TableClassInfrequentAccess, Prices: PriceOverrides{StorageGBMonth: p(0.05)}}
+	in.Pricing = &model.PricingInput{Region: "eu-west-1", TableClass: model.TableClassInfrequentAccess, Prices: model.PriceOverrides{StorageGBMonth: p(0.05)}}
 	c = costOf(t, in)
-	ia := PriceTable.Regions["eu-west-1"][TableClassInfrequentAccess]
-	if c.PriceSource != costPriceSourceTableOverride || c.Prices.StorageGBMonth != 0.05 || c.Prices.WriteRequestUnitsPerMillion != ia.WriteRequestUnitsPerMillion {
+	ia := model.PriceTable.Regions["eu-west-1"][model.TableClassInfrequentAccess]
+	if c.PriceSource != model.CostPriceSourceTableOverride || c.Prices.StorageGBMonth != 0.05 || c.Prices.WriteRequestUnitsPerMillion != ia.WriteRequestUnitsPerMillion {
 		t.Errorf("partial override: %s %+v", c.PriceSource, c.Prices)
 	}
 	// No region at all: the default region, said so.
 	in.Pricing = nil
-	if c := costOf(t, in); c.Region != "us-east-1" || c.RegionSource != costRegionSourceDefault {
+	if c := costOf(t, in); c.Region != "us-east-1" || c.RegionSource != model.CostRegionSourceDefault {
 		t.Errorf("default region %s (%s)", c.Region, c.RegionSource)
 	}
 }
 
 func TestCostPriceTableIsComplete(t *testing.T) {
 	for _, region := range []string{"us-east-1", "eu-west-1", "ap-northeast-1"} {
-		for _, class := range TableClasses {
-			pr, ok := PriceTable.Regions[region][class]
+		for _, class := range model.TableClasses {
+			pr, ok := model.PriceTable.Regions[region][class]
 			if !ok || pr.WriteRequestUnitsPerMillion <= 0 || pr.ReadRequestUnitsPerMillion <= 0 || pr.WriteCapacityUnitHour <= 0 ||
 				pr.ReadCapacityUnitHour <= 0 || pr.StorageGBMonth <= 0 || pr.PITRGBMonth <= 0 || pr.Note == "" {
 				t.Errorf("%s %s: %+v", region, class, pr)
 			}
 		}
 	}
-	if PriceTable.Retrieved == "" || len(PriceTable.Sources) == 0 || PriceTable.Currency != "USD" {
-		t.Errorf("the price table needs a date, sources and a currency: %+v", PriceTable)
+	if model.PriceTable.Retrieved == "" || len(model.PriceTable.Sources) == 0 || model.PriceTable.Currency != "USD" {
+		t.Errorf("the price table needs a date, sources and a currency: %+v", model.PriceTable)
 	}
 }
 
 func TestCostWithoutTrafficOrItems(t *testing.T) {
 	in := pricedOrders("PAY_PER_REQUEST")
-	in.Traffic = Traffic{}
+	in.Traffic = model.Traffic{}
 	c := costOf(t, in)
-	if c.WritesBasis != BasisNone || c.OnDemand != nil || c.Problem == "" || c.StorageGB != nil || len(c.Indexes) != 2 {
+	if c.WritesBasis != model.BasisNone || c.OnDemand != nil || c.Problem == "" || c.StorageGB != nil || len(c.Indexes) != 2 {
 		t.Errorf("no traffic: %+v", c)
 	}
 	in = pricedOrders("PAY_PER_REQUEST")
@@ -412,15 +412,15 @@ func TestInfracostUsage(t *testing.T) {
 func TestCostBadInputNamesTheAttribute(t *testing.T) {
 	for _, tt := range []struct {
 		name string
-		edit func(*Input)
+		edit func(*model.Input)
 		path string
 	}{
-		{"average above peak", func(in *Input) { in.Traffic.AverageWritesPerSecond = p(500.0) }, "traffic.average_writes_per_second"},
-		{"negative average", func(in *Input) { in.Traffic.AverageReadsPerSecond = p(-1.0) }, "traffic.average_reads_per_second"},
-		{"negative items", func(in *Input) { in.Traffic.ItemCount = p(int64(-5)) }, "traffic.item_count"},
-		{"share above 1", func(in *Input) { in.GlobalSecondaryIndexes[0].ItemShare = p(1.5) }, "global_secondary_indexes.by_date.item_share"},
-		{"bad class", func(in *Input) { in.Pricing.TableClass = "GLACIER" }, "pricing.table_class"},
-		{"negative price", func(in *Input) { in.Pricing.Prices.StorageGBMonth = p(-0.1) }, "pricing.prices.storage_gb_month"},
+		{"average above peak", func(in *model.Input) { in.Traffic.AverageWritesPerSecond = p(500.0) }, "traffic.average_writes_per_second"},
+		{"negative average", func(in *model.Input) { in.Traffic.AverageReadsPerSecond = p(-1.0) }, "traffic.average_reads_per_second"},
+		{"negative items", func(in *model.Input) { in.Traffic.ItemCount = p(int64(-5)) }, "traffic.item_count"},
+		{"share above 1", func(in *model.Input) { in.GlobalSecondaryIndexes[0].ItemShare = p(1.5) }, "global_secondary_indexes.by_date.item_share"},
+		{"bad class", func(in *model.Input) { in.Pricing.TableClass = "GLACIER" }, "pricing.table_class"},
+		{"negative price", func(in *model.Input) { in.Pricing.Prices.StorageGBMonth = p(-0.1) }, "pricing.prices.storage_gb_month"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			in := pricedOrders("PAY_PER_REQUEST")
@@ -450,7 +450,7 @@ func TestCostReportLines(t *testing.T) {
 	r := Report(doc, nil)
 	for _, want := range []string{
 		"Monthly cost (us-east-1, STANDARD)",
-		"  prices: confirmed list prices (sources as of " + PriceTable.Retrieved + ") for write request units, read request units, " +
+		"  prices: confirmed list prices (sources as of " + model.PriceTable.Retrieved + ") for write request units, read request units, " +
 			"write capacity units, read capacity units; estimates, not confirmed list prices, for storage, PITR",
 		"  table writes        $246.38      $355.88",
 		"  total               $641.71      $907.44",
@@ -467,15 +467,15 @@ func TestCostReportLines(t *testing.T) {
 // TestCostAveragesAreBounded: a hand-given or declared average is finite, between 0 and
 // MaxRequestsPerSecond, and not above its peak, else an error on its attribute and no figure from it.
 func TestCostAveragesAreBounded(t *testing.T) {
-	measured := func(avgW, avgR, peakW, peakR *float64) func(*Input) {
-		return func(in *Input) {
-			in.Observed = []ObservedInput{{Path: model.Path{"observed"}, Observation: observed.Observation{Traffic: observed.Traffic{
+	measured := func(avgW, avgR, peakW, peakR *float64) func(*model.Input) {
+		return func(in *model.Input) {
+			in.Observed = []model.ObservedInput{{Path: model.Path{"observed"}, Observation: observed.Observation{Traffic: observed.Traffic{
 				AverageWritesPerSecond: avgW, AverageReadsPerSecond: avgR, WritesPerSecond: peakW, ReadsPerSecond: peakR}}}}
 		}
 	}
 	for _, tt := range []struct {
 		name string
-		edit func(*Input)
+		edit func(*model.Input)
 		path string
 	}{
 		{"measured negative writes", measured(p(-50.0), nil, nil, nil), "observed.traffic.average_writes_per_second"},
@@ -484,10 +484,10 @@ func TestCostAveragesAreBounded(t *testing.T) {
 		{"measured infinite reads", measured(nil, p(math.Inf(1)), nil, nil), "observed.traffic.average_reads_per_second"},
 		{"measured average above peak", measured(p(90.0), nil, p(10.0), nil), "observed.traffic.average_writes_per_second"},
 		{"measured read average above peak", measured(nil, p(7.65), nil, p(1.0)), "observed.traffic.average_reads_per_second"},
-		{"declared average without a peak too large", func(in *Input) {
+		{"declared average without a peak too large", func(in *model.Input) {
 			in.Traffic.WritesPerSecond, in.Traffic.AverageWritesPerSecond = nil, p(1e305)
 		}, "traffic.average_writes_per_second"},
-		{"declared read average above peak", func(in *Input) { in.Traffic.AverageReadsPerSecond = p(1000.5) }, "traffic.average_reads_per_second"},
+		{"declared read average above peak", func(in *model.Input) { in.Traffic.AverageReadsPerSecond = p(1000.5) }, "traffic.average_reads_per_second"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			in := pricedOrders("PAY_PER_REQUEST")
@@ -530,8 +530,8 @@ func TestCostStaysFinite(t *testing.T) {
 	in.Traffic.WritesPerSecond, in.Traffic.AverageWritesPerSecond = nil, p(float64(MaxRequestsPerSecond))
 	in.Traffic.ItemSizeBytes, in.Traffic.TransactionalWrites = p(model.MaxItemSizeBytes), true
 	in.Traffic.ItemCount = p(int64(math.MaxInt64))
-	big := p(MaxPriceUSD)
-	in.Pricing.Prices = PriceOverrides{WriteRequestUnitsPerMillion: big, ReadRequestUnitsPerMillion: big, WriteCapacityUnitHour: big,
+	big := p(model.MaxPriceUSD)
+	in.Pricing.Prices = model.PriceOverrides{WriteRequestUnitsPerMillion: big, ReadRequestUnitsPerMillion: big, WriteCapacityUnitHour: big,
 		ReadCapacityUnitHour: big, StorageGBMonth: big, PITRGBMonth: big}
 	doc, errs := Analyze(in)
 	if len(errs) != 0 {
@@ -541,11 +541,11 @@ func TestCostStaysFinite(t *testing.T) {
 		t.Errorf("largest inputs do not encode: %v", err)
 	}
 	// The guard itself: an infinite figure anywhere in the estimate is refused with a path.
-	for _, spoil := range []func(*CostEstimate){
-		func(c *CostEstimate) { c.OnDemand.Total = p(math.Inf(1)) },
-		func(c *CostEstimate) { c.Indexes[0].OnDemandWriteCost = p(math.Inf(1)) },
-		func(c *CostEstimate) { c.Reads[0].ProvisionedCost = math.NaN() },
-		func(c *CostEstimate) { c.StorageGB = p(math.Inf(1)) },
+	for _, spoil := range []func(*model.CostEstimate){
+		func(c *model.CostEstimate) { c.OnDemand.Total = p(math.Inf(1)) },
+		func(c *model.CostEstimate) { c.Indexes[0].OnDemandWriteCost = p(math.Inf(1)) },
+		func(c *model.CostEstimate) { c.Reads[0].ProvisionedCost = math.NaN() },
+		func(c *model.CostEstimate) { c.StorageGB = p(math.Inf(1)) },
 	} {
 		doc := analyze(t, pricedOrders("PAY_PER_REQUEST"))
 		spoil(doc.Derived.Cost)
@@ -563,13 +563,13 @@ func TestCostUnknownReadsAreLeftOut(t *testing.T) {
 		in := pricedOrders(billing)
 		in.Traffic.ReadsPerSecond, in.Traffic.AverageReadsPerSecond = nil, nil
 		c := costOf(t, in)
-		if c.ReadsBasis != BasisNone || c.MonthlyReadRequestUnits != nil || c.ReadUnitsPerSecond != nil || len(c.Reads) != 0 {
+		if c.ReadsBasis != model.BasisNone || c.MonthlyReadRequestUnits != nil || c.ReadUnitsPerSecond != nil || len(c.Reads) != 0 {
 			t.Errorf("%s, reads unknown: basis %s, monthly %v, reads %+v", billing, c.ReadsBasis, c.MonthlyReadRequestUnits, c.Reads)
 		}
 		if _, ok := c.InfracostUsage()["monthly_read_request_units"]; ok {
 			t.Errorf("%s: infracost usage gives reads it does not know: %v", billing, c.InfracostUsage())
 		}
-		in.Observed = []ObservedInput{{Path: model.Path{"observed_indexes", "by_date"}, Observation: observed.Observation{IndexName: "by_date",
+		in.Observed = []model.ObservedInput{{Path: model.Path{"observed_indexes", "by_date"}, Observation: observed.Observation{IndexName: "by_date",
 			Traffic: observed.Traffic{AverageReadsPerSecond: p(4.0), ReadsPerSecond: p(8.0)}}}}
 		c = costOf(t, in)
 		if len(c.Reads) != 1 || c.Reads[0].Source != "index by_date" || c.Reads[0].AverageUnitsPerSec != 4 || c.MonthlyReadRequestUnits != nil {
@@ -618,7 +618,7 @@ func TestCostIncludedAttributeUsesTheIDLimit(t *testing.T) {
 	t.Cleanup(func() { model.DefaultIDMaxLength = saved })
 	for _, limit := range []int64{saved, 100, 300} {
 		model.DefaultIDMaxLength = limit
-		if got, want := projectedEntryBytes(ProjectionInclude, 4000, 50, []string{"status", "total"}), 50+int64(len("status")+len("total"))+2*limit; got != want {
+		if got, want := projectedEntryBytes(model.ProjectionInclude, 4000, 50, []string{"status", "total"}), 50+int64(len("status")+len("total"))+2*limit; got != want {
 			t.Errorf("default_id_max_length %d: INCLUDE entry %d bytes, want %d", limit, got, want)
 		}
 	}
@@ -643,7 +643,7 @@ func TestIndexDeclaredWritesInItsOwnUnits(t *testing.T) {
 			in := pricedOrders("PAY_PER_REQUEST")
 			in.Traffic.ItemSizeBytes, in.Traffic.TransactionalWrites = p(size), txn
 			in.GlobalSecondaryIndexes[1].PartitionKey[0].Cardinality = p(int64(4))
-			in.Observed = []ObservedInput{{Path: model.Path{"observed_indexes", "by_status"}, Observation: observed.Observation{IndexName: "by_status"}}}
+			in.Observed = []model.ObservedInput{{Path: model.Path{"observed_indexes", "by_status"}, Observation: observed.Observation{IndexName: "by_status"}}}
 			doc := analyze(t, in)
 			if doc.Table.GSIs[0].PeakSource != PeakDeclared {
 				t.Fatalf("by_date is not observed: its peak is declared, got %q", doc.Table.GSIs[0].PeakSource)
@@ -676,7 +676,7 @@ func TestIndexDeclaredWritesInItsOwnUnits(t *testing.T) {
 func TestCostPricesAccessPatternReads(t *testing.T) {
 	in := pricedOrders("PAY_PER_REQUEST")
 	in.Traffic.ReadsPerSecond, in.Traffic.AverageReadsPerSecond = nil, nil
-	in.AccessPatterns = []AccessPattern{
+	in.AccessPatterns = []model.AccessPattern{
 		// 10 items of 2,500 B: ceil(25,000 / 4,096) = 7 units, halved for eventual reads: 3.5 per call.
 		{Name: "orders_of_customer", Equals: []string{"customer_id"}, ReadsPerSecond: p(400.0), Items: p(int64(10))},
 		// One KEYS_ONLY entry read strongly would be refused on a GSI; eventually: 0.5 units per call.
@@ -685,8 +685,8 @@ func TestCostPricesAccessPatternReads(t *testing.T) {
 	}
 	c := costOf(t, in)
 	sec := secondsPerMonth()
-	if c.ReadsBasis != BasisPatternPeak {
-		t.Fatalf("reads basis %q, want %q", c.ReadsBasis, BasisPatternPeak)
+	if c.ReadsBasis != model.BasisPatternPeak {
+		t.Fatalf("reads basis %q, want %q", c.ReadsBasis, model.BasisPatternPeak)
 	}
 	want := map[string]float64{"table": 400 * 3.5, "index by_status": 100 * 0.5, "index by_date": 20 * 0.5}
 	for _, r := range c.Reads {
@@ -695,8 +695,8 @@ func TestCostPricesAccessPatternReads(t *testing.T) {
 			t.Errorf("unexpected read source %q", r.Source)
 			continue
 		}
-		if r.Basis != BasisPatternPeak || !near(r.MonthlyReadUnits, w*sec) {
-			t.Errorf("%s: %v units a month on %q, want %v on %q", r.Source, r.MonthlyReadUnits, r.Basis, w*sec, BasisPatternPeak)
+		if r.Basis != model.BasisPatternPeak || !near(r.MonthlyReadUnits, w*sec) {
+			t.Errorf("%s: %v units a month on %q, want %v on %q", r.Source, r.MonthlyReadUnits, r.Basis, w*sec, model.BasisPatternPeak)
 		}
 		delete(want, r.Source)
 	}
@@ -709,12 +709,12 @@ func TestCostPricesAccessPatternReads(t *testing.T) {
 
 	// A declared peak below the patterns' reads is raised to them; a declared average stays the figure.
 	in.Traffic.ReadsPerSecond = p(100.0)
-	if c := costOf(t, in); !near(c.Reads[0].MonthlyReadUnits, 1400*sec) || c.ReadsBasis != BasisPatternPeak {
+	if c := costOf(t, in); !near(c.Reads[0].MonthlyReadUnits, 1400*sec) || c.ReadsBasis != model.BasisPatternPeak {
 		t.Errorf("declared peak below the patterns: %v units on %q, want %v", c.Reads[0].MonthlyReadUnits, c.ReadsBasis, 1400*sec)
 	}
 	in.Traffic.AverageReadsPerSecond = p(50.0)
-	if c := costOf(t, in); !near(c.Reads[0].MonthlyReadUnits, 50*0.5*sec) || c.ReadsBasis != BasisDeclaredAverage {
-		t.Errorf("declared average: %v units on %q, want %v on %q", c.Reads[0].MonthlyReadUnits, c.ReadsBasis, 50*0.5*sec, BasisDeclaredAverage)
+	if c := costOf(t, in); !near(c.Reads[0].MonthlyReadUnits, 50*0.5*sec) || c.ReadsBasis != model.BasisDeclaredAverage {
+		t.Errorf("declared average: %v units on %q, want %v on %q", c.Reads[0].MonthlyReadUnits, c.ReadsBasis, 50*0.5*sec, model.BasisDeclaredAverage)
 	}
 }
 
@@ -722,7 +722,7 @@ func TestCostPricesAccessPatternReads(t *testing.T) {
 // declared pattern reads for more than the keys; one that a pattern reads whole (no attributes, or
 // attributes outside the keys) keeps its projection.
 func TestCostIndexProjectionAPatternReadsIsNotReducible(t *testing.T) {
-	reducible := func(in *Input, index string) float64 {
+	reducible := func(in *model.Input, index string) float64 {
 		t.Helper()
 		for _, ic := range costOf(t, in).Indexes {
 			if ic.Name == index {
@@ -746,7 +746,7 @@ func TestCostIndexProjectionAPatternReadsIsNotReducible(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			in := pricedOrders("PAY_PER_REQUEST")
-			in.AccessPatterns = []AccessPattern{{Name: "orders_of_day", Index: p("by_date"), Equals: []string{"day"}, ReadsPerSecond: p(10.0), Attributes: tc.attributes}}
+			in.AccessPatterns = []model.AccessPattern{{Name: "orders_of_day", Index: p("by_date"), Equals: []string{"day"}, ReadsPerSecond: p(10.0), Attributes: tc.attributes}}
 			if got := reducible(in, "by_date") > 0; got != tc.reducible {
 				t.Errorf("reducible = %v, want %v", got, tc.reducible)
 			}

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // TestAttributeJSONIsTheDocumentWithoutPrior: design_document carries the analyzed document, versioned,
@@ -24,7 +26,7 @@ func TestAttributeJSONIsTheDocumentWithoutPrior(t *testing.T) {
 	if err := json.Unmarshal(raw, &got); err != nil {
 		t.Fatal(err)
 	}
-	if got["schema_version"] != float64(DocumentSchemaVersion) || DocumentSchemaVersion != 1 || got["provider_version"] != "1.2.3" {
+	if got["schema_version"] != float64(model.DocumentSchemaVersion) || model.DocumentSchemaVersion != 1 || got["provider_version"] != "1.2.3" {
 		t.Errorf("schema_version %v, provider_version %v", got["schema_version"], got["provider_version"])
 	}
 	if v, ok := got["prior"]; !ok || v != nil {
@@ -62,7 +64,7 @@ func TestAttributeIsOneEncodedLine(t *testing.T) {
 	if strings.ContainsAny(value, "\n\r") || json.Valid([]byte(value)) {
 		t.Errorf("the attribute must be one line of non-JSON text: %q", value)
 	}
-	decoded, err := DecodeAttribute(value)
+	decoded, err := model.DecodeAttribute(value)
 	if err != nil || string(decoded) != string(js) {
 		t.Errorf("DecodeAttribute = %s, %v; want %s", decoded, err, js)
 	}
@@ -82,7 +84,7 @@ func TestDecodeAttribute(t *testing.T) {
 		{value: "dk1:[1]", err: "is not a JSON object"},
 		{value: "dk1:{oops", err: "is not a JSON object"},
 	} {
-		got, err := DecodeAttribute(c.value)
+		got, err := model.DecodeAttribute(c.value)
 		switch {
 		case c.err == "" && (err != nil || string(got) != c.want):
 			t.Errorf("DecodeAttribute(%q) = %s, %v; want %s", c.value, got, err, c.want)

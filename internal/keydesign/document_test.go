@@ -11,21 +11,21 @@ import (
 func p[T any](v T) *T { return &v }
 
 // dailyEventLog is the partition-key guidance's classic hot design: every event of a day under one key.
-func dailyEventLog() *Input {
-	return &Input{
+func dailyEventLog() *model.Input {
+	return &model.Input{
 		Kind:         "keydesign",
 		TableName:    "events",
-		PartitionKey: Key{Name: "pk", Type: "S", Template: p("DAY#{day}")},
-		SortKey:      &Key{Name: "sk", Type: "S", Template: p("EVENT#{event_id}")},
+		PartitionKey: model.Key{Name: "pk", Type: "S", Template: p("DAY#{day}")},
+		SortKey:      &model.Key{Name: "sk", Type: "S", Template: p("EVENT#{event_id}")},
 		Segments: map[string]model.Segment{
 			"day":      {Kind: model.KindTime, Granularity: "day"},
 			"event_id": {Kind: model.KindID},
 		},
-		Traffic: Traffic{WritesPerSecond: p(2500.0), ReadsPerSecond: p(400.0), ItemSizeBytes: p(int64(800))},
+		Traffic: model.Traffic{WritesPerSecond: p(2500.0), ReadsPerSecond: p(400.0), ItemSizeBytes: p(int64(800))},
 	}
 }
 
-func analyze(t *testing.T, in *Input) *Document {
+func analyze(t *testing.T, in *model.Input) *model.Document {
 	t.Helper()
 	doc, errs := Analyze(in)
 	if len(errs) > 0 {
@@ -67,7 +67,7 @@ func TestAnalyzeDailyEventLogUnsharded(t *testing.T) {
 func TestAnalyzeCalculatedShardingComputesCount(t *testing.T) {
 	in := dailyEventLog()
 	in.PartitionKey.Template = p("DAY#{day}#SHARD#{shard}")
-	in.Sharding = Sharding{Strategy: StrategyCalculated, Source: "event_id"}
+	in.Sharding = model.Sharding{Strategy: model.StrategyCalculated, Source: "event_id"}
 	doc := analyze(t, in)
 	d := doc.Derived
 	if d.ShardCount != 4 || d.ShardWidth != 1 {
@@ -76,7 +76,7 @@ func TestAnalyzeCalculatedShardingComputesCount(t *testing.T) {
 	if *d.Capacity.PerShardWriteUnits != 625 || d.Capacity.ReadFanout != 4 {
 		t.Errorf("per shard %v WCU, fan-out %d; want 625, 4", *d.Capacity.PerShardWriteUnits, d.Capacity.ReadFanout)
 	}
-	if d.Routing != (Routing{Algorithm: model.RoutingAlgorithm, Count: 4, Width: 1, Source: "event_id", SchemeVersion: 1}) {
+	if d.Routing != (model.Routing{Algorithm: model.RoutingAlgorithm, Count: 4, Width: 1, Source: "event_id", SchemeVersion: 1}) {
 		t.Errorf("routing = %+v", d.Routing)
 	}
 	if got := *d.PartitionKey.MaxBytes; got != int64(len("DAY#2026-11-30#SHARD#3")) {
@@ -90,7 +90,7 @@ func TestAnalyzeCalculatedShardingComputesCount(t *testing.T) {
 func TestAnalyzeExplicitCountAndWidth(t *testing.T) {
 	in := dailyEventLog()
 	in.PartitionKey.Template = p("DAY#{day}#SHARD#{shard}")
-	in.Sharding = Sharding{Strategy: StrategyCalculated, Source: "event_id", Count: p(int64(16)), SchemeVersion: p(int64(2))}
+	in.Sharding = model.Sharding{Strategy: model.StrategyCalculated, Source: "event_id", Count: p(int64(16)), SchemeVersion: p(int64(2))}
 	d := analyze(t, in).Derived
 	if d.ShardCount != 16 || d.ShardWidth != 2 || d.RequiredShards != 4 || d.Routing.SchemeVersion != 2 {
 		t.Errorf("derived = count %d width %d required %d scheme %d", d.ShardCount, d.ShardWidth, d.RequiredShards, d.Routing.SchemeVersion)
@@ -120,8 +120,8 @@ func TestHotKeyShare(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			in := &Input{PartitionKey: Key{Name: "pk", Template: p(tt.template)}, Segments: tt.segments,
-				Traffic: Traffic{HotKeyShare: tt.given, WritesPerSecond: p(100.0)}}
+			in := &model.Input{PartitionKey: model.Key{Name: "pk", Template: p(tt.template)}, Segments: tt.segments,
+				Traffic: model.Traffic{HotKeyShare: tt.given, WritesPerSecond: p(100.0)}}
 			doc := analyze(t, in)
 			if got := doc.Derived.Capacity.HotKeyShare; got != tt.want {
 				t.Errorf("hot key share = %v, want %v", got, tt.want)
@@ -133,27 +133,29 @@ func TestHotKeyShare(t *testing.T) {
 func TestAnalyzeBadInputNamesTheAttribute(t *testing.T) {
 	tests := []struct {
 		name   string
-		mutate func(*Input)
+		mutate func(*model.Input)
 		path   string
 		says   string
 	}{
-		{"malformed template", func(in *Input) { in.PartitionKey.Template = p("DAY#{day") }, "partition_key.template", "never closed"},
-		{"bad placeholder name", func(in *Input) { in.SortKey.Template = p("E#{EventId}") }, "sort_key.template", "[a-z][a-z0-9_]*"},
-		{"negative writes", func(in *Input) { in.Traffic.WritesPerSecond = p(-1.0) }, "traffic.writes_per_second", "≥ 0"},
-		{"utilisation above 1", func(in *Input) { in.TargetUtilization = p(1.5) }, "target_utilization", "(0, 1]"},
-		{"utilisation zero", func(in *Input) { in.TargetUtilization = p(0.0) }, "target_utilization", "(0, 1]"},
-		{"unknown kind", func(in *Input) { in.Segments["event_id"] = model.Segment{Kind: "uuid"} }, "segments.event_id.kind", "unknown segment kind"},
-		{"unknown granularity", func(in *Input) { in.Segments["day"] = model.Segment{Kind: model.KindTime, Granularity: "fortnight"} }, "segments.day.granularity", "fortnight"},
-		{"time without granularity", func(in *Input) { in.Segments["day"] = model.Segment{Kind: model.KindTime} }, "segments.day.granularity", "needs a granularity"},
-		{"enum without values", func(in *Input) { in.Segments["day"] = model.Segment{Kind: model.KindEnum} }, "segments.day.values", "at least one value"},
-		{"unknown consistency", func(in *Input) { in.Traffic.ReadConsistency = "linear" }, "traffic.read_consistency", "linear"},
-		{"share above 1", func(in *Input) { in.Traffic.HotKeyShare = p(2.0) }, "traffic.hot_key_share", "between 0 and 1"},
-		{"item too large", func(in *Input) { in.Traffic.ItemSizeBytes = p(int64(500 * 1024)) }, "traffic.item_size_bytes", "item size limit"},
-		{"zero shards", func(in *Input) { in.Sharding.Count = p(int64(0)) }, "sharding.count", "between 1"},
-		{"unknown strategy", func(in *Input) { in.Sharding.Strategy = "hash" }, "sharding.strategy", "hash"},
-		{"reserved shard segment", func(in *Input) { in.Segments["shard"] = model.Segment{Kind: model.KindID} }, "segments.shard", "reserved"},
-		{"include without attributes", func(in *Input) {
-			in.GlobalSecondaryIndexes = []GlobalSecondaryIndex{{Name: "by.x", ProjectionType: ProjectionInclude}}
+		{"malformed template", func(in *model.Input) { in.PartitionKey.Template = p("DAY#{day") }, "partition_key.template", "never closed"},
+		{"bad placeholder name", func(in *model.Input) { in.SortKey.Template = p("E#{EventId}") }, "sort_key.template", "[a-z][a-z0-9_]*"},
+		{"negative writes", func(in *model.Input) { in.Traffic.WritesPerSecond = p(-1.0) }, "traffic.writes_per_second", "≥ 0"},
+		{"utilisation above 1", func(in *model.Input) { in.TargetUtilization = p(1.5) }, "target_utilization", "(0, 1]"},
+		{"utilisation zero", func(in *model.Input) { in.TargetUtilization = p(0.0) }, "target_utilization", "(0, 1]"},
+		{"unknown kind", func(in *model.Input) { in.Segments["event_id"] = model.Segment{Kind: "uuid"} }, "segments.event_id.kind", "unknown segment kind"},
+		{"unknown granularity", func(in *model.Input) {
+			in.Segments["day"] = model.Segment{Kind: model.KindTime, Granularity: "fortnight"}
+		}, "segments.day.granularity", "fortnight"},
+		{"time without granularity", func(in *model.Input) { in.Segments["day"] = model.Segment{Kind: model.KindTime} }, "segments.day.granularity", "needs a granularity"},
+		{"enum without values", func(in *model.Input) { in.Segments["day"] = model.Segment{Kind: model.KindEnum} }, "segments.day.values", "at least one value"},
+		{"unknown consistency", func(in *model.Input) { in.Traffic.ReadConsistency = "linear" }, "traffic.read_consistency", "linear"},
+		{"share above 1", func(in *model.Input) { in.Traffic.HotKeyShare = p(2.0) }, "traffic.hot_key_share", "between 0 and 1"},
+		{"item too large", func(in *model.Input) { in.Traffic.ItemSizeBytes = p(int64(500 * 1024)) }, "traffic.item_size_bytes", "item size limit"},
+		{"zero shards", func(in *model.Input) { in.Sharding.Count = p(int64(0)) }, "sharding.count", "between 1"},
+		{"unknown strategy", func(in *model.Input) { in.Sharding.Strategy = "hash" }, "sharding.strategy", "hash"},
+		{"reserved shard segment", func(in *model.Input) { in.Segments["shard"] = model.Segment{Kind: model.KindID} }, "segments.shard", "reserved"},
+		{"include without attributes", func(in *model.Input) {
+			in.GlobalSecondaryIndexes = []model.GlobalSecondaryIndex{{Name: "by.x", ProjectionType: model.ProjectionInclude}}
 		}, "global_secondary_indexes.by.x.non_key_attributes", "at least one"},
 	}
 	for _, tt := range tests {
@@ -194,7 +196,7 @@ func TestUndeclaredPlaceholderIsAFactNotAnError(t *testing.T) {
 	in := dailyEventLog()
 	in.SortKey.Template = p("EVENT#{event_id}#{ts}")
 	doc := analyze(t, in)
-	if len(doc.Derived.UndeclaredPlaceholders) != 1 || doc.Derived.UndeclaredPlaceholders[0] != (PlaceholderRef{Key: "sort_key", Placeholder: "ts"}) {
+	if len(doc.Derived.UndeclaredPlaceholders) != 1 || doc.Derived.UndeclaredPlaceholders[0] != (model.PlaceholderRef{Key: "sort_key", Placeholder: "ts"}) {
 		t.Errorf("undeclared = %v", doc.Derived.UndeclaredPlaceholders)
 	}
 	if doc.Derived.SortKey.MaxBytes != nil {
@@ -206,9 +208,9 @@ func TestCollectionEstimateWithLSIs(t *testing.T) {
 	in := dailyEventLog()
 	in.Traffic.MaxItemsPerPartitionKey = p(int64(1000))
 	in.Traffic.ItemSizeBytes = p(int64(1000))
-	in.LocalSecondaryIndexes = []LocalSecondaryIndex{
-		{Name: "by_created", SortKey: IndexKeyAttribute{Name: "created", Type: "N"}, ProjectionType: ProjectionKeysOnly},
-		{Name: "by_status", SortKey: IndexKeyAttribute{Name: "status", Type: "S"}, ProjectionType: ProjectionAll},
+	in.LocalSecondaryIndexes = []model.LocalSecondaryIndex{
+		{Name: "by_created", SortKey: model.IndexKeyAttribute{Name: "created", Type: "N"}, ProjectionType: model.ProjectionKeysOnly},
+		{Name: "by_status", SortKey: model.IndexKeyAttribute{Name: "status", Type: "S"}, ProjectionType: model.ProjectionAll},
 	}
 	c := analyze(t, in).Derived.Collection
 	// item 1000 + KEYS_ONLY (pk 14 + sk 70 + N sort key 21 + 100) + ALL (1000 + 100)
@@ -220,7 +222,7 @@ func TestCollectionEstimateWithLSIs(t *testing.T) {
 
 func TestDocumentIsJSON(t *testing.T) {
 	in := dailyEventLog()
-	in.GlobalSecondaryIndexes = []GlobalSecondaryIndex{{Name: "by_day", PartitionKey: []IndexKeyAttribute{{Name: "day", Type: "S"}}}}
+	in.GlobalSecondaryIndexes = []model.GlobalSecondaryIndex{{Name: "by_day", PartitionKey: []model.IndexKeyAttribute{{Name: "day", Type: "S"}}}}
 	doc := analyze(t, in)
 	raw, err := json.Marshal(doc)
 	if err != nil {
@@ -254,7 +256,7 @@ func TestDocumentIsJSON(t *testing.T) {
 func TestReportShowsBarsAndLimits(t *testing.T) {
 	in := dailyEventLog()
 	in.PartitionKey.Template = p("DAY#{day}#SHARD#{shard}")
-	in.Sharding = Sharding{Strategy: StrategyCalculated, Source: "event_id"}
+	in.Sharding = model.Sharding{Strategy: model.StrategyCalculated, Source: "event_id"}
 	out := Report(analyze(t, in), []ReportFinding{{Rule: "DK999", Name: "example", Severity: "warning", Message: "a message"}})
 	for _, want := range []string{"DAY#{day}#SHARD#{shard}", "4 shards", "2,500 WCU", "625 WCU", "|", "WARNING DK999 example: a message", "62.5% of a partition"} {
 		if !strings.Contains(out, want) {
@@ -277,14 +279,14 @@ func TestReportShowsBarsAndLimits(t *testing.T) {
 func BenchmarkAnalyze(b *testing.B) {
 	in := dailyEventLog()
 	in.PartitionKey.Template = p("DAY#{day}#SHARD#{shard}")
-	in.Sharding = Sharding{Strategy: StrategyCalculated, Source: "event_id"}
-	in.LocalSecondaryIndexes = []LocalSecondaryIndex{
-		{Name: "by_created", SortKey: IndexKeyAttribute{Name: "created", Type: "N"}, ProjectionType: ProjectionKeysOnly},
-		{Name: "by_status", SortKey: IndexKeyAttribute{Name: "status", Type: "S"}, ProjectionType: ProjectionInclude, NonKeyAttributes: []string{"total"}},
+	in.Sharding = model.Sharding{Strategy: model.StrategyCalculated, Source: "event_id"}
+	in.LocalSecondaryIndexes = []model.LocalSecondaryIndex{
+		{Name: "by_created", SortKey: model.IndexKeyAttribute{Name: "created", Type: "N"}, ProjectionType: model.ProjectionKeysOnly},
+		{Name: "by_status", SortKey: model.IndexKeyAttribute{Name: "status", Type: "S"}, ProjectionType: model.ProjectionInclude, NonKeyAttributes: []string{"total"}},
 	}
-	in.GlobalSecondaryIndexes = []GlobalSecondaryIndex{
-		{Name: "by_customer", PartitionKey: []IndexKeyAttribute{{Name: "customerId", Cardinality: p(int64(1000000))}}, SortKey: []IndexKeyAttribute{{Name: "created", Type: "N"}}},
-		{Name: "by_region_day", PartitionKey: []IndexKeyAttribute{{Name: "region"}, {Name: "day"}}, ProjectionType: ProjectionKeysOnly},
+	in.GlobalSecondaryIndexes = []model.GlobalSecondaryIndex{
+		{Name: "by_customer", PartitionKey: []model.IndexKeyAttribute{{Name: "customerId", Cardinality: p(int64(1000000))}}, SortKey: []model.IndexKeyAttribute{{Name: "created", Type: "N"}}},
+		{Name: "by_region_day", PartitionKey: []model.IndexKeyAttribute{{Name: "region"}, {Name: "day"}}, ProjectionType: model.ProjectionKeysOnly},
 	}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -297,7 +299,7 @@ func BenchmarkAnalyze(b *testing.B) {
 func TestConventionsAndKeyAttributes(t *testing.T) {
 	in := dailyEventLog()
 	in.PartitionKey.Template = p("day|{day}")
-	in.GlobalSecondaryIndexes = []GlobalSecondaryIndex{{Name: "by_tenant", PartitionKey: []IndexKeyAttribute{{Name: "tenantId"}, {Name: "region", Type: "S"}}}}
+	in.GlobalSecondaryIndexes = []model.GlobalSecondaryIndex{{Name: "by_tenant", PartitionKey: []model.IndexKeyAttribute{{Name: "tenantId"}, {Name: "region", Type: "S"}}}}
 	d := analyze(t, in).Derived
 	if strings.Join(d.Conventions.Delimiters, "") != "#|" || strings.Join(d.Conventions.LetterCases, ",") != "lower,upper" {
 		t.Errorf("conventions = %+v", d.Conventions)
@@ -314,12 +316,12 @@ func TestConventionsAndKeyAttributes(t *testing.T) {
 
 func TestGSIHotPartitionFacts(t *testing.T) {
 	in := dailyEventLog() // 2,500 writes/s of 800 bytes: 2,500 WCU at peak
-	in.GlobalSecondaryIndexes = []GlobalSecondaryIndex{
-		{Name: "by_day", PartitionKey: []IndexKeyAttribute{{Name: "day"}}},
-		{Name: "by_status", PartitionKey: []IndexKeyAttribute{{Name: "status", Cardinality: p(int64(4))}}},
-		{Name: "by_customer", PartitionKey: []IndexKeyAttribute{{Name: "customerId"}}},
+	in.GlobalSecondaryIndexes = []model.GlobalSecondaryIndex{
+		{Name: "by_day", PartitionKey: []model.IndexKeyAttribute{{Name: "day"}}},
+		{Name: "by_status", PartitionKey: []model.IndexKeyAttribute{{Name: "status", Cardinality: p(int64(4))}}},
+		{Name: "by_customer", PartitionKey: []model.IndexKeyAttribute{{Name: "customerId"}}},
 	}
-	gsis := map[string]GSIDoc{}
+	gsis := map[string]model.GSIDoc{}
 	for _, g := range analyze(t, in).Table.GSIs {
 		gsis[g.Name] = g
 	}

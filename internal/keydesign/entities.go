@@ -25,123 +25,19 @@ import (
 //
 // The capacity rules then read the busiest collection as they read the busiest key of a one-entity table.
 
-// Entity is one item type of a table: the template of each key attribute it writes, and its traffic.
-type Entity struct {
-	Name    string
-	Keys    map[string]string
-	Traffic EntityTraffic
-}
-
-// EntityTraffic is one entity's traffic; nil means not stated.
-type EntityTraffic struct {
-	WritesPerSecond         *float64
-	AverageWritesPerSecond  *float64
-	ReadsPerSecond          *float64
-	ItemSizeBytes           *int64
-	ItemCount               *int64
-	MaxItemsPerPartitionKey *int64
-	TransactionalWrites     *bool
-}
-
-// EntitiesDoc is what the document says of a table's entities.
-type EntitiesDoc struct {
-	Items       []EntityDoc       `json:"items"`
-	Collisions  []EntityCollision `json:"collisions"`
-	Collections []CollectionDoc   `json:"collections"`
-	// Busiest is the index in Collections of the collection with the most write (then read) units per
-	// second on one partition-key value: the busiest key the capacity rules read.
-	Busiest int `json:"busiest"`
-	// Lead is the busiest collection's busiest entity, whose templates the key rules read as the table's.
-	Lead string `json:"lead"`
-	// Characters says what an id segment without declared characters may hold, for the collision check.
-	IDCharacters string `json:"id_characters"`
-}
-
-// EntityDoc is one entity with its derived figures.
-type EntityDoc struct {
-	Name string            `json:"name"`
-	Keys map[string]string `json:"keys"`
-	// Indexes are the GSIs and LSIs its items land in: those whose every key attribute it writes.
-	Indexes []string `json:"indexes"`
-	// IndexKeys are its templates of index key attributes, with the parts DK111 reads.
-	IndexKeys     []EntityIndexKey `json:"index_keys"`
-	ItemSizeBytes int64            `json:"item_size_bytes"`
-	// WriteUnitsPerWrite and the peak units follow the capacity model's units per request.
-	WriteUnitsPerWrite float64  `json:"write_units_per_write"`
-	WriteUnits         *float64 `json:"write_units"`
-	ReadUnits          *float64 `json:"read_units"`
-	// HotKeyShare is the share of its traffic on one partition-key value, from its partition-key template.
-	HotKeyShare float64 `json:"hot_key_share"`
-	// MaxBytes bounds each key attribute's rendered value; nil when a placeholder is undeclared.
-	MaxBytes   map[string]*int64 `json:"max_bytes"`
-	Collection int               `json:"collection"`
-	// PartitionKey and SortKey are the facts of its table-key templates, which the key rules read.
-	PartitionKey KeyFacts  `json:"partition_key"`
-	SortKey      *KeyFacts `json:"sort_key"`
-	// HotKeyWriteUnits and HotKeyReadUnits are its own demand on its busiest partition-key value (a global
-	// table's replicated TTL deletes included); Shards is how many shards that value spreads over.
-	HotKeyWriteUnits *float64 `json:"hot_key_write_units"`
-	HotKeyReadUnits  *float64 `json:"hot_key_read_units"`
-	Shards           int64    `json:"shards"`
-	// ItemsPerKey bounds its items under one partition-key value: stated, or from the sort-key template
-	// (ItemsBasis "template": no placeholder is one item, bounded segments the product of their values);
-	// nil when nothing bounds them.
-	ItemsPerKey *int64 `json:"items_per_key"`
-	ItemsBasis  string `json:"items_basis"`
-}
-
-// EntityIndexKey is an entity's template of one index key attribute.
-type EntityIndexKey struct {
-	Index     string   `json:"index"`
-	Attribute string   `json:"attribute"`
-	Type      string   `json:"type"`
-	Template  string   `json:"template"`
-	Literals  []string `json:"literals"`
-	Segments  []string `json:"segments"`
-}
-
-// EntityCollision is a pair of entities whose table keys can render the same primary key.
-type EntityCollision struct {
-	Entities []string `json:"entities"`
-	Example  string   `json:"example"`
-}
-
-// CollectionDoc is a group of entities whose partition keys can render the same value: the items and the
-// demand of one partition-key value are the sums of theirs.
-type CollectionDoc struct {
-	Entities []string `json:"entities"`
-	// WriteUnits and ReadUnits are the demand on its busiest partition-key value; nil when an entity's
-	// rate is not stated.
-	WriteUnits *float64 `json:"write_units"`
-	ReadUnits  *float64 `json:"read_units"`
-	// ItemsPerKey and Bytes are one value's items and their bytes with their LSI entries; nil when an
-	// entity's max_items_per_partition_key is not stated.
-	ItemsPerKey *float64 `json:"items_per_key"`
-	Bytes       *float64 `json:"bytes"`
-	// PerShardWriteUnits and PerShardReadUnits are the demand on one shard of its busiest value: each
-	// entity's busiest value over its own shards, summed; RequiredShards is what that demand needs at the
-	// target utilization, and Shards the most shards an entity's value spreads over.
-	PerShardWriteUnits *float64 `json:"per_shard_write_units"`
-	PerShardReadUnits  *float64 `json:"per_shard_read_units"`
-	RequiredShards     int64    `json:"required_shards"`
-	Shards             int64    `json:"shards"`
-	// Hottest is the entity with the most demand on its busiest value, where the heat rules point.
-	Hottest string `json:"hottest"`
-}
-
 // entityModel is the parsed entities and their analysis.
 type entityModel struct {
-	doc       EntitiesDoc
+	doc       model.EntitiesDoc
 	templates []map[string]*model.Template // by entity, by attribute
 	// tableKeys are the table's key attribute names: partition key, then sort key.
 	tableKeys []string
 }
 
 // indexKeyNames are the key attributes of each index, by index name.
-func (a *analyzer) indexKeyNames() map[string][]IndexKeyAttribute {
-	out := map[string][]IndexKeyAttribute{}
+func (a *analyzer) indexKeyNames() map[string][]model.IndexKeyAttribute {
+	out := map[string][]model.IndexKeyAttribute{}
 	for _, l := range a.in.LocalSecondaryIndexes {
-		out[l.Name] = []IndexKeyAttribute{l.SortKey}
+		out[l.Name] = []model.IndexKeyAttribute{l.SortKey}
 	}
 	for _, g := range a.in.GlobalSecondaryIndexes {
 		out[g.Name] = append(slices.Clone(g.PartitionKey), g.SortKey...)
@@ -157,7 +53,7 @@ func (a *analyzer) parseEntities() *entityModel {
 	}
 	// The model reads the entities in name order, as the provider gives them, whoever calls.
 	sorted := *in
-	sorted.Entities = slices.SortedFunc(slices.Values(in.Entities), func(x, y Entity) int { return strings.Compare(x.Name, y.Name) })
+	sorted.Entities = slices.SortedFunc(slices.Values(in.Entities), func(x, y model.Entity) int { return strings.Compare(x.Name, y.Name) })
 	a.in, in = &sorted, &sorted
 	m := &entityModel{tableKeys: []string{in.PartitionKey.Name}}
 	if in.SortKey != nil {
@@ -169,7 +65,7 @@ func (a *analyzer) parseEntities() *entityModel {
 	if in.SortKey != nil && in.SortKey.Template != nil {
 		a.fail(model.Path{"sort_key", "template"}, "a design with entities takes its key templates from each entity's keys: remove sort_key.template")
 	}
-	if in.Traffic != (Traffic{}) {
+	if in.Traffic != (model.Traffic{}) {
 		a.fail(model.Path{"traffic"}, "a design with entities takes its traffic from each entity's traffic: move it into entities.<name>.traffic")
 	}
 	known := map[string]bool{}
@@ -227,7 +123,7 @@ func validEntityName(name string) bool {
 	}) < 0
 }
 
-func (a *analyzer) validateEntityTraffic(e Entity) {
+func (a *analyzer) validateEntityTraffic(e model.Entity) {
 	t := e.Traffic
 	p := func(attr string) model.Path { return model.Path{"entities", e.Name, "traffic", attr} }
 	for attr, v := range map[string]*float64{"writes_per_second": t.WritesPerSecond, "average_writes_per_second": t.AverageWritesPerSecond, "reads_per_second": t.ReadsPerSecond} {
@@ -325,7 +221,7 @@ func timeShape(granularity string) string {
 func (a *analyzer) analyzeEntities(m *entityModel, shardWidth int64) {
 	in := a.in
 	idChars, listed := m.idCharacters()
-	m.doc = EntitiesDoc{Items: []EntityDoc{}, Collisions: []EntityCollision{}, Collections: []CollectionDoc{}, IDCharacters: "any but " + delimiterList(listed)}
+	m.doc = model.EntitiesDoc{Items: []model.EntityDoc{}, Collisions: []model.EntityCollision{}, Collections: []model.CollectionDoc{}, IDCharacters: "any but " + delimiterList(listed)}
 	indexKeys := a.indexKeyNames()
 	width := int(max(shardWidth, 1))
 	// Each entity's key as atoms, and its literal prefixes; the automata are built when a pair needs the
@@ -348,7 +244,7 @@ func (a *analyzer) analyzeEntities(m *entityModel, shardWidth int64) {
 	}
 	for i, e := range in.Entities {
 		parsed := m.templates[i]
-		d := EntityDoc{Name: e.Name, Keys: e.Keys, Indexes: []string{}, IndexKeys: []EntityIndexKey{}, MaxBytes: map[string]*int64{}}
+		d := model.EntityDoc{Name: e.Name, Keys: e.Keys, Indexes: []string{}, IndexKeys: []model.EntityIndexKey{}, MaxBytes: map[string]*int64{}}
 		for _, name := range slices.Sorted(maps.Keys(indexKeys)) {
 			carries := true
 			for _, k := range indexKeys[name] {
@@ -356,7 +252,7 @@ func (a *analyzer) analyzeEntities(m *entityModel, shardWidth int64) {
 					carries = false
 				}
 				if t := parsed[k.Name]; t != nil {
-					key := EntityIndexKey{Index: name, Attribute: k.Name, Type: cmp.Or(k.Type, KeyTypeString), Template: t.Source,
+					key := model.EntityIndexKey{Index: name, Attribute: k.Name, Type: cmp.Or(k.Type, model.KeyTypeString), Template: t.Source,
 						Literals: orEmpty(t.Literals()), Segments: []string{}}
 					for _, ph := range t.Placeholders() {
 						if ph != model.ShardPlaceholder {
@@ -380,7 +276,7 @@ func (a *analyzer) analyzeEntities(m *entityModel, shardWidth int64) {
 			d.WriteUnits = ptr(*w * d.WriteUnitsPerWrite)
 		}
 		if r := e.Traffic.ReadsPerSecond; r != nil {
-			units, _ := ReadUnitsPerRead(size, ReadEventual)
+			units, _ := ReadUnitsPerRead(size, model.ReadEventual)
 			d.ReadUnits = ptr(*r * units)
 		}
 		var pk *model.Template
@@ -440,7 +336,7 @@ func (a *analyzer) analyzeEntities(m *entityModel, shardWidth int64) {
 				continue
 			}
 			if example, ok := searcher.Common(tableAutomaton(i), tableAutomaton(j)); ok {
-				m.doc.Collisions = append(m.doc.Collisions, EntityCollision{
+				m.doc.Collisions = append(m.doc.Collisions, model.EntityCollision{
 					Entities: []string{in.Entities[i].Name, in.Entities[j].Name}, Example: model.ExampleKey(example, m.tableKeys)})
 			}
 		}
@@ -452,7 +348,7 @@ func (a *analyzer) analyzeEntities(m *entityModel, shardWidth int64) {
 		if !ok {
 			c = len(m.doc.Collections)
 			roots[r] = c
-			m.doc.Collections = append(m.doc.Collections, CollectionDoc{Entities: []string{}})
+			m.doc.Collections = append(m.doc.Collections, model.CollectionDoc{Entities: []string{}})
 		}
 		m.doc.Items[i].Collection = c
 		m.doc.Collections[c].Entities = append(m.doc.Collections[c].Entities, in.Entities[i].Name)
@@ -518,7 +414,7 @@ func (a *analyzer) entityEntryBytes(m *entityModel, i int) int64 {
 		if !slices.Contains(d.Indexes, l.Name) {
 			continue
 		}
-		if l.ProjectionType == ProjectionKeysOnly {
+		if l.ProjectionType == model.ProjectionKeysOnly {
 			entry += keyBytes + cmp.Or(ptrValue(d.MaxBytes[l.SortKey.Name]), lsiSortKeyBytes(l.SortKey.Type)) + model.IndexEntryOverheadBytes
 		} else {
 			entry += d.ItemSizeBytes + model.IndexEntryOverheadBytes
@@ -605,7 +501,7 @@ func (a *analyzer) lowerEntities(m *entityModel) (pk, sk *model.Template) {
 		}
 		lowered.SortKey = &sortKey
 	}
-	var t Traffic
+	var t model.Traffic
 	var writes, sizeWeighted float64
 	largest := int64(0)
 	for i, e := range a.in.Entities {
@@ -660,7 +556,7 @@ func (a *analyzer) lowerEntities(m *entityModel) (pk, sk *model.Template) {
 
 // entityCapacity replaces the capacity model's table-wide figures with the entities': the peak is every
 // entity's units, the busiest key the busiest collection's, units per request their write-weighted mean.
-func (a *analyzer) entityCapacity(c *Capacity) (hotW, hotR float64) {
+func (a *analyzer) entityCapacity(c *model.Capacity) (hotW, hotR float64) {
 	m := a.entities
 	var peakW, peakR, writes, reads float64
 	var anyW, anyR bool
@@ -704,9 +600,9 @@ func (a *analyzer) entityCapacity(c *Capacity) (hotW, hotR float64) {
 
 // entityCollection is the item collection the LSI limit caps: the largest collection's, unbounded when an
 // entity of any collection states no max_items_per_partition_key.
-func (a *analyzer) entityCollection(est *CollectionEstimate) {
-	*est = CollectionEstimate{EntryBytes: est.EntryBytes, Basis: CollectionUnbounded}
-	var largest *CollectionDoc
+func (a *analyzer) entityCollection(est *model.CollectionEstimate) {
+	*est = model.CollectionEstimate{EntryBytes: est.EntryBytes, Basis: CollectionUnbounded}
+	var largest *model.CollectionDoc
 	for i, col := range a.entities.doc.Collections {
 		if col.Bytes == nil {
 			return
@@ -725,9 +621,9 @@ func (a *analyzer) entityCollection(est *CollectionEstimate) {
 // entityIndexCost sets an index's entry and units per write from the entities it holds: each entity's
 // projected entry (its item size, its key templates' bytes), and their write-weighted means (the plain mean
 // when no entity states its writes).
-func (a *analyzer) entityIndexCost(ic *IndexCost, projection string, nonKey []string, lsi bool) {
+func (a *analyzer) entityIndexCost(ic *model.IndexCost, projection string, nonKey []string, lsi bool) {
 	var weight, entrySum, unitsSum, reducibleSum float64
-	ic.Entities = []IndexEntityWrite{}
+	ic.Entities = []model.IndexEntityWrite{}
 	for _, w := range a.entityIndexWrites(ic.Name, projection, nonKey, lsi) {
 		ic.Entities = append(ic.Entities, w.write)
 		weight1 := 1.0

@@ -13,33 +13,33 @@ import (
 
 // customerTable is the textbook single table: a customer's PROFILE item beside their ORDER# items, and a
 // GSI on the customer's email that only the profile carries.
-func customerTable() *Input {
-	return &Input{
+func customerTable() *model.Input {
+	return &model.Input{
 		Kind:         "keydesign",
-		PartitionKey: Key{Name: "PK", Type: "S"},
-		SortKey:      &Key{Name: "SK", Type: "S"},
+		PartitionKey: model.Key{Name: "PK", Type: "S"},
+		SortKey:      &model.Key{Name: "SK", Type: "S"},
 		Segments: map[string]model.Segment{
 			"customer_id": {Kind: model.KindID, MaxLength: p(int64(26))},
 			"order_id":    {Kind: model.KindID, MaxLength: p(int64(26))},
 			"order_date":  {Kind: model.KindTime, Granularity: "day"},
 			"email":       {Kind: model.KindID, MaxLength: p(int64(254))},
 		},
-		GlobalSecondaryIndexes: []GlobalSecondaryIndex{{
+		GlobalSecondaryIndexes: []model.GlobalSecondaryIndex{{
 			Name:           "GSI1",
-			PartitionKey:   []IndexKeyAttribute{{Name: "GSI1PK", Type: "S"}},
-			SortKey:        []IndexKeyAttribute{{Name: "GSI1SK", Type: "S"}},
-			ProjectionType: ProjectionAll,
+			PartitionKey:   []model.IndexKeyAttribute{{Name: "GSI1PK", Type: "S"}},
+			SortKey:        []model.IndexKeyAttribute{{Name: "GSI1SK", Type: "S"}},
+			ProjectionType: model.ProjectionAll,
 		}},
-		Entities: []Entity{
+		Entities: []model.Entity{
 			{Name: "customer", Keys: map[string]string{"PK": "CUSTOMER#{customer_id}", "SK": "PROFILE", "GSI1PK": "EMAIL#{email}", "GSI1SK": "CUSTOMER"},
-				Traffic: EntityTraffic{WritesPerSecond: p(20.0), ItemSizeBytes: p(int64(600)), ItemCount: p(int64(2000000)), MaxItemsPerPartitionKey: p(int64(1))}},
+				Traffic: model.EntityTraffic{WritesPerSecond: p(20.0), ItemSizeBytes: p(int64(600)), ItemCount: p(int64(2000000)), MaxItemsPerPartitionKey: p(int64(1))}},
 			{Name: "order", Keys: map[string]string{"PK": "CUSTOMER#{customer_id}", "SK": "ORDER#{order_date}#{order_id}"},
-				Traffic: EntityTraffic{WritesPerSecond: p(300.0), ItemSizeBytes: p(int64(1500)), MaxItemsPerPartitionKey: p(int64(5000))}},
+				Traffic: model.EntityTraffic{WritesPerSecond: p(300.0), ItemSizeBytes: p(int64(1500)), MaxItemsPerPartitionKey: p(int64(5000))}},
 		},
 	}
 }
 
-func entityCollisions(doc *Document) []string {
+func entityCollisions(doc *model.Document) []string {
 	out := []string{}
 	for _, c := range doc.Derived.Entities.Collisions {
 		out = append(out, strings.Join(c.Entities, "+"))
@@ -88,8 +88,8 @@ func TestCustomerTableEntities(t *testing.T) {
 
 func TestEntityCollisions(t *testing.T) {
 	t.Parallel()
-	withEntities := func(segments map[string]model.Segment, keys ...[2]string) *Input {
-		in := &Input{Kind: "keydesign", PartitionKey: Key{Name: "PK", Type: "S"}, SortKey: &Key{Name: "SK", Type: "S"},
+	withEntities := func(segments map[string]model.Segment, keys ...[2]string) *model.Input {
+		in := &model.Input{Kind: "keydesign", PartitionKey: model.Key{Name: "PK", Type: "S"}, SortKey: &model.Key{Name: "SK", Type: "S"},
 			Segments: map[string]model.Segment{
 				"customer_id": {Kind: model.KindID}, "order_id": {Kind: model.KindID}, "invoice_id": {Kind: model.KindID},
 				"order_date": {Kind: model.KindTime, Granularity: "day"}, "status": {Kind: model.KindEnum, Values: []string{"OPEN", "PAID"}},
@@ -99,7 +99,7 @@ func TestEntityCollisions(t *testing.T) {
 			in.Segments[name] = s
 		}
 		for i, k := range keys {
-			in.Entities = append(in.Entities, Entity{Name: fmt.Sprintf("e%d", i), Keys: map[string]string{"PK": "CUSTOMER#{customer_id}", "SK": k[0]}})
+			in.Entities = append(in.Entities, model.Entity{Name: fmt.Sprintf("e%d", i), Keys: map[string]string{"PK": "CUSTOMER#{customer_id}", "SK": k[0]}})
 			if k[1] != "" {
 				in.Entities[i].Keys["PK"] = k[1]
 			}
@@ -151,12 +151,12 @@ func TestEntityCollisions(t *testing.T) {
 // The busiest collection is the table's busiest key: a day bucket written by two entities sums them.
 func TestEntityCollectionDemandSums(t *testing.T) {
 	t.Parallel()
-	in := &Input{Kind: "keydesign", PartitionKey: Key{Name: "PK", Type: "S"}, SortKey: &Key{Name: "SK", Type: "S"},
+	in := &model.Input{Kind: "keydesign", PartitionKey: model.Key{Name: "PK", Type: "S"}, SortKey: &model.Key{Name: "SK", Type: "S"},
 		Segments: map[string]model.Segment{"day": {Kind: model.KindTime, Granularity: "day"}, "event_id": {Kind: model.KindID}, "user_id": {Kind: model.KindID}},
-		Entities: []Entity{
-			{Name: "click", Keys: map[string]string{"PK": "DAY#{day}", "SK": "CLICK#{event_id}"}, Traffic: EntityTraffic{WritesPerSecond: p(600.0)}},
-			{Name: "view", Keys: map[string]string{"PK": "DAY#{day}", "SK": "VIEW#{event_id}"}, Traffic: EntityTraffic{WritesPerSecond: p(700.0)}},
-			{Name: "user", Keys: map[string]string{"PK": "USER#{user_id}", "SK": "PROFILE"}, Traffic: EntityTraffic{WritesPerSecond: p(5000.0)}},
+		Entities: []model.Entity{
+			{Name: "click", Keys: map[string]string{"PK": "DAY#{day}", "SK": "CLICK#{event_id}"}, Traffic: model.EntityTraffic{WritesPerSecond: p(600.0)}},
+			{Name: "view", Keys: map[string]string{"PK": "DAY#{day}", "SK": "VIEW#{event_id}"}, Traffic: model.EntityTraffic{WritesPerSecond: p(700.0)}},
+			{Name: "user", Keys: map[string]string{"PK": "USER#{user_id}", "SK": "PROFILE"}, Traffic: model.EntityTraffic{WritesPerSecond: p(5000.0)}},
 		}}
 	doc := analyze(t, in)
 	c := doc.Derived.Capacity
@@ -176,20 +176,22 @@ func TestEntityBadInput(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name   string
-		change func(*Input)
+		change func(*model.Input)
 		path   string
 		want   string
 	}{
-		{"a template for no key attribute", func(in *Input) { in.Entities[0].Keys["GSI9PK"] = "X" }, "entities.customer.keys.GSI9PK", "no key attribute"},
-		{"an undeclared segment", func(in *Input) { in.Entities[1].Keys["SK"] = "ORDER#{nope}" }, "entities.order.keys.SK", "declare segments.nope"},
-		{"no partition-key template", func(in *Input) { delete(in.Entities[1].Keys, "PK") }, "entities.order.keys", `no template for the table key "PK"`},
-		{"a table template beside entities", func(in *Input) { in.PartitionKey.Template = p("CUSTOMER#{customer_id}") }, "partition_key.template", "remove partition_key.template"},
-		{"table traffic beside entities", func(in *Input) { in.Traffic.WritesPerSecond = p(1.0) }, "traffic", "entities.<name>.traffic"},
-		{"a malformed template", func(in *Input) { in.Entities[0].Keys["SK"] = "PROFILE{" }, "entities.customer.keys.SK", ""},
-		{"characters on an enum", func(in *Input) {
+		{"a template for no key attribute", func(in *model.Input) { in.Entities[0].Keys["GSI9PK"] = "X" }, "entities.customer.keys.GSI9PK", "no key attribute"},
+		{"an undeclared segment", func(in *model.Input) { in.Entities[1].Keys["SK"] = "ORDER#{nope}" }, "entities.order.keys.SK", "declare segments.nope"},
+		{"no partition-key template", func(in *model.Input) { delete(in.Entities[1].Keys, "PK") }, "entities.order.keys", `no template for the table key "PK"`},
+		{"a table template beside entities", func(in *model.Input) { in.PartitionKey.Template = p("CUSTOMER#{customer_id}") }, "partition_key.template", "remove partition_key.template"},
+		{"table traffic beside entities", func(in *model.Input) { in.Traffic.WritesPerSecond = p(1.0) }, "traffic", "entities.<name>.traffic"},
+		{"a malformed template", func(in *model.Input) { in.Entities[0].Keys["SK"] = "PROFILE{" }, "entities.customer.keys.SK", ""},
+		{"characters on an enum", func(in *model.Input) {
 			in.Segments["status"] = model.Segment{Kind: model.KindEnum, Values: []string{"a"}, Characters: p("a-z")}
 		}, "segments.status.characters", "only to id segments"},
-		{"a backwards range", func(in *Input) { in.Segments["order_id"] = model.Segment{Kind: model.KindID, Characters: p("z-a")} }, "segments.order_id.characters", "backwards"},
+		{"a backwards range", func(in *model.Input) {
+			in.Segments["order_id"] = model.Segment{Kind: model.KindID, Characters: p("z-a")}
+		}, "segments.order_id.characters", "backwards"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -217,7 +219,7 @@ func TestReportListsEntities(t *testing.T) {
 	t.Parallel()
 	in := customerTable()
 	// Given out of order: the model sorts them by name.
-	in.Entities = append(in.Entities, Entity{Name: "address", Keys: map[string]string{"PK": "CUSTOMER#{customer_id}", "SK": "PROFILE"}})
+	in.Entities = append(in.Entities, model.Entity{Name: "address", Keys: map[string]string{"PK": "CUSTOMER#{customer_id}", "SK": "PROFILE"}})
 	report := Report(analyze(t, in), nil)
 	if strings.Contains(report, "the key rules read") {
 		t.Errorf("the report names one entity as the table's keys:\n%s", report)
@@ -237,25 +239,25 @@ func TestReportListsEntities(t *testing.T) {
 	}
 }
 
-func patternOn(name string, entities []string, equals []string, sort *SortCondition, index *string) AccessPattern {
-	return AccessPattern{Name: name, Entities: entities, Equals: equals, Sort: sort, Index: index, ReadsPerSecond: p(10.0)}
+func patternOn(name string, entities []string, equals []string, sort *model.SortCondition, index *string) model.AccessPattern {
+	return model.AccessPattern{Name: name, Entities: entities, Equals: equals, Sort: sort, Index: index, ReadsPerSecond: p(10.0)}
 }
 
 func TestAccessPatternsOnEntities(t *testing.T) {
 	t.Parallel()
 	in := customerTable()
 	in.Segments["line"] = model.Segment{Kind: model.KindNumber}
-	in.Entities = append(in.Entities, Entity{Name: "order_item",
+	in.Entities = append(in.Entities, model.Entity{Name: "order_item",
 		Keys:    map[string]string{"PK": "CUSTOMER#{customer_id}", "SK": "ORDER#{order_date}#{order_id}#ITEM#{line}"},
-		Traffic: EntityTraffic{WritesPerSecond: p(900.0), ItemSizeBytes: p(int64(300)), MaxItemsPerPartitionKey: p(int64(40000))}})
-	in.AccessPatterns = []AccessPattern{
+		Traffic: model.EntityTraffic{WritesPerSecond: p(900.0), ItemSizeBytes: p(int64(300)), MaxItemsPerPartitionKey: p(int64(40000))}})
+	in.AccessPatterns = []model.AccessPattern{
 		patternOn("profile", []string{"customer"}, []string{"customer_id"}, nil, nil),
 		patternOn("customer_with_orders", []string{"customer", "order"}, []string{"customer_id"}, nil, nil),
-		patternOn("orders_in_range", []string{"order"}, []string{"customer_id"}, &SortCondition{On: "order_date", Condition: SortBetween}, nil),
+		patternOn("orders_in_range", []string{"order"}, []string{"customer_id"}, &model.SortCondition{On: "order_date", Condition: SortBetween}, nil),
 		patternOn("profile_by_email", []string{"customer"}, []string{"email"}, nil, p("GSI1")),
 	}
 	doc := analyze(t, in)
-	facts := map[string]PatternFacts{}
+	facts := map[string]model.PatternFacts{}
 	for _, f := range doc.Derived.AccessPatterns {
 		facts[f.Name] = f
 	}
@@ -310,10 +312,10 @@ func TestAccessPatternsOnEntities(t *testing.T) {
 // unknown entities, and a converted name twice.
 func TestEntityEdgeCases(t *testing.T) {
 	t.Parallel()
-	base := func() *Input {
-		return &Input{Kind: "keydesign", PartitionKey: Key{Name: "PK", Type: "S"}, SortKey: &Key{Name: "SK", Type: "S"},
+	base := func() *model.Input {
+		return &model.Input{Kind: "keydesign", PartitionKey: model.Key{Name: "PK", Type: "S"}, SortKey: &model.Key{Name: "SK", Type: "S"},
 			Segments: map[string]model.Segment{"id": {Kind: model.KindID}, "oid": {Kind: model.KindID}, "n": {Kind: model.KindNumber}},
-			Entities: []Entity{
+			Entities: []model.Entity{
 				{Name: "line", Keys: map[string]string{"PK": "C#{id}", "SK": "ORDER#{oid}#LINE#{n}"}},
 				{Name: "order", Keys: map[string]string{"PK": "C#{id}", "SK": "ORDER#{oid}"}},
 				{Name: "profile", Keys: map[string]string{"PK": "C#{id}", "SK": "PROFILE"}},
@@ -321,7 +323,7 @@ func TestEntityEdgeCases(t *testing.T) {
 	}
 	overlaps := func(cond string) []string {
 		in := base()
-		in.AccessPatterns = []AccessPattern{patternOn("q", []string{"order"}, []string{"id"}, &SortCondition{On: "oid", Condition: cond}, nil)}
+		in.AccessPatterns = []model.AccessPattern{patternOn("q", []string{"order"}, []string{"id"}, &model.SortCondition{On: "oid", Condition: cond}, nil)}
 		var out []string
 		for _, o := range analyze(t, in).Derived.AccessPatterns[0].EntityOverlaps {
 			out = append(out, o.Entity)
@@ -340,12 +342,12 @@ func TestEntityEdgeCases(t *testing.T) {
 		}
 	}
 	// A calculated shard count divides only the keys that carry {shard}: CONFIG takes all its writes.
-	in := &Input{Kind: "keydesign", PartitionKey: Key{Name: "PK", Type: "S"},
+	in := &model.Input{Kind: "keydesign", PartitionKey: model.Key{Name: "PK", Type: "S"},
 		Segments: map[string]model.Segment{"id": {Kind: model.KindID}},
-		Sharding: Sharding{Strategy: StrategyCalculated, Source: "id", Count: p(int64(10))},
-		Entities: []Entity{
-			{Name: "config", Keys: map[string]string{"PK": "CONFIG"}, Traffic: EntityTraffic{WritesPerSecond: p(5000.0)}},
-			{Name: "event", Keys: map[string]string{"PK": "E#{id}#{shard}"}, Traffic: EntityTraffic{WritesPerSecond: p(100.0)}},
+		Sharding: model.Sharding{Strategy: model.StrategyCalculated, Source: "id", Count: p(int64(10))},
+		Entities: []model.Entity{
+			{Name: "config", Keys: map[string]string{"PK": "CONFIG"}, Traffic: model.EntityTraffic{WritesPerSecond: p(5000.0)}},
+			{Name: "event", Keys: map[string]string{"PK": "E#{id}#{shard}"}, Traffic: model.EntityTraffic{WritesPerSecond: p(100.0)}},
 		}}
 	if c := analyze(t, in).Derived.Capacity; *c.PerShardWriteUnits != 5000 {
 		t.Errorf("per-shard write units %v, want CONFIG's 5,000", *c.PerShardWriteUnits)
@@ -354,7 +356,7 @@ func TestEntityEdgeCases(t *testing.T) {
 	in = base()
 	in.Entities = in.Entities[1:]
 	in.Unknown = []model.Path{{"entities", "line"}}
-	in.AccessPatterns = []AccessPattern{patternOn("q", []string{"line"}, []string{"id"}, nil, nil)}
+	in.AccessPatterns = []model.AccessPattern{patternOn("q", []string{"line"}, []string{"id"}, nil, nil)}
 	if _, errs := Analyze(in); len(errs) != 0 {
 		t.Errorf("errors %v", errs)
 	}
@@ -377,12 +379,12 @@ func BenchmarkEntityCollisionsSearched(b *testing.B) { benchmarkCollisions(b, "{
 // of the entity's number; none collide.
 func benchmarkCollisions(b *testing.B, sortKey string) {
 	b.Helper()
-	in := &Input{Kind: "keydesign", PartitionKey: Key{Name: "PK", Type: "S"}, SortKey: &Key{Name: "SK", Type: "S"},
+	in := &model.Input{Kind: "keydesign", PartitionKey: model.Key{Name: "PK", Type: "S"}, SortKey: &model.Key{Name: "SK", Type: "S"},
 		Segments: map[string]model.Segment{"tenant": {Kind: model.KindID}, "day": {Kind: model.KindTime, Granularity: "day"}, "id": {Kind: model.KindID}}}
 	for i := range 50 {
-		in.Entities = append(in.Entities, Entity{Name: fmt.Sprintf("entity_%02d", i),
+		in.Entities = append(in.Entities, model.Entity{Name: fmt.Sprintf("entity_%02d", i),
 			Keys:    map[string]string{"PK": "TENANT#{tenant}", "SK": fmt.Sprintf(sortKey, i)},
-			Traffic: EntityTraffic{WritesPerSecond: p(10.0)}})
+			Traffic: model.EntityTraffic{WritesPerSecond: p(10.0)}})
 	}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -399,14 +401,14 @@ func TestEveryEntityTemplateIsTheDesign(t *testing.T) {
 	t.Parallel()
 	in := customerTable()
 	in.Segments["day"] = model.Segment{Kind: model.KindTime, Granularity: "day"}
-	in.Entities = append(in.Entities, Entity{Name: "click", Keys: map[string]string{"PK": "day|{day}", "SK": "{order_id}"},
-		Traffic: EntityTraffic{WritesPerSecond: p(900.0)}})
-	in.Observed = []ObservedInput{{Path: model.Path{"observed"}, Observation: observed.Observation{
+	in.Entities = append(in.Entities, model.Entity{Name: "click", Keys: map[string]string{"PK": "day|{day}", "SK": "{order_id}"},
+		Traffic: model.EntityTraffic{WritesPerSecond: p(900.0)}})
+	in.Observed = []model.ObservedInput{{Path: model.Path{"observed"}, Observation: observed.Observation{
 		Traffic: observed.Traffic{WritesPerSecond: p(1000.0), HotKeyUnitsPerSecond: p(900.0)}, KeyAttributes: p(int64(1)), Complete: true,
 		TopKeys: []observed.Key{{Key: "day|2026-11-30", UnitsPerSecond: p(900.0)}, {Key: "CUSTOMER#c-1", UnitsPerSecond: p(60.0)},
 			{Key: "USER#u-1", UnitsPerSecond: p(30.0)}, {Key: "CUSTOMER", UnitsPerSecond: p(3.0)}}}}}
 	doc := analyze(t, in)
-	want := []KeyMismatch{
+	want := []model.KeyMismatch{
 		{Key: "USER#u-1", Reason: "its literal text follows no entity's partition-key template"},
 		{Key: "CUSTOMER", Reason: "its literal text follows no entity's partition-key template"},
 	}

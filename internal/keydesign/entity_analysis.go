@@ -14,7 +14,7 @@ import (
 
 // entityKeysStage writes, once the shard count is known, each entity's key facts, the demand on its own
 // busiest partition-key value and the bound on its items per value, then each collection's sums.
-func (a *analyzer) entityKeysStage(doc *Document) {
+func (a *analyzer) entityKeysStage(doc *model.Document) {
 	m := a.entities
 	if m == nil {
 		return
@@ -72,10 +72,10 @@ func (a *analyzer) entityTTLFactor() float64 {
 
 // collectionDemand sums a collection's demand per shard of its busiest value (each entity's busiest value
 // spread over its own shards) and sizes the shards that demand needs.
-func (a *analyzer) collectionDemand(doc *Document, c int) {
+func (a *analyzer) collectionDemand(doc *model.Document, c int) {
 	m := a.entities
 	col := &m.doc.Collections[c]
-	var hottest *EntityDoc
+	var hottest *model.EntityDoc
 	var hotW, hotR float64
 	col.Shards = 1
 	for i := range m.doc.Items {
@@ -171,8 +171,8 @@ func templateSource(t *model.Template) *string {
 
 // templateFacts derives the facts of one key template; shardCount sizes the {shard} placeholder, and
 // declared says whether the template and its segments are known, so that its bounds are.
-func templateFacts(t *model.Template, src *string, segments map[string]model.ResolvedSegment, declared bool, shardCount int64) KeyFacts {
-	f := KeyFacts{Template: src, Placeholders: []string{}, Literals: []string{}, Segments: []SegmentRef{}}
+func templateFacts(t *model.Template, src *string, segments map[string]model.ResolvedSegment, declared bool, shardCount int64) model.KeyFacts {
+	f := model.KeyFacts{Template: src, Placeholders: []string{}, Literals: []string{}, Segments: []model.SegmentRef{}}
 	if t == nil {
 		return f
 	}
@@ -197,7 +197,7 @@ func templateFacts(t *model.Template, src *string, segments map[string]model.Res
 		if i == 0 {
 			f.Monotonic = seg.Monotonic
 		}
-		f.Segments = append(f.Segments, SegmentRef{Name: name, Kind: seg.Kind, Cardinality: seg.Cardinality,
+		f.Segments = append(f.Segments, model.SegmentRef{Name: name, Kind: seg.Kind, Cardinality: seg.Cardinality,
 			MaxLength: seg.MaxLength, Monotonic: seg.Monotonic})
 		if seg.Kind == model.KindTime {
 			f.HasTimeBucket = true
@@ -223,7 +223,7 @@ func templateFacts(t *model.Template, src *string, segments map[string]model.Res
 // size, its key templates' bytes) and its write units per write.
 func (a *analyzer) entityIndexWrites(index, projection string, nonKey []string, lsi bool) []entityIndexWrite {
 	m := a.entities
-	var keyDocs []IndexKeyDoc
+	var keyDocs []model.IndexKeyDoc
 	for _, k := range a.indexKeyNames()[index] {
 		keyDocs = append(keyDocs, indexKeyDoc(k))
 	}
@@ -243,7 +243,7 @@ func (a *analyzer) entityIndexWrites(index, projection string, nonKey []string, 
 		units := WriteUnitsPerWrite(written, txn)
 		out = append(out, entityIndexWrite{
 			entity: i,
-			write:  IndexEntityWrite{Entity: e.Name, EntryBytes: entry, WriteUnitsPerWrite: units, WritesPerSecond: e.Traffic.WritesPerSecond},
+			write:  model.IndexEntityWrite{Entity: e.Name, EntryBytes: entry, WriteUnitsPerWrite: units, WritesPerSecond: e.Traffic.WritesPerSecond},
 			// What a KEYS_ONLY entry would save.
 			reducible: units - WriteUnitsPerWrite(min(d.ItemSizeBytes, keyBytes)+(written-entry), txn),
 		})
@@ -254,7 +254,7 @@ func (a *analyzer) entityIndexWrites(index, projection string, nonKey []string, 
 // entityIndexWrite is one entity's entry in an index, with the units a KEYS_ONLY entry would save.
 type entityIndexWrite struct {
 	entity    int
-	write     IndexEntityWrite
+	write     model.IndexEntityWrite
 	reducible float64
 }
 
@@ -263,7 +263,7 @@ type entityIndexWrite struct {
 // index writes on its busiest value; entities with the same templates share those values, so the busiest
 // partition is the busiest such group's. A cardinality stated on an index key attribute holds for every
 // entity.
-func (a *analyzer) entityGSIFacts(doc *Document, g *GSIDoc) {
+func (a *analyzer) entityGSIFacts(doc *model.Document, g *model.GSIDoc) {
 	m := a.entities
 	type group struct {
 		writeUnits  float64
@@ -272,10 +272,10 @@ func (a *analyzer) entityGSIFacts(doc *Document, g *GSIDoc) {
 	groups := map[string]*group{}
 	var order []string
 	allBounded, anyHot := true, false
-	g.Entities = []GSIEntityDoc{}
+	g.Entities = []model.GSIEntityDoc{}
 	for _, w := range a.entityIndexWrites(g.Name, g.ProjectionType, g.NonKeyAttributes, false) {
 		templates := m.templates[w.entity]
-		ed := GSIEntityDoc{Entity: w.write.Entity, PartitionKey: []string{}, WriteUnitsPerWrite: w.write.WriteUnitsPerWrite}
+		ed := model.GSIEntityDoc{Entity: w.write.Entity, PartitionKey: []string{}, WriteUnitsPerWrite: w.write.WriteUnitsPerWrite}
 		cardinality, timeBucket := int64(1), false
 		bounded, known := true, true
 		otherValues := 1.0

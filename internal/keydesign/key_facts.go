@@ -12,10 +12,10 @@ import (
 
 // keysStage writes the routing, the facts of the partition and sort key templates (the shard count sizes
 // {shard} and the key cardinality) and the placeholders without a segment.
-func (a *analyzer) keysStage(doc *Document) {
+func (a *analyzer) keysStage(doc *model.Document) {
 	in, d := a.in, &doc.Derived
 	d.ShardWidth = model.ShardWidth(d.ShardCount)
-	d.Routing = Routing{Algorithm: routingAlgorithm(doc.Sharding.Strategy), Count: d.ShardCount, Width: d.ShardWidth,
+	d.Routing = model.Routing{Algorithm: routingAlgorithm(doc.Sharding.Strategy), Count: d.ShardCount, Width: d.ShardWidth,
 		Source: doc.Sharding.Source, SchemeVersion: doc.Sharding.SchemeVersion}
 	d.PartitionKey = a.keyFacts("partition_key", a.pk, in.PartitionKey.Template, d.ShardCount)
 	d.HasTimeBucket = d.PartitionKey.HasTimeBucket
@@ -25,7 +25,7 @@ func (a *analyzer) keysStage(doc *Document) {
 		f := a.keyFacts("sort_key", a.sk, in.SortKey.Template, d.ShardCount)
 		d.SortKey = &f
 	}
-	d.UndeclaredPlaceholders = []PlaceholderRef{}
+	d.UndeclaredPlaceholders = []model.PlaceholderRef{}
 	for _, ref := range [...]struct {
 		key string
 		t   *model.Template
@@ -35,7 +35,7 @@ func (a *analyzer) keysStage(doc *Document) {
 		}
 		for _, name := range ref.t.Placeholders() {
 			if _, ok := a.segments[name]; !ok && name != model.ShardPlaceholder {
-				d.UndeclaredPlaceholders = append(d.UndeclaredPlaceholders, PlaceholderRef{Key: ref.key, Placeholder: name})
+				d.UndeclaredPlaceholders = append(d.UndeclaredPlaceholders, model.PlaceholderRef{Key: ref.key, Placeholder: name})
 			}
 		}
 	}
@@ -44,7 +44,7 @@ func (a *analyzer) keysStage(doc *Document) {
 // namesStage writes the key attributes of the table and its indexes and the templates' conventions. A key
 // attribute whose name is not known yet (a key from another resource's attribute) is left out: the name
 // rules have nothing to check.
-func (a *analyzer) namesStage(doc *Document) {
+func (a *analyzer) namesStage(doc *model.Document) {
 	d := &doc.Derived
 	d.KeyAttributes = keyAttributes(doc.Table)
 	templates := []*model.Template{a.pk, a.sk}
@@ -61,7 +61,7 @@ func (a *analyzer) namesStage(doc *Document) {
 	if len(a.unknown) == 0 {
 		return
 	}
-	d.KeyAttributes = slices.DeleteFunc(d.KeyAttributes, func(k KeyAttributeRef) bool {
+	d.KeyAttributes = slices.DeleteFunc(d.KeyAttributes, func(k model.KeyAttributeRef) bool {
 		for i := 1; i <= len(k.Path); i++ {
 			if a.isUnknown(k.Path[:i].String()) {
 				return true

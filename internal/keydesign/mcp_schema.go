@@ -35,12 +35,12 @@ import (
 
 // MCPDesign is one table of a schema.json as design inputs.
 type MCPDesign struct {
-	PartitionKey           Key
-	SortKey                *Key
-	GlobalSecondaryIndexes []GlobalSecondaryIndex
+	PartitionKey           model.Key
+	SortKey                *model.Key
+	GlobalSecondaryIndexes []model.GlobalSecondaryIndex
 	Segments               map[string]model.Segment
-	Entities               []Entity
-	AccessPatterns         []AccessPattern
+	Entities               []model.Entity
+	AccessPatterns         []model.AccessPattern
 	// Skipped names the model's access patterns that are no access pattern of the design, with why.
 	Skipped []string
 }
@@ -143,9 +143,9 @@ func FromMCPSchema(raw []byte, table string) (*MCPDesign, error) {
 	if err != nil || len(sk) > 1 {
 		return nil, fmt.Errorf("table %q: table_config.sort_key must name one attribute", table)
 	}
-	d := &MCPDesign{PartitionKey: Key{Name: pk[0]}, Segments: map[string]model.Segment{}}
+	d := &MCPDesign{PartitionKey: model.Key{Name: pk[0]}, Segments: map[string]model.Segment{}}
 	if len(sk) == 1 {
-		d.SortKey = &Key{Name: sk[0]}
+		d.SortKey = &model.Key{Name: sk[0]}
 	}
 	tableKey := map[string]bool{pk[0]: true}
 	if len(sk) == 1 {
@@ -162,12 +162,12 @@ func FromMCPSchema(raw []byte, table string) (*MCPDesign, error) {
 			return nil, fmt.Errorf("table %q: GSI %q: %w", table, g.Name, err)
 		}
 		gsiKeys[g.Name] = [2][]string{gpk, gsk}
-		gsi := GlobalSecondaryIndex{Name: g.Name, ProjectionType: cmp.Or(strings.ToUpper(g.Projection), ProjectionAll), NonKeyAttributes: g.IncludedAttributes}
+		gsi := model.GlobalSecondaryIndex{Name: g.Name, ProjectionType: cmp.Or(strings.ToUpper(g.Projection), model.ProjectionAll), NonKeyAttributes: g.IncludedAttributes}
 		for _, n := range gpk {
-			gsi.PartitionKey = append(gsi.PartitionKey, IndexKeyAttribute{Name: n})
+			gsi.PartitionKey = append(gsi.PartitionKey, model.IndexKeyAttribute{Name: n})
 		}
 		for _, n := range gsk {
-			gsi.SortKey = append(gsi.SortKey, IndexKeyAttribute{Name: n})
+			gsi.SortKey = append(gsi.SortKey, model.IndexKeyAttribute{Name: n})
 		}
 		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, gsi)
 	}
@@ -180,11 +180,11 @@ func FromMCPSchema(raw []byte, table string) (*MCPDesign, error) {
 		for _, f := range e.Fields {
 			fieldType[f.Name] = strings.ToLower(f.Type)
 		}
-		entity := Entity{Name: entityName(name), Keys: map[string]string{}}
+		entity := model.Entity{Name: entityName(name), Keys: map[string]string{}}
 		if entity.Name == "" {
 			return nil, fmt.Errorf("table %q: entity %q has no letter or digit to name it by", table, name)
 		}
-		if i := slices.IndexFunc(d.Entities, func(e Entity) bool { return e.Name == entity.Name }); i >= 0 {
+		if i := slices.IndexFunc(d.Entities, func(e model.Entity) bool { return e.Name == entity.Name }); i >= 0 {
 			return nil, fmt.Errorf("table %q: entities %q and another both read as %q: rename one", table, name, entity.Name)
 		}
 		set := func(attrs []string, template any, what string) error {
@@ -246,9 +246,9 @@ func FromMCPSchema(raw []byte, table string) (*MCPDesign, error) {
 	}
 	keyType := func(name string) string {
 		if numeric[name] {
-			return KeyTypeNumber
+			return model.KeyTypeNumber
 		}
-		return KeyTypeString
+		return model.KeyTypeString
 	}
 	d.PartitionKey.Type = keyType(d.PartitionKey.Name)
 	if d.SortKey != nil {
@@ -304,21 +304,21 @@ func entityName(name string) string {
 }
 
 // mcpPattern maps one of the model's access patterns; why says why it is left out.
-func mcpPattern(d *MCPDesign, e Entity, name string, id any, operation, index, rangeCondition string, consistent bool,
+func mcpPattern(d *MCPDesign, e model.Entity, name string, id any, operation, index, rangeCondition string, consistent bool,
 	parameters []struct {
 		Name string `json:"name"`
 		Type string `json:"type"`
-	}, gsiKeys map[string][2][]string) (AccessPattern, string) {
+	}, gsiKeys map[string][2][]string) (model.AccessPattern, string) {
 	switch operation {
 	case "GetItem", "BatchGetItem", "Query":
 	case "Scan":
-		return AccessPattern{}, "a Scan, which the model chose for this read; dynamokeys checks the reads that use a key"
+		return model.AccessPattern{}, "a Scan, which the model chose for this read; dynamokeys checks the reads that use a key"
 	default:
-		return AccessPattern{}, "a write, which is no access pattern"
+		return model.AccessPattern{}, "a write, which is no access pattern"
 	}
-	ap := AccessPattern{Name: patternName(name, id), Entities: []string{e.Name}}
+	ap := model.AccessPattern{Name: patternName(name, id), Entities: []string{e.Name}}
 	if consistent {
-		ap.Consistency = string(ReadStrong)
+		ap.Consistency = string(model.ReadStrong)
 	}
 	partition, sort := []string{d.PartitionKey.Name}, []string{}
 	if d.SortKey != nil {
@@ -327,7 +327,7 @@ func mcpPattern(d *MCPDesign, e Entity, name string, id any, operation, index, r
 	if index != "" {
 		keys, ok := gsiKeys[index]
 		if !ok {
-			return AccessPattern{}, fmt.Sprintf("its index_name %q is no GSI of the table", index)
+			return model.AccessPattern{}, fmt.Sprintf("its index_name %q is no GSI of the table", index)
 		}
 		ap.Index = ptr(index)
 		partition, sort = keys[0], keys[1]
@@ -356,7 +356,7 @@ func mcpPattern(d *MCPDesign, e Entity, name string, id any, operation, index, r
 			bounds = 2
 		}
 		if len(params) < bounds {
-			return AccessPattern{}, fmt.Sprintf("its range_condition %s has no bound among its parameters", rangeCondition)
+			return model.AccessPattern{}, fmt.Sprintf("its range_condition %s has no bound among its parameters", rangeCondition)
 		}
 	}
 	known := params[:len(params)-bounds]
@@ -369,12 +369,12 @@ func mcpPattern(d *MCPDesign, e Entity, name string, id any, operation, index, r
 	if rangeCondition != "" {
 		for _, s := range placeholders(sort) {
 			if !slices.Contains(ap.Equals, s) {
-				ap.Sort = &SortCondition{On: s, Condition: rangeCondition}
+				ap.Sort = &model.SortCondition{On: s, Condition: rangeCondition}
 				break
 			}
 		}
 		if ap.Sort == nil && len(sort) > 0 && e.Keys[sort[0]] != "" {
-			return AccessPattern{}, fmt.Sprintf("its range_condition %s has no sort-key placeholder left to hold it", rangeCondition)
+			return model.AccessPattern{}, fmt.Sprintf("its range_condition %s has no sort-key placeholder left to hold it", rangeCondition)
 		}
 	}
 	// A Query of an entity's items in a collection is a begins_with on its sort key's literal prefix
@@ -391,7 +391,7 @@ func mcpPattern(d *MCPDesign, e Entity, name string, id any, operation, index, r
 					continue
 				}
 				if literal {
-					ap.Sort = &SortCondition{On: part.Placeholder, Condition: SortBeginsWith}
+					ap.Sort = &model.SortCondition{On: part.Placeholder, Condition: SortBeginsWith}
 				}
 				break
 			}
@@ -400,7 +400,7 @@ func mcpPattern(d *MCPDesign, e Entity, name string, id any, operation, index, r
 	if operation == "Query" || len(ap.Equals) > 0 {
 		return ap, ""
 	}
-	return AccessPattern{}, "its parameters fill no key placeholder"
+	return model.AccessPattern{}, "its parameters fill no key placeholder"
 }
 
 // patternName is the model's pattern name as a map key: its name in snake_case, else pattern_<id>.
@@ -418,7 +418,7 @@ func patternName(name string, id any) string {
 }
 
 // uniquePatternNames suffixes repeated names with _2, _3, ...
-func uniquePatternNames(patterns []AccessPattern) {
+func uniquePatternNames(patterns []model.AccessPattern) {
 	seen := map[string]int{}
 	for i := range patterns {
 		n := patterns[i].Name

@@ -50,11 +50,11 @@ func TestFromMCPSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.PartitionKey != (Key{Name: "pk", Type: "S"}) || d.SortKey.Name != "sk" {
+	if d.PartitionKey != (model.Key{Name: "pk", Type: "S"}) || d.SortKey.Name != "sk" {
 		t.Errorf("keys %+v %+v", d.PartitionKey, d.SortKey)
 	}
 	// created is an integer alone in its template: the GSI's sort key is a number.
-	if g := d.GlobalSecondaryIndexes[0]; g.PartitionKey[0].Type != "S" || g.SortKey[0].Type != "N" || g.ProjectionType != ProjectionAll {
+	if g := d.GlobalSecondaryIndexes[0]; g.PartitionKey[0].Type != "S" || g.SortKey[0].Type != "N" || g.ProjectionType != model.ProjectionAll {
 		t.Errorf("GSI %+v", g)
 	}
 	if s := d.Segments["user_id"]; s.Kind != model.KindID || *s.MaxLength != 36 || *s.Characters != "0-9a-f-" {
@@ -69,14 +69,14 @@ func TestFromMCPSchema(t *testing.T) {
 	if got := d.Entities[0].Keys; got["GSI1PK"] != "" || got["status_pk"] != "STATUS#{status}" || got["created"] != "{created}" {
 		t.Errorf("order keys %v", got)
 	}
-	patterns := map[string]AccessPattern{}
+	patterns := map[string]model.AccessPattern{}
 	for _, ap := range d.AccessPatterns {
 		patterns[ap.Name] = ap
 	}
 	if ap := patterns["get_user"]; !slices.Equal(ap.Equals, []string{"user_id"}) || ap.Sort != nil || !slices.Equal(ap.Entities, []string{"user_profile"}) {
 		t.Errorf("get_user %+v", ap)
 	}
-	if ap := patterns["orders_between"]; !slices.Equal(ap.Equals, []string{"user_id"}) || *ap.Sort != (SortCondition{On: "order_date", Condition: SortBetween}) {
+	if ap := patterns["orders_between"]; !slices.Equal(ap.Equals, []string{"user_id"}) || *ap.Sort != (model.SortCondition{On: "order_date", Condition: SortBetween}) {
 		t.Errorf("orders_between %+v %+v", ap, ap.Sort)
 	}
 	if ap := patterns["orders_by_status"]; *ap.Index != "ByStatus" || !slices.Equal(ap.Equals, []string{"status"}) || ap.Sort.On != "created" {
@@ -86,7 +86,7 @@ func TestFromMCPSchema(t *testing.T) {
 		t.Errorf("skipped %q", d.Skipped)
 	}
 	// The converted design is a design: it analyses, with no collision.
-	in := &Input{Kind: "keydesign", PartitionKey: d.PartitionKey, SortKey: d.SortKey, GlobalSecondaryIndexes: d.GlobalSecondaryIndexes,
+	in := &model.Input{Kind: "keydesign", PartitionKey: d.PartitionKey, SortKey: d.SortKey, GlobalSecondaryIndexes: d.GlobalSecondaryIndexes,
 		Segments: d.Segments, Entities: d.Entities, AccessPatterns: d.AccessPatterns}
 	doc := analyze(t, in)
 	if len(doc.Derived.Entities.Collisions) != 0 {
@@ -129,7 +129,7 @@ func TestFromMCPSchemaIndexReusesTableKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var product Entity
+	var product model.Entity
 	for _, e := range d.Entities {
 		if e.Name == "product" {
 			product = e
@@ -143,7 +143,7 @@ func TestFromMCPSchemaIndexReusesTableKey(t *testing.T) {
 	if _, ok := d.Segments["sort_key"]; ok {
 		t.Errorf("the table's sort key became a segment: %v", d.Segments)
 	}
-	in := &Input{Kind: "keydesign", PartitionKey: d.PartitionKey, SortKey: d.SortKey, GlobalSecondaryIndexes: d.GlobalSecondaryIndexes,
+	in := &model.Input{Kind: "keydesign", PartitionKey: d.PartitionKey, SortKey: d.SortKey, GlobalSecondaryIndexes: d.GlobalSecondaryIndexes,
 		Segments: d.Segments, Entities: d.Entities, AccessPatterns: d.AccessPatterns}
 	doc := analyze(t, in)
 	if got := doc.Derived.Entities.Collisions; len(got) != 0 {

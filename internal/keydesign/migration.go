@@ -45,188 +45,10 @@ const (
 	layoutNew = "new"
 )
 
-// MigrationInput is the design's `migration`; nil means no migration.
-type MigrationInput struct {
-	Phase string
-	From  LayoutInput
-	// BackfillWriteUnitsPerSecond is the backfill's rate in table write units per second; nil uses the
-	// headroom the design leaves (BackfillDoc.HeadroomWriteUnitsPerSecond).
-	BackfillWriteUnitsPerSecond *float64
-}
-
-// LayoutInput is a layout being migrated from: what differs from the design. Nil templates and sharding,
-// and entities not listed, are as in the design.
-type LayoutInput struct {
-	PartitionKeyTemplate *string
-	SortKeyTemplate      *string
-	// Entities are old key templates by entity, then by key attribute.
-	Entities map[string]map[string]string
-	Sharding *Sharding
-}
-
-// LayoutDoc is the layout a document's items are written in (derived.layout): every key template, the
-// sharding, what each access pattern reads, and the `migration.from` that states it.
-type LayoutDoc struct {
-	// Keys are the templates of each entity by key attribute; a table without entities is the entity "".
-	Keys map[string]map[string]string `json:"keys"`
-	// Sharding is the routing items are written with (its count the shard count).
-	Sharding Routing `json:"sharding"`
-	// Patterns say what each access pattern's key reads, as "entity attribute=template" (and "{shard}=..."
-	// for a sharded table key): a pattern whose reads differ between two layouts misses the items of the
-	// other.
-	Patterns map[string][]string `json:"patterns"`
-	// From is this layout as a `from` value of a migration block, to paste when migrating away from it.
-	From string `json:"from"`
-}
-
-// MigrationDoc is what derived.migration says of a migration.
-type MigrationDoc struct {
-	Phase string `json:"phase"`
-	// PhaseIndex is the phase's place in MigrationPhases, from 0; ReachedPhaseIndex the furthest phase this
-	// migration has reached (the prior state's, carried forward), so that a phase before it is a rollback.
-	PhaseIndex        int `json:"phase_index"`
-	ReachedPhaseIndex int `json:"reached_phase_index"`
-	// From is the old layout, New the design's (derived.layout).
-	From LayoutDoc `json:"from"`
-	// OldRouting and NewRouting are the routing specs of both layouts, so that code can compute either.
-	OldRouting Routing `json:"old_routing"`
-	NewRouting Routing `json:"new_routing"`
-	// Changed lists the entities whose keys change ("" for a table without entities).
-	Changed  []string           `json:"changed"`
-	Entities []MigrationEntity  `json:"entities"`
-	Patterns []MigrationPattern `json:"patterns"`
-	// Overlap is set when the old and new layouts can render the same primary key: a reader of the new
-	// layout then also reads old copies, and deleting old items must skip the keys that did not move.
-	Overlap  *LayoutOverlap `json:"overlap"`
-	Backfill BackfillDoc    `json:"backfill"`
-	Steps    []StepDoc      `json:"steps"`
-}
-
-// MigrationEntity is one entity's old and new keys and what its writers write in each phase.
-type MigrationEntity struct {
-	Name    string            `json:"name"`
-	OldKeys map[string]string `json:"old_keys"`
-	NewKeys map[string]string `json:"new_keys"`
-	Changed bool              `json:"changed"`
-	// Moves is true when its items get another primary key; a change of index keys alone updates them in
-	// place. KeptShare is the share of them whose key does not change (LayoutOverlap).
-	Moves     bool    `json:"moves"`
-	KeptShare float64 `json:"kept_share"`
-	// Items is the entity's item count (traffic.item_count); nil when not stated.
-	Items *int64 `json:"items"`
-	// Writes are the layouts its writers write, phase by phase.
-	Writes []PhaseLayouts `json:"writes"`
-}
-
-// PhaseLayouts are the layouts used in one phase.
-type PhaseLayouts struct {
-	Phase   string   `json:"phase"`
-	Layouts []string `json:"layouts"`
-}
-
-// MigrationPattern is one access pattern's keys in both layouts and what its readers query in each phase.
-type MigrationPattern struct {
-	Name string     `json:"name"`
-	Path model.Path `json:"path"`
-	// Changed is true when the pattern's key reads items the old layout keeps elsewhere: a reader of one
-	// layout misses the items only the other holds.
-	Changed  bool   `json:"changed"`
-	OldIndex string `json:"old_index"`
-	NewIndex string `json:"new_index"`
-	// OldKey and NewKey are the templates its key reads, as in LayoutDoc.Patterns.
-	OldKey []string `json:"old_key"`
-	NewKey []string `json:"new_key"`
-	// Queries per call in each layout; BothQueriesPerCall is a reader that reads both (a fan-out over the
-	// old shards and the new, or new first and old on a miss at worst).
-	OldQueriesPerCall  int64 `json:"old_queries_per_call"`
-	NewQueriesPerCall  int64 `json:"new_queries_per_call"`
-	BothQueriesPerCall int64 `json:"both_queries_per_call"`
-	// Partition read units of the busiest key in each layout, and of a reader of both.
-	OldPartitionReadUnits  float64 `json:"old_partition_read_units"`
-	NewPartitionReadUnits  float64 `json:"new_partition_read_units"`
-	BothPartitionReadUnits float64 `json:"both_partition_read_units"`
-	// Reads is the layout its readers read in each phase, and the queries per call that takes.
-	Reads []PatternPhaseRead `json:"reads"`
-	// IndexDuplicates is true when the pattern reads a secondary index that holds both copies of a
-	// re-keyed item until the old one is deleted: the Query returns each item twice.
-	IndexDuplicates bool `json:"index_duplicates"`
-}
-
-// PatternPhaseRead is what a pattern's readers query in one phase.
-type PatternPhaseRead struct {
-	Phase          string `json:"phase"`
-	Layout         string `json:"layout"`
-	QueriesPerCall int64  `json:"queries_per_call"`
-}
-
-// LayoutOverlap is a primary key both layouts can render.
-type LayoutOverlap struct {
-	Example string `json:"example"`
-	// KeptShare is the share of the re-keyed items whose key does not change (a shard count change whose
-	// suffixes coincide for some ids); they are neither rewritten nor deleted.
-	KeptShare float64 `json:"kept_share"`
-}
-
-// BackfillDoc is the rewrite of the old items under the new keys, and the deletion of the old items.
-type BackfillDoc struct {
-	// Items is the number of items to rewrite; ScannedItems every item the Scan reads (the whole table).
-	// Both nil when an item count is not stated.
-	Items        *float64 `json:"items"`
-	ScannedItems *float64 `json:"scanned_items"`
-	// ScanReadUnits is the eventually consistent Scan of the table: ceil(bytes / 4 KB) × 0.5.
-	ScanReadUnits *float64 `json:"scan_read_units"`
-	// PutWriteUnits are the table's write units of the rewrites (LSI entries included, which share its
-	// capacity); IndexPutWriteUnits each GSI's. DeleteWriteUnits and IndexDeleteWriteUnits are the same for
-	// deleting the old items. WriteUnits is their sum.
-	PutWriteUnits         *float64           `json:"put_write_units"`
-	IndexPutWriteUnits    map[string]float64 `json:"index_put_write_units"`
-	DeleteWriteUnits      *float64           `json:"delete_write_units"`
-	IndexDeleteWriteUnits map[string]float64 `json:"index_delete_write_units"`
-	WriteUnits            *float64           `json:"write_units"`
-	// Cost is the on-demand price of the Scan, the rewrites and the deletes; nil without prices or items.
-	// Regions is the number of Regions that perform the writes (every replica of a global table), and
-	// PricesConfirmed whether the request prices are confirmed list prices (not estimates or given ones).
-	Cost            *float64 `json:"cost"`
-	Regions         int      `json:"regions"`
-	PricesConfirmed bool     `json:"prices_confirmed"`
-	// Rate is the backfill's table write units per second: the declared rate, else the headroom.
-	// RateSource is "declared" or "headroom".
-	Rate       float64 `json:"rate"`
-	RateSource string  `json:"rate_source"`
-	// HeadroomWriteUnitsPerSecond is the rate that fits beside the production peak during the backfill
-	// (dual writes included) at target_utilization: under a partition's and the table's throughput, and
-	// each provisioned or capped GSI's.
-	HeadroomWriteUnitsPerSecond float64 `json:"headroom_write_units_per_second"`
-	// HeadroomLimit names what sets the headroom.
-	HeadroomLimit string `json:"headroom_limit"`
-	// Hours is the rewrite at Rate; DeleteHours the deletion of the old items at the same rate.
-	Hours       *float64 `json:"hours"`
-	DeleteHours *float64 `json:"delete_hours"`
-	// RateForMaxHours is the rate that finishes the rewrite within the limits' backfill_max_hours.
-	RateForMaxHours *float64 `json:"rate_for_max_hours"`
-	// Throttles are the limits the backfill at Rate and the production peak exceed together.
-	Throttles []BackfillThrottle `json:"throttles"`
-}
-
-// BackfillThrottle is a limit exceeded by the backfill and production together.
-type BackfillThrottle struct {
-	What   string  `json:"what"`
-	Demand float64 `json:"demand"`
-	Limit  float64 `json:"limit"`
-}
-
-// StepDoc is one step of the migration as the report lists it.
-type StepDoc struct {
-	Phase string `json:"phase"`
-	Step  string `json:"step"`
-	// State is "done", "current" or "next".
-	State string `json:"state"`
-}
-
 // oldLayout is the old layout analysed as a design of its own.
 type oldLayout struct {
 	a   *analyzer
-	doc *Document
+	doc *model.Document
 }
 
 // migrationPath is the path of an attribute under migration.
@@ -263,16 +85,16 @@ func (a *analyzer) validateMigration(entities *entityModel) {
 		a.fail(migrationPath("from", "sort_key_template"), "the table has no sort key; a migration cannot add or remove one (that is a new table)")
 	}
 	for _, name := range slices.Sorted(maps.Keys(f.Entities)) {
-		if !slices.ContainsFunc(a.in.Entities, func(e Entity) bool { return e.Name == name }) {
+		if !slices.ContainsFunc(a.in.Entities, func(e model.Entity) bool { return e.Name == name }) {
 			a.fail(migrationPath("from", "entities", name), "no entity %q in entities: name an entity of the design (an entity whose items are gone needs no migration)", name)
 		}
 	}
 	if s := f.Sharding; s != nil {
 		p := migrationPath("from", "sharding")
-		if s.Strategy != "" && !slices.Contains(ShardingStrategies, s.Strategy) {
-			a.fail(append(p, "strategy"), "unknown strategy %q: use one of %s", s.Strategy, strings.Join(ShardingStrategies, ", "))
+		if s.Strategy != "" && !slices.Contains(model.ShardingStrategies, s.Strategy) {
+			a.fail(append(p, "strategy"), "unknown strategy %q: use one of %s", s.Strategy, strings.Join(model.ShardingStrategies, ", "))
 		}
-		if cmp.Or(s.Strategy, StrategyNone) != StrategyNone && s.Count == nil {
+		if cmp.Or(s.Strategy, model.StrategyNone) != model.StrategyNone && s.Count == nil {
 			a.fail(append(p, "count"), "state the shard count the old items were written with: a count computed from today's traffic may not be theirs")
 		}
 	}
@@ -296,7 +118,7 @@ func (a *analyzer) validateMigration(entities *entityModel) {
 }
 
 // sameLayout refuses a migration whose old layout is the design's: nothing moves.
-func (a *analyzer) sameLayout(doc *Document) *model.FieldError {
+func (a *analyzer) sameLayout(doc *model.Document) *model.FieldError {
 	if a.old == nil || doc.Derived.Layout == nil || a.old.doc.Derived.Layout == nil {
 		return nil
 	}
@@ -308,7 +130,7 @@ func (a *analyzer) sameLayout(doc *Document) *model.FieldError {
 }
 
 // oldInput is the design with the old layout in place of the new, and without a migration or prior.
-func (a *analyzer) oldInput(f LayoutInput) *Input {
+func (a *analyzer) oldInput(f model.LayoutInput) *model.Input {
 	old := *a.given
 	old.Migration, old.Prior = nil, nil
 	if f.PartitionKeyTemplate != nil {
@@ -320,7 +142,7 @@ func (a *analyzer) oldInput(f LayoutInput) *Input {
 		old.SortKey = &sk
 	}
 	if len(f.Entities) > 0 {
-		old.Entities = make([]Entity, len(a.given.Entities))
+		old.Entities = make([]model.Entity, len(a.given.Entities))
 		for i, e := range a.given.Entities {
 			if keys, ok := f.Entities[e.Name]; ok {
 				e.Keys = maps.Clone(keys)
@@ -353,17 +175,17 @@ func oldLayoutPath(p model.Path) (model.Path, bool) {
 }
 
 // layoutStage writes derived.layout: the layout this design writes.
-func (a *analyzer) layoutStage(doc *Document) {
+func (a *analyzer) layoutStage(doc *model.Document) {
 	doc.Derived.Layout = a.layout(doc)
 }
 
-func (a *analyzer) layout(doc *Document) *LayoutDoc {
+func (a *analyzer) layout(doc *model.Document) *model.LayoutDoc {
 	if a.isUnknown("partition_key") || a.isUnknown("sort_key") || a.isUnknown("partition_key.template") ||
 		a.isUnknown("sort_key.template") || a.isUnknown("entities") || a.hasUnknownUnder("entities") ||
 		a.isUnknown("sharding") || a.hasUnknownUnder("sharding") {
 		return nil
 	}
-	l := &LayoutDoc{Keys: a.entityKeys(), Sharding: doc.Derived.Routing, Patterns: map[string][]string{}}
+	l := &model.LayoutDoc{Keys: a.entityKeys(), Sharding: doc.Derived.Routing, Patterns: map[string][]string{}}
 	for i, f := range doc.Derived.AccessPatterns {
 		l.Patterns[f.Name] = a.patternReads(doc, doc.AccessPatterns[i], f, l)
 	}
@@ -397,7 +219,7 @@ func (a *analyzer) entityKeys() map[string]map[string]string {
 
 // indexAttributes are the key attributes a read of index reads: the table's keys, an LSI's partition key
 // and sort key, a GSI's attributes.
-func (a *analyzer) indexAttributes(doc *Document, index string) []string {
+func (a *analyzer) indexAttributes(doc *model.Document, index string) []string {
 	t := doc.Table
 	tableKeys := []string{t.PartitionKey.Name}
 	if t.SortKey != nil {
@@ -424,7 +246,7 @@ func (a *analyzer) indexAttributes(doc *Document, index string) []string {
 }
 
 // patternEntities are the entities a pattern reads: those it names, else every entity its index holds.
-func (a *analyzer) patternEntities(ap AccessPatternDoc, index string) []string {
+func (a *analyzer) patternEntities(ap model.AccessPatternDoc, index string) []string {
 	if a.entities == nil {
 		return []string{""}
 	}
@@ -442,7 +264,7 @@ func (a *analyzer) patternEntities(ap AccessPatternDoc, index string) []string {
 
 // patternReads are the templates a pattern's key reads, entity by entity, with the sharding of a sharded
 // table partition key.
-func (a *analyzer) patternReads(doc *Document, ap AccessPatternDoc, f PatternFacts, l *LayoutDoc) []string {
+func (a *analyzer) patternReads(doc *model.Document, ap model.AccessPatternDoc, f model.PatternFacts, l *model.LayoutDoc) []string {
 	reads := []string{}
 	attrs := a.indexAttributes(doc, f.Index)
 	sharded := false
@@ -467,7 +289,7 @@ func (a *analyzer) patternReads(doc *Document, ap AccessPatternDoc, f PatternFac
 }
 
 // layoutHCL is a layout as the `from` of a migration block.
-func layoutHCL(l *LayoutDoc, entities bool, pkName, skName string) string {
+func layoutHCL(l *model.LayoutDoc, entities bool, pkName, skName string) string {
 	var parts []string
 	if entities {
 		var es []string
@@ -504,11 +326,11 @@ func layoutHCL(l *LayoutDoc, entities bool, pkName, skName string) string {
 func strategyOf(algorithm string) string {
 	switch algorithm {
 	case model.RoutingAlgorithm:
-		return StrategyCalculated
+		return model.StrategyCalculated
 	case "random":
-		return StrategyRandom
+		return model.StrategyRandom
 	}
-	return StrategyNone
+	return model.StrategyNone
 }
 
 // hclString quotes s as an HCL string literal: JSON escapes, and ${ and %{ doubled so that they stay text.

@@ -11,7 +11,7 @@ import (
 )
 
 // migrationStage writes derived.migration from the design and its old layout (migration.go).
-func (a *analyzer) migrationStage(doc *Document) {
+func (a *analyzer) migrationStage(doc *model.Document) {
 	m := a.in.Migration
 	if m == nil {
 		if a.migrationUnknown() {
@@ -25,7 +25,7 @@ func (a *analyzer) migrationStage(doc *Document) {
 		return
 	}
 	old := a.old.doc
-	md := &MigrationDoc{Phase: m.Phase, PhaseIndex: slices.Index(MigrationPhases, m.Phase), From: *old.Derived.Layout,
+	md := &model.MigrationDoc{Phase: m.Phase, PhaseIndex: slices.Index(MigrationPhases, m.Phase), From: *old.Derived.Layout,
 		OldRouting: old.Derived.Routing, NewRouting: doc.Derived.Routing, Changed: []string{}}
 	md.ReachedPhaseIndex = md.PhaseIndex
 	if prior := a.in.Prior; prior != nil && prior.Derived.Migration != nil && SameLayout(prior.Derived.Migration.From, md.From) {
@@ -35,7 +35,7 @@ func (a *analyzer) migrationStage(doc *Document) {
 	newL, oldL := doc.Derived.Layout, old.Derived.Layout
 	shardingChanged := !sameRouting(oldL.Sharding, newL.Sharding)
 	for _, name := range slices.Sorted(maps.Keys(newL.Keys)) {
-		e := MigrationEntity{Name: name, OldKeys: oldL.Keys[name], NewKeys: newL.Keys[name]}
+		e := model.MigrationEntity{Name: name, OldKeys: oldL.Keys[name], NewKeys: newL.Keys[name]}
 		e.Changed = !maps.Equal(e.OldKeys, e.NewKeys) || shardingChanged && (hasShard(e.OldKeys) || hasShard(e.NewKeys))
 		e.Moves = e.Changed && a.primaryKeyMoves(e, shardingChanged)
 		e.Items = a.entityItems(name)
@@ -44,7 +44,7 @@ func (a *analyzer) migrationStage(doc *Document) {
 			if e.Changed && phase != PhaseDone {
 				layouts = []string{layoutOld, layoutNew}
 			}
-			e.Writes = append(e.Writes, PhaseLayouts{Phase: phase, Layouts: layouts})
+			e.Writes = append(e.Writes, model.PhaseLayouts{Phase: phase, Layouts: layouts})
 		}
 		if e.Changed {
 			md.Changed = append(md.Changed, name)
@@ -59,7 +59,7 @@ func (a *analyzer) migrationStage(doc *Document) {
 
 // primaryKeyMoves reports whether a changed entity's items get another primary key (a table key template
 // or the routing of a sharded partition key changes); otherwise only index keys change, in place.
-func (a *analyzer) primaryKeyMoves(e MigrationEntity, shardingChanged bool) bool {
+func (a *analyzer) primaryKeyMoves(e model.MigrationEntity, shardingChanged bool) bool {
 	keys := []string{a.in.PartitionKey.Name}
 	if a.in.SortKey != nil {
 		keys = append(keys, a.in.SortKey.Name)
@@ -74,14 +74,14 @@ func (a *analyzer) primaryKeyMoves(e MigrationEntity, shardingChanged bool) bool
 }
 
 // sameRouting compares routings apart from the scheme version, which names a layout but moves no item.
-func sameRouting(x, y Routing) bool {
+func sameRouting(x, y model.Routing) bool {
 	x.SchemeVersion, y.SchemeVersion = 0, 0
 	return x == y
 }
 
 // SameLayout reports whether two layouts write the same keys with the same routing (the scheme version
 // aside).
-func SameLayout(x, y LayoutDoc) bool {
+func SameLayout(x, y model.LayoutDoc) bool {
 	if !sameRouting(x.Sharding, y.Sharding) || len(x.Keys) != len(y.Keys) {
 		return false
 	}
@@ -111,7 +111,7 @@ func (a *analyzer) entityItems(name string) *int64 {
 }
 
 // entityDoc is the entity model's entity of that name; nil for a table without entities.
-func (a *analyzer) entityDoc(name string) *EntityDoc {
+func (a *analyzer) entityDoc(name string) *model.EntityDoc {
 	if i := a.entityIndex(name); i >= 0 {
 		return &a.entities.doc.Items[i]
 	}
@@ -119,14 +119,14 @@ func (a *analyzer) entityDoc(name string) *EntityDoc {
 }
 
 // migrationPatterns pairs each access pattern's facts in both layouts.
-func (a *analyzer) migrationPatterns(doc, old *Document, md *MigrationDoc) []MigrationPattern {
-	out := []MigrationPattern{}
+func (a *analyzer) migrationPatterns(doc, old *model.Document, md *model.MigrationDoc) []model.MigrationPattern {
+	out := []model.MigrationPattern{}
 	if len(old.Derived.AccessPatterns) != len(doc.Derived.AccessPatterns) {
 		return out
 	}
 	for i, nf := range doc.Derived.AccessPatterns {
 		of := old.Derived.AccessPatterns[i]
-		p := MigrationPattern{Name: nf.Name, Path: nf.Path, OldIndex: of.Index, NewIndex: nf.Index,
+		p := model.MigrationPattern{Name: nf.Name, Path: nf.Path, OldIndex: of.Index, NewIndex: nf.Index,
 			OldKey: md.From.Patterns[nf.Name], NewKey: doc.Derived.Layout.Patterns[nf.Name],
 			OldQueriesPerCall: of.QueriesPerCall, NewQueriesPerCall: nf.QueriesPerCall,
 			OldPartitionReadUnits: of.PartitionReadUnits, NewPartitionReadUnits: nf.PartitionReadUnits}
@@ -142,9 +142,9 @@ func (a *analyzer) migrationPatterns(doc, old *Document, md *MigrationDoc) []Mig
 			p.BothPartitionReadUnits = math.Max(p.OldPartitionReadUnits, p.NewPartitionReadUnits)
 		}
 		for _, phase := range MigrationPhases {
-			r := PatternPhaseRead{Phase: phase, Layout: layoutNew, QueriesPerCall: p.NewQueriesPerCall}
+			r := model.PatternPhaseRead{Phase: phase, Layout: layoutNew, QueriesPerCall: p.NewQueriesPerCall}
 			if p.Changed && (phase == PhaseDualWrite || phase == PhaseBackfill) {
-				r = PatternPhaseRead{Phase: phase, Layout: layoutOld, QueriesPerCall: p.OldQueriesPerCall}
+				r = model.PatternPhaseRead{Phase: phase, Layout: layoutOld, QueriesPerCall: p.OldQueriesPerCall}
 			}
 			p.Reads = append(p.Reads, r)
 		}
@@ -172,7 +172,7 @@ func sameKeysApartFromShards(x, y []string) bool {
 // layoutOverlap finds a primary key both layouts can render, for the entities that change. A shard count
 // change that keeps the templates and the suffix width keeps the key of the ids whose suffix is the same:
 // min(a, b) of every lcm(a, b) hash values.
-func (a *analyzer) layoutOverlap(doc *Document) *LayoutOverlap {
+func (a *analyzer) layoutOverlap(doc *model.Document) *model.LayoutOverlap {
 	oldM, newM := a.old.a.entities, a.entities
 	tableKeys := []string{a.in.PartitionKey.Name}
 	if a.in.SortKey != nil {
@@ -198,7 +198,7 @@ func (a *analyzer) layoutOverlap(doc *Document) *LayoutOverlap {
 		newChars, _ = newM.idCharacters()
 	}
 	md := doc.Derived.Migration
-	var first *LayoutOverlap
+	var first *model.LayoutOverlap
 	for i := range md.Entities {
 		e := &md.Entities[i]
 		if !e.Moves {
@@ -219,7 +219,7 @@ func (a *analyzer) layoutOverlap(doc *Document) *LayoutOverlap {
 			e.KeptShare = float64(min(or.Count, nr.Count)) / float64(lcm(or.Count, nr.Count))
 		}
 		if first == nil {
-			first = &LayoutOverlap{Example: model.ExampleKey(example, tableKeys), KeptShare: e.KeptShare}
+			first = &model.LayoutOverlap{Example: model.ExampleKey(example, tableKeys), KeptShare: e.KeptShare}
 		}
 	}
 	return first
@@ -259,7 +259,7 @@ type itemWrite struct {
 
 // itemWrites is one item of the entity ("" for a table without entities) in this analysis's layout: a
 // non-transactional put or delete of the item and of every index entry it carries.
-func (a *analyzer) itemWrites(doc *Document, entity string) itemWrite {
+func (a *analyzer) itemWrites(doc *model.Document, entity string) itemWrite {
 	size, d := a.itemSize(doc, entity), a.entityDoc(entity)
 	w := itemWrite{table: WriteUnitsPerWrite(size, false), gsis: map[string]float64{}}
 	shares := map[string]float64{}
@@ -277,7 +277,7 @@ func (a *analyzer) itemWrites(doc *Document, entity string) itemWrite {
 	}
 	for _, l := range doc.Table.LSIs {
 		if share, ok := carries(l.Name); ok {
-			entry := projectedEntryBytes(l.ProjectionType, size, a.entryKeyBytes(doc, d, []IndexKeyDoc{l.SortKey}), l.NonKeyAttributes)
+			entry := projectedEntryBytes(l.ProjectionType, size, a.entryKeyBytes(doc, d, []model.IndexKeyDoc{l.SortKey}), l.NonKeyAttributes)
 			w.table += share * WriteUnitsPerWrite(entry+model.IndexEntryOverheadBytes, false)
 		}
 	}
@@ -291,7 +291,7 @@ func (a *analyzer) itemWrites(doc *Document, entity string) itemWrite {
 }
 
 // changedIndexes are the GSIs whose key templates the entity changes, or that it enters or leaves.
-func (a *analyzer) changedIndexes(doc *Document, e MigrationEntity) []string {
+func (a *analyzer) changedIndexes(doc *model.Document, e model.MigrationEntity) []string {
 	var out []string
 	for _, g := range doc.Table.GSIs {
 		for _, k := range slices.Concat(g.PartitionKey, g.SortKey) {
@@ -305,7 +305,7 @@ func (a *analyzer) changedIndexes(doc *Document, e MigrationEntity) []string {
 }
 
 // itemSize is one entity's item size ("" for the table's).
-func (a *analyzer) itemSize(doc *Document, entity string) int64 {
+func (a *analyzer) itemSize(doc *model.Document, entity string) int64 {
 	if d := a.entityDoc(entity); d != nil {
 		return d.ItemSizeBytes
 	}
@@ -313,9 +313,9 @@ func (a *analyzer) itemSize(doc *Document, entity string) int64 {
 }
 
 // backfill computes the rewrite of the changed entities' items and the deletion of their old copies.
-func (a *analyzer) backfill(doc *Document, md *MigrationDoc) {
+func (a *analyzer) backfill(doc *model.Document, md *model.MigrationDoc) {
 	b := &md.Backfill
-	b.IndexPutWriteUnits, b.IndexDeleteWriteUnits, b.Throttles = map[string]float64{}, map[string]float64{}, []BackfillThrottle{}
+	b.IndexPutWriteUnits, b.IndexDeleteWriteUnits, b.Throttles = map[string]float64{}, map[string]float64{}, []model.BackfillThrottle{}
 	var items, scanned, scanBytes, puts, deletes float64
 	// The rewrites need the moving entities' counts; the Scan every entity's.
 	countsKnown, scanKnown := true, true
@@ -389,7 +389,7 @@ func (a *analyzer) backfill(doc *Document, md *MigrationDoc) {
 		}
 	}
 	if scanKnown {
-		b.ScannedItems, b.ScanReadUnits = ptr(scanned), ptr(ceilUnits(scanBytes/model.ReadUnitBytes)*0.5)
+		b.ScannedItems, b.ScanReadUnits = ptr(scanned), ptr(model.CeilUnits(scanBytes/model.ReadUnitBytes)*0.5)
 	}
 	if countsKnown {
 		b.Items, b.PutWriteUnits, b.DeleteWriteUnits = ptr(items), ptr(puts), ptr(deletes)
@@ -401,21 +401,21 @@ func (a *analyzer) backfill(doc *Document, md *MigrationDoc) {
 	}
 	a.backfillRate(doc, md, perTable)
 	if b.Rate > 0 && b.PutWriteUnits != nil {
-		b.Hours = ptr(*b.PutWriteUnits / b.Rate / secondsPerHour)
-		b.DeleteHours = ptr(*b.DeleteWriteUnits / b.Rate / secondsPerHour)
-		b.RateForMaxHours = ptr(*b.PutWriteUnits / (model.Limits.BackfillMaxHours * secondsPerHour))
+		b.Hours = ptr(*b.PutWriteUnits / b.Rate / model.SecondsPerHour)
+		b.DeleteHours = ptr(*b.DeleteWriteUnits / b.Rate / model.SecondsPerHour)
+		b.RateForMaxHours = ptr(*b.PutWriteUnits / (model.Limits.BackfillMaxHours * model.SecondsPerHour))
 	}
 }
 
 // backfillCost prices the backfill on demand: the Scan in the pricing Region, and every write in each
 // Region that performs it (a global table's replicas perform every write). Nil when a Region lacks prices.
-func (a *analyzer) backfillCost(doc *Document, b *BackfillDoc, writeUnits float64) {
+func (a *analyzer) backfillCost(doc *model.Document, b *model.BackfillDoc, writeUnits float64) {
 	region, class := a.pricingRegion(), a.pricingClass()
 	prices, _, missing := resolvePrices(region, class, a.pricingOverrides())
 	if len(missing) > 0 {
 		return
 	}
-	cost := *b.ScanReadUnits / requestUnitsPerMillion * prices.ReadRequestUnitsPerMillion
+	cost := *b.ScanReadUnits / model.RequestUnitsPerMillion * prices.ReadRequestUnitsPerMillion
 	st := priceStatus(region, class, a.pricingOverrides())
 	regions := []string{region}
 	if f := doc.Derived.Replicas; f != nil && len(f.Regions) > 0 {
@@ -433,7 +433,7 @@ func (a *analyzer) backfillCost(doc *Document, b *BackfillDoc, writeUnits float6
 		if len(missing) > 0 {
 			return
 		}
-		cost += writeUnits / requestUnitsPerMillion * rp.WriteRequestUnitsPerMillion
+		cost += writeUnits / model.RequestUnitsPerMillion * rp.WriteRequestUnitsPerMillion
 		rs := priceStatus(r, class, o)
 		if !slices.Contains(rs.Confirmed, "write_request_units_per_million") {
 			st.Confirmed = slices.DeleteFunc(st.Confirmed, func(n string) bool { return n == "write_request_units_per_million" })
@@ -457,21 +457,21 @@ func (a *analyzer) pricingRegion() string {
 	if p := a.in.Pricing; p != nil && p.Region != "" {
 		return p.Region
 	}
-	return defaultPricingRegion
+	return model.DefaultPricingRegion
 }
 
 func (a *analyzer) pricingClass() string {
 	if p := a.in.Pricing; p != nil {
-		return cmp.Or(p.TableClass, TableClassStandard)
+		return cmp.Or(p.TableClass, model.TableClassStandard)
 	}
-	return TableClassStandard
+	return model.TableClassStandard
 }
 
-func (a *analyzer) pricingOverrides() PriceOverrides {
+func (a *analyzer) pricingOverrides() model.PriceOverrides {
 	if p := a.in.Pricing; p != nil {
 		return p.Prices
 	}
-	return PriceOverrides{}
+	return model.PriceOverrides{}
 }
 
 // backfillRate sets the headroom, the rate and the limits the rate and production exceed together. During
@@ -479,7 +479,7 @@ func (a *analyzer) pricingOverrides() PriceOverrides {
 // The items of one old partition-key value, which a Scan reads together, land on the new layout's values
 // of that key: its shards, times the values of new placeholders the old key lacks.
 // gsiPerTable is each GSI's write units per table write unit of the rewrites.
-func (a *analyzer) backfillRate(doc *Document, md *MigrationDoc, gsiPerTable map[string]float64) {
+func (a *analyzer) backfillRate(doc *model.Document, md *model.MigrationDoc, gsiPerTable map[string]float64) {
 	b := &md.Backfill
 	u := doc.TargetUtilization
 	c := doc.Derived.Capacity
@@ -548,14 +548,14 @@ func (a *analyzer) backfillRate(doc *Document, md *MigrationDoc, gsiPerTable map
 	}
 	for _, l := range limits {
 		if d := l.demand(b.Rate); d > l.limit*(1+1e-9) {
-			b.Throttles = append(b.Throttles, BackfillThrottle{What: l.what, Demand: d, Limit: l.limit})
+			b.Throttles = append(b.Throttles, model.BackfillThrottle{What: l.what, Demand: d, Limit: l.limit})
 		}
 	}
 }
 
 // changedWriteUnits are the production write units of the changed entities: the second copy dual
 // writes add.
-func (a *analyzer) changedWriteUnits(doc *Document, md *MigrationDoc) float64 {
+func (a *analyzer) changedWriteUnits(doc *model.Document, md *model.MigrationDoc) float64 {
 	if a.entities == nil {
 		if len(md.Changed) > 0 {
 			return ptrValue(doc.Derived.Capacity.PeakWriteUnits)
@@ -573,7 +573,7 @@ func (a *analyzer) changedWriteUnits(doc *Document, md *MigrationDoc) float64 {
 
 // backfillSpread is the number of new partition-key values the items of one old value land on; 0 when
 // unbounded (the rewrites spread over the table).
-func (a *analyzer) backfillSpread(md *MigrationDoc) float64 {
+func (a *analyzer) backfillSpread(md *model.MigrationDoc) float64 {
 	pkName := a.in.PartitionKey.Name
 	spread := 0.0
 	for _, e := range md.Entities {
@@ -621,9 +621,9 @@ const onDemandQuotaLimit = "on-demand table quota"
 
 // tableLimit is the table's write (or read) throughput and what sets it: provisioned capacity (the
 // autoscaling maximum when autoscaled), the on-demand cap, or the on-demand quota per table.
-func tableLimit(doc *Document, read bool) (float64, string) {
+func tableLimit(doc *model.Document, read bool) (float64, string) {
 	t := doc.Table
-	kind, capacity, scaled, capped := "write", t.WriteCapacity, (*CapacityRange)(nil), (*int64)(nil)
+	kind, capacity, scaled, capped := "write", t.WriteCapacity, (*model.CapacityRange)(nil), (*int64)(nil)
 	if t.Autoscaling != nil {
 		scaled = t.Autoscaling.Write
 	}
@@ -655,8 +655,8 @@ func tableLimit(doc *Document, read bool) (float64, string) {
 }
 
 // migrationSteps are the steps of a migration in order, with their state against the current phase.
-func migrationSteps(md *MigrationDoc) []StepDoc {
-	steps := []StepDoc{
+func migrationSteps(md *model.MigrationDoc) []model.StepDoc {
+	steps := []model.StepDoc{
 		{Phase: PhaseDualWrite, Step: "write both layouts"},
 		{Phase: PhaseBackfill, Step: "rewrite the old items under the new keys"},
 		{Phase: PhaseReadNew, Step: "switch readers to the new layout"},

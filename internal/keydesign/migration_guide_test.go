@@ -10,15 +10,15 @@ import (
 )
 
 // guideDesign is the design of the guide "Migrating a key scheme" (templates/guides), in a phase.
-func guideDesign(phase string) *Input {
-	return &Input{Kind: "keydesign",
-		PartitionKey:   Key{Name: "pk", Type: "S", Template: p("DAY#{day}#SHARD#{shard}")},
-		SortKey:        &Key{Name: "sk", Type: "S", Template: p("EVENT#{event_id}")},
+func guideDesign(phase string) *model.Input {
+	return &model.Input{Kind: "keydesign",
+		PartitionKey:   model.Key{Name: "pk", Type: "S", Template: p("DAY#{day}#SHARD#{shard}")},
+		SortKey:        &model.Key{Name: "sk", Type: "S", Template: p("EVENT#{event_id}")},
 		Segments:       map[string]model.Segment{"day": {Kind: model.KindTime, Granularity: "day"}, "event_id": {Kind: model.KindID, MaxLength: p(int64(36))}},
-		Sharding:       Sharding{Strategy: StrategyCalculated, Source: "event_id", Count: p(int64(4)), SchemeVersion: p(int64(2))},
-		Traffic:        Traffic{WritesPerSecond: p(2500.0), ReadsPerSecond: p(400.0), ItemSizeBytes: p(int64(800)), ItemCount: p(int64(50_000_000))},
-		AccessPatterns: []AccessPattern{{Name: "events_of_day", Equals: []string{"day"}, ReadsPerSecond: p(20.0), Items: p(int64(100))}},
-		Migration:      &MigrationInput{Phase: phase, From: LayoutInput{PartitionKeyTemplate: p("DAY#{day}"), Sharding: &Sharding{Strategy: StrategyNone}}},
+		Sharding:       model.Sharding{Strategy: model.StrategyCalculated, Source: "event_id", Count: p(int64(4)), SchemeVersion: p(int64(2))},
+		Traffic:        model.Traffic{WritesPerSecond: p(2500.0), ReadsPerSecond: p(400.0), ItemSizeBytes: p(int64(800)), ItemCount: p(int64(50_000_000))},
+		AccessPatterns: []model.AccessPattern{{Name: "events_of_day", Equals: []string{"day"}, ReadsPerSecond: p(20.0), Items: p(int64(100))}},
+		Migration:      &model.MigrationInput{Phase: phase, From: model.LayoutInput{PartitionKeyTemplate: p("DAY#{day}"), Sharding: &model.Sharding{Strategy: model.StrategyNone}}},
 	}
 }
 
@@ -34,8 +34,8 @@ func TestMigrationGuideShowsTheReports(t *testing.T) {
 	}
 	countChange := guideDesign(PhaseDualWrite)
 	countChange.Sharding.Count, countChange.Sharding.SchemeVersion = p(int64(8)), p(int64(3))
-	countChange.Migration.From = LayoutInput{Sharding: &Sharding{Strategy: StrategyCalculated, Source: "event_id", Count: p(int64(4)), SchemeVersion: p(int64(2))}}
-	for name, in := range map[string]*Input{"dual_write": guideDesign(PhaseDualWrite), "read_new": guideDesign(PhaseReadNew), "count change": countChange} {
+	countChange.Migration.From = model.LayoutInput{Sharding: &model.Sharding{Strategy: model.StrategyCalculated, Source: "event_id", Count: p(int64(4)), SchemeVersion: p(int64(2))}}
+	for name, in := range map[string]*model.Input{"dual_write": guideDesign(PhaseDualWrite), "read_new": guideDesign(PhaseReadNew), "count change": countChange} {
 		var b strings.Builder
 		writeMigration(&b, analyze(t, in))
 		want := strings.TrimPrefix(b.String(), "\n")

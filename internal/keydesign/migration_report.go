@@ -7,11 +7,13 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // writeMigration is the report's migration section: both layouts, the steps in order with their figures
 // and the current phase marked, what each pattern's readers query, and a rollback against the prior state.
-func writeMigration(b *strings.Builder, doc *Document) {
+func writeMigration(b *strings.Builder, doc *model.Document) {
 	md := doc.Derived.Migration
 	if md == nil {
 		return
@@ -60,14 +62,14 @@ func writeMigration(b *strings.Builder, doc *Document) {
 }
 
 // readersLayout is the layout the readers of a re-keyed pattern read in the current phase.
-func readersLayout(md *MigrationDoc) string {
+func readersLayout(md *model.MigrationDoc) string {
 	if md.PhaseIndex >= slices.Index(MigrationPhases, PhaseReadNew) {
 		return layoutNew
 	}
 	return layoutOld
 }
 
-func stepFigures(s StepDoc, bf BackfillDoc) string {
+func stepFigures(s model.StepDoc, bf model.BackfillDoc) string {
 	switch {
 	case s.Phase == PhaseBackfill && bf.Items != nil:
 		out := fmt.Sprintf(": %s items, Scan %s RCU, %s WCU", thousands(*bf.Items), thousands(*bf.ScanReadUnits), thousands(*bf.PutWriteUnits+sumValues(bf.IndexPutWriteUnits)))
@@ -115,7 +117,7 @@ func keysLabel(keys map[string]string) string {
 	return strings.Join(parts, ", ")
 }
 
-func routingLabel(r Routing) string {
+func routingLabel(r model.Routing) string {
 	if r.Algorithm == "none" {
 		return fmt.Sprintf("unsharded (scheme v%d)", r.SchemeVersion)
 	}

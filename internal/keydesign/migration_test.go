@@ -12,13 +12,13 @@ import (
 )
 
 // shardedMigration is the daily event log moved from one hot day key to four calculated shards.
-func shardedMigration(phase string) *Input {
+func shardedMigration(phase string) *model.Input {
 	in := dailyEventLog()
 	in.PartitionKey.Template = p("DAY#{day}#SHARD#{shard}")
-	in.Sharding = Sharding{Strategy: StrategyCalculated, Source: "event_id", Count: p(int64(4)), SchemeVersion: p(int64(2))}
+	in.Sharding = model.Sharding{Strategy: model.StrategyCalculated, Source: "event_id", Count: p(int64(4)), SchemeVersion: p(int64(2))}
 	in.Traffic.ItemCount = p(int64(10_000_000))
-	in.AccessPatterns = []AccessPattern{{Name: "events_of_day", Equals: []string{"day"}, ReadsPerSecond: p(50.0), Items: p(int64(20))}}
-	in.Migration = &MigrationInput{Phase: phase, From: LayoutInput{PartitionKeyTemplate: p("DAY#{day}"), Sharding: &Sharding{Strategy: StrategyNone}}}
+	in.AccessPatterns = []model.AccessPattern{{Name: "events_of_day", Equals: []string{"day"}, ReadsPerSecond: p(50.0), Items: p(int64(20))}}
+	in.Migration = &model.MigrationInput{Phase: phase, From: model.LayoutInput{PartitionKeyTemplate: p("DAY#{day}"), Sharding: &model.Sharding{Strategy: model.StrategyNone}}}
 	return in
 }
 
@@ -43,7 +43,7 @@ func TestMigrationShardAddedToHotKey(t *testing.T) {
 		t.Errorf("scan read units %v, want %v", *b.ScanReadUnits, want)
 	}
 	// us-east-1 on-demand: 20M WRU and 976,562.5 RRU.
-	prices := PriceTable.Regions["us-east-1"][TableClassStandard]
+	prices := model.PriceTable.Regions["us-east-1"][model.TableClassStandard]
 	wantCost := math.Round((20*prices.WriteRequestUnitsPerMillion+976562.5/1e6*prices.ReadRequestUnitsPerMillion)*100) / 100
 	if b.Cost == nil || *b.Cost != wantCost {
 		t.Errorf("cost %v, want %v", b.Cost, wantCost)
@@ -90,9 +90,9 @@ func TestMigrationDeclaredRateThrottles(t *testing.T) {
 func TestMigrationShardCountChangeKeepsSomeKeys(t *testing.T) {
 	in := dailyEventLog()
 	in.PartitionKey.Template = p("DAY#{day}#SHARD#{shard}")
-	in.Sharding = Sharding{Strategy: StrategyCalculated, Source: "event_id", Count: p(int64(8)), SchemeVersion: p(int64(2))}
+	in.Sharding = model.Sharding{Strategy: model.StrategyCalculated, Source: "event_id", Count: p(int64(8)), SchemeVersion: p(int64(2))}
 	in.Traffic.ItemCount = p(int64(1_000_000))
-	in.Migration = &MigrationInput{Phase: PhaseDualWrite, From: LayoutInput{Sharding: &Sharding{Strategy: StrategyCalculated, Source: "event_id", Count: p(int64(4))}}}
+	in.Migration = &model.MigrationInput{Phase: PhaseDualWrite, From: model.LayoutInput{Sharding: &model.Sharding{Strategy: model.StrategyCalculated, Source: "event_id", Count: p(int64(4))}}}
 	m := analyze(t, in).Derived.Migration
 	if m.Overlap == nil || m.Overlap.KeptShare != 0.5 {
 		t.Fatalf("overlap %+v; 4 → 8 shards keeps the suffix of half the ids", m.Overlap)
@@ -104,15 +104,15 @@ func TestMigrationShardCountChangeKeepsSomeKeys(t *testing.T) {
 
 func TestMigrationBadInputs(t *testing.T) {
 	for name, tc := range map[string]struct {
-		mutate func(*Input)
+		mutate func(*model.Input)
 		path   string
 	}{
-		"unknown phase":    {func(in *Input) { in.Migration.Phase = "cutover" }, "migration.phase"},
-		"zero rate":        {func(in *Input) { in.Migration.BackfillWriteUnitsPerSecond = p(0.0) }, "migration.backfill_write_units_per_second"},
-		"same layout":      {func(in *Input) { in.Migration.From = LayoutInput{} }, "migration.from"},
-		"bad old template": {func(in *Input) { in.Migration.From.PartitionKeyTemplate = p("DAY#{day") }, "migration.from.partition_key_template"},
-		"old count missing": {func(in *Input) {
-			in.Migration.From.Sharding = &Sharding{Strategy: StrategyCalculated, Source: "event_id"}
+		"unknown phase":    {func(in *model.Input) { in.Migration.Phase = "cutover" }, "migration.phase"},
+		"zero rate":        {func(in *model.Input) { in.Migration.BackfillWriteUnitsPerSecond = p(0.0) }, "migration.backfill_write_units_per_second"},
+		"same layout":      {func(in *model.Input) { in.Migration.From = model.LayoutInput{} }, "migration.from"},
+		"bad old template": {func(in *model.Input) { in.Migration.From.PartitionKeyTemplate = p("DAY#{day") }, "migration.from.partition_key_template"},
+		"old count missing": {func(in *model.Input) {
+			in.Migration.From.Sharding = &model.Sharding{Strategy: model.StrategyCalculated, Source: "event_id"}
 		}, "migration.from.sharding.count"},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -129,11 +129,11 @@ func TestMigrationBadInputs(t *testing.T) {
 func TestMigrationEntityRekeyed(t *testing.T) {
 	in := customerTable()
 	in.Entities[1].Traffic.ItemCount = p(int64(10_000_000))
-	in.AccessPatterns = []AccessPattern{
+	in.AccessPatterns = []model.AccessPattern{
 		{Name: "orders_of_customer", Entities: []string{"order"}, Equals: []string{"customer_id"}, ReadsPerSecond: p(100.0), Items: p(int64(20))},
 		{Name: "customer_by_email", Entities: []string{"customer"}, Index: p("GSI1"), Equals: []string{"email"}, ReadsPerSecond: p(10.0)},
 	}
-	in.Migration = &MigrationInput{Phase: PhaseBackfill, From: LayoutInput{Entities: map[string]map[string]string{
+	in.Migration = &model.MigrationInput{Phase: PhaseBackfill, From: model.LayoutInput{Entities: map[string]map[string]string{
 		"order": {"PK": "CUSTOMER#{customer_id}", "SK": "ORDER#{order_id}"}}}}
 	m := analyze(t, in).Derived.Migration
 	if len(m.Changed) != 1 || m.Changed[0] != "order" {
@@ -147,7 +147,7 @@ func TestMigrationEntityRekeyed(t *testing.T) {
 	if want := math.Ceil((1e7*1500+2e6*600)/4096) * 0.5; *b.ScanReadUnits != want {
 		t.Errorf("scan %v, want %v", *b.ScanReadUnits, want)
 	}
-	prices := PriceTable.Regions["us-east-1"][TableClassStandard]
+	prices := model.PriceTable.Regions["us-east-1"][model.TableClassStandard]
 	if want := math.Round((40*prices.WriteRequestUnitsPerMillion+*b.ScanReadUnits/1e6*prices.ReadRequestUnitsPerMillion)*100) / 100; *b.Cost != want {
 		t.Errorf("cost %v, want %v", *b.Cost, want)
 	}
@@ -155,7 +155,7 @@ func TestMigrationEntityRekeyed(t *testing.T) {
 	if b.HeadroomWriteUnitsPerSecond != 800 || b.HeadroomLimit != "partition" || !near(*b.Hours, 2e7/800/3600) {
 		t.Errorf("headroom %v (%s), hours %v", b.HeadroomWriteUnitsPerSecond, b.HeadroomLimit, *b.Hours)
 	}
-	byName := map[string]MigrationPattern{}
+	byName := map[string]model.MigrationPattern{}
 	for _, pt := range m.Patterns {
 		byName[pt.Name] = pt
 	}
@@ -225,7 +225,7 @@ func BenchmarkAnalyzeMigration(b *testing.B) {
 
 func TestMigrationIndexKeyOnlyUpdatesInPlace(t *testing.T) {
 	in := customerTable()
-	in.Migration = &MigrationInput{Phase: PhaseBackfill, From: LayoutInput{Entities: map[string]map[string]string{
+	in.Migration = &model.MigrationInput{Phase: PhaseBackfill, From: model.LayoutInput{Entities: map[string]map[string]string{
 		"customer": {"PK": "CUSTOMER#{customer_id}", "SK": "PROFILE", "GSI1PK": "E#{email}", "GSI1SK": "CUSTOMER"}}}}
 	m := analyze(t, in).Derived.Migration
 	b := m.Backfill
@@ -242,12 +242,12 @@ func TestMigrationIndexKeyOnlyUpdatesInPlace(t *testing.T) {
 
 func TestMigrationKeptShareIsPerEntity(t *testing.T) {
 	in := customerTable()
-	in.Sharding = Sharding{Strategy: StrategyCalculated, Source: "order_id", Count: p(int64(8)), SchemeVersion: p(int64(2))}
+	in.Sharding = model.Sharding{Strategy: model.StrategyCalculated, Source: "order_id", Count: p(int64(8)), SchemeVersion: p(int64(2))}
 	in.Entities[1].Keys["PK"] = "CUSTOMER#{customer_id}#{shard}"
 	in.Entities[1].Traffic.ItemCount = p(int64(10_000_000))
 	in.Entities[0].Keys["PK"] = "C#{customer_id}"
-	in.Migration = &MigrationInput{Phase: PhaseDualWrite, From: LayoutInput{
-		Sharding: &Sharding{Strategy: StrategyCalculated, Source: "order_id", Count: p(int64(4))},
+	in.Migration = &model.MigrationInput{Phase: PhaseDualWrite, From: model.LayoutInput{
+		Sharding: &model.Sharding{Strategy: model.StrategyCalculated, Source: "order_id", Count: p(int64(4))},
 		Entities: map[string]map[string]string{"customer": {"PK": "CUSTOMER#{customer_id}", "SK": "PROFILE", "GSI1PK": "EMAIL#{email}", "GSI1SK": "CUSTOMER"}}}}
 	b := analyze(t, in).Derived.Migration.Backfill
 	// Every profile moves; half the orders keep their suffix under 8 shards.
@@ -286,7 +286,7 @@ func TestMigrationUnknownObjectWaits(t *testing.T) {
 
 func TestMigrationSchemeVersionAloneIsNoMove(t *testing.T) {
 	in := shardedMigration(PhaseBackfill)
-	in.Migration.From = LayoutInput{Sharding: &Sharding{Strategy: StrategyCalculated, Source: "event_id", Count: p(int64(4)), SchemeVersion: p(int64(1))}}
+	in.Migration.From = model.LayoutInput{Sharding: &model.Sharding{Strategy: model.StrategyCalculated, Source: "event_id", Count: p(int64(4)), SchemeVersion: p(int64(1))}}
 	if _, errs := Analyze(in); len(errs) != 1 || errs[0].Path.String() != "migration.from" {
 		t.Errorf("errors %v: a scheme version alone moves no item", errs)
 	}
@@ -294,9 +294,9 @@ func TestMigrationSchemeVersionAloneIsNoMove(t *testing.T) {
 
 func TestMigrationBackfillOnAGlobalTableIsPricedInEveryRegion(t *testing.T) {
 	in := shardedMigration(PhaseBackfill)
-	in.Replicas = &Replicas{Regions: map[string]ReplicaRegion{"us-east-1": {WriteShare: p(0.5)}, "eu-west-1": {WriteShare: p(0.5)}}}
+	in.Replicas = &model.Replicas{Regions: map[string]model.ReplicaRegion{"us-east-1": {WriteShare: p(0.5)}, "eu-west-1": {WriteShare: p(0.5)}}}
 	b := analyze(t, in).Derived.Migration.Backfill
-	use1, euw1 := PriceTable.Regions["us-east-1"][TableClassStandard], PriceTable.Regions["eu-west-1"][TableClassStandard]
+	use1, euw1 := model.PriceTable.Regions["us-east-1"][model.TableClassStandard], model.PriceTable.Regions["eu-west-1"][model.TableClassStandard]
 	want := math.Round((20*use1.WriteRequestUnitsPerMillion+20*euw1.WriteRequestUnitsPerMillion+976562.5/1e6*use1.ReadRequestUnitsPerMillion)*100) / 100
 	if b.Regions != 2 || b.Cost == nil || *b.Cost != want {
 		t.Errorf("regions %d, cost %v; want 2 Regions, %v", b.Regions, b.Cost, want)

@@ -11,107 +11,12 @@ import (
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/observed"
 )
 
-// ObservedInput is one observation given to a design, with the attribute it was given in.
-type ObservedInput struct {
-	Path model.Path
-	observed.Observation
-}
-
-// ForIndex makes the observation the one of the index its observed_indexes key names: an observation that
-// names no index takes the key's, and one of another index is refused (its figures would be compared with
-// the wrong index's design), with the error on its index_name.
-func (o *ObservedInput) ForIndex(name string) *model.FieldError {
-	switch o.IndexName {
-	case "":
-		o.IndexName = name
-	case name:
-	default:
-		return &model.FieldError{Path: append(slices.Clone(o.Path), "index_name"), Message: fmt.Sprintf(
-			"is the observation of index %q, but it is given for index %q: give each index its own dynamokeys_observed_traffic", o.IndexName, name)}
-	}
-	return nil
-}
-
-// ObservedDoc is an observation in the design document with the facts the DK70x rules read.
-type ObservedDoc struct {
-	observed.Observation
-	// Path is the attribute the observation was given in, where findings on it point.
-	Path model.Path `json:"path"`
-	// Measured are the facts Go derived from the observation and the design.
-	Measured MeasuredFacts `json:"measured"`
-}
-
-// MeasuredFacts compare an observation with the design (contributing/capacity-model.md, "Measured
-// traffic"). Units are capacity units per second; a key's units are Contributor Insights'
-// ConsumedThroughputUnits, 3 × WCU + RCU.
-type MeasuredFacts struct {
-	// DeclaredWriteUnits and DeclaredReadUnits are the design's peak demand on the observed table or index:
-	// for the table its capacity.peak_*_units, for an index the table's peak writes (every table write may
-	// land in it) and no declared reads. Nil when not declared.
-	DeclaredWriteUnits *float64 `json:"declared_write_units"`
-	DeclaredReadUnits  *float64 `json:"declared_read_units"`
-	// ShardCount is the number of shards the key is written with (1 for an index).
-	ShardCount int64 `json:"shard_count"`
-	// HotKeySource is "measured" (Contributor Insights' most accessed keys) or "design" (the design's
-	// hot-key share, when the observation has no key figures); "" when neither is known.
-	HotKeySource string `json:"hot_key_source"`
-	// HotKey is the busiest measured partition-key value; nil without Contributor Insights' most accessed keys.
-	HotKey *string `json:"hot_key"`
-	// HotKeyUnits are that key's units per second at its busiest minute (one physical key, one shard of a
-	// sharded key); HotKeyPartitionShare is their share of a partition's 3,000 units/s.
-	HotKeyUnits          *float64 `json:"hot_key_units"`
-	HotKeyPartitionShare *float64 `json:"hot_key_partition_share"`
-	// LogicalKeyUnits are the logical key's units per second: a measured key of a sharded table is one of
-	// shard_count shards, so its units count shard_count times, at most the table's units at its peak.
-	LogicalKeyUnits *float64 `json:"logical_key_units"`
-	// RequiredShards are the shards (for an index: the partitions) the busiest logical key needs at the
-	// measured peak and target utilisation.
-	RequiredShards int64 `json:"required_shards"`
-	// WriteLimit and ReadLimit are the most the table or index can serve per second, and the attribute that
-	// sets it; nil when nothing bounds it.
-	WriteLimit *CapacityLimit `json:"write_limit"`
-	ReadLimit  *CapacityLimit `json:"read_limit"`
-	// KeysOutsideDesign are measured keys the partition-key template cannot produce (table only).
-	KeysOutsideDesign []KeyMismatch `json:"keys_outside_design"`
-	// ThrottledKeys are the keys with throttle events, most throttled first.
-	ThrottledKeys []string `json:"throttled_keys"`
-	// ThrottleEvents is the window's read plus write throttle events; nil when neither was exported.
-	ThrottleEvents *float64 `json:"throttle_events"`
-	// ThrottleCauses are the causes with throttle events, in the order key_range, provisioned,
-	// max_on_demand, account_limit; ThrottleEventsByCause is their sum, to tell events no cause explains.
-	ThrottleCauses        []ThrottleCause `json:"throttle_causes"`
-	ThrottleEventsByCause float64         `json:"throttle_events_by_cause"`
-	// KeyFigures is what Contributor Insights gave: "accessed" (most accessed and throttled keys),
-	// "throttled_only" (THROTTLED_KEYS mode) or "none".
-	KeyFigures string `json:"key_figures"`
-}
-
-// ThrottleCause is the throttle events of one cause, read and write (0 when the side was not exported).
-type ThrottleCause struct {
-	Cause string  `json:"cause"`
-	Read  float64 `json:"read"`
-	Write float64 `json:"write"`
-}
-
 // KeyFigures values.
 const (
 	KeyFiguresAccessed      = "accessed"
 	KeyFiguresThrottledOnly = "throttled_only"
 	KeyFiguresNone          = "none"
 )
-
-// CapacityLimit is the most a side of a table or index serves, and the attribute that sets it.
-type CapacityLimit struct {
-	Units float64    `json:"units"`
-	Name  string     `json:"name"`
-	Path  model.Path `json:"path"`
-}
-
-// KeyMismatch is a measured key that the template cannot produce, and why.
-type KeyMismatch struct {
-	Key    string `json:"key"`
-	Reason string `json:"reason"`
-}
 
 // billingProvisioned is the billing mode with capacity units (API_BillingModeSummary); any other is on-demand.
 const billingProvisioned = "PROVISIONED"
@@ -127,7 +32,7 @@ const (
 // key figures with one value per partition-key attribute.
 func (a *analyzer) validateObserved() {
 	targets := map[string]bool{}
-	gsis := map[string]GlobalSecondaryIndex{}
+	gsis := map[string]model.GlobalSecondaryIndex{}
 	for _, g := range a.in.GlobalSecondaryIndexes {
 		gsis[g.Name] = g
 	}
@@ -193,13 +98,13 @@ func (a *analyzer) validateObserved() {
 }
 
 // observedFacts derives the measured facts of each observation and each index's demand.
-func (a *analyzer) observedFacts(doc *Document, pk *model.Template) {
-	doc.Observed = make([]ObservedDoc, 0, len(a.in.Observed))
+func (a *analyzer) observedFacts(doc *model.Document, pk *model.Template) {
+	doc.Observed = make([]model.ObservedDoc, 0, len(a.in.Observed))
 	byIndex := map[string]*observed.Observation{}
 	for i := range a.in.Observed {
 		o := &a.in.Observed[i]
 		byIndex[o.IndexName] = &o.Observation
-		od := ObservedDoc{Observation: o.Observation, Path: o.Path}
+		od := model.ObservedDoc{Observation: o.Observation, Path: o.Path}
 		if o.IndexName == "" {
 			od.Measured = a.tableMeasured(doc, pk, o.Observation)
 		} else {
@@ -210,7 +115,7 @@ func (a *analyzer) observedFacts(doc *Document, pk *model.Template) {
 		}
 		doc.Observed = append(doc.Observed, od)
 	}
-	slices.SortFunc(doc.Observed, func(x, y ObservedDoc) int { return cmp.Compare(x.IndexName, y.IndexName) })
+	slices.SortFunc(doc.Observed, func(x, y model.ObservedDoc) int { return cmp.Compare(x.IndexName, y.IndexName) })
 	for i := range doc.Table.GSIs {
 		g := &doc.Table.GSIs[i]
 		if o := byIndex[g.Name]; o != nil {
@@ -229,14 +134,14 @@ const (
 	PeakDeclared = "declared" // the table's peak writes, an upper bound
 )
 
-func (a *analyzer) tableMeasured(doc *Document, pk *model.Template, o observed.Observation) MeasuredFacts {
+func (a *analyzer) tableMeasured(doc *model.Document, pk *model.Template, o observed.Observation) model.MeasuredFacts {
 	d := doc.Derived
-	m := MeasuredFacts{DeclaredWriteUnits: d.Capacity.PeakWriteUnits, DeclaredReadUnits: d.Capacity.PeakReadUnits, ShardCount: d.ShardCount}
+	m := model.MeasuredFacts{DeclaredWriteUnits: d.Capacity.PeakWriteUnits, DeclaredReadUnits: d.Capacity.PeakReadUnits, ShardCount: d.ShardCount}
 	a.measuredDemand(&m, o, d.Capacity.HotKeyShare, d.ShardCount, doc.TargetUtilization)
 	m.WriteLimit, m.ReadLimit = capacityLimits(model.Path{}, doc.Table.BillingMode, doc.Table.ReadCapacity, doc.Table.WriteCapacity,
 		doc.Table.OnDemandThroughput, doc.Table.Autoscaling, true)
-	m.KeysOutsideDesign = []KeyMismatch{}
-	if doc.Table.PartitionKey.Type == KeyTypeBinary || len(d.UndeclaredPlaceholders) > 0 || a.isUnknown("partition_key.template") || a.isUnknown("sharding") {
+	m.KeysOutsideDesign = []model.KeyMismatch{}
+	if doc.Table.PartitionKey.Type == model.KeyTypeBinary || len(d.UndeclaredPlaceholders) > 0 || a.isUnknown("partition_key.template") || a.isUnknown("sharding") {
 		return m
 	}
 	// A key is outside the design when no entity's partition-key template can produce it (the table's, for a
@@ -265,7 +170,7 @@ func (a *analyzer) tableMeasured(doc *Document, pk *model.Template, o observed.O
 	}
 	for _, k := range o.TopKeys {
 		if why := mismatchAll(matchers, k.Key); why != "" {
-			m.KeysOutsideDesign = append(m.KeysOutsideDesign, KeyMismatch{Key: k.Key, Reason: why})
+			m.KeysOutsideDesign = append(m.KeysOutsideDesign, model.KeyMismatch{Key: k.Key, Reason: why})
 		}
 	}
 	return m
@@ -291,14 +196,14 @@ func mismatchAll(matchers []*keyMatcher, key string) string {
 	return cmp.Or(shaped, first)
 }
 
-func (a *analyzer) indexMeasured(doc *Document, o observed.Observation) MeasuredFacts {
-	var g GSIDoc
+func (a *analyzer) indexMeasured(doc *model.Document, o observed.Observation) model.MeasuredFacts {
+	var g model.GSIDoc
 	for _, x := range doc.Table.GSIs {
 		if x.Name == o.IndexName {
 			g = x
 		}
 	}
-	m := MeasuredFacts{DeclaredWriteUnits: a.gsiDeclaredWriteUnits(doc, &g), ShardCount: 1, KeysOutsideDesign: []KeyMismatch{}}
+	m := model.MeasuredFacts{DeclaredWriteUnits: a.gsiDeclaredWriteUnits(doc, &g), ShardCount: 1, KeysOutsideDesign: []model.KeyMismatch{}}
 	designShare := math.NaN()
 	if pw := m.DeclaredWriteUnits; pw != nil && *pw > 0 && g.HotPartitionWriteUnits != nil {
 		designShare = *g.HotPartitionWriteUnits / *pw
@@ -312,7 +217,7 @@ func (a *analyzer) indexMeasured(doc *Document, o observed.Observation) Measured
 // measuredDemand fills the hot-key and shard facts. With Contributor Insights' most accessed keys the
 // busiest key's units per second at its busiest minute, held against a partition's 3,000 units/s (1,000 WCU
 // = 3,000 RCU); without them the design's share of the measured peaks (NaN: none).
-func (a *analyzer) measuredDemand(m *MeasuredFacts, o observed.Observation, designShare float64, shards int64, u float64) {
+func (a *analyzer) measuredDemand(m *model.MeasuredFacts, o observed.Observation, designShare float64, shards int64, u float64) {
 	switch {
 	case o.TopKeys == nil:
 		m.KeyFigures = KeyFiguresNone
@@ -357,10 +262,10 @@ func (a *analyzer) measuredDemand(m *MeasuredFacts, o observed.Observation, desi
 	if t.Read != nil || t.Write != nil {
 		m.ThrottleEvents = ptr(orZero(t.Read) + orZero(t.Write))
 	}
-	m.ThrottleCauses = []ThrottleCause{}
+	m.ThrottleCauses = []model.ThrottleCause{}
 	for _, c := range t.Causes() {
 		if r, w := orZero(c.Read), orZero(c.Write); r+w > 0 {
-			m.ThrottleCauses = append(m.ThrottleCauses, ThrottleCause{Cause: c.Cause, Read: r, Write: w})
+			m.ThrottleCauses = append(m.ThrottleCauses, model.ThrottleCause{Cause: c.Cause, Read: r, Write: w})
 			m.ThrottleEventsByCause += r + w
 		}
 	}
@@ -375,19 +280,19 @@ func orZero(v *float64) float64 {
 
 // capacityLimits are the most a table or index serves per side: a PROVISIONED one its autoscaling max or
 // its capacity; an on-demand one its on_demand_throughput cap, or for a table the default table quota.
-func capacityLimits(at model.Path, billing string, read, write *int64, onDemand *UnitPair, scaling *Autoscaling, table bool) (*CapacityLimit, *CapacityLimit) {
-	side := func(kind string, capacity *int64, odCap *int64, rng *CapacityRange) *CapacityLimit {
+func capacityLimits(at model.Path, billing string, read, write *int64, onDemand *model.UnitPair, scaling *model.Autoscaling, table bool) (*model.CapacityLimit, *model.CapacityLimit) {
+	side := func(kind string, capacity *int64, odCap *int64, rng *model.CapacityRange) *model.CapacityLimit {
 		attr := func(steps ...string) model.Path { return append(slices.Clone(at), steps...) }
 		switch {
 		case billing == billingProvisioned && rng != nil:
-			return &CapacityLimit{Units: float64(rng.Max), Name: "autoscaling." + kind + ".max", Path: attr("autoscaling", kind, "max")}
+			return &model.CapacityLimit{Units: float64(rng.Max), Name: "autoscaling." + kind + ".max", Path: attr("autoscaling", kind, "max")}
 		case billing == billingProvisioned && capacity != nil:
-			return &CapacityLimit{Units: float64(*capacity), Name: kind + "_capacity", Path: attr(kind + "_capacity")}
+			return &model.CapacityLimit{Units: float64(*capacity), Name: kind + "_capacity", Path: attr(kind + "_capacity")}
 		case billing != billingProvisioned && odCap != nil:
-			return &CapacityLimit{Units: float64(*odCap), Name: "on_demand_throughput.max_" + kind + "_request_units",
+			return &model.CapacityLimit{Units: float64(*odCap), Name: "on_demand_throughput.max_" + kind + "_request_units",
 				Path: attr("on_demand_throughput", "max_"+kind+"_request_units")}
 		case billing != billingProvisioned && table:
-			return &CapacityLimit{Units: float64(model.OnDemandTableUnitsQuota), Name: "the on-demand table quota", Path: attr()}
+			return &model.CapacityLimit{Units: float64(model.OnDemandTableUnitsQuota), Name: "the on-demand table quota", Path: attr()}
 		}
 		return nil
 	}
@@ -395,7 +300,7 @@ func capacityLimits(at model.Path, billing string, read, write *int64, onDemand 
 	if onDemand != nil {
 		odRead, odWrite = onDemand.Read, onDemand.Write
 	}
-	var rRead, rWrite *CapacityRange
+	var rRead, rWrite *model.CapacityRange
 	if scaling != nil {
 		rRead, rWrite = scaling.Read, scaling.Write
 	}
@@ -404,7 +309,7 @@ func capacityLimits(at model.Path, billing string, read, write *int64, onDemand 
 
 // questionableObserved warns about an observation of another table than the one the design names: the
 // figures are someone else's.
-func questionableObserved(in *Input) []*model.FieldError {
+func questionableObserved(in *model.Input) []*model.FieldError {
 	var out []*model.FieldError
 	for _, o := range in.Observed {
 		if in.TableName != "" && o.TableName != "" && o.TableName != in.TableName {

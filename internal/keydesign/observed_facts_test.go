@@ -12,16 +12,16 @@ import (
 
 // ordersDesign is the unsharded customer-keyed table of the fixtures, declared at 500 writes and 1,000
 // reads per second.
-func ordersDesign() *Input {
-	return &Input{
+func ordersDesign() *model.Input {
+	return &model.Input{
 		Kind: "sharded_table", TableName: "orders", BillingMode: "PAY_PER_REQUEST",
-		PartitionKey: Key{Name: "pk", Type: "S", Template: p("CUSTOMER#{customer_id}")},
-		SortKey:      &Key{Name: "sk", Type: "S", Template: p("ORDER#{order_id}")},
+		PartitionKey: model.Key{Name: "pk", Type: "S", Template: p("CUSTOMER#{customer_id}")},
+		SortKey:      &model.Key{Name: "sk", Type: "S", Template: p("ORDER#{order_id}")},
 		Segments:     map[string]model.Segment{"customer_id": {Kind: model.KindID}, "order_id": {Kind: model.KindID}},
-		Traffic:      Traffic{WritesPerSecond: p(500.0), ReadsPerSecond: p(1000.0), ItemSizeBytes: p(int64(1024)), ReadConsistency: "strong"},
-		GlobalSecondaryIndexes: []GlobalSecondaryIndex{{Name: "by_status",
-			PartitionKey: []IndexKeyAttribute{{Name: "status", Type: "S", Cardinality: p(int64(3))}},
-			OnDemand:     &UnitPair{Write: p(int64(1500))}}},
+		Traffic:      model.Traffic{WritesPerSecond: p(500.0), ReadsPerSecond: p(1000.0), ItemSizeBytes: p(int64(1024)), ReadConsistency: "strong"},
+		GlobalSecondaryIndexes: []model.GlobalSecondaryIndex{{Name: "by_status",
+			PartitionKey: []model.IndexKeyAttribute{{Name: "status", Type: "S", Cardinality: p(int64(3))}},
+			OnDemand:     &model.UnitPair{Write: p(int64(1500))}}},
 	}
 }
 
@@ -49,17 +49,17 @@ func TestMeasuredFactsWriteHotKeyInReadHeavyTable(t *testing.T) {
 	} {
 		in := ordersDesign()
 		in.TargetUtilization = p(tc.u)
-		in.Observed = []ObservedInput{{Path: model.Path{"observed"}, Observation: measuredTable(tc.writes, tc.reads, tc.hot,
+		in.Observed = []model.ObservedInput{{Path: model.Path{"observed"}, Observation: measuredTable(tc.writes, tc.reads, tc.hot,
 			observed.Key{Key: "CUSTOMER#c-2002", UnitsPerSecond: p(tc.hot / 3), ThrottleEvents: 12})}}
 		doc := analyze(t, in)
 		m := doc.Observed[0].Measured
-		want := MeasuredFacts{
+		want := model.MeasuredFacts{
 			DeclaredWriteUnits: p(500.0), DeclaredReadUnits: p(1000.0), ShardCount: 1,
 			HotKeySource: MeasuredShareMeasured, HotKey: p("CUSTOMER#c-1001"),
 			HotKeyUnits: p(tc.hot), HotKeyPartitionShare: p(tc.hot / 3000), LogicalKeyUnits: p(tc.hot), RequiredShards: tc.shards,
-			WriteLimit:        &CapacityLimit{Units: 40000, Name: "the on-demand table quota", Path: model.Path{}},
-			ReadLimit:         &CapacityLimit{Units: 40000, Name: "the on-demand table quota", Path: model.Path{}},
-			KeysOutsideDesign: []KeyMismatch{}, ThrottledKeys: []string{"CUSTOMER#c-2002"}, ThrottleCauses: []ThrottleCause{},
+			WriteLimit:        &model.CapacityLimit{Units: 40000, Name: "the on-demand table quota", Path: model.Path{}},
+			ReadLimit:         &model.CapacityLimit{Units: 40000, Name: "the on-demand table quota", Path: model.Path{}},
+			KeysOutsideDesign: []model.KeyMismatch{}, ThrottledKeys: []string{"CUSTOMER#c-2002"}, ThrottleCauses: []model.ThrottleCause{},
 			KeyFigures: KeyFiguresAccessed,
 		}
 		if !reflect.DeepEqual(m, want) {
@@ -75,9 +75,9 @@ func TestMeasuredFactsThrottleCauses(t *testing.T) {
 	o.Traffic.HotKeyUnitsPerSecond = nil
 	o.ThrottleEvents = observed.Throttles{Read: p(40.0), Write: p(300.0), ReadKeyRange: p(0.0), WriteKeyRange: p(250.0),
 		WriteMaxOnDemand: p(50.0), ReadAccountLimit: p(40.0)}
-	in.Observed = []ObservedInput{{Path: model.Path{"observed"}, Observation: o}}
+	in.Observed = []model.ObservedInput{{Path: model.Path{"observed"}, Observation: o}}
 	m := analyze(t, in).Observed[0].Measured
-	want := []ThrottleCause{{Cause: "key_range", Write: 250}, {Cause: "max_on_demand", Write: 50}, {Cause: "account_limit", Read: 40}}
+	want := []model.ThrottleCause{{Cause: "key_range", Write: 250}, {Cause: "max_on_demand", Write: 50}, {Cause: "account_limit", Read: 40}}
 	if !reflect.DeepEqual(m.ThrottleCauses, want) || m.ThrottleEventsByCause != 340 || *m.ThrottleEvents != 340 || m.KeyFigures != KeyFiguresNone {
 		t.Errorf("causes = %+v (%v of %v), key figures %s", m.ThrottleCauses, m.ThrottleEventsByCause, *m.ThrottleEvents, m.KeyFigures)
 	}
@@ -86,10 +86,10 @@ func TestMeasuredFactsThrottleCauses(t *testing.T) {
 func TestMeasuredFactsShardedKeyCountsEveryShard(t *testing.T) {
 	in := ordersDesign()
 	in.PartitionKey.Template = p("CUSTOMER#{customer_id}#{shard}")
-	in.Sharding = Sharding{Strategy: StrategyRandom, Count: p(int64(2))}
+	in.Sharding = model.Sharding{Strategy: model.StrategyRandom, Count: p(int64(2))}
 	o := measuredTable(4000, 1000, 1800)
 	o.TopKeys = []observed.Key{{Key: "CUSTOMER#c-1#1", UnitsPerSecond: p(1800.0)}, {Key: "CUSTOMER#c-1#2", UnitsPerSecond: p(600.0)}}
-	in.Observed = []ObservedInput{{Path: model.Path{"observed"}, Observation: o}}
+	in.Observed = []model.ObservedInput{{Path: model.Path{"observed"}, Observation: o}}
 	m := analyze(t, in).Observed[0].Measured
 	// One of two shards takes 1,800 units/s: the logical key about 3,600, which needs 2 shards at 80%.
 	if m.RequiredShards != 2 || *m.LogicalKeyUnits != 3600 || m.ShardCount != 2 {
@@ -110,7 +110,7 @@ func TestMeasuredFactsShardedKeyCountsEveryShard(t *testing.T) {
 
 func TestMeasuredFactsWithoutKeysUseTheDesignShare(t *testing.T) {
 	in := dailyEventLog()
-	in.Observed = []ObservedInput{{Path: model.Path{"observed"}, Observation: observed.Observation{Traffic: observed.Traffic{WritesPerSecond: p(1800.0)}}}}
+	in.Observed = []model.ObservedInput{{Path: model.Path{"observed"}, Observation: observed.Observation{Traffic: observed.Traffic{WritesPerSecond: p(1800.0)}}}}
 	m := analyze(t, in).Observed[0].Measured
 	// A lone day bucket takes every write: 1,800 WCU needs 3 shards.
 	if m.HotKeySource != MeasuredShareDesign || m.RequiredShards != 3 || m.HotKey != nil || m.HotKeyUnits != nil || m.KeyFigures != KeyFiguresNone {
@@ -124,18 +124,18 @@ func TestMeasuredFactsIndex(t *testing.T) {
 	in.ReadCapacity, in.WriteCapacity = p(int64(5000)), p(int64(5000))
 	in.GlobalSecondaryIndexes[0].OnDemand = nil
 	in.GlobalSecondaryIndexes[0].WriteCapacity = p(int64(2000))
-	in.GlobalSecondaryIndexes[0].Autoscaling = &Autoscaling{Read: &CapacityRange{Min: 5, Max: 50}}
+	in.GlobalSecondaryIndexes[0].Autoscaling = &model.Autoscaling{Read: &model.CapacityRange{Min: 5, Max: 50}}
 	// The status index: "shipped" takes 2,000 WCU = 6,000 units/s, which needs ceil(6,000 / 2,400) = 3 partitions.
 	o := observed.Observation{IndexName: "by_status", Traffic: observed.Traffic{WritesPerSecond: p(2500.0), ReadsPerSecond: p(100.0),
 		HotKeyUnitsPerSecond: p(6000.0)}, TopKeys: []observed.Key{{Key: "shipped", UnitsPerSecond: p(6000.0)}}, KeyAttributes: p(int64(1))}
-	in.Observed = []ObservedInput{{Path: model.Path{"observed_indexes", "by_status"}, Observation: o}}
+	in.Observed = []model.ObservedInput{{Path: model.Path{"observed_indexes", "by_status"}, Observation: o}}
 	doc := analyze(t, in)
 	m := doc.Observed[0].Measured
 	if m.HotKey == nil || *m.HotKey != "shipped" || *m.HotKeyUnits != 6000 || m.RequiredShards != 3 {
 		t.Errorf("index hot key = %v, %v units/s, %d partitions", m.HotKey, m.HotKeyUnits, m.RequiredShards)
 	}
-	if !reflect.DeepEqual(m.WriteLimit, &CapacityLimit{Units: 2000, Name: "write_capacity", Path: model.Path{"global_secondary_indexes", "by_status", "write_capacity"}}) ||
-		!reflect.DeepEqual(m.ReadLimit, &CapacityLimit{Units: 50, Name: "autoscaling.read.max", Path: model.Path{"global_secondary_indexes", "by_status", "autoscaling", "read", "max"}}) {
+	if !reflect.DeepEqual(m.WriteLimit, &model.CapacityLimit{Units: 2000, Name: "write_capacity", Path: model.Path{"global_secondary_indexes", "by_status", "write_capacity"}}) ||
+		!reflect.DeepEqual(m.ReadLimit, &model.CapacityLimit{Units: 50, Name: "autoscaling.read.max", Path: model.Path{"global_secondary_indexes", "by_status", "autoscaling", "read", "max"}}) {
 		t.Errorf("limits = %+v, %+v", m.WriteLimit, m.ReadLimit)
 	}
 	if len(m.KeysOutsideDesign) != 0 {
@@ -149,9 +149,9 @@ func TestMeasuredFactsIndex(t *testing.T) {
 
 func TestObservedInputErrors(t *testing.T) {
 	in := ordersDesign()
-	in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, GlobalSecondaryIndex{Name: "by_region",
-		PartitionKey: []IndexKeyAttribute{{Name: "region", Type: "S"}, {Name: "tier", Type: "S"}}})
-	in.Observed = []ObservedInput{
+	in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, model.GlobalSecondaryIndex{Name: "by_region",
+		PartitionKey: []model.IndexKeyAttribute{{Name: "region", Type: "S"}, {Name: "tier", Type: "S"}}})
+	in.Observed = []model.ObservedInput{
 		{Path: model.Path{"observed"}, Observation: observed.Observation{KeyAttributes: p(int64(2)),
 			Traffic: observed.Traffic{WritesPerSecond: p(-1.0), HotKeyUnitShare: p(1.5)}}},
 		{Path: model.Path{"observed_indexes", "nope"}, Observation: observed.Observation{IndexName: "nope", TopKeys: []observed.Key{{Key: ""}}}},
@@ -178,7 +178,7 @@ func TestObservedInputErrors(t *testing.T) {
 			t.Errorf("errors lack %q:\n%s", want, text)
 		}
 	}
-	in.Observed = []ObservedInput{{Path: model.Path{"observed_indexes", "by_region"}, Observation: observed.Observation{IndexName: "by_region", KeyAttributes: p(int64(2))}}}
+	in.Observed = []model.ObservedInput{{Path: model.Path{"observed_indexes", "by_region"}, Observation: observed.Observation{IndexName: "by_region", KeyAttributes: p(int64(2))}}}
 	if _, errs := Analyze(in); len(errs) != 0 {
 		t.Errorf("a two-value report of a two-attribute index key: %v", errs)
 	}
@@ -199,18 +199,18 @@ func TestKeyMatcher(t *testing.T) {
 		count                      int64
 		key, why                   string
 	}{
-		{"DAY#{day}#SHARD#{shard}", StrategyRandom, "", 16, "DAY#2026-11-30#SHARD#07", ""},
-		{"DAY#{day}#SHARD#{shard}", StrategyRandom, "", 16, "DAY#2026-11-30#SHARD#7", `shard suffix "7" is not 2 digit(s) 00..15`},
-		{"DAY#{day}#SHARD#{shard}", StrategyRandom, "", 16, "DAY#2026-11-30#SHARD#16", "shard suffix 16 is outside 00..15: the design has 16 shards"},
-		{"DAY#{day}#SHARD#{shard}", StrategyRandom, "", 16, "DAY#30.11.2026#SHARD#03", `{day} = "30.11.2026" is not a day bucket like 2006-01-02`},
-		{"DAY#{day}#SHARD#{shard}", StrategyRandom, "", 16, "day#2026-11-30#SHARD#03", "its literal text does not follow the template"},
-		{"{status}|{n}", StrategyNone, "", 1, "done|42.5", ""},
-		{"{status}|{n}", StrategyNone, "", 1, "open|42", `{status} = "open" is not one of its values (new, done)`},
-		{"{status}|{n}", StrategyNone, "", 1, "new|x", `{n} = "x" is not a number`},
-		{"USER#{user_id}", StrategyNone, "", 1, "USER#123456789", `{user_id} = "123456789" is 9 bytes, longer than its max_length 8`},
-		{"USER#{user_id}", StrategyNone, "", 1, "USER#", "{user_id} is empty"},
-		{"USER#{user_id}#{shard}", StrategyCalculated, "user_id", 8, "USER#alice#" + model.ShardSuffix("alice", 8), ""},
-		{"USER#{user_id}#{shard}", StrategyCalculated, "user_id", 8, "USER#alice#" + model.ShardSuffix("bob", 8),
+		{"DAY#{day}#SHARD#{shard}", model.StrategyRandom, "", 16, "DAY#2026-11-30#SHARD#07", ""},
+		{"DAY#{day}#SHARD#{shard}", model.StrategyRandom, "", 16, "DAY#2026-11-30#SHARD#7", `shard suffix "7" is not 2 digit(s) 00..15`},
+		{"DAY#{day}#SHARD#{shard}", model.StrategyRandom, "", 16, "DAY#2026-11-30#SHARD#16", "shard suffix 16 is outside 00..15: the design has 16 shards"},
+		{"DAY#{day}#SHARD#{shard}", model.StrategyRandom, "", 16, "DAY#30.11.2026#SHARD#03", `{day} = "30.11.2026" is not a day bucket like 2006-01-02`},
+		{"DAY#{day}#SHARD#{shard}", model.StrategyRandom, "", 16, "day#2026-11-30#SHARD#03", "its literal text does not follow the template"},
+		{"{status}|{n}", model.StrategyNone, "", 1, "done|42.5", ""},
+		{"{status}|{n}", model.StrategyNone, "", 1, "open|42", `{status} = "open" is not one of its values (new, done)`},
+		{"{status}|{n}", model.StrategyNone, "", 1, "new|x", `{n} = "x" is not a number`},
+		{"USER#{user_id}", model.StrategyNone, "", 1, "USER#123456789", `{user_id} = "123456789" is 9 bytes, longer than its max_length 8`},
+		{"USER#{user_id}", model.StrategyNone, "", 1, "USER#", "{user_id} is empty"},
+		{"USER#{user_id}#{shard}", model.StrategyCalculated, "user_id", 8, "USER#alice#" + model.ShardSuffix("alice", 8), ""},
+		{"USER#{user_id}#{shard}", model.StrategyCalculated, "user_id", 8, "USER#alice#" + model.ShardSuffix("bob", 8),
 			`shard suffix ` + model.ShardSuffix("bob", 8) + ` is not the routing's sha256("alice") mod 8 = ` + model.ShardSuffix("alice", 8) + `: the writer does not follow the calculated routing`},
 	} {
 		tmpl, err := model.ParseTemplate(tc.template)
@@ -229,7 +229,7 @@ func TestReportShowsMeasuredShardsNextToCurrent(t *testing.T) {
 	o := measuredTable(1500, 9000, 2850, observed.Key{Key: "CUSTOMER#c-9009", ThrottleEvents: 40})
 	o.Traffic.HotKeyUnitShare = p(0.2)
 	o.ThrottleEvents = observed.Throttles{Read: p(0.0), Write: p(40.0), ReadKeyRange: p(0.0), WriteKeyRange: p(40.0)}
-	in.Observed = []ObservedInput{{Path: model.Path{"observed"}, Observation: o}}
+	in.Observed = []model.ObservedInput{{Path: model.Path{"observed"}, Observation: o}}
 	report := Report(analyze(t, in), nil)
 	for _, want := range []string{
 		"Measured (orders)\n  window 2026-11-30T09:00:00Z to 2026-11-30T12:00:00Z, 180 one-minute datapoints (complete)\n",
@@ -250,7 +250,7 @@ func TestReportShowsMeasuredShardsNextToCurrent(t *testing.T) {
 
 func TestObservationOfAnotherTableIsQuestionable(t *testing.T) {
 	in := ordersDesign()
-	in.Observed = []ObservedInput{{Path: model.Path{"observed_indexes", "by_status"}, Observation: observed.Observation{TableName: "payments", IndexName: "by_status"}}}
+	in.Observed = []model.ObservedInput{{Path: model.Path{"observed_indexes", "by_status"}, Observation: observed.Observation{TableName: "payments", IndexName: "by_status"}}}
 	got := Questionable(in)
 	if len(got) != 1 || got[0].Error() != `observed_indexes.by_status.table_name: the measurements are of table "payments" but this is table "orders": give the observation of this table` {
 		t.Errorf("questionable = %v", got)
@@ -263,15 +263,15 @@ func TestObservationOfAnotherTableIsQuestionable(t *testing.T) {
 
 func TestObservationForIndex(t *testing.T) {
 	t.Parallel()
-	named := ObservedInput{Path: model.Path{"observed_indexes", "by_status"}}
+	named := model.ObservedInput{Path: model.Path{"observed_indexes", "by_status"}}
 	if err := named.ForIndex("by_status"); err != nil || named.IndexName != "by_status" {
 		t.Errorf("an observation naming no index: %v, index %q", err, named.IndexName)
 	}
-	same := ObservedInput{Path: model.Path{"observed_indexes", "by_status"}, Observation: observed.Observation{IndexName: "by_status"}}
+	same := model.ObservedInput{Path: model.Path{"observed_indexes", "by_status"}, Observation: observed.Observation{IndexName: "by_status"}}
 	if err := same.ForIndex("by_status"); err != nil {
 		t.Errorf("an observation of its own index: %v", err)
 	}
-	other := ObservedInput{Path: model.Path{"observed_indexes", "by_status"}, Observation: observed.Observation{IndexName: "by_day"}}
+	other := model.ObservedInput{Path: model.Path{"observed_indexes", "by_status"}, Observation: observed.Observation{IndexName: "by_day"}}
 	err := other.ForIndex("by_status")
 	if err == nil || err.Path.String() != "observed_indexes.by_status.index_name" || !strings.Contains(err.Message, `index "by_day", but it is given for index "by_status"`) {
 		t.Errorf("an observation of another index: %v", err)

@@ -59,7 +59,7 @@ var (
 // reports that) or the template does not compile.
 func newKeyMatcher(t *model.Template, segments map[string]model.ResolvedSegment, shardCount int64, strategy, source string) *keyMatcher {
 	m := &keyMatcher{segments: segments, shardCount: shardCount, shardWidth: model.ShardWidth(shardCount)}
-	if strategy == StrategyCalculated && t.HasPlaceholder(source) {
+	if strategy == model.StrategyCalculated && t.HasPlaceholder(source) {
 		m.source = source
 	}
 	var strict, loose strings.Builder

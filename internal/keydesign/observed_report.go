@@ -13,7 +13,7 @@ import (
 
 // writeMeasured adds the measurements given to a design to its report: each observation with the shard
 // count the measured peak calls for next to the one in use.
-func writeMeasured(b *strings.Builder, doc *Document) {
+func writeMeasured(b *strings.Builder, doc *model.Document) {
 	for _, o := range doc.Observed {
 		fmt.Fprintf(b, "\nMeasured (%s)\n", observed.Target(&o.Observation))
 		observed.Write(b, &o.Observation)

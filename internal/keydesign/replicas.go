@@ -53,82 +53,12 @@ const writeShareTolerance = 1e-6
 // regionName is the shape of an AWS Region code (us-east-1, ap-southeast-5, us-gov-west-1).
 var regionName = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-[0-9]+$`)
 
-// Replicas is the design's `replicas`: the Regions of a global table, each Region's writes, the
-// consistency mode and a witness Region.
-type Replicas struct {
-	// Regions maps each replica Region to its share of the writes or its writes per second, and its prices
-	// when the price table lacks them.
-	Regions map[string]ReplicaRegion
-	// Consistency is "eventual" (multi-Region eventual consistency, the default) or "strong" (MRSC).
-	Consistency string
-	// Witness is the witness Region of an MRSC table with two replicas; nil without one.
-	Witness *string
-	// TTLDeletesPerSecond is the rate at which TTL expires items; nil when the table uses no TTL. A TTL
-	// delete is free in the Region that expires the item, and a replicated write in every other Region.
-	TTLDeletesPerSecond *float64
-}
-
-// ReplicaRegion is one replica Region of the design.
-type ReplicaRegion struct {
-	// WriteShare is the Region's share of traffic.writes_per_second; WritesPerSecond its own writes instead.
-	WriteShare      *float64
-	WritesPerSecond *float64
-	// Prices replace the price table's in this Region (needed for a Region the table lacks).
-	Prices PriceOverrides
-}
-
-// ReplicasFacts are the facts of the global table the replica rules (DK604–DK606) and the report read.
-type ReplicasFacts struct {
-	// Consistency is "eventual" or "strong"; Witness the witness Region or nil.
-	Consistency string  `json:"consistency"`
-	Witness     *string `json:"witness"`
-	// Regions are the replica Regions, sorted; RegionCount counts them and the witness.
-	Regions     []ReplicaFacts `json:"regions"`
-	RegionCount int            `json:"region_count"`
-	// DuplicateRegions are Regions listed more than once (a map cannot, so a design's list is empty; an
-	// aws_dynamodb_table's replica blocks can).
-	DuplicateRegions []string `json:"duplicate_regions"`
-	// WriteShareSum is the sum of the Regions' write shares, and WriteSharesSumToOne whether it is 1 (within
-	// float noise); with writes per Region the shares are each Region's part of their sum.
-	WriteShareSum       float64 `json:"write_share_sum"`
-	WriteSharesSumToOne bool    `json:"write_shares_sum_to_one"`
-	// WritesBasis says how the writes were split: "write_share", "writes_per_region" or "equal" (no Region
-	// says: an equal share each).
-	WritesBasis string `json:"writes_basis"`
-	// GlobalWritesPerSecond is every Region's writes together, which every replica performs; nil without
-	// write traffic. TTLDeletesPerSecond is the TTL deletes (nil: no TTL), replicated like writes.
-	GlobalWritesPerSecond *float64 `json:"global_writes_per_second"`
-	TTLDeletesPerSecond   *float64 `json:"ttl_deletes_per_second"`
-	// TTL is true when the table uses TTL (DK605: MRSC does not support it).
-	TTL bool `json:"ttl"`
-	// HotKeyWriteUnits is the busiest key's write demand on its partition in every Region: every Region's
-	// writes to it (derived.capacity.hot_key_write_units, which already counts them).
-	HotKeyWriteUnits *float64 `json:"hot_key_write_units"`
-}
-
-// ReplicaFacts is one replica Region.
-type ReplicaFacts struct {
-	Region     string  `json:"region"`
-	WriteShare float64 `json:"write_share"`
-	// WritesPerSecond are the writes the application makes in this Region; ReplicatedWritesPerSecond those
-	// the other Regions' writes (and TTL deletes) replicate into it. Nil without write traffic.
-	WritesPerSecond           *float64 `json:"writes_per_second"`
-	ReplicatedWritesPerSecond *float64 `json:"replicated_writes_per_second"`
-	// RegionSet is the MRSC Region set the Region belongs to ("" when none).
-	RegionSet string `json:"region_set"`
-}
-
 // Bases of the replica write split (ReplicasFacts.WritesBasis).
 const (
 	ReplicaWritesShare     = "write_share"
 	ReplicaWritesPerRegion = "writes_per_region"
 	ReplicaWritesEqual     = "equal"
 )
-
-// hasReplicas is true for a design with a replica or a witness; an empty `replicas` is a single-Region table.
-func (r *Replicas) hasReplicas() bool {
-	return r != nil && (len(r.Regions) > 0 || r.Witness != nil)
-}
 
 // RegionSetOf is the MRSC Region set of a Region, "" when it is in none.
 func RegionSetOf(region string) string {
@@ -143,9 +73,9 @@ func RegionSetOf(region string) string {
 // withReplicaWrites returns the input with traffic.writes_per_second (and its average, scaled alike) set to
 // the sum of the Regions' writes when the Regions give theirs: every later stage then reads the global
 // figure. The caller's input is not changed.
-func withReplicaWrites(in *Input) (*Input, bool) {
+func withReplicaWrites(in *model.Input) (*model.Input, bool) {
 	r := in.Replicas
-	if !r.hasReplicas() || in.Traffic.WritesPerSecond != nil {
+	if !r.HasReplicas() || in.Traffic.WritesPerSecond != nil {
 		return in, false
 	}
 	sum, given := 0.0, false
@@ -197,9 +127,9 @@ func (a *analyzer) validateReplicas() {
 		if reg.WriteShare != nil && reg.WritesPerSecond != nil {
 			a.fail(p, "gives both write_share and writes_per_second: give one")
 		}
-		for attr, v := range reg.Prices.byName() {
-			if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0 || *v > MaxPriceUSD) {
-				a.fail(append(p, "prices", attr), "must be a price in dollars between 0 and %s, got %v", thousands(MaxPriceUSD), *v)
+		for attr, v := range reg.Prices.ByName() {
+			if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0 || *v > model.MaxPriceUSD) {
+				a.fail(append(p, "prices", attr), "must be a price in dollars between 0 and %s, got %v", thousands(model.MaxPriceUSD), *v)
 			}
 		}
 	}
@@ -234,58 +164,45 @@ func (a *analyzer) validateReplicaPrices() {
 	if a.isUnknown("pricing") || a.hasUnknownUnder("pricing") || a.isUnknown("replicas") || a.hasUnknownUnder("replicas") {
 		return
 	}
-	class := TableClassStandard
+	class := model.TableClassStandard
 	if a.in.Pricing != nil && a.in.Pricing.TableClass != "" {
 		class = a.in.Pricing.TableClass
 	}
-	if !slices.Contains(TableClasses, class) {
+	if !slices.Contains(model.TableClasses, class) {
 		return // reported on pricing.table_class
 	}
 	for _, name := range slices.Sorted(maps.Keys(a.in.Replicas.Regions)) {
 		if _, _, missing := resolvePrices(name, class, a.replicaOverrides(name)); len(missing) > 0 {
 			a.fail(model.Path{"replicas", "regions", name, "prices"},
 				"the price table has no %s prices for %s (it has %s): give %s",
-				class, name, strings.Join(slices.Sorted(maps.Keys(PriceTable.Regions)), ", "), strings.Join(missing, ", "))
+				class, name, strings.Join(slices.Sorted(maps.Keys(model.PriceTable.Regions)), ", "), strings.Join(missing, ", "))
 		}
 	}
 }
 
 // replicaOverrides are a Region's explicit prices: its own, over pricing.prices in the pricing Region.
-func (a *analyzer) replicaOverrides(region string) PriceOverrides {
+func (a *analyzer) replicaOverrides(region string) model.PriceOverrides {
 	o := a.in.Replicas.Regions[region].Prices
 	if p := a.in.Pricing; p != nil && p.Region == region {
-		o = o.over(p.Prices)
+		o = o.Over(p.Prices)
 	}
 	return o
 }
 
-// over fills the prices o leaves nil from base.
-func (o PriceOverrides) over(base PriceOverrides) PriceOverrides {
-	pick := func(x, y *float64) *float64 { return cmp.Or(x, y) }
-	return PriceOverrides{
-		WriteRequestUnitsPerMillion: pick(o.WriteRequestUnitsPerMillion, base.WriteRequestUnitsPerMillion),
-		ReadRequestUnitsPerMillion:  pick(o.ReadRequestUnitsPerMillion, base.ReadRequestUnitsPerMillion),
-		WriteCapacityUnitHour:       pick(o.WriteCapacityUnitHour, base.WriteCapacityUnitHour),
-		ReadCapacityUnitHour:        pick(o.ReadCapacityUnitHour, base.ReadCapacityUnitHour),
-		StorageGBMonth:              pick(o.StorageGBMonth, base.StorageGBMonth),
-		PITRGBMonth:                 pick(o.PITRGBMonth, base.PITRGBMonth),
-	}
-}
-
 // replicasStage states the global table's facts (Derived.Replicas) before the capacity stage, which reads
 // the TTL deletes: every Region's writes are already the table's traffic.writes_per_second.
-func (a *analyzer) replicasStage(doc *Document) {
+func (a *analyzer) replicasStage(doc *model.Document) {
 	r := a.in.Replicas
 	if a.isUnknown("replicas") || a.hasUnknownUnder("replicas") {
 		// The cost stage marks derived.cost (replicas is one of its inputs).
 		doc.Unknown = append(doc.Unknown, "derived.replicas", "derived.capacity", "derived.shard_count",
 			"derived.required_shards")
 	}
-	if !r.hasReplicas() {
+	if !r.HasReplicas() {
 		return
 	}
-	f := &ReplicasFacts{Consistency: cmp.Or(r.Consistency, ConsistencyEventual), Witness: r.Witness,
-		Regions: []ReplicaFacts{}, DuplicateRegions: []string{}, TTLDeletesPerSecond: r.TTLDeletesPerSecond,
+	f := &model.ReplicasFacts{Consistency: cmp.Or(r.Consistency, ConsistencyEventual), Witness: r.Witness,
+		Regions: []model.ReplicaFacts{}, DuplicateRegions: []string{}, TTLDeletesPerSecond: r.TTLDeletesPerSecond,
 		TTL: r.TTLDeletesPerSecond != nil}
 	names := slices.Sorted(maps.Keys(r.Regions))
 	f.RegionCount = len(names)
@@ -305,7 +222,7 @@ func (a *analyzer) replicasStage(doc *Document) {
 	}
 	for _, name := range names {
 		reg := r.Regions[name]
-		rf := ReplicaFacts{Region: name, RegionSet: RegionSetOf(name)}
+		rf := model.ReplicaFacts{Region: name, RegionSet: RegionSetOf(name)}
 		switch f.WritesBasis {
 		case ReplicaWritesShare:
 			if reg.WriteShare != nil {
@@ -338,7 +255,7 @@ func (a *analyzer) replicasStage(doc *Document) {
 // replicaTTLDeletes is the TTL deletes every Region's partitions apply, 0 for a single-Region table (whose
 // TTL deletes consume no write throughput).
 func (a *analyzer) replicaTTLDeletes() float64 {
-	if r := a.in.Replicas; r.hasReplicas() && len(r.Regions) > 1 && r.TTLDeletesPerSecond != nil {
+	if r := a.in.Replicas; r.HasReplicas() && len(r.Regions) > 1 && r.TTLDeletesPerSecond != nil {
 		return *r.TTLDeletesPerSecond
 	}
 	return 0
@@ -346,7 +263,7 @@ func (a *analyzer) replicaTTLDeletes() float64 {
 
 // writeReplicas adds the report's lines on a global table: the Regions, and each Region's own and
 // replicated writes, which its partitions all take.
-func writeReplicas(b *strings.Builder, f *ReplicasFacts) {
+func writeReplicas(b *strings.Builder, f *model.ReplicasFacts) {
 	if f == nil {
 		return
 	}

@@ -15,26 +15,26 @@ import (
 // globalEvents is a held-out global table: a day-bucketed key (all current writes on one key), 1 KB items,
 // calculated sharding sized from traffic, each Region writing 600 per second (without Regions, the table
 // writes 600 per second in one Region).
-func globalEvents(regions ...string) *Input {
+func globalEvents(regions ...string) *model.Input {
 	const perRegion = 600.0
-	in := &Input{
+	in := &model.Input{
 		Kind: "keydesign", TableName: "events", BillingMode: "PAY_PER_REQUEST",
-		PartitionKey: Key{Name: "pk", Type: "S", Template: p("DAY#{day}#{shard}")},
-		SortKey:      &Key{Name: "sk", Type: "S", Template: p("EVENT#{event_id}")},
+		PartitionKey: model.Key{Name: "pk", Type: "S", Template: p("DAY#{day}#{shard}")},
+		SortKey:      &model.Key{Name: "sk", Type: "S", Template: p("EVENT#{event_id}")},
 		Segments: map[string]model.Segment{
 			"day":      {Kind: model.KindTime, Granularity: "day"},
 			"event_id": {Kind: model.KindID, MaxLength: p(int64(26))},
 		},
-		Sharding: Sharding{Strategy: StrategyCalculated, Source: "event_id"},
-		Traffic:  Traffic{ItemSizeBytes: p(int64(1000)), ReadsPerSecond: p(100.0)},
+		Sharding: model.Sharding{Strategy: model.StrategyCalculated, Source: "event_id"},
+		Traffic:  model.Traffic{ItemSizeBytes: p(int64(1000)), ReadsPerSecond: p(100.0)},
 	}
 	if len(regions) == 0 {
 		in.Traffic.WritesPerSecond = p(perRegion)
 		return in
 	}
-	in.Replicas = &Replicas{Regions: map[string]ReplicaRegion{}}
+	in.Replicas = &model.Replicas{Regions: map[string]model.ReplicaRegion{}}
 	for _, r := range regions {
-		in.Replicas.Regions[r] = ReplicaRegion{WritesPerSecond: p(perRegion)}
+		in.Replicas.Regions[r] = model.ReplicaRegion{WritesPerSecond: p(perRegion)}
 	}
 	return in
 }
@@ -88,12 +88,12 @@ func TestReplicasTTLDeletesAddToThePartitionDemand(t *testing.T) {
 // TestSingleRegionDesignKeepsItsFigures: no replicas, an empty replicas and a replicas block with nothing but
 // the default consistency give the same document, byte for byte.
 func TestSingleRegionDesignKeepsItsFigures(t *testing.T) {
-	for name, in := range map[string]func() *Input{
-		"orders": func() *Input { return pricedOrders("PAY_PER_REQUEST") },
-		"events": func() *Input { return globalEvents() },
+	for name, in := range map[string]func() *model.Input{
+		"orders": func() *model.Input { return pricedOrders("PAY_PER_REQUEST") },
+		"events": func() *model.Input { return globalEvents() },
 	} {
 		want, _ := json.Marshal(analyze(t, in()))
-		for _, r := range []*Replicas{{}, {Regions: map[string]ReplicaRegion{}}, {Consistency: ConsistencyEventual}} {
+		for _, r := range []*model.Replicas{{}, {Regions: map[string]model.ReplicaRegion{}}, {Consistency: ConsistencyEventual}} {
 			with := in()
 			with.Replicas = r
 			got, _ := json.Marshal(analyze(t, with))
@@ -111,7 +111,7 @@ func TestSingleRegionDesignKeepsItsFigures(t *testing.T) {
 // eu-west-1, half the writes each and 10 TTL deletes a second, to the cent from the price table.
 func TestReplicasCostPerRegion(t *testing.T) {
 	in := pricedOrders("PAY_PER_REQUEST")
-	in.Replicas = &Replicas{Regions: map[string]ReplicaRegion{"us-east-1": {WriteShare: p(0.5)}, "eu-west-1": {WriteShare: p(0.5)}},
+	in.Replicas = &model.Replicas{Regions: map[string]model.ReplicaRegion{"us-east-1": {WriteShare: p(0.5)}, "eu-west-1": {WriteShare: p(0.5)}},
 		TTLDeletesPerSecond: p(10.0)}
 	c := costOf(t, in)
 	if len(c.Replicas) != 2 || c.AllRegions == nil {
@@ -124,7 +124,7 @@ func TestReplicasCostPerRegion(t *testing.T) {
 	// Table writes: 50 writes/s average × 3 write units × 2,628,000 s = 394.2 M units, every one performed in
 	// both Regions; plus the other Region's TTL deletes: 10 × 0.5 × 3 = 15 units/s, 39.42 M units.
 	for _, tc := range []struct {
-		r     RegionCost
+		r     model.RegionCost
 		price float64
 		want  string
 	}{{us, 0.625, "$271.01"}, {eu, 0.70675, "$306.46"}} {
@@ -162,20 +162,20 @@ func TestReplicasCostPerRegion(t *testing.T) {
 func TestReplicasBadInputOnItsPath(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		r    *Replicas
-		also func(*Input)
+		r    *model.Replicas
+		also func(*model.Input)
 		path string
 	}{
-		{"unpriced region", &Replicas{Regions: map[string]ReplicaRegion{"us-east-1": {}, "sa-east-1": {}}}, nil, "replicas.regions.sa-east-1.prices"},
-		{"witness is a replica", &Replicas{Regions: map[string]ReplicaRegion{"us-east-1": {}, "us-east-2": {}}, Witness: p("us-east-1")}, nil, "replicas.witness"},
-		{"consistency", &Replicas{Regions: map[string]ReplicaRegion{"us-east-1": {}}, Consistency: "linearizable"}, nil, "replicas.consistency"},
-		{"region code", &Replicas{Regions: map[string]ReplicaRegion{"Virginia": {}}}, nil, "replicas.regions.Virginia"},
-		{"mixed", &Replicas{Regions: map[string]ReplicaRegion{"us-east-1": {WriteShare: p(0.5)}, "us-east-2": {WritesPerSecond: p(3.0)}}}, nil, "replicas.regions"},
-		{"twice", &Replicas{Regions: map[string]ReplicaRegion{"us-east-1": {WritesPerSecond: p(3.0)}}},
-			func(in *Input) { in.Traffic.WritesPerSecond, in.Traffic.AverageWritesPerSecond = p(3.0), nil }, "traffic.writes_per_second"},
-		{"pricing region elsewhere", &Replicas{Regions: map[string]ReplicaRegion{"eu-west-1": {}, "ap-northeast-1": {}}},
-			func(in *Input) { in.Pricing.RegionSource = "pricing" }, "pricing.region"},
-		{"share range", &Replicas{Regions: map[string]ReplicaRegion{"us-east-1": {WriteShare: p(1.5)}}}, nil, "replicas.regions.us-east-1.write_share"},
+		{"unpriced region", &model.Replicas{Regions: map[string]model.ReplicaRegion{"us-east-1": {}, "sa-east-1": {}}}, nil, "replicas.regions.sa-east-1.prices"},
+		{"witness is a replica", &model.Replicas{Regions: map[string]model.ReplicaRegion{"us-east-1": {}, "us-east-2": {}}, Witness: p("us-east-1")}, nil, "replicas.witness"},
+		{"consistency", &model.Replicas{Regions: map[string]model.ReplicaRegion{"us-east-1": {}}, Consistency: "linearizable"}, nil, "replicas.consistency"},
+		{"region code", &model.Replicas{Regions: map[string]model.ReplicaRegion{"Virginia": {}}}, nil, "replicas.regions.Virginia"},
+		{"mixed", &model.Replicas{Regions: map[string]model.ReplicaRegion{"us-east-1": {WriteShare: p(0.5)}, "us-east-2": {WritesPerSecond: p(3.0)}}}, nil, "replicas.regions"},
+		{"twice", &model.Replicas{Regions: map[string]model.ReplicaRegion{"us-east-1": {WritesPerSecond: p(3.0)}}},
+			func(in *model.Input) { in.Traffic.WritesPerSecond, in.Traffic.AverageWritesPerSecond = p(3.0), nil }, "traffic.writes_per_second"},
+		{"pricing region elsewhere", &model.Replicas{Regions: map[string]model.ReplicaRegion{"eu-west-1": {}, "ap-northeast-1": {}}},
+			func(in *model.Input) { in.Pricing.RegionSource = "pricing" }, "pricing.region"},
+		{"share range", &model.Replicas{Regions: map[string]model.ReplicaRegion{"us-east-1": {WriteShare: p(1.5)}}}, nil, "replicas.regions.us-east-1.write_share"},
 	} {
 		in := pricedOrders("PAY_PER_REQUEST")
 		in.Replicas = tc.r
@@ -193,19 +193,19 @@ func TestReplicasBadInputOnItsPath(t *testing.T) {
 	}
 	// A pricing Region the provider gave (not pricing.region) gives way to the first replica Region.
 	in := pricedOrders("PAY_PER_REQUEST")
-	in.Pricing = &PricingInput{Region: "us-east-1", RegionSource: costRegionSourceProvider}
-	in.Replicas = &Replicas{Regions: map[string]ReplicaRegion{"eu-west-1": {}, "ap-northeast-1": {}}}
-	if c := costOf(t, in); c.Region != "ap-northeast-1" || c.RegionSource != costRegionSourceReplicas {
+	in.Pricing = &model.PricingInput{Region: "us-east-1", RegionSource: model.CostRegionSourceProvider}
+	in.Replicas = &model.Replicas{Regions: map[string]model.ReplicaRegion{"eu-west-1": {}, "ap-northeast-1": {}}}
+	if c := costOf(t, in); c.Region != "ap-northeast-1" || c.RegionSource != model.CostRegionSourceReplicas {
 		t.Errorf("priced in %s (%s), want ap-northeast-1 from the replicas", c.Region, c.RegionSource)
 	}
 	// With its prices the Region is priced.
 	in = pricedOrders("PAY_PER_REQUEST")
 	price := p(0.5)
-	in.Replicas = &Replicas{Regions: map[string]ReplicaRegion{"us-east-1": {}, "sa-east-1": {Prices: PriceOverrides{
+	in.Replicas = &model.Replicas{Regions: map[string]model.ReplicaRegion{"us-east-1": {}, "sa-east-1": {Prices: model.PriceOverrides{
 		WriteRequestUnitsPerMillion: price, ReadRequestUnitsPerMillion: price, WriteCapacityUnitHour: price,
 		ReadCapacityUnitHour: price, StorageGBMonth: price, PITRGBMonth: price}}}}
 	c := costOf(t, in)
-	if c.Replicas[0].Region != "sa-east-1" || c.Replicas[0].PriceSource != costPriceSourceOverride || len(c.Replicas[0].PriceStatus.Given) != 6 {
+	if c.Replicas[0].Region != "sa-east-1" || c.Replicas[0].PriceSource != model.CostPriceSourceOverride || len(c.Replicas[0].PriceStatus.Given) != 6 {
 		t.Errorf("sa-east-1 %+v", c.Replicas[0])
 	}
 }
@@ -214,12 +214,12 @@ func TestReplicasBadInputOnItsPath(t *testing.T) {
 // shares at all split the writes equally.
 func TestReplicasWriteSharesSum(t *testing.T) {
 	in := pricedOrders("PAY_PER_REQUEST")
-	in.Replicas = &Replicas{Regions: map[string]ReplicaRegion{"us-east-1": {WriteShare: p(0.5)}, "eu-west-1": {WriteShare: p(0.3)}}}
+	in.Replicas = &model.Replicas{Regions: map[string]model.ReplicaRegion{"us-east-1": {WriteShare: p(0.5)}, "eu-west-1": {WriteShare: p(0.3)}}}
 	r := analyze(t, in).Derived.Replicas
 	if r.WriteSharesSumToOne || !near(r.WriteShareSum, 0.8) {
 		t.Errorf("sum %v, sums to one %v", r.WriteShareSum, r.WriteSharesSumToOne)
 	}
-	in.Replicas.Regions = map[string]ReplicaRegion{"us-east-1": {}, "eu-west-1": {}, "ap-northeast-1": {}}
+	in.Replicas.Regions = map[string]model.ReplicaRegion{"us-east-1": {}, "eu-west-1": {}, "ap-northeast-1": {}}
 	r = analyze(t, in).Derived.Replicas
 	if !r.WriteSharesSumToOne || r.WritesBasis != ReplicaWritesEqual || !near(r.Regions[0].WriteShare, 1.0/3) {
 		t.Errorf("equal split %+v", r)
@@ -246,7 +246,7 @@ func TestUnknownReplicasAreNotErrors(t *testing.T) {
 // step: a region and class with an estimate says "not confirmed" (or "scaled") in its note, one without
 // does not, and the report's wording lists exactly the confirmed prices as confirmed.
 func TestPriceNotesAndProvenanceAgree(t *testing.T) {
-	for region, classes := range PriceTable.Regions {
+	for region, classes := range model.PriceTable.Regions {
 		for class, pr := range classes {
 			for _, name := range pr.Confirmed {
 				if !slices.Contains(priceNames, name) {
@@ -258,12 +258,12 @@ func TestPriceNotesAndProvenanceAgree(t *testing.T) {
 			if says := strings.Contains(note, "not confirmed") || strings.Contains(note, "scaled"); says != estimated {
 				t.Errorf("%s %s: note %q, but %d of %d prices are confirmed", region, class, pr.Note, len(pr.Confirmed), len(priceNames))
 			}
-			st := priceStatus(region, class, PriceOverrides{})
+			st := priceStatus(region, class, model.PriceOverrides{})
 			if !slices.Equal(st.Confirmed, pr.Confirmed) && (len(st.Confirmed) != 0 || len(pr.Confirmed) != 0) {
 				t.Errorf("%s %s: status confirms %v, the table %v", region, class, st.Confirmed, pr.Confirmed)
 			}
 			w := st.Wording()
-			if (len(pr.Confirmed) > 0) != strings.Contains(w, "confirmed list prices (sources as of "+PriceTable.Retrieved+")") ||
+			if (len(pr.Confirmed) > 0) != strings.Contains(w, "confirmed list prices (sources as of "+model.PriceTable.Retrieved+")") ||
 				estimated != strings.Contains(w, "estimates, not confirmed list prices") {
 				t.Errorf("%s %s: wording %q", region, class, w)
 			}
@@ -281,7 +281,7 @@ func TestMultiRegionGuideFigures(t *testing.T) {
 	guide := string(src)
 	in := globalEvents("us-east-1", "eu-west-1", "ap-northeast-1")
 	in.Traffic.AverageWritesPerSecond = p(900.0)
-	in.Pricing = &PricingInput{Region: "us-east-1"}
+	in.Pricing = &model.PricingInput{Region: "us-east-1"}
 	in.Replicas.TTLDeletesPerSecond = p(50.0)
 	doc := analyze(t, in)
 	for _, r := range doc.Derived.Cost.Replicas {
@@ -303,14 +303,14 @@ func TestMultiRegionGuideFigures(t *testing.T) {
 // TestReplicasTTLDeletesWithEntities: an entity design's TTL deletes add to the demand as its writes spread:
 // 630 deletes over 6,300 writes add a tenth to the busiest collection's 1,300 WCU.
 func TestReplicasTTLDeletesWithEntities(t *testing.T) {
-	in := &Input{Kind: "keydesign", PartitionKey: Key{Name: "PK", Type: "S"}, SortKey: &Key{Name: "SK", Type: "S"},
+	in := &model.Input{Kind: "keydesign", PartitionKey: model.Key{Name: "PK", Type: "S"}, SortKey: &model.Key{Name: "SK", Type: "S"},
 		Segments: map[string]model.Segment{"day": {Kind: model.KindTime, Granularity: "day"}, "event_id": {Kind: model.KindID}, "user_id": {Kind: model.KindID}},
-		Entities: []Entity{
-			{Name: "click", Keys: map[string]string{"PK": "DAY#{day}", "SK": "CLICK#{event_id}"}, Traffic: EntityTraffic{WritesPerSecond: p(600.0)}},
-			{Name: "view", Keys: map[string]string{"PK": "DAY#{day}", "SK": "VIEW#{event_id}"}, Traffic: EntityTraffic{WritesPerSecond: p(700.0)}},
-			{Name: "user", Keys: map[string]string{"PK": "USER#{user_id}", "SK": "PROFILE"}, Traffic: EntityTraffic{WritesPerSecond: p(5000.0)}},
+		Entities: []model.Entity{
+			{Name: "click", Keys: map[string]string{"PK": "DAY#{day}", "SK": "CLICK#{event_id}"}, Traffic: model.EntityTraffic{WritesPerSecond: p(600.0)}},
+			{Name: "view", Keys: map[string]string{"PK": "DAY#{day}", "SK": "VIEW#{event_id}"}, Traffic: model.EntityTraffic{WritesPerSecond: p(700.0)}},
+			{Name: "user", Keys: map[string]string{"PK": "USER#{user_id}", "SK": "PROFILE"}, Traffic: model.EntityTraffic{WritesPerSecond: p(5000.0)}},
 		},
-		Replicas: &Replicas{Regions: map[string]ReplicaRegion{"us-east-1": {WriteShare: p(0.5)}, "us-east-2": {WriteShare: p(0.5)}},
+		Replicas: &model.Replicas{Regions: map[string]model.ReplicaRegion{"us-east-1": {WriteShare: p(0.5)}, "us-east-2": {WriteShare: p(0.5)}},
 			TTLDeletesPerSecond: p(630.0)}}
 	c := analyze(t, in).Derived.Capacity
 	if !near(*c.HotKeyWriteUnits, 1430) || !near(*c.PeakWriteUnits, 6930) {

@@ -33,7 +33,7 @@ const (
 
 // Report renders a document as text for `terraform output`: key layout, capacity and a bar chart of the
 // busiest key's demand (whole and per shard) against the per-partition limits.
-func Report(doc *Document, findings []ReportFinding) string {
+func Report(doc *model.Document, findings []ReportFinding) string {
 	var b strings.Builder
 	d := &doc.Derived
 	title := cmp.Or(doc.Table.Name, doc.Address, "key design")
@@ -60,10 +60,10 @@ func Report(doc *Document, findings []ReportFinding) string {
 		}
 	}
 	switch doc.Sharding.Strategy {
-	case StrategyCalculated:
+	case model.StrategyCalculated:
 		fmt.Fprintf(&b, "  {shard} %d shards, suffixes %s..%s = sha256(%s) mod %d, scheme v%d\n", d.ShardCount,
 			model.FormatShard(0, d.ShardWidth), model.FormatShard(d.ShardCount-1, d.ShardWidth), cmp.Or(doc.Sharding.Source, "?"), d.ShardCount, doc.Sharding.SchemeVersion)
-	case StrategyRandom:
+	case model.StrategyRandom:
 		fmt.Fprintf(&b, "  {shard} %d shards, random suffix %s..%s, scheme v%d\n", d.ShardCount,
 			model.FormatShard(0, d.ShardWidth), model.FormatShard(d.ShardCount-1, d.ShardWidth), doc.Sharding.SchemeVersion)
 	}
@@ -147,7 +147,7 @@ func Report(doc *Document, findings []ReportFinding) string {
 // hotKeyRules are the rules that predict hot partition keys, which Contributor Insights shows in production.
 var hotKeyRules = []string{"DK301", "DK303", "DK304", "DK501"}
 
-func writeKey(b *strings.Builder, label string, k KeyDoc, f *KeyFacts) {
+func writeKey(b *strings.Builder, label string, k model.KeyDoc, f *model.KeyFacts) {
 	tmpl := "(no template)"
 	if k.Template != nil {
 		tmpl = *k.Template
@@ -240,7 +240,7 @@ func bytesLabel(n float64) string {
 // writeEntities is the entity table of a single-table design: each entity's keys, the indexes it lands in,
 // its write units, the demand on its busiest partition-key value and its items per value; then each item
 // collection's summed demand and size, and the collisions.
-func writeEntities(b *strings.Builder, e *EntitiesDoc) {
+func writeEntities(b *strings.Builder, e *model.EntitiesDoc) {
 	b.WriteString("\nEntities\n")
 	for _, item := range e.Items {
 		keys := make([]string, 0, len(item.Keys))
@@ -295,7 +295,7 @@ func writeEntities(b *strings.Builder, e *EntitiesDoc) {
 
 // writeEntityIndexes is each GSI of a single-table design with the entities it holds: their partition-key
 // templates, and the write demand on the index's busiest partition.
-func writeEntityIndexes(b *strings.Builder, gsis []GSIDoc) {
+func writeEntityIndexes(b *strings.Builder, gsis []model.GSIDoc) {
 	if len(gsis) == 0 {
 		return
 	}

@@ -93,7 +93,7 @@ func (a *analyzer) validateStructure() {
 				return
 			}
 		}
-		typ = cmp.Or(typ, KeyTypeString)
+		typ = cmp.Or(typ, model.KeyTypeString)
 		first, ok := seen[name]
 		if !ok {
 			seen[name] = typed{typ, path}
@@ -114,7 +114,7 @@ func (a *analyzer) validateStructure() {
 	for _, g := range in.GlobalSecondaryIndexes {
 		for _, part := range []struct {
 			key   string
-			attrs []IndexKeyAttribute
+			attrs []model.IndexKeyAttribute
 		}{{"partition_key", g.PartitionKey}, {"sort_key", g.SortKey}} {
 			for i, k := range part.attrs {
 				check(k.Name, k.Type, func() model.Path {
@@ -143,7 +143,7 @@ func (a *analyzer) validateStructure() {
 		used := map[string]model.Path{}
 		for _, part := range []struct {
 			key   string
-			attrs []IndexKeyAttribute
+			attrs []model.IndexKeyAttribute
 		}{{"partition_key", g.PartitionKey}, {"sort_key", g.SortKey}} {
 			for i, k := range part.attrs {
 				at := model.Path{"global_secondary_indexes", g.Name, part.key, fmt.Sprint(i), "name"}
@@ -174,7 +174,7 @@ func (a *analyzer) noDuplicates(p model.Path, names []string) {
 // checkFinite is the last guard of the capacity math: every derived number must be finite, because the
 // policies compare numbers and an infinity or NaN has no JSON form. The input bounds make this unreachable;
 // should it ever trip, the user gets an error instead of a crash.
-func checkFinite(doc *Document) []*model.FieldError {
+func checkFinite(doc *model.Document) []*model.FieldError {
 	c, col := doc.Derived.Capacity, doc.Derived.Collection
 	values := []*float64{c.PeakWriteUnits, c.PeakReadUnits, c.HotKeyWriteUnits, c.HotKeyReadUnits, c.PerShardWriteUnits,
 		c.PerShardReadUnits, c.HottestItemWriteUnits, c.HottestItemReadUnits, &c.HotKeyShare, &c.WriteUnitsPerWrite,
@@ -199,11 +199,11 @@ func checkFinite(doc *Document) []*model.FieldError {
 }
 
 // costFinite reports whether every figure of the cost estimate is finite.
-func costFinite(c *CostEstimate) bool {
+func costFinite(c *model.CostEstimate) bool {
 	values := []*float64{c.TableWriteUnitsPerSecond, c.ReadUnitsPerSecond, c.MonthlyWriteRequestUnits, c.MonthlyReadRequestUnits,
 		c.TableMonthlyWriteUnits, c.StorageGB, c.PITRGB, c.ProvisionedWriteCapacity, c.ProvisionedReadCapacity,
 		c.ChosenExcessShare, c.ChosenExcessMonthly, c.BreakEvenUtilization, c.Utilization}
-	for _, m := range []*ModeCost{c.OnDemand, c.Provisioned} {
+	for _, m := range []*model.ModeCost{c.OnDemand, c.Provisioned} {
 		if m != nil {
 			values = append(values, &m.TableWrites, &m.IndexWrites, &m.Reads, m.Storage, m.PITR, m.Total)
 		}
@@ -224,13 +224,13 @@ func costFinite(c *CostEstimate) bool {
 // repeated in one template (the key carries the same value twice, or the shard suffix twice) and a segment
 // that no template and no index key uses. They are warnings, not errors: the key still renders and routes
 // consistently.
-func Questionable(in *Input) []*model.FieldError {
+func Questionable(in *model.Input) []*model.FieldError {
 	out := questionableObserved(in)
 	used := map[string]bool{}
 	templatesKnown := true
 	for _, key := range []struct {
 		name string
-		k    *Key
+		k    *model.Key
 	}{{"partition_key", &in.PartitionKey}, {"sort_key", in.SortKey}} {
 		p := model.Path{key.name, "template"}
 		if slices.ContainsFunc(in.Unknown, func(u model.Path) bool { return u.String() == p.String() || u.String() == key.name }) {

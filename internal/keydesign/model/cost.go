@@ -1,31 +1,33 @@
-package keydesign
+package model
 
 import (
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+	"fmt"
+	"strings"
+
 	"github.com/dynamokeys/terraform-provider-dynamokeys/policies"
 )
 
-// The cost model's inputs and its result (Derived.Cost). cost.go computes it; contributing/cost-model.md
-// gives every formula with its source.
+// The cost model's inputs and its result (Derived.Cost); the cost stage computes it and
+// contributing/cost-model.md gives every formula with its source.
 
 // Table classes (API_CreateTable TableClass); the price table is keyed by them.
 const (
 	TableClassStandard           = "STANDARD"
 	TableClassInfrequentAccess   = "STANDARD_INFREQUENT_ACCESS"
-	billingPayPerRequest         = "PAY_PER_REQUEST"
-	defaultPricingRegion         = "us-east-1"
-	costModeOnDemand             = "on_demand"
-	costModeProvisioned          = "provisioned"
-	secondsPerHour               = 3600
-	requestUnitsPerMillion       = 1e6
-	unitsPerCapacityFloor        = 1 // DynamoDB provisions at least one unit per table and index
+	BillingPayPerRequest         = "PAY_PER_REQUEST"
+	DefaultPricingRegion         = "us-east-1"
+	CostModeOnDemand             = "on_demand"
+	CostModeProvisioned          = "provisioned"
+	SecondsPerHour               = 3600
+	RequestUnitsPerMillion       = 1e6
+	UnitsPerCapacityFloor        = 1 // DynamoDB provisions at least one unit per table and index
 	costRegionSourcePricing      = "pricing"
-	costRegionSourceProvider     = "provider"
-	costRegionSourceDefault      = "default"
-	costRegionSourceReplicas     = "replicas"
-	costPriceSourceTable         = "table"
-	costPriceSourceOverride      = "override"
-	costPriceSourceTableOverride = "table_and_override"
+	CostRegionSourceProvider     = "provider"
+	CostRegionSourceDefault      = "default"
+	CostRegionSourceReplicas     = "replicas"
+	CostPriceSourceTable         = "table"
+	CostPriceSourceOverride      = "override"
+	CostPriceSourceTableOverride = "table_and_override"
 )
 
 // TableClasses lists the valid table classes.
@@ -35,11 +37,11 @@ var TableClasses = []string{TableClassStandard, TableClassInfrequentAccess}
 var PriceTable = policies.Bundle.Pricing
 
 // HoursPerMonth is the month the prices are per: AWS's pricing examples use 730 hours.
-var HoursPerMonth = model.Limits.HoursPerMonth
+var HoursPerMonth = Limits.HoursPerMonth
 
 // MaxPriceUSD bounds a price override in dollars: a million dollars per unit, far above any list price,
 // keeps every cost finite (the rates and sizes are bounded too).
-var MaxPriceUSD = model.Limits.MaxPriceUSD
+var MaxPriceUSD = Limits.MaxPriceUSD
 
 // Bases of the monthly request units (CostEstimate.WritesBasis and ReadsBasis).
 const (
@@ -61,22 +63,6 @@ type PricingInput struct {
 	TableClass          string
 	PointInTimeRecovery bool
 	Prices              PriceOverrides
-}
-
-// WithPricingDefaults fills what the design's `pricing` leaves out: the provider's region, and on a table the
-// table's own class and PITR setting. The provider and the TFLint ruleset both call it.
-func WithPricingDefaults(in *Input, providerRegion, tableClass string, pitr bool) {
-	if in.Pricing == nil {
-		in.Pricing = &PricingInput{}
-	}
-	p := in.Pricing
-	if p.Region == "" && providerRegion != "" {
-		p.Region, p.RegionSource = providerRegion, "provider"
-	}
-	if p.TableClass == "" {
-		p.TableClass = tableClass
-	}
-	p.PointInTimeRecovery = p.PointInTimeRecovery || pitr
 }
 
 // PriceOverrides are explicit prices in dollars; nil keeps the price table's.
@@ -190,7 +176,7 @@ type IndexCost struct {
 	// ShareOfTableWrites is the index's on-demand write cost over the table's own (DK902).
 	ShareOfTableWrites *float64 `json:"share_of_table_writes"`
 	// Path is the index's attribute, where DK902 points.
-	Path model.Path `json:"path"`
+	Path Path `json:"path"`
 	// Entities are the entities of a single-table design whose items the index holds, each with its own
 	// entry (entities.go); nil without entities.
 	Entities []IndexEntityWrite `json:"entities,omitempty"`
@@ -220,7 +206,123 @@ type ReadCost struct {
 // BillingModeCostExcessShare times the other, an index's writes costing more than IndexWriteCostShare times
 // the table's own, either only above CostWarningMinMonthlyUSD a month.
 var (
-	BillingModeCostExcessShare = model.Limits.BillingModeCostExcessShare
-	IndexWriteCostShare        = model.Limits.IndexWriteCostShare
-	CostWarningMinMonthlyUSD   = model.Limits.CostWarningMinMonthlyUSD
+	BillingModeCostExcessShare = Limits.BillingModeCostExcessShare
+	IndexWriteCostShare        = Limits.IndexWriteCostShare
+	CostWarningMinMonthlyUSD   = Limits.CostWarningMinMonthlyUSD
 )
+
+// ByName lists the overrides by their attribute names.
+func (o PriceOverrides) ByName() map[string]*float64 {
+	return map[string]*float64{
+		"write_request_units_per_million": o.WriteRequestUnitsPerMillion,
+		"read_request_units_per_million":  o.ReadRequestUnitsPerMillion,
+		"write_capacity_unit_hour":        o.WriteCapacityUnitHour,
+		"read_capacity_unit_hour":         o.ReadCapacityUnitHour,
+		"storage_gb_month":                o.StorageGBMonth,
+		"pitr_gb_month":                   o.PITRGBMonth,
+	}
+}
+
+// Incomplete says why the modes are not compared ("" when they are): the side whose traffic is unknown.
+func (c *CostEstimate) Incomplete() string {
+	if c == nil || c.OnDemand == nil {
+		return ""
+	}
+	var missing []string
+	if c.WritesBasis == BasisNone {
+		missing = append(missing, "writes (traffic.writes_per_second or average_writes_per_second, or observed writes)")
+	}
+	if c.ReadsBasis == BasisNone {
+		missing = append(missing, "reads (traffic.reads_per_second or average_reads_per_second, or observed reads)")
+	}
+	if len(missing) == 0 {
+		return ""
+	}
+	return "the modes are not compared (no totals, cheaper mode or break-even utilization): the design gives no " +
+		strings.Join(missing, " and no ")
+}
+
+// InfracostUsage is the usage-file entry Infracost reads for an aws_dynamodb_table: monthly request units
+// (the table's and its indexes' writes, every read), storage and PITR GB, rounded up to the whole numbers
+// Infracost takes. Figures the design does not give are left out.
+func (c *CostEstimate) InfracostUsage() map[string]int64 {
+	out := map[string]int64{}
+	if c == nil {
+		return out
+	}
+	put := func(key string, v *float64) {
+		if v != nil {
+			out[key] = int64(CeilUnits(*v))
+		}
+	}
+	put("monthly_write_request_units", c.MonthlyWriteRequestUnits)
+	put("monthly_read_request_units", c.MonthlyReadRequestUnits)
+	put("storage_gb", c.StorageGB)
+	put("pitr_backup_storage_gb", c.PITRGB)
+	return out
+}
+
+// RegionCost is one replica Region's monthly dollars.
+type RegionCost struct {
+	Region     string  `json:"region"`
+	WriteShare float64 `json:"write_share"`
+	// Prices are the Region's prices, PriceSource whether from the table, overrides or both, and PriceStatus
+	// which are confirmed list prices and which estimates.
+	Prices      *policies.Prices `json:"prices"`
+	PriceSource string           `json:"price_source"`
+	PriceStatus PriceStatus      `json:"price_status"`
+	// ReplicatedTTLDeleteUnits are the other Regions' TTL deletes this Region performs, in write units per
+	// second (priced with the table writes); 0 without TTL.
+	ReplicatedTTLDeleteUnits float64   `json:"replicated_ttl_delete_units"`
+	OnDemand                 *ModeCost `json:"on_demand"`
+	Provisioned              *ModeCost `json:"provisioned"`
+}
+
+// AllRegionsCost is the global table's monthly total in each billing mode, every replica Region together;
+// nil totals when a Region's total is unknown.
+type AllRegionsCost struct {
+	OnDemand    *float64 `json:"on_demand"`
+	Provisioned *float64 `json:"provisioned"`
+}
+
+// PriceStatus sorts the prices used by where they come from (price names as in pricing.prices).
+type PriceStatus struct {
+	// Confirmed are list prices confirmed from the price table's sources, as of SourceDate.
+	Confirmed  []string `json:"confirmed"`
+	SourceDate string   `json:"source_date"`
+	// Estimated are the price table's estimates (scaled from another region or class, or not confirmed).
+	Estimated []string `json:"estimated"`
+	// Given are the prices the design states (pricing.prices or a Region's prices).
+	Given []string `json:"given"`
+}
+
+// Wording says which prices are confirmed list prices (with the date of their source), which the price
+// table's estimates and which the design gives; the report and the cost output print it.
+func (s PriceStatus) Wording() string {
+	var parts []string
+	if len(s.Confirmed) > 0 {
+		parts = append(parts, fmt.Sprintf("confirmed list prices (sources as of %s) for %s", s.SourceDate, priceList(s.Confirmed)))
+	}
+	if len(s.Estimated) > 0 {
+		parts = append(parts, "estimates, not confirmed list prices, for "+priceList(s.Estimated))
+	}
+	if len(s.Given) > 0 {
+		parts = append(parts, "the design's own prices for "+priceList(s.Given))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// priceLabels name the prices in the report.
+var priceLabels = map[string]string{
+	"write_request_units_per_million": "write request units", "read_request_units_per_million": "read request units",
+	"write_capacity_unit_hour": "write capacity units", "read_capacity_unit_hour": "read capacity units",
+	"storage_gb_month": "storage", "pitr_gb_month": "PITR",
+}
+
+func priceList(names []string) string {
+	labels := make([]string, 0, len(names))
+	for _, n := range names {
+		labels = append(labels, priceLabels[n])
+	}
+	return strings.Join(labels, ", ")
+}

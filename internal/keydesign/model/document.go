@@ -1,23 +1,27 @@
-package keydesign
+package model
 
-import "github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+)
 
 // Document is the policy input: the design as written plus the facts Go derived from it. It serialises to
 // JSON with the field names the Rego rules read. Analyze (analyze.go) builds it; the capacity numbers come
 // from the capacity model (capacity.go).
 type Document struct {
-	SchemaVersion     int                              `json:"schema_version"`
-	ProviderVersion   string                           `json:"provider_version"`
-	Kind              string                           `json:"kind"`
-	Address           string                           `json:"address"`
-	Table             TableDoc                         `json:"table"`
-	Segments          map[string]model.ResolvedSegment `json:"segments"`
-	Sharding          ShardingDoc                      `json:"sharding"`
-	Traffic           TrafficDoc                       `json:"traffic"`
-	TargetUtilization float64                          `json:"target_utilization"`
-	Derived           Derived                          `json:"derived"`
-	Prior             *Document                        `json:"prior"`
-	Unknown           []string                         `json:"unknown"`
+	SchemaVersion     int                        `json:"schema_version"`
+	ProviderVersion   string                     `json:"provider_version"`
+	Kind              string                     `json:"kind"`
+	Address           string                     `json:"address"`
+	Table             TableDoc                   `json:"table"`
+	Segments          map[string]ResolvedSegment `json:"segments"`
+	Sharding          ShardingDoc                `json:"sharding"`
+	Traffic           TrafficDoc                 `json:"traffic"`
+	TargetUtilization float64                    `json:"target_utilization"`
+	Derived           Derived                    `json:"derived"`
+	Prior             *Document                  `json:"prior"`
+	Unknown           []string                   `json:"unknown"`
 	// Policy is how the provider applied the rules to this design, so that the policy bundle applies them
 	// the same way on plan JSON; nil where no provider evaluated it (the plan adapter's AWS tables).
 	Policy *PolicySettings `json:"policy,omitempty"`
@@ -234,19 +238,19 @@ type KeyFacts struct {
 
 // SegmentRef is a placeholder of a key with its resolved segment.
 type SegmentRef struct {
-	Name        string            `json:"name"`
-	Kind        model.SegmentKind `json:"kind"`
-	Cardinality *int64            `json:"cardinality"`
-	MaxLength   int64             `json:"max_length"`
-	Monotonic   bool              `json:"monotonic"`
+	Name        string      `json:"name"`
+	Kind        SegmentKind `json:"kind"`
+	Cardinality *int64      `json:"cardinality"`
+	MaxLength   int64       `json:"max_length"`
+	Monotonic   bool        `json:"monotonic"`
 }
 
 // KeyAttributeRef is one key attribute of the table or an index.
 type KeyAttributeRef struct {
-	Path      model.Path `json:"path"`
-	Name      string     `json:"name"`
-	NameBytes int        `json:"name_bytes"`
-	Type      string     `json:"type"`
+	Path      Path   `json:"path"`
+	Name      string `json:"name"`
+	NameBytes int    `json:"name_bytes"`
+	Type      string `json:"type"`
 }
 
 // Conventions summarises the literal text of the key templates.
@@ -273,4 +277,65 @@ type CollectionEstimate struct {
 	EntryBytes int64 `json:"entry_bytes"`
 	// Bytes is ItemsPerKey × EntryBytes; nil when unbounded.
 	Bytes *float64 `json:"bytes"`
+}
+
+// DocumentSchemaVersion is the version of the document's shape, carried as schema_version. Bump it when a
+// field is renamed or removed or changes meaning; adding a field keeps it (contributing/design-document.md).
+const DocumentSchemaVersion = 1
+
+// AttributeEncoding starts every design_document value: encoding 1 is this prefix followed by the document's
+// compact JSON. Terraform renders a string that is valid JSON as a structured diff of every field, hundreds
+// of lines per table; with the prefix the string is not JSON, and the document is one line of a plan while
+// the plan JSON still carries all of it (contributing/design-document.md, "Encoding"). Compact JSON holds no
+// raw line break, so the line never becomes a heredoc.
+const AttributeEncoding = "dk1:"
+
+// AttributeJSON is the document as the design_document attribute carries it, before encoding: the same JSON
+// the policies evaluate, without prior. The prior state's document inside a planned value would make every
+// plan differ from the state it planned against; the plan adapter takes the prior from the resource
+// change's before value instead.
+func (d *Document) AttributeJSON() ([]byte, error) {
+	c := *d
+	c.Prior = nil
+	return json.Marshal(&c)
+}
+
+// Attribute is the value of the design_document attribute: AttributeJSON, encoded.
+func (d *Document) Attribute() (string, error) {
+	js, err := d.AttributeJSON()
+	if err != nil {
+		return "", err
+	}
+	return EncodeAttribute(js), nil
+}
+
+// EncodeAttribute encodes a document's compact JSON as the design_document attribute carries it.
+func EncodeAttribute(js []byte) string {
+	return AttributeEncoding + string(js)
+}
+
+// DecodeAttribute returns the JSON a design_document value holds. It also reads the plain JSON that
+// providers before the encoding recorded, so a state or a plan of an older version stays readable.
+func DecodeAttribute(value string) ([]byte, error) {
+	encoded, ok := strings.CutPrefix(value, AttributeEncoding)
+	if !ok {
+		if strings.HasPrefix(strings.TrimSpace(value), "{") && json.Valid([]byte(value)) {
+			return []byte(value), nil
+		}
+		return nil, errors.New(`not a design document: it starts neither with "` + AttributeEncoding + `" nor with a JSON object`)
+	}
+	js := []byte(encoded)
+	if !strings.HasPrefix(encoded, "{") || !json.Valid(js) {
+		return nil, errors.New("not a design document: the text after " + AttributeEncoding + " is not a JSON object")
+	}
+	return js, nil
+}
+
+// PolicySettings are the policy settings the provider evaluated a design under: the effective enforce (the
+// block's own, else the provider's policy.enforce) and policy.disabled_rules, sorted. They travel in the
+// design document so that the policy bundle on plan JSON disables the same rules and, when enforce is
+// false, reports error findings as warnings, as the provider did.
+type PolicySettings struct {
+	Enforce       bool     `json:"enforce"`
+	DisabledRules []string `json:"disabled_rules"`
 }

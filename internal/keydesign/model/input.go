@@ -1,6 +1,4 @@
-package keydesign
-
-import "github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+package model
 
 // Key types (API_KeySchemaElement). Anything else is reported by rule DK101, not rejected here, so that
 // the user sees the rule and its remedy.
@@ -46,7 +44,7 @@ type Input struct {
 
 	PartitionKey Key
 	SortKey      *Key
-	Segments     map[string]model.Segment
+	Segments     map[string]Segment
 	Sharding     Sharding
 	Traffic      Traffic
 	// TargetUtilization is the share of a partition's throughput a shard may use; nil means 0.8.
@@ -73,7 +71,7 @@ type Input struct {
 	// Migration is a key-scheme migration from an old layout (migration.go); nil when none.
 	Migration *MigrationInput
 
-	Unknown []model.Path
+	Unknown []Path
 	// Prior is the document built from the prior state (resource updates only).
 	Prior *Document
 }

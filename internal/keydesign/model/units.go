@@ -1,0 +1,21 @@
+package model
+
+import "math"
+
+// ReadConsistency is the read mode that sets the read-unit multiplier.
+type ReadConsistency string
+
+// Read consistencies (HowItWorks.ReadWriteCapacityMode).
+const (
+	ReadEventual      ReadConsistency = "eventual"
+	ReadStrong        ReadConsistency = "strong"
+	ReadTransactional ReadConsistency = "transactional"
+)
+
+// ReadConsistencies lists the valid consistencies.
+var ReadConsistencies = []string{string(ReadEventual), string(ReadStrong), string(ReadTransactional)}
+
+// CeilEpsilon keeps float noise (3.0000000000000004) from rounding a whole number up.
+const CeilEpsilon = 1e-9
+
+func CeilUnits(x float64) float64 { return math.Ceil(x - CeilEpsilon) }
