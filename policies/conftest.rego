@@ -107,6 +107,25 @@ table_label(name) := sprintf("%q", [name]) if is_string(name)
 
 else := "(known after apply)"
 
+# A table whose keys (or another input) are known only after apply is checked by every rule that does not
+# read them; this says which were not, so that a passing gate is not taken for a checked key design.
+warn contains {"msg": msg, "address": address} if {
+	not lib.data_problem
+	some address, names in plan.unchecked
+	msg := sprintf(
+		"dynamokeys: %s of %s %s known only after apply, so the rules that read %s were not checked; the other rules were (give %s a value known at plan time, a literal or a variable, to have %s checked)",
+		[concat(", ", names), address, verb(names), pronoun(names), pronoun(names), pronoun(names)],
+	)
+}
+
+verb(names) := "is" if count(names) == 1
+
+else := "are"
+
+pronoun(names) := "it" if count(names) == 1
+
+else := "them"
+
 warn contains {"msg": msg, "address": address} if {
 	some address in plan.not_known
 	msg := sprintf(
