@@ -279,8 +279,8 @@ func TestTFLintFixtures(t *testing.T) {
 	t.Run("misspelled attributes", func(t *testing.T) {
 		t.Parallel()
 		// Each misspelling at its own line, at every depth of the three block types and the provider's, in
-		// merge(...), a for expression, locals and each.value; the findings of the design as Terraform would
-		// plan it (with no traffic: DK301 reads only the template), which the spelled-right copy changes.
+		// merge(...), a for expression, locals and each.value, beside what the provider would say of the
+		// design Terraform would send it.
 		misspelledAt := func(lines ...string) []string {
 			var out []string
 			for _, l := range lines {
@@ -290,8 +290,9 @@ func TestTFLintFixtures(t *testing.T) {
 		}
 		assertLint(t, lintJSON(t, fixture("misspelled"), tflintConfig), append(misspelledAt(
 			"main.tf:5", "main.tf:12", "main.tf:14", "main.tf:17", "main.tf:22", "main.tf:28", "main.tf:30",
-			"main.tf:41", "main.tf:44", "main.tf:50", "locals.tf:3", "locals.tf:8"),
-			"dynamokeys_dk301 warning main.tf:17")...)
+			"main.tf:41", "main.tf:43", "main.tf:49", "locals.tf:3", "locals.tf:8"),
+			// Without its granularity, the time segment is one the provider refuses.
+			"dynamokeys_invalid_design error main.tf:11")...)
 		out, _ := runTFLint(t, fixture("misspelled"), tflintConfig, "--format", "compact")
 		for _, want := range []string{
 			"`writes_per_secnd` is not an attribute of `traffic`; did you mean `writes_per_second`?",
@@ -303,7 +304,7 @@ func TestTFLintFixtures(t *testing.T) {
 				t.Errorf("TFLint's output does not contain %s:\n%s", want, out)
 			}
 		}
-		// The same files spelled right report none of them.
+		// The same files spelled right report none of them: the design is valid, and the rules it hid speak.
 		right := t.TempDir()
 		for _, name := range []string{"main.tf", "locals.tf"} {
 			text, err := os.ReadFile(filepath.Join(fixture("misspelled"), name))
@@ -314,7 +315,7 @@ func TestTFLintFixtures(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		assertLint(t, lintJSON(t, right, tflintConfig), "dynamokeys_dk301 warning main.tf:17")
+		assertLint(t, lintJSON(t, right, tflintConfig), "dynamokeys_dk806 warning main.tf:16", "dynamokeys_dk501 warning main.tf:17")
 	})
 	t.Run("rule disabled by id", func(t *testing.T) {
 		t.Parallel()

@@ -34,13 +34,12 @@ data "dynamokeys_keydesign" "orders" {
 resource "dynamokeys_sharded_table" "events" {
   for_each      = local.tables
   name          = each.key
-  partition_key = { name = "pk", template = "EVENT#{event_id}" }
+  partition_key = { name = "pk" }
   segments      = { event_id = { kind = "id", max_length = 36 } }
   entities = { for name, entity in local.entities : name => {
     keys    = { pk = entity.key }
-    traffic = { writes_per_second = 10, item_szie_bytes = 400 }
+    traffic = merge(each.value.traffic, { item_szie_bytes = 400 })
   } }
-  traffic                = each.value.traffic
   point_in_time_recovery = { enabled = true, recovery_period_in_dyas = 7 }
   deletion_protection    = false
 }
