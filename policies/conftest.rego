@@ -112,9 +112,10 @@ else := "(known after apply)"
 warn contains {"msg": msg, "address": address} if {
 	not lib.data_problem
 	some address, names in plan.unchecked
+	it := pronoun(names)
 	msg := sprintf(
-		"dynamokeys: %s of %s %s known only after apply, so the rules that read %s were not checked; the other rules were (give %s a value known at plan time, a literal or a variable, to have %s checked)",
-		[concat(", ", names), address, verb(names), pronoun(names), pronoun(names), pronoun(names)],
+		"dynamokeys: %s of %s %s known only after apply, so the rules that read %s were not checked; the other rules were %s",
+		[concat(", ", names), address, verb(names), it, sprintf("(give %s a value known at plan time, a literal or a variable, to have %s checked)", [it, it])],
 	)
 }
 

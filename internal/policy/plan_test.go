@@ -35,7 +35,7 @@ var planExpectations = map[string][]string{
 		"deny:DK202@aws_dynamodb_table.keyed_later", "warn:@aws_dynamodb_table.keyed_later",
 		"warn:DK302@aws_dynamodb_table.orders_by_status",
 	},
-	"broken.json":     {"warn:@aws_dynamodb_table.broken"},
+	"broken.json": {"warn:@aws_dynamodb_table.broken"},
 	// hashicorp/aws 6: key_schema GSIs beside classic ones, standalone aws_dynamodb_global_secondary_index
 	// resources joined by table_name and through the configuration, and one whose table is not in the plan.
 	"aws_v6.json": {

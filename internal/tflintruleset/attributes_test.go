@@ -30,8 +30,9 @@ func misspelled(key, path, meant string, rng hcl.Range) *helper.Issue {
 	}
 }
 
-func at(file string, line, startCol, endCol int) hcl.Range {
-	return hcl.Range{Filename: file, Start: hcl.Pos{Line: line, Column: startCol}, End: hcl.Pos{Line: line, Column: endCol}}
+// at is a range on one line of main.tf.
+func at(line, startCol, endCol int) hcl.Range {
+	return hcl.Range{Filename: "main.tf", Start: hcl.Pos{Line: line, Column: startCol}, End: hcl.Pos{Line: line, Column: endCol}}
 }
 
 // A design with a misspelling at each depth and in each kind of expression, and the same design spelled
@@ -92,30 +93,29 @@ var spelledRight = strings.NewReplacer(
 
 func TestUnknownAttributesAtTheirOwnRange(t *testing.T) {
 	t.Parallel()
-	const f = "main.tf"
 	helper.AssertIssues(t, helper.Issues{
 		// Through a local, at the local's line: once, though merge and the table both read locals.
-		misspelled("read_consistancy", "traffic", "did you mean `read_consistency`?", at(f, 2, 43, 72)),
+		misspelled("read_consistancy", "traffic", "did you mean `read_consistency`?", at(2, 43, 72)),
 		// Through local.tables and each.value of the for_each that reads it.
-		misspelled("writes_per_secnd", "traffic", "did you mean `writes_per_second`?", at(f, 4, 28, 49)),
+		misspelled("writes_per_secnd", "traffic", "did you mean `writes_per_second`?", at(4, 28, 49)),
 		// A map keyed by the user, walked by value.
-		misspelled("granularty", "segments.day", "did you mean `granularity`?", at(f, 11, 36, 54)),
+		misspelled("granularty", "segments.day", "did you mean `granularity`?", at(11, 36, 54)),
 		// Inside merge(...).
-		misspelled("writes_per_secnd", "traffic", "did you mean `writes_per_second`?", at(f, 14, 41, 61)),
+		misspelled("writes_per_secnd", "traffic", "did you mean `writes_per_second`?", at(14, 41, 61)),
 		// A list of objects inside a map.
-		misspelled("cardnality", "global_secondary_indexes.by_customer.partition_key[0]", "did you mean `cardinality`?", at(f, 16, 62, 79)),
+		misspelled("cardnality", "global_secondary_indexes.by_customer.partition_key[0]", "did you mean `cardinality`?", at(16, 62, 79)),
 		// The value of a for expression.
-		misspelled("item_sise_bytes", "entities[*].traffic", "did you mean `item_size_bytes`?", at(f, 20, 17, 38)),
+		misspelled("item_sise_bytes", "entities[*].traffic", "did you mean `item_size_bytes`?", at(20, 17, 38)),
 		// Three objects deep.
-		misspelled("stratgy", "migration.from.sharding", "did you mean `strategy`?", at(f, 22, 55, 71)),
+		misspelled("stratgy", "migration.from.sharding", "did you mean `strategy`?", at(22, 55, 71)),
 		// Either branch of a conditional, on the resource.
-		misspelled("enabeld", "point_in_time_recovery", "did you mean `enabled`?", at(f, 31, 62, 77)),
+		misspelled("enabeld", "point_in_time_recovery", "did you mean `enabled`?", at(31, 62, 77)),
 		// The observed-traffic data source and the provider block.
-		misspelled("reed", "timeouts", "did you mean `read`?", at(f, 36, 18, 29)),
-		misspelled("enforec", "policy", "did you mean `enforce`?", at(f, 40, 14, 29)),
-	}, misspelledIssues(t, map[string]string{f: misspelledDesign}))
+		misspelled("reed", "timeouts", "did you mean `read`?", at(36, 18, 29)),
+		misspelled("enforec", "policy", "did you mean `enforce`?", at(40, 14, 29)),
+	}, misspelledIssues(t, map[string]string{"main.tf": misspelledDesign}))
 
-	if got := misspelledIssues(t, map[string]string{f: spelledRight.Replace(misspelledDesign)}); len(got) > 0 {
+	if got := misspelledIssues(t, map[string]string{"main.tf": spelledRight.Replace(misspelledDesign)}); len(got) > 0 {
 		t.Errorf("the design spelled right reports %d unknown attributes: %v", len(got), got[0].Message)
 	}
 }
@@ -129,7 +129,7 @@ func TestUnknownAttributeWithoutACloseName(t *testing.T) {
 }
 `}
 	helper.AssertIssues(t, helper.Issues{
-		misspelled("something", "sharding", "its attributes are `count`, `scheme_version`, `source`, `strategy`", at("main.tf", 4, 21, 34)),
+		misspelled("something", "sharding", "its attributes are `count`, `scheme_version`, `source`, `strategy`", at(4, 21, 34)),
 	}, misspelledIssues(t, files))
 }
 

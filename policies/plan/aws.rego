@@ -45,18 +45,6 @@ unknown_index_names(au) := [concat(".", [path, unknown_index_name(block, i)]) |
 # known_key_attribute holds for a key attribute whose name the plan knows.
 known_key_attribute(k, au) if not k.path[0] in {path | some attribute, path in key_paths; au[attribute] == true}
 
-# unchecked maps each planned aws_dynamodb_table the mapping uses to the attributes its rules read that the
-# plan knows only after apply, as the configuration names them: the rules that read them stay silent on the
-# table, every other rule runs, and the entry points warn once per table that they were not checked.
-unchecked := {rc.address: names |
-	some i in candidates
-	rc := input.resource_changes[i]
-	rc.type == "aws_dynamodb_table"
-	aws_documents[rc.address]
-	names := unknown_inputs(map_entries(rc.change.after_unknown))
-	count(names) > 0
-}
-
 # key_inputs are the attributes of aws_dynamodb_table that make its key design, with the attributes of each
 # nested block the rules read. Capacities, warm throughput and a replica's ARNs are computed, unknown in
 # most create plans, and not among them: a warning on every table would be no warning.
