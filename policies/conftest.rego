@@ -107,6 +107,26 @@ table_label(name) := sprintf("%q", [name]) if is_string(name)
 
 else := "(known after apply)"
 
+# A table whose keys (or another input) are known only after apply is checked by every rule that does not
+# read them; this says which were not, so that a passing gate is not taken for a checked key design.
+warn contains {"msg": msg, "address": address} if {
+	not lib.data_problem
+	some address, names in plan.unchecked
+	it := pronoun(names)
+	msg := sprintf(
+		"dynamokeys: %s of %s %s known only after apply, so the rules that read %s were not checked; the other rules were %s",
+		[concat(", ", names), address, verb(names), it, sprintf("(give %s a value known at plan time, a literal or a variable, to have %s checked)", [it, it])],
+	)
+}
+
+verb(names) := "is" if count(names) == 1
+
+else := "are"
+
+pronoun(names) := "it" if count(names) == 1
+
+else := "them"
+
 warn contains {"msg": msg, "address": address} if {
 	some address in plan.not_known
 	msg := sprintf(

@@ -70,9 +70,14 @@ func analyze(ctx context.Context, runner tflint.Runner, engines *engineCache) ([
 		return nil, err
 	}
 	if !module.IsRoot() {
-		out = inCalledModule(out)
+		// The attributes a called module writes are the module's own, reported when TFLint lints it.
+		return inCalledModule(out), nil
 	}
-	return out, nil
+	misspelled, err := unknownAttributes(runner)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, misspelled...), nil
 }
 
 // inCalledModule moves the issues of a called module onto one reference to a module variable in their block:

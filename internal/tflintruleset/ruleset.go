@@ -28,11 +28,13 @@ const Name = "dynamokeys"
 // The ruleset's own rules beside one per policy rule: UnknownInputsRule, a notice naming the inputs not known
 // before the plan (off unless the plugin block sets UnknownInputsSetting, or the rule is enabled); a warning
 // for a checked block with an expression TFLint could not evaluate (UnreadableRule); an error for a design
-// the provider would refuse (InvalidDesignRule).
+// the provider would refuse (InvalidDesignRule); an error for an attribute the provider's schema does not
+// have, which Terraform drops from a nested object in silence (UnknownAttributeRule).
 const (
-	UnknownInputsRule = "dynamokeys_unknown_inputs"
-	UnreadableRule    = "dynamokeys_unreadable_input"
-	InvalidDesignRule = "dynamokeys_invalid_design"
+	UnknownInputsRule    = "dynamokeys_unknown_inputs"
+	UnreadableRule       = "dynamokeys_unreadable_input"
+	InvalidDesignRule    = "dynamokeys_invalid_design"
+	UnknownAttributeRule = "dynamokeys_unknown_attribute"
 )
 
 // UnknownInputsSetting is the attribute of the plugin "dynamokeys" block that turns on the notices of
@@ -57,6 +59,7 @@ func NewRuleSet(version string) (*RuleSet, error) {
 		&rule{name: UnknownInputsRule, severity: tflint.NOTICE, analyzer: a, disabled: true},
 		&rule{name: UnreadableRule, severity: tflint.WARNING, analyzer: a},
 		&rule{name: InvalidDesignRule, severity: tflint.ERROR, analyzer: a},
+		&rule{name: UnknownAttributeRule, severity: tflint.ERROR, analyzer: a},
 		&rule{name: CustomRule, severity: tflint.ERROR, analyzer: a},
 	}
 	for _, r := range engine.Catalogue() {

@@ -276,12 +276,61 @@ func TestTFLintFixtures(t *testing.T) {
 		assertLint(t, lintJSON(t, ".", tflintConfig, "--chdir", fixture("custom")),
 			"dynamokeys_custom error testdata/tflint/custom/main.tf:13", "dynamokeys_custom error testdata/tflint/custom/main.tf:32")
 	})
+	t.Run("misspelled attributes", func(t *testing.T) {
+		t.Parallel()
+		// Each misspelling at its own line, at every depth of the three block types and the provider's, in
+		// merge(...), a for expression, locals and each.value, beside what the provider would say of the
+		// design Terraform would send it.
+		misspelledAt := func(lines ...string) []string {
+			var out []string
+			for _, l := range lines {
+				out = append(out, UnknownAttributeRule+" error "+l)
+			}
+			return out
+		}
+		assertLint(t, lintJSON(t, fixture("misspelled"), tflintConfig), append(misspelledAt(
+			"main.tf:5", "main.tf:12", "main.tf:14", "main.tf:17", "main.tf:22", "main.tf:28", "main.tf:30",
+			"main.tf:41", "main.tf:43", "main.tf:49", "locals.tf:3", "locals.tf:8"),
+			// Without its granularity, the time segment is one the provider refuses.
+			"dynamokeys_invalid_design error main.tf:11")...)
+		out, _ := runTFLint(t, fixture("misspelled"), tflintConfig, "--format", "compact")
+		for _, want := range []string{
+			"`writes_per_secnd` is not an attribute of `traffic`; did you mean `writes_per_second`?",
+			"`backfill_writes_per_second` is not an attribute of `migration`; did you mean `backfill_write_units_per_second`?",
+			"`stratgy` is not an attribute of `migration.from.sharding`; did you mean `strategy`?",
+			"`item_szie_bytes` is not an attribute of `entities[*].traffic`; did you mean `item_size_bytes`?",
+		} {
+			if !strings.Contains(string(out), want) {
+				t.Errorf("TFLint's output does not contain %s:\n%s", want, out)
+			}
+		}
+		// The same files spelled right report none of them: the design is valid, and the rules it hid speak.
+		right := t.TempDir()
+		for _, name := range []string{"main.tf", "locals.tf"} {
+			text, err := os.ReadFile(filepath.Join(fixture("misspelled"), name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(right, name), []byte(fixtureSpelledRight.Replace(string(text))), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		assertLint(t, lintJSON(t, right, tflintConfig), "dynamokeys_dk806 warning main.tf:16", "dynamokeys_dk501 warning main.tf:17")
+	})
 	t.Run("rule disabled by id", func(t *testing.T) {
 		t.Parallel()
 		config := tflintConfig + "\nrule \"dynamokeys_dk301\" {\n  enabled = false\n}\n"
 		assertLint(t, lintJSON(t, fixture("locals"), config), "dynamokeys_dk303 error main.tf:8")
 	})
 }
+
+// fixtureSpelledRight corrects every misspelling of testdata/tflint/misspelled.
+var fixtureSpelledRight = strings.NewReplacer(
+	"enforec", "enforce", "granularty", "granularity", "writes_per_secnd", "writes_per_second", "cardnality", "cardinality",
+	"conditon", "condition", "stratgy", "strategy", "backfill_writes_per_second", "backfill_write_units_per_second",
+	"item_szie_bytes", "item_size_bytes", "recovery_period_in_dyas", "recovery_period_in_days", "raed", "read",
+	"max_lenght", "max_length", "reads_per_secnod", "reads_per_second",
+)
 
 // TestTFLintSARIF checks the SARIF TFLint writes with the plugin's issues: each result names the rule, the
 // level and the file and line.
@@ -358,6 +407,15 @@ func TestTFLintLanguageServer(t *testing.T) {
 		dir := t.TempDir()
 		got := langserverDiagnostics(t, dir, dir, map[string]string{"main.tf": typing}, "main.tf")
 		if want := []string{"DK301 line 1", "DK302 line 13", "DK303 line 1", "dynamokeys: line 12"}; !slices.Equal(got, want) {
+			t.Errorf("diagnostics %q, want %q", got, want)
+		}
+	})
+	t.Run("a misspelled attribute being typed", func(t *testing.T) {
+		t.Parallel()
+		// Terraform would plan this design without traffic: the editor shows why, on the attribute.
+		typing := strings.Replace(hot, "writes_per_second", "writes_per_secnd", 1)
+		dir := t.TempDir()
+		if got, want := langserverDiagnostics(t, dir, dir, map[string]string{"main.tf": typing}, "main.tf"), []string{"DK301 line 1", "dynamokeys: line 3"}; !slices.Equal(got, want) {
 			t.Errorf("diagnostics %q, want %q", got, want)
 		}
 	})

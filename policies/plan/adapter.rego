@@ -127,6 +127,18 @@ unreadable contains rc.address if {
 	not aws_mappable(rc.change)
 }
 
+# unchecked maps each planned aws_dynamodb_table the mapping uses to the attributes its rules read that the
+# plan knows only after apply, as the configuration names them: the rules that read them stay silent on the
+# table, every other rule runs, and the entry points warn once per table that they were not checked.
+unchecked := {rc.address: names |
+	some i in candidates
+	rc := input.resource_changes[i]
+	rc.type == "aws_dynamodb_table"
+	aws_documents[rc.address]
+	names := unknown_inputs(map_entries(rc.change.after_unknown))
+	count(names) > 0
+}
+
 # sanitized lists checked resources whose strings Spacelift replaced with hashes (its default sanitization):
 # their design document, key types and names cannot be read, so they are not checked rather than misread.
 sanitized_addresses contains address if {

@@ -451,3 +451,28 @@ test_aws_empty_table_name_is_denied if {
 	contains(msg, "DK107")
 	contains(msg, "the table name is empty")
 }
+
+# A key known only after apply: every other rule ran, and one warning names what was not checked.
+test_aws_unknown_keys_warn_once_naming_them if {
+	lsis := [{"name": sprintf("lsi_%d", [i]), "range_key": "created", "projection_type": "KEYS_ONLY", "non_key_attributes": null} | some i in numbers.range(1, 6)]
+	after := object.remove(aws_table({"local_secondary_index": lsis}), ["hash_key"])
+	au := {"hash_key": true, "arn": true, "read_capacity": true, "warm_throughput": true, "local_secondary_index": [{"name": true}, {}, {}, {}, {}, {}]}
+	p := {"resource_changes": [change("aws_dynamodb_table", "aws_dynamodb_table.orders", ["create"], after, au)]}
+	plan.unchecked == {"aws_dynamodb_table.orders": ["hash_key", "local_secondary_index[0].name"]} with input as p
+	{d.rule | some d in conftest.deny} == {"DK201"} with input as p
+	warned := [w.msg | some w in conftest.warn; w.address == "aws_dynamodb_table.orders"] with input as p
+	warned == [concat("", [
+		"dynamokeys: hash_key, local_secondary_index[0].name of aws_dynamodb_table.orders are known only after apply, ",
+		"so the rules that read them were not checked; the other rules were ",
+		"(give them a value known at plan time, a literal or a variable, to have them checked)",
+	])]
+}
+
+# Computed attributes unknown in every create plan (capacities, warm throughput, a replica's ARN) are no
+# key design left unchecked.
+test_aws_computed_attributes_warn_nothing if {
+	au := {"arn": true, "read_capacity": true, "write_capacity": true, "warm_throughput": true, "replica": [{"arn": true}], "attribute": [{}, {}]}
+	p := {"resource_changes": [change("aws_dynamodb_table", "aws_dynamodb_table.orders", ["create"], aws_table({}), au)]}
+	count(plan.unchecked) == 0 with input as p
+	count(conftest.warn) == 0 with input as p
+}

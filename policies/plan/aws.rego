@@ -45,6 +45,31 @@ unknown_index_names(au) := [concat(".", [path, unknown_index_name(block, i)]) |
 # known_key_attribute holds for a key attribute whose name the plan knows.
 known_key_attribute(k, au) if not k.path[0] in {path | some attribute, path in key_paths; au[attribute] == true}
 
+# key_inputs are the attributes of aws_dynamodb_table that make its key design, with the attributes of each
+# nested block the rules read. Capacities, warm throughput and a replica's ARNs are computed, unknown in
+# most create plans, and not among them: a warning on every table would be no warning.
+key_inputs := {
+	"hash_key": set(), "range_key": set(), "name": set(),
+	"attribute": {"name", "type"},
+	"local_secondary_index": {"name", "range_key", "projection_type", "non_key_attributes"},
+	"global_secondary_index": {"name", "hash_key", "range_key", "key_schema", "projection_type", "non_key_attributes"},
+	"replica": {"region_name", "consistency_mode"},
+	"global_table_witness": {"region_name"},
+}
+
+# unknown_inputs are the key inputs that after_unknown marks, sorted: whole attributes and blocks, and the
+# attributes of each nested block (global_secondary_index[0].name).
+unknown_inputs(au) := sort(array.concat(
+	[k | some k, _ in key_inputs; au[k] == true],
+	[sprintf("%s[%d].%s", [block, i, a]) |
+		some block, inputs in key_inputs
+		some i, entry in array_or_empty(object.get(au, block, []))
+		some a, v in map_entries(entry)
+		v == true
+		a in inputs
+	],
+))
+
 # unknown_paths turns after_unknown into dotted paths (two levels deep is enough for the rules). Attributes no
 # rule reads (arn, id, stream and tag settings) are left out: every rule checks its inputs against this list.
 unknown_paths(au) := array.concat(
