@@ -41,7 +41,8 @@ type MCPDesign struct {
 	Segments               map[string]model.Segment
 	Entities               []model.Entity
 	AccessPatterns         []model.AccessPattern
-	// Skipped names the model's access patterns that are no access pattern of the design, with why.
+	// Skipped names what of the model is no part of the design, with why: access patterns that are no read
+	// through a key, parameters that fill no key placeholder, a key attribute given two templates.
 	Skipped []string
 }
 
@@ -84,6 +85,7 @@ type mcpEntity struct {
 		IndexName      string `json:"index_name"`
 		RangeCondition string `json:"range_condition"`
 		ConsistentRead bool   `json:"consistent_read"`
+		ReturnType     string `json:"return_type"`
 		Parameters     []struct {
 			Name string `json:"name"`
 			Type string `json:"type"`
@@ -152,6 +154,9 @@ func FromMCPSchema(raw []byte, table string) (*MCPDesign, error) {
 		tableKey[sk[0]] = true
 	}
 	gsiKeys := map[string][2][]string{}
+	// wholeCollection are the patterns that read every entity under one partition-key value, by position,
+	// with that value's template.
+	wholeCollection := map[int]string{}
 	for _, g := range t.GSIList {
 		gpk, err := mcpNames(g.PartitionKey)
 		if err != nil || len(gpk) == 0 {
@@ -198,10 +203,17 @@ func FromMCPSchema(raw []byte, table string) (*MCPDesign, error) {
 			for i, src := range templates {
 				// An index key attribute that is also a table key attribute (a GSI sorted by the table's sort
 				// key) holds the value the table template writes; the mapping only refers to it ({sk}).
-				if _, written := entity.Keys[attrs[i]]; written && tableKey[attrs[i]] {
+				template := mcpPlaceholder.ReplaceAllString(src, "{$1}")
+				if written, ok := entity.Keys[attrs[i]]; ok && (tableKey[attrs[i]] || written != template) {
+					// One attribute holds one value per item: a second mapping that gives it another
+					// template contradicts the first, which is kept.
+					if !tableKey[attrs[i]] {
+						d.Skipped = append(d.Skipped, fmt.Sprintf("entity %s: %s gives %s the template %q, but an earlier key gives it %q; "+
+							"one attribute holds one value per item, so the first is kept", name, what, attrs[i], template, written))
+					}
 					continue
 				}
-				entity.Keys[attrs[i]] = mcpPlaceholder.ReplaceAllString(src, "{$1}")
+				entity.Keys[attrs[i]] = template
 				for _, m := range mcpPlaceholder.FindAllStringSubmatch(src, -1) {
 					d.Segments[m[1]] = mcpSegment(fieldType[m[1]])
 				}
@@ -241,8 +253,30 @@ func FromMCPSchema(raw []byte, table string) (*MCPDesign, error) {
 				d.Skipped = append(d.Skipped, fmt.Sprintf("%s (%s): %s", ap.Name, ap.Operation, why))
 				continue
 			}
+			if unused := unusedParameters(ap.Parameters, pattern, ap.RangeCondition); len(unused) > 0 {
+				d.Skipped = append(d.Skipped, fmt.Sprintf("%s (%s): its parameters %s fill no key placeholder (a filter, or a range the model does not declare); "+
+					"read as a Query of the key alone", ap.Name, ap.Operation, strings.Join(unused, ", ")))
+			}
+			if ap.Operation == "Query" && ap.ReturnType == "mixed_data" && ap.IndexName == "" && ap.RangeCondition == "" && pattern.Sort == nil {
+				// A Query of the whole partition-key value that returns several entities on purpose: every
+				// entity of that collection.
+				wholeCollection[len(d.AccessPatterns)] = entity.Keys[pk[0]]
+			}
 			d.AccessPatterns = append(d.AccessPatterns, pattern)
 		}
+	}
+	for i, pkTemplate := range wholeCollection {
+		ap := &d.AccessPatterns[i]
+		ap.Entities = nil
+		for _, e := range d.Entities {
+			if e.Keys[pk[0]] == pkTemplate {
+				ap.Entities = append(ap.Entities, e.Name)
+			}
+		}
+		keep := mcpPlaceholder.FindAllStringSubmatch(pkTemplate, -1)
+		ap.Equals = slices.DeleteFunc(ap.Equals, func(p string) bool {
+			return !slices.ContainsFunc(keep, func(m []string) bool { return m[1] == p })
+		})
 	}
 	keyType := func(name string) string {
 		if numeric[name] {
@@ -401,6 +435,34 @@ func mcpPattern(d *MCPDesign, e model.Entity, name string, id any, operation, in
 		return ap, ""
 	}
 	return model.AccessPattern{}, "its parameters fill no key placeholder"
+}
+
+// unusedParameters are a pattern's parameters that neither fill a key placeholder it knows nor bound its
+// range: what the design cannot check.
+func unusedParameters(parameters []struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+}, ap model.AccessPattern, rangeCondition string) []string {
+	var values []string
+	for _, p := range parameters {
+		if p.Type != "entity" {
+			values = append(values, p.Name)
+		}
+	}
+	bounds := 0
+	switch {
+	case rangeCondition == SortBetween:
+		bounds = 2
+	case rangeCondition != "":
+		bounds = 1
+	}
+	var unused []string
+	for _, p := range values[:max(len(values)-bounds, 0)] {
+		if !slices.Contains(ap.Equals, p) {
+			unused = append(unused, p)
+		}
+	}
+	return unused
 }
 
 // patternName is the model's pattern name as a map key: its name in snake_case, else pattern_<id>.

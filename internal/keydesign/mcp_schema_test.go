@@ -155,3 +155,69 @@ func TestFromMCPSchemaIndexReusesTableKey(t *testing.T) {
 		}
 	}
 }
+
+// What the model says that the design cannot hold is listed, not dropped: a second GSI mapping that gives
+// an attribute another template, parameters that fill no key placeholder. A Query of mixed data on a
+// constant sort key reads the whole collection, every entity under that partition-key value.
+const mcpSocial = `{"tables": [{
+  "table_config": {"table_name": "Social", "partition_key": "pk", "sort_key": "sk"},
+  "gsi_list": [{"name": "ByA", "partition_key": "gpk", "sort_key": "when"}, {"name": "ByB", "partition_key": "gpk2", "sort_key": "when"}],
+  "entities": {
+    "Profile": {"pk_template": "U#{user_id}", "sk_template": "PROFILE",
+      "gsi_mappings": [{"name": "ByA", "pk_template": "A#{user_id}", "sk_template": "{created}"},
+                       {"name": "ByB", "pk_template": "B#{user_id}", "sk_template": "DAY#{day}"}],
+      "fields": [{"name": "user_id", "type": "string"}, {"name": "created", "type": "integer"}, {"name": "day", "type": "string"}],
+      "access_patterns": [
+        {"pattern_id": 1, "name": "profile_and_posts", "operation": "Query", "return_type": "mixed_data",
+         "parameters": [{"name": "user_id", "type": "string"}]},
+        {"pattern_id": 2, "name": "profile", "operation": "GetItem", "return_type": "single_entity",
+         "parameters": [{"name": "user_id", "type": "string"}]}]},
+    "Post": {"pk_template": "U#{user_id}", "sk_template": "POST#{post_date}#{post_id}",
+      "fields": [{"name": "user_id", "type": "string"}, {"name": "post_date", "type": "string"}, {"name": "post_id", "type": "string"}],
+      "access_patterns": [
+        {"pattern_id": 3, "name": "posts_between", "operation": "Query", "return_type": "entity_list",
+         "parameters": [{"name": "user_id", "type": "string"}, {"name": "start_date", "type": "string"}, {"name": "end_date", "type": "string"}]}]},
+    "Group": {"pk_template": "G#{group_id}", "sk_template": "META", "fields": [{"name": "group_id", "type": "string"}]}
+  }}]}`
+
+func TestFromMCPSchemaSaysWhatItCannotHold(t *testing.T) {
+	t.Parallel()
+	d, err := FromMCPSchema([]byte(mcpSocial), "Social")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var profile Entity
+	for _, e := range d.Entities {
+		if e.Name == "profile" {
+			profile = e
+		}
+	}
+	if profile.Keys["when"] != "{created}" {
+		t.Errorf("when = %q, want the first mapping's {created}", profile.Keys["when"])
+	}
+	want := []string{
+		"posts_between (Query): its parameters start_date, end_date fill no key placeholder (a filter, or a range the model does not declare); read as a Query of the key alone",
+		`entity Profile: the sk_template of ByB gives when the template "DAY#{day}", but an earlier key gives it "{created}"; one attribute holds one value per item, so the first is kept`,
+	}
+	if !slices.Equal(d.Skipped, want) {
+		t.Errorf("skipped\n%q\nwant\n%q", d.Skipped, want)
+	}
+	patterns := map[string]AccessPattern{}
+	for _, ap := range d.AccessPatterns {
+		patterns[ap.Name] = ap
+	}
+	if ap := patterns["profile_and_posts"]; !slices.Equal(ap.Entities, []string{"post", "profile"}) || !slices.Equal(ap.Equals, []string{"user_id"}) || ap.Sort != nil {
+		t.Errorf("profile_and_posts %+v: want the whole U#{user_id} collection, post and profile", ap)
+	}
+	if ap := patterns["profile"]; !slices.Equal(ap.Entities, []string{"profile"}) {
+		t.Errorf("profile %+v", ap)
+	}
+	in := &Input{Kind: "keydesign", PartitionKey: d.PartitionKey, SortKey: d.SortKey, GlobalSecondaryIndexes: d.GlobalSecondaryIndexes,
+		Segments: d.Segments, Entities: d.Entities, AccessPatterns: d.AccessPatterns}
+	doc := analyze(t, in)
+	for _, f := range doc.Derived.AccessPatterns {
+		if len(f.EntityOverlaps) != 0 {
+			t.Errorf("%s overlaps %+v", f.Name, f.EntityOverlaps)
+		}
+	}
+}

@@ -43,7 +43,7 @@ func (f *fromMCPSchemaFunction) Definition(_ context.Context, _ function.Definit
 		Description: "Reads one table of the `schema.json` data model that the AWS DynamoDB MCP server writes (tables with `table_config`, " +
 			"`gsi_list` and entities with `pk_template`, `sk_template`, `gsi_mappings`, `fields` and `access_patterns`) and returns the inputs of a " +
 			"design with entities: `partition_key`, `sort_key`, `global_secondary_indexes`, `segments`, `entities` and `access_patterns`, and " +
-			"`skipped`, the model's patterns that are not reads through a key (writes, Scans), with why. The file holds no traffic: add each " +
+			"`skipped`, what of the model the design does not hold, with why: patterns that are not reads through a key (writes, Scans), parameters that fill no key placeholder, a key attribute given two templates. The file holds no traffic: add each " +
 			"entity's `traffic` and each pattern's `reads_per_second` in HCL.",
 		Parameters: []function.Parameter{
 			function.StringParameter{Name: "schema", Description: "The schema.json text, e.g. file(\"schema.json\")."},
