@@ -91,7 +91,7 @@ func (a *analyzer) patternKeys(doc *model.Document, pk, sk *model.Template) []*p
 			if seg.Cardinality == nil {
 				bounded = false
 			} else {
-				values = saturatingMul(values, *seg.Cardinality)
+				values = model.SaturatingMul(values, *seg.Cardinality)
 			}
 		}
 		if bounded {
@@ -131,7 +131,7 @@ func (a *analyzer) patternKeys(doc *model.Document, pk, sk *model.Template) []*p
 			if card == nil {
 				bounded = false
 			} else {
-				values = saturatingMul(values, *card)
+				values = model.SaturatingMul(values, *card)
 			}
 		}
 		if bounded {

@@ -324,13 +324,6 @@ func (a *analyzer) keyFacts(key string, t *model.Template, src *string, shardCou
 	return templateFacts(t, src, a.segments, !a.isUnknown("segments") && !a.isUnknown(key+".template"), shardCount)
 }
 
-func saturatingMul(a, b int64) int64 {
-	if a != 0 && b > math.MaxInt64/a {
-		return math.MaxInt64
-	}
-	return a * b
-}
-
 func routingAlgorithm(strategy string) string {
 	switch strategy {
 	case model.StrategyCalculated:
@@ -368,7 +361,7 @@ func (a *analyzer) gsiFacts(doc *model.Document) {
 				bounded = false
 				continue
 			}
-			product = saturatingMul(product, *card)
+			product = model.SaturatingMul(product, *card)
 		}
 		if bounded {
 			g.PartitionKeyCardinality = ptr(product)

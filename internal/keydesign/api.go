@@ -184,3 +184,5 @@ var PriceTable = model.PriceTable
 var ReadConsistencies = model.ReadConsistencies
 var ShardingStrategies = model.ShardingStrategies
 var TableClasses = model.TableClasses
+
+// From package model.

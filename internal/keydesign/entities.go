@@ -6,7 +6,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
@@ -79,7 +78,7 @@ func (a *analyzer) parseEntities() *entityModel {
 	}
 	for _, e := range in.Entities {
 		p := model.Path{"entities", e.Name}
-		if !validEntityName(e.Name) {
+		if !model.ValidEntityName(e.Name) {
 			a.fail(p, "entity name %q: use letters, digits and underscores", e.Name)
 		}
 		parsed := map[string]*model.Template{}
@@ -114,13 +113,6 @@ func (a *analyzer) parseEntities() *entityModel {
 		m.templates = append(m.templates, parsed)
 	}
 	return m
-}
-
-// validEntityName accepts what Terraform map keys commonly hold: letters, digits, underscores, hyphens.
-func validEntityName(name string) bool {
-	return name != "" && strings.IndexFunc(name, func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '-'
-	}) < 0
 }
 
 func (a *analyzer) validateEntityTraffic(e model.Entity) {
@@ -192,7 +184,7 @@ func (a *analyzer) atoms(t *model.Template, idChars model.ByteSet, shardWidth in
 			case model.KindEnum:
 				shape = &model.ValueShape{Values: seg.Values}
 			case model.KindTime:
-				shape = &model.ValueShape{Layout: timeShape(seg.Granularity)}
+				shape = &model.ValueShape{Layout: model.TimeShape(seg.Granularity)}
 			case model.KindNumber:
 				shape = &model.ValueShape{Number: true}
 			}
@@ -207,21 +199,12 @@ func (a *analyzer) atoms(t *model.Template, idChars model.ByteSet, shardWidth in
 	return out
 }
 
-// timeShape is the rendered form of a granularity, its digits standing for any digit: the examples of
-// observed_match.go, and 13 digits for an epoch in milliseconds.
-func timeShape(granularity string) string {
-	if granularity == "millisecond" {
-		return "1700000000000"
-	}
-	return timeExamples[granularity]
-}
-
 // analyzeEntities fills the entity model's document: index membership, collisions, collections and each
 // entity's figures. shardWidth is the width of the {shard} suffix.
 func (a *analyzer) analyzeEntities(m *entityModel, shardWidth int64) {
 	in := a.in
 	idChars, listed := m.idCharacters()
-	m.doc = model.EntitiesDoc{Items: []model.EntityDoc{}, Collisions: []model.EntityCollision{}, Collections: []model.CollectionDoc{}, IDCharacters: "any but " + delimiterList(listed)}
+	m.doc = model.EntitiesDoc{Items: []model.EntityDoc{}, Collisions: []model.EntityCollision{}, Collections: []model.CollectionDoc{}, IDCharacters: "any but " + model.DelimiterList(listed)}
 	indexKeys := a.indexKeyNames()
 	width := int(max(shardWidth, 1))
 	// Each entity's key as atoms, and its literal prefixes; the automata are built when a pair needs the
@@ -454,14 +437,6 @@ func addTo[T int64 | float64](total **T, v *T) {
 	if v != nil {
 		*total = ptr(ptrValue(*total) + *v)
 	}
-}
-
-// delimiterList names the delimiters an id never holds, for EntitiesDoc.IDCharacters.
-func delimiterList(chars string) string {
-	if chars == "" {
-		return "the attribute separator"
-	}
-	return strings.Join(strings.Split(chars, ""), " ")
 }
 
 // lowerEntities makes the entity model the table's design for the rest of the analysis: the busiest

@@ -132,7 +132,7 @@ func (a *analyzer) templateValues(t *model.Template, shardCount int64) *int64 {
 			if shardCount < 1 {
 				return nil
 			}
-			n = saturatingMul(n, shardCount)
+			n = model.SaturatingMul(n, shardCount)
 			continue
 		}
 		seg, ok := a.segments[name]
@@ -141,9 +141,9 @@ func (a *analyzer) templateValues(t *model.Template, shardCount int64) *int64 {
 		}
 		switch {
 		case seg.Cardinality != nil:
-			n = saturatingMul(n, *seg.Cardinality)
+			n = model.SaturatingMul(n, *seg.Cardinality)
 		case seg.Kind == model.KindNumber && a.in.Segments[name].MaxLength != nil:
-			n = saturatingMul(n, saturatingPow10(seg.MaxLength))
+			n = model.SaturatingMul(n, saturatingPow10(seg.MaxLength))
 		default:
 			return nil
 		}
@@ -186,7 +186,7 @@ func templateFacts(t *model.Template, src *string, segments map[string]model.Res
 			w := int64(model.ShardWidth(shardCount))
 			maxBytes += w
 			minBytes += w
-			cardinality = saturatingMul(cardinality, shardCount)
+			cardinality = model.SaturatingMul(cardinality, shardCount)
 			continue
 		}
 		seg, ok := segments[name]
@@ -207,7 +207,7 @@ func templateFacts(t *model.Template, src *string, segments map[string]model.Res
 		if seg.Cardinality == nil {
 			bounded = false
 		} else {
-			cardinality = saturatingMul(cardinality, *seg.Cardinality)
+			cardinality = model.SaturatingMul(cardinality, *seg.Cardinality)
 		}
 	}
 	if declared {
@@ -287,13 +287,13 @@ func (a *analyzer) entityGSIFacts(doc *model.Document, g *model.GSIDoc) {
 			}
 			ed.PartitionKey = append(ed.PartitionKey, t.Source)
 			if k.Cardinality != nil {
-				cardinality = saturatingMul(cardinality, *k.Cardinality)
+				cardinality = model.SaturatingMul(cardinality, *k.Cardinality)
 				otherValues *= float64(*k.Cardinality)
 				continue
 			}
 			for _, name := range t.Placeholders() {
 				if name == model.ShardPlaceholder {
-					cardinality = saturatingMul(cardinality, max(doc.Derived.ShardCount, 1))
+					cardinality = model.SaturatingMul(cardinality, max(doc.Derived.ShardCount, 1))
 					otherValues *= float64(max(doc.Derived.ShardCount, 1))
 					continue
 				}
@@ -307,7 +307,7 @@ func (a *analyzer) entityGSIFacts(doc *model.Document, g *model.GSIDoc) {
 					bounded = false
 					otherValues = math.Inf(1)
 				default:
-					cardinality = saturatingMul(cardinality, *seg.Cardinality)
+					cardinality = model.SaturatingMul(cardinality, *seg.Cardinality)
 					otherValues *= float64(*seg.Cardinality)
 				}
 			}

@@ -24,30 +24,13 @@ type keyMatcher struct {
 	source        string // segment hashed by calculated sharding; "" otherwise
 }
 
-// timeLayouts are the rendered forms of time buckets (segment.go gives their widths).
-var timeLayouts = map[string]string{
-	"year":        `[0-9]{4}`,
-	"month":       `[0-9]{4}-[0-9]{2}`,
-	"week":        `[0-9]{4}-W[0-9]{2}`,
-	"day":         `[0-9]{4}-[0-9]{2}-[0-9]{2}`,
-	"hour":        `[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}`,
-	"minute":      `[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}`,
-	"second":      `[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}`,
-	"millisecond": `[0-9]{13}`,
-}
-
-var timeExamples = map[string]string{
-	"year": "2006", "month": "2006-01", "week": "2006-W01", "day": "2006-01-02", "hour": "2006-01-02T15",
-	"minute": "2006-01-02T15:04", "second": "2006-01-02T15:04:05", "millisecond": "a 13-digit epoch in milliseconds",
-}
-
 const numberPattern = `-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?`
 
 // wholeTimeLayouts and wholeNumber match a whole value, for the reasons a key does not match.
 var (
 	wholeTimeLayouts = func() map[string]*regexp.Regexp {
-		out := make(map[string]*regexp.Regexp, len(timeLayouts))
-		for g, l := range timeLayouts {
+		out := make(map[string]*regexp.Regexp, len(model.TimeLayouts))
+		for g, l := range model.TimeLayouts {
 			out[g] = regexp.MustCompile(`\A` + l + `\z`)
 		}
 		return out
@@ -104,7 +87,7 @@ func segmentPattern(s model.ResolvedSegment) string {
 		}
 		return strings.Join(alts, "|")
 	case model.KindTime:
-		if l, ok := timeLayouts[s.Granularity]; ok {
+		if l, ok := model.TimeLayouts[s.Granularity]; ok {
 			return l
 		}
 	case model.KindNumber:
@@ -193,7 +176,7 @@ func checkSegmentValue(s model.ResolvedSegment, v string) string {
 		return fmt.Sprintf("{%s} = %q is not one of its values (%s)", s.Name, v, strings.Join(s.Values, ", "))
 	case model.KindTime:
 		if re, ok := wholeTimeLayouts[s.Granularity]; ok && !re.MatchString(v) {
-			return fmt.Sprintf("{%s} = %q is not a %s bucket like %s", s.Name, v, s.Granularity, timeExamples[s.Granularity])
+			return fmt.Sprintf("{%s} = %q is not a %s bucket like %s", s.Name, v, s.Granularity, model.TimeExamples[s.Granularity])
 		}
 	case model.KindNumber:
 		if !wholeNumber.MatchString(v) {

@@ -1,5 +1,10 @@
 package model
 
+import (
+	"strings"
+	"unicode"
+)
+
 // Entity is one item type of a table: the template of each key attribute it writes, and its traffic.
 type Entity struct {
 	Name    string
@@ -102,4 +107,28 @@ type CollectionDoc struct {
 	Shards             int64    `json:"shards"`
 	// Hottest is the entity with the most demand on its busiest value, where the heat rules point.
 	Hottest string `json:"hottest"`
+}
+
+// ValidEntityName accepts what Terraform map keys commonly hold: letters, digits, underscores, hyphens.
+func ValidEntityName(name string) bool {
+	return name != "" && strings.IndexFunc(name, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '-'
+	}) < 0
+}
+
+// TimeShape is the rendered form of a granularity, its digits standing for any digit: the examples of
+// observed_match.go, and 13 digits for an epoch in milliseconds.
+func TimeShape(granularity string) string {
+	if granularity == "millisecond" {
+		return "1700000000000"
+	}
+	return TimeExamples[granularity]
+}
+
+// DelimiterList names the delimiters an id never holds, for EntitiesDoc.IDCharacters.
+func DelimiterList(chars string) string {
+	if chars == "" {
+		return "the attribute separator"
+	}
+	return strings.Join(strings.Split(chars, ""), " ")
 }

@@ -152,3 +152,20 @@ func (s Segment) Resolve(name string) (ResolvedSegment, []*FieldError) {
 	}
 	return r, errs
 }
+
+// TimeLayouts are the rendered forms of time buckets (segment.go gives their widths).
+var TimeLayouts = map[string]string{
+	"year":        `[0-9]{4}`,
+	"month":       `[0-9]{4}-[0-9]{2}`,
+	"week":        `[0-9]{4}-W[0-9]{2}`,
+	"day":         `[0-9]{4}-[0-9]{2}-[0-9]{2}`,
+	"hour":        `[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}`,
+	"minute":      `[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}`,
+	"second":      `[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}`,
+	"millisecond": `[0-9]{13}`,
+}
+
+var TimeExamples = map[string]string{
+	"year": "2006", "month": "2006-01", "week": "2006-W01", "day": "2006-01-02", "hour": "2006-01-02T15",
+	"minute": "2006-01-02T15:04", "second": "2006-01-02T15:04:05", "millisecond": "a 13-digit epoch in milliseconds",
+}

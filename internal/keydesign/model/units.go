@@ -19,3 +19,10 @@ var ReadConsistencies = []string{string(ReadEventual), string(ReadStrong), strin
 const CeilEpsilon = 1e-9
 
 func CeilUnits(x float64) float64 { return math.Ceil(x - CeilEpsilon) }
+
+func SaturatingMul(a, b int64) int64 {
+	if a != 0 && b > math.MaxInt64/a {
+		return math.MaxInt64
+	}
+	return a * b
+}
