@@ -114,7 +114,7 @@ func (a *analyzer) validateAccessPatterns(sk *model.Template) {
 		if s := ap.HotKeyShare; s != nil && (math.IsNaN(*s) || *s < 0 || *s > 1) {
 			a.fail(at("hot_key_share"), "is a share of the pattern's calls and must be between 0 and 1, got %v", *s)
 		}
-		a.noDuplicates(at("attributes"), ap.Attributes)
+		a.errs = append(a.errs, model.DuplicateNames(at("attributes"), ap.Attributes)...)
 		a.validatePatternEntities(ap)
 		if !designKnown {
 			continue

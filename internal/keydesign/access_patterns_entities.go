@@ -66,7 +66,7 @@ func (a *analyzer) patternEntitySize(ap model.AccessPattern) int64 {
 	size := int64(0)
 	for _, name := range ap.Entities {
 		if i := a.entityIndex(name); i >= 0 {
-			size = max(size, a.entities.doc.Items[i].ItemSizeBytes)
+			size = max(size, a.entities.Doc.Items[i].ItemSizeBytes)
 		}
 	}
 	return size
@@ -82,12 +82,12 @@ func (a *analyzer) entityPatternKeys(doc *model.Document, ap model.AccessPattern
 	if i < 0 {
 		return nil
 	}
-	templates := a.entities.templates[i]
+	templates := a.entities.Templates[i]
 	var sk *model.Template
-	if len(a.entities.tableKeys) > 1 {
-		sk = templates[a.entities.tableKeys[1]]
+	if len(a.entities.TableKeys) > 1 {
+		sk = templates[a.entities.TableKeys[1]]
 	}
-	keys := a.patternKeys(doc, templates[a.entities.tableKeys[0]], sk)
+	keys := a.patternKeys(doc, templates[a.entities.TableKeys[0]], sk)
 	// A GSI's and an LSI's key attributes are the entity's templates too: STATUS#{status} is known from
 	// status, and a sort condition is on a placeholder of the index's sort key.
 	for _, k := range keys[1:] {
@@ -128,7 +128,7 @@ func (a *analyzer) entityKnownAttributes(ap model.AccessPatternDoc) []string {
 	}
 	var out []string
 	attrs := map[string]bool{}
-	for _, byAttr := range a.entities.templates {
+	for _, byAttr := range a.entities.Templates {
 		for attr := range byAttr {
 			attrs[attr] = true
 		}
@@ -141,7 +141,7 @@ func (a *analyzer) entityKnownAttributes(ap model.AccessPatternDoc) []string {
 				whole = false
 				break
 			}
-			t := a.entities.templates[i][attr]
+			t := a.entities.Templates[i][attr]
 			if t == nil || t.HasPlaceholder(model.ShardPlaceholder) {
 				whole = false
 				break
@@ -162,15 +162,15 @@ func (a *analyzer) entityKnownAttributes(ap model.AccessPatternDoc) []string {
 func (a *analyzer) entityOverlaps(ap model.AccessPatternDoc, f model.PatternFacts) []model.EntityOverlap {
 	out := []model.EntityOverlap{}
 	m := a.entities
-	if m == nil || !f.Serves || f.IndexKind != IndexKindTable || len(m.tableKeys) < 2 {
+	if m == nil || !f.Serves || f.IndexKind != IndexKindTable || len(m.TableKeys) < 2 {
 		return out
 	}
 	first := a.entityIndex(ap.Entities[0])
-	sk := m.templates[first][m.tableKeys[1]]
-	if sk == nil || slices.Contains(a.entityKnownAttributes(ap), m.tableKeys[1]) {
+	sk := m.Templates[first][m.TableKeys[1]]
+	if sk == nil || slices.Contains(a.entityKnownAttributes(ap), m.TableKeys[1]) {
 		return out // the query names the whole sort key: one item
 	}
-	idChars, _ := m.idCharacters()
+	idChars := m.IDChars
 	width := model.ShardWidth(max(ptrValue(a.in.Sharding.Count), 1))
 	// The selected range: the sort key's text before the segment the condition is on (or before the
 	// first segment the query does not know), then anything.
@@ -179,7 +179,7 @@ func (a *analyzer) entityOverlaps(ap model.AccessPatternDoc, f model.PatternFact
 		known[e] = true
 	}
 	// Without a sort condition a Query returns the whole collection.
-	prefix := a.atoms(sk, idChars, width)
+	prefix := model.Atoms(sk, a.segments, idChars, width)
 	cut := 0
 	if ap.Sort != nil {
 		cut = len(prefix)
@@ -199,19 +199,19 @@ func (a *analyzer) entityOverlaps(ap model.AccessPatternDoc, f model.PatternFact
 		selection = model.RangeAutomaton(model.LiteralPrefix(prefix[:cut]), ap.Sort.Condition == SortGreater || ap.Sort.Condition == SortGreaterEqual)
 	}
 	for j, e := range a.in.Entities {
-		if slices.Contains(ap.Entities, e.Name) || m.doc.Items[j].Collection != m.doc.Items[first].Collection {
+		if slices.Contains(ap.Entities, e.Name) || m.Doc.Items[j].Collection != m.Doc.Items[first].Collection {
 			continue
 		}
-		other := m.templates[j][m.tableKeys[1]]
+		other := m.Templates[j][m.TableKeys[1]]
 		if other == nil {
 			continue
 		}
-		if _, ok := model.CommonValue(selection, model.KeyAutomaton([][]model.TemplateAtom{a.atoms(other, idChars, width)})); !ok {
+		if _, ok := model.CommonValue(selection, model.KeyAutomaton([][]model.TemplateAtom{model.Atoms(other, a.segments, idChars, width)})); !ok {
 			continue
 		}
-		o := model.EntityOverlap{Entity: e.Name, ExtraItems: m.doc.Items[j].ItemsPerKey}
+		o := model.EntityOverlap{Entity: e.Name, ExtraItems: m.Doc.Items[j].ItemsPerKey}
 		if o.ExtraItems != nil {
-			bytes := float64(*o.ExtraItems) * float64(m.doc.Items[j].ItemSizeBytes)
+			bytes := float64(*o.ExtraItems) * float64(m.Doc.Items[j].ItemSizeBytes)
 			o.ExtraReadUnitsPerCall = ptr(math.Ceil(bytes/model.ReadUnitBytes-model.CeilEpsilon) * consistencyFactor(ap.Consistency))
 			if r := ap.ReadsPerSecond; r != nil {
 				o.ExtraReadUnitsPerSecond = ptr(*o.ExtraReadUnitsPerCall * *r)

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,31 +25,16 @@ func Analyze(in *model.Input) (*model.Document, []*model.FieldError) {
 func analyzeInput(in *model.Input) (*analyzer, *model.Document, []*model.FieldError) {
 	given := in
 	in, summed := withReplicaWrites(in)
-	a := &analyzer{in: in, given: given, unknown: make(map[string]bool, len(in.Unknown)), writesFromRegions: summed}
-	for _, p := range in.Unknown {
-		a.unknown[p.String()] = true
-	}
-	a.validateScalars()
-	a.validateBounds()
+	m, errs := model.Build(in)
+	a := &analyzer{in: m.Input, given: given, unknown: m.Unknown, segments: m.Segments, errs: errs, writesFromRegions: summed}
 	a.validateObserved()
 	a.validateCost()
 	a.validateReplicas()
-	a.validateStructure()
-	a.resolveSegments()
-	entities := a.parseEntities()
-	var pk, sk *model.Template
-	if entities == nil {
-		pk = a.parseKey(model.Path{"partition_key", "template"}, in.PartitionKey.Template)
-		if in.SortKey != nil {
-			sk = a.parseKey(model.Path{"sort_key", "template"}, in.SortKey.Template)
-		}
-	} else if len(a.errs) == 0 {
-		// The entity model comes first: the busiest collection's entity is the table's key to the rest.
-		width := int64(1)
-		if c := in.Sharding.Count; c != nil && *c > 0 {
-			width = int64(model.ShardWidth(*c))
-		}
-		a.analyzeEntities(entities, width)
+	entities := m.Entities
+	pk, sk := m.PartitionKey, m.SortKey
+	if entities != nil && len(a.errs) == 0 {
+		// The entities' demand, then the busiest collection's entity as the table's key to the later stages.
+		a.entityDemand(entities)
 		pk, sk = a.lowerEntities(entities)
 	}
 	a.validateAccessPatterns(sk)
@@ -89,95 +73,6 @@ type analyzer struct {
 
 func (a *analyzer) fail(path model.Path, format string, args ...any) {
 	a.errs = append(a.errs, &model.FieldError{Path: path, Message: fmt.Sprintf(format, args...)})
-}
-
-func (a *analyzer) parseKey(path model.Path, src *string) *model.Template {
-	if src == nil {
-		return nil
-	}
-	t, err := model.ParseTemplate(*src)
-	if err != nil {
-		a.fail(path, "template %q is malformed at %v", *src, err)
-		return nil
-	}
-	return t
-}
-
-func (a *analyzer) resolveSegments() {
-	a.segments = make(map[string]model.ResolvedSegment, len(a.in.Segments))
-	for _, name := range slices.Sorted(maps.Keys(a.in.Segments)) {
-		if name == model.ShardPlaceholder {
-			a.fail(model.Path{"segments", name}, "{shard} is reserved for the shard suffix and is set by sharding; remove this segment")
-			continue
-		}
-		if err := model.CheckPlaceholderName(name); err != nil {
-			a.fail(model.Path{"segments", name}, "segment %v", err)
-			continue
-		}
-		r, errs := a.in.Segments[name].Resolve(name)
-		a.errs = append(a.errs, errs...)
-		a.segments[name] = r
-	}
-}
-
-func (a *analyzer) validateScalars() {
-	in := a.in
-	nonNegative := func(attr string, v *float64) {
-		if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0) {
-			a.fail(model.Path{"traffic", attr}, "must be a finite number ≥ 0, got %v", *v)
-		}
-	}
-	t := in.Traffic
-	nonNegative("writes_per_second", t.WritesPerSecond)
-	nonNegative("reads_per_second", t.ReadsPerSecond)
-	nonNegative("hottest_item_writes_per_second", t.HottestItemWritesPerSecond)
-	nonNegative("hottest_item_reads_per_second", t.HottestItemReadsPerSecond)
-	if t.ItemSizeBytes != nil && (*t.ItemSizeBytes < 1 || *t.ItemSizeBytes > model.MaxItemSizeBytes) {
-		a.fail(model.Path{"traffic", "item_size_bytes"}, "must be between 1 and %d bytes (the item size limit), got %d", model.MaxItemSizeBytes, *t.ItemSizeBytes)
-	}
-	if t.ReadConsistency != "" && !slices.Contains(model.ReadConsistencies, t.ReadConsistency) {
-		a.fail(model.Path{"traffic", "read_consistency"}, "unknown read consistency %q: use one of %s", t.ReadConsistency, strings.Join(model.ReadConsistencies, ", "))
-	}
-	if s := t.HotKeyShare; s != nil && (math.IsNaN(*s) || *s < 0 || *s > 1) {
-		a.fail(model.Path{"traffic", "hot_key_share"}, "is a share of traffic and must be between 0 and 1, got %v", *s)
-	}
-	if m := t.MaxItemsPerPartitionKey; m != nil && *m < 0 {
-		a.fail(model.Path{"traffic", "max_items_per_partition_key"}, "must be ≥ 0, got %d", *m)
-	}
-	if u := in.TargetUtilization; u != nil && (math.IsNaN(*u) || *u <= 0 || *u > 1) {
-		a.fail(model.Path{"target_utilization"}, "must be in (0, 1], e.g. 0.8 to keep 20%% headroom, got %v", *u)
-	}
-	s := in.Sharding
-	if s.Strategy != "" && !slices.Contains(model.ShardingStrategies, s.Strategy) {
-		a.fail(model.Path{"sharding", "strategy"}, "unknown strategy %q: use one of %s", s.Strategy, strings.Join(model.ShardingStrategies, ", "))
-	}
-	if c := s.Count; c != nil && (*c < 1 || *c > model.MaxShardCount) {
-		a.fail(model.Path{"sharding", "count"}, "must be between 1 and %d shards, got %d (omit it to compute the count from traffic)", model.MaxShardCount, *c)
-	}
-	if v := s.SchemeVersion; v != nil && *v < 1 {
-		a.fail(model.Path{"sharding", "scheme_version"}, "must be ≥ 1, got %d", *v)
-	}
-	for _, lsi := range in.LocalSecondaryIndexes {
-		a.checkProjection(model.Path{"local_secondary_indexes", lsi.Name}, lsi.ProjectionType, lsi.NonKeyAttributes)
-	}
-	for _, gsi := range in.GlobalSecondaryIndexes {
-		a.checkProjection(model.Path{"global_secondary_indexes", gsi.Name}, gsi.ProjectionType, gsi.NonKeyAttributes)
-	}
-}
-
-func (a *analyzer) checkProjection(path model.Path, projection string, nonKey []string) {
-	switch projection {
-	case model.ProjectionAll, model.ProjectionKeysOnly, "":
-		if len(nonKey) > 0 {
-			a.fail(append(path, "non_key_attributes"), "non_key_attributes apply only to projection_type = \"INCLUDE\"")
-		}
-	case model.ProjectionInclude:
-		if len(nonKey) == 0 {
-			a.fail(append(path, "non_key_attributes"), "projection_type = \"INCLUDE\" needs at least one non-key attribute")
-		}
-	default:
-		a.fail(append(path, "projection_type"), "unknown projection type %q: use ALL, KEYS_ONLY or INCLUDE", projection)
-	}
 }
 
 func (a *analyzer) isUnknown(path string) bool { return a.unknown[path] }
@@ -270,7 +165,7 @@ func (a *analyzer) inputsStage(doc *model.Document) {
 	}
 	doc.Table = a.tableDoc()
 	if a.entities != nil {
-		doc.Derived.Entities = &a.entities.doc
+		doc.Derived.Entities = &a.entities.Doc
 	}
 }
 

@@ -186,3 +186,18 @@ var ShardingStrategies = model.ShardingStrategies
 var TableClasses = model.TableClasses
 
 // From package model.
+
+const (
+	CollectionGiven      = model.CollectionGiven
+	CollectionTemplate   = model.CollectionTemplate
+	CollectionTimeBucket = model.CollectionTimeBucket
+	CollectionUnbounded  = model.CollectionUnbounded
+)
+
+const (
+	MaxRequestsPerSecond    = model.MaxRequestsPerSecond
+	MaxItemsPerPartitionKey = model.MaxItemsPerPartitionKey
+	MaxCapacityUnits        = model.MaxCapacityUnits
+)
+
+var MaxSegmentLength = model.MaxSegmentLength

@@ -43,14 +43,6 @@ const (
 	ShareEntities              = "entities"               // the busiest collection's units / every entity's
 )
 
-// Bases of the item-collection estimate (CollectionEstimate.Basis).
-const (
-	CollectionGiven      = "given"       // traffic.max_items_per_partition_key
-	CollectionTemplate   = "template"    // what the sort-key template can render (a constant: one item)
-	CollectionTimeBucket = "time_bucket" // the hot key's writes over one time bucket
-	CollectionUnbounded  = "unbounded"   // nothing bounds the items under one key
-)
-
 // WriteUnitsPerWrite is ceil(item size / WriteUnitBytes) write units, doubled for transactional writes
 // (ProvisionedThroughput.html).
 func WriteUnitsPerWrite(itemSizeBytes int64, transactional bool) float64 {
@@ -236,9 +228,9 @@ func (a *analyzer) collection(doc *model.Document) {
 	case t.MaxItemsPerPartitionKey != nil:
 		d.Collection.ItemsPerKey = ptr(float64(*t.MaxItemsPerPartitionKey))
 		d.Collection.Basis = CollectionGiven
-	case a.entities == nil && a.sk != nil && d.SortKey != nil && d.SortKey.MaxBytes != nil && a.templateValues(a.sk, d.ShardCount) != nil:
+	case a.entities == nil && a.sk != nil && d.SortKey != nil && d.SortKey.MaxBytes != nil && model.TemplateValues(a.sk, a.segments, a.in.Segments, d.ShardCount) != nil:
 		// The sort-key template bounds the items: a constant is one item, bounded segments their product.
-		d.Collection.ItemsPerKey = ptr(float64(*a.templateValues(a.sk, d.ShardCount)))
+		d.Collection.ItemsPerKey = ptr(float64(*model.TemplateValues(a.sk, a.segments, a.in.Segments, d.ShardCount)))
 		d.Collection.Basis = CollectionTemplate
 	case d.PartitionKey.HasTimeBucket && t.WritesPerSecond != nil:
 		bucket := math.Inf(1)

@@ -345,7 +345,7 @@ func (a *analyzer) entryKeyBytes(doc *model.Document, d *model.EntityDoc, indexK
 		return n
 	}
 	var n int64
-	for _, k := range a.entities.tableKeys {
+	for _, k := range a.entities.TableKeys {
 		n += int64(len(k)) + ptrValue(d.MaxBytes[k])
 	}
 	for _, k := range indexKeys {

@@ -21,15 +21,15 @@ func (a *analyzer) entityKeysStage(doc *model.Document) {
 	}
 	shardCount := doc.Derived.ShardCount
 	ttl := a.entityTTLFactor()
-	for i := range m.doc.Items {
-		d := &m.doc.Items[i]
+	for i := range m.Doc.Items {
+		d := &m.Doc.Items[i]
 		e := a.in.Entities[i]
 		keys := model.Path{"entities", e.Name, "keys"}
-		pk := m.templates[i][m.tableKeys[0]]
-		d.PartitionKey = templateFacts(pk, templateSource(pk), a.segments, a.entityKeyDeclared(keys, m.tableKeys[0]), shardCount)
-		if len(m.tableKeys) > 1 {
-			sk := m.templates[i][m.tableKeys[1]]
-			f := templateFacts(sk, templateSource(sk), a.segments, a.entityKeyDeclared(keys, m.tableKeys[1]), shardCount)
+		pk := m.Templates[i][m.TableKeys[0]]
+		d.PartitionKey = templateFacts(pk, templateSource(pk), a.segments, a.entityKeyDeclared(keys, m.TableKeys[0]), shardCount)
+		if len(m.TableKeys) > 1 {
+			sk := m.Templates[i][m.TableKeys[1]]
+			f := templateFacts(sk, templateSource(sk), a.segments, a.entityKeyDeclared(keys, m.TableKeys[1]), shardCount)
 			d.SortKey = &f
 		}
 		d.Shards = 1
@@ -43,7 +43,7 @@ func (a *analyzer) entityKeysStage(doc *model.Document) {
 			d.HotKeyReadUnits = ptr(*d.ReadUnits * d.HotKeyShare)
 		}
 	}
-	for c := range m.doc.Collections {
+	for c := range m.Doc.Collections {
 		a.collectionDemand(doc, c)
 	}
 }
@@ -74,12 +74,12 @@ func (a *analyzer) entityTTLFactor() float64 {
 // spread over its own shards) and sizes the shards that demand needs.
 func (a *analyzer) collectionDemand(doc *model.Document, c int) {
 	m := a.entities
-	col := &m.doc.Collections[c]
+	col := &m.Doc.Collections[c]
 	var hottest *model.EntityDoc
 	var hotW, hotR float64
 	col.Shards = 1
-	for i := range m.doc.Items {
-		d := &m.doc.Items[i]
+	for i := range m.Doc.Items {
+		d := &m.Doc.Items[i]
 		if d.Collection != c {
 			continue
 		}
@@ -101,65 +101,6 @@ func (a *analyzer) collectionDemand(doc *model.Document, c int) {
 		col.Hottest = hottest.Name
 	}
 	col.RequiredShards = RequiredShards(hotW, hotR, doc.TargetUtilization)
-}
-
-// itemsPerKey bounds the items one partition-key value holds: the stated bound, else what the sort-key
-// template can render (a template without placeholders is one item; one of bounded segments at most the
-// product of their values; a table without a sort key one item), else nothing bounds them. known is false
-// while the sort-key template is unknown; shardCount is 0 while the count is to be computed.
-func (a *analyzer) itemsPerKey(stated *int64, hasSortKey bool, sk *model.Template, known bool, shardCount int64) (*int64, string) {
-	switch {
-	case stated != nil:
-		return stated, CollectionGiven
-	case !hasSortKey:
-		return ptr(int64(1)), CollectionTemplate
-	case !known || sk == nil:
-		return nil, CollectionUnbounded
-	}
-	if n := a.templateValues(sk, shardCount); n != nil {
-		return n, CollectionTemplate
-	}
-	return nil, CollectionUnbounded
-}
-
-// templateValues is how many distinct values a template can render: the product of its segments' values
-// (a stated cardinality, an enum's values, a number of stated max_length's 10^max_length); nil when a
-// segment is unbounded (an id, a time) or undeclared.
-func (a *analyzer) templateValues(t *model.Template, shardCount int64) *int64 {
-	n := int64(1)
-	for _, name := range t.Placeholders() {
-		if name == model.ShardPlaceholder {
-			if shardCount < 1 {
-				return nil
-			}
-			n = model.SaturatingMul(n, shardCount)
-			continue
-		}
-		seg, ok := a.segments[name]
-		if !ok {
-			return nil
-		}
-		switch {
-		case seg.Cardinality != nil:
-			n = model.SaturatingMul(n, *seg.Cardinality)
-		case seg.Kind == model.KindNumber && a.in.Segments[name].MaxLength != nil:
-			n = model.SaturatingMul(n, saturatingPow10(seg.MaxLength))
-		default:
-			return nil
-		}
-	}
-	return &n
-}
-
-func saturatingPow10(digits int64) int64 {
-	if digits >= 18 {
-		return math.MaxInt64
-	}
-	n := int64(1)
-	for range digits {
-		n *= 10
-	}
-	return n
 }
 
 func templateSource(t *model.Template) *string {
@@ -229,7 +170,7 @@ func (a *analyzer) entityIndexWrites(index, projection string, nonKey []string, 
 	}
 	var out []entityIndexWrite
 	for i, e := range a.in.Entities {
-		d := &m.doc.Items[i]
+		d := &m.Doc.Items[i]
 		if !slices.Contains(d.Indexes, index) {
 			continue
 		}
@@ -274,7 +215,7 @@ func (a *analyzer) entityGSIFacts(doc *model.Document, g *model.GSIDoc) {
 	allBounded, anyHot := true, false
 	g.Entities = []model.GSIEntityDoc{}
 	for _, w := range a.entityIndexWrites(g.Name, g.ProjectionType, g.NonKeyAttributes, false) {
-		templates := m.templates[w.entity]
+		templates := m.Templates[w.entity]
 		ed := model.GSIEntityDoc{Entity: w.write.Entity, PartitionKey: []string{}, WriteUnitsPerWrite: w.write.WriteUnitsPerWrite}
 		cardinality, timeBucket := int64(1), false
 		bounded, known := true, true

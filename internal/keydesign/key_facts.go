@@ -51,7 +51,7 @@ func (a *analyzer) namesStage(doc *model.Document) {
 	if m := a.entities; m != nil {
 		// Every template every entity writes, its index keys' too.
 		templates = templates[:0]
-		for _, byAttr := range m.templates {
+		for _, byAttr := range m.Templates {
 			for _, attr := range slices.Sorted(maps.Keys(byAttr)) {
 				templates = append(templates, byAttr[attr])
 			}

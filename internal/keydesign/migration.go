@@ -254,7 +254,7 @@ func (a *analyzer) patternEntities(ap model.AccessPatternDoc, index string) []st
 		return ap.Entities
 	}
 	var out []string
-	for _, d := range a.entities.doc.Items {
+	for _, d := range a.entities.Doc.Items {
 		if index == "" || index == TableKeyIndex || slices.Contains(d.Indexes, index) {
 			out = append(out, d.Name)
 		}

@@ -113,7 +113,7 @@ func (a *analyzer) entityItems(name string) *int64 {
 // entityDoc is the entity model's entity of that name; nil for a table without entities.
 func (a *analyzer) entityDoc(name string) *model.EntityDoc {
 	if i := a.entityIndex(name); i >= 0 {
-		return &a.entities.doc.Items[i]
+		return &a.entities.Doc.Items[i]
 	}
 	return nil
 }
@@ -186,16 +186,16 @@ func (a *analyzer) layoutOverlap(doc *model.Document) *model.LayoutOverlap {
 			if err != nil || keys[k] == "" {
 				return nil
 			}
-			parts = append(parts, an.atoms(t, chars, width))
+			parts = append(parts, model.Atoms(t, an.segments, chars, width))
 		}
 		return model.KeyAutomaton(parts)
 	}
 	oldChars, newChars := model.AnyByte.Without(model.Single(0)), model.AnyByte.Without(model.Single(0))
 	if oldM != nil {
-		oldChars, _ = oldM.idCharacters()
+		oldChars = oldM.IDChars
 	}
 	if newM != nil {
-		newChars, _ = newM.idCharacters()
+		newChars = newM.IDChars
 	}
 	md := doc.Derived.Migration
 	var first *model.LayoutOverlap
@@ -563,7 +563,7 @@ func (a *analyzer) changedWriteUnits(doc *model.Document, md *model.MigrationDoc
 		return 0
 	}
 	var sum float64
-	for _, d := range a.entities.doc.Items {
+	for _, d := range a.entities.Doc.Items {
 		if slices.Contains(md.Changed, d.Name) {
 			sum += ptrValue(d.WriteUnits)
 		}

@@ -149,8 +149,8 @@ func (a *analyzer) tableMeasured(doc *model.Document, pk *model.Template, o obse
 	templates := []*model.Template{pk}
 	if a.entities != nil {
 		templates = templates[:0]
-		for i, byAttr := range a.entities.templates {
-			t := byAttr[a.entities.tableKeys[0]]
+		for i, byAttr := range a.entities.Templates {
+			t := byAttr[a.entities.TableKeys[0]]
 			if t == nil || a.isUnknown(model.Path{"entities", a.in.Entities[i].Name, "keys"}.String()) {
 				return m // a template not known yet: any key may be its
 			}

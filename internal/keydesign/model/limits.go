@@ -106,3 +106,19 @@ var (
 	FanoutOverprovisionFactor = Limits.FanoutOverprovisionFactor
 	BusyPartitionShare        = Limits.BusyPartitionShare
 )
+
+// Upper bounds of the numeric design inputs. They are far above anything a DynamoDB table does, so no real
+// design is refused; they exist so that every derived number stays finite and readable (a rate of 1e308
+// writes per second would overflow the capacity math to infinity).
+const (
+	// MaxRequestsPerSecond bounds the traffic rates: a billion requests per second, far beyond the busiest
+	// tables AWS has reported (tens of millions per second across a whole service).
+	MaxRequestsPerSecond = 1_000_000_000
+	// MaxItemsPerPartitionKey bounds traffic.max_items_per_partition_key: a trillion items.
+	MaxItemsPerPartitionKey = 1_000_000_000_000
+	// MaxCapacityUnits bounds provisioned read and write capacity of a table or index.
+	MaxCapacityUnits = 1_000_000_000
+)
+
+// MaxSegmentLength bounds a segment's max_length: no attribute value exceeds the item size limit.
+var MaxSegmentLength = MaxItemSizeBytes

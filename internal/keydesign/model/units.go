@@ -26,3 +26,11 @@ func SaturatingMul(a, b int64) int64 {
 	}
 	return a * b
 }
+
+// Bases of the item-collection estimate (CollectionEstimate.Basis).
+const (
+	CollectionGiven      = "given"       // traffic.max_items_per_partition_key
+	CollectionTemplate   = "template"    // what the sort-key template can render (a constant: one item)
+	CollectionTimeBucket = "time_bucket" // the hot key's writes over one time bucket
+	CollectionUnbounded  = "unbounded"   // nothing bounds the items under one key
+)

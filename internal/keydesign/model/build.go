@@ -1,0 +1,431 @@
+package model
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/textfmt"
+)
+
+// The model stage: the input checked, its segments resolved and its key templates parsed, per entity of a
+// single-table design with the structure they share (index membership, collisions, item collections).
+// Every later stage reads the Model; none reads the raw input again.
+
+// Model is the design as the stages read it.
+type Model struct {
+	// Input is the design as given, with its entities in name order.
+	Input *Input
+	// Unknown holds the attribute paths not known at plan time, as dotted strings.
+	Unknown map[string]bool
+	// Segments are the declared segments with their defaults applied.
+	Segments map[string]ResolvedSegment
+	// PartitionKey and SortKey are the table's own templates (a design of one entity); nil with entities.
+	PartitionKey, SortKey *Template
+	// Entities is the entity model of a single-table design; nil for a design of one entity.
+	Entities *Entities
+}
+
+// IsUnknown reports whether the dotted attribute path is unknown at plan time.
+func (m *Model) IsUnknown(path string) bool { return m.Unknown[path] }
+
+// Entities are the parsed entities of a single-table design and what they share: Doc's items with their
+// indexes, key bounds and items per key, the collisions and the item collections. The capacity stage adds
+// their demand.
+type Entities struct {
+	Doc EntitiesDoc
+	// Templates are each entity's parsed templates, by attribute, in the order of Doc.Items.
+	Templates []map[string]*Template
+	// TableKeys are the table's key attribute names: partition key, then sort key.
+	TableKeys []string
+	// IDChars is what an id segment without declared characters may hold (IDCharacters).
+	IDChars ByteSet
+}
+
+// builder carries the model stage's checks: the input, what is unknown, the resolved segments and the
+// errors found.
+type builder struct {
+	in       *Input
+	unknown  map[string]bool
+	segments map[string]ResolvedSegment
+	errs     []*FieldError
+}
+
+func (a *builder) fail(path Path, format string, args ...any) {
+	a.errs = append(a.errs, &FieldError{Path: path, Message: fmt.Sprintf(format, args...)})
+}
+
+func (a *builder) isUnknown(path string) bool { return a.unknown[path] }
+
+// Build checks an input and builds its model. The errors are what the user must fix, each on its attribute;
+// the model is complete only when there are none.
+func Build(in *Input) (*Model, []*FieldError) {
+	a := &builder{in: in, unknown: make(map[string]bool, len(in.Unknown))}
+	for _, p := range in.Unknown {
+		a.unknown[p.String()] = true
+	}
+	a.validateScalars()
+	a.validateBounds()
+	a.validateStructure()
+	a.resolveSegments()
+	entities := a.parseEntities()
+	m := &Model{Input: a.in, Unknown: a.unknown, Segments: a.segments}
+	if entities == nil {
+		m.PartitionKey = a.parseKey(Path{"partition_key", "template"}, a.in.PartitionKey.Template)
+		if a.in.SortKey != nil {
+			m.SortKey = a.parseKey(Path{"sort_key", "template"}, a.in.SortKey.Template)
+		}
+	} else if len(a.errs) == 0 {
+		width := int64(1)
+		if c := a.in.Sharding.Count; c != nil && *c > 0 {
+			width = int64(ShardWidth(*c))
+		}
+		a.entityStructure(entities, width)
+		m.Entities = entities
+	}
+	return m, a.errs
+}
+
+// IndexKeyNames are the key attributes of each index, by index name.
+func IndexKeyNames(in *Input) map[string][]IndexKeyAttribute {
+	out := map[string][]IndexKeyAttribute{}
+	for _, l := range in.LocalSecondaryIndexes {
+		out[l.Name] = []IndexKeyAttribute{l.SortKey}
+	}
+	for _, g := range in.GlobalSecondaryIndexes {
+		out[g.Name] = append(slices.Clone(g.PartitionKey), g.SortKey...)
+	}
+	return out
+}
+
+func (a *builder) parseKey(path Path, src *string) *Template {
+	if src == nil {
+		return nil
+	}
+	t, err := ParseTemplate(*src)
+	if err != nil {
+		a.fail(path, "template %q is malformed at %v", *src, err)
+		return nil
+	}
+	return t
+}
+
+func (a *builder) resolveSegments() {
+	a.segments = make(map[string]ResolvedSegment, len(a.in.Segments))
+	for _, name := range slices.Sorted(maps.Keys(a.in.Segments)) {
+		if name == ShardPlaceholder {
+			a.fail(Path{"segments", name}, "{shard} is reserved for the shard suffix and is set by sharding; remove this segment")
+			continue
+		}
+		if err := CheckPlaceholderName(name); err != nil {
+			a.fail(Path{"segments", name}, "segment %v", err)
+			continue
+		}
+		r, errs := a.in.Segments[name].Resolve(name)
+		a.errs = append(a.errs, errs...)
+		a.segments[name] = r
+	}
+}
+
+func (a *builder) validateScalars() {
+	in := a.in
+	nonNegative := func(attr string, v *float64) {
+		if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0) {
+			a.fail(Path{"traffic", attr}, "must be a finite number ≥ 0, got %v", *v)
+		}
+	}
+	t := in.Traffic
+	nonNegative("writes_per_second", t.WritesPerSecond)
+	nonNegative("reads_per_second", t.ReadsPerSecond)
+	nonNegative("hottest_item_writes_per_second", t.HottestItemWritesPerSecond)
+	nonNegative("hottest_item_reads_per_second", t.HottestItemReadsPerSecond)
+	if t.ItemSizeBytes != nil && (*t.ItemSizeBytes < 1 || *t.ItemSizeBytes > MaxItemSizeBytes) {
+		a.fail(Path{"traffic", "item_size_bytes"}, "must be between 1 and %d bytes (the item size limit), got %d", MaxItemSizeBytes, *t.ItemSizeBytes)
+	}
+	if t.ReadConsistency != "" && !slices.Contains(ReadConsistencies, t.ReadConsistency) {
+		a.fail(Path{"traffic", "read_consistency"}, "unknown read consistency %q: use one of %s", t.ReadConsistency, strings.Join(ReadConsistencies, ", "))
+	}
+	if s := t.HotKeyShare; s != nil && (math.IsNaN(*s) || *s < 0 || *s > 1) {
+		a.fail(Path{"traffic", "hot_key_share"}, "is a share of traffic and must be between 0 and 1, got %v", *s)
+	}
+	if m := t.MaxItemsPerPartitionKey; m != nil && *m < 0 {
+		a.fail(Path{"traffic", "max_items_per_partition_key"}, "must be ≥ 0, got %d", *m)
+	}
+	if u := in.TargetUtilization; u != nil && (math.IsNaN(*u) || *u <= 0 || *u > 1) {
+		a.fail(Path{"target_utilization"}, "must be in (0, 1], e.g. 0.8 to keep 20%% headroom, got %v", *u)
+	}
+	s := in.Sharding
+	if s.Strategy != "" && !slices.Contains(ShardingStrategies, s.Strategy) {
+		a.fail(Path{"sharding", "strategy"}, "unknown strategy %q: use one of %s", s.Strategy, strings.Join(ShardingStrategies, ", "))
+	}
+	if c := s.Count; c != nil && (*c < 1 || *c > MaxShardCount) {
+		a.fail(Path{"sharding", "count"}, "must be between 1 and %d shards, got %d (omit it to compute the count from traffic)", MaxShardCount, *c)
+	}
+	if v := s.SchemeVersion; v != nil && *v < 1 {
+		a.fail(Path{"sharding", "scheme_version"}, "must be ≥ 1, got %d", *v)
+	}
+	for _, lsi := range in.LocalSecondaryIndexes {
+		a.checkProjection(Path{"local_secondary_indexes", lsi.Name}, lsi.ProjectionType, lsi.NonKeyAttributes)
+	}
+	for _, gsi := range in.GlobalSecondaryIndexes {
+		a.checkProjection(Path{"global_secondary_indexes", gsi.Name}, gsi.ProjectionType, gsi.NonKeyAttributes)
+	}
+}
+
+func (a *builder) checkProjection(path Path, projection string, nonKey []string) {
+	switch projection {
+	case ProjectionAll, ProjectionKeysOnly, "":
+		if len(nonKey) > 0 {
+			a.fail(append(path, "non_key_attributes"), "non_key_attributes apply only to projection_type = \"INCLUDE\"")
+		}
+	case ProjectionInclude:
+		if len(nonKey) == 0 {
+			a.fail(append(path, "non_key_attributes"), "projection_type = \"INCLUDE\" needs at least one non-key attribute")
+		}
+	default:
+		a.fail(append(path, "projection_type"), "unknown projection type %q: use ALL, KEYS_ONLY or INCLUDE", projection)
+	}
+}
+
+// validateBounds rejects numbers beyond the upper bounds above.
+func (a *builder) validateBounds() {
+	in := a.in
+	t := in.Traffic
+	for attr, v := range map[string]*float64{
+		"writes_per_second": t.WritesPerSecond, "reads_per_second": t.ReadsPerSecond,
+		"hottest_item_writes_per_second": t.HottestItemWritesPerSecond, "hottest_item_reads_per_second": t.HottestItemReadsPerSecond,
+	} {
+		if v != nil && *v > MaxRequestsPerSecond {
+			a.fail(Path{"traffic", attr}, "must be at most %s per second, got %s; give the peak rate of this table",
+				textfmt.Thousands(MaxRequestsPerSecond), textfmt.Thousands(*v))
+		}
+	}
+	if m := t.MaxItemsPerPartitionKey; m != nil && *m > MaxItemsPerPartitionKey {
+		a.fail(Path{"traffic", "max_items_per_partition_key"}, "must be at most %s items, got %s",
+			textfmt.Thousands(MaxItemsPerPartitionKey), textfmt.Thousands(float64(*m)))
+	}
+	for _, name := range slices.Sorted(maps.Keys(in.Segments)) {
+		if l := in.Segments[name].MaxLength; l != nil && *l > MaxSegmentLength {
+			a.fail(Path{"segments", name, "max_length"}, "must be at most %s bytes (the item size limit), got %s",
+				textfmt.Thousands(float64(MaxSegmentLength)), textfmt.Thousands(float64(*l)))
+		}
+	}
+	capacity := func(p Path, v *int64) {
+		if v != nil && (*v < 1 || *v > MaxCapacityUnits) {
+			a.fail(p, "must be between 1 and %s capacity units, got %d", textfmt.Thousands(MaxCapacityUnits), *v)
+		}
+	}
+	capacity(Path{"read_capacity"}, in.ReadCapacity)
+	capacity(Path{"write_capacity"}, in.WriteCapacity)
+	for _, g := range in.GlobalSecondaryIndexes {
+		capacity(Path{"global_secondary_indexes", g.Name, "read_capacity"}, g.ReadCapacity)
+		capacity(Path{"global_secondary_indexes", g.Name, "write_capacity"}, g.WriteCapacity)
+		for i, k := range g.PartitionKey {
+			if k.Cardinality != nil && *k.Cardinality < 1 {
+				a.fail(Path{"global_secondary_indexes", g.Name, "partition_key", fmt.Sprint(i), "cardinality"},
+					"must be at least 1 distinct value, got %d", *k.Cardinality)
+			}
+		}
+	}
+}
+
+// validateStructure rejects what CreateTable would reject and no rule covers: one attribute name with two
+// types, an index name used twice, an attribute twice in one key, a projected attribute listed twice.
+// Unknown values are skipped.
+func (a *builder) validateStructure() {
+	in := a.in
+	// One attribute, one type: DynamoDB keeps one AttributeDefinition per name.
+	// Unknown paths are rare; checking them formats a path, so only when there are any. Paths are built
+	// only for a message: this runs on every plan.
+	unknown := func(p Path) bool { return len(a.unknown) > 0 && a.isUnknown(p.String()) }
+	type typed struct {
+		typ  string
+		path func() Path
+	}
+	seen := map[string]typed{}
+	check := func(name, typ string, path func() Path) {
+		if name == "" {
+			return
+		}
+		if len(a.unknown) > 0 {
+			if p := path(); unknown(p[:len(p)-1]) || unknown(p) {
+				return
+			}
+		}
+		typ = cmp.Or(typ, KeyTypeString)
+		first, ok := seen[name]
+		if !ok {
+			seen[name] = typed{typ, path}
+			return
+		}
+		if first.typ != typ {
+			a.fail(path(), "attribute %q is type %s here but %s at %s: a DynamoDB attribute has one type "+
+				"across the table and all its indexes; use the same type, or another attribute name", name, typ, first.typ, first.path()[:len(first.path())-1])
+		}
+	}
+	check(in.PartitionKey.Name, in.PartitionKey.Type, func() Path { return Path{"partition_key", "type"} })
+	if in.SortKey != nil {
+		check(in.SortKey.Name, in.SortKey.Type, func() Path { return Path{"sort_key", "type"} })
+	}
+	for _, l := range in.LocalSecondaryIndexes {
+		check(l.SortKey.Name, l.SortKey.Type, func() Path { return Path{"local_secondary_indexes", l.Name, "sort_key", "type"} })
+	}
+	for _, g := range in.GlobalSecondaryIndexes {
+		for _, part := range []struct {
+			key   string
+			attrs []IndexKeyAttribute
+		}{{"partition_key", g.PartitionKey}, {"sort_key", g.SortKey}} {
+			for i, k := range part.attrs {
+				check(k.Name, k.Type, func() Path {
+					return Path{"global_secondary_indexes", g.Name, part.key, strconv.Itoa(i), "type"}
+				})
+			}
+		}
+	}
+	if in.SortKey != nil && in.SortKey.Name != "" && in.SortKey.Name == in.PartitionKey.Name {
+		a.fail(Path{"sort_key", "name"}, "the sort key and the partition key are both %q: a table key uses two different attributes", in.SortKey.Name)
+	}
+	lsiNames := map[string]bool{}
+	for _, l := range in.LocalSecondaryIndexes {
+		lsiNames[l.Name] = true
+		if l.SortKey.Name != "" && l.SortKey.Name == in.PartitionKey.Name {
+			a.fail(Path{"local_secondary_indexes", l.Name, "sort_key", "name"},
+				"the LSI sort key is the table's partition key %q: an LSI sorts by another attribute", l.SortKey.Name)
+		}
+		a.noDuplicates(Path{"local_secondary_indexes", l.Name, "non_key_attributes"}, l.NonKeyAttributes)
+	}
+	for _, g := range in.GlobalSecondaryIndexes {
+		p := Path{"global_secondary_indexes", g.Name}
+		if lsiNames[g.Name] {
+			a.fail(p, "index name %q is also the name of a local secondary index: index names are unique within a table; rename one", g.Name)
+		}
+		used := map[string]Path{}
+		for _, part := range []struct {
+			key   string
+			attrs []IndexKeyAttribute
+		}{{"partition_key", g.PartitionKey}, {"sort_key", g.SortKey}} {
+			for i, k := range part.attrs {
+				at := Path{"global_secondary_indexes", g.Name, part.key, fmt.Sprint(i), "name"}
+				if k.Name == "" || unknown(at) {
+					continue
+				}
+				if where, dup := used[k.Name]; dup {
+					a.fail(at, "attribute %q is already in this index's key at %s: each key attribute appears once", k.Name, where)
+					continue
+				}
+				used[k.Name] = at
+			}
+		}
+		a.noDuplicates(append(p, "non_key_attributes"), g.NonKeyAttributes)
+	}
+}
+
+func (a *builder) noDuplicates(p Path, names []string) {
+	a.errs = append(a.errs, DuplicateNames(p, names)...)
+}
+
+// DuplicateNames reports each attribute name listed twice at p.
+func DuplicateNames(p Path, names []string) []*FieldError {
+	var errs []*FieldError
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[n] {
+			errs = append(errs, &FieldError{Path: p, Message: fmt.Sprintf("%q is listed twice; list each projected attribute once", n)})
+		}
+		seen[n] = true
+	}
+	return errs
+}
+
+// parseEntities validates the entities and parses their templates; nil without entities.
+func (a *builder) parseEntities() *Entities {
+	in := a.in
+	if len(in.Entities) == 0 {
+		return nil
+	}
+	// The model reads the entities in name order, as the provider gives them, whoever calls.
+	sorted := *in
+	sorted.Entities = slices.SortedFunc(slices.Values(in.Entities), func(x, y Entity) int { return strings.Compare(x.Name, y.Name) })
+	a.in, in = &sorted, &sorted
+	m := &Entities{TableKeys: []string{in.PartitionKey.Name}}
+	if in.SortKey != nil {
+		m.TableKeys = append(m.TableKeys, in.SortKey.Name)
+	}
+	if in.PartitionKey.Template != nil {
+		a.fail(Path{"partition_key", "template"}, "a design with entities takes its key templates from each entity's keys: remove partition_key.template")
+	}
+	if in.SortKey != nil && in.SortKey.Template != nil {
+		a.fail(Path{"sort_key", "template"}, "a design with entities takes its key templates from each entity's keys: remove sort_key.template")
+	}
+	if in.Traffic != (Traffic{}) {
+		a.fail(Path{"traffic"}, "a design with entities takes its traffic from each entity's traffic: move it into entities.<name>.traffic")
+	}
+	known := map[string]bool{}
+	for _, k := range m.TableKeys {
+		known[k] = true
+	}
+	for _, keys := range IndexKeyNames(a.in) {
+		for _, k := range keys {
+			known[k.Name] = true
+		}
+	}
+	for _, e := range in.Entities {
+		p := Path{"entities", e.Name}
+		if !ValidEntityName(e.Name) {
+			a.fail(p, "entity name %q: use letters, digits and underscores", e.Name)
+		}
+		parsed := map[string]*Template{}
+		for _, attr := range slices.Sorted(maps.Keys(e.Keys)) {
+			kp := Path{"entities", e.Name, "keys", attr}
+			if !known[attr] {
+				a.fail(kp, "%q is no key attribute of the table or of an index: name the table's partition or sort key (%s) or an index key attribute",
+					attr, strings.Join(m.TableKeys, ", "))
+				continue
+			}
+			if a.isUnknown(kp.String()) {
+				continue
+			}
+			t, err := ParseTemplate(e.Keys[attr])
+			if err != nil {
+				a.fail(kp, "%v", err)
+				continue
+			}
+			for _, name := range t.Placeholders() {
+				if _, ok := a.segments[name]; !ok && name != ShardPlaceholder {
+					a.fail(kp, "placeholder {%s} has no segment: declare segments.%s (segments are shared by every entity)", name, name)
+				}
+			}
+			parsed[attr] = t
+		}
+		for _, k := range m.TableKeys {
+			if _, ok := e.Keys[k]; !ok && !a.isUnknown(Path{"entities", e.Name, "keys"}.String()) {
+				a.fail(Path{"entities", e.Name, "keys"}, "entity %q has no template for the table key %q: every item carries the table's keys", e.Name, k)
+			}
+		}
+		a.validateEntityTraffic(e)
+		m.Templates = append(m.Templates, parsed)
+	}
+	return m
+}
+
+func (a *builder) validateEntityTraffic(e Entity) {
+	t := e.Traffic
+	p := func(attr string) Path { return Path{"entities", e.Name, "traffic", attr} }
+	for attr, v := range map[string]*float64{"writes_per_second": t.WritesPerSecond, "average_writes_per_second": t.AverageWritesPerSecond, "reads_per_second": t.ReadsPerSecond} {
+		if v != nil && (*v < 0 || math.IsNaN(*v) || math.IsInf(*v, 0)) {
+			a.fail(p(attr), "must be a finite number of at least 0, got %v", *v)
+		}
+	}
+	if t.ItemSizeBytes != nil && (*t.ItemSizeBytes < 1 || *t.ItemSizeBytes > MaxItemSizeBytes) {
+		a.fail(p("item_size_bytes"), "must be 1 to %d bytes (the item size limit), got %d", MaxItemSizeBytes, *t.ItemSizeBytes)
+	}
+	for attr, v := range map[string]*int64{"item_count": t.ItemCount, "max_items_per_partition_key": t.MaxItemsPerPartitionKey} {
+		if v != nil && *v < 0 {
+			a.fail(p(attr), "must be at least 0, got %d", *v)
+		}
+	}
+}
