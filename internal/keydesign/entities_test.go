@@ -420,3 +420,61 @@ func TestEveryEntityTemplateIsTheDesign(t *testing.T) {
 		t.Errorf("conventions %+v", c)
 	}
 }
+
+// singleTableDesign is a single-table design of n entities under two overloaded GSIs: each entity owns a
+// prefix of the shared CUSTOMER#{customer_id} collection, writes both GSIs' keys (a day bucket, a status, or
+// an id), and has two access patterns, one on the table key and one on a GSI.
+func singleTableDesign(n int) *Input {
+	in := &Input{Kind: "keydesign",
+		PartitionKey: Key{Name: "PK", Type: "S"}, SortKey: &Key{Name: "SK", Type: "S"},
+		Segments: map[string]Segment{
+			"customer_id": {Kind: KindID, MaxLength: p(int64(26))}, "item_id": {Kind: KindID, MaxLength: p(int64(26))},
+			"day": {Kind: KindTime, Granularity: "day"}, "status": {Kind: KindEnum, Values: []string{"new", "open", "done"}},
+		},
+		GlobalSecondaryIndexes: []GlobalSecondaryIndex{
+			{Name: "GSI1", PartitionKey: []IndexKeyAttribute{{Name: "GSI1PK"}}, SortKey: []IndexKeyAttribute{{Name: "GSI1SK"}}},
+			{Name: "GSI2", PartitionKey: []IndexKeyAttribute{{Name: "GSI2PK"}}, SortKey: []IndexKeyAttribute{{Name: "GSI2SK"}}, ProjectionType: ProjectionKeysOnly},
+		},
+	}
+	gsi1 := []string{"DAY#{day}", "STATUS#{status}", "ITEM#{item_id}"}
+	for i := range n {
+		name := fmt.Sprintf("kind%02d", i)
+		prefix := fmt.Sprintf("KIND%02d#", i)
+		in.Entities = append(in.Entities, Entity{Name: name,
+			Keys: map[string]string{"PK": "CUSTOMER#{customer_id}", "SK": prefix + "{item_id}",
+				"GSI1PK": gsi1[i%len(gsi1)], "GSI1SK": prefix + "{item_id}", "GSI2PK": prefix + "{customer_id}", "GSI2SK": "{item_id}"},
+			Traffic: EntityTraffic{WritesPerSecond: p(float64(10 * (i + 1))), ReadsPerSecond: p(20.0), ItemSizeBytes: p(int64(500 + 100*i)),
+				MaxItemsPerPartitionKey: p(int64(100))}})
+		in.AccessPatterns = append(in.AccessPatterns,
+			AccessPattern{Name: name + "_of_customer", Entities: []string{name}, Equals: []string{"customer_id"},
+				Sort: &SortCondition{On: "item_id", Condition: SortBeginsWith}, ReadsPerSecond: p(5.0)},
+			AccessPattern{Name: name + "_by_customer", Entities: []string{name}, Index: p("GSI2"), Equals: []string{"customer_id"}, ReadsPerSecond: p(2.0)})
+	}
+	return in
+}
+
+// BenchmarkAnalyzeEntities builds the document of a single-table design: 10 entities, 2 overloaded GSIs and
+// 20 access patterns.
+func BenchmarkAnalyzeEntities(b *testing.B) {
+	in := singleTableDesign(10)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, errs := Analyze(in); errs != nil {
+			b.Fatal(errs)
+		}
+	}
+}
+
+func TestSingleTableDesignAnalyses(t *testing.T) {
+	t.Parallel()
+	doc := analyze(t, singleTableDesign(10))
+	if n := len(doc.Derived.Entities.Items); n != 10 || len(doc.Derived.AccessPatterns) != 20 || len(doc.Derived.Entities.Collisions) != 0 {
+		t.Fatalf("%d entities, %d patterns, collisions %v", n, len(doc.Derived.AccessPatterns), doc.Derived.Entities.Collisions)
+	}
+	// GSI1 holds a day bucket (kind00, kind03, kind06, kind09: 10 + 40 + 70 + 100 writes a second of one ALL
+	// entry each, rounded up to whole units), so its busiest partition is that bucket's.
+	g := doc.Table.GSIs[0]
+	if !g.TimeBucketed || g.HotPartitionWriteUnits == nil || *g.HotPartitionWriteUnits != 10*1+40*1+70*2+100*2 {
+		t.Errorf("GSI1 time bucketed %v, hot partition %v", g.TimeBucketed, g.HotPartitionWriteUnits)
+	}
+}
