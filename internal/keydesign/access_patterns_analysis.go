@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
+
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
@@ -239,14 +241,14 @@ func (a *analyzer) matchPattern(doc *model.Document, ap model.AccessPatternDoc, 
 	f.KeyValues = k.keyValues
 	switch {
 	case ap.HotKeyShare != nil:
-		f.HotKeyShare, f.HotKeyShareSource = *ap.HotKeyShare, ShareGiven
+		f.HotKeyShare, f.HotKeyShareSource = *ap.HotKeyShare, capacity.ShareGiven
 	case k.timeBucket:
 		// Reads of "the recent ones" all land in the current bucket, as writes do (the hot-key share model).
-		f.HotKeyShare, f.HotKeyShareSource = a.timeBucketShare(k), ShareTimeBucket
+		f.HotKeyShare, f.HotKeyShareSource = a.timeBucketShare(k), capacity.ShareTimeBucket
 	case k.keyValues != nil:
-		f.HotKeyShare, f.HotKeyShareSource = 1/float64(*k.keyValues), ShareKeyCardinality
+		f.HotKeyShare, f.HotKeyShareSource = 1/float64(*k.keyValues), capacity.ShareKeyCardinality
 	default:
-		f.HotKeyShare, f.HotKeyShareSource = 0, ShareKeyCardinality
+		f.HotKeyShare, f.HotKeyShareSource = 0, capacity.ShareKeyCardinality
 	}
 	f.SizedBySharding = f.Serves && !f.Fanout && k.kind != IndexKindGSI
 	return f
@@ -440,9 +442,9 @@ func partLabel(p keyPart) string {
 
 // consistencyFactor is the read-unit multiplier of a consistency (ProvisionedThroughput.html).
 func consistencyFactor(c string) float64 {
-	units, err := ReadUnitsPerRead(int64(model.ReadUnitBytes), model.ReadConsistency(c))
+	units, err := capacity.ReadUnitsPerRead(int64(model.ReadUnitBytes), model.ReadConsistency(c))
 	if err != nil {
-		return eventualReadFactor
+		return capacity.EventualReadFactor
 	}
 	return units
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
+
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
@@ -216,7 +218,7 @@ func orEmpty(s []string) []string {
 
 // keyFacts derives the facts of one of the table's key templates; shardCount sizes the {shard} placeholder.
 func (a *analyzer) keyFacts(key string, t *model.Template, src *string, shardCount int64) model.KeyFacts {
-	return templateFacts(t, src, a.segments, !a.isUnknown("segments") && !a.isUnknown(key+".template"), shardCount)
+	return capacity.TemplateFacts(t, src, a.segments, !a.isUnknown("segments") && !a.isUnknown(key+".template"), shardCount)
 }
 
 func routingAlgorithm(strategy string) string {
@@ -261,7 +263,7 @@ func (a *analyzer) gsiFacts(doc *model.Document) {
 		if bounded {
 			g.PartitionKeyCardinality = ptr(product)
 		}
-		g.HotPartitionWriteUnits = gsiHotPartitionWriteUnits(a.gsiDeclaredWriteUnits(doc, g), *g)
+		g.HotPartitionWriteUnits = capacity.GSIHotPartitionWriteUnits(a.gsiDeclaredWriteUnits(doc, g), *g)
 	}
 	for _, l := range doc.Table.LSIs {
 		if l.ProjectionType == model.ProjectionInclude {

@@ -1,6 +1,9 @@
 package keydesign
 
-import "github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+import (
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+)
 
 // From package model.
 const RoutingAlgorithm = model.RoutingAlgorithm
@@ -201,3 +204,15 @@ const (
 )
 
 var MaxSegmentLength = model.MaxSegmentLength
+
+// From package capacity.
+const ShareEntities = capacity.ShareEntities
+const ShareGiven = capacity.ShareGiven
+const ShareKeyCardinality = capacity.ShareKeyCardinality
+const ShareNoTemplate = capacity.ShareNoTemplate
+const ShareTimeBucket = capacity.ShareTimeBucket
+const ShareUndeclaredPlaceholder = capacity.ShareUndeclaredPlaceholder
+
+var ReadUnitsPerRead = capacity.ReadUnitsPerRead
+var RequiredShards = capacity.RequiredShards
+var WriteUnitsPerWrite = capacity.WriteUnitsPerWrite

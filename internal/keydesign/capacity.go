@@ -1,87 +1,12 @@
 package keydesign
 
 import (
-	"fmt"
 	"math"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
-
-// The capacity model: everything dynamokeys derives from traffic, in the order it is computed.
-//
-//  1. Units per request: a write costs ceil(item size / 1 KB) write units (×2 transactional); a read costs
-//     ceil(item size / 4 KB) read units × 0.5 eventual, 1 strong, 2 transactional.
-//  2. Hot-key share: the busiest partition-key value's share of traffic, given or derived from the
-//     partition key's segments.
-//  3. Hot demand = rate × units per request × share. Required shards = max(1, ceil(hot WCU / (1,000·u)),
-//     ceil(hot RCU / (3,000·u))), u the target utilisation. Per-shard demand = hot demand / shard count;
-//     read fan-out = shard count.
-//  4. GSI hot partition: every table write lands in the index, spread over its partition-key values.
-//  5. Item collection (what the 10 GB LSI limit caps): items per key × (item size + one entry per LSI:
-//     ALL or INCLUDE → item size + 100 bytes, KEYS_ONLY → key bytes + 100 bytes).
-//
-// The results live in Derived.Capacity, Derived.RequiredShards, Derived.ShardCount, GSIDoc and
-// Derived.Collection (document.go); the AWS limits they are compared with are in limits.go.
-
-// Request-unit multipliers (ProvisionedThroughput.html, "Read capacity units" and "Write capacity units"):
-// an eventually consistent read of up to 4 KB costs half a read unit, a strongly consistent one a whole
-// unit, a transactional one two; a transactional write costs two write units per KB.
-const (
-	eventualReadFactor       = 0.5
-	strongReadFactor         = 1
-	transactionalReadFactor  = 2
-	transactionalWriteFactor = 2
-)
-
-// Sources of the hot-key share (Capacity.HotKeyShareSource).
-const (
-	ShareGiven                 = "given"                  // traffic.hot_key_share
-	ShareNoTemplate            = "no_template"            // no partition key template: 0
-	ShareUndeclaredPlaceholder = "undeclared_placeholder" // a placeholder has no segment: 0
-	ShareTimeBucket            = "time_bucket"            // 1 / the other segments' cardinalities
-	ShareKeyCardinality        = "key_cardinality"        // 1 / all segments' cardinalities
-	ShareEntities              = "entities"               // the busiest collection's units / every entity's
-)
-
-// WriteUnitsPerWrite is ceil(item size / WriteUnitBytes) write units, doubled for transactional writes
-// (ProvisionedThroughput.html).
-func WriteUnitsPerWrite(itemSizeBytes int64, transactional bool) float64 {
-	units := model.CeilUnits(float64(itemSizeBytes) / model.WriteUnitBytes)
-	if transactional {
-		units *= transactionalWriteFactor
-	}
-	return units
-}
-
-// ReadUnitsPerRead is ceil(item size / ReadUnitBytes) read units × 0.5 eventual, 1 strong, 2 transactional
-// (ProvisionedThroughput.html).
-func ReadUnitsPerRead(itemSizeBytes int64, consistency model.ReadConsistency) (float64, error) {
-	units := model.CeilUnits(float64(itemSizeBytes) / model.ReadUnitBytes)
-	switch consistency {
-	case model.ReadEventual, "":
-		return units * eventualReadFactor, nil
-	case model.ReadStrong:
-		return units * strongReadFactor, nil
-	case model.ReadTransactional:
-		return units * transactionalReadFactor, nil
-	}
-	return 0, fmt.Errorf("unknown read consistency %q", consistency)
-}
-
-// RequiredShards is the number of shards that brings the busiest logical key under a partition's limits at
-// the target utilisation u: max(1, ceil(hotWCU / (PartitionWriteUnitsLimit·u)), ceil(hotRCU / (PartitionReadUnitsLimit·u))).
-func RequiredShards(hotWriteUnits, hotReadUnits, targetUtilization float64) int64 {
-	if targetUtilization <= 0 || targetUtilization > 1 {
-		targetUtilization = model.DefaultTargetUtilization
-	}
-	w := model.CeilUnits(hotWriteUnits / (model.PartitionWriteUnitsLimit * targetUtilization))
-	r := model.CeilUnits(hotReadUnits / (model.PartitionReadUnitsLimit * targetUtilization))
-	n := math.Max(1, math.Max(w, r))
-	if n > math.MaxInt32 {
-		return math.MaxInt32
-	}
-	return int64(n)
-}
 
 // hotKeyShare is the default share of traffic on the busiest partition-key value: with a time segment,
 // 1 / product of the other non-shard segments' cardinalities (1.0 when the time bucket stands alone: every
@@ -90,10 +15,10 @@ func RequiredShards(hotWriteUnits, hotReadUnits, targetUtilization float64) int6
 // says where the share came from.
 func (a *analyzer) hotKeyShare(pk *model.Template) (float64, string) {
 	if s := a.in.Traffic.HotKeyShare; s != nil {
-		return *s, ShareGiven
+		return *s, capacity.ShareGiven
 	}
 	if pk == nil {
-		return 0, ShareNoTemplate
+		return 0, capacity.ShareNoTemplate
 	}
 	product := 1.0
 	timeBucket := false
@@ -102,7 +27,7 @@ func (a *analyzer) hotKeyShare(pk *model.Template) (float64, string) {
 		switch {
 		case name == model.ShardPlaceholder:
 		case !ok:
-			return 0, ShareUndeclaredPlaceholder
+			return 0, capacity.ShareUndeclaredPlaceholder
 		case seg.Kind == model.KindTime:
 			timeBucket = true
 		case seg.Cardinality == nil:
@@ -112,9 +37,9 @@ func (a *analyzer) hotKeyShare(pk *model.Template) (float64, string) {
 		}
 	}
 	if timeBucket {
-		return 1 / product, ShareTimeBucket
+		return 1 / product, capacity.ShareTimeBucket
 	}
-	return 1 / product, ShareKeyCardinality
+	return 1 / product, capacity.ShareKeyCardinality
 }
 
 // capacity fills Derived.Capacity, the required shards and the shard count: units per request, peak and
@@ -122,8 +47,8 @@ func (a *analyzer) hotKeyShare(pk *model.Template) (float64, string) {
 func (a *analyzer) capacity(doc *model.Document, pk *model.Template) {
 	in, d, t := a.in, &doc.Derived, doc.Traffic
 	c := &d.Capacity
-	c.WriteUnitsPerWrite = WriteUnitsPerWrite(t.ItemSizeBytes, t.TransactionalWrites)
-	c.ReadUnitsPerRead, _ = ReadUnitsPerRead(t.ItemSizeBytes, model.ReadConsistency(t.ReadConsistency))
+	c.WriteUnitsPerWrite = capacity.WriteUnitsPerWrite(t.ItemSizeBytes, t.TransactionalWrites)
+	c.ReadUnitsPerRead, _ = capacity.ReadUnitsPerRead(t.ItemSizeBytes, model.ReadConsistency(t.ReadConsistency))
 	c.HotKeyShare, c.HotKeyShareSource = a.hotKeyShare(pk)
 
 	var hotW, hotR float64
@@ -151,7 +76,7 @@ func (a *analyzer) capacity(doc *model.Document, pk *model.Template) {
 	if v := t.HottestItemReadsPerSecond; v != nil {
 		c.HottestItemReadUnits = ptr(*v * c.ReadUnitsPerRead)
 	}
-	d.RequiredShards = RequiredShards(hotW, hotR, doc.TargetUtilization)
+	d.RequiredShards = capacity.RequiredShards(hotW, hotR, doc.TargetUtilization)
 
 	switch {
 	case doc.Sharding.Strategy == model.StrategyNone:
@@ -187,21 +112,6 @@ func (a *analyzer) capacity(doc *model.Document, pk *model.Template) {
 	}
 }
 
-// gsiHotPartitionWriteUnits is the write demand on an index's busiest partition: every table write lands in
-// the index, all into one partition when the index key is time-bucketed, else spread over its
-// partition-key values; nil without writes or a bounded cardinality.
-func gsiHotPartitionWriteUnits(peakWriteUnits *float64, g model.GSIDoc) *float64 {
-	switch {
-	case peakWriteUnits == nil:
-		return nil
-	case g.TimeBucketed:
-		return ptr(*peakWriteUnits)
-	case g.PartitionKeyCardinality != nil:
-		return ptr(*peakWriteUnits / float64(*g.PartitionKeyCardinality))
-	}
-	return nil
-}
-
 // collection estimates the item collection of one partition-key value: items per key × (item size + one
 // entry per LSI). ALL and INCLUDE entries are bounded by item size + 100 bytes; KEYS_ONLY entries by the
 // key bytes + 100. Items per key are given, or follow from a time bucket's writes.
@@ -218,7 +128,7 @@ func (a *analyzer) collection(doc *model.Document) {
 	for _, l := range doc.Table.LSIs {
 		switch l.ProjectionType {
 		case model.ProjectionKeysOnly:
-			entry += keyBytes + lsiSortKeyBytes(l.SortKey.Type) + model.IndexEntryOverheadBytes
+			entry += keyBytes + capacity.LSISortKeyBytes(l.SortKey.Type) + model.IndexEntryOverheadBytes
 		default:
 			entry += t.ItemSizeBytes + model.IndexEntryOverheadBytes
 		}
@@ -249,13 +159,4 @@ func (a *analyzer) collection(doc *model.Document) {
 	if a.entities != nil {
 		a.entityCollection(&d.Collection)
 	}
-}
-
-// lsiSortKeyBytes bounds an LSI sort key value that has no template: a number takes at most
-// NumberKeyMaxBytes; strings and binaries get the id default.
-func lsiSortKeyBytes(keyType string) int64 {
-	if keyType == model.KeyTypeNumber {
-		return model.NumberKeyMaxBytes
-	}
-	return model.DefaultIDMaxLength
 }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
+
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/policies"
@@ -241,8 +243,8 @@ func (a *analyzer) newCostModel(doc *model.Document, est *model.CostEstimate) *c
 			written += model.IndexEntryOverheadBytes
 		}
 		keysOnly := min(doc.Traffic.ItemSizeBytes, keyBytes) + (written - entry)
-		ic := &model.IndexCost{Name: name, Kind: kind, EntryBytes: entry, WriteUnitsPerWrite: WriteUnitsPerWrite(written, txn), ItemShare: 1, Path: path}
-		ic.ReducibleWriteUnits = ic.WriteUnitsPerWrite - WriteUnitsPerWrite(keysOnly, txn)
+		ic := &model.IndexCost{Name: name, Kind: kind, EntryBytes: entry, WriteUnitsPerWrite: capacity.WriteUnitsPerWrite(written, txn), ItemShare: 1, Path: path}
+		ic.ReducibleWriteUnits = ic.WriteUnitsPerWrite - capacity.WriteUnitsPerWrite(keysOnly, txn)
 		if a.entities != nil {
 			// Each entity writes its own entry: the index's units per write are their write-weighted mean.
 			a.entityIndexCost(ic, projection, nonKey, kind == "lsi")
@@ -358,7 +360,7 @@ func (a *analyzer) entryKeyBytes(doc *model.Document, d *model.EntityDoc, indexK
 // entry in 1 KB write units (×2 transactional), the IndexCost.WriteUnitsPerWrite the cost model prices.
 func (a *analyzer) gsiWriteUnitsPerWrite(doc *model.Document, g *model.GSIDoc) float64 {
 	entry := projectedEntryBytes(g.ProjectionType, doc.Traffic.ItemSizeBytes, a.entryKeyBytes(doc, nil, slices.Concat(g.PartitionKey, g.SortKey)), g.NonKeyAttributes)
-	return WriteUnitsPerWrite(entry, doc.Traffic.TransactionalWrites)
+	return capacity.WriteUnitsPerWrite(entry, doc.Traffic.TransactionalWrites)
 }
 
 // gsiDeclaredWriteUnits is a GSI's declared peak write demand: the table's peak writes per second, each in
@@ -395,7 +397,7 @@ func attributeBytes(k model.IndexKeyDoc, segments map[string]model.ResolvedSegme
 	if s, ok := segments[k.Name]; ok {
 		return int64(len(k.Name)) + s.MaxLength
 	}
-	return int64(len(k.Name)) + lsiSortKeyBytes(k.Type)
+	return int64(len(k.Name)) + capacity.LSISortKeyBytes(k.Type)
 }
 
 // projectedEntryBytes is an index entry's size: ALL projects the item; KEYS_ONLY the table's and the

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
+
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
@@ -25,12 +27,12 @@ func (a *analyzer) indexKeyNames() map[string][]model.IndexKeyAttribute {
 func (a *analyzer) entityDemand(m *entityModel) {
 	for i, e := range a.in.Entities {
 		d := &m.Doc.Items[i]
-		d.WriteUnitsPerWrite = WriteUnitsPerWrite(d.ItemSizeBytes, ptrValue(e.Traffic.TransactionalWrites))
+		d.WriteUnitsPerWrite = capacity.WriteUnitsPerWrite(d.ItemSizeBytes, ptrValue(e.Traffic.TransactionalWrites))
 		if w := e.Traffic.WritesPerSecond; w != nil {
 			d.WriteUnits = ptr(*w * d.WriteUnitsPerWrite)
 		}
 		if r := e.Traffic.ReadsPerSecond; r != nil {
-			units, _ := ReadUnitsPerRead(d.ItemSizeBytes, model.ReadEventual)
+			units, _ := capacity.ReadUnitsPerRead(d.ItemSizeBytes, model.ReadEventual)
 			d.ReadUnits = ptr(*r * units)
 		}
 		d.HotKeyShare, _ = a.hotKeyShare(m.Templates[i][m.TableKeys[0]])
@@ -97,7 +99,7 @@ func (a *analyzer) entityEntryBytes(m *entityModel, i int) int64 {
 			continue
 		}
 		if l.ProjectionType == model.ProjectionKeysOnly {
-			entry += keyBytes + cmp.Or(ptrValue(d.MaxBytes[l.SortKey.Name]), lsiSortKeyBytes(l.SortKey.Type)) + model.IndexEntryOverheadBytes
+			entry += keyBytes + cmp.Or(ptrValue(d.MaxBytes[l.SortKey.Name]), capacity.LSISortKeyBytes(l.SortKey.Type)) + model.IndexEntryOverheadBytes
 		} else {
 			entry += d.ItemSizeBytes + model.IndexEntryOverheadBytes
 		}
@@ -226,7 +228,7 @@ func (a *analyzer) entityCapacity(c *model.Capacity) (hotW, hotR float64) {
 		}
 	}
 	busiest := m.Doc.Collections[m.Doc.Busiest]
-	c.HotKeyShareSource = ShareEntities
+	c.HotKeyShareSource = capacity.ShareEntities
 	c.PeakWriteUnits, c.HotKeyWriteUnits, c.PeakReadUnits, c.HotKeyReadUnits = nil, nil, nil, nil
 	if anyW {
 		if writes > 0 {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
+
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/observed"
@@ -70,7 +72,7 @@ func TestCustomerTableEntities(t *testing.T) {
 	}
 	// Every write lands on an unbounded id: no key is hot (share 0), the peak is 20×1 + 300×2 WCU.
 	c := doc.Derived.Capacity
-	if *c.PeakWriteUnits != 620 || c.HotKeyShareSource != ShareEntities {
+	if *c.PeakWriteUnits != 620 || c.HotKeyShareSource != capacity.ShareEntities {
 		t.Errorf("peak %v WCU (%s), want 620 from the entities", *c.PeakWriteUnits, c.HotKeyShareSource)
 	}
 	if got := c.WriteUnitsPerWrite; got != 620.0/320 {

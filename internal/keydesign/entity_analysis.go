@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
+
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
@@ -26,10 +28,10 @@ func (a *analyzer) entityKeysStage(doc *model.Document) {
 		e := a.in.Entities[i]
 		keys := model.Path{"entities", e.Name, "keys"}
 		pk := m.Templates[i][m.TableKeys[0]]
-		d.PartitionKey = templateFacts(pk, templateSource(pk), a.segments, a.entityKeyDeclared(keys, m.TableKeys[0]), shardCount)
+		d.PartitionKey = capacity.TemplateFacts(pk, capacity.TemplateSource(pk), a.segments, a.entityKeyDeclared(keys, m.TableKeys[0]), shardCount)
 		if len(m.TableKeys) > 1 {
 			sk := m.Templates[i][m.TableKeys[1]]
-			f := templateFacts(sk, templateSource(sk), a.segments, a.entityKeyDeclared(keys, m.TableKeys[1]), shardCount)
+			f := capacity.TemplateFacts(sk, capacity.TemplateSource(sk), a.segments, a.entityKeyDeclared(keys, m.TableKeys[1]), shardCount)
 			d.SortKey = &f
 		}
 		d.Shards = 1
@@ -100,64 +102,7 @@ func (a *analyzer) collectionDemand(doc *model.Document, c int) {
 	if hottest != nil {
 		col.Hottest = hottest.Name
 	}
-	col.RequiredShards = RequiredShards(hotW, hotR, doc.TargetUtilization)
-}
-
-func templateSource(t *model.Template) *string {
-	if t == nil {
-		return nil
-	}
-	return &t.Source
-}
-
-// templateFacts derives the facts of one key template; shardCount sizes the {shard} placeholder, and
-// declared says whether the template and its segments are known, so that its bounds are.
-func templateFacts(t *model.Template, src *string, segments map[string]model.ResolvedSegment, declared bool, shardCount int64) model.KeyFacts {
-	f := model.KeyFacts{Template: src, Placeholders: []string{}, Literals: []string{}, Segments: []model.SegmentRef{}}
-	if t == nil {
-		return f
-	}
-	f.Placeholders = t.Placeholders()
-	f.Literals = orEmpty(t.Literals())
-	maxBytes, minBytes := int64(t.LiteralBytes()), int64(t.LiteralBytes())
-	cardinality, bounded := int64(1), true
-	for i, name := range f.Placeholders {
-		if name == model.ShardPlaceholder {
-			f.HasShard = true
-			w := int64(model.ShardWidth(shardCount))
-			maxBytes += w
-			minBytes += w
-			cardinality = model.SaturatingMul(cardinality, shardCount)
-			continue
-		}
-		seg, ok := segments[name]
-		if !ok {
-			declared = false
-			continue
-		}
-		if i == 0 {
-			f.Monotonic = seg.Monotonic
-		}
-		f.Segments = append(f.Segments, model.SegmentRef{Name: name, Kind: seg.Kind, Cardinality: seg.Cardinality,
-			MaxLength: seg.MaxLength, Monotonic: seg.Monotonic})
-		if seg.Kind == model.KindTime {
-			f.HasTimeBucket = true
-		}
-		maxBytes += seg.MaxLength * int64(strings.Count(t.Source, "{"+name+"}"))
-		minBytes += seg.MinLength * int64(strings.Count(t.Source, "{"+name+"}"))
-		if seg.Cardinality == nil {
-			bounded = false
-		} else {
-			cardinality = model.SaturatingMul(cardinality, *seg.Cardinality)
-		}
-	}
-	if declared {
-		f.MaxBytes, f.MinBytes = &maxBytes, &minBytes
-		if bounded {
-			f.Cardinality = &cardinality
-		}
-	}
-	return f
+	col.RequiredShards = capacity.RequiredShards(hotW, hotR, doc.TargetUtilization)
 }
 
 // entityIndexWrites are the entries of the entities an index holds: each entity's projected entry (its item
@@ -181,12 +126,12 @@ func (a *analyzer) entityIndexWrites(index, projection string, nonKey []string, 
 			written += model.IndexEntryOverheadBytes
 		}
 		txn := ptrValue(e.Traffic.TransactionalWrites)
-		units := WriteUnitsPerWrite(written, txn)
+		units := capacity.WriteUnitsPerWrite(written, txn)
 		out = append(out, entityIndexWrite{
 			entity: i,
 			write:  model.IndexEntityWrite{Entity: e.Name, EntryBytes: entry, WriteUnitsPerWrite: units, WritesPerSecond: e.Traffic.WritesPerSecond},
 			// What a KEYS_ONLY entry would save.
-			reducible: units - WriteUnitsPerWrite(min(d.ItemSizeBytes, keyBytes)+(written-entry), txn),
+			reducible: units - capacity.WriteUnitsPerWrite(min(d.ItemSizeBytes, keyBytes)+(written-entry), txn),
 		})
 	}
 	return out
@@ -291,7 +236,7 @@ func (a *analyzer) entityGSIFacts(doc *model.Document, g *model.GSIDoc) {
 				total = -1
 				break
 			}
-			total = saturatingAdd(total, *groups[key].cardinality)
+			total = capacity.SaturatingAdd(total, *groups[key].cardinality)
 		}
 		if total >= 0 {
 			g.PartitionKeyCardinality = ptr(total)
@@ -305,11 +250,4 @@ func (a *analyzer) entityGSIFacts(doc *model.Document, g *model.GSIDoc) {
 		hot = max(hot, groups[key].writeUnits)
 	}
 	g.HotPartitionWriteUnits = ptr(hot)
-}
-
-func saturatingAdd(a, b int64) int64 {
-	if a > math.MaxInt64-b {
-		return math.MaxInt64
-	}
-	return a + b
 }

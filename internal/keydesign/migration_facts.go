@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
+
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
@@ -261,7 +263,7 @@ type itemWrite struct {
 // non-transactional put or delete of the item and of every index entry it carries.
 func (a *analyzer) itemWrites(doc *model.Document, entity string) itemWrite {
 	size, d := a.itemSize(doc, entity), a.entityDoc(entity)
-	w := itemWrite{table: WriteUnitsPerWrite(size, false), gsis: map[string]float64{}}
+	w := itemWrite{table: capacity.WriteUnitsPerWrite(size, false), gsis: map[string]float64{}}
 	shares := map[string]float64{}
 	for _, l := range a.in.LocalSecondaryIndexes {
 		shares[l.Name] = ptrValue(cmp.Or(l.ItemShare, ptr(1.0)))
@@ -278,13 +280,13 @@ func (a *analyzer) itemWrites(doc *model.Document, entity string) itemWrite {
 	for _, l := range doc.Table.LSIs {
 		if share, ok := carries(l.Name); ok {
 			entry := projectedEntryBytes(l.ProjectionType, size, a.entryKeyBytes(doc, d, []model.IndexKeyDoc{l.SortKey}), l.NonKeyAttributes)
-			w.table += share * WriteUnitsPerWrite(entry+model.IndexEntryOverheadBytes, false)
+			w.table += share * capacity.WriteUnitsPerWrite(entry+model.IndexEntryOverheadBytes, false)
 		}
 	}
 	for _, g := range doc.Table.GSIs {
 		if share, ok := carries(g.Name); ok {
 			entry := projectedEntryBytes(g.ProjectionType, size, a.entryKeyBytes(doc, d, slices.Concat(g.PartitionKey, g.SortKey)), g.NonKeyAttributes)
-			w.gsis[g.Name] = share * WriteUnitsPerWrite(entry, false)
+			w.gsis[g.Name] = share * capacity.WriteUnitsPerWrite(entry, false)
 		}
 	}
 	return w

@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
+
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/observed"
@@ -240,7 +242,7 @@ func (a *analyzer) measuredDemand(m *model.MeasuredFacts, o observed.Observation
 			logical = math.Min(logical, math.Max(*hot, observed.WriteUnitWeight*orZero(w)+orZero(r)))
 		}
 		m.LogicalKeyUnits = &logical
-		m.RequiredShards = RequiredShards(0, logical, u)
+		m.RequiredShards = capacity.RequiredShards(0, logical, u)
 	case !math.IsNaN(designShare):
 		m.HotKeySource = MeasuredShareDesign
 		var hotW, hotR float64
@@ -250,7 +252,7 @@ func (a *analyzer) measuredDemand(m *model.MeasuredFacts, o observed.Observation
 		if r := o.Traffic.ReadsPerSecond; r != nil {
 			hotR = *r * designShare
 		}
-		m.RequiredShards = RequiredShards(hotW, hotR, u)
+		m.RequiredShards = capacity.RequiredShards(hotW, hotR, u)
 	}
 	m.ThrottledKeys = []string{}
 	for _, k := range o.TopKeys {

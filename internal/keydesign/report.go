@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
+
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/textfmt"
@@ -206,7 +208,7 @@ func shareBasisLabel(basis string) string {
 		return "every current write lands in the current time bucket"
 	case "key_cardinality":
 		return "1 / number of partition-key values; give traffic.hot_key_share for skew"
-	case ShareEntities:
+	case capacity.ShareEntities:
 		return "the busiest item collection's share of every entity's writes"
 	}
 	return "unknown: " + basis

@@ -1,4 +1,4 @@
-package keydesign
+package capacity
 
 import (
 	"testing"
