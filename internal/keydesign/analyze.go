@@ -28,7 +28,7 @@ func analyzeInput(in *model.Input) (*analyzer, *model.Document, []*model.FieldEr
 	given := in
 	in, summed := withReplicaWrites(in)
 	m, errs := model.Build(in)
-	a := &analyzer{in: m.Input, given: given, unknown: m.Unknown, segments: m.Segments, errs: errs, writesFromRegions: summed}
+	a := &analyzer{m: m, in: m.Input, given: given, unknown: m.Unknown, segments: m.Segments, errs: errs, writesFromRegions: summed}
 	a.validateObserved()
 	a.validateCost()
 	a.validateReplicas()
@@ -57,6 +57,8 @@ func analyzeInput(in *model.Input) (*analyzer, *model.Document, []*model.FieldEr
 }
 
 type analyzer struct {
+	// m is the model stage's result; in, unknown, segments and entities below are its parts.
+	m        *model.Model
 	in       *model.Input
 	unknown  map[string]bool
 	segments map[string]model.ResolvedSegment
@@ -240,7 +242,7 @@ func (a *analyzer) gsiFacts(doc *model.Document) {
 			doc.Derived.ProjectedNonKeyAttributes += len(g.NonKeyAttributes)
 		}
 		if a.entities != nil {
-			a.entityGSIFacts(doc, g)
+			capacity.EntityGSIFacts(a.m, g, doc.Derived.ShardCount)
 			continue
 		}
 		product, bounded := int64(1), len(g.PartitionKey) > 0

@@ -216,3 +216,5 @@ const ShareUndeclaredPlaceholder = capacity.ShareUndeclaredPlaceholder
 var ReadUnitsPerRead = capacity.ReadUnitsPerRead
 var RequiredShards = capacity.RequiredShards
 var WriteUnitsPerWrite = capacity.WriteUnitsPerWrite
+
+// From package capacity.

@@ -234,7 +234,7 @@ func (a *analyzer) newCostModel(doc *model.Document, est *model.CostEstimate) *c
 	}
 	add := func(kind, name string, path model.Path, projection string, nonKey []string, indexKeys []model.IndexKeyDoc, g *model.GSIDoc) {
 		keyBytes := a.entryKeyBytes(doc, nil, indexKeys)
-		entry := projectedEntryBytes(projection, doc.Traffic.ItemSizeBytes, keyBytes, nonKey)
+		entry := capacity.ProjectedEntryBytes(projection, doc.Traffic.ItemSizeBytes, keyBytes, nonKey)
 		// An LSI entry's write counts its 100 bytes of overhead, a GSI entry's does not: what DynamoDB
 		// Local, AWS's emulator, reports with ReturnConsumedCapacity = INDEXES
 		// (TestAccCostWriteUnitsMatchConsumedCapacity); AWS's guides do not say.
@@ -346,20 +346,13 @@ func (a *analyzer) entryKeyBytes(doc *model.Document, d *model.EntityDoc, indexK
 		}
 		return n
 	}
-	var n int64
-	for _, k := range a.entities.TableKeys {
-		n += int64(len(k)) + ptrValue(d.MaxBytes[k])
-	}
-	for _, k := range indexKeys {
-		n += int64(len(k.Name)) + ptrValue(d.MaxBytes[k.Name])
-	}
-	return n
+	return capacity.EntityEntryKeyBytes(a.entities, d, indexKeys)
 }
 
 // gsiWriteUnitsPerWrite is what one table write that carries a GSI's key costs the index: its projected
 // entry in 1 KB write units (×2 transactional), the IndexCost.WriteUnitsPerWrite the cost model prices.
 func (a *analyzer) gsiWriteUnitsPerWrite(doc *model.Document, g *model.GSIDoc) float64 {
-	entry := projectedEntryBytes(g.ProjectionType, doc.Traffic.ItemSizeBytes, a.entryKeyBytes(doc, nil, slices.Concat(g.PartitionKey, g.SortKey)), g.NonKeyAttributes)
+	entry := capacity.ProjectedEntryBytes(g.ProjectionType, doc.Traffic.ItemSizeBytes, a.entryKeyBytes(doc, nil, slices.Concat(g.PartitionKey, g.SortKey)), g.NonKeyAttributes)
 	return capacity.WriteUnitsPerWrite(entry, doc.Traffic.TransactionalWrites)
 }
 
@@ -370,9 +363,9 @@ func (a *analyzer) gsiDeclaredWriteUnits(doc *model.Document, g *model.GSIDoc) *
 	if a.entities != nil {
 		// The writes of the entities it holds, each in its own entry's units.
 		var units *float64
-		for _, w := range a.entityIndexWrites(g.Name, g.ProjectionType, g.NonKeyAttributes, false) {
-			if w.write.WritesPerSecond != nil {
-				units = ptr(ptrValue(units) + *w.write.WritesPerSecond*w.write.WriteUnitsPerWrite)
+		for _, w := range capacity.EntityIndexWrites(a.m, g.Name, g.ProjectionType, g.NonKeyAttributes, false) {
+			if w.Write.WritesPerSecond != nil {
+				units = ptr(ptrValue(units) + *w.Write.WritesPerSecond*w.Write.WriteUnitsPerWrite)
 			}
 		}
 		return units
@@ -398,24 +391,6 @@ func attributeBytes(k model.IndexKeyDoc, segments map[string]model.ResolvedSegme
 		return int64(len(k.Name)) + s.MaxLength
 	}
 	return int64(len(k.Name)) + capacity.LSISortKeyBytes(k.Type)
-}
-
-// projectedEntryBytes is an index entry's size: ALL projects the item; KEYS_ONLY the table's and the
-// index's keys; INCLUDE the keys and each included attribute (its name and a value of the limits'
-// default_id_max_length), never more
-// than the item.
-func projectedEntryBytes(projection string, itemBytes, keyBytes int64, nonKey []string) int64 {
-	switch projection {
-	case model.ProjectionKeysOnly:
-		return min(itemBytes, keyBytes)
-	case model.ProjectionInclude:
-		n := keyBytes
-		for _, a := range nonKey {
-			n += int64(len(a)) + model.DefaultIDMaxLength // a projected value's size is unknown: bound it like an id's
-		}
-		return min(itemBytes, n)
-	}
-	return itemBytes
 }
 
 // tableObservation is the table's measured traffic, nil when not observed.

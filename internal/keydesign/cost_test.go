@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
+
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/observed"
@@ -618,7 +620,7 @@ func TestCostIncludedAttributeUsesTheIDLimit(t *testing.T) {
 	t.Cleanup(func() { model.DefaultIDMaxLength = saved })
 	for _, limit := range []int64{saved, 100, 300} {
 		model.DefaultIDMaxLength = limit
-		if got, want := projectedEntryBytes(model.ProjectionInclude, 4000, 50, []string{"status", "total"}), 50+int64(len("status")+len("total"))+2*limit; got != want {
+		if got, want := capacity.ProjectedEntryBytes(model.ProjectionInclude, 4000, 50, []string{"status", "total"}), 50+int64(len("status")+len("total"))+2*limit; got != want {
 			t.Errorf("default_id_max_length %d: INCLUDE entry %d bytes, want %d", limit, got, want)
 		}
 	}

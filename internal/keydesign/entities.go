@@ -282,16 +282,16 @@ func (a *analyzer) entityCollection(est *model.CollectionEstimate) {
 func (a *analyzer) entityIndexCost(ic *model.IndexCost, projection string, nonKey []string, lsi bool) {
 	var weight, entrySum, unitsSum, reducibleSum float64
 	ic.Entities = []model.IndexEntityWrite{}
-	for _, w := range a.entityIndexWrites(ic.Name, projection, nonKey, lsi) {
-		ic.Entities = append(ic.Entities, w.write)
+	for _, w := range capacity.EntityIndexWrites(a.m, ic.Name, projection, nonKey, lsi) {
+		ic.Entities = append(ic.Entities, w.Write)
 		weight1 := 1.0
-		if w.write.WritesPerSecond != nil {
-			weight1 = *w.write.WritesPerSecond
+		if w.Write.WritesPerSecond != nil {
+			weight1 = *w.Write.WritesPerSecond
 		}
 		weight += weight1
-		entrySum += weight1 * float64(w.write.EntryBytes)
-		unitsSum += weight1 * w.write.WriteUnitsPerWrite
-		reducibleSum += weight1 * w.reducible
+		entrySum += weight1 * float64(w.Write.EntryBytes)
+		unitsSum += weight1 * w.Write.WriteUnitsPerWrite
+		reducibleSum += weight1 * w.Reducible
 	}
 	if weight <= 0 {
 		return

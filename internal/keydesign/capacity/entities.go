@@ -1,0 +1,272 @@
+package capacity
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+)
+
+// Each entity's keys, each item collection's demand and each index's partitions, analysed for every entity
+// of a single-table design: the key rules read an entity's own templates, the heat rules a collection's
+// summed demand, and an index's busiest partition comes from the templates each entity writes into it.
+
+// EntityKeys writes, once the shard count is known, each entity's key facts, the demand on its own
+// busiest partition-key value and the bound on its items per value, then each collection's sums.
+func EntityKeys(md *model.Model, shardCount int64, targetUtilization, ttlDeletes float64) {
+	m := md.Entities
+	if m == nil {
+		return
+	}
+	ttl := entityTTLFactor(md.Input, ttlDeletes)
+	for i := range m.Doc.Items {
+		d := &m.Doc.Items[i]
+		e := md.Input.Entities[i]
+		keys := model.Path{"entities", e.Name, "keys"}
+		pk := m.Templates[i][m.TableKeys[0]]
+		d.PartitionKey = TemplateFacts(pk, TemplateSource(pk), md.Segments, entityKeyDeclared(md, keys, m.TableKeys[0]), shardCount)
+		if len(m.TableKeys) > 1 {
+			sk := m.Templates[i][m.TableKeys[1]]
+			f := TemplateFacts(sk, TemplateSource(sk), md.Segments, entityKeyDeclared(md, keys, m.TableKeys[1]), shardCount)
+			d.SortKey = &f
+		}
+		d.Shards = 1
+		if pk != nil && pk.HasPlaceholder(model.ShardPlaceholder) {
+			d.Shards = max(shardCount, 1)
+		}
+		if d.WriteUnits != nil {
+			d.HotKeyWriteUnits = ptr(*d.WriteUnits * ttl * d.HotKeyShare)
+		}
+		if d.ReadUnits != nil {
+			d.HotKeyReadUnits = ptr(*d.ReadUnits * d.HotKeyShare)
+		}
+	}
+	for c := range m.Doc.Collections {
+		collectionDemand(md, targetUtilization, c)
+	}
+}
+
+// entityKeyDeclared is whether every placeholder of an entity's key template can be bounded: the template
+// and the segments are known.
+func entityKeyDeclared(md *model.Model, keys model.Path, attr string) bool {
+	return !md.IsUnknown("segments") && !md.IsUnknown(keys.String()) && !md.IsUnknown(append(slices.Clone(keys), attr).String())
+}
+
+// entityTTLFactor spreads a global table's replicated TTL deletes over the entities as their writes are.
+func entityTTLFactor(in *model.Input, ttl float64) float64 {
+	if ttl <= 0 {
+		return 1
+	}
+	writes := 0.0
+	for _, e := range in.Entities {
+		writes += ptrValue(e.Traffic.WritesPerSecond)
+	}
+	if writes <= 0 {
+		return 1
+	}
+	return (writes + ttl) / writes
+}
+
+// collectionDemand sums a collection's demand per shard of its busiest value (each entity's busiest value
+// spread over its own shards) and sizes the shards that demand needs.
+func collectionDemand(md *model.Model, targetUtilization float64, c int) {
+	m := md.Entities
+	col := &m.Doc.Collections[c]
+	var hottest *model.EntityDoc
+	var hotW, hotR float64
+	col.Shards = 1
+	for i := range m.Doc.Items {
+		d := &m.Doc.Items[i]
+		if d.Collection != c {
+			continue
+		}
+		if d.HotKeyWriteUnits != nil {
+			hotW += *d.HotKeyWriteUnits
+			col.PerShardWriteUnits = ptr(ptrValue(col.PerShardWriteUnits) + *d.HotKeyWriteUnits/float64(d.Shards))
+		}
+		if d.HotKeyReadUnits != nil {
+			hotR += *d.HotKeyReadUnits
+			col.PerShardReadUnits = ptr(ptrValue(col.PerShardReadUnits) + *d.HotKeyReadUnits/float64(d.Shards))
+		}
+		col.Shards = max(col.Shards, d.Shards)
+		if hottest == nil || ptrValue(d.HotKeyWriteUnits) > ptrValue(hottest.HotKeyWriteUnits) ||
+			ptrValue(d.HotKeyWriteUnits) == ptrValue(hottest.HotKeyWriteUnits) && ptrValue(d.HotKeyReadUnits) > ptrValue(hottest.HotKeyReadUnits) {
+			hottest = d
+		}
+	}
+	if hottest != nil {
+		col.Hottest = hottest.Name
+	}
+	col.RequiredShards = RequiredShards(hotW, hotR, targetUtilization)
+}
+
+// EntityIndexWrites are the entries of the entities an index holds: each entity's projected entry (its item
+// size, its key templates' bytes) and its write units per write.
+func EntityIndexWrites(md *model.Model, index, projection string, nonKey []string, lsi bool) []IndexWrite {
+	m := md.Entities
+	var keyDocs []model.IndexKeyDoc
+	for _, k := range model.IndexKeyNames(md.Input)[index] {
+		keyDocs = append(keyDocs, model.IndexKeyDoc{Name: k.Name, Type: cmp.Or(k.Type, model.KeyTypeString), Cardinality: k.Cardinality})
+	}
+	var out []IndexWrite
+	for i, e := range md.Input.Entities {
+		d := &m.Doc.Items[i]
+		if !slices.Contains(d.Indexes, index) {
+			continue
+		}
+		keyBytes := EntityEntryKeyBytes(m, d, keyDocs)
+		entry := ProjectedEntryBytes(projection, d.ItemSizeBytes, keyBytes, nonKey)
+		written := entry
+		if lsi {
+			written += model.IndexEntryOverheadBytes
+		}
+		txn := ptrValue(e.Traffic.TransactionalWrites)
+		units := WriteUnitsPerWrite(written, txn)
+		out = append(out, IndexWrite{
+			Entity: i,
+			Write:  model.IndexEntityWrite{Entity: e.Name, EntryBytes: entry, WriteUnitsPerWrite: units, WritesPerSecond: e.Traffic.WritesPerSecond},
+			// What a KEYS_ONLY entry would save.
+			Reducible: units - WriteUnitsPerWrite(min(d.ItemSizeBytes, keyBytes)+(written-entry), txn),
+		})
+	}
+	return out
+}
+
+// IndexWrite is one entity's entry in an index: the entity's position in the model, its entry, and the
+// units a KEYS_ONLY entry would save.
+type IndexWrite struct {
+	Entity    int
+	Write     model.IndexEntityWrite
+	Reducible float64
+}
+
+// EntityGSIFacts derives a GSI's partitions from the entities it holds. Each entity's templates of the
+// index's partition-key attributes give its values (their cardinality, a time bucket) and the share of its
+// index writes on its busiest value; entities with the same templates share those values, so the busiest
+// partition is the busiest such group's. A cardinality stated on an index key attribute holds for every
+// entity.
+func EntityGSIFacts(md *model.Model, g *model.GSIDoc, shardCount int64) {
+	m := md.Entities
+	type group struct {
+		writeUnits  float64
+		cardinality *int64
+	}
+	groups := map[string]*group{}
+	var order []string
+	allBounded, anyHot := true, false
+	g.Entities = []model.GSIEntityDoc{}
+	for _, w := range EntityIndexWrites(md, g.Name, g.ProjectionType, g.NonKeyAttributes, false) {
+		templates := m.Templates[w.Entity]
+		ed := model.GSIEntityDoc{Entity: w.Write.Entity, PartitionKey: []string{}, WriteUnitsPerWrite: w.Write.WriteUnitsPerWrite}
+		cardinality, timeBucket := int64(1), false
+		bounded, known := true, true
+		otherValues := 1.0
+		for _, k := range g.PartitionKey {
+			t := templates[k.Name]
+			if t == nil {
+				known = false
+				continue
+			}
+			ed.PartitionKey = append(ed.PartitionKey, t.Source)
+			if k.Cardinality != nil {
+				cardinality = model.SaturatingMul(cardinality, *k.Cardinality)
+				otherValues *= float64(*k.Cardinality)
+				continue
+			}
+			for _, name := range t.Placeholders() {
+				if name == model.ShardPlaceholder {
+					cardinality = model.SaturatingMul(cardinality, max(shardCount, 1))
+					otherValues *= float64(max(shardCount, 1))
+					continue
+				}
+				seg, ok := md.Segments[name]
+				switch {
+				case !ok:
+					known = false
+				case seg.Kind == model.KindTime:
+					timeBucket, bounded = true, false
+				case seg.Cardinality == nil:
+					bounded = false
+					otherValues = math.Inf(1)
+				default:
+					cardinality = model.SaturatingMul(cardinality, *seg.Cardinality)
+					otherValues *= float64(*seg.Cardinality)
+				}
+			}
+		}
+		share := 1 / otherValues
+		// A time bucket beside an unbounded value or a shard is spread; only a bucket of few values is hot.
+		sharded := false
+		for _, k := range g.PartitionKey {
+			if t := templates[k.Name]; t != nil && t.HasPlaceholder(model.ShardPlaceholder) {
+				sharded = true
+			}
+		}
+		timeBucket = timeBucket && !sharded && !math.IsInf(otherValues, 1)
+		ed.TimeBucketed = timeBucket
+		if known && bounded {
+			ed.Cardinality = ptr(cardinality)
+		}
+		allBounded = allBounded && ed.Cardinality != nil
+		if timeBucket {
+			g.TimeBucketed = true
+		}
+		if w.Write.WritesPerSecond != nil && known && (timeBucket || bounded) {
+			ed.HotPartitionWriteUnits = ptr(*w.Write.WritesPerSecond * w.Write.WriteUnitsPerWrite * share)
+			anyHot = true
+		}
+		g.Entities = append(g.Entities, ed)
+		key := strings.Join(ed.PartitionKey, "\x00")
+		gr, ok := groups[key]
+		if !ok {
+			gr = &group{cardinality: ed.Cardinality}
+			groups[key] = gr
+			order = append(order, key)
+		}
+		gr.writeUnits += ptrValue(ed.HotPartitionWriteUnits)
+	}
+	if len(order) > 0 && allBounded {
+		total := int64(0)
+		for _, key := range order {
+			if groups[key].cardinality == nil {
+				total = -1
+				break
+			}
+			total = SaturatingAdd(total, *groups[key].cardinality)
+		}
+		if total >= 0 {
+			g.PartitionKeyCardinality = ptr(total)
+		}
+	}
+	if !anyHot {
+		return
+	}
+	hot := 0.0
+	for _, key := range order {
+		hot = max(hot, groups[key].writeUnits)
+	}
+	g.HotPartitionWriteUnits = ptr(hot)
+}
+
+// EntityEntryKeyBytes bounds an entity's key attributes in an index entry: the table's keys and the index's,
+// each its name and its template's longest value.
+func EntityEntryKeyBytes(m *model.Entities, d *model.EntityDoc, indexKeys []model.IndexKeyDoc) int64 {
+	var n int64
+	for _, k := range m.TableKeys {
+		n += int64(len(k)) + ptrValue(d.MaxBytes[k])
+	}
+	for _, k := range indexKeys {
+		n += int64(len(k.Name)) + ptrValue(d.MaxBytes[k.Name])
+	}
+	return n
+}
+
+func ptrValue[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}
