@@ -36,7 +36,7 @@ func analyzeInput(in *model.Input) (*analyzer, *model.Document, []*model.FieldEr
 	pk, sk := m.PartitionKey, m.SortKey
 	if entities != nil && len(a.errs) == 0 {
 		// The entities' demand, then the busiest collection's entity as the table's key to the later stages.
-		a.entityDemand(entities)
+		capacity.EntityDemand(m)
 		pk, sk = a.lowerEntities(entities)
 	}
 	a.validateAccessPatterns(sk)

@@ -8,38 +8,10 @@ import (
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
-// hotKeyShare is the default share of traffic on the busiest partition-key value: with a time segment,
-// 1 / product of the other non-shard segments' cardinalities (1.0 when the time bucket stands alone: every
-// current write lands in the current bucket); otherwise 1 / product of all segment cardinalities (a
-// literal-only key is 1.0; an unbounded id is 0, i.e. uniform: skew must be stated). The second result
-// says where the share came from.
+// hotKeyShare is the share of traffic on the busiest value of the partition key pk (capacity.HotKeyShare),
+// unless traffic.hot_key_share states it.
 func (a *analyzer) hotKeyShare(pk *model.Template) (float64, string) {
-	if s := a.in.Traffic.HotKeyShare; s != nil {
-		return *s, capacity.ShareGiven
-	}
-	if pk == nil {
-		return 0, capacity.ShareNoTemplate
-	}
-	product := 1.0
-	timeBucket := false
-	for _, name := range pk.Placeholders() {
-		seg, ok := a.segments[name]
-		switch {
-		case name == model.ShardPlaceholder:
-		case !ok:
-			return 0, capacity.ShareUndeclaredPlaceholder
-		case seg.Kind == model.KindTime:
-			timeBucket = true
-		case seg.Cardinality == nil:
-			product = math.Inf(1)
-		default:
-			product *= float64(*seg.Cardinality)
-		}
-	}
-	if timeBucket {
-		return 1 / product, capacity.ShareTimeBucket
-	}
-	return 1 / product, capacity.ShareKeyCardinality
+	return capacity.HotKeyShare(a.in.Traffic.HotKeyShare, pk, a.segments)
 }
 
 // capacity fills Derived.Capacity, the required shards and the shard count: units per request, peak and

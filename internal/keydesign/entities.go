@@ -1,7 +1,6 @@
 package keydesign
 
 import (
-	"cmp"
 	"math"
 	"slices"
 
@@ -16,96 +15,6 @@ import (
 
 // entityModel is the entity model the model stage built; the capacity figures below fill its demand.
 type entityModel = model.Entities
-
-// indexKeyNames are the key attributes of each index, by index name.
-func (a *analyzer) indexKeyNames() map[string][]model.IndexKeyAttribute {
-	return model.IndexKeyNames(a.in)
-}
-
-// entityDemand fills each entity's units per request, its units and the share of its traffic on one
-// partition-key value, then each collection's sums and the busiest collection.
-func (a *analyzer) entityDemand(m *entityModel) {
-	for i, e := range a.in.Entities {
-		d := &m.Doc.Items[i]
-		d.WriteUnitsPerWrite = capacity.WriteUnitsPerWrite(d.ItemSizeBytes, ptrValue(e.Traffic.TransactionalWrites))
-		if w := e.Traffic.WritesPerSecond; w != nil {
-			d.WriteUnits = ptr(*w * d.WriteUnitsPerWrite)
-		}
-		if r := e.Traffic.ReadsPerSecond; r != nil {
-			units, _ := capacity.ReadUnitsPerRead(d.ItemSizeBytes, model.ReadEventual)
-			d.ReadUnits = ptr(*r * units)
-		}
-		d.HotKeyShare, _ = a.hotKeyShare(m.Templates[i][m.TableKeys[0]])
-	}
-	for c := range m.Doc.Collections {
-		a.collectionFigures(m, c)
-	}
-	for c, col := range m.Doc.Collections {
-		busiest := m.Doc.Collections[m.Doc.Busiest]
-		if cmp.Compare(ptrValue(col.WriteUnits), ptrValue(busiest.WriteUnits)) > 0 ||
-			ptrValue(col.WriteUnits) == ptrValue(busiest.WriteUnits) && ptrValue(col.ReadUnits) > ptrValue(busiest.ReadUnits) {
-			m.Doc.Busiest = c
-		}
-	}
-}
-
-// collectionFigures sums the demand on one partition-key value of a collection and its items with their LSI
-// entries.
-func (a *analyzer) collectionFigures(m *entityModel, c int) {
-	col := &m.Doc.Collections[c]
-	var writes, reads, items, bytes float64
-	writesKnown, readsKnown, itemsKnown := false, false, true
-	for i := range a.in.Entities {
-		d := m.Doc.Items[i]
-		if d.Collection != c {
-			continue
-		}
-		// The rates stated sum; an entity without one adds nothing it could be blamed for.
-		if d.WriteUnits != nil {
-			writes, writesKnown = writes+*d.WriteUnits*d.HotKeyShare, true
-		}
-		if d.ReadUnits != nil {
-			reads, readsKnown = reads+*d.ReadUnits*d.HotKeyShare, true
-		}
-		if n := d.ItemsPerKey; n != nil {
-			items += float64(*n)
-			bytes += float64(*n) * float64(a.entityEntryBytes(m, i))
-		} else {
-			itemsKnown = false
-		}
-	}
-	if writesKnown {
-		col.WriteUnits = ptr(writes)
-	}
-	if readsKnown {
-		col.ReadUnits = ptr(reads)
-	}
-	if itemsKnown {
-		col.ItemsPerKey, col.Bytes = ptr(items), ptr(bytes)
-	}
-}
-
-// entityEntryBytes is an item of entity i with its LSI entries: an LSI holds only the entities that write
-// its sort key.
-func (a *analyzer) entityEntryBytes(m *entityModel, i int) int64 {
-	d := m.Doc.Items[i]
-	entry := d.ItemSizeBytes
-	keyBytes := int64(0)
-	for _, k := range m.TableKeys {
-		keyBytes += ptrValue(d.MaxBytes[k])
-	}
-	for _, l := range a.in.LocalSecondaryIndexes {
-		if !slices.Contains(d.Indexes, l.Name) {
-			continue
-		}
-		if l.ProjectionType == model.ProjectionKeysOnly {
-			entry += keyBytes + cmp.Or(ptrValue(d.MaxBytes[l.SortKey.Name]), capacity.LSISortKeyBytes(l.SortKey.Type)) + model.IndexEntryOverheadBytes
-		} else {
-			entry += d.ItemSizeBytes + model.IndexEntryOverheadBytes
-		}
-	}
-	return entry
-}
 
 func ptrValue[T any](p *T) T {
 	var zero T

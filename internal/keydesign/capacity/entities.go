@@ -270,3 +270,125 @@ func ptrValue[T any](p *T) T {
 	}
 	return *p
 }
+
+// EntityDemand fills each entity's units per request, its units and the share of its traffic on one
+// partition-key value, then each collection's sums and the busiest collection.
+func EntityDemand(md *model.Model) {
+	m := md.Entities
+	for i, e := range md.Input.Entities {
+		d := &m.Doc.Items[i]
+		d.WriteUnitsPerWrite = WriteUnitsPerWrite(d.ItemSizeBytes, ptrValue(e.Traffic.TransactionalWrites))
+		if w := e.Traffic.WritesPerSecond; w != nil {
+			d.WriteUnits = ptr(*w * d.WriteUnitsPerWrite)
+		}
+		if r := e.Traffic.ReadsPerSecond; r != nil {
+			units, _ := ReadUnitsPerRead(d.ItemSizeBytes, model.ReadEventual)
+			d.ReadUnits = ptr(*r * units)
+		}
+		d.HotKeyShare, _ = HotKeyShare(nil, m.Templates[i][m.TableKeys[0]], md.Segments)
+	}
+	for c := range m.Doc.Collections {
+		collectionFigures(md, c)
+	}
+	for c, col := range m.Doc.Collections {
+		busiest := m.Doc.Collections[m.Doc.Busiest]
+		if cmp.Compare(ptrValue(col.WriteUnits), ptrValue(busiest.WriteUnits)) > 0 ||
+			ptrValue(col.WriteUnits) == ptrValue(busiest.WriteUnits) && ptrValue(col.ReadUnits) > ptrValue(busiest.ReadUnits) {
+			m.Doc.Busiest = c
+		}
+	}
+}
+
+// collectionFigures sums the demand on one partition-key value of a collection and its items with their LSI
+// entries.
+func collectionFigures(md *model.Model, c int) {
+	m := md.Entities
+	col := &m.Doc.Collections[c]
+	var writes, reads, items, bytes float64
+	writesKnown, readsKnown, itemsKnown := false, false, true
+	for i := range md.Input.Entities {
+		d := m.Doc.Items[i]
+		if d.Collection != c {
+			continue
+		}
+		// The rates stated sum; an entity without one adds nothing it could be blamed for.
+		if d.WriteUnits != nil {
+			writes, writesKnown = writes+*d.WriteUnits*d.HotKeyShare, true
+		}
+		if d.ReadUnits != nil {
+			reads, readsKnown = reads+*d.ReadUnits*d.HotKeyShare, true
+		}
+		if n := d.ItemsPerKey; n != nil {
+			items += float64(*n)
+			bytes += float64(*n) * float64(entityEntryBytes(md, i))
+		} else {
+			itemsKnown = false
+		}
+	}
+	if writesKnown {
+		col.WriteUnits = ptr(writes)
+	}
+	if readsKnown {
+		col.ReadUnits = ptr(reads)
+	}
+	if itemsKnown {
+		col.ItemsPerKey, col.Bytes = ptr(items), ptr(bytes)
+	}
+}
+
+// entityEntryBytes is an item of entity i with its LSI entries: an LSI holds only the entities that write
+// its sort key.
+func entityEntryBytes(md *model.Model, i int) int64 {
+	m := md.Entities
+	d := m.Doc.Items[i]
+	entry := d.ItemSizeBytes
+	keyBytes := int64(0)
+	for _, k := range m.TableKeys {
+		keyBytes += ptrValue(d.MaxBytes[k])
+	}
+	for _, l := range md.Input.LocalSecondaryIndexes {
+		if !slices.Contains(d.Indexes, l.Name) {
+			continue
+		}
+		if l.ProjectionType == model.ProjectionKeysOnly {
+			entry += keyBytes + cmp.Or(ptrValue(d.MaxBytes[l.SortKey.Name]), LSISortKeyBytes(l.SortKey.Type)) + model.IndexEntryOverheadBytes
+		} else {
+			entry += d.ItemSizeBytes + model.IndexEntryOverheadBytes
+		}
+	}
+	return entry
+}
+
+// HotKeyShare is the share of traffic on the busiest partition-key value: with a time segment,
+// 1 / product of the other non-shard segments' cardinalities (1.0 when the time bucket stands alone: every
+// current write lands in the current bucket); otherwise 1 / product of all segment cardinalities (a
+// literal-only key is 1.0; an unbounded id is 0, i.e. uniform: skew must be stated). The second result
+// says where the share came from.
+func HotKeyShare(given *float64, pk *model.Template, segments map[string]model.ResolvedSegment) (float64, string) {
+	if s := given; s != nil {
+		return *s, ShareGiven
+	}
+	if pk == nil {
+		return 0, ShareNoTemplate
+	}
+	product := 1.0
+	timeBucket := false
+	for _, name := range pk.Placeholders() {
+		seg, ok := segments[name]
+		switch {
+		case name == model.ShardPlaceholder:
+		case !ok:
+			return 0, ShareUndeclaredPlaceholder
+		case seg.Kind == model.KindTime:
+			timeBucket = true
+		case seg.Cardinality == nil:
+			product = math.Inf(1)
+		default:
+			product *= float64(*seg.Cardinality)
+		}
+	}
+	if timeBucket {
+		return 1 / product, ShareTimeBucket
+	}
+	return 1 / product, ShareKeyCardinality
+}
