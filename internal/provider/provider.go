@@ -29,7 +29,7 @@ import (
 const DefaultEvalTimeout = 2 * time.Second
 
 var (
-	_ provider.Provider              = (*dynamokeysProvider)(nil)
+	_ provider.Provider                  = (*dynamokeysProvider)(nil)
 	_ provider.ProviderWithFunctions     = (*dynamokeysProvider)(nil)
 	_ provider.ProviderWithListResources = (*dynamokeysProvider)(nil)
 )
