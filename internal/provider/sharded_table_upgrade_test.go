@@ -2,6 +2,7 @@ package provider
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil"
 )
 
 // testdata/upgrade_v1 holds a table configuration and the state the provider wrote for it at state version
@@ -187,6 +189,80 @@ func TestAccProviderUpgradeShowsNoChanges(t *testing.T) {
 	}
 	if out, code := c.run("plan", "-no-color", "-input=false", "-detailed-exitcode"); code != 0 {
 		t.Fatalf("the plan after the refresh is not empty (exit %d):\n%s", code, out)
+	}
+
+	// Resource identity (Terraform ≥ 1.12, OpenTofu ≥ 1.12): the refresh of the upgraded state, which had
+	// none, records it; the table forgotten and imported again by an import block naming only its identity
+	// plans no change after the import.
+	t.Run("identity", func(t *testing.T) {
+		skipBelowCLI(t, 1, 12, "resource identity")
+		identity := stateFileIdentity(t, filepath.Join(c.dir, "terraform.tfstate"))
+		if identity["name"] != "upgrade-orders" || identity["region"] != "us-east-1" || identity["account_id"] == nil || identity["account_id"] == "" {
+			t.Fatalf("identity after the upgrade and refresh: %v; want the account, us-east-1 and the name", identity)
+		}
+		c.mustRun("state", "rm", "-no-color", "dynamokeys_sharded_table.orders")
+		c.write(string(config) + `
+import {
+  to       = dynamokeys_sharded_table.orders
+  identity = { name = "upgrade-orders" }
+}
+`)
+		out := c.mustRun("apply", "-no-color", "-input=false", "-auto-approve")
+		if !strings.Contains(out, "1 imported") {
+			t.Errorf("the apply did not import the table:\n%s", out)
+		}
+		if got := stateFileIdentity(t, filepath.Join(c.dir, "terraform.tfstate")); fmt.Sprint(got) != fmt.Sprint(identity) {
+			t.Errorf("identity after the import %v; want %v", got, identity)
+		}
+		if out, code := c.run("plan", "-no-color", "-input=false", "-detailed-exitcode"); code != 0 {
+			t.Fatalf("the plan after the import by identity is not empty (exit %d):\n%s", code, out)
+		}
+	})
+}
+
+// stateFileIdentity is the identity the state file records for its one resource instance.
+func stateFileIdentity(t *testing.T, file string) map[string]any {
+	t.Helper()
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var state struct {
+		Resources []struct {
+			Instances []struct {
+				Identity map[string]any `json:"identity"`
+			} `json:"instances"`
+		} `json:"resources"`
+	}
+	if err := json.Unmarshal(raw, &state); err != nil || len(state.Resources) != 1 || len(state.Resources[0].Instances) != 1 {
+		t.Fatalf("state file: %v\n%s", err, raw)
+	}
+	return state.Resources[0].Instances[0].Identity
+}
+
+// stepNeedsCLI is a test step's SkipFunc for a feature that came with CLI major.minor: it skips the step
+// with a log line saying why.
+func stepNeedsCLI(t *testing.T, major, minor int, feature string) func() (bool, error) {
+	t.Helper()
+	return func() (bool, error) {
+		ok, version, err := testutil.CLIAtLeast(major, minor)
+		if err == nil && !ok {
+			t.Logf("step skipped: %s needs Terraform or OpenTofu ≥ %d.%d; the CLI under test is %s %s", feature, major, minor, testutil.CLIName(), version)
+		}
+		return !ok, err
+	}
+}
+
+// skipBelowCLI skips a test of a feature the CLI under test does not have, saying which and why.
+func skipBelowCLI(t *testing.T, major, minor int, feature string) {
+	t.Helper()
+	ok, version, err := testutil.CLIAtLeast(major, minor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ok {
+		t.Skipf("%s needs Terraform or OpenTofu ≥ %d.%d; the CLI under test is %s %s (run make test-opentofu, or set TF_ACC_TERRAFORM_PATH)",
+			feature, major, minor, testutil.CLIName(), version)
 	}
 }
 
