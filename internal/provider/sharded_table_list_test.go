@@ -21,7 +21,7 @@ import (
 // names (a status or a date as the partition key, a GSI on a status), and tagged tables, 42 in all.
 type auditedTable struct {
 	name, pk, sk, gsiPK string
-	tags              map[string]string
+	tags                map[string]string
 }
 
 func auditedTables() []auditedTable {
