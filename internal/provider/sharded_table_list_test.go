@@ -13,6 +13,12 @@ import (
 	dtypes "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil/localddb"
 )
@@ -341,5 +347,58 @@ func TestListShardedTables(t *testing.T) {
 		if n := names(got); !slices.Equal(n, prefixed("hot-day-")[:5]) {
 			t.Errorf("listed %v; want %v", n, prefixed("hot-day-")[:5])
 		}
+	})
+}
+
+// TestAccShardedTableQuery runs `terraform query` (Terraform ≥ 1.14) on the list resource through
+// terraform-plugin-testing's query steps: two tables made outside Terraform are found by identity, with
+// include_resource, the display name saying what the audit found. Terraform below 1.14 and OpenTofu (no
+// query command yet) skip it, saying so; TestListShardedTables covers the same RPC in-process.
+func TestAccShardedTableQuery(t *testing.T) {
+	endpoint := testAccDynoxide(t)
+	t.Parallel()
+	skipBelowCLI(t, 1, 14, "terraform query (list resources)", "Terraform ≥ 1.14 (OpenTofu has no query command yet); set TF_ACC_TERRAFORM_PATH to one")
+	api := testAPI(t, endpoint)
+	for _, table := range []auditedTable{{name: "query-clean", pk: "customer_id", sk: "order_id"}, {name: "query-status", pk: "order_status"}} {
+		if err := createAuditedTable(t.Context(), api, table); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _, _ = api.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(table.name)}) })
+	}
+	list := "dynamokeys_sharded_table.audit"
+	identity := func(name string) map[string]knownvalue.Check {
+		return map[string]knownvalue.Check{"account_id": knownvalue.NotNull(), "region": knownvalue.StringExact("us-east-1"), "name": knownvalue.StringExact(name)}
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		Steps: []resource.TestStep{
+			{Config: providerBlock(endpoint)},
+			{
+				Query: true,
+				Config: providerBlock(endpoint) + `
+list "dynamokeys_sharded_table" "audit" {
+  provider         = dynamokeys
+  include_resource = true
+  config {
+    name_prefix = "query-"
+  }
+}
+`,
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					querycheck.ExpectLength(list, 2),
+					querycheck.ExpectIdentity(list, identity("query-clean")),
+					querycheck.ExpectIdentity(list, identity("query-status")),
+					querycheck.ExpectResourceDisplayName(list, queryfilter.ByResourceIdentity(identity("query-clean")),
+						knownvalue.StringExact("query-clean (no key-design findings)")),
+					querycheck.ExpectResourceDisplayName(list, queryfilter.ByResourceIdentity(identity("query-status")),
+						knownvalue.StringExact("query-status (1 key-design finding: DK302)")),
+					querycheck.ExpectResourceKnownValues(list, queryfilter.ByResourceIdentity(identity("query-status")), []querycheck.KnownValueCheck{
+						{Path: tfjsonpath.New("partition_key").AtMapKey("name"), KnownValue: knownvalue.StringExact("order_status")},
+						{Path: tfjsonpath.New("partition_key").AtMapKey("template"), KnownValue: knownvalue.Null()},
+					}),
+				},
+			},
+		},
 	})
 }
