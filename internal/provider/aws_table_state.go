@@ -150,14 +150,14 @@ func awsTableAttributes(t dynamo.Table) map[string]any {
 			}
 		} else {
 			schema := []any{}
-			for keyType, keys := range map[string][]dynamo.KeyAttribute{"HASH": g.PartitionKey, "RANGE": g.SortKey} {
-				for _, k := range keys {
-					schema = append(schema, map[string]any{"attribute_name": k.Name, "key_type": keyType})
+			for _, side := range []struct {
+				keyType string
+				keys    []dynamo.KeyAttribute
+			}{{"HASH", g.PartitionKey}, {"RANGE", g.SortKey}} {
+				for _, k := range side.keys {
+					schema = append(schema, map[string]any{"attribute_name": k.Name, "key_type": side.keyType})
 				}
 			}
-			slices.SortStableFunc(schema, func(a, b any) int { // HASH attributes first, each in its order
-				return strings.Compare(a.(map[string]any)["key_type"].(string), b.(map[string]any)["key_type"].(string))
-			})
 			gsi["key_schema"] = schema
 		}
 		setUnits(gsi, "read_capacity", g.ReadCapacity)

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -40,7 +41,9 @@ func TestImportByIdentity(t *testing.T) {
 		KeySchema:            []dtypes.KeySchemaElement{{AttributeName: s("pk"), KeyType: dtypes.KeyTypeHash}}}); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _, _ = api.DeleteTable(t.Context(), &dynamodb.DeleteTableInput{TableName: s(name)}) })
+	t.Cleanup(func() {
+		_, _ = api.DeleteTable(context.WithoutCancel(t.Context()), &dynamodb.DeleteTableInput{TableName: s(name)})
+	})
 	described, err := api.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: s(name)})
 	if err != nil {
 		t.Fatal(err)
@@ -86,6 +89,7 @@ func TestImportByIdentity(t *testing.T) {
 	}
 
 	t.Run("name only", func(t *testing.T) {
+		t.Parallel()
 		errs, identity, state := importAndRead(t, identityValue(t, nil, nil, name))
 		if len(errs) > 0 {
 			t.Fatal(errs)
@@ -98,23 +102,27 @@ func TestImportByIdentity(t *testing.T) {
 		}
 	})
 	t.Run("full identity", func(t *testing.T) {
+		t.Parallel()
 		if errs, identity, _ := importAndRead(t, identityValue(t, arn.Account, "us-east-1", name)); len(errs) > 0 || identity["name"] != name {
 			t.Errorf("errors %v, identity %v", errs, identity)
 		}
 	})
 	t.Run("another Region", func(t *testing.T) {
+		t.Parallel()
 		errs, _, _ := importAndRead(t, identityValue(t, nil, "eu-west-1", name))
 		if len(errs) != 1 || !strings.Contains(errs[0], "Table identity in another Region") || !strings.Contains(errs[0], `region = "eu-west-1"`) {
 			t.Errorf("errors %v; want one naming the Region", errs)
 		}
 	})
 	t.Run("another account", func(t *testing.T) {
+		t.Parallel()
 		errs, _, _ := importAndRead(t, identityValue(t, "123456789012", nil, name))
 		if len(errs) != 1 || !strings.Contains(errs[0], "Table identity in another account") || !strings.Contains(errs[0], "account "+arn.Account) {
 			t.Errorf("errors %v; want one naming both accounts", errs)
 		}
 	})
 	t.Run("no name", func(t *testing.T) {
+		t.Parallel()
 		errs, _, _ := importAndRead(t, identityValue(t, arn.Account, nil, nil))
 		if len(errs) != 1 || !strings.Contains(errs[0], "identity = { name") {
 			t.Errorf("errors %v; want one saying the name is needed", errs)

@@ -1,11 +1,18 @@
 package provider
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -161,7 +168,9 @@ func listTables(t *testing.T, server tfprotov6.ProviderServer, schemas *tfprotov
 	if err != nil {
 		t.Fatal(err)
 	}
-	lister, ok := server.(tfprotov6.ProviderServerWithListResource)
+	lister, ok := server.(interface {
+		ListResource(context.Context, *tfprotov6.ListResourceRequest) (*tfprotov6.ListResourceServerStream, error)
+	})
 	if !ok {
 		t.Fatalf("the provider server %T does not serve ListResource", server)
 	}
@@ -267,6 +276,7 @@ func TestListShardedTables(t *testing.T) {
 	}
 
 	t.Run("filters", func(t *testing.T) {
+		t.Parallel()
 		if got := names(listTables(t, server, schemas, map[string]tftypes.Value{"name_prefix": str("hot-")}, false, 0)); !slices.Equal(slices.Sorted(slices.Values(got)), prefixed("hot-")) {
 			t.Errorf("name_prefix hot-: %v; want %v", got, prefixed("hot-"))
 		}
@@ -298,6 +308,7 @@ func TestListShardedTables(t *testing.T) {
 	})
 
 	t.Run("limit", func(t *testing.T) {
+		t.Parallel()
 		if got := listTables(t, server, schemas, nil, false, 5); len(got) != 5 {
 			t.Errorf("limit 5: %d results", len(got))
 		}
@@ -307,6 +318,7 @@ func TestListShardedTables(t *testing.T) {
 	})
 
 	t.Run("include_resource", func(t *testing.T) {
+		t.Parallel()
 		got := listTables(t, server, schemas, map[string]tftypes.Value{"name_regex": str(`^(clean-00|gsi-status-01)$`)}, true, 0)
 		if len(got) != 2 {
 			t.Fatalf("results %v; want clean-00 and gsi-status-01", names(got))
@@ -333,19 +345,36 @@ func TestListShardedTables(t *testing.T) {
 	})
 
 	t.Run("table deleted while listing", func(t *testing.T) {
-		// The list reads each table after ListTables names it: a table gone by then is skipped, not an error.
-		// Deleting one before the list makes every later read of it the same not-found a race gives.
-		if _, err := api.DeleteTable(t.Context(), &dynamodb.DeleteTableInput{TableName: aws.String("hot-day-05")}); err != nil {
+		t.Parallel()
+		// The list reads each table after ListTables names it. A proxy in front of the server deletes
+		// clean-23 when the list asks to describe it, so the read finds no table, as when it is deleted
+		// between the two calls: it is skipped, not an error. No other subtest lists clean-2*.
+		var deleted atomic.Bool
+		upstream, err := url.Parse(endpoint)
+		if err != nil {
 			t.Fatal(err)
 		}
-		got := listTables(t, server, schemas, map[string]tftypes.Value{"name_prefix": str("hot-day-")}, false, 0)
+		proxy := httputil.NewSingleHostReverseProxy(upstream)
+		front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			if strings.HasSuffix(r.Header.Get("X-Amz-Target"), ".DescribeTable") && bytes.Contains(body, []byte(`"clean-23"`)) && !deleted.Swap(true) {
+				if _, err := api.DeleteTable(r.Context(), &dynamodb.DeleteTableInput{TableName: aws.String("clean-23")}); err != nil {
+					t.Errorf("deleting clean-23: %v", err)
+				}
+			}
+			proxy.ServeHTTP(w, r)
+		}))
+		t.Cleanup(front.Close)
+		racing, racingSchemas := listServer(t, front.URL)
+		got := listTables(t, racing, racingSchemas, map[string]tftypes.Value{"name_prefix": str("clean-2")}, false, 0)
 		for _, r := range got {
 			if len(r.errors) > 0 {
 				t.Errorf("errors %v", r.errors)
 			}
 		}
-		if n := names(got); !slices.Equal(n, prefixed("hot-day-")[:5]) {
-			t.Errorf("listed %v; want %v", n, prefixed("hot-day-")[:5])
+		if n := names(got); !deleted.Load() || !slices.Equal(n, []string{"clean-20", "clean-21", "clean-22"}) {
+			t.Errorf("listed %v (clean-23 deleted while listing: %v); want clean-20, clean-21 and clean-22", n, deleted.Load())
 		}
 	})
 }
@@ -363,7 +392,9 @@ func TestAccShardedTableQuery(t *testing.T) {
 		if err := createAuditedTable(t.Context(), api, table); err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { _, _ = api.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(table.name)}) })
+		t.Cleanup(func() {
+			_, _ = api.DeleteTable(context.WithoutCancel(t.Context()), &dynamodb.DeleteTableInput{TableName: aws.String(table.name)})
+		})
 	}
 	list := "dynamokeys_sharded_table.audit"
 	identity := func(name string) map[string]knownvalue.Check {

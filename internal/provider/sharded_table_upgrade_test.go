@@ -195,7 +195,10 @@ func TestAccProviderUpgradeShowsNoChanges(t *testing.T) {
 	// none, records it; the table forgotten and imported again by an import block naming only its identity
 	// plans no change after the import.
 	t.Run("identity", func(t *testing.T) {
+		t.Parallel() // after the steps above; the table is destroyed when this ends
 		skipBelowCLI(t, 1, 12, "resource identity", identityCLIs)
+		c := *c
+		c.t = t
 		identity := stateFileIdentity(t, filepath.Join(c.dir, "terraform.tfstate"))
 		if identity["name"] != "upgrade-orders" || identity["region"] != "us-east-1" || identity["account_id"] == nil || identity["account_id"] == "" {
 			t.Fatalf("identity after the upgrade and refresh: %v; want the account, us-east-1 and the name", identity)
