@@ -232,7 +232,8 @@ func prefixed(prefix string) []string {
 // TestListShardedTables drives the list resource through the provider server's ListResource RPC, as
 // `terraform query` does, against a dynoxide holding 42 tables: every table is listed once with its identity,
 // the filters and the limit are honoured, include_resource gives the state an import and read record, the
-// tables whose keys break rules by their names carry warnings naming the rule, and the clean ones none.
+// tables whose keys break rules by their names carry warnings naming the rule, and the clean ones none; a
+// table deleted while listing is skipped and throttled calls are retried.
 func TestListShardedTables(t *testing.T) {
 	t.Parallel()
 	endpoint, api := listAccount(t)
@@ -344,12 +345,16 @@ func TestListShardedTables(t *testing.T) {
 		}
 	})
 
-	t.Run("table deleted while listing", func(t *testing.T) {
+	t.Run("table deleted while listing, calls throttled", func(t *testing.T) {
 		t.Parallel()
 		// The list reads each table after ListTables names it. A proxy in front of the server deletes
 		// clean-23 when the list asks to describe it, so the read finds no table, as when it is deleted
-		// between the two calls: it is skipped, not an error. No other subtest lists clean-2*.
+		// between the two calls: it is skipped, not an error. No other subtest lists clean-2*. The proxy also
+		// throttles the first ListTables and the first DescribeTable of clean-21, as DynamoDB does under
+		// load: the client's retryer retries them.
 		var deleted atomic.Bool
+		var throttled atomic.Int32
+		throttleOnce := map[string]*atomic.Bool{".ListTables": {}, ".DescribeTable clean-21": {}}
 		upstream, err := url.Parse(endpoint)
 		if err != nil {
 			t.Fatal(err)
@@ -358,7 +363,18 @@ func TestListShardedTables(t *testing.T) {
 		front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			body, _ := io.ReadAll(r.Body)
 			r.Body = io.NopCloser(bytes.NewReader(body))
-			if strings.HasSuffix(r.Header.Get("X-Amz-Target"), ".DescribeTable") && bytes.Contains(body, []byte(`"clean-23"`)) && !deleted.Swap(true) {
+			target := r.Header.Get("X-Amz-Target")
+			for call, done := range throttleOnce {
+				op, table, _ := strings.Cut(call, " ")
+				if strings.HasSuffix(target, op) && (table == "" || bytes.Contains(body, []byte(`"`+table+`"`))) && !done.Swap(true) {
+					throttled.Add(1)
+					w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+					w.WriteHeader(http.StatusBadRequest)
+					_, _ = io.WriteString(w, `{"__type":"com.amazonaws.dynamodb.v20120810#ThrottlingException","message":"Rate of requests exceeds the allowed throughput."}`)
+					return
+				}
+			}
+			if strings.HasSuffix(target, ".DescribeTable") && bytes.Contains(body, []byte(`"clean-23"`)) && !deleted.Swap(true) {
 				if _, err := api.DeleteTable(r.Context(), &dynamodb.DeleteTableInput{TableName: aws.String("clean-23")}); err != nil {
 					t.Errorf("deleting clean-23: %v", err)
 				}
@@ -373,8 +389,9 @@ func TestListShardedTables(t *testing.T) {
 				t.Errorf("errors %v", r.errors)
 			}
 		}
-		if n := names(got); !deleted.Load() || !slices.Equal(n, []string{"clean-20", "clean-21", "clean-22"}) {
-			t.Errorf("listed %v (clean-23 deleted while listing: %v); want clean-20, clean-21 and clean-22", n, deleted.Load())
+		if n := names(got); !deleted.Load() || throttled.Load() != 2 || !slices.Equal(n, []string{"clean-20", "clean-21", "clean-22"}) {
+			t.Errorf("listed %v (clean-23 deleted while listing: %v, calls throttled: %d of 2); want clean-20, clean-21 and clean-22",
+				n, deleted.Load(), throttled.Load())
 		}
 	})
 }
