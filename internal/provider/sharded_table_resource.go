@@ -425,6 +425,15 @@ func (r *shardedTableResource) Read(ctx context.Context, req resource.ReadReques
 		resp.Diagnostics.AddWarning("Table no longer exists",
 			fmt.Sprintf("Table %s was not found, so it is removed from the state and the plan will create it again.", state.Name.ValueString()))
 		resp.State.RemoveResource(ctx)
+		// The framework wants an identity even with the state removed; a state written before identities
+		// (or by a CLI without them) has none, so the name and the Region stand for it.
+		if want.Name.IsNull() {
+			want.Name = state.Name
+			if region, err := client.Region(ctx); err == nil {
+				want.Region = types.StringValue(region)
+			}
+		}
+		resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, want)...)
 		return
 	}
 	if err != nil {
