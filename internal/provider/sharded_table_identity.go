@@ -7,7 +7,6 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
@@ -71,7 +70,8 @@ func checkIdentityRegion(ctx context.Context, client *dynamo.Client, want tableI
 		return diags
 	}
 	if want.Region.ValueString() != region {
-		diags.AddAttributeError(path.Root("region"), "Table identity in another Region",
+		// No attribute path: region is the identity's, not an attribute of the resource or its configuration.
+		diags.AddError("Table identity in another Region",
 			fmt.Sprintf("The identity of table %s names Region %s, but this provider calls %s: the table of that name here is another table, so nothing was read. "+
 				"Use a provider configured with region = %q (an aliased provider block and provider = dynamokeys.<alias> on the resource), or leave region out of the identity.",
 				want.Name.ValueString(), want.Region.ValueString(), region, want.Region.ValueString()))
@@ -86,7 +86,7 @@ func checkIdentityAccount(want, got tableIdentity) diag.Diagnostics {
 	if want.AccountID.IsNull() || want.AccountID.IsUnknown() || want.AccountID.Equal(got.AccountID) {
 		return diags
 	}
-	diags.AddAttributeError(path.Root("account_id"), "Table identity in another account",
+	diags.AddError("Table identity in another account",
 		fmt.Sprintf("The identity of table %s names account %s, but the provider's credentials read it in account %s: that is another table, so it is not imported or refreshed. "+
 			"Use credentials (profile, assume_role) of account %s, or leave account_id out of the identity.",
 			want.Name.ValueString(), want.AccountID.ValueString(), got.AccountID.ValueString(), want.AccountID.ValueString()))
