@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -102,4 +103,31 @@ func codeOf(t *testing.T, file string) map[int]string {
 		}
 	}
 	return code
+}
+
+// TestReadmeNamesEveryPage keeps the front page current: every resource, data source, function and guide
+// of docs/ (a page per piece, generated from the provider's schema and templates/) is linked from README.md
+// by its registry URL, so a new piece that the README does not mention fails here.
+func TestReadmeNamesEveryPage(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := 0
+	for _, kind := range []string{"resources", "data-sources", "functions", "guides", "list-resources"} {
+		files, err := filepath.Glob(filepath.Join("docs", kind, "*.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			pages++
+			url := registryDocs + "/" + kind + "/" + strings.TrimSuffix(filepath.Base(f), ".md") + ")"
+			if !strings.Contains(string(readme), url) {
+				t.Errorf("README.md does not link %s (%s): add it to the pieces table or the list of guides", f, strings.TrimSuffix(url, ")"))
+			}
+		}
+	}
+	if pages < 20 {
+		t.Errorf("found %d pages under docs/; the provider has more", pages)
+	}
 }

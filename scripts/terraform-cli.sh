@@ -6,7 +6,7 @@
 # of the acceptance tests under OpenTofu (make test-opentofu).
 set -euo pipefail
 
-OPENTOFU_VERSION="${OPENTOFU_VERSION:-v1.10.10}"
+OPENTOFU_VERSION="${OPENTOFU_VERSION:-v1.12.6}"
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bin_dir="${repo_root}/.bin"
 candidates=(terraform tofu)

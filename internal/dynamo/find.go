@@ -32,6 +32,17 @@ func (c *Client) FindTable(ctx context.Context, name string) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
+	t, err = c.readSettings(ctx, t)
+	if isNotFound(err) {
+		return nil, ErrTableNotFound // deleted between the calls, e.g. while a list pages through the account
+	}
+	return t, err
+}
+
+// readSettings reads what DescribeTable does not report: TTL, point-in-time recovery, Contributor Insights
+// and tags.
+func (c *Client) readSettings(ctx context.Context, t *Table) (*Table, error) {
+	name := t.Name
 	api, _ := c.API(ctx)
 	ttl, err := api.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(name)})
 	switch {

@@ -117,3 +117,35 @@ func PlanDocuments(ctx context.Context, plan any) (documents map[string]ast.Valu
 	}
 	return documents, gsiOwners, nil
 }
+
+// EvaluateAWSTable evaluates one table known only by what DynamoDB says of it, given in the attributes of the
+// AWS provider's aws_dynamodb_table as a plan's change.after holds them (hash_key, attribute, the index
+// blocks, billing and throughput). It goes through the bundle's plan adapter, so its findings are those
+// conftest reports on a plan of that aws_dynamodb_table: key names and types, index counts and keys, the name
+// heuristics and the settings rules; a rule that needs templates or traffic stays silent.
+func (e *Engine) EvaluateAWSTable(ctx context.Context, address string, after map[string]any) ([]Finding, error) {
+	// Through JSON, so that the adapter reads numbers and lists as it reads them from a plan file.
+	raw, err := json.Marshal(map[string]any{
+		"format_version": "1.2",
+		"resource_changes": []any{map[string]any{
+			"address": address, "mode": "managed", "type": "aws_dynamodb_table", "name": "audited",
+			"change": map[string]any{"actions": []any{"update"}, "after": after, "after_unknown": map[string]any{}},
+		}},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("encoding the table: %w", err)
+	}
+	var plan any
+	if err := json.Unmarshal(raw, &plan); err != nil {
+		return nil, fmt.Errorf("encoding the table: %w", err)
+	}
+	documents, _, err := PlanDocuments(ctx, plan)
+	if err != nil {
+		return nil, fmt.Errorf("mapping the table: %w", err)
+	}
+	doc, ok := documents[address]
+	if !ok {
+		return nil, fmt.Errorf("the plan adapter mapped no document for table %s (it needs a hash_key)", address)
+	}
+	return e.EvaluateValue(ctx, doc)
+}

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/dynamo"
 )
 
 // The AWS provider's aws_dynamodb_table state, as the move from it reads it (sharded_table_move_state.go):
@@ -106,4 +109,96 @@ func checkUnknownAWSAttributes(raw []byte) diag.Diagnostics {
 				"the table keeps them, but Terraform no longer manages them. Check them before applying.", strings.Join(unknown, ", ")))
 	}
 	return diags
+}
+
+// awsTableAttributes is a table as DynamoDB reports it, in the attributes of the AWS provider's
+// aws_dynamodb_table as a plan holds them: the reverse of awsTable.table, for the bundle's plan adapter,
+// which maps a table known only by what DynamoDB says of it (the audit of the list resource). A side of a
+// throughput that is not set is left out, as the adapter reads a missing figure.
+func awsTableAttributes(t dynamo.Table) map[string]any {
+	types := map[string]string{t.PartitionKey.Name: t.PartitionKey.Type}
+	keyNames := func(keys []dynamo.KeyAttribute) {
+		for _, k := range keys {
+			types[k.Name] = k.Type
+		}
+	}
+	after := map[string]any{"name": t.Name, "billing_mode": t.BillingMode, "hash_key": t.PartitionKey.Name}
+	if t.SortKey != nil {
+		after["range_key"] = t.SortKey.Name
+		keyNames([]dynamo.KeyAttribute{*t.SortKey})
+	}
+	setUnits(after, "read_capacity", t.ReadCapacity)
+	setUnits(after, "write_capacity", t.WriteCapacity)
+	lsis := []any{}
+	for _, l := range t.LSIs {
+		keyNames(l.SortKey)
+		lsi := map[string]any{"name": l.Name, "projection_type": l.ProjectionType, "non_key_attributes": orEmpty(l.NonKeyAttributes)}
+		if len(l.SortKey) > 0 {
+			lsi["range_key"] = l.SortKey[0].Name
+		}
+		lsis = append(lsis, lsi)
+	}
+	gsis := []any{}
+	for _, g := range t.GSIs {
+		keyNames(g.PartitionKey)
+		keyNames(g.SortKey)
+		gsi := map[string]any{"name": g.Name, "projection_type": g.ProjectionType, "non_key_attributes": orEmpty(g.NonKeyAttributes)}
+		if len(g.PartitionKey) == 1 && len(g.SortKey) <= 1 {
+			gsi["hash_key"] = g.PartitionKey[0].Name
+			if len(g.SortKey) == 1 {
+				gsi["range_key"] = g.SortKey[0].Name
+			}
+		} else {
+			schema := []any{}
+			for _, side := range []struct {
+				keyType string
+				keys    []dynamo.KeyAttribute
+			}{{"HASH", g.PartitionKey}, {"RANGE", g.SortKey}} {
+				for _, k := range side.keys {
+					schema = append(schema, map[string]any{"attribute_name": k.Name, "key_type": side.keyType})
+				}
+			}
+			gsi["key_schema"] = schema
+		}
+		setUnits(gsi, "read_capacity", g.ReadCapacity)
+		setUnits(gsi, "write_capacity", g.WriteCapacity)
+		gsi["on_demand_throughput"] = throughputBlocks(g.OnDemand, "max_read_request_units", "max_write_request_units")
+		gsi["warm_throughput"] = throughputBlocks(g.Warm, "read_units_per_second", "write_units_per_second")
+		gsis = append(gsis, gsi)
+	}
+	attributes := []any{}
+	for _, name := range slices.Sorted(maps.Keys(types)) {
+		attributes = append(attributes, map[string]any{"name": name, "type": types[name]})
+	}
+	after["attribute"], after["local_secondary_index"], after["global_secondary_index"] = attributes, lsis, gsis
+	after["on_demand_throughput"] = throughputBlocks(t.OnDemand, "max_read_request_units", "max_write_request_units")
+	after["warm_throughput"] = throughputBlocks(t.Warm, "read_units_per_second", "write_units_per_second")
+	after["ttl"] = []any{}
+	if t.TTL != nil {
+		after["ttl"] = []any{map[string]any{"enabled": t.TTL.Enabled, "attribute_name": t.TTL.AttributeName}}
+	}
+	return after
+}
+
+func setUnits(into map[string]any, name string, units *int64) {
+	if units != nil {
+		into[name] = *units
+	}
+}
+
+func throughputBlocks(t *dynamo.Throughput, read, write string) []any {
+	if t == nil {
+		return []any{}
+	}
+	block := map[string]any{}
+	setUnits(block, read, t.Read)
+	setUnits(block, write, t.Write)
+	return []any{block}
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }

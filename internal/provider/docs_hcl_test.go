@@ -33,6 +33,8 @@ func docsBlocks(t *testing.T, root string) []docsBlock {
 		t.Fatal(err)
 	}
 	more, _ := filepath.Glob(filepath.Join(root, "templates", "*", "*.tmpl"))
+	// The front page's examples too: a new user copies them first.
+	more = append(more, filepath.Join(root, "README.md"))
 	var blocks []docsBlock
 	for _, f := range append(files, more...) {
 		b, err := os.ReadFile(f)

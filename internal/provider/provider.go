@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -28,8 +29,9 @@ import (
 const DefaultEvalTimeout = 2 * time.Second
 
 var (
-	_ provider.Provider              = (*dynamokeysProvider)(nil)
-	_ provider.ProviderWithFunctions = (*dynamokeysProvider)(nil)
+	_ provider.Provider                  = (*dynamokeysProvider)(nil)
+	_ provider.ProviderWithFunctions     = (*dynamokeysProvider)(nil)
+	_ provider.ProviderWithListResources = (*dynamokeysProvider)(nil)
 )
 
 // New returns the provider factory for main and the tests.
@@ -245,6 +247,7 @@ func (p *dynamokeysProvider) Configure(ctx context.Context, req provider.Configu
 	}
 	resp.DataSourceData = data
 	resp.ResourceData = data
+	resp.ListResourceData = data
 }
 
 func allRulesDisabled(engine *policy.Engine, disabled map[string]bool) bool {
@@ -278,6 +281,10 @@ func loadPolicyEngine(ctx context.Context, dirs []string) (*policy.Engine, diag.
 
 func (p *dynamokeysProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{NewShardedTableResource}
+}
+
+func (p *dynamokeysProvider) ListResources(context.Context) []func() list.ListResource {
+	return []func() list.ListResource{NewShardedTableList}
 }
 
 func (p *dynamokeysProvider) DataSources(context.Context) []func() datasource.DataSource {

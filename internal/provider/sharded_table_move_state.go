@@ -55,6 +55,9 @@ func moveFromAWSTable(ctx context.Context, req resource.MoveStateRequest, resp *
 	resp.Diagnostics.Append(diags...)
 	if !diags.HasError() {
 		resp.Diagnostics.Append(resp.TargetState.Set(ctx, &m)...)
+		if id, ok := movedIdentity(req, req.SourceRawState.JSON); ok {
+			resp.Diagnostics.Append(setIdentity(ctx, resp.TargetIdentity, id)...)
+		}
 	}
 }
 
@@ -78,18 +81,29 @@ func movedTableModel(ctx context.Context, raw []byte) (shardedTableModel, diag.D
 	}
 	var resp resource.SchemaResponse
 	(&shardedTableResource{}).Schema(ctx, resource.SchemaRequest{}, &resp)
-	typ, _ := resp.Schema.Type().TerraformType(ctx).(tftypes.Object) // a resource schema is always an object
-	nulls := make(map[string]tftypes.Value, len(typ.AttributeTypes))
-	for name, t := range typ.AttributeTypes {
-		nulls[name] = tftypes.NewValue(t, nil)
-	}
-	state := tfsdk.State{Schema: resp.Schema, Raw: tftypes.NewValue(typ, nulls)}
-	diags.Append(state.Get(ctx, &m)...)
+	m, dg = nullTableModel(ctx, resp.Schema.Type().TerraformType(ctx))
+	diags.Append(dg...)
 	diags.Append(flattenTable(ctx, &table, &m)...)
 	// tags_all is what is on the table, including the AWS provider's default_tags. All of them move into
 	// tags (the AWS provider's default_tags are not dynamokeys' default_tags) and into tags_all, so that a
 	// configuration that lists them plans no change.
 	readTags(table.Tags, defaultTags{}, &m)
+	return m, diags
+}
+
+// nullTableModel is a model whose every attribute is null (no configuration, no prior state), of the
+// resource's state type typ.
+func nullTableModel(ctx context.Context, typ tftypes.Type) (shardedTableModel, diag.Diagnostics) {
+	var m shardedTableModel
+	var resp resource.SchemaResponse
+	(&shardedTableResource{}).Schema(ctx, resource.SchemaRequest{}, &resp)
+	obj, _ := typ.(tftypes.Object) // a resource schema is always an object
+	nulls := make(map[string]tftypes.Value, len(obj.AttributeTypes))
+	for name, t := range obj.AttributeTypes {
+		nulls[name] = tftypes.NewValue(t, nil)
+	}
+	state := tfsdk.State{Schema: resp.Schema, Raw: tftypes.NewValue(obj, nulls)}
+	diags := state.Get(ctx, &m)
 	return m, diags
 }
 

@@ -25,6 +25,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/dynamo"
 )
 
 const movedTargetType = "dynamokeys_sharded_table"
@@ -278,6 +280,20 @@ func TestMoveStateFromAWSTable(t *testing.T) {
 				if _, ok := got[name]; !ok {
 					t.Errorf("%s is not an attribute of %s", name, movedTargetType)
 				}
+			}
+			// The identity, without any call: the account and Region of the ARN (or of the AWS provider v6
+			// state's region), the name.
+			if resp.TargetIdentity == nil {
+				t.Fatal("the move returned no identity")
+			}
+			arn, _ := got["arn"].(string)
+			parsed, err := dynamo.ParseTableARN(arn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if identity := decodeDynamic(t, resp.TargetIdentity.IdentityData, identityType); identity["account_id"] != parsed.Account ||
+				identity["region"] != parsed.Region || identity["name"] != got["name"] {
+				t.Errorf("identity %v; want account %s, region %s and the name of %s", identity, parsed.Account, parsed.Region, arn)
 			}
 			warnings := diagnosticTexts(resp.Diagnostics, tfprotov6.DiagnosticSeverityWarning)
 			slices.Sort(warnings)

@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
@@ -330,6 +331,7 @@ func (r *shardedTableResource) Create(ctx context.Context, req resource.CreateRe
 		// created (read is its own CreateTable response) is ever recorded.
 		setComputed(&plan, read)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		r.setIdentityOf(ctx, client, read, resp.Identity, &resp.Diagnostics)
 		resp.Diagnostics.AddError("Creating the DynamoDB table failed",
 			err.Error()+"\n\nThe table was created and is recorded in the state as tainted. To finish its settings in place, run "+
 				"terraform untaint on this resource and apply again; to have Terraform replace it instead, set deletion_protection = false first "+
@@ -341,6 +343,16 @@ func (r *shardedTableResource) Create(ctx context.Context, req resource.CreateRe
 	}
 	setComputed(&plan, read)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	r.setIdentityOf(ctx, client, read, resp.Identity, &resp.Diagnostics)
+}
+
+// setIdentityOf records the identity of a table this apply created or updated.
+func (r *shardedTableResource) setIdentityOf(ctx context.Context, client *dynamo.Client, t *dynamo.Table, into *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
+	id, dg := identityOf(ctx, client, t)
+	diags.Append(dg...)
+	if !dg.HasError() {
+		diags.Append(setIdentity(ctx, into, id)...)
+	}
 }
 
 // refreshDesignDocument recomputes the design outputs (design_document, findings, report, …) from the
@@ -400,21 +412,45 @@ func (r *shardedTableResource) Read(ctx context.Context, req resource.ReadReques
 	resp.Diagnostics.Append(diags...)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	// The identity in the state or of an import: a table of another Region or account is another table, and
+	// is neither read nor removed from the state.
+	want, diags := identityFrom(ctx, req.Identity)
+	resp.Diagnostics.Append(diags...)
+	resp.Diagnostics.Append(checkIdentityRegion(ctx, client, want)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	table, err := client.FindTable(ctx, state.Name.ValueString())
 	if errors.Is(err, dynamo.ErrTableNotFound) {
 		resp.Diagnostics.AddWarning("Table no longer exists",
 			fmt.Sprintf("Table %s was not found, so it is removed from the state and the plan will create it again.", state.Name.ValueString()))
 		resp.State.RemoveResource(ctx)
+		// The framework wants an identity even with the state removed; a state written before identities
+		// (or by a CLI without them) has none, so the name and the Region stand for it.
+		if want.Name.IsNull() {
+			want.Name = state.Name
+			if region, err := client.Region(ctx); err == nil {
+				want.Region = types.StringValue(region)
+			}
+		}
+		resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, want)...)
 		return
 	}
 	if err != nil {
 		resp.Diagnostics.AddError("Reading the DynamoDB table failed", err.Error())
 		return
 	}
+	got, diags := identityOf(ctx, client, table)
+	resp.Diagnostics.Append(diags...)
+	resp.Diagnostics.Append(checkIdentityAccount(want, got)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	resp.Diagnostics.Append(flattenTable(ctx, table, &state)...)
 	readTags(table.Tags, defaultTagsOf(r.data), &state)
 	r.refreshDesignDocument(ctx, &state)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, got)...)
 }
 
 func (r *shardedTableResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -448,6 +484,7 @@ func (r *shardedTableResource) Update(ctx context.Context, req resource.UpdateRe
 	}
 	setComputed(&plan, read)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	r.setIdentityOf(ctx, client, read, resp.Identity, &resp.Diagnostics)
 }
 
 func (r *shardedTableResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -473,12 +510,26 @@ func (r *shardedTableResource) Delete(ctx context.Context, req resource.DeleteRe
 	}
 }
 
-// ImportState imports a table by name. Design metadata (templates, segments, sharding, traffic, GSI
-// cardinalities) is not stored in DynamoDB and comes from the configuration on the next plan.
+// ImportState imports a table by name, or by identity (an import block's identity = { name = ..., and
+// optionally account_id and region }). Design metadata (templates, segments, sharding, traffic, GSI
+// cardinalities) is not stored in DynamoDB and comes from the configuration on the next plan. The Read that
+// follows checks the identity's account against the table's ARN; a Region is checked here, before any call.
 func (r *shardedTableResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	name := strings.TrimSpace(req.ID)
+	if req.ID == "" && req.Identity != nil && !req.Identity.Raw.IsNull() {
+		id, diags := identityFrom(ctx, req.Identity)
+		resp.Diagnostics.Append(diags...)
+		if client, dg := r.client(); !dg.HasError() && !diags.HasError() {
+			resp.Diagnostics.Append(checkIdentityRegion(ctx, client, id)...)
+		}
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		name = strings.TrimSpace(id.Name.ValueString())
+	}
 	if name == "" {
-		resp.Diagnostics.AddError("Invalid import ID", "Import a dynamokeys_sharded_table by its table name, e.g. terraform import dynamokeys_sharded_table.events events.")
+		resp.Diagnostics.AddError("Invalid import ID", "Import a dynamokeys_sharded_table by its table name, e.g. terraform import dynamokeys_sharded_table.events events, "+
+			"or with an import block's identity = { name = \"events\" }.")
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), name)...)

@@ -303,6 +303,20 @@ func testAccShardedTableLifecycle(t *testing.T, server testServer) {
 				}},
 			},
 			{
+				// By identity (Terraform ≥ 1.12, OpenTofu ≥ 1.12): the import block names the account, the
+				// Region and the name the state's identity holds, and the import gives the same identity on
+				// this server too (DynamoDB Local's ARNs name the Region ddblocal; the identity names the
+				// provider's).
+				ResourceName:       address,
+				ImportState:        true,
+				ImportStateKind:    resource.ImportBlockWithResourceIdentity,
+				ExpectNonEmptyPlan: true,
+				SkipFunc:           stepNeedsCLI(t, 1, 12, "import by resource identity"),
+				ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate),
+				}},
+			},
+			{
 				Config: tableConfig(endpoint, name, gsiBlock(gsiByCustomer, gsiByStatus), tags2, ""),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate),

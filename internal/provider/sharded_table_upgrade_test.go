@@ -2,6 +2,7 @@ package provider
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil"
 )
 
 // testdata/upgrade_v1 holds a table configuration and the state the provider wrote for it at state version
@@ -188,37 +190,84 @@ func TestAccProviderUpgradeShowsNoChanges(t *testing.T) {
 	if out, code := c.run("plan", "-no-color", "-input=false", "-detailed-exitcode"); code != 0 {
 		t.Fatalf("the plan after the refresh is not empty (exit %d):\n%s", code, out)
 	}
+
+	// Resource identity (Terraform ≥ 1.12, OpenTofu ≥ 1.12): the refresh of the upgraded state, which had
+	// none, records it; the table forgotten and imported again by an import block naming only its identity
+	// plans no change after the import.
+	t.Run("identity", func(t *testing.T) {
+		t.Parallel() // after the steps above; the table is destroyed when this ends
+		skipBelowCLI(t, 1, 12, "resource identity", identityCLIs)
+		c := *c
+		c.t = t
+		identity := stateFileIdentity(t, filepath.Join(c.dir, "terraform.tfstate"))
+		if identity["name"] != "upgrade-orders" || identity["region"] != "us-east-1" || identity["account_id"] == nil || identity["account_id"] == "" {
+			t.Fatalf("identity after the upgrade and refresh: %v; want the account, us-east-1 and the name", identity)
+		}
+		c.mustRun("state", "rm", "-no-color", "dynamokeys_sharded_table.orders")
+		c.write(string(config) + `
+import {
+  to       = dynamokeys_sharded_table.orders
+  identity = { name = "upgrade-orders" }
+}
+`)
+		out := c.mustRun("apply", "-no-color", "-input=false", "-auto-approve")
+		if !strings.Contains(out, "1 imported") {
+			t.Errorf("the apply did not import the table:\n%s", out)
+		}
+		if got := stateFileIdentity(t, filepath.Join(c.dir, "terraform.tfstate")); fmt.Sprint(got) != fmt.Sprint(identity) {
+			t.Errorf("identity after the import %v; want %v", got, identity)
+		}
+		if out, code := c.run("plan", "-no-color", "-input=false", "-detailed-exitcode"); code != 0 {
+			t.Fatalf("the plan after the import by identity is not empty (exit %d):\n%s", code, out)
+		}
+	})
 }
 
-// TestUpgradeObservedToUnits: a version 2 state's observations lose the share-of-requests figures and gain
-// the version 3 attributes as null; the measured peaks, keys, throttle totals and window stay.
-func TestUpgradeObservedToUnits(t *testing.T) {
-	v2 := `{"name":"orders","observed":{"table_name":"orders","index_name":null,
-"traffic":{"writes_per_second":2500,"reads_per_second":3000,"hot_key_share":0.5},
-"top_keys":[{"key":"CUSTOMER#c-1","share":0.4,"throttle_events":100}],
-"throttle_events":{"read":0,"write":100},"window":{"start":"s","end":"e","datapoints":180},"complete":true},
-"observed_indexes":{"by_status":{"table_name":null,"index_name":null,"traffic":{"writes_per_second":10,"reads_per_second":null,"hot_key_share":null},
-"top_keys":null,"throttle_events":null,"window":null,"complete":null}}}`
-	var state map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(v2), &state); err != nil {
-		t.Fatal(err)
-	}
-	if err := observedInUnits(state); err != nil {
-		t.Fatal(err)
-	}
-	got, err := json.Marshal(state)
+// stateFileIdentity is the identity the state file records for its one resource instance.
+func stateFileIdentity(t *testing.T, file string) map[string]any {
+	t.Helper()
+	raw, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"name":"orders","observed":{"complete":true,"index_name":null,"key_attributes":null,"table_name":"orders",` +
-		`"throttle_events":{"read":0,"read_account_limit":null,"read_key_range":null,"read_max_on_demand":null,"read_provisioned":null,"write":100,` +
-		`"write_account_limit":null,"write_key_range":null,"write_max_on_demand":null,"write_provisioned":null},` +
-		`"top_keys":[{"key":"CUSTOMER#c-1","throttle_events":100,"units_per_second":null}],` +
-		`"traffic":{"hot_key_unit_share":null,"hot_key_units_per_second":null,"reads_per_second":3000,"writes_per_second":2500},` +
-		`"window":{"start":"s","end":"e","datapoints":180}},` +
-		`"observed_indexes":{"by_status":{"complete":null,"index_name":null,"key_attributes":null,"table_name":null,"throttle_events":null,"top_keys":null,` +
-		`"traffic":{"hot_key_unit_share":null,"hot_key_units_per_second":null,"reads_per_second":null,"writes_per_second":10},"window":null}}}`
-	if string(got) != want {
-		t.Errorf("upgraded =\n%s\nwant\n%s", got, want)
+	var state struct {
+		Resources []struct {
+			Instances []struct {
+				Identity map[string]any `json:"identity"`
+			} `json:"instances"`
+		} `json:"resources"`
+	}
+	if err := json.Unmarshal(raw, &state); err != nil || len(state.Resources) != 1 || len(state.Resources[0].Instances) != 1 {
+		t.Fatalf("state file: %v\n%s", err, raw)
+	}
+	return state.Resources[0].Instances[0].Identity
+}
+
+// identityCLIs are the CLIs with resource identity.
+const identityCLIs = "Terraform ≥ 1.12 or OpenTofu ≥ 1.12 (make test-opentofu runs OpenTofu 1.12)"
+
+// stepNeedsCLI is a test step's SkipFunc for a feature that came with CLI major.minor: it skips the step
+// with a log line saying why.
+func stepNeedsCLI(t *testing.T, major, minor int, feature string) func() (bool, error) {
+	t.Helper()
+	return func() (bool, error) {
+		ok, version, err := testutil.CLIAtLeast(major, minor)
+		if err == nil && !ok {
+			t.Logf("step skipped: %s needs Terraform or OpenTofu ≥ %d.%d; the CLI under test is %s %s", feature, major, minor, testutil.CLIName(), version)
+		}
+		return !ok, err
+	}
+}
+
+// skipBelowCLI skips a test of a feature the CLI under test does not have, saying which, what it needs and
+// what the CLI is.
+func skipBelowCLI(t *testing.T, major, minor int, feature, needs string) {
+	t.Helper()
+	ok, version, err := testutil.CLIAtLeast(major, minor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ok {
+		t.Skipf("%s needs %s; the CLI under test is %s %s", feature, needs, testutil.CLIName(), version)
 	}
 }
