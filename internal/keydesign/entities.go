@@ -181,7 +181,13 @@ func (a *analyzer) entityCollection(est *model.CollectionEstimate) {
 	if largest == nil || largest.ItemsPerKey == nil || *largest.ItemsPerKey <= 0 {
 		return
 	}
-	est.ItemsPerKey, est.Bytes, est.Basis = largest.ItemsPerKey, largest.Bytes, CollectionGiven
+	est.ItemsPerKey, est.Bytes, est.Basis = largest.ItemsPerKey, largest.Bytes, CollectionTemplate
+	// Given when an entity of it states its bound; else every entity's sort-key template bounds it.
+	for _, d := range a.entities.Doc.Items {
+		if slices.Contains(largest.Entities, d.Name) && d.ItemsBasis == CollectionGiven {
+			est.Basis = CollectionGiven
+		}
+	}
 	est.EntryBytes = int64(math.Ceil(*largest.Bytes / *largest.ItemsPerKey))
 }
 

@@ -253,7 +253,7 @@ func TestSortKeyTemplatesBoundTheCollection(t *testing.T) {
 	in.LocalSecondaryIndexes = []keydesign.LocalSecondaryIndex{{Name: "by_email", SortKey: keydesign.IndexKeyAttribute{Name: "LSI1SK"}, ProjectionType: "ALL"}}
 	doc := analyzed(t, in)
 	c := doc.Derived.Collection
-	if c.Basis != keydesign.CollectionGiven || c.ItemsPerKey == nil || *c.ItemsPerKey != 4 {
+	if c.Basis != keydesign.CollectionTemplate || c.ItemsPerKey == nil || *c.ItemsPerKey != 4 {
 		t.Errorf("collection %+v; want 4 items (1 META + 3 states)", c)
 	}
 	items := map[string]string{}
