@@ -13,24 +13,24 @@ findings := errors | warnings
 capacity := input.derived.capacity
 
 # demand lists a busiest partition-key value's write and read demand with its partition limit, when known.
-demand(d) := {x |
-	some [units, limit, unit, path] in [
-		[d.hot_key_write_units, limits.partition_write_units, "WCU", ["traffic", "writes_per_second"]],
-		[d.hot_key_read_units, limits.partition_read_units, "RCU", ["traffic", "reads_per_second"]],
-	]
-	lib.number(units)
+demand(scope_demand) := {x |
 	lib.known("derived.capacity")
-	x := {"units": units, "limit": limit, "unit": unit, "path": path}
+	some [value, limit, unit, path] in [
+		[scope_demand.hot_key_write_units, limits.partition_write_units, "WCU", ["traffic", "writes_per_second"]],
+		[scope_demand.hot_key_read_units, limits.partition_read_units, "RCU", ["traffic", "reads_per_second"]],
+	]
+	lib.number(value)
+	x := {"units": value, "limit": limit, "unit": unit, "path": path}
 }
 
 # time_bucket_scopes are the key scopes (the table's, or each entity's) whose partition key is a time bucket
 # without a shard.
 time_bucket_scopes contains scope if {
+	lib.known("segments")
 	some scope in lib.key_scopes
 	scope.partition_key.has_time_bucket
 	not scope.partition_key.has_shard
 	scope.partition_key_known
-	lib.known("segments")
 }
 
 # METADATA
@@ -77,7 +77,10 @@ warnings contains lib.finding_case(time_bucket_partition_key, "bucket", problem.
 time_bucket_warnings contains {"path": scope.paths.partition_key, "msg": msg} if {
 	some scope in time_bucket_scopes
 	not over_limit(scope.demand)
-	msg := sprintf("the partition key%s is a time bucket without a shard: every current write lands on one key, which caps the table at one partition's throughput", [scope.note])
+	msg := sprintf(
+		"the partition key%s is a time bucket without a shard: every current write lands on one key, which caps the table at one partition's throughput",
+		[scope.note],
+	)
 }
 
 # Name heuristic for tables known only by attribute names (the plan adapter's aws_dynamodb_table).
@@ -190,12 +193,12 @@ warnings contains lib.finding_case(low_cardinality_partition_key, "gsi", problem
 }
 
 low_cardinality_problems contains {"path": scope.paths.partition_key, "msg": msg} if {
+	lib.known("segments")
 	some scope in lib.key_scopes
 	cardinality := scope.partition_key.cardinality
 	lib.number(cardinality)
 	cardinality < limits.low_cardinality
 	scope.partition_key_known
-	lib.known("segments")
 	msg := sprintf("the partition key%s has only %d distinct value(s); traffic cannot spread over more partitions than that", [scope.note, cardinality])
 }
 

@@ -102,23 +102,22 @@ errors contains lib.finding(rego.metadata.rule(), problem.msg, problem.path) if 
 	some problem in placeholder_problems
 }
 
-placeholder_problems contains {"path": template_path, "msg": msg} if {
+placeholder_problems contains {"path": shardless_path, "msg": msg} if {
 	input.sharding.strategy != "none"
 	not any_shard
 	every scope in lib.key_scopes {
 		scope.partition_key_known
 	}
 	lib.known("sharding.strategy")
-	template_path := shardless_path
 	msg := sprintf("sharding.strategy is %q but %s has no {shard} placeholder", [input.sharding.strategy, shardless_what])
 }
 
 placeholder_problems contains {"path": ["sharding", "strategy"], "msg": msg} if {
 	input.sharding.strategy == "none"
+	lib.known("sharding.strategy")
 	some scope in lib.key_scopes
 	scope.partition_key.has_shard
 	scope.partition_key_known
-	lib.known("sharding.strategy")
 	msg := sprintf("%s has a {shard} placeholder but sharding is off (strategy none)", [template_name(scope)])
 }
 
@@ -212,16 +211,22 @@ source_problems contains msg if {
 
 source_problems contains msg if {
 	input.sharding.strategy == "calculated"
-	source := input.sharding.source
-	some scope in lib.key_scopes
-	scope.partition_key.has_shard
-	source in scope.partition_key.placeholders
 	lib.known("sharding.source")
-	scope.partition_key_known
+	source := input.sharding.source
+	source_in_sharded_partition_key(source)
 	msg := sprintf(
 		"sharding.source %q is in the partition key, so all items of one logical key hash to one shard: hash a segment that varies within the key",
 		[source],
 	)
+}
+
+# source_in_sharded_partition_key holds when a sharded partition-key template (the table's, or an entity's)
+# holds the source segment itself.
+source_in_sharded_partition_key(source) if {
+	some scope in lib.key_scopes
+	scope.partition_key.has_shard
+	source in scope.partition_key.placeholders
+	scope.partition_key_known
 }
 
 key_placeholders contains p if {
