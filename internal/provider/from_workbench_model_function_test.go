@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"strings"
@@ -125,8 +124,12 @@ func runFunction(t *testing.T, f function.Function, args ...string) *function.Fu
 	for i, a := range args {
 		values[i] = types.StringValue(a)
 	}
-	resp := &function.RunResponse{Result: function.NewResultData(types.ObjectUnknown(def.Definition.Return.(function.ObjectReturn).AttributeTypes))}
-	f.Run(context.Background(), function.RunRequest{Arguments: function.NewArgumentsData(values)}, resp)
+	ret, ok := def.Definition.Return.(function.ObjectReturn)
+	if !ok {
+		t.Fatalf("%T returns no object", f)
+	}
+	resp := &function.RunResponse{Result: function.NewResultData(types.ObjectUnknown(ret.AttributeTypes))}
+	f.Run(t.Context(), function.RunRequest{Arguments: function.NewArgumentsData(values)}, resp)
 	return resp.Error
 }
 
