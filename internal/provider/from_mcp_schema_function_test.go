@@ -17,11 +17,17 @@ import (
 // working directory.
 func exampleSchema(t *testing.T) string {
 	t.Helper()
+	return exampleFunctionFile(t, "from_mcp_schema", "schema.json")
+}
+
+// exampleFunctionFile is the path of a file of a function's example directory.
+func exampleFunctionFile(t *testing.T, function, file string) string {
+	t.Helper()
 	root, err := testutil.RepoRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return filepath.Join(root, "examples", "functions", "from_mcp_schema", "schema.json")
+	return filepath.Join(root, "examples", "functions", function, file)
 }
 
 // The function's output is a design's inputs: the example's schema.json, planned with the keydesign data

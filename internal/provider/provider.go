@@ -293,7 +293,7 @@ func (p *dynamokeysProvider) DataSources(context.Context) []func() datasource.Da
 
 func (p *dynamokeysProvider) Functions(context.Context) []func() function.Function {
 	return []func() function.Function{NewShardFunction, NewShardSuffixFunction, NewRenderKeyFunction, NewShardKeysFunction, NewDecodeDesignDocumentFunction,
-		NewFromMCPSchemaFunction}
+		NewFromMCPSchemaFunction, NewFromWorkbenchModelFunction, NewFromOneTableSchemaFunction}
 }
 
 // pricingRegion is the region designs are priced in unless their pricing says: the provider's region, else

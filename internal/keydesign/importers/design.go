@@ -1,0 +1,153 @@
+// Package importers turns the data models that single-table designs are drawn in (NoSQL Workbench's data
+// model, dynamodb-onetable's schema) into the inputs of a design with entities, as keydesign reads them.
+// It is pure Go: the models are JSON text, the output keydesign's types.
+package importers
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+)
+
+// Design is one table of a model as design inputs: the table's keys and GSIs, a segment per placeholder,
+// the entities with their templates and the reads the model names. Skipped says, per line, what of the
+// model is no input of the design, and why.
+type Design struct {
+	PartitionKey           keydesign.Key
+	SortKey                *keydesign.Key
+	GlobalSecondaryIndexes []keydesign.GlobalSecondaryIndex
+	Segments               map[string]keydesign.Segment
+	Entities               []keydesign.Entity
+	AccessPatterns         []keydesign.AccessPattern
+	Skipped                []string
+}
+
+// snakeCase turns a model's name (TenantId, playerID, GSI1PK, Order Items) into a name of the design:
+// [a-z][a-z0-9_]*, words split where the case changes.
+func snakeCase(name string) string {
+	runes := []rune(name)
+	var b strings.Builder
+	underscore := func() {
+		if b.Len() > 0 && !strings.HasSuffix(b.String(), "_") {
+			b.WriteByte('_')
+		}
+	}
+	for i, r := range runes {
+		switch {
+		case unicode.IsUpper(r):
+			prevLower := i > 0 && unicode.IsLower(runes[i-1])
+			// The last capital of an acronym starts the next word: HTTPServer is http_server.
+			acronymEnd := i > 0 && unicode.IsUpper(runes[i-1]) && i+1 < len(runes) && unicode.IsLower(runes[i+1])
+			if prevLower || acronymEnd {
+				underscore()
+			}
+			b.WriteRune(unicode.ToLower(r))
+		case r < unicode.MaxASCII && (unicode.IsLower(r) || unicode.IsDigit(r)):
+			b.WriteRune(r)
+		default:
+			underscore()
+		}
+	}
+	out := strings.Trim(b.String(), "_")
+	if out == "" || out[0] < 'a' || out[0] > 'z' {
+		out = strings.TrimSuffix("v_"+out, "_")
+	}
+	return out
+}
+
+// uniqueName is name, else name_2, name_3, ... the first that taken does not hold.
+func uniqueName(name string, taken func(string) bool) string {
+	if !taken(name) {
+		return name
+	}
+	for i := 2; ; i++ {
+		if n := fmt.Sprintf("%s_%d", name, i); !taken(n) {
+			return n
+		}
+	}
+}
+
+// addSegment puts a segment into the design's shared map under name, or under another name when name
+// already holds a segment that cannot hold both: a segment means the same in every entity. It returns the
+// name the segment has.
+func (d *Design) addSegment(name, entity string, s keydesign.Segment) string {
+	have, ok := d.Segments[name]
+	if !ok {
+		d.Segments[name] = s
+		return name
+	}
+	if merged, ok := mergeSegments(have, s); ok {
+		d.Segments[name] = merged
+		return name
+	}
+	renamed := uniqueName(entity+"_"+name, func(n string) bool {
+		other, ok := d.Segments[n]
+		if !ok {
+			return false
+		}
+		_, merges := mergeSegments(other, s)
+		return !merges
+	})
+	if have, ok := d.Segments[renamed]; ok {
+		s, _ = mergeSegments(have, s)
+	}
+	d.Segments[renamed] = s
+	return renamed
+}
+
+// mergeSegments is a segment that holds the values of both, when one kind can: an id holds numbers too.
+func mergeSegments(a, b keydesign.Segment) (keydesign.Segment, bool) {
+	switch {
+	case a.Kind == b.Kind:
+	case a.Kind == keydesign.KindID && b.Kind == keydesign.KindNumber, a.Kind == keydesign.KindNumber && b.Kind == keydesign.KindID:
+		return keydesign.Segment{Kind: keydesign.KindID}, true
+	default:
+		return keydesign.Segment{}, false
+	}
+	out := a
+	switch a.Kind {
+	case keydesign.KindEnum:
+		out.Values = slices.Clone(a.Values)
+		for _, v := range b.Values {
+			if !slices.Contains(out.Values, v) {
+				out.Values = append(out.Values, v)
+			}
+		}
+	case keydesign.KindTime:
+		if a.Granularity != b.Granularity {
+			return keydesign.Segment{}, false
+		}
+	}
+	if a.Characters == nil || b.Characters == nil || *a.Characters != *b.Characters {
+		out.Characters = nil
+	}
+	if a.MaxLength == nil || b.MaxLength == nil {
+		out.MaxLength = nil
+	} else {
+		out.MaxLength = ptr(max(*a.MaxLength, *b.MaxLength))
+	}
+	return out, true
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// uniqueEntityName is the entity's name in the design, suffixed when two of the model's names read alike.
+func uniqueEntityName(d *Design, name string) string {
+	return uniqueName(name, func(n string) bool {
+		return slices.ContainsFunc(d.Entities, func(e keydesign.Entity) bool { return e.Name == n })
+	})
+}
+
+// keyType is S or N, as the model wrote it; anything else (a B key, nothing) is its own or S.
+func keyType(t string) string {
+	switch strings.ToUpper(t) {
+	case keydesign.KeyTypeNumber, "NUMBER":
+		return keydesign.KeyTypeNumber
+	case keydesign.KeyTypeBinary, "BINARY":
+		return keydesign.KeyTypeBinary
+	}
+	return keydesign.KeyTypeString
+}

@@ -1,0 +1,275 @@
+package importers
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+)
+
+// A game's model in Workbench 3.0's layout: the items in the table's TableData, facets with aliases. The
+// player facet's aliases are written as templates; the game facet's sort alias is a label that misspells
+// the samples' literal (as AWS's own gaming sample does), and one of its items has another shape.
+const wbGame = `{
+  "ModelName": "Game",
+  "ModelMetadata": {"Author": "", "DateCreated": "Jan 5, 2026", "AWSService": "Amazon DynamoDB", "Version": "3.0"},
+  "DataModel": [{
+    "TableName": "Battle",
+    "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
+    "NonKeyAttributes": [{"AttributeName": "GSI1PK", "AttributeType": "S"}, {"AttributeName": "GSI1SK", "AttributeType": "S"}],
+    "GlobalSecondaryIndexes": [{"IndexName": "GSI1", "KeyAttributes": {"PartitionKey": {"AttributeName": "GSI1PK", "AttributeType": "S"},
+      "SortKey": {"AttributeName": "GSI1SK", "AttributeType": "S"}}, "Projection": {"ProjectionType": "KEYS_ONLY"}}],
+    "TableFacets": [
+      {"FacetName": "PlayerProfile", "KeyAttributeAlias": {"PartitionKeyAlias": "PLAYER#<PlayerId>", "SortKeyAlias": "PROFILE"},
+       "NonKeyAttributes": ["name"], "DataAccess": {"MySql": {}}},
+      {"FacetName": "GameMatch", "KeyAttributeAlias": {"PartitionKeyAlias": "GameId", "SortKeyAlias": "#METEADATA#playerID"},
+       "NonKeyAttributes": ["joined", "GSI1PK", "GSI1SK"],
+       "TableData": [
+         {"PK": {"S": "GAME#g1"}, "SK": {"S": "#METADATA#player001"}, "joined": {"S": "2026-01-05"}, "GSI1PK": {"S": "MAP#forest"}, "GSI1SK": {"S": "2026-01-05T10:00:00"}},
+         {"PK": {"S": "GAME#g2"}, "SK": {"S": "#METADATA#player002"}, "joined": {"S": "2026-01-06"}, "GSI1PK": {"S": "MAP#desert"}, "GSI1SK": {"S": "2026-01-06T11:30:00"}},
+         {"PK": {"S": "GAME#g3"}, "SK": {"S": "#METADATA#player003"}, "joined": {"S": "2026-01-06"}, "GSI1PK": {"S": "MAP#forest"}, "GSI1SK": {"S": "2026-01-06T12:00:00"}},
+         {"PK": {"S": "GAME#g4"}, "SK": {"S": "METADATA"}, "joined": {"S": "2026-01-07"}}
+       ]}
+    ],
+    "TableData": [
+      {"PK": {"S": "PLAYER#p1"}, "SK": {"S": "PROFILE"}, "name": {"S": "Ana"}},
+      {"PK": {"S": "PLAYER#p2"}, "SK": {"S": "PROFILE"}, "name": {"S": "Bo"}},
+      {"PK": {"S": "PLAYER#p3"}, "SK": {"S": "PROFILE"}, "name": {"S": "Cy"}},
+      {"PK": {"S": "PLAYER#p4"}, "SK": {"S": "PROFILE#v2"}, "name": {"S": "Di"}}
+    ],
+    "BillingMode": "PAY_PER_REQUEST"
+  }]
+}`
+
+func entity(t *testing.T, entities []keydesign.Entity, name string) keydesign.Entity {
+	t.Helper()
+	for _, e := range entities {
+		if e.Name == name {
+			return e
+		}
+	}
+	t.Fatalf("no entity %q among %+v", name, entities)
+	return keydesign.Entity{}
+}
+
+// analyzeDesign plans the converted design with keydesign: it must be a valid design.
+func analyzeDesign(t *testing.T, d *Design) *keydesign.Document {
+	t.Helper()
+	in := &keydesign.Input{Kind: "keydesign", PartitionKey: d.PartitionKey, SortKey: d.SortKey, GlobalSecondaryIndexes: d.GlobalSecondaryIndexes,
+		Segments: d.Segments, Entities: d.Entities, AccessPatterns: d.AccessPatterns}
+	doc, errs := keydesign.Analyze(in)
+	for _, e := range errs {
+		t.Errorf("the converted design is invalid: %v", e)
+	}
+	if doc == nil {
+		t.FailNow()
+	}
+	return doc
+}
+
+func TestFromWorkbenchModelFacets(t *testing.T) {
+	t.Parallel()
+	d, err := FromWorkbenchModel([]byte(wbGame), "Battle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.PartitionKey != (keydesign.Key{Name: "PK", Type: "S"}) || d.SortKey.Name != "SK" {
+		t.Errorf("keys %+v %+v", d.PartitionKey, d.SortKey)
+	}
+	if g := d.GlobalSecondaryIndexes; len(g) != 1 || g[0].Name != "GSI1" || g[0].ProjectionType != keydesign.ProjectionKeysOnly {
+		t.Errorf("GSIs %+v", g)
+	}
+	// The player's aliases are templates, the items of the table's TableData its samples.
+	if got := entity(t, d.Entities, "player_profile").Keys; !maps.Equal(got, map[string]string{"PK": "PLAYER#{player_id}", "SK": "PROFILE"}) {
+		t.Errorf("player keys %v", got)
+	}
+	// The game's templates come from its samples: the alias's misspelt literal is not taken, its word
+	// names the placeholder; the GSI keys are typed from the values.
+	want := map[string]string{"PK": "GAME#{game_id}", "SK": "#METADATA#{player_id}", "GSI1PK": "MAP#{map_id}", "GSI1SK": "{gsi1sk_time}"}
+	if got := entity(t, d.Entities, "game_match").Keys; !maps.Equal(got, want) {
+		t.Errorf("game keys %v, want %v", got, want)
+	}
+	if s := d.Segments["gsi1sk_time"]; s.Kind != keydesign.KindTime || s.Granularity != "second" {
+		t.Errorf("gsi1sk_time %+v", s)
+	}
+	inferred := map[string]Inferred{}
+	for _, in := range d.Inferred {
+		inferred[in.Entity+"."+in.Attribute] = in
+	}
+	if _, ok := inferred["player_profile.PK"]; ok {
+		t.Errorf("the modeler's template is listed as inferred: %+v", d.Inferred)
+	}
+	if in := inferred["game_match.SK"]; in.Template != "#METADATA#{player_id}" || len(in.Samples) != 4 || in.Samples[3] != "METADATA" {
+		t.Errorf("inferred game SK %+v", in)
+	}
+	if len(d.Inferred) != 5 {
+		t.Errorf("inferred %+v", d.Inferred)
+	}
+	var mismatches []string
+	for _, m := range d.Mismatches {
+		mismatches = append(mismatches, m.Entity+" "+m.Attribute+" "+m.Value+": "+m.Why)
+	}
+	wantMismatches := []string{
+		"player_profile SK PROFILE#v2: a sample value of another shape than the entity's other samples",
+		`game_match SK #METEADATA#playerID: the alias writes "METEADATA" where the sample items hold "METADATA"`,
+		"game_match SK METADATA: a sample value of another shape than the entity's other samples",
+	}
+	if !slices.Equal(mismatches, wantMismatches) {
+		t.Errorf("mismatches\n%s\nwant\n%s", strings.Join(mismatches, "\n"), strings.Join(wantMismatches, "\n"))
+	}
+	if len(d.Collisions) != 0 || len(d.Skipped) != 0 {
+		t.Errorf("collisions %+v skipped %q", d.Collisions, d.Skipped)
+	}
+	doc := analyzeDesign(t, &d.Design)
+	if c := doc.Derived.Entities.Collisions; len(c) != 0 {
+		t.Errorf("collisions %+v", c)
+	}
+}
+
+// A model in the older layout (Workbench 1.0 and 2.0 kept the items in each facet's TableData), with
+// fields and a version this code has never seen, and a copy-paste slip: the account facet holds a user's
+// profile item, so two facets write PK=USER#u1, SK=PROFILE.
+const wbAccounts = `{
+  "ModelName": "Accounts", "ModelMetadata": {"Version": "9.9", "Future": {"x": [1, 2]}}, "Unknown": true,
+  "DataModel": [{
+    "TableName": "Accounts",
+    "KeyAttributes": {"PartitionKey": {"AttributeName": "pk", "AttributeType": "S"}, "SortKey": {"AttributeName": "sk", "AttributeType": "S"}},
+    "NonKeyAttributes": "read past",
+    "TableFacets": [
+      {"FacetName": "User", "KeyAttributeAlias": {"PartitionKeyAlias": "pk", "SortKeyAlias": 7}, "NonKeyAttributes": [{"odd": 1}],
+       "TableData": [{"pk": {"S": "USER#u1"}, "sk": {"S": "PROFILE"}}, {"pk": {"S": "USER#u2"}, "sk": {"S": "PROFILE"}}, {"pk": {"BOOL": true}}]},
+      {"FacetName": "Account", "KeyAttributeAlias": {"PartitionKeyAlias": "pk", "SortKeyAlias": "sk"},
+       "TableData": [{"pk": {"S": "USER#u1"}, "sk": {"S": "PROFILE"}}, {"pk": {"S": "ACCOUNT#a1"}, "sk": {"S": "PROFILE"}}, {"pk": {"S": "ACCOUNT#a2"}, "sk": {"S": "PROFILE"}}]},
+      {"FacetName": "Invoice", "KeyAttributeAlias": {"PartitionKeyAlias": "AccountId", "SortKeyAlias": "InvoiceDate"}}
+    ]
+  }, {"TableName": 42}]
+}`
+
+func TestFromWorkbenchModelCollision(t *testing.T) {
+	t.Parallel()
+	d, err := FromWorkbenchModel([]byte(wbAccounts), "Accounts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Entities) != 2 || d.Entities[0].Name != "user" || d.Entities[1].Name != "account" {
+		t.Fatalf("entities %+v", d.Entities)
+	}
+	if got := d.Entities[0].Keys; !maps.Equal(got, map[string]string{"pk": "USER#{user_id}", "sk": "PROFILE"}) {
+		t.Errorf("user keys %v", got)
+	}
+	want := []Collision{{Entities: []string{"user", "account"}, Key: map[string]string{"pk": "USER#u1", "sk": "PROFILE"}}}
+	if len(d.Collisions) != 1 || !slices.Equal(d.Collisions[0].Entities, want[0].Entities) || !maps.Equal(d.Collisions[0].Key, want[0].Key) {
+		t.Errorf("collisions %+v, want %+v", d.Collisions, want)
+	}
+	// The invoice facet has labels for aliases and no items: nothing to read its keys from.
+	if len(d.Skipped) != 1 || !strings.Contains(d.Skipped[0], `facet "Invoice": its PartitionKeyAlias "AccountId" is no template and no sample item holds pk`) {
+		t.Errorf("skipped %q", d.Skipped)
+	}
+	// The account facet's templates can render the user's key: the plan's DK109 reports it too.
+	doc := analyzeDesign(t, &d.Design)
+	if c := doc.Derived.Entities.Collisions; len(c) != 1 {
+		t.Errorf("analysis collisions %+v", c)
+	}
+}
+
+// A model with no facets, as a table's export: one entity, its items the samples; the items of another
+// shape than most are mismatches. The sort key is a number.
+const wbCatalog = `{
+  "ModelName": "Catalog", "ModelMetadata": {"Version": "3.0"},
+  "DataModel": [{
+    "TableName": "ProductCatalog",
+    "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}, "SortKey": {"AttributeName": "Version", "AttributeType": "N"}},
+    "TableData": [
+      {"PK": {"S": "BRANDS"}, "Version": {"N": "1"}}, {"PK": {"S": "BRANDS"}, "Version": {"N": "2"}},
+      {"PK": {"S": "CATEGORIES"}, "Version": {"N": "1"}}, {"PK": {"S": "CATEGORIES"}, "Version": {"N": "2"}},
+      {"PK": {"S": "P#1"}, "Version": {"N": "1"}}
+    ]
+  }]
+}`
+
+func TestFromWorkbenchModelTableDataOnly(t *testing.T) {
+	t.Parallel()
+	d, err := FromWorkbenchModel([]byte(wbCatalog), "ProductCatalog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Entities) != 1 || d.Entities[0].Name != "product_catalog" {
+		t.Fatalf("entities %+v", d.Entities)
+	}
+	if got := d.Entities[0].Keys; !maps.Equal(got, map[string]string{"PK": "{pk}", "Version": "{version_id}"}) {
+		t.Errorf("keys %v", got)
+	}
+	if s := d.Segments["pk"]; s.Kind != keydesign.KindEnum || !slices.Equal(s.Values, []string{"BRANDS", "CATEGORIES"}) {
+		t.Errorf("pk segment %+v", s)
+	}
+	if s := d.Segments["version_id"]; s.Kind != keydesign.KindNumber || d.SortKey.Type != keydesign.KeyTypeNumber {
+		t.Errorf("version segment %+v, sort key %+v", s, d.SortKey)
+	}
+	if len(d.Mismatches) != 1 || d.Mismatches[0].Value != "P#1" || d.Mismatches[0].Template != "{pk}" {
+		t.Errorf("mismatches %+v", d.Mismatches)
+	}
+	analyzeDesign(t, &d.Design)
+}
+
+func TestFromWorkbenchModelErrors(t *testing.T) {
+	t.Parallel()
+	for _, bad := range []struct{ model, table, want string }{
+		{`{"DataModel": [`, "T", "is not a NoSQL Workbench data model: unexpected EOF"},
+		{`{"tables": []}`, "T", "it has no DataModel list of tables"},
+		{wbGame, "Nope", `has no table "Nope": its tables are "Battle"`},
+		{`{"DataModel": [{"TableName": "T", "KeyAttributes": {}}]}`, "T", `table "T": KeyAttributes.PartitionKey has no AttributeName`},
+	} {
+		if _, err := FromWorkbenchModel([]byte(bad.model), bad.table); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("error %v, want %q", err, bad.want)
+		}
+	}
+}
+
+func TestInferenceParts(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{"TenantId": "tenant_id", "playerID": "player_id", "GSI1PK": "gsi1pk", "HTTPServer": "http_server",
+		"Order Items": "order_items", "2fa": "v_2fa", "": "v"} {
+		if got := snakeCase(in); got != want {
+			t.Errorf("snakeCase(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := shape(tokenize("ORDER#2026-01-05T10:30:00#1001")); got != "\x00#\x00#\x00" {
+		t.Errorf("a date's colons split it: %q", got)
+	}
+	for _, tt := range []struct {
+		values []string
+		want   keydesign.Segment
+	}{
+		{[]string{"2026-01-05", "2026-02-01"}, keydesign.Segment{Kind: keydesign.KindTime, Granularity: "day"}},
+		{[]string{"2026-01", "2026-02"}, keydesign.Segment{Kind: keydesign.KindTime, Granularity: "month"}},
+		{[]string{"2026-01-05", "2026-02"}, keydesign.Segment{Kind: keydesign.KindID}},
+		{[]string{"42", "-7"}, keydesign.Segment{Kind: keydesign.KindNumber}},
+		{[]string{"open", "closed", "open", "closed"}, keydesign.Segment{Kind: keydesign.KindEnum, Values: []string{"open", "closed"}}},
+		// Two words seen once each are no evidence of an enum.
+		{[]string{"open", "closed"}, keydesign.Segment{Kind: keydesign.KindID}},
+	} {
+		got := segmentOf(tt.values)
+		if got.Kind != tt.want.Kind || got.Granularity != tt.want.Granularity || !slices.Equal(got.Values, tt.want.Values) {
+			t.Errorf("segmentOf(%q) = %+v, want %+v", tt.values, got, tt.want)
+		}
+	}
+	if s := segmentOf([]string{"2026-01-05T10:30:15.123Z"}); s.Granularity != "millisecond" || *s.MaxLength != 24 {
+		t.Errorf("ISO milliseconds %+v", s)
+	}
+	if s := segmentOf([]string{"8d4f5e2a-1b3c-4d5e-8f90-123456789abc"}); *s.Characters != "0-9a-f-" || *s.MaxLength != 36 {
+		t.Errorf("uuid %+v", s)
+	}
+	for alias, want := range map[string]string{"TENANT#<TenantId>#USER#<UserId>": "TENANT#{tenant_id}#USER#{user_id}",
+		"ORDER#${orderId}": "ORDER#{order_id}", "{id}": "{id}"} {
+		if got, ok := aliasTemplate(alias); !ok || got.Source != want {
+			t.Errorf("aliasTemplate(%q) = %v %v, want %q", alias, got, ok, want)
+		}
+	}
+	for _, alias := range []string{"PK", "USER#UserId", "A{b"} {
+		if _, ok := aliasTemplate(alias); ok {
+			t.Errorf("%q read as a template", alias)
+		}
+	}
+}
