@@ -125,6 +125,8 @@ var exampleIssues = map[string][]string{
 	"examples/data-sources/dynamokeys_observed_traffic": nil,
 	"examples/functions/decode_design_document":         nil,
 	"examples/functions/from_mcp_schema":                nil,
+	"examples/functions/from_onetable_schema":           nil,
+	"examples/functions/from_workbench_model":           nil,
 	"examples/functions/render_key":                     nil,
 	"examples/functions/shard":                          nil,
 	"examples/functions/shard_keys":                     nil,
