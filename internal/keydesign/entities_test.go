@@ -362,11 +362,6 @@ func TestEntityEdgeCases(t *testing.T) {
 	if _, errs := Analyze(in); len(errs) != 0 {
 		t.Errorf("errors %v", errs)
 	}
-	// A converted name twice is refused.
-	twice := strings.Replace(mcpUsers, `"UserOrder": {`, `"user_profile": {"entity_type": "X", "pk_template": "USER#{user_id}", "sk_template": "X", "fields": []}, "UserOrder": {`, 1)
-	if _, err := FromMCPSchema([]byte(twice), "Users"); err == nil || !strings.Contains(err.Error(), `both read as "user_profile"`) {
-		t.Errorf("error %v", err)
-	}
 }
 
 // BenchmarkEntityCollisions is the pairwise check on 50 entities under one partition key, each sort key a

@@ -5,7 +5,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/importers"
 )
 
@@ -42,7 +41,7 @@ func (f *fromMCPSchemaFunction) Run(ctx context.Context, req function.RunRequest
 	if resp.Error != nil {
 		return
 	}
-	d, err := keydesign.FromMCPSchema([]byte(schema), table)
+	d, err := importers.FromMCPSchema([]byte(schema), table)
 	if err != nil {
 		resp.Error = function.NewArgumentFuncError(0, "the schema "+err.Error())
 		return

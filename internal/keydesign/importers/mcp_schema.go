@@ -1,4 +1,4 @@
-package keydesign
+package importers
 
 import (
 	"cmp"
@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
@@ -135,7 +136,7 @@ func FromMCPSchema(raw []byte, table string) (*MCPDesign, error) {
 		}
 	}
 	if t == nil {
-		return nil, fmt.Errorf("has no table %q: its tables are %s", table, quotedList(names))
+		return nil, fmt.Errorf("has no table %q: its tables are %s", table, quoted(names))
 	}
 	pk, err := mcpNames(t.TableConfig.PartitionKey)
 	if err != nil || len(pk) != 1 {
@@ -386,7 +387,7 @@ func mcpPattern(d *MCPDesign, e model.Entity, name string, id any, operation, in
 	bounds := 0
 	if rangeCondition != "" {
 		bounds = 1
-		if rangeCondition == SortBetween {
+		if rangeCondition == keydesign.SortBetween {
 			bounds = 2
 		}
 		if len(params) < bounds {
@@ -425,7 +426,7 @@ func mcpPattern(d *MCPDesign, e model.Entity, name string, id any, operation, in
 					continue
 				}
 				if literal {
-					ap.Sort = &model.SortCondition{On: part.Placeholder, Condition: SortBeginsWith}
+					ap.Sort = &model.SortCondition{On: part.Placeholder, Condition: keydesign.SortBeginsWith}
 				}
 				break
 			}
@@ -451,7 +452,7 @@ func unusedParameters(parameters []struct {
 	}
 	bounds := 0
 	switch {
-	case rangeCondition == SortBetween:
+	case rangeCondition == keydesign.SortBetween:
 		bounds = 2
 	case rangeCondition != "":
 		bounds = 1

@@ -1,10 +1,12 @@
-package keydesign
+package importers
 
 import (
 	"maps"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
@@ -76,7 +78,7 @@ func TestFromMCPSchema(t *testing.T) {
 	if ap := patterns["get_user"]; !slices.Equal(ap.Equals, []string{"user_id"}) || ap.Sort != nil || !slices.Equal(ap.Entities, []string{"user_profile"}) {
 		t.Errorf("get_user %+v", ap)
 	}
-	if ap := patterns["orders_between"]; !slices.Equal(ap.Equals, []string{"user_id"}) || *ap.Sort != (model.SortCondition{On: "order_date", Condition: SortBetween}) {
+	if ap := patterns["orders_between"]; !slices.Equal(ap.Equals, []string{"user_id"}) || *ap.Sort != (model.SortCondition{On: "order_date", Condition: keydesign.SortBetween}) {
 		t.Errorf("orders_between %+v %+v", ap, ap.Sort)
 	}
 	if ap := patterns["orders_by_status"]; *ap.Index != "ByStatus" || !slices.Equal(ap.Equals, []string{"status"}) || ap.Sort.On != "created" {
@@ -88,7 +90,7 @@ func TestFromMCPSchema(t *testing.T) {
 	// The converted design is a design: it analyses, with no collision.
 	in := &model.Input{Kind: "keydesign", PartitionKey: d.PartitionKey, SortKey: d.SortKey, GlobalSecondaryIndexes: d.GlobalSecondaryIndexes,
 		Segments: d.Segments, Entities: d.Entities, AccessPatterns: d.AccessPatterns}
-	doc := analyze(t, in)
+	doc := analyzed(t, in)
 	if len(doc.Derived.Entities.Collisions) != 0 {
 		t.Errorf("collisions %+v", doc.Derived.Entities.Collisions)
 	}
@@ -145,7 +147,7 @@ func TestFromMCPSchemaIndexReusesTableKey(t *testing.T) {
 	}
 	in := &model.Input{Kind: "keydesign", PartitionKey: d.PartitionKey, SortKey: d.SortKey, GlobalSecondaryIndexes: d.GlobalSecondaryIndexes,
 		Segments: d.Segments, Entities: d.Entities, AccessPatterns: d.AccessPatterns}
-	doc := analyze(t, in)
+	doc := analyzed(t, in)
 	if got := doc.Derived.Entities.Collisions; len(got) != 0 {
 		t.Errorf("collisions %+v", got)
 	}
@@ -186,7 +188,7 @@ func TestFromMCPSchemaSaysWhatItCannotHold(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var profile Entity
+	var profile model.Entity
 	for _, e := range d.Entities {
 		if e.Name == "profile" {
 			profile = e
@@ -202,7 +204,7 @@ func TestFromMCPSchemaSaysWhatItCannotHold(t *testing.T) {
 	if !slices.Equal(d.Skipped, want) {
 		t.Errorf("skipped\n%q\nwant\n%q", d.Skipped, want)
 	}
-	patterns := map[string]AccessPattern{}
+	patterns := map[string]model.AccessPattern{}
 	for _, ap := range d.AccessPatterns {
 		patterns[ap.Name] = ap
 	}
@@ -212,12 +214,30 @@ func TestFromMCPSchemaSaysWhatItCannotHold(t *testing.T) {
 	if ap := patterns["profile"]; !slices.Equal(ap.Entities, []string{"profile"}) {
 		t.Errorf("profile %+v", ap)
 	}
-	in := &Input{Kind: "keydesign", PartitionKey: d.PartitionKey, SortKey: d.SortKey, GlobalSecondaryIndexes: d.GlobalSecondaryIndexes,
+	in := &model.Input{Kind: "keydesign", PartitionKey: d.PartitionKey, SortKey: d.SortKey, GlobalSecondaryIndexes: d.GlobalSecondaryIndexes,
 		Segments: d.Segments, Entities: d.Entities, AccessPatterns: d.AccessPatterns}
-	doc := analyze(t, in)
+	doc := analyzed(t, in)
 	for _, f := range doc.Derived.AccessPatterns {
 		if len(f.EntityOverlaps) != 0 {
 			t.Errorf("%s overlaps %+v", f.Name, f.EntityOverlaps)
 		}
+	}
+}
+
+func analyzed(t *testing.T, in *model.Input) *model.Document {
+	t.Helper()
+	doc, errs := keydesign.Analyze(in)
+	if len(errs) > 0 {
+		t.Fatalf("the converted design does not analyse: %v", errs)
+	}
+	return doc
+}
+
+// Two entities whose names read as one design name are refused.
+func TestFromMCPSchemaRefusesTwoEntitiesOfOneName(t *testing.T) {
+	t.Parallel()
+	twice := strings.Replace(mcpUsers, `"UserOrder": {`, `"user_profile": {"entity_type": "X", "pk_template": "USER#{user_id}", "sk_template": "X", "fields": []}, "UserOrder": {`, 1)
+	if _, err := FromMCPSchema([]byte(twice), "Users"); err == nil || !strings.Contains(err.Error(), `both read as "user_profile"`) {
+		t.Errorf("error %v", err)
 	}
 }
