@@ -12,7 +12,7 @@ import (
 )
 
 // functionsAvailable fails a function test on a CLI older than 1.8 (provider functions need Terraform ≥ 1.8;
-// scripts/terraform-cli.sh builds OpenTofu 1.10): an old CLI is a broken test setup, not a reason to skip.
+// scripts/terraform-cli.sh builds OpenTofu 1.12): an old CLI is a broken test setup, not a reason to skip.
 var functionsAvailable = []tfversion.TerraformVersionCheck{tfversion.RequireAbove(tfversion.Version1_8_0)}
 
 type nodeVector struct {
