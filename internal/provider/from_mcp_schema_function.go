@@ -46,8 +46,7 @@ func (f *fromMCPSchemaFunction) Run(ctx context.Context, req function.RunRequest
 		resp.Error = function.NewArgumentFuncError(0, "the schema "+err.Error())
 		return
 	}
-	design := importers.Design(*d)
-	obj, diags := importedDesignObject(ctx, &design, nil, nil)
+	obj, diags := importedDesignObject(ctx, d, nil, nil)
 	if diags.HasError() {
 		resp.Error = function.FuncErrorFromDiags(ctx, diags)
 		return

@@ -261,21 +261,27 @@ func (w *attributeWalker) child(expr hcl.Expression, key string) []hcl.Expressio
 	case *hclsyntax.ParenthesesExpr:
 		return w.child(e.Expression, key)
 	case *hclsyntax.ScopeTraversalExpr, *hclsyntax.RelativeTraversalExpr, *hclsyntax.IndexExpr:
-		source := expressionSource(expr)
-		if w.visiting[source] {
-			return nil
-		}
-		w.visiting[source] = true
-		defer delete(w.visiting, source)
-		var out []hcl.Expression
-		for _, resolved := range w.resolve(expr) {
-			if resolved != expr {
-				out = append(out, w.child(resolved, key)...)
-			}
-		}
-		return out
+		return w.throughReference(expr, func(resolved hcl.Expression) []hcl.Expression { return w.child(resolved, key) })
 	}
 	return nil
+}
+
+// throughReference applies walk to what a reference (a local, each.value) resolves to, once per reference
+// on the path being walked, so that a local that refers to itself ends the walk.
+func (w *attributeWalker) throughReference(expr hcl.Expression, walk func(hcl.Expression) []hcl.Expression) []hcl.Expression {
+	source := expressionSource(expr)
+	if w.visiting[source] {
+		return nil
+	}
+	w.visiting[source] = true
+	defer delete(w.visiting, source)
+	var out []hcl.Expression
+	for _, resolved := range w.resolve(expr) {
+		if resolved != expr {
+			out = append(out, walk(resolved)...)
+		}
+	}
+	return out
 }
 
 // values are the values a collection written as expr holds: an object's items, a tuple's elements, a for
@@ -307,19 +313,7 @@ func (w *attributeWalker) values(expr hcl.Expression) []hcl.Expression {
 	case *hclsyntax.ParenthesesExpr:
 		return w.values(e.Expression)
 	case *hclsyntax.ScopeTraversalExpr, *hclsyntax.RelativeTraversalExpr, *hclsyntax.IndexExpr:
-		source := expressionSource(expr)
-		if w.visiting[source] {
-			return nil
-		}
-		w.visiting[source] = true
-		defer delete(w.visiting, source)
-		var out []hcl.Expression
-		for _, resolved := range w.resolve(expr) {
-			if resolved != expr {
-				out = append(out, w.values(resolved)...)
-			}
-		}
-		return out
+		return w.throughReference(expr, w.values)
 	}
 	return nil
 }

@@ -25,6 +25,30 @@ type Design struct {
 	Skipped                []string
 }
 
+// typeKeys types the table's and the GSIs' key attributes: N where every template of the attribute is one
+// number placeholder (numeric), else S.
+func (d *Design) typeKeys(numeric map[string]bool) {
+	keyType := func(name string) string {
+		if numeric[name] {
+			return keydesign.KeyTypeNumber
+		}
+		return keydesign.KeyTypeString
+	}
+	d.PartitionKey.Type = keyType(d.PartitionKey.Name)
+	if d.SortKey != nil {
+		d.SortKey.Type = keyType(d.SortKey.Name)
+	}
+	for i := range d.GlobalSecondaryIndexes {
+		g := &d.GlobalSecondaryIndexes[i]
+		for j := range g.PartitionKey {
+			g.PartitionKey[j].Type = keyType(g.PartitionKey[j].Name)
+		}
+		for j := range g.SortKey {
+			g.SortKey[j].Type = keyType(g.SortKey[j].Name)
+		}
+	}
+}
+
 // snakeCase turns a model's name (TenantId, playerID, GSI1PK, Order Items) into a name of the design:
 // [a-z][a-z0-9_]*, words split where the case changes.
 func snakeCase(name string) string {

@@ -34,19 +34,6 @@ import (
 //     their sort key (begins_with). Writes are not access patterns, and a Scan is what the model chose for
 //     that read: both are left out, and listed in Skipped.
 
-// MCPDesign is one table of a schema.json as design inputs.
-type MCPDesign struct {
-	PartitionKey           model.Key
-	SortKey                *model.Key
-	GlobalSecondaryIndexes []model.GlobalSecondaryIndex
-	Segments               map[string]model.Segment
-	Entities               []model.Entity
-	AccessPatterns         []model.AccessPattern
-	// Skipped names what of the model is no part of the design, with why: access patterns that are no read
-	// through a key, parameters that fill no key placeholder, a key attribute given two templates.
-	Skipped []string
-}
-
 type mcpSchema struct {
 	Tables []mcpTable `json:"tables"`
 }
@@ -122,7 +109,7 @@ func mcpNames(v any) ([]string, error) {
 }
 
 // FromMCPSchema reads the table named table of a schema.json.
-func FromMCPSchema(raw []byte, table string) (*MCPDesign, error) {
+func FromMCPSchema(raw []byte, table string) (*Design, error) {
 	var s mcpSchema
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return nil, fmt.Errorf("is not a schema.json: %w", err)
@@ -146,7 +133,7 @@ func FromMCPSchema(raw []byte, table string) (*MCPDesign, error) {
 	if err != nil || len(sk) > 1 {
 		return nil, fmt.Errorf("table %q: table_config.sort_key must name one attribute", table)
 	}
-	d := &MCPDesign{PartitionKey: model.Key{Name: pk[0]}, Segments: map[string]model.Segment{}}
+	d := &Design{PartitionKey: model.Key{Name: pk[0]}, Segments: map[string]model.Segment{}}
 	if len(sk) == 1 {
 		d.SortKey = &model.Key{Name: sk[0]}
 	}
@@ -279,24 +266,7 @@ func FromMCPSchema(raw []byte, table string) (*MCPDesign, error) {
 			return !slices.ContainsFunc(keep, func(m []string) bool { return m[1] == p })
 		})
 	}
-	keyType := func(name string) string {
-		if numeric[name] {
-			return model.KeyTypeNumber
-		}
-		return model.KeyTypeString
-	}
-	d.PartitionKey.Type = keyType(d.PartitionKey.Name)
-	if d.SortKey != nil {
-		d.SortKey.Type = keyType(d.SortKey.Name)
-	}
-	for i, g := range d.GlobalSecondaryIndexes {
-		for j := range g.PartitionKey {
-			d.GlobalSecondaryIndexes[i].PartitionKey[j].Type = keyType(g.PartitionKey[j].Name)
-		}
-		for j := range g.SortKey {
-			d.GlobalSecondaryIndexes[i].SortKey[j].Type = keyType(g.SortKey[j].Name)
-		}
-	}
+	d.typeKeys(numeric)
 	uniquePatternNames(d.AccessPatterns)
 	return d, nil
 }
@@ -339,7 +309,7 @@ func entityName(name string) string {
 }
 
 // mcpPattern maps one of the model's access patterns; why says why it is left out.
-func mcpPattern(d *MCPDesign, e model.Entity, name string, id any, operation, index, rangeCondition string, consistent bool,
+func mcpPattern(d *Design, e model.Entity, name string, id any, operation, index, rangeCondition string, consistent bool,
 	parameters []struct {
 		Name string `json:"name"`
 		Type string `json:"type"`

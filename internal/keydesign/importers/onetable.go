@@ -118,25 +118,7 @@ func FromOneTableSchema(raw []byte) (*Design, error) {
 			entityOf[model] = e.Name
 		}
 	}
-	keyTypeOf := func(name string) string {
-		if numeric[name] {
-			return keydesign.KeyTypeNumber
-		}
-		return keydesign.KeyTypeString
-	}
-	d.PartitionKey.Type = keyTypeOf(d.PartitionKey.Name)
-	if d.SortKey != nil {
-		d.SortKey.Type = keyTypeOf(d.SortKey.Name)
-	}
-	for i := range d.GlobalSecondaryIndexes {
-		g := &d.GlobalSecondaryIndexes[i]
-		for j := range g.PartitionKey {
-			g.PartitionKey[j].Type = keyTypeOf(g.PartitionKey[j].Name)
-		}
-		for j := range g.SortKey {
-			g.SortKey[j].Type = keyTypeOf(g.SortKey[j].Name)
-		}
-	}
+	d.typeKeys(numeric)
 	queries := jsonObject(s["queries"])
 	for _, name := range slices.Sorted(maps.Keys(queries)) {
 		ap, why := d.oneTableQuery(name, jsonObject(queries[name]), idx, models, entityOf)
