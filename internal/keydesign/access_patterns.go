@@ -9,42 +9,13 @@ import (
 	"strings"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/textfmt"
 )
 
 // Access patterns are the queries an application makes, declared with the design so that the plan can
 // check each against the table key and its indexes (contributing/capacity-model.md, "Access patterns").
 // This file holds the model and the validation of the input; access_patterns_analysis.go matches each
 // pattern to a key and computes its numbers.
-
-// TableKeyIndex names the table's own key in AccessPattern.Index.
-const TableKeyIndex = "table"
-
-// Sort-key conditions of a Query's key condition expression (API_Query, KeyConditionExpression).
-const (
-	SortEqual        = "="
-	SortLess         = "<"
-	SortLessEqual    = "<="
-	SortGreater      = ">"
-	SortGreaterEqual = ">="
-	SortBetween      = "between"
-	SortBeginsWith   = "begins_with"
-)
-
-// SortConditions lists the valid sort conditions.
-var SortConditions = []string{SortEqual, SortLess, SortLessEqual, SortGreater, SortGreaterEqual, SortBetween, SortBeginsWith}
-
-// Kinds of key that can serve a pattern (PatternFacts.IndexKind).
-const (
-	IndexKindTable = "table"
-	IndexKindLSI   = "lsi"
-	IndexKindGSI   = "gsi"
-)
-
-// Bounds of the pattern inputs, beyond which no real query goes; they keep the numbers finite.
-const (
-	// MaxItemsPerQuery bounds items: a billion items is far beyond what one Query call reads.
-	MaxItemsPerQuery = 1_000_000_000
-)
 
 func patternPath(name string, steps ...string) model.Path {
 	return append(model.Path{"access_patterns", name}, steps...)
@@ -99,11 +70,11 @@ func (a *analyzer) validateAccessPatterns(sk *model.Template) {
 			case math.IsNaN(*r) || math.IsInf(*r, 0) || *r <= 0:
 				a.fail(at("reads_per_second"), "must be a number of calls per second above 0, got %v; remove a pattern the application no longer makes", *r)
 			case *r > MaxRequestsPerSecond:
-				a.fail(at("reads_per_second"), "must be at most %s per second, got %s", thousands(MaxRequestsPerSecond), thousands(*r))
+				a.fail(at("reads_per_second"), "must be at most %s per second, got %s", textfmt.Thousands(MaxRequestsPerSecond), textfmt.Thousands(*r))
 			}
 		}
-		if n := ap.Items; n != nil && (*n < 1 || *n > MaxItemsPerQuery) {
-			a.fail(at("items"), "must be between 1 and %s items per Query, got %d", thousands(MaxItemsPerQuery), *n)
+		if n := ap.Items; n != nil && (*n < 1 || *n > model.MaxItemsPerQuery) {
+			a.fail(at("items"), "must be between 1 and %s items per Query, got %d", textfmt.Thousands(model.MaxItemsPerQuery), *n)
 		}
 		if s := ap.ItemSizeBytes; s != nil && (*s < 1 || *s > model.MaxItemSizeBytes) {
 			a.fail(at("item_size_bytes"), "must be between 1 and %d bytes (the item size limit), got %d", model.MaxItemSizeBytes, *s)
@@ -123,7 +94,7 @@ func (a *analyzer) validateAccessPatterns(sk *model.Template) {
 			if _, ok := names.indexes[*ap.Index]; !ok {
 				a.fail(at("index"), "names no key of this design: use %s, or omit index to let the provider pick the key that serves the pattern",
 					quotedList(slices.Sorted(maps.Keys(names.indexes))))
-			} else if *ap.Index == TableKeyIndex && names.tableIndexNamed {
+			} else if *ap.Index == model.TableKeyIndex && names.tableIndexNamed {
 				a.fail(at("index"), "\"table\" names the table's own key, and an index of this design is also named \"table\": rename the index")
 			}
 		}
@@ -142,8 +113,8 @@ func (a *analyzer) validateAccessPatterns(sk *model.Template) {
 		if ap.Sort == nil {
 			continue
 		}
-		if ap.Sort.Condition != "" && !slices.Contains(SortConditions, ap.Sort.Condition) {
-			a.fail(at("sort", "condition"), "unknown sort condition %q: use one of %s", ap.Sort.Condition, strings.Join(SortConditions, ", "))
+		if ap.Sort.Condition != "" && !slices.Contains(model.SortConditions, ap.Sort.Condition) {
+			a.fail(at("sort", "condition"), "unknown sort condition %q: use one of %s", ap.Sort.Condition, strings.Join(model.SortConditions, ", "))
 		}
 		sortable := names.sortable
 		if ap.Index != nil {
@@ -162,7 +133,7 @@ func (a *analyzer) validateAccessPatterns(sk *model.Template) {
 			a.fail(at("sort", "on"), "%q is neither a segment of a key template nor a key attribute of the table or an index", ap.Sort.On)
 		case seen[ap.Sort.On]:
 			a.fail(at("sort", "on"), "%q is also in equals: a value the query knows exactly is an equality; list it in equals or sort, not both", ap.Sort.On)
-		case ap.Sort.Condition == SortBeginsWith && sortable[ap.Sort.On] == model.KeyTypeNumber:
+		case ap.Sort.Condition == model.SortBeginsWith && sortable[ap.Sort.On] == model.KeyTypeNumber:
 			a.fail(at("sort", "condition"), "begins_with works on string and binary keys only, and %q is part of a number (N) sort key: "+
 				"use between, or a string key", ap.Sort.On)
 		}
@@ -190,24 +161,24 @@ func (a *analyzer) patternNames(sk *model.Template) patternNamesSet {
 		s.sortable[part] = typ
 	}
 	s.known[in.PartitionKey.Name] = true
-	s.indexes[TableKeyIndex] = map[string]string{}
+	s.indexes[model.TableKeyIndex] = map[string]string{}
 	if in.SortKey != nil {
 		s.known[in.SortKey.Name] = true
-		add(TableKeyIndex, in.SortKey.Name, in.SortKey.Type)
+		add(model.TableKeyIndex, in.SortKey.Name, in.SortKey.Type)
 		if sk != nil {
 			for _, name := range sk.Placeholders() {
-				add(TableKeyIndex, name, in.SortKey.Type)
+				add(model.TableKeyIndex, name, in.SortKey.Type)
 			}
 		}
 	}
 	for _, l := range in.LocalSecondaryIndexes {
-		s.tableIndexNamed = s.tableIndexNamed || l.Name == TableKeyIndex
+		s.tableIndexNamed = s.tableIndexNamed || l.Name == model.TableKeyIndex
 		s.known[l.SortKey.Name] = true
 		s.indexes[l.Name] = map[string]string{}
 		add(l.Name, l.SortKey.Name, l.SortKey.Type)
 	}
 	for _, g := range in.GlobalSecondaryIndexes {
-		s.tableIndexNamed = s.tableIndexNamed || g.Name == TableKeyIndex
+		s.tableIndexNamed = s.tableIndexNamed || g.Name == model.TableKeyIndex
 		s.indexes[g.Name] = map[string]string{}
 		for _, k := range g.PartitionKey {
 			s.known[k.Name] = true
@@ -222,7 +193,7 @@ func (a *analyzer) patternNames(sk *model.Template) patternNamesSet {
 }
 
 func indexLabel(index string) string {
-	if index == TableKeyIndex {
+	if index == model.TableKeyIndex {
 		return "the table's key"
 	}
 	return "index " + strconv.Quote(index)
@@ -256,7 +227,7 @@ func (a *analyzer) accessPatternDocs(t model.TrafficDoc) []model.AccessPatternDo
 			d.ItemSizeBytes = *ap.ItemSizeBytes
 		}
 		if ap.Sort != nil {
-			d.Sort = &model.SortConditionDoc{On: ap.Sort.On, Condition: cmp.Or(ap.Sort.Condition, SortEqual)}
+			d.Sort = &model.SortConditionDoc{On: ap.Sort.On, Condition: cmp.Or(ap.Sort.Condition, model.SortEqual)}
 		}
 		out = append(out, d)
 	}

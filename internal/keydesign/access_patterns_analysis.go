@@ -79,7 +79,7 @@ func (a *analyzer) patternKeys(doc *model.Document, pk, sk *model.Template) []*p
 	if t.SortKey != nil {
 		keyAttrs = append(keyAttrs, t.SortKey.Name)
 	}
-	table := &patternKey{name: TableKeyIndex, kind: IndexKindTable, projection: model.ProjectionAll, keyAttributes: keyAttrs,
+	table := &patternKey{name: model.TableKeyIndex, kind: model.IndexKindTable, projection: model.ProjectionAll, keyAttributes: keyAttrs,
 		sharded: pk != nil && pk.HasPlaceholder(model.ShardPlaceholder) && doc.Sharding.Strategy != model.StrategyNone}
 	if pk != nil {
 		values, bounded := int64(1), true
@@ -114,13 +114,13 @@ func (a *analyzer) patternKeys(doc *model.Document, pk, sk *model.Template) []*p
 	keys := []*patternKey{table}
 	for _, l := range t.LSIs {
 		lk := *table
-		lk.name, lk.kind, lk.projection, lk.projected = l.Name, IndexKindLSI, l.ProjectionType, l.NonKeyAttributes
+		lk.name, lk.kind, lk.projection, lk.projected = l.Name, model.IndexKindLSI, l.ProjectionType, l.NonKeyAttributes
 		lk.keyAttributes = append(slices.Clone(keyAttrs), l.SortKey.Name)
 		lk.sort = []keyPart{{name: l.SortKey.Name, attribute: l.SortKey.Name, keyType: l.SortKey.Type}}
 		keys = append(keys, &lk)
 	}
 	for _, g := range t.GSIs {
-		gk := &patternKey{name: g.Name, kind: IndexKindGSI, projection: g.ProjectionType, projected: g.NonKeyAttributes, keyAttributes: slices.Clone(keyAttrs)}
+		gk := &patternKey{name: g.Name, kind: model.IndexKindGSI, projection: g.ProjectionType, projected: g.NonKeyAttributes, keyAttributes: slices.Clone(keyAttrs)}
 		values, bounded := int64(1), len(g.PartitionKey) > 0
 		for _, k := range g.PartitionKey {
 			gk.partition = append(gk.partition, keyPart{name: k.Name, attribute: k.Name, keyType: k.Type})
@@ -250,7 +250,7 @@ func (a *analyzer) matchPattern(doc *model.Document, ap model.AccessPatternDoc, 
 	default:
 		f.HotKeyShare, f.HotKeyShareSource = 0, capacity.ShareKeyCardinality
 	}
-	f.SizedBySharding = f.Serves && !f.Fanout && k.kind != IndexKindGSI
+	f.SizedBySharding = f.Serves && !f.Fanout && k.kind != model.IndexKindGSI
 	return f
 }
 
@@ -271,7 +271,7 @@ func (a *analyzer) timeBucketShare(k *patternKey) float64 {
 }
 
 func (a *analyzer) partCardinality(k *patternKey, p keyPart) *int64 {
-	if k.kind == IndexKindGSI {
+	if k.kind == model.IndexKindGSI {
 		for _, g := range a.in.GlobalSecondaryIndexes {
 			if g.Name != k.name {
 				continue
@@ -304,7 +304,7 @@ func compareMatches(x, y patternMatch) int {
 	return cmp.Compare(x.key.name, y.key.name)
 }
 
-var kindRank = map[string]int{IndexKindTable: 0, IndexKindLSI: 1, IndexKindGSI: 2}
+var kindRank = map[string]int{model.IndexKindTable: 0, model.IndexKindLSI: 1, model.IndexKindGSI: 2}
 
 func boolRank(b bool) int {
 	if b {
@@ -335,7 +335,7 @@ func (a *analyzer) matchKey(doc *model.Document, ap model.AccessPatternDoc, know
 		m.fanout = doc.Sharding.Strategy == model.StrategyRandom && !known[doc.Table.PartitionKey.Name] ||
 			doc.Sharding.Strategy == model.StrategyCalculated && (doc.Sharding.Source == "" || !known.has(source))
 	}
-	m.strongOnGSI = k.kind == IndexKindGSI && ap.Consistency != string(model.ReadEventual)
+	m.strongOnGSI = k.kind == model.IndexKindGSI && ap.Consistency != string(model.ReadEventual)
 	if ap.Attributes != nil && k.projection != model.ProjectionAll {
 		available := map[string]bool{}
 		for _, name := range slices.Concat(k.keyAttributes, k.projected) {
@@ -417,7 +417,7 @@ func sortExpressible(ap model.AccessPatternDoc, known knownSet, k *patternKey, u
 	}
 	p := k.sort[at]
 	used[p.name] = true
-	isRange := ap.Sort.Condition != SortEqual && ap.Sort.Condition != SortBeginsWith
+	isRange := ap.Sort.Condition != model.SortEqual && ap.Sort.Condition != model.SortBeginsWith
 	if isRange && p.kind == model.KindNumber && p.keyType != model.KeyTypeNumber {
 		return false, fmt.Sprintf("%s is a number written as text in a %s key, so %s compares it as text (\"10\" before \"9\")",
 			partLabel(p), p.keyType, ap.Sort.Condition)
@@ -427,7 +427,7 @@ func sortExpressible(ap model.AccessPatternDoc, known knownSet, k *patternKey, u
 
 // sortKeyLabel names a key's sort key in messages.
 func sortKeyLabel(index string) string {
-	if index == TableKeyIndex {
+	if index == model.TableKeyIndex {
 		return "the table's sort key"
 	}
 	return "the sort key of index " + strconv.Quote(index)
@@ -484,7 +484,7 @@ func (a *analyzer) finishAccessPatterns(doc *model.Document) {
 		f := &d.AccessPatterns[i]
 		rate := a.patternRate(doc, f.Name)
 		shards := int64(1)
-		if f.IndexKind != IndexKindGSI && tableKeySharded(doc) {
+		if f.IndexKind != model.IndexKindGSI && tableKeySharded(doc) {
 			shards = d.ShardCount
 		}
 		if f.Fanout {
@@ -502,7 +502,7 @@ func (a *analyzer) finishAccessPatterns(doc *model.Document) {
 		}
 		f.HotKeyReadUnits = f.ReadUnitsPerSecond * f.HotKeyShare
 		f.PartitionReadUnits = f.HotKeyReadUnits / float64(shards)
-		if f.IndexKind != IndexKindGSI {
+		if f.IndexKind != model.IndexKindGSI {
 			tableReads += f.ReadUnitsPerSecond
 		}
 		tableReads += f.FetchReadUnitsPerSecond
@@ -548,7 +548,7 @@ func (a *analyzer) indexPatternReads(doc *model.Document) {
 			continue
 		}
 		g.PatternReadUnits = ptr(sum)
-		if g.PeakSource != PeakMeasured {
+		if g.PeakSource != model.PeakMeasured {
 			g.PeakReadUnits = ptr(sum)
 		}
 	}

@@ -162,7 +162,7 @@ func (a *analyzer) entityKnownAttributes(ap model.AccessPatternDoc) []string {
 func (a *analyzer) entityOverlaps(ap model.AccessPatternDoc, f model.PatternFacts) []model.EntityOverlap {
 	out := []model.EntityOverlap{}
 	m := a.entities
-	if m == nil || !f.Serves || f.IndexKind != IndexKindTable || len(m.TableKeys) < 2 {
+	if m == nil || !f.Serves || f.IndexKind != model.IndexKindTable || len(m.TableKeys) < 2 {
 		return out
 	}
 	first := a.entityIndex(ap.Entities[0])
@@ -190,13 +190,13 @@ func (a *analyzer) entityOverlaps(ap model.AccessPatternDoc, f model.PatternFact
 			}
 		}
 	}
-	if ap.Sort != nil && ap.Sort.Condition == SortEqual {
+	if ap.Sort != nil && ap.Sort.Condition == model.SortEqual {
 		return out // one sort key, the pattern's entity's
 	}
 	selection := model.KeyAutomaton([][]model.TemplateAtom{append(prefix[:cut:cut], model.TemplateAtom{Shape: &model.ValueShape{Anything: true}})})
-	if ap.Sort != nil && ap.Sort.Condition != SortBeginsWith && ap.Sort.Condition != SortBetween {
+	if ap.Sort != nil && ap.Sort.Condition != model.SortBeginsWith && ap.Sort.Condition != model.SortBetween {
 		// A one-sided range also returns every sort key beyond the prefix on its side (PROFILE > ORDER#...).
-		selection = model.RangeAutomaton(model.LiteralPrefix(prefix[:cut]), ap.Sort.Condition == SortGreater || ap.Sort.Condition == SortGreaterEqual)
+		selection = model.RangeAutomaton(model.LiteralPrefix(prefix[:cut]), ap.Sort.Condition == model.SortGreater || ap.Sort.Condition == model.SortGreaterEqual)
 	}
 	for j, e := range a.in.Entities {
 		if slices.Contains(ap.Entities, e.Name) || m.Doc.Items[j].Collection != m.Doc.Items[first].Collection {

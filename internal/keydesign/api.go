@@ -10,6 +10,7 @@ package keydesign
 import (
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/report"
 )
 
 // From package model.
@@ -225,3 +226,56 @@ var RequiredShards = capacity.RequiredShards
 var WriteUnitsPerWrite = capacity.WriteUnitsPerWrite
 
 // From package capacity.
+
+// From package model: the document's vocabulary.
+const TableKeyIndex = model.TableKeyIndex
+const SortEqual = model.SortEqual
+const SortLess = model.SortLess
+const SortLessEqual = model.SortLessEqual
+const SortGreater = model.SortGreater
+const SortGreaterEqual = model.SortGreaterEqual
+const SortBetween = model.SortBetween
+const SortBeginsWith = model.SortBeginsWith
+
+var SortConditions = model.SortConditions
+
+const IndexKindTable = model.IndexKindTable
+const IndexKindLSI = model.IndexKindLSI
+const IndexKindGSI = model.IndexKindGSI
+const MaxItemsPerQuery = model.MaxItemsPerQuery
+const PhaseDualWrite = model.PhaseDualWrite
+const PhaseBackfill = model.PhaseBackfill
+const PhaseReadNew = model.PhaseReadNew
+const PhaseDone = model.PhaseDone
+
+var MigrationPhases = model.MigrationPhases
+
+const KeyFiguresAccessed = model.KeyFiguresAccessed
+const KeyFiguresThrottledOnly = model.KeyFiguresThrottledOnly
+const KeyFiguresNone = model.KeyFiguresNone
+const MeasuredShareMeasured = model.MeasuredShareMeasured
+const MeasuredShareDesign = model.MeasuredShareDesign
+const PeakMeasured = model.PeakMeasured
+const PeakDeclared = model.PeakDeclared
+const ConsistencyEventual = model.ConsistencyEventual
+const ConsistencyStrong = model.ConsistencyStrong
+
+var ReplicaConsistencies = model.ReplicaConsistencies
+var MRSCRegions = model.MRSCRegions
+var MRSCRegionSets = model.MRSCRegionSets
+var MRSCDocs = model.MRSCDocs
+
+const ReplicaWritesShare = model.ReplicaWritesShare
+const ReplicaWritesPerRegion = model.ReplicaWritesPerRegion
+const ReplicaWritesEqual = model.ReplicaWritesEqual
+const LayoutOld = model.LayoutOld
+const LayoutNew = model.LayoutNew
+
+var PriceNames = model.PriceNames
+
+// From package report.
+type ReportFinding = report.Finding
+
+var Report = report.Text
+var FormatNumber = report.FormatNumber
+var FormatShare = report.FormatShare

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/textfmt"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 
@@ -44,7 +45,7 @@ func (a *analyzer) validateCost() {
 		switch {
 		case r.avg == nil:
 		case math.IsNaN(*r.avg) || math.IsInf(*r.avg, 0) || *r.avg < 0 || *r.avg > MaxRequestsPerSecond:
-			a.fail(model.Path{"traffic", r.attr}, "must be a finite number between 0 and %s per second, got %v", thousands(MaxRequestsPerSecond), *r.avg)
+			a.fail(model.Path{"traffic", r.attr}, "must be a finite number between 0 and %s per second, got %v", textfmt.Thousands(MaxRequestsPerSecond), *r.avg)
 		case r.peak != nil && *r.avg > *r.peak:
 			a.fail(model.Path{"traffic", r.attr}, "is %v, above the peak traffic.%s = %v: an average cannot exceed the peak", *r.avg, r.peakAttr, *r.peak)
 		}
@@ -72,7 +73,7 @@ func (a *analyzer) validateCost() {
 	}
 	for name, v := range p.Prices.ByName() {
 		if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0 || *v > model.MaxPriceUSD) {
-			a.fail(model.Path{"pricing", "prices", name}, "must be a price in dollars between 0 and %s, got %v", thousands(model.MaxPriceUSD), *v)
+			a.fail(model.Path{"pricing", "prices", name}, "must be a price in dollars between 0 and %s, got %v", textfmt.Thousands(model.MaxPriceUSD), *v)
 		}
 	}
 }
@@ -301,7 +302,7 @@ func (m *costModel) keepProjectionsPatternsRead() {
 		}
 	}
 	for i, f := range doc.Derived.AccessPatterns {
-		if !f.Serves || f.IndexKind == IndexKindTable {
+		if !f.Serves || f.IndexKind == model.IndexKindTable {
 			continue
 		}
 		needsMore := doc.AccessPatterns[i].Attributes == nil

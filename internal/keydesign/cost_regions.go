@@ -20,17 +20,13 @@ import (
 // write shares. A witness stores no table and takes no writes the account pays for ("A witness does not
 // incur storage or write costs", V2globaltables_HowItWorks.html).
 
-// priceNames are the prices in the order the report lists them.
-var priceNames = []string{"write_request_units_per_million", "read_request_units_per_million",
-	"write_capacity_unit_hour", "read_capacity_unit_hour", "storage_gb_month", "pitr_gb_month"}
-
 // priceStatus says, for each price of a Region and class, whether it is a confirmed list price, an estimate
 // of the price table, or given by the design.
 func priceStatus(region, class string, o model.PriceOverrides) model.PriceStatus {
 	st := model.PriceStatus{Confirmed: []string{}, Estimated: []string{}, Given: []string{}, SourceDate: model.PriceTable.Retrieved}
 	listed, ok := model.PriceTable.Regions[region][class]
 	given := o.ByName()
-	for _, name := range priceNames {
+	for _, name := range model.PriceNames {
 		switch {
 		case given[name] != nil:
 			st.Given = append(st.Given, name)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/report"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 
@@ -76,14 +77,14 @@ func TestCostWorkedExampleInTheGuide(t *testing.T) {
 		want[ic.Name] = []string{strconv.FormatFloat(ic.WriteUnitsPerWrite, 'f', -1, 64), cents(*ic.OnDemandWriteCost),
 			strconv.FormatFloat(math.Round(*ic.ShareOfTableWrites*100), 'f', 0, 64) + "%"}
 	}
-	want["Break-even utilization"] = []string{percent(*od.BreakEvenUtilization)}
-	want["Utilization"] = []string{percent(*od.Utilization)}
-	want["PROVISIONED with the capacities below costs more by"] = []string{cents(*pv.ChosenExcessMonthly), percent(*pv.ChosenExcessShare)}
+	want["Break-even utilization"] = []string{report.FormatShare(*od.BreakEvenUtilization)}
+	want["Utilization"] = []string{report.FormatShare(*od.Utilization)}
+	want["PROVISIONED with the capacities below costs more by"] = []string{cents(*pv.ChosenExcessMonthly), report.FormatShare(*pv.ChosenExcessShare)}
 	// The prose after the table quotes the configured table's capacity and figures.
 	for _, quoted := range []string{
 		fmt.Sprintf("%s WCU and %s RCU every hour cost %s a month, %s (%s) more than on-demand",
-			thousands(*pv.ProvisionedWriteCapacity), thousands(*pv.ProvisionedReadCapacity), usd(*pv.Provisioned.Total),
-			usd(*pv.ChosenExcessMonthly), percent(*pv.ChosenExcessShare)),
+			report.FormatNumber(*pv.ProvisionedWriteCapacity), report.FormatNumber(*pv.ProvisionedReadCapacity), report.FormatUSD(*pv.Provisioned.Total),
+			report.FormatUSD(*pv.ChosenExcessMonthly), report.FormatShare(*pv.ChosenExcessShare)),
 		fmt.Sprintf("write_capacity = %d\nread_capacity  = %d", *provisionedOrders().WriteCapacity, *provisionedOrders().ReadCapacity),
 	} {
 		if !strings.Contains(guideText(t), quoted) {
@@ -630,8 +631,8 @@ func TestCostIncludedAttributeUsesTheIDLimit(t *testing.T) {
 func TestUSDFormatsNegatives(t *testing.T) {
 	for f, want := range map[float64]string{-82.12: "-$82.12", -1234.5: "-$1,234.50", -0.004: "$0.00", -0.005: "-$0.01",
 		0: "$0.00", 1234.567: "$1,234.57", 0.995: "$1.00", -1999.999: "-$2,000.00"} {
-		if got := usd(f); got != want {
-			t.Errorf("usd(%v) = %q, want %q", f, got, want)
+		if got := report.FormatUSD(f); got != want {
+			t.Errorf("report.FormatUSD(%v) = %q, want %q", f, got, want)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/textfmt"
 )
 
 // Key-scheme migrations. DynamoDB cannot change a table's key schema, and a change of the values written
@@ -27,23 +28,6 @@ import (
 // writers do in each phase, both routings, and the backfill (items, read and write units, cost, hours,
 // throttling). Comparing with the prior state is the rules' part: a fact about the prior in the document
 // would change once the state moves on.
-
-// Migration phases, in order (MigrationInput.Phase).
-const (
-	PhaseDualWrite = "dual_write"
-	PhaseBackfill  = "backfill"
-	PhaseReadNew   = "read_new"
-	PhaseDone      = "done"
-)
-
-// MigrationPhases lists the phases in the order a migration goes through them.
-var MigrationPhases = []string{PhaseDualWrite, PhaseBackfill, PhaseReadNew, PhaseDone}
-
-// Layouts a reader or writer uses in a phase.
-const (
-	layoutOld = "old"
-	layoutNew = "new"
-)
 
 // oldLayout is the old layout analysed as a design of its own.
 type oldLayout struct {
@@ -66,13 +50,13 @@ func (a *analyzer) validateMigration(entities *entityModel) {
 	if m == nil || a.migrationUnknown() {
 		return
 	}
-	if !slices.Contains(MigrationPhases, m.Phase) {
-		a.fail(migrationPath("phase"), "unknown phase %q: use one of %s, in that order", m.Phase, strings.Join(MigrationPhases, ", "))
+	if !slices.Contains(model.MigrationPhases, m.Phase) {
+		a.fail(migrationPath("phase"), "unknown phase %q: use one of %s, in that order", m.Phase, strings.Join(model.MigrationPhases, ", "))
 	}
 	if r := m.BackfillWriteUnitsPerSecond; r != nil && (math.IsNaN(*r) || math.IsInf(*r, 0) || *r <= 0) {
 		a.fail(migrationPath("backfill_write_units_per_second"), "must be a write rate above 0, got %v: omit it to use the headroom the design leaves", *r)
 	} else if r != nil && *r > MaxRequestsPerSecond {
-		a.fail(migrationPath("backfill_write_units_per_second"), "must be at most %s write units per second, got %s", thousands(MaxRequestsPerSecond), thousands(*r))
+		a.fail(migrationPath("backfill_write_units_per_second"), "must be at most %s write units per second, got %s", textfmt.Thousands(MaxRequestsPerSecond), textfmt.Thousands(*r))
 	}
 	f := m.From
 	if entities != nil && (f.PartitionKeyTemplate != nil || f.SortKeyTemplate != nil) {
@@ -225,7 +209,7 @@ func (a *analyzer) indexAttributes(doc *model.Document, index string) []string {
 	if t.SortKey != nil {
 		tableKeys = append(tableKeys, t.SortKey.Name)
 	}
-	if index == "" || index == TableKeyIndex {
+	if index == "" || index == model.TableKeyIndex {
 		return tableKeys
 	}
 	for _, l := range t.LSIs {
@@ -255,7 +239,7 @@ func (a *analyzer) patternEntities(ap model.AccessPatternDoc, index string) []st
 	}
 	var out []string
 	for _, d := range a.entities.Doc.Items {
-		if index == "" || index == TableKeyIndex || slices.Contains(d.Indexes, index) {
+		if index == "" || index == model.TableKeyIndex || slices.Contains(d.Indexes, index) {
 			out = append(out, d.Name)
 		}
 	}

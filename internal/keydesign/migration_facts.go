@@ -27,7 +27,7 @@ func (a *analyzer) migrationStage(doc *model.Document) {
 		return
 	}
 	old := a.old.doc
-	md := &model.MigrationDoc{Phase: m.Phase, PhaseIndex: slices.Index(MigrationPhases, m.Phase), From: *old.Derived.Layout,
+	md := &model.MigrationDoc{Phase: m.Phase, PhaseIndex: slices.Index(model.MigrationPhases, m.Phase), From: *old.Derived.Layout,
 		OldRouting: old.Derived.Routing, NewRouting: doc.Derived.Routing, Changed: []string{}}
 	md.ReachedPhaseIndex = md.PhaseIndex
 	if prior := a.in.Prior; prior != nil && prior.Derived.Migration != nil && SameLayout(prior.Derived.Migration.From, md.From) {
@@ -41,10 +41,10 @@ func (a *analyzer) migrationStage(doc *model.Document) {
 		e.Changed = !maps.Equal(e.OldKeys, e.NewKeys) || shardingChanged && (hasShard(e.OldKeys) || hasShard(e.NewKeys))
 		e.Moves = e.Changed && a.primaryKeyMoves(e, shardingChanged)
 		e.Items = a.entityItems(name)
-		for _, phase := range MigrationPhases {
-			layouts := []string{layoutNew}
-			if e.Changed && phase != PhaseDone {
-				layouts = []string{layoutOld, layoutNew}
+		for _, phase := range model.MigrationPhases {
+			layouts := []string{model.LayoutNew}
+			if e.Changed && phase != model.PhaseDone {
+				layouts = []string{model.LayoutOld, model.LayoutNew}
 			}
 			e.Writes = append(e.Writes, model.PhaseLayouts{Phase: phase, Layouts: layouts})
 		}
@@ -143,15 +143,15 @@ func (a *analyzer) migrationPatterns(doc, old *model.Document, md *model.Migrati
 			p.BothQueriesPerCall += p.OldQueriesPerCall
 			p.BothPartitionReadUnits = math.Max(p.OldPartitionReadUnits, p.NewPartitionReadUnits)
 		}
-		for _, phase := range MigrationPhases {
-			r := model.PatternPhaseRead{Phase: phase, Layout: layoutNew, QueriesPerCall: p.NewQueriesPerCall}
-			if p.Changed && (phase == PhaseDualWrite || phase == PhaseBackfill) {
-				r = model.PatternPhaseRead{Phase: phase, Layout: layoutOld, QueriesPerCall: p.OldQueriesPerCall}
+		for _, phase := range model.MigrationPhases {
+			r := model.PatternPhaseRead{Phase: phase, Layout: model.LayoutNew, QueriesPerCall: p.NewQueriesPerCall}
+			if p.Changed && (phase == model.PhaseDualWrite || phase == model.PhaseBackfill) {
+				r = model.PatternPhaseRead{Phase: phase, Layout: model.LayoutOld, QueriesPerCall: p.OldQueriesPerCall}
 			}
 			p.Reads = append(p.Reads, r)
 		}
 		// A secondary index holds the old copy and the new copy of every re-keyed item it carries.
-		if nf.IndexKind != IndexKindTable && !p.Changed {
+		if nf.IndexKind != model.IndexKindTable && !p.Changed {
 			for _, e := range a.patternEntities(doc.AccessPatterns[i], nf.Index) {
 				if slices.Contains(md.Changed, e) {
 					p.IndexDuplicates = true
@@ -395,7 +395,7 @@ func (a *analyzer) backfill(doc *model.Document, md *model.MigrationDoc) {
 	}
 	if countsKnown {
 		b.Items, b.PutWriteUnits, b.DeleteWriteUnits = ptr(items), ptr(puts), ptr(deletes)
-		total := puts + deletes + sumValues(b.IndexPutWriteUnits) + sumValues(b.IndexDeleteWriteUnits)
+		total := puts + deletes + model.SumValues(b.IndexPutWriteUnits) + model.SumValues(b.IndexDeleteWriteUnits)
 		b.WriteUnits = ptr(total)
 		if scanKnown {
 			a.backfillCost(doc, b, total)
@@ -443,14 +443,6 @@ func (a *analyzer) backfillCost(doc *model.Document, b *model.BackfillDoc, write
 	}
 	b.Cost, b.Regions = ptr(roundCents(cost)), len(regions)
 	b.PricesConfirmed = slices.Contains(st.Confirmed, "write_request_units_per_million") && slices.Contains(st.Confirmed, "read_request_units_per_million")
-}
-
-func sumValues(m map[string]float64) float64 {
-	var s float64
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		s += m[k]
-	}
-	return s
 }
 
 func roundCents(x float64) float64 { return math.Round(x*100) / 100 }
@@ -507,7 +499,7 @@ func (a *analyzer) backfillRate(doc *model.Document, md *model.MigrationDoc, gsi
 			for _, g := range doc.Table.GSIs {
 				gsiProduction += ptrValue(g.PeakWriteUnits)
 			}
-			gsiShare = sumValues(gsiPerTable)
+			gsiShare = model.SumValues(gsiPerTable)
 		}
 		limits = append(limits, limit{what: name,
 			headroom: (w*u - production - gsiProduction) / (1 + gsiShare), limit: w,
@@ -659,14 +651,14 @@ func tableLimit(doc *model.Document, read bool) (float64, string) {
 // migrationSteps are the steps of a migration in order, with their state against the current phase.
 func migrationSteps(md *model.MigrationDoc) []model.StepDoc {
 	steps := []model.StepDoc{
-		{Phase: PhaseDualWrite, Step: "write both layouts"},
-		{Phase: PhaseBackfill, Step: "rewrite the old items under the new keys"},
-		{Phase: PhaseReadNew, Step: "switch readers to the new layout"},
-		{Phase: PhaseDone, Step: "stop writing the old layout"},
-		{Phase: PhaseDone, Step: "delete the old items"},
+		{Phase: model.PhaseDualWrite, Step: "write both layouts"},
+		{Phase: model.PhaseBackfill, Step: "rewrite the old items under the new keys"},
+		{Phase: model.PhaseReadNew, Step: "switch readers to the new layout"},
+		{Phase: model.PhaseDone, Step: "stop writing the old layout"},
+		{Phase: model.PhaseDone, Step: "delete the old items"},
 	}
 	for i := range steps {
-		switch at := slices.Index(MigrationPhases, steps[i].Phase); {
+		switch at := slices.Index(model.MigrationPhases, steps[i].Phase); {
 		case at < md.PhaseIndex:
 			steps[i].State = "done"
 		case at == md.PhaseIndex:

@@ -36,11 +36,19 @@ func TestMigrationGuideShowsTheReports(t *testing.T) {
 	countChange.Sharding.Count, countChange.Sharding.SchemeVersion = p(int64(8)), p(int64(3))
 	countChange.Migration.From = model.LayoutInput{Sharding: &model.Sharding{Strategy: model.StrategyCalculated, Source: "event_id", Count: p(int64(4)), SchemeVersion: p(int64(2))}}
 	for name, in := range map[string]*model.Input{"dual_write": guideDesign(PhaseDualWrite), "read_new": guideDesign(PhaseReadNew), "count change": countChange} {
-		var b strings.Builder
-		writeMigration(&b, analyze(t, in))
-		want := strings.TrimPrefix(b.String(), "\n")
+		want := migrationSection(Report(analyze(t, in), nil))
 		if got, ok := excerpts[name]; !ok || got != want {
 			t.Errorf("the guide's %s excerpt is\n%s\nthe report says\n%s", name, got, want)
 		}
 	}
+}
+
+// migrationSection is the report's key-scheme migration section: from its heading to the next section's.
+func migrationSection(report string) string {
+	_, section, _ := strings.Cut(report, "\nKey-scheme migration:")
+	section = "Key-scheme migration:" + section
+	if end := regexp.MustCompile(`\n\n[^ \n]`).FindStringIndex(section); end != nil {
+		section = section[:end[0]+1]
+	}
+	return section
 }

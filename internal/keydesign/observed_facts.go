@@ -7,27 +7,15 @@ import (
 	"slices"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/textfmt"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/observed"
 )
 
-// KeyFigures values.
-const (
-	KeyFiguresAccessed      = "accessed"
-	KeyFiguresThrottledOnly = "throttled_only"
-	KeyFiguresNone          = "none"
-)
-
 // billingProvisioned is the billing mode with capacity units (API_BillingModeSummary); any other is on-demand.
 const billingProvisioned = "PROVISIONED"
-
-// HotKeySource values.
-const (
-	MeasuredShareMeasured = "measured"
-	MeasuredShareDesign   = "design"
-)
 
 // validateObserved checks observations given by hand (the data source's own are checked when parsed): every
 // number finite and ≥ 0, shares at most 1, each target observed once, an index that the design has, and
@@ -42,7 +30,7 @@ func (a *analyzer) validateObserved() {
 	for _, o := range a.in.Observed {
 		check := func(attr string, v *float64, most float64) {
 			if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0 || *v > most) {
-				a.fail(append(slices.Clone(o.Path), attr), "must be a finite number between 0 and %s, got %v", thousands(most), *v)
+				a.fail(append(slices.Clone(o.Path), attr), "must be a finite number between 0 and %s, got %v", textfmt.Thousands(most), *v)
 			}
 		}
 		check("traffic.writes_per_second", o.Traffic.WritesPerSecond, MaxRequestsPerSecond)
@@ -121,20 +109,14 @@ func (a *analyzer) observedFacts(doc *model.Document, pk *model.Template) {
 	for i := range doc.Table.GSIs {
 		g := &doc.Table.GSIs[i]
 		if o := byIndex[g.Name]; o != nil {
-			g.PeakWriteUnits, g.PeakReadUnits, g.PeakSource = o.Traffic.WritesPerSecond, o.Traffic.ReadsPerSecond, PeakMeasured
+			g.PeakWriteUnits, g.PeakReadUnits, g.PeakSource = o.Traffic.WritesPerSecond, o.Traffic.ReadsPerSecond, model.PeakMeasured
 			continue
 		}
 		if g.PeakWriteUnits = a.gsiDeclaredWriteUnits(doc, g); g.PeakWriteUnits != nil {
-			g.PeakSource = PeakDeclared
+			g.PeakSource = model.PeakDeclared
 		}
 	}
 }
-
-// Sources of an index's demand (GSIDoc.PeakSource).
-const (
-	PeakMeasured = "measured" // observed_indexes
-	PeakDeclared = "declared" // the table's peak writes, an upper bound
-)
 
 func (a *analyzer) tableMeasured(doc *model.Document, pk *model.Template, o observed.Observation) model.MeasuredFacts {
 	d := doc.Derived
@@ -222,16 +204,16 @@ func (a *analyzer) indexMeasured(doc *model.Document, o observed.Observation) mo
 func (a *analyzer) measuredDemand(m *model.MeasuredFacts, o observed.Observation, designShare float64, shards int64, u float64) {
 	switch {
 	case o.TopKeys == nil:
-		m.KeyFigures = KeyFiguresNone
+		m.KeyFigures = model.KeyFiguresNone
 	case o.Traffic.HotKeyUnitsPerSecond == nil:
-		m.KeyFigures = KeyFiguresThrottledOnly
+		m.KeyFigures = model.KeyFiguresThrottledOnly
 	default:
-		m.KeyFigures = KeyFiguresAccessed
+		m.KeyFigures = model.KeyFiguresAccessed
 	}
 	m.RequiredShards = 1
 	switch hot := o.Traffic.HotKeyUnitsPerSecond; {
 	case hot != nil:
-		m.HotKeySource = MeasuredShareMeasured
+		m.HotKeySource = model.MeasuredShareMeasured
 		if len(o.TopKeys) > 0 && o.TopKeys[0].UnitsPerSecond != nil {
 			m.HotKey = ptr(o.TopKeys[0].Key)
 		}
@@ -244,7 +226,7 @@ func (a *analyzer) measuredDemand(m *model.MeasuredFacts, o observed.Observation
 		m.LogicalKeyUnits = &logical
 		m.RequiredShards = capacity.RequiredShards(0, logical, u)
 	case !math.IsNaN(designShare):
-		m.HotKeySource = MeasuredShareDesign
+		m.HotKeySource = model.MeasuredShareDesign
 		var hotW, hotR float64
 		if w := o.Traffic.WritesPerSecond; w != nil {
 			hotW = *w * designShare

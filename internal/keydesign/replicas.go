@@ -2,7 +2,6 @@ package keydesign
 
 import (
 	"cmp"
-	"fmt"
 	"maps"
 	"math"
 	"regexp"
@@ -10,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/textfmt"
 )
 
 // Replicas: a global table (DynamoDB's global-tables guide, "How DynamoDB global tables work",
@@ -30,40 +30,16 @@ import (
 // transactions, and the table must be empty. DK604 and DK605 check the first four; the last is a fact of
 // the table's data that no plan shows.
 
-// Replica consistency modes (replicas.consistency).
-const (
-	ConsistencyEventual = "eventual"
-	ConsistencyStrong   = "strong"
-)
-
-// ReplicaConsistencies lists the valid consistency modes.
-var ReplicaConsistencies = []string{ConsistencyEventual, ConsistencyStrong}
-
-// MRSC limits from the data file: the Regions an MRSC global table spans (replicas and witness), and the
-// Region sets it cannot leave (V2globaltables_HowItWorks.html, "Consistency modes").
-var (
-	MRSCRegions    = model.Limits.MRSCRegions
-	MRSCRegionSets = model.Limits.MRSCRegionSets
-	MRSCDocs       = model.Limits.MRSCDocs
-)
-
 // writeShareTolerance is how far the write shares may sum from 1 (float noise: 1/3 + 1/3 + 1/3).
 const writeShareTolerance = 1e-6
 
 // regionName is the shape of an AWS Region code (us-east-1, ap-southeast-5, us-gov-west-1).
 var regionName = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-[0-9]+$`)
 
-// Bases of the replica write split (ReplicasFacts.WritesBasis).
-const (
-	ReplicaWritesShare     = "write_share"
-	ReplicaWritesPerRegion = "writes_per_region"
-	ReplicaWritesEqual     = "equal"
-)
-
 // RegionSetOf is the MRSC Region set of a Region, "" when it is in none.
 func RegionSetOf(region string) string {
-	for _, name := range slices.Sorted(maps.Keys(MRSCRegionSets)) {
-		if slices.Contains(MRSCRegionSets[name], region) {
+	for _, name := range slices.Sorted(maps.Keys(model.MRSCRegionSets)) {
+		if slices.Contains(model.MRSCRegionSets[name], region) {
 			return name
 		}
 	}
@@ -100,11 +76,11 @@ func (a *analyzer) validateReplicas() {
 	if r == nil {
 		return
 	}
-	if r.Consistency != "" && !slices.Contains(ReplicaConsistencies, r.Consistency) {
-		a.fail(model.Path{"replicas", "consistency"}, "unknown consistency %q: use one of %s", r.Consistency, strings.Join(ReplicaConsistencies, ", "))
+	if r.Consistency != "" && !slices.Contains(model.ReplicaConsistencies, r.Consistency) {
+		a.fail(model.Path{"replicas", "consistency"}, "unknown consistency %q: use one of %s", r.Consistency, strings.Join(model.ReplicaConsistencies, ", "))
 	}
 	if v := r.TTLDeletesPerSecond; v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0 || *v > MaxRequestsPerSecond) {
-		a.fail(model.Path{"replicas", "ttl_deletes_per_second"}, "must be a finite number between 0 and %s per second, got %v", thousands(MaxRequestsPerSecond), *v)
+		a.fail(model.Path{"replicas", "ttl_deletes_per_second"}, "must be a finite number between 0 and %s per second, got %v", textfmt.Thousands(MaxRequestsPerSecond), *v)
 	}
 	shares, rates := 0, 0
 	for _, name := range slices.Sorted(maps.Keys(r.Regions)) {
@@ -121,7 +97,7 @@ func (a *analyzer) validateReplicas() {
 		if reg.WritesPerSecond != nil {
 			rates++
 			if v := *reg.WritesPerSecond; math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > MaxRequestsPerSecond {
-				a.fail(append(p, "writes_per_second"), "must be a finite number between 0 and %s per second, got %v", thousands(MaxRequestsPerSecond), v)
+				a.fail(append(p, "writes_per_second"), "must be a finite number between 0 and %s per second, got %v", textfmt.Thousands(MaxRequestsPerSecond), v)
 			}
 		}
 		if reg.WriteShare != nil && reg.WritesPerSecond != nil {
@@ -129,7 +105,7 @@ func (a *analyzer) validateReplicas() {
 		}
 		for attr, v := range reg.Prices.ByName() {
 			if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0 || *v > model.MaxPriceUSD) {
-				a.fail(append(p, "prices", attr), "must be a price in dollars between 0 and %s, got %v", thousands(model.MaxPriceUSD), *v)
+				a.fail(append(p, "prices", attr), "must be a price in dollars between 0 and %s, got %v", textfmt.Thousands(model.MaxPriceUSD), *v)
 			}
 		}
 	}
@@ -201,7 +177,7 @@ func (a *analyzer) replicasStage(doc *model.Document) {
 	if !r.HasReplicas() {
 		return
 	}
-	f := &model.ReplicasFacts{Consistency: cmp.Or(r.Consistency, ConsistencyEventual), Witness: r.Witness,
+	f := &model.ReplicasFacts{Consistency: cmp.Or(r.Consistency, model.ConsistencyEventual), Witness: r.Witness,
 		Regions: []model.ReplicaFacts{}, DuplicateRegions: []string{}, TTLDeletesPerSecond: r.TTLDeletesPerSecond,
 		TTL: r.TTLDeletesPerSecond != nil}
 	names := slices.Sorted(maps.Keys(r.Regions))
@@ -211,24 +187,24 @@ func (a *analyzer) replicasStage(doc *model.Document) {
 	}
 	global := doc.Traffic.WritesPerSecond
 	f.GlobalWritesPerSecond = global
-	f.WritesBasis = ReplicaWritesEqual
+	f.WritesBasis = model.ReplicaWritesEqual
 	for _, name := range names {
 		switch reg := r.Regions[name]; {
 		case reg.WriteShare != nil:
-			f.WritesBasis = ReplicaWritesShare
+			f.WritesBasis = model.ReplicaWritesShare
 		case reg.WritesPerSecond != nil:
-			f.WritesBasis = ReplicaWritesPerRegion
+			f.WritesBasis = model.ReplicaWritesPerRegion
 		}
 	}
 	for _, name := range names {
 		reg := r.Regions[name]
 		rf := model.ReplicaFacts{Region: name, RegionSet: RegionSetOf(name)}
 		switch f.WritesBasis {
-		case ReplicaWritesShare:
+		case model.ReplicaWritesShare:
 			if reg.WriteShare != nil {
 				rf.WriteShare = *reg.WriteShare
 			}
-		case ReplicaWritesPerRegion:
+		case model.ReplicaWritesPerRegion:
 			if reg.WritesPerSecond != nil && global != nil && *global > 0 {
 				rf.WriteShare = *reg.WritesPerSecond / *global
 			}
@@ -248,7 +224,7 @@ func (a *analyzer) replicasStage(doc *model.Document) {
 	}
 	// With writes per Region the shares are their parts of the sum: 1 by construction (0 without writes).
 	f.WriteSharesSumToOne = math.Abs(f.WriteShareSum-1) <= writeShareTolerance ||
-		(f.WritesBasis == ReplicaWritesPerRegion && (global == nil || *global == 0)) || len(names) == 0
+		(f.WritesBasis == model.ReplicaWritesPerRegion && (global == nil || *global == 0)) || len(names) == 0
 	doc.Derived.Replicas = f
 }
 
@@ -259,28 +235,4 @@ func (a *analyzer) replicaTTLDeletes() float64 {
 		return *r.TTLDeletesPerSecond
 	}
 	return 0
-}
-
-// writeReplicas adds the report's lines on a global table: the Regions, and each Region's own and
-// replicated writes, which its partitions all take.
-func writeReplicas(b *strings.Builder, f *model.ReplicasFacts) {
-	if f == nil {
-		return
-	}
-	witness := ""
-	if f.Witness != nil {
-		witness = ", witness " + *f.Witness
-	}
-	fmt.Fprintf(b, "  global table: %d replica Region(s)%s, %s consistency; every replica performs every Region's writes, "+
-		"so the write figures are global; reads stay per Region\n", len(f.Regions), witness, f.Consistency)
-	if f.TTLDeletesPerSecond != nil && len(f.Regions) > 1 {
-		fmt.Fprintf(b, "    TTL deletes %s/s are replicated too (counted in the writes' units)\n", thousands(*f.TTLDeletesPerSecond))
-	}
-	for _, r := range f.Regions {
-		if r.WritesPerSecond == nil {
-			continue
-		}
-		fmt.Fprintf(b, "    %-16s %s writes/s made here (%s) + %s/s replicated from the other Regions\n", r.Region,
-			thousands(*r.WritesPerSecond), percent(r.WriteShare), thousands(*r.ReplicatedWritesPerSecond))
-	}
 }

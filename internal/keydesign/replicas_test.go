@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/report"
 )
 
 // globalEvents is a held-out global table: a day-bucketed key (all current writes on one key), 1 KB items,
@@ -249,14 +250,14 @@ func TestPriceNotesAndProvenanceAgree(t *testing.T) {
 	for region, classes := range model.PriceTable.Regions {
 		for class, pr := range classes {
 			for _, name := range pr.Confirmed {
-				if !slices.Contains(priceNames, name) {
+				if !slices.Contains(model.PriceNames, name) {
 					t.Errorf("%s %s: confirmed %q is not a price", region, class, name)
 				}
 			}
 			note := strings.ToLower(pr.Note)
-			estimated := len(pr.Confirmed) < len(priceNames)
+			estimated := len(pr.Confirmed) < len(model.PriceNames)
 			if says := strings.Contains(note, "not confirmed") || strings.Contains(note, "scaled"); says != estimated {
-				t.Errorf("%s %s: note %q, but %d of %d prices are confirmed", region, class, pr.Note, len(pr.Confirmed), len(priceNames))
+				t.Errorf("%s %s: note %q, but %d of %d prices are confirmed", region, class, pr.Note, len(pr.Confirmed), len(model.PriceNames))
 			}
 			st := priceStatus(region, class, model.PriceOverrides{})
 			if !slices.Equal(st.Confirmed, pr.Confirmed) && (len(st.Confirmed) != 0 || len(pr.Confirmed) != 0) {
@@ -286,7 +287,7 @@ func TestMultiRegionGuideFigures(t *testing.T) {
 	doc := analyze(t, in)
 	for _, r := range doc.Derived.Cost.Replicas {
 		row := fmt.Sprintf("| %s | (2,365.2 M + 87.6 M) / 10^6 × $%s = %s |", r.Region,
-			strconv.FormatFloat(r.Prices.WriteRequestUnitsPerMillion, 'f', -1, 64), usd(r.OnDemand.TableWrites))
+			strconv.FormatFloat(r.Prices.WriteRequestUnitsPerMillion, 'f', -1, 64), report.FormatUSD(r.OnDemand.TableWrites))
 		if !strings.Contains(guide, row) {
 			t.Errorf("the guide lacks the row %q", row)
 		}

@@ -1,4 +1,4 @@
-package keydesign
+package report
 
 import (
 	"cmp"
@@ -18,10 +18,10 @@ func writeMigration(b *strings.Builder, doc *model.Document) {
 	if md == nil {
 		return
 	}
-	fmt.Fprintf(b, "\nKey-scheme migration: phase %s (%d of %d)\n", md.Phase, md.PhaseIndex+1, len(MigrationPhases))
+	fmt.Fprintf(b, "\nKey-scheme migration: phase %s (%d of %d)\n", md.Phase, md.PhaseIndex+1, len(model.MigrationPhases))
 	if md.ReachedPhaseIndex > md.PhaseIndex {
 		fmt.Fprintf(b, "  rollback: back from %s; writers still write both layouts, readers read the %s one\n",
-			MigrationPhases[md.ReachedPhaseIndex], readersLayout(md))
+			model.MigrationPhases[md.ReachedPhaseIndex], readersLayout(md))
 	}
 	for _, e := range md.Entities {
 		if !e.Changed {
@@ -63,22 +63,22 @@ func writeMigration(b *strings.Builder, doc *model.Document) {
 
 // readersLayout is the layout the readers of a re-keyed pattern read in the current phase.
 func readersLayout(md *model.MigrationDoc) string {
-	if md.PhaseIndex >= slices.Index(MigrationPhases, PhaseReadNew) {
-		return layoutNew
+	if md.PhaseIndex >= slices.Index(model.MigrationPhases, model.PhaseReadNew) {
+		return model.LayoutNew
 	}
-	return layoutOld
+	return model.LayoutOld
 }
 
 func stepFigures(s model.StepDoc, bf model.BackfillDoc) string {
 	switch {
-	case s.Phase == PhaseBackfill && bf.Items != nil:
-		out := fmt.Sprintf(": %s items, Scan %s RCU, %s WCU", thousands(*bf.Items), thousands(*bf.ScanReadUnits), thousands(*bf.PutWriteUnits+sumValues(bf.IndexPutWriteUnits)))
+	case s.Phase == model.PhaseBackfill && bf.Items != nil:
+		out := fmt.Sprintf(": %s items, Scan %s RCU, %s WCU", thousands(*bf.Items), thousands(*bf.ScanReadUnits), thousands(*bf.PutWriteUnits+model.SumValues(bf.IndexPutWriteUnits)))
 		if bf.Hours != nil {
 			out += fmt.Sprintf(", %s hours at %s WCU/s (%s)", num(roundTenth(*bf.Hours)), thousands(bf.Rate), cmp.Or(map[string]string{"headroom": "the headroom, under the " + bf.HeadroomLimit}[bf.RateSource], "declared"))
 		}
 		return out
 	case s.Step == "delete the old items" && bf.DeleteWriteUnits != nil:
-		out := fmt.Sprintf(": %s WCU", thousands(*bf.DeleteWriteUnits+sumValues(bf.IndexDeleteWriteUnits)))
+		out := fmt.Sprintf(": %s WCU", thousands(*bf.DeleteWriteUnits+model.SumValues(bf.IndexDeleteWriteUnits)))
 		if bf.DeleteHours != nil {
 			out += fmt.Sprintf(", %s hours", num(roundTenth(*bf.DeleteHours)))
 		}
@@ -94,7 +94,7 @@ func stepFigures(s model.StepDoc, bf model.BackfillDoc) string {
 			}
 		}
 		return out
-	case s.Phase == PhaseBackfill:
+	case s.Phase == model.PhaseBackfill:
 		return ": give item_count to size it"
 	}
 	return ""

@@ -1,4 +1,4 @@
-package keydesign
+package report
 
 import (
 	"fmt"
@@ -21,7 +21,9 @@ func writeCost(b *strings.Builder, doc *model.Document) {
 	}
 	fmt.Fprintf(b, "  prices: %s\n", c.PriceStatus.Wording())
 	fmt.Fprintf(b, "  %-14s %12s %12s\n", "", "on-demand", "provisioned")
-	row := func(label string, od, pv float64) { fmt.Fprintf(b, "  %-14s %12s %12s\n", label, usd(od), usd(pv)) }
+	row := func(label string, od, pv float64) {
+		fmt.Fprintf(b, "  %-14s %12s %12s\n", label, FormatUSD(od), FormatUSD(pv))
+	}
 	row("table writes", c.OnDemand.TableWrites, c.Provisioned.TableWrites)
 	row("index writes", c.OnDemand.IndexWrites, c.Provisioned.IndexWrites)
 	row("reads", c.OnDemand.Reads, c.Provisioned.Reads)
@@ -37,7 +39,7 @@ func writeCost(b *strings.Builder, doc *model.Document) {
 	for _, ic := range c.Indexes {
 		if ic.OnDemandWriteCost != nil && ic.ShareOfTableWrites != nil {
 			fmt.Fprintf(b, "  index %s: %s write units per write, %s on-demand (%s of the table's writes)\n",
-				ic.Name, num(ic.WriteUnitsPerWrite), usd(*ic.OnDemandWriteCost), percent(*ic.ShareOfTableWrites))
+				ic.Name, num(ic.WriteUnitsPerWrite), FormatUSD(*ic.OnDemandWriteCost), percent(*ic.ShareOfTableWrites))
 		}
 	}
 	if c.BreakEvenUtilization != nil && c.Utilization != nil {
@@ -71,8 +73,8 @@ func basisLabel(basis string) string {
 	return "no traffic"
 }
 
-// usd prints dollars to the cent with grouped thousands: $1,234.50, and -$82.12 below zero.
-func usd(f float64) string {
+// FormatUSD prints dollars to the cent with grouped thousands: $1,234.50, and -$82.12 below zero.
+func FormatUSD(f float64) string {
 	sign := ""
 	cents := math.Round(f * 100)
 	if cents < 0 {
@@ -91,7 +93,7 @@ func writeRegionCosts(b *strings.Builder, c *model.CostEstimate) {
 		if m == nil || m.Total == nil {
 			return "unknown"
 		}
-		return usd(*m.Total)
+		return FormatUSD(*m.Total)
 	}
 	for _, r := range c.Replicas {
 		fmt.Fprintf(b, "    %-16s %12s %12s   %s of the writes", r.Region, total(r.OnDemand), total(r.Provisioned), percent(r.WriteShare))
@@ -99,17 +101,17 @@ func writeRegionCosts(b *strings.Builder, c *model.CostEstimate) {
 			fmt.Fprintf(b, ", %s replicated TTL delete units/s", FormatNumber(r.ReplicatedTTLDeleteUnits))
 		}
 		b.WriteString("\n")
-		if w := r.PriceStatus.Wording(); len(r.PriceStatus.Confirmed) < len(priceNames) {
+		if w := r.PriceStatus.Wording(); len(r.PriceStatus.Confirmed) < len(model.PriceNames) {
 			fmt.Fprintf(b, "      prices: %s\n", w)
 		}
 	}
 	if a := c.AllRegions; a != nil {
 		od, pv := "unknown", "unknown"
 		if a.OnDemand != nil {
-			od = usd(*a.OnDemand)
+			od = FormatUSD(*a.OnDemand)
 		}
 		if a.Provisioned != nil {
-			pv = usd(*a.Provisioned)
+			pv = FormatUSD(*a.Provisioned)
 		}
 		fmt.Fprintf(b, "    %-16s %12s %12s\n", "all Regions", od, pv)
 	}

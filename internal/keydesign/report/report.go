@@ -1,4 +1,4 @@
-package keydesign
+package report
 
 import (
 	"cmp"
@@ -16,8 +16,8 @@ import (
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/textfmt"
 )
 
-// ReportFinding is the part of a policy finding the report shows.
-type ReportFinding struct {
+// Finding is the part of a policy finding the report shows.
+type Finding struct {
 	Rule     string
 	Name     string
 	Severity string
@@ -33,9 +33,9 @@ const (
 	barOverflow = 20
 )
 
-// Report renders a document as text for `terraform output`: key layout, capacity and a bar chart of the
+// Text renders a document as text for `terraform output`: key layout, capacity and a bar chart of the
 // busiest key's demand (whole and per shard) against the per-partition limits.
-func Report(doc *model.Document, findings []ReportFinding) string {
+func Text(doc *model.Document, findings []Finding) string {
 	var b strings.Builder
 	d := &doc.Derived
 	title := cmp.Or(doc.Table.Name, doc.Address, "key design")
@@ -263,7 +263,7 @@ func writeEntities(b *strings.Builder, e *model.EntitiesDoc) {
 		items := "unbounded items per value"
 		if item.ItemsPerKey != nil {
 			items = thousands(float64(*item.ItemsPerKey)) + " item(s) per value"
-			if item.ItemsBasis == CollectionTemplate {
+			if item.ItemsBasis == model.CollectionTemplate {
 				items += " (its sort key's values)"
 			}
 		}

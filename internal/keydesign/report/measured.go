@@ -1,4 +1,4 @@
-package keydesign
+package report
 
 import (
 	"fmt"
@@ -30,7 +30,7 @@ func writeMeasured(b *strings.Builder, doc *model.Document) {
 			continue
 		}
 		basis := "the design's hot-key share"
-		if m.HotKeySource == MeasuredShareMeasured {
+		if m.HotKeySource == model.MeasuredShareMeasured {
 			basis = fmt.Sprintf("the busiest key's %s units/s, %s of a partition's %s", formatUnits(*m.HotKeyUnits), percent(*m.HotKeyPartitionShare),
 				thousands(model.PartitionReadUnitsLimit))
 			if m.ShardCount > 1 {

@@ -1,4 +1,4 @@
-package keydesign
+package report
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 
 // writeAccessPatterns adds the access-pattern table to the report: for each pattern the key that serves it,
 // its Queries per call, its read units per second and the verdict of the rules on it.
-func writeAccessPatterns(b *strings.Builder, doc *model.Document, findings []ReportFinding) {
+func writeAccessPatterns(b *strings.Builder, doc *model.Document, findings []Finding) {
 	if len(doc.AccessPatterns) == 0 {
 		return
 	}
@@ -39,16 +39,16 @@ func writeAccessPatterns(b *strings.Builder, doc *model.Document, findings []Rep
 
 func servedByLabel(f model.PatternFacts) string {
 	switch f.IndexKind {
-	case IndexKindTable:
+	case model.IndexKindTable:
 		return "table key"
-	case IndexKindLSI:
+	case model.IndexKindLSI:
 		return "LSI " + f.Index
 	}
 	return "GSI " + f.Index
 }
 
 // patternVerdict lists the findings on a pattern, "ok" without any.
-func patternVerdict(f model.PatternFacts, findings []ReportFinding) string {
+func patternVerdict(f model.PatternFacts, findings []Finding) string {
 	var rules []string
 	for _, finding := range findings {
 		if len(finding.Path) >= len(f.Path) && slices.Equal(finding.Path[:len(f.Path)], f.Path) {
