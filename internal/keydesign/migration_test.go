@@ -238,6 +238,13 @@ func TestMigrationIndexKeyOnlyUpdatesInPlace(t *testing.T) {
 	if m.Overlap != nil {
 		t.Errorf("an update in place is no overlap of layouts: %+v", m.Overlap)
 	}
+	// The orders state no item_count, so the Scan's reads are unknown; the report says so and goes on.
+	if b.ScanReadUnits != nil {
+		t.Errorf("Scan RCU %v with an entity of unknown item count", *b.ScanReadUnits)
+	}
+	if want := ": 2,000,000 items, Scan RCU unknown, 4,000,000 WCU"; !strings.Contains(Report(analyze(t, in), nil), want) {
+		t.Errorf("the report's backfill step lacks %q:\n%s", want, Report(analyze(t, in), nil))
+	}
 }
 
 func TestMigrationKeptShareIsPerEntity(t *testing.T) {

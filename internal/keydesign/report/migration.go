@@ -72,7 +72,12 @@ func readersLayout(md *model.MigrationDoc) string {
 func stepFigures(s model.StepDoc, bf model.BackfillDoc) string {
 	switch {
 	case s.Phase == model.PhaseBackfill && bf.Items != nil:
-		out := fmt.Sprintf(": %s items, Scan %s RCU, %s WCU", thousands(*bf.Items), thousands(*bf.ScanReadUnits), thousands(*bf.PutWriteUnits+model.SumValues(bf.IndexPutWriteUnits)))
+		// The Scan reads every entity's items: unknown while an unchanged entity states no item_count.
+		scan := "Scan RCU unknown"
+		if bf.ScanReadUnits != nil {
+			scan = "Scan " + thousands(*bf.ScanReadUnits) + " RCU"
+		}
+		out := fmt.Sprintf(": %s items, %s, %s WCU", thousands(*bf.Items), scan, thousands(*bf.PutWriteUnits+model.SumValues(bf.IndexPutWriteUnits)))
 		if bf.Hours != nil {
 			out += fmt.Sprintf(", %s hours at %s WCU/s (%s)", num(roundTenth(*bf.Hours)), thousands(bf.Rate), cmp.Or(map[string]string{"headroom": "the headroom, under the " + bf.HeadroomLimit}[bf.RateSource], "declared"))
 		}
