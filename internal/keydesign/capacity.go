@@ -26,7 +26,7 @@ func (a *analyzer) capacity(doc *model.Document, pk *model.Template) {
 	var hotW, hotR float64
 	if t.WritesPerSecond != nil {
 		// With replicas, the writes are every Region's (replicas.go), and the TTL deletes are replicated too.
-		c.PeakWriteUnits = ptr((*t.WritesPerSecond + a.replicaTTLDeletes()) * c.WriteUnitsPerWrite)
+		c.PeakWriteUnits = ptr((*t.WritesPerSecond + a.in.ReplicatedTTLDeletes()) * c.WriteUnitsPerWrite)
 		hotW = *c.PeakWriteUnits * c.HotKeyShare
 		c.HotKeyWriteUnits = ptr(hotW)
 	}

@@ -12,8 +12,6 @@ import (
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/textfmt"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
-
-	"github.com/dynamokeys/terraform-provider-dynamokeys/policies"
 )
 
 // The cost model: what a design costs per month on-demand and provisioned (contributing/cost-model.md).
@@ -91,7 +89,7 @@ var costInputs = []string{"traffic", "traffic.writes_per_second", "traffic.reads
 // cost fills Derived.Cost.
 func (a *analyzer) cost(doc *model.Document) {
 	for _, p := range costInputs {
-		if a.isUnknown(p) || a.hasUnknownUnder(p) {
+		if a.isUnknown(p) || a.m.HasUnknownUnder(p) {
 			doc.Unknown = append(doc.Unknown, "derived.cost")
 			return
 		}
@@ -123,14 +121,14 @@ func (a *analyzer) estimate(doc *model.Document, p model.PricingInput) *model.Co
 		est.Region, est.RegionSource = model.DefaultPricingRegion, model.CostRegionSourceDefault
 	}
 	est.ChosenMode = chosenMode(doc.Table.BillingMode)
-	prices, source, missing := resolvePrices(est.Region, est.TableClass, p.Prices)
+	prices, source, missing := model.ResolvePrices(est.Region, est.TableClass, p.Prices)
 	if len(missing) > 0 {
 		est.Problem = fmt.Sprintf("the price table has no %s prices for %s (it has %s): give pricing.prices.%s, or a listed pricing.region",
 			est.TableClass, est.Region, strings.Join(slices.Sorted(maps.Keys(model.PriceTable.Regions)), ", "), strings.Join(missing, ", pricing.prices."))
 		return est
 	}
 	est.Prices, est.PriceSource = &prices, source
-	est.PriceStatus = priceStatus(est.Region, est.TableClass, p.Prices)
+	est.PriceStatus = model.PriceStatusOf(est.Region, est.TableClass, p.Prices)
 	m := a.newCostModel(doc, est)
 	m.writes()
 	m.reads()
@@ -142,16 +140,6 @@ func (a *analyzer) estimate(doc *model.Document, p model.PricingInput) *model.Co
 	return est
 }
 
-// hasUnknownUnder reports an unknown path below p (an index's settings, an observation's figures).
-func (a *analyzer) hasUnknownUnder(p string) bool {
-	for u := range a.unknown {
-		if strings.HasPrefix(u, p+".") {
-			return true
-		}
-	}
-	return false
-}
-
 func chosenMode(billing string) string {
 	switch billing {
 	case billingProvisioned:
@@ -160,37 +148,6 @@ func chosenMode(billing string) string {
 		return model.CostModeOnDemand
 	}
 	return ""
-}
-
-// resolvePrices starts from the price table's prices for the region and class and applies the overrides;
-// without a table entry every override is needed, and the missing ones are listed.
-func resolvePrices(region, class string, o model.PriceOverrides) (policies.Prices, string, []string) {
-	base, listed := model.PriceTable.Regions[region][class]
-	var missing []string
-	overridden := false
-	set := func(name string, dst *float64, v *float64) {
-		switch {
-		case v != nil:
-			*dst = *v
-			overridden = true
-		case !listed:
-			missing = append(missing, name)
-		}
-	}
-	set("write_request_units_per_million", &base.WriteRequestUnitsPerMillion, o.WriteRequestUnitsPerMillion)
-	set("read_request_units_per_million", &base.ReadRequestUnitsPerMillion, o.ReadRequestUnitsPerMillion)
-	set("write_capacity_unit_hour", &base.WriteCapacityUnitHour, o.WriteCapacityUnitHour)
-	set("read_capacity_unit_hour", &base.ReadCapacityUnitHour, o.ReadCapacityUnitHour)
-	set("storage_gb_month", &base.StorageGBMonth, o.StorageGBMonth)
-	set("pitr_gb_month", &base.PITRGBMonth, o.PITRGBMonth)
-	switch {
-	case !listed:
-		base.Note = "given in pricing.prices"
-		return base, model.CostPriceSourceOverride, missing
-	case overridden:
-		return base, model.CostPriceSourceTableOverride, nil
-	}
-	return base, model.CostPriceSourceTable, nil
 }
 
 // costModel carries the intermediate figures of one estimate.

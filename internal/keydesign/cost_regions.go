@@ -2,7 +2,6 @@ package keydesign
 
 import (
 	"math"
-	"slices"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 
@@ -20,25 +19,6 @@ import (
 // write shares. A witness stores no table and takes no writes the account pays for ("A witness does not
 // incur storage or write costs", V2globaltables_HowItWorks.html).
 
-// priceStatus says, for each price of a Region and class, whether it is a confirmed list price, an estimate
-// of the price table, or given by the design.
-func priceStatus(region, class string, o model.PriceOverrides) model.PriceStatus {
-	st := model.PriceStatus{Confirmed: []string{}, Estimated: []string{}, Given: []string{}, SourceDate: model.PriceTable.Retrieved}
-	listed, ok := model.PriceTable.Regions[region][class]
-	given := o.ByName()
-	for _, name := range model.PriceNames {
-		switch {
-		case given[name] != nil:
-			st.Given = append(st.Given, name)
-		case ok && slices.Contains(listed.Confirmed, name):
-			st.Confirmed = append(st.Confirmed, name)
-		default:
-			st.Estimated = append(st.Estimated, name)
-		}
-	}
-	return st
-}
-
 // replicaCosts prices every replica Region (est is the pricing Region's estimate) and sums them.
 func (a *analyzer) replicaCosts(doc *model.Document, est *model.CostEstimate, p model.PricingInput) {
 	f := doc.Derived.Replicas
@@ -46,7 +26,7 @@ func (a *analyzer) replicaCosts(doc *model.Document, est *model.CostEstimate, p 
 	all := &model.AllRegionsCost{OnDemand: ptr(0.0), Provisioned: ptr(0.0)}
 	for _, rf := range f.Regions {
 		rp := p
-		rp.Region, rp.RegionSource, rp.Prices = rf.Region, model.CostRegionSourceReplicas, a.replicaOverrides(rf.Region)
+		rp.Region, rp.RegionSource, rp.Prices = rf.Region, model.CostRegionSourceReplicas, a.in.RegionPrices(rf.Region)
 		r := a.estimate(doc, rp)
 		rc := model.RegionCost{Region: rf.Region, WriteShare: rf.WriteShare, Prices: r.Prices, PriceSource: r.PriceSource,
 			PriceStatus: r.PriceStatus, OnDemand: r.OnDemand, Provisioned: r.Provisioned}

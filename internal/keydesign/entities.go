@@ -148,7 +148,7 @@ func (a *analyzer) entityCapacity(c *model.Capacity) (hotW, hotR float64) {
 			c.HotKeyShare = hotW / peakW
 		}
 		// A global table's TTL deletes are replicated like writes (replicas.go), spread as the writes are.
-		if ttl := a.replicaTTLDeletes(); ttl > 0 && writes > 0 {
+		if ttl := a.in.ReplicatedTTLDeletes(); ttl > 0 && writes > 0 {
 			peakW, hotW = peakW*(writes+ttl)/writes, hotW*(writes+ttl)/writes
 		}
 		c.PeakWriteUnits = ptr(peakW)

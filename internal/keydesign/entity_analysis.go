@@ -10,5 +10,5 @@ import (
 
 // entityKeysStage writes each entity's key facts and own demand and each collection's demand per shard.
 func (a *analyzer) entityKeysStage(doc *model.Document) {
-	capacity.EntityKeys(a.m, doc.Derived.ShardCount, doc.TargetUtilization, a.replicaTTLDeletes())
+	capacity.EntityKeys(a.m, doc.Derived.ShardCount, doc.TargetUtilization, a.in.ReplicatedTTLDeletes())
 }

@@ -40,7 +40,7 @@ func migrationPath(steps ...string) model.Path { return append(model.Path{"migra
 
 // migrationUnknown reports an unknown value under migration: its facts wait for the next plan.
 func (a *analyzer) migrationUnknown() bool {
-	return a.isUnknown("migration") || a.hasUnknownUnder("migration")
+	return a.isUnknown("migration") || a.m.HasUnknownUnder("migration")
 }
 
 // validateMigration checks the migration and analyses its old layout; errors in the old layout point at
@@ -165,8 +165,8 @@ func (a *analyzer) layoutStage(doc *model.Document) {
 
 func (a *analyzer) layout(doc *model.Document) *model.LayoutDoc {
 	if a.isUnknown("partition_key") || a.isUnknown("sort_key") || a.isUnknown("partition_key.template") ||
-		a.isUnknown("sort_key.template") || a.isUnknown("entities") || a.hasUnknownUnder("entities") ||
-		a.isUnknown("sharding") || a.hasUnknownUnder("sharding") {
+		a.isUnknown("sort_key.template") || a.isUnknown("entities") || a.m.HasUnknownUnder("entities") ||
+		a.isUnknown("sharding") || a.m.HasUnknownUnder("sharding") {
 		return nil
 	}
 	l := &model.LayoutDoc{Keys: a.entityKeys(), Sharding: doc.Derived.Routing, Patterns: map[string][]string{}}

@@ -413,12 +413,12 @@ func (a *analyzer) backfill(doc *model.Document, md *model.MigrationDoc) {
 // Region that performs it (a global table's replicas perform every write). Nil when a Region lacks prices.
 func (a *analyzer) backfillCost(doc *model.Document, b *model.BackfillDoc, writeUnits float64) {
 	region, class := a.pricingRegion(), a.pricingClass()
-	prices, _, missing := resolvePrices(region, class, a.pricingOverrides())
+	prices, _, missing := model.ResolvePrices(region, class, a.pricingOverrides())
 	if len(missing) > 0 {
 		return
 	}
 	cost := *b.ScanReadUnits / model.RequestUnitsPerMillion * prices.ReadRequestUnitsPerMillion
-	st := priceStatus(region, class, a.pricingOverrides())
+	st := model.PriceStatusOf(region, class, a.pricingOverrides())
 	regions := []string{region}
 	if f := doc.Derived.Replicas; f != nil && len(f.Regions) > 0 {
 		regions = nil
@@ -429,14 +429,14 @@ func (a *analyzer) backfillCost(doc *model.Document, b *model.BackfillDoc, write
 	for _, r := range regions {
 		o := a.pricingOverrides()
 		if r != region || doc.Derived.Replicas != nil {
-			o = a.replicaOverrides(r)
+			o = a.in.RegionPrices(r)
 		}
-		rp, _, missing := resolvePrices(r, class, o)
+		rp, _, missing := model.ResolvePrices(r, class, o)
 		if len(missing) > 0 {
 			return
 		}
 		cost += writeUnits / model.RequestUnitsPerMillion * rp.WriteRequestUnitsPerMillion
-		rs := priceStatus(r, class, o)
+		rs := model.PriceStatusOf(r, class, o)
 		if !slices.Contains(rs.Confirmed, "write_request_units_per_million") {
 			st.Confirmed = slices.DeleteFunc(st.Confirmed, func(n string) bool { return n == "write_request_units_per_million" })
 		}

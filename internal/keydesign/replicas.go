@@ -36,16 +36,6 @@ const writeShareTolerance = 1e-6
 // regionName is the shape of an AWS Region code (us-east-1, ap-southeast-5, us-gov-west-1).
 var regionName = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-[0-9]+$`)
 
-// RegionSetOf is the MRSC Region set of a Region, "" when it is in none.
-func RegionSetOf(region string) string {
-	for _, name := range slices.Sorted(maps.Keys(model.MRSCRegionSets)) {
-		if slices.Contains(model.MRSCRegionSets[name], region) {
-			return name
-		}
-	}
-	return ""
-}
-
 // withReplicaWrites returns the input with traffic.writes_per_second (and its average, scaled alike) set to
 // the sum of the Regions' writes when the Regions give theirs: every later stage then reads the global
 // figure. The caller's input is not changed.
@@ -137,7 +127,7 @@ func (a *analyzer) validateReplicas() {
 // validateReplicaPrices requires prices for every replica Region: the price table's for the table class,
 // the Region's own prices, or (for the pricing Region) pricing.prices.
 func (a *analyzer) validateReplicaPrices() {
-	if a.isUnknown("pricing") || a.hasUnknownUnder("pricing") || a.isUnknown("replicas") || a.hasUnknownUnder("replicas") {
+	if a.isUnknown("pricing") || a.m.HasUnknownUnder("pricing") || a.isUnknown("replicas") || a.m.HasUnknownUnder("replicas") {
 		return
 	}
 	class := model.TableClassStandard
@@ -148,7 +138,7 @@ func (a *analyzer) validateReplicaPrices() {
 		return // reported on pricing.table_class
 	}
 	for _, name := range slices.Sorted(maps.Keys(a.in.Replicas.Regions)) {
-		if _, _, missing := resolvePrices(name, class, a.replicaOverrides(name)); len(missing) > 0 {
+		if _, _, missing := model.ResolvePrices(name, class, a.in.RegionPrices(name)); len(missing) > 0 {
 			a.fail(model.Path{"replicas", "regions", name, "prices"},
 				"the price table has no %s prices for %s (it has %s): give %s",
 				class, name, strings.Join(slices.Sorted(maps.Keys(model.PriceTable.Regions)), ", "), strings.Join(missing, ", "))
@@ -156,20 +146,11 @@ func (a *analyzer) validateReplicaPrices() {
 	}
 }
 
-// replicaOverrides are a Region's explicit prices: its own, over pricing.prices in the pricing Region.
-func (a *analyzer) replicaOverrides(region string) model.PriceOverrides {
-	o := a.in.Replicas.Regions[region].Prices
-	if p := a.in.Pricing; p != nil && p.Region == region {
-		o = o.Over(p.Prices)
-	}
-	return o
-}
-
 // replicasStage states the global table's facts (Derived.Replicas) before the capacity stage, which reads
 // the TTL deletes: every Region's writes are already the table's traffic.writes_per_second.
 func (a *analyzer) replicasStage(doc *model.Document) {
 	r := a.in.Replicas
-	if a.isUnknown("replicas") || a.hasUnknownUnder("replicas") {
+	if a.isUnknown("replicas") || a.m.HasUnknownUnder("replicas") {
 		// The cost stage marks derived.cost (replicas is one of its inputs).
 		doc.Unknown = append(doc.Unknown, "derived.replicas", "derived.capacity", "derived.shard_count",
 			"derived.required_shards")
@@ -198,7 +179,7 @@ func (a *analyzer) replicasStage(doc *model.Document) {
 	}
 	for _, name := range names {
 		reg := r.Regions[name]
-		rf := model.ReplicaFacts{Region: name, RegionSet: RegionSetOf(name)}
+		rf := model.ReplicaFacts{Region: name, RegionSet: model.RegionSetOf(name)}
 		switch f.WritesBasis {
 		case model.ReplicaWritesShare:
 			if reg.WriteShare != nil {
@@ -226,13 +207,4 @@ func (a *analyzer) replicasStage(doc *model.Document) {
 	f.WriteSharesSumToOne = math.Abs(f.WriteShareSum-1) <= writeShareTolerance ||
 		(f.WritesBasis == model.ReplicaWritesPerRegion && (global == nil || *global == 0)) || len(names) == 0
 	doc.Derived.Replicas = f
-}
-
-// replicaTTLDeletes is the TTL deletes every Region's partitions apply, 0 for a single-Region table (whose
-// TTL deletes consume no write throughput).
-func (a *analyzer) replicaTTLDeletes() float64 {
-	if r := a.in.Replicas; r.HasReplicas() && len(r.Regions) > 1 && r.TTLDeletesPerSecond != nil {
-		return *r.TTLDeletesPerSecond
-	}
-	return 0
 }

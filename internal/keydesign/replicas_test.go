@@ -259,7 +259,7 @@ func TestPriceNotesAndProvenanceAgree(t *testing.T) {
 			if says := strings.Contains(note, "not confirmed") || strings.Contains(note, "scaled"); says != estimated {
 				t.Errorf("%s %s: note %q, but %d of %d prices are confirmed", region, class, pr.Note, len(pr.Confirmed), len(model.PriceNames))
 			}
-			st := priceStatus(region, class, model.PriceOverrides{})
+			st := model.PriceStatusOf(region, class, model.PriceOverrides{})
 			if !slices.Equal(st.Confirmed, pr.Confirmed) && (len(st.Confirmed) != 0 || len(pr.Confirmed) != 0) {
 				t.Errorf("%s %s: status confirms %v, the table %v", region, class, st.Confirmed, pr.Confirmed)
 			}

@@ -429,3 +429,14 @@ func (a *builder) validateEntityTraffic(e Entity) {
 		}
 	}
 }
+
+// hasUnknownUnder reports an unknown path below p (an index's settings, an observation's figures).
+// HasUnknownUnder reports whether an attribute under the dotted path p is unknown at plan time.
+func (m *Model) HasUnknownUnder(p string) bool {
+	for u := range m.Unknown {
+		if strings.HasPrefix(u, p+".") {
+			return true
+		}
+	}
+	return false
+}

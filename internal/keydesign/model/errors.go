@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -33,3 +34,11 @@ type FieldError struct {
 }
 
 func (e *FieldError) Error() string { return e.Path.String() + ": " + e.Message }
+
+// FieldErrors collects a stage's errors in the order it finds them.
+type FieldErrors []*FieldError
+
+// Add records an error on the attribute at path.
+func (e *FieldErrors) Add(path Path, format string, args ...any) {
+	*e = append(*e, &FieldError{Path: path, Message: fmt.Sprintf(format, args...)})
+}

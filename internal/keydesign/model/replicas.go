@@ -2,6 +2,8 @@ package model
 
 import (
 	"cmp"
+	"maps"
+	"slices"
 )
 
 // Replicas is the design's `replicas`: the Regions of a global table, each Region's writes, the
@@ -85,4 +87,32 @@ func (o PriceOverrides) Over(base PriceOverrides) PriceOverrides {
 		StorageGBMonth:              pick(o.StorageGBMonth, base.StorageGBMonth),
 		PITRGBMonth:                 pick(o.PITRGBMonth, base.PITRGBMonth),
 	}
+}
+
+// RegionSetOf is the MRSC Region set of a Region, "" when it is in none.
+func RegionSetOf(region string) string {
+	for _, name := range slices.Sorted(maps.Keys(MRSCRegionSets)) {
+		if slices.Contains(MRSCRegionSets[name], region) {
+			return name
+		}
+	}
+	return ""
+}
+
+// RegionPrices are a Region's explicit prices: its own, over pricing.prices in the pricing Region.
+func (in *Input) RegionPrices(region string) PriceOverrides {
+	o := in.Replicas.Regions[region].Prices
+	if p := in.Pricing; p != nil && p.Region == region {
+		o = o.Over(p.Prices)
+	}
+	return o
+}
+
+// ReplicatedTTLDeletes is the TTL deletes every Region's partitions apply, 0 for a single-Region table (whose
+// TTL deletes consume no write throughput).
+func (in *Input) ReplicatedTTLDeletes() float64 {
+	if r := in.Replicas; r.HasReplicas() && len(r.Regions) > 1 && r.TTLDeletesPerSecond != nil {
+		return *r.TTLDeletesPerSecond
+	}
+	return 0
 }
