@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/replicas"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
@@ -26,12 +27,12 @@ func Analyze(in *model.Input) (*model.Document, []*model.FieldError) {
 // old layout.
 func analyzeInput(in *model.Input) (*analyzer, *model.Document, []*model.FieldError) {
 	given := in
-	in, summed := withReplicaWrites(in)
+	in, summed := replicas.WithRegionWrites(in)
 	m, errs := model.Build(in)
-	a := &analyzer{m: m, in: m.Input, given: given, unknown: m.Unknown, segments: m.Segments, errs: errs, writesFromRegions: summed}
+	a := &analyzer{m: m, in: m.Input, given: given, unknown: m.Unknown, segments: m.Segments, errs: errs}
 	a.validateObserved()
 	a.validateCost()
-	a.validateReplicas()
+	a.errs = append(a.errs, replicas.Validate(m, summed)...)
 	entities := m.Entities
 	pk, sk := m.PartitionKey, m.SortKey
 	if entities != nil && len(a.errs) == 0 {
@@ -71,8 +72,6 @@ type analyzer struct {
 	given *model.Input
 	// old is a migration's old layout, analysed as a design of its own (migration.go).
 	old *oldLayout
-	// writesFromRegions is true when traffic.writes_per_second is the sum of the replica Regions' writes.
-	writesFromRegions bool
 }
 
 func (a *analyzer) fail(path model.Path, format string, args ...any) {
@@ -95,7 +94,11 @@ var stages = []struct {
 	{"patterns", func(a *analyzer, doc *model.Document) { a.matchAccessPatterns(doc, a.pk, a.sk) }},
 	// The global table's Regions and their writes (replicas.go): every replica performs every Region's
 	// writes, so capacity sizes each Region's partitions by the global figure.
-	{"replicas", (*analyzer).replicasStage},
+	{"replicas", func(a *analyzer, doc *model.Document) {
+		var unknown []string
+		doc.Derived.Replicas, unknown = replicas.Facts(a.m, doc.Traffic.WritesPerSecond)
+		doc.Unknown = append(doc.Unknown, unknown...)
+	}},
 	// Units per request, the busiest key's demand, the shard count (capacity.go).
 	{"capacity", func(a *analyzer, doc *model.Document) { a.capacity(doc, a.pk) }},
 	// The patterns' figures that depend on the shard count.

@@ -49,9 +49,9 @@ func (a *analyzer) validateObserved() {
 		check("traffic.hot_key_units_per_second", o.Traffic.HotKeyUnitsPerSecond, MaxRequestsPerSecond*observed.WriteUnitWeight)
 		check("traffic.hot_key_unit_share", o.Traffic.HotKeyUnitShare, 1)
 		t := o.ThrottleEvents
-		for name, v := range map[string]*float64{"read": t.Read, "write": t.Write, "read_key_range": t.ReadKeyRange, "write_key_range": t.WriteKeyRange,
+		for name, v := range model.SortedByName(map[string]*float64{"read": t.Read, "write": t.Write, "read_key_range": t.ReadKeyRange, "write_key_range": t.WriteKeyRange,
 			"read_provisioned": t.ReadProvisioned, "write_provisioned": t.WriteProvisioned, "read_max_on_demand": t.ReadMaxOnDemand,
-			"write_max_on_demand": t.WriteMaxOnDemand, "read_account_limit": t.ReadAccountLimit, "write_account_limit": t.WriteAccountLimit} {
+			"write_max_on_demand": t.WriteMaxOnDemand, "read_account_limit": t.ReadAccountLimit, "write_account_limit": t.WriteAccountLimit}) {
 			check("throttle_events."+name, v, math.MaxFloat64)
 		}
 		for i, k := range o.TopKeys {

@@ -3,6 +3,7 @@ package model
 import (
 	"cmp"
 	"fmt"
+	"iter"
 	"maps"
 	"math"
 	"slices"
@@ -195,10 +196,15 @@ func (a *builder) checkProjection(path Path, projection string, nonKey []string)
 func (a *builder) validateBounds() {
 	in := a.in
 	t := in.Traffic
-	for attr, v := range map[string]*float64{
-		"writes_per_second": t.WritesPerSecond, "reads_per_second": t.ReadsPerSecond,
-		"hottest_item_writes_per_second": t.HottestItemWritesPerSecond, "hottest_item_reads_per_second": t.HottestItemReadsPerSecond,
+	// In the order of the schema, so that the diagnostics come in the same order every plan.
+	for _, rate := range []struct {
+		attr string
+		v    *float64
+	}{
+		{"writes_per_second", t.WritesPerSecond}, {"reads_per_second", t.ReadsPerSecond},
+		{"hottest_item_writes_per_second", t.HottestItemWritesPerSecond}, {"hottest_item_reads_per_second", t.HottestItemReadsPerSecond},
 	} {
+		attr, v := rate.attr, rate.v
 		if v != nil && *v > MaxRequestsPerSecond {
 			a.fail(Path{"traffic", attr}, "must be at most %s per second, got %s; give the peak rate of this table",
 				textfmt.Thousands(MaxRequestsPerSecond), textfmt.Thousands(*v))
@@ -415,7 +421,7 @@ func (a *builder) parseEntities() *Entities {
 func (a *builder) validateEntityTraffic(e Entity) {
 	t := e.Traffic
 	p := func(attr string) Path { return Path{"entities", e.Name, "traffic", attr} }
-	for attr, v := range map[string]*float64{"writes_per_second": t.WritesPerSecond, "average_writes_per_second": t.AverageWritesPerSecond, "reads_per_second": t.ReadsPerSecond} {
+	for attr, v := range SortedByName(map[string]*float64{"writes_per_second": t.WritesPerSecond, "average_writes_per_second": t.AverageWritesPerSecond, "reads_per_second": t.ReadsPerSecond}) {
 		if v != nil && (*v < 0 || math.IsNaN(*v) || math.IsInf(*v, 0)) {
 			a.fail(p(attr), "must be a finite number of at least 0, got %v", *v)
 		}
@@ -423,14 +429,13 @@ func (a *builder) validateEntityTraffic(e Entity) {
 	if t.ItemSizeBytes != nil && (*t.ItemSizeBytes < 1 || *t.ItemSizeBytes > MaxItemSizeBytes) {
 		a.fail(p("item_size_bytes"), "must be 1 to %d bytes (the item size limit), got %d", MaxItemSizeBytes, *t.ItemSizeBytes)
 	}
-	for attr, v := range map[string]*int64{"item_count": t.ItemCount, "max_items_per_partition_key": t.MaxItemsPerPartitionKey} {
+	for attr, v := range SortedByName(map[string]*int64{"item_count": t.ItemCount, "max_items_per_partition_key": t.MaxItemsPerPartitionKey}) {
 		if v != nil && *v < 0 {
 			a.fail(p(attr), "must be at least 0, got %d", *v)
 		}
 	}
 }
 
-// hasUnknownUnder reports an unknown path below p (an index's settings, an observation's figures).
 // HasUnknownUnder reports whether an attribute under the dotted path p is unknown at plan time.
 func (m *Model) HasUnknownUnder(p string) bool {
 	for u := range m.Unknown {
@@ -439,4 +444,16 @@ func (m *Model) HasUnknownUnder(p string) bool {
 		}
 	}
 	return false
+}
+
+// SortedByName yields a map's entries in name order, so that a check over them reports in the same order
+// every plan.
+func SortedByName[V any](m map[string]V) iter.Seq2[string, V] {
+	return func(yield func(string, V) bool) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			if !yield(k, m[k]) {
+				return
+			}
+		}
+	}
 }

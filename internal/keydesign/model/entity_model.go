@@ -71,13 +71,13 @@ func (a *builder) entityStructure(m *Entities, shardWidth int64) {
 		for attr, t := range parsed {
 			d.MaxBytes[attr] = TemplateMaxBytes(t, a.segments, shardWidth)
 		}
-		d.ItemSizeBytes = cmp.Or(ptrValue(e.Traffic.ItemSizeBytes), DefaultItemSizeBytes)
+		d.ItemSizeBytes = cmp.Or(Deref(e.Traffic.ItemSizeBytes), DefaultItemSizeBytes)
 		var sk *Template
 		if len(m.TableKeys) > 1 {
 			sk = parsed[m.TableKeys[1]]
 		}
 		d.ItemsPerKey, d.ItemsBasis = ItemsPerKey(e.Traffic.MaxItemsPerPartitionKey, len(m.TableKeys) > 1, sk,
-			sk != nil && !a.isUnknown("segments"), a.segments, in.Segments, ptrValue(in.Sharding.Count))
+			sk != nil && !a.isUnknown("segments"), a.segments, in.Segments, Deref(in.Sharding.Count))
 		m.Doc.Items = append(m.Doc.Items, d)
 
 		var tableParts [][]TemplateAtom
@@ -237,7 +237,7 @@ func ItemsPerKey(stated *int64, hasSortKey bool, sk *Template, known bool, segme
 	case stated != nil:
 		return stated, CollectionGiven
 	case !hasSortKey:
-		return ptr(int64(1)), CollectionTemplate
+		return Ptr(int64(1)), CollectionTemplate
 	case !known || sk == nil:
 		return nil, CollectionUnbounded
 	}
@@ -288,9 +288,11 @@ func saturatingPow10(digits int64) int64 {
 	return n
 }
 
-func ptr[T any](v T) *T { return &v }
+// Ptr is a pointer to a copy of v: the document's optional figures are pointers.
+func Ptr[T any](v T) *T { return &v }
 
-func ptrValue[T any](p *T) T {
+// Deref is the value p points to, the zero value for nil.
+func Deref[T any](p *T) T {
 	var zero T
 	if p == nil {
 		return zero

@@ -1,4 +1,6 @@
-package keydesign
+// Package replicas is the global-table stage of the analysis: it checks `replicas` and states each Region's
+// share of the writes, which every replica performs.
+package replicas
 
 import (
 	"cmp"
@@ -36,10 +38,10 @@ const writeShareTolerance = 1e-6
 // regionName is the shape of an AWS Region code (us-east-1, ap-southeast-5, us-gov-west-1).
 var regionName = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-[0-9]+$`)
 
-// withReplicaWrites returns the input with traffic.writes_per_second (and its average, scaled alike) set to
+// WithRegionWrites returns the input with traffic.writes_per_second (and its average, scaled alike) set to
 // the sum of the Regions' writes when the Regions give theirs: every later stage then reads the global
 // figure. The caller's input is not changed.
-func withReplicaWrites(in *model.Input) (*model.Input, bool) {
+func WithRegionWrites(in *model.Input) (*model.Input, bool) {
 	r := in.Replicas
 	if !r.HasReplicas() || in.Traffic.WritesPerSecond != nil {
 		return in, false
@@ -59,104 +61,108 @@ func withReplicaWrites(in *model.Input) (*model.Input, bool) {
 	return &cp, true
 }
 
-// validateReplicas checks `replicas`: known consistency, Region codes, a witness that is not also a
+// Validate checks `replicas`: known consistency, Region codes, a witness that is not also a
 // replica, one way of giving the writes, shares and rates in range, and prices for every Region.
-func (a *analyzer) validateReplicas() {
-	r := a.in.Replicas
+// writesFromRegions says that traffic.writes_per_second is the Regions' sum (WithRegionWrites).
+func Validate(m *model.Model, writesFromRegions bool) model.FieldErrors {
+	var errs model.FieldErrors
+	r := m.Input.Replicas
 	if r == nil {
-		return
+		return nil
 	}
 	if r.Consistency != "" && !slices.Contains(model.ReplicaConsistencies, r.Consistency) {
-		a.fail(model.Path{"replicas", "consistency"}, "unknown consistency %q: use one of %s", r.Consistency, strings.Join(model.ReplicaConsistencies, ", "))
+		errs.Add(model.Path{"replicas", "consistency"}, "unknown consistency %q: use one of %s", r.Consistency, strings.Join(model.ReplicaConsistencies, ", "))
 	}
-	if v := r.TTLDeletesPerSecond; v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0 || *v > MaxRequestsPerSecond) {
-		a.fail(model.Path{"replicas", "ttl_deletes_per_second"}, "must be a finite number between 0 and %s per second, got %v", textfmt.Thousands(MaxRequestsPerSecond), *v)
+	if v := r.TTLDeletesPerSecond; v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0 || *v > model.MaxRequestsPerSecond) {
+		errs.Add(model.Path{"replicas", "ttl_deletes_per_second"}, "must be a finite number between 0 and %s per second, got %v", textfmt.Thousands(model.MaxRequestsPerSecond), *v)
 	}
 	shares, rates := 0, 0
 	for _, name := range slices.Sorted(maps.Keys(r.Regions)) {
 		reg, p := r.Regions[name], model.Path{"replicas", "regions", name}
 		if !regionName.MatchString(name) {
-			a.fail(p, "%q is not an AWS Region code such as us-east-1", name)
+			errs.Add(p, "%q is not an AWS Region code such as us-east-1", name)
 		}
 		if reg.WriteShare != nil {
 			shares++
 			if v := *reg.WriteShare; math.IsNaN(v) || v < 0 || v > 1 {
-				a.fail(append(p, "write_share"), "is the Region's share of traffic.writes_per_second and must be between 0 and 1, got %v", v)
+				errs.Add(append(p, "write_share"), "is the Region's share of traffic.writes_per_second and must be between 0 and 1, got %v", v)
 			}
 		}
 		if reg.WritesPerSecond != nil {
 			rates++
-			if v := *reg.WritesPerSecond; math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > MaxRequestsPerSecond {
-				a.fail(append(p, "writes_per_second"), "must be a finite number between 0 and %s per second, got %v", textfmt.Thousands(MaxRequestsPerSecond), v)
+			if v := *reg.WritesPerSecond; math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > model.MaxRequestsPerSecond {
+				errs.Add(append(p, "writes_per_second"), "must be a finite number between 0 and %s per second, got %v", textfmt.Thousands(model.MaxRequestsPerSecond), v)
 			}
 		}
 		if reg.WriteShare != nil && reg.WritesPerSecond != nil {
-			a.fail(p, "gives both write_share and writes_per_second: give one")
+			errs.Add(p, "gives both write_share and writes_per_second: give one")
 		}
 		for attr, v := range reg.Prices.ByName() {
 			if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0 || *v > model.MaxPriceUSD) {
-				a.fail(append(p, "prices", attr), "must be a price in dollars between 0 and %s, got %v", textfmt.Thousands(model.MaxPriceUSD), *v)
+				errs.Add(append(p, "prices", attr), "must be a price in dollars between 0 and %s, got %v", textfmt.Thousands(model.MaxPriceUSD), *v)
 			}
 		}
 	}
 	switch {
 	case shares > 0 && rates > 0:
-		a.fail(model.Path{"replicas", "regions"}, "mixes write_share and writes_per_second: give every Region a write_share of traffic.writes_per_second, or every Region its writes_per_second")
-	case rates > 0 && a.in.Traffic.WritesPerSecond != nil && !a.writesFromRegions:
-		a.fail(model.Path{"traffic", "writes_per_second"}, "is set while the replica Regions give their own writes_per_second: the table's writes are their sum; remove one")
-	case rates > 0 && a.in.Entities != nil:
-		a.fail(model.Path{"replicas", "regions"}, "entities give the writes per entity: split them with each Region's write_share, not writes_per_second")
+		errs.Add(model.Path{"replicas", "regions"}, "mixes write_share and writes_per_second: give every Region a write_share of traffic.writes_per_second, or every Region its writes_per_second")
+	case rates > 0 && m.Input.Traffic.WritesPerSecond != nil && !writesFromRegions:
+		errs.Add(model.Path{"traffic", "writes_per_second"}, "is set while the replica Regions give their own writes_per_second: the table's writes are their sum; remove one")
+	case rates > 0 && m.Input.Entities != nil:
+		errs.Add(model.Path{"replicas", "regions"}, "entities give the writes per entity: split them with each Region's write_share, not writes_per_second")
 	}
 	if w := r.Witness; w != nil {
 		switch _, dup := r.Regions[*w]; {
 		case dup:
-			a.fail(model.Path{"replicas", "witness"}, "%s is also a replica Region: a witness is a Region of its own (two replicas and a witness make MRSC's three Regions)", *w)
+			errs.Add(model.Path{"replicas", "witness"}, "%s is also a replica Region: a witness is a Region of its own (two replicas and a witness make MRSC's three Regions)", *w)
 		case !regionName.MatchString(*w):
-			a.fail(model.Path{"replicas", "witness"}, "%q is not an AWS Region code such as us-east-2", *w)
+			errs.Add(model.Path{"replicas", "witness"}, "%q is not an AWS Region code such as us-east-2", *w)
 		}
 	}
-	if p := a.in.Pricing; p != nil && p.RegionSource == "pricing" && len(r.Regions) > 0 && !a.isUnknown("pricing.region") {
+	if p := m.Input.Pricing; p != nil && p.RegionSource == "pricing" && len(r.Regions) > 0 && !m.IsUnknown("pricing.region") {
 		if _, ok := r.Regions[p.Region]; !ok {
-			a.fail(model.Path{"pricing", "region"}, "%s is not one of replicas.regions (%s): a global table is priced in its replica Regions",
+			errs.Add(model.Path{"pricing", "region"}, "%s is not one of replicas.regions (%s): a global table is priced in its replica Regions",
 				p.Region, strings.Join(slices.Sorted(maps.Keys(r.Regions)), ", "))
 		}
 	}
-	a.validateReplicaPrices()
+	return append(errs, validatePrices(m)...)
 }
 
-// validateReplicaPrices requires prices for every replica Region: the price table's for the table class,
+// validatePrices requires prices for every replica Region: the price table's for the table class,
 // the Region's own prices, or (for the pricing Region) pricing.prices.
-func (a *analyzer) validateReplicaPrices() {
-	if a.isUnknown("pricing") || a.m.HasUnknownUnder("pricing") || a.isUnknown("replicas") || a.m.HasUnknownUnder("replicas") {
-		return
+func validatePrices(m *model.Model) model.FieldErrors {
+	var errs model.FieldErrors
+	if m.IsUnknown("pricing") || m.HasUnknownUnder("pricing") || m.IsUnknown("replicas") || m.HasUnknownUnder("replicas") {
+		return nil
 	}
 	class := model.TableClassStandard
-	if a.in.Pricing != nil && a.in.Pricing.TableClass != "" {
-		class = a.in.Pricing.TableClass
+	if m.Input.Pricing != nil && m.Input.Pricing.TableClass != "" {
+		class = m.Input.Pricing.TableClass
 	}
 	if !slices.Contains(model.TableClasses, class) {
-		return // reported on pricing.table_class
+		return nil // reported on pricing.table_class
 	}
-	for _, name := range slices.Sorted(maps.Keys(a.in.Replicas.Regions)) {
-		if _, _, missing := model.ResolvePrices(name, class, a.in.RegionPrices(name)); len(missing) > 0 {
-			a.fail(model.Path{"replicas", "regions", name, "prices"},
+	for _, name := range slices.Sorted(maps.Keys(m.Input.Replicas.Regions)) {
+		if _, _, missing := model.ResolvePrices(name, class, m.Input.RegionPrices(name)); len(missing) > 0 {
+			errs.Add(model.Path{"replicas", "regions", name, "prices"},
 				"the price table has no %s prices for %s (it has %s): give %s",
 				class, name, strings.Join(slices.Sorted(maps.Keys(model.PriceTable.Regions)), ", "), strings.Join(missing, ", "))
 		}
 	}
+	return errs
 }
 
-// replicasStage states the global table's facts (Derived.Replicas) before the capacity stage, which reads
-// the TTL deletes: every Region's writes are already the table's traffic.writes_per_second.
-func (a *analyzer) replicasStage(doc *model.Document) {
-	r := a.in.Replicas
-	if a.isUnknown("replicas") || a.m.HasUnknownUnder("replicas") {
+// Facts are the global table's facts (Derived.Replicas), nil for a table in one Region, and the derived
+// paths they leave unknown. global is the table's writes, every Region's together (WithRegionWrites).
+func Facts(m *model.Model, global *float64) (*model.ReplicasFacts, []string) {
+	r := m.Input.Replicas
+	var unknown []string
+	if m.IsUnknown("replicas") || m.HasUnknownUnder("replicas") {
 		// The cost stage marks derived.cost (replicas is one of its inputs).
-		doc.Unknown = append(doc.Unknown, "derived.replicas", "derived.capacity", "derived.shard_count",
-			"derived.required_shards")
+		unknown = []string{"derived.replicas", "derived.capacity", "derived.shard_count", "derived.required_shards"}
 	}
 	if !r.HasReplicas() {
-		return
+		return nil, unknown
 	}
 	f := &model.ReplicasFacts{Consistency: cmp.Or(r.Consistency, model.ConsistencyEventual), Witness: r.Witness,
 		Regions: []model.ReplicaFacts{}, DuplicateRegions: []string{}, TTLDeletesPerSecond: r.TTLDeletesPerSecond,
@@ -166,7 +172,6 @@ func (a *analyzer) replicasStage(doc *model.Document) {
 	if r.Witness != nil {
 		f.RegionCount++
 	}
-	global := doc.Traffic.WritesPerSecond
 	f.GlobalWritesPerSecond = global
 	f.WritesBasis = model.ReplicaWritesEqual
 	for _, name := range names {
@@ -199,12 +204,12 @@ func (a *analyzer) replicasStage(doc *model.Document) {
 			if ttl := r.TTLDeletesPerSecond; ttl != nil {
 				replicated += *ttl * (1 - rf.WriteShare)
 			}
-			rf.WritesPerSecond, rf.ReplicatedWritesPerSecond = ptr(local), ptr(math.Max(0, replicated))
+			rf.WritesPerSecond, rf.ReplicatedWritesPerSecond = model.Ptr(local), model.Ptr(math.Max(0, replicated))
 		}
 		f.Regions = append(f.Regions, rf)
 	}
 	// With writes per Region the shares are their parts of the sum: 1 by construction (0 without writes).
 	f.WriteSharesSumToOne = math.Abs(f.WriteShareSum-1) <= writeShareTolerance ||
 		(f.WritesBasis == model.ReplicaWritesPerRegion && (global == nil || *global == 0)) || len(names) == 0
-	doc.Derived.Replicas = f
+	return f, unknown
 }
