@@ -3,11 +3,7 @@ package keydesign
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"slices"
-	"strconv"
-	"strings"
-	"unicode"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/replicas"
@@ -100,21 +96,41 @@ var stages = []struct {
 		doc.Unknown = append(doc.Unknown, unknown...)
 	}},
 	// Units per request, the busiest key's demand, the shard count (capacity.go).
-	{"capacity", func(a *analyzer, doc *model.Document) { a.capacity(doc, a.pk) }},
+	{"capacity", func(a *analyzer, doc *model.Document) {
+		hot, ok := a.patternHotReads(doc)
+		t := capacity.Table(a.m, a.in, doc, a.pk, capacity.PatternReads{HotReadUnits: hot, Complete: ok && a.patternsComplete(doc)})
+		d := &doc.Derived
+		d.Capacity, d.RequiredShards, d.ShardCount = t.Capacity, t.RequiredShards, t.ShardCount
+		doc.Unknown = append(doc.Unknown, t.Unknown...)
+		if d.Replicas != nil {
+			d.Replicas.HotKeyWriteUnits = d.Capacity.HotKeyWriteUnits
+		}
+	}},
 	// The patterns' figures that depend on the shard count.
 	{"pattern figures", (*analyzer).finishAccessPatterns},
 	// Routing and the facts of the key templates, sized by the shard count (key_facts.go).
-	{"keys", (*analyzer).keysStage},
+	{"keys", func(a *analyzer, doc *model.Document) {
+		d := &doc.Derived
+		k := capacity.Keys(a.m, a.in, doc.Sharding, d.ShardCount, a.pk, a.sk)
+		d.Routing, d.ShardWidth, d.PartitionKey, d.SortKey, d.UndeclaredPlaceholders = k.Routing, k.Routing.Width, k.PartitionKey, k.SortKey, k.Undeclared
+		d.HasTimeBucket, d.PartitionKeyMaxBytes, d.PartitionKeySegments = k.PartitionKey.HasTimeBucket, k.PartitionKey.MaxBytes, k.PartitionKey.Segments
+	}},
 	// Each entity's key facts and own demand, each collection's summed demand per shard (entity_analysis.go).
-	{"entity keys", (*analyzer).entityKeysStage},
+	{"entity keys", func(a *analyzer, doc *model.Document) {
+		capacity.EntityKeys(a.m, doc.Derived.ShardCount, doc.TargetUtilization, a.in.ReplicatedTTLDeletes())
+	}},
 	// Each GSI's demand and hot partition (analyze.go), from the entities it holds (entity_analysis.go).
-	{"indexes", (*analyzer).gsiFacts},
+	{"indexes", func(a *analyzer, doc *model.Document) {
+		doc.Table.GSIs, doc.Derived.ProjectedNonKeyAttributes = capacity.Indexes(a.m, doc)
+	}},
 	// Measured traffic against the design (observed_facts.go).
 	{"measured", func(a *analyzer, doc *model.Document) { a.observedFacts(doc, a.pk) }},
 	// The patterns' reads on each index.
 	{"index reads", (*analyzer).indexPatternReads},
 	// The item collection the LSI limit caps (capacity.go).
-	{"collection", (*analyzer).collection},
+	{"collection", func(a *analyzer, doc *model.Document) {
+		doc.Derived.Collection = capacity.Collection(a.m, a.in, doc, a.sk)
+	}},
 	// The layout the items are written in: templates, sharding, what each pattern reads (migration.go).
 	{"layout", (*analyzer).layoutStage},
 	// The monthly price (cost.go).
@@ -122,7 +138,9 @@ var stages = []struct {
 	// A key-scheme migration from the old layout (migration_facts.go).
 	{"migration", (*analyzer).migrationStage},
 	// The key attributes and conventions the name and convention rules read (key_facts.go).
-	{"names", (*analyzer).namesStage},
+	{"names", func(a *analyzer, doc *model.Document) {
+		doc.Derived.KeyAttributes, doc.Derived.Conventions = capacity.Names(a.m, doc.Table, a.pk, a.sk)
+	}},
 }
 
 // build runs the stages on a validated input.
@@ -221,132 +239,4 @@ func orEmpty(s []string) []string {
 	return s
 }
 
-// keyFacts derives the facts of one of the table's key templates; shardCount sizes the {shard} placeholder.
-func (a *analyzer) keyFacts(key string, t *model.Template, src *string, shardCount int64) model.KeyFacts {
-	return capacity.TemplateFacts(t, src, a.segments, !a.isUnknown("segments") && !a.isUnknown(key+".template"), shardCount)
-}
-
-func routingAlgorithm(strategy string) string {
-	switch strategy {
-	case model.StrategyCalculated:
-		return model.RoutingAlgorithm
-	case model.StrategyRandom:
-		return "random"
-	}
-	return "none"
-}
-
-// gsiFacts derives each GSI's partition-key cardinality, time bucketing and hot partition demand, and
-// counts the projected non-key attributes of all indexes.
-func (a *analyzer) gsiFacts(doc *model.Document) {
-	for i := range doc.Table.GSIs {
-		g := &doc.Table.GSIs[i]
-		if g.ProjectionType == model.ProjectionInclude {
-			doc.Derived.ProjectedNonKeyAttributes += len(g.NonKeyAttributes)
-		}
-		if a.entities != nil {
-			capacity.EntityGSIFacts(a.m, g, doc.Derived.ShardCount)
-			continue
-		}
-		product, bounded := int64(1), len(g.PartitionKey) > 0
-		for _, k := range g.PartitionKey {
-			if seg, ok := a.segments[k.Name]; ok && seg.Kind == model.KindTime {
-				g.TimeBucketed = true
-			}
-			card := k.Cardinality
-			if card == nil {
-				if seg, ok := a.segments[k.Name]; ok {
-					card = seg.Cardinality
-				}
-			}
-			if card == nil {
-				bounded = false
-				continue
-			}
-			product = model.SaturatingMul(product, *card)
-		}
-		if bounded {
-			g.PartitionKeyCardinality = ptr(product)
-		}
-		g.HotPartitionWriteUnits = capacity.GSIHotPartitionWriteUnits(a.gsiDeclaredWriteUnits(doc, g), *g)
-	}
-	for _, l := range doc.Table.LSIs {
-		if l.ProjectionType == model.ProjectionInclude {
-			doc.Derived.ProjectedNonKeyAttributes += len(l.NonKeyAttributes)
-		}
-	}
-}
-
 func ptr[T any](v T) *T { return &v }
-
-func keyAttributes(t model.TableDoc) []model.KeyAttributeRef {
-	refs := []model.KeyAttributeRef{}
-	add := func(p model.Path, name, typ string) {
-		refs = append(refs, model.KeyAttributeRef{Path: p, Name: name, NameBytes: len(name), Type: typ})
-	}
-	add(model.Path{"partition_key"}, t.PartitionKey.Name, t.PartitionKey.Type)
-	if t.SortKey != nil {
-		add(model.Path{"sort_key"}, t.SortKey.Name, t.SortKey.Type)
-	}
-	for _, l := range t.LSIs {
-		add(model.Path{"local_secondary_indexes", l.Name, "sort_key"}, l.SortKey.Name, l.SortKey.Type)
-	}
-	for _, g := range t.GSIs {
-		for i, k := range g.PartitionKey {
-			add(model.Path{"global_secondary_indexes", g.Name, "partition_key", strconv.Itoa(i)}, k.Name, k.Type)
-		}
-		for i, k := range g.SortKey {
-			add(model.Path{"global_secondary_indexes", g.Name, "sort_key", strconv.Itoa(i)}, k.Name, k.Type)
-		}
-	}
-	return refs
-}
-
-// delimiterChars are the characters treated as key separators.
-const delimiterChars = "#|:/~;,"
-
-func conventions(templates ...*model.Template) model.Conventions {
-	delims, cases := map[string]bool{}, map[string]bool{}
-	for _, t := range templates {
-		if t == nil {
-			continue
-		}
-		for _, lit := range t.Literals() {
-			word := strings.Builder{}
-			flush := func() {
-				if c := letterCase(word.String()); c != "" {
-					cases[c] = true
-				}
-				word.Reset()
-			}
-			for _, r := range lit {
-				if strings.ContainsRune(delimiterChars, r) {
-					delims[string(r)] = true
-					flush()
-					continue
-				}
-				word.WriteRune(r)
-			}
-			flush()
-		}
-	}
-	// Empty lists, not null: the rules count them.
-	return model.Conventions{Delimiters: orEmpty(slices.Sorted(maps.Keys(delims))), LetterCases: orEmpty(slices.Sorted(maps.Keys(cases)))}
-}
-
-func letterCase(word string) string {
-	upper, lower := false, false
-	for _, r := range word {
-		upper = upper || unicode.IsUpper(r)
-		lower = lower || unicode.IsLower(r)
-	}
-	switch {
-	case upper && lower:
-		return "mixed"
-	case upper:
-		return "upper"
-	case lower:
-		return "lower"
-	}
-	return ""
-}

@@ -191,7 +191,7 @@ func (a *analyzer) newCostModel(doc *model.Document, est *model.CostEstimate) *c
 		shares["gsi:"+g.Name] = g.ItemShare
 	}
 	add := func(kind, name string, path model.Path, projection string, nonKey []string, indexKeys []model.IndexKeyDoc, g *model.GSIDoc) {
-		keyBytes := a.entryKeyBytes(doc, nil, indexKeys)
+		keyBytes := capacity.EntryKeyBytes(a.m, doc, nil, indexKeys)
 		entry := capacity.ProjectedEntryBytes(projection, doc.Traffic.ItemSizeBytes, keyBytes, nonKey)
 		// An LSI entry's write counts its 100 bytes of overhead, a GSI entry's does not: what DynamoDB
 		// Local, AWS's emulator, reports with ReturnConsumedCapacity = INDEXES
@@ -205,7 +205,7 @@ func (a *analyzer) newCostModel(doc *model.Document, est *model.CostEstimate) *c
 		ic.ReducibleWriteUnits = ic.WriteUnitsPerWrite - capacity.WriteUnitsPerWrite(keysOnly, txn)
 		if a.entities != nil {
 			// Each entity writes its own entry: the index's units per write are their write-weighted mean.
-			a.entityIndexCost(ic, projection, nonKey, kind == "lsi")
+			capacity.EntityIndexCost(a.m, ic, projection, nonKey, kind == "lsi")
 			entry = ic.EntryBytes
 		}
 		if s := shares[kind+":"+name]; s != nil {
@@ -277,78 +277,6 @@ func (m *costModel) keepProjectionsPatternsRead() {
 			}
 		}
 	}
-}
-
-// tableKeyBytes bounds the table's key attributes of an index entry: names plus the templates' longest
-// values (an id's default length without a template).
-func tableKeyBytes(doc *model.Document) int64 {
-	d, t := doc.Derived, doc.Table
-	n := int64(len(t.PartitionKey.Name)) + cmp.Or(derefInt(d.PartitionKey.MaxBytes), model.DefaultIDMaxLength)
-	if t.SortKey != nil {
-		n += int64(len(t.SortKey.Name))
-		if d.SortKey != nil {
-			n += cmp.Or(derefInt(d.SortKey.MaxBytes), model.DefaultIDMaxLength)
-		}
-	}
-	return n
-}
-
-// entryKeyBytes bounds the key attributes of one item's index entry, names and values: the table's keys and
-// the index's own. d is the item's entity, whose templates bound its keys; nil for a table without
-// entities, whose templates (or an id's default length) bound them.
-func (a *analyzer) entryKeyBytes(doc *model.Document, d *model.EntityDoc, indexKeys []model.IndexKeyDoc) int64 {
-	if d == nil {
-		n := tableKeyBytes(doc)
-		for _, k := range indexKeys {
-			n += attributeBytes(k, a.segments)
-		}
-		return n
-	}
-	return capacity.EntityEntryKeyBytes(a.entities, d, indexKeys)
-}
-
-// gsiWriteUnitsPerWrite is what one table write that carries a GSI's key costs the index: its projected
-// entry in 1 KB write units (×2 transactional), the IndexCost.WriteUnitsPerWrite the cost model prices.
-func (a *analyzer) gsiWriteUnitsPerWrite(doc *model.Document, g *model.GSIDoc) float64 {
-	entry := capacity.ProjectedEntryBytes(g.ProjectionType, doc.Traffic.ItemSizeBytes, a.entryKeyBytes(doc, nil, slices.Concat(g.PartitionKey, g.SortKey)), g.NonKeyAttributes)
-	return capacity.WriteUnitsPerWrite(entry, doc.Traffic.TransactionalWrites)
-}
-
-// gsiDeclaredWriteUnits is a GSI's declared peak write demand: the table's peak writes per second, each in
-// the index's own write units (a KEYS_ONLY entry of a large item costs fewer than the item); nil without
-// declared writes.
-func (a *analyzer) gsiDeclaredWriteUnits(doc *model.Document, g *model.GSIDoc) *float64 {
-	if a.entities != nil {
-		// The writes of the entities it holds, each in its own entry's units.
-		var units *float64
-		for _, w := range capacity.EntityIndexWrites(a.m, g.Name, g.ProjectionType, g.NonKeyAttributes, false) {
-			if w.Write.WritesPerSecond != nil {
-				units = ptr(ptrValue(units) + *w.Write.WritesPerSecond*w.Write.WriteUnitsPerWrite)
-			}
-		}
-		return units
-	}
-	c := doc.Derived.Capacity
-	if c.PeakWriteUnits == nil || c.WriteUnitsPerWrite <= 0 {
-		return nil
-	}
-	return ptr(*c.PeakWriteUnits / c.WriteUnitsPerWrite * a.gsiWriteUnitsPerWrite(doc, g))
-}
-
-func derefInt(p *int64) int64 {
-	if p == nil {
-		return 0
-	}
-	return *p
-}
-
-// attributeBytes bounds an index key attribute: its name and the longest value of the segment of the same
-// name, else a number's or an id's default bound.
-func attributeBytes(k model.IndexKeyDoc, segments map[string]model.ResolvedSegment) int64 {
-	if s, ok := segments[k.Name]; ok {
-		return int64(len(k.Name)) + s.MaxLength
-	}
-	return int64(len(k.Name)) + capacity.LSISortKeyBytes(k.Type)
 }
 
 // tableObservation is the table's measured traffic, nil when not observed.

@@ -4,8 +4,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
-
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
@@ -119,99 +117,4 @@ func (a *analyzer) lowerEntities(m *entityModel) (pk, sk *model.Template) {
 	}
 	a.in = &lowered
 	return pk, sk
-}
-
-// entityCapacity replaces the capacity model's table-wide figures with the entities': the peak is every
-// entity's units, the busiest key the busiest collection's, units per request their write-weighted mean.
-func (a *analyzer) entityCapacity(c *model.Capacity) (hotW, hotR float64) {
-	m := a.entities
-	var peakW, peakR, writes, reads float64
-	var anyW, anyR bool
-	for i, d := range m.Doc.Items {
-		t := a.in.Entities[i].Traffic
-		if d.WriteUnits != nil {
-			peakW, writes, anyW = peakW+*d.WriteUnits, writes+*t.WritesPerSecond, true
-		}
-		if d.ReadUnits != nil {
-			peakR, reads, anyR = peakR+*d.ReadUnits, reads+*t.ReadsPerSecond, true
-		}
-	}
-	busiest := m.Doc.Collections[m.Doc.Busiest]
-	c.HotKeyShareSource = capacity.ShareEntities
-	c.PeakWriteUnits, c.HotKeyWriteUnits, c.PeakReadUnits, c.HotKeyReadUnits = nil, nil, nil, nil
-	if anyW {
-		if writes > 0 {
-			c.WriteUnitsPerWrite = peakW / writes
-		}
-		hotW = ptrValue(busiest.WriteUnits)
-		if peakW > 0 {
-			c.HotKeyShare = hotW / peakW
-		}
-		// A global table's TTL deletes are replicated like writes (replicas.go), spread as the writes are.
-		if ttl := a.in.ReplicatedTTLDeletes(); ttl > 0 && writes > 0 {
-			peakW, hotW = peakW*(writes+ttl)/writes, hotW*(writes+ttl)/writes
-		}
-		c.PeakWriteUnits = ptr(peakW)
-		c.HotKeyWriteUnits = ptr(hotW)
-	}
-	if anyR {
-		c.PeakReadUnits = ptr(peakR)
-		if reads > 0 {
-			c.ReadUnitsPerRead = peakR / reads
-		}
-		hotR = ptrValue(busiest.ReadUnits)
-		c.HotKeyReadUnits = ptr(hotR)
-	}
-	return hotW, hotR
-}
-
-// entityCollection is the item collection the LSI limit caps: the largest collection's, unbounded when an
-// entity of any collection states no max_items_per_partition_key.
-func (a *analyzer) entityCollection(est *model.CollectionEstimate) {
-	*est = model.CollectionEstimate{EntryBytes: est.EntryBytes, Basis: CollectionUnbounded}
-	var largest *model.CollectionDoc
-	for i, col := range a.entities.Doc.Collections {
-		if col.Bytes == nil {
-			return
-		}
-		if largest == nil || *col.Bytes > *largest.Bytes {
-			largest = &a.entities.Doc.Collections[i]
-		}
-	}
-	if largest == nil || largest.ItemsPerKey == nil || *largest.ItemsPerKey <= 0 {
-		return
-	}
-	est.ItemsPerKey, est.Bytes, est.Basis = largest.ItemsPerKey, largest.Bytes, CollectionTemplate
-	// Given when an entity of it states its bound; else every entity's sort-key template bounds it.
-	for _, d := range a.entities.Doc.Items {
-		if slices.Contains(largest.Entities, d.Name) && d.ItemsBasis == CollectionGiven {
-			est.Basis = CollectionGiven
-		}
-	}
-	est.EntryBytes = int64(math.Ceil(*largest.Bytes / *largest.ItemsPerKey))
-}
-
-// entityIndexCost sets an index's entry and units per write from the entities it holds: each entity's
-// projected entry (its item size, its key templates' bytes), and their write-weighted means (the plain mean
-// when no entity states its writes).
-func (a *analyzer) entityIndexCost(ic *model.IndexCost, projection string, nonKey []string, lsi bool) {
-	var weight, entrySum, unitsSum, reducibleSum float64
-	ic.Entities = []model.IndexEntityWrite{}
-	for _, w := range capacity.EntityIndexWrites(a.m, ic.Name, projection, nonKey, lsi) {
-		ic.Entities = append(ic.Entities, w.Write)
-		weight1 := 1.0
-		if w.Write.WritesPerSecond != nil {
-			weight1 = *w.Write.WritesPerSecond
-		}
-		weight += weight1
-		entrySum += weight1 * float64(w.Write.EntryBytes)
-		unitsSum += weight1 * w.Write.WriteUnitsPerWrite
-		reducibleSum += weight1 * w.Reducible
-	}
-	if weight <= 0 {
-		return
-	}
-	ic.EntryBytes = int64(math.Ceil(entrySum / weight))
-	ic.WriteUnitsPerWrite = unitsSum / weight
-	ic.ReducibleWriteUnits = reducibleSum / weight
 }

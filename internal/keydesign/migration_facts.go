@@ -279,13 +279,13 @@ func (a *analyzer) itemWrites(doc *model.Document, entity string) itemWrite {
 	}
 	for _, l := range doc.Table.LSIs {
 		if share, ok := carries(l.Name); ok {
-			entry := capacity.ProjectedEntryBytes(l.ProjectionType, size, a.entryKeyBytes(doc, d, []model.IndexKeyDoc{l.SortKey}), l.NonKeyAttributes)
+			entry := capacity.ProjectedEntryBytes(l.ProjectionType, size, capacity.EntryKeyBytes(a.m, doc, d, []model.IndexKeyDoc{l.SortKey}), l.NonKeyAttributes)
 			w.table += share * capacity.WriteUnitsPerWrite(entry+model.IndexEntryOverheadBytes, false)
 		}
 	}
 	for _, g := range doc.Table.GSIs {
 		if share, ok := carries(g.Name); ok {
-			entry := capacity.ProjectedEntryBytes(g.ProjectionType, size, a.entryKeyBytes(doc, d, slices.Concat(g.PartitionKey, g.SortKey)), g.NonKeyAttributes)
+			entry := capacity.ProjectedEntryBytes(g.ProjectionType, size, capacity.EntryKeyBytes(a.m, doc, d, slices.Concat(g.PartitionKey, g.SortKey)), g.NonKeyAttributes)
 			w.gsis[g.Name] = share * capacity.WriteUnitsPerWrite(entry, false)
 		}
 	}

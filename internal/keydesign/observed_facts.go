@@ -112,7 +112,7 @@ func (a *analyzer) observedFacts(doc *model.Document, pk *model.Template) {
 			g.PeakWriteUnits, g.PeakReadUnits, g.PeakSource = o.Traffic.WritesPerSecond, o.Traffic.ReadsPerSecond, model.PeakMeasured
 			continue
 		}
-		if g.PeakWriteUnits = a.gsiDeclaredWriteUnits(doc, g); g.PeakWriteUnits != nil {
+		if g.PeakWriteUnits = capacity.GSIDeclaredWriteUnits(a.m, doc, g); g.PeakWriteUnits != nil {
 			g.PeakSource = model.PeakDeclared
 		}
 	}
@@ -187,7 +187,7 @@ func (a *analyzer) indexMeasured(doc *model.Document, o observed.Observation) mo
 			g = x
 		}
 	}
-	m := model.MeasuredFacts{DeclaredWriteUnits: a.gsiDeclaredWriteUnits(doc, &g), ShardCount: 1, KeysOutsideDesign: []model.KeyMismatch{}}
+	m := model.MeasuredFacts{DeclaredWriteUnits: capacity.GSIDeclaredWriteUnits(a.m, doc, &g), ShardCount: 1, KeysOutsideDesign: []model.KeyMismatch{}}
 	designShare := math.NaN()
 	if pw := m.DeclaredWriteUnits; pw != nil && *pw > 0 && g.HotPartitionWriteUnits != nil {
 		designShare = *g.HotPartitionWriteUnits / *pw

@@ -1,0 +1,514 @@
+package capacity
+
+import (
+	"cmp"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+)
+
+// The table-level capacity stage: units per request, the busiest key's demand and the shard count, the key
+// facts the shard count sizes, the item collection the LSI limit caps, and each index's demand.
+
+// TableDemand is the capacity stage's result: Derived.Capacity, the shards the busiest key needs and the
+// shard count the design uses.
+type TableDemand struct {
+	Capacity       model.Capacity
+	RequiredShards int64
+	ShardCount     int64
+	// Unknown lists the derived paths built from inputs not known at plan time: rules on them stay silent.
+	Unknown []string
+}
+
+// PatternReads is what the access patterns read of the table key's busiest value: their read units, and
+// whether they are complete (every pattern's rate known), as the patterns stage states them.
+type PatternReads struct {
+	HotReadUnits float64
+	Complete     bool
+}
+
+// Table is the table's capacity: units per request, peak and hot-key demand, per-shard demand, read
+// fan-out, the required shards and the shard count. table is the design the table-level stages read (for
+// a design with entities, the busiest collection's entity with the entities' summed traffic), stated the
+// stated inputs with their defaults (traffic, sharding, target utilization), pk the table's partition-key
+// template.
+func Table(m *model.Model, table *model.Input, stated *model.Document, pk *model.Template, reads PatternReads) TableDemand {
+	var out TableDemand
+	in, t := table, stated.Traffic
+	c := &out.Capacity
+	c.WriteUnitsPerWrite = WriteUnitsPerWrite(t.ItemSizeBytes, t.TransactionalWrites)
+	c.ReadUnitsPerRead, _ = ReadUnitsPerRead(t.ItemSizeBytes, model.ReadConsistency(t.ReadConsistency))
+	// The share of traffic on the busiest value of pk, unless traffic.hot_key_share states it.
+	c.HotKeyShare, c.HotKeyShareSource = HotKeyShare(in.Traffic.HotKeyShare, pk, m.Segments)
+
+	var hotW, hotR float64
+	if t.WritesPerSecond != nil {
+		// With replicas, the writes are every Region's, and the TTL deletes are replicated too.
+		c.PeakWriteUnits = ptr((*t.WritesPerSecond + in.ReplicatedTTLDeletes()) * c.WriteUnitsPerWrite)
+		hotW = *c.PeakWriteUnits * c.HotKeyShare
+		c.HotKeyWriteUnits = ptr(hotW)
+	}
+	if t.ReadsPerSecond != nil {
+		c.PeakReadUnits = ptr(*t.ReadsPerSecond * c.ReadUnitsPerRead)
+		hotR = *c.PeakReadUnits * c.HotKeyShare
+		c.HotKeyReadUnits = ptr(hotR)
+	}
+	if m.Entities != nil {
+		hotW, hotR = entityCapacity(m, c)
+	}
+	if reads.Complete && reads.HotReadUnits > hotR {
+		hotR = reads.HotReadUnits // the access patterns' reads on the table key
+		c.HotKeyReadUnits = ptr(hotR)
+	}
+	if v := t.HottestItemWritesPerSecond; v != nil {
+		c.HottestItemWriteUnits = ptr(*v * c.WriteUnitsPerWrite)
+	}
+	if v := t.HottestItemReadsPerSecond; v != nil {
+		c.HottestItemReadUnits = ptr(*v * c.ReadUnitsPerRead)
+	}
+	out.RequiredShards = RequiredShards(hotW, hotR, stated.TargetUtilization)
+
+	switch {
+	case stated.Sharding.Strategy == model.StrategyNone:
+		out.ShardCount = 1
+	case in.Sharding.Count != nil:
+		out.ShardCount = *in.Sharding.Count
+	default:
+		out.ShardCount = min(out.RequiredShards, model.MaxShardCount)
+	}
+	// The busiest key spreads over the shards only when its template carries {shard} (with entities, the
+	// busiest collection's may not, though another entity's does).
+	shards := float64(out.ShardCount)
+	if m.Entities != nil && (pk == nil || !pk.HasPlaceholder(model.ShardPlaceholder)) {
+		shards = 1
+	}
+	if c.HotKeyWriteUnits != nil {
+		c.PerShardWriteUnits = ptr(*c.HotKeyWriteUnits / shards)
+	}
+	if c.HotKeyReadUnits != nil {
+		c.PerShardReadUnits = ptr(*c.HotKeyReadUnits / shards)
+	}
+	c.ReadFanout = out.ShardCount
+	// Derived numbers built from unknown inputs are unknown too, so rules on them stay silent.
+	for _, p := range []string{"traffic", "traffic.writes_per_second", "traffic.reads_per_second", "traffic.item_size_bytes",
+		"traffic.hot_key_share", "sharding", "sharding.count", "sharding.strategy", "segments", "partition_key.template", "target_utilization"} {
+		if m.IsUnknown(p) {
+			out.Unknown = []string{"derived.capacity", "derived.shard_count", "derived.required_shards"}
+			break
+		}
+	}
+	return out
+}
+
+// Collection estimates the item collection of one partition-key value: items per key × (item size + one
+// entry per LSI). ALL and INCLUDE entries are bounded by item size + 100 bytes; KEYS_ONLY entries by the
+// key bytes + 100. Items per key are given, bounded by the sort-key template sk, or follow from a time
+// bucket's writes. facts are the stated inputs, the key facts and the capacity.
+func Collection(m *model.Model, table *model.Input, facts *model.Document, sk *model.Template) model.CollectionEstimate {
+	d, t := &facts.Derived, facts.Traffic
+	entry := t.ItemSizeBytes
+	keyBytes := int64(0)
+	if d.PartitionKey.MaxBytes != nil {
+		keyBytes += *d.PartitionKey.MaxBytes
+	}
+	if d.SortKey != nil && d.SortKey.MaxBytes != nil {
+		keyBytes += *d.SortKey.MaxBytes
+	}
+	for _, l := range facts.Table.LSIs {
+		switch l.ProjectionType {
+		case model.ProjectionKeysOnly:
+			entry += keyBytes + LSISortKeyBytes(l.SortKey.Type) + model.IndexEntryOverheadBytes
+		default:
+			entry += t.ItemSizeBytes + model.IndexEntryOverheadBytes
+		}
+	}
+	est := model.CollectionEstimate{EntryBytes: entry, Basis: model.CollectionUnbounded}
+	switch {
+	case t.MaxItemsPerPartitionKey != nil:
+		est.ItemsPerKey = ptr(float64(*t.MaxItemsPerPartitionKey))
+		est.Basis = model.CollectionGiven
+	case m.Entities == nil && sk != nil && d.SortKey != nil && d.SortKey.MaxBytes != nil && model.TemplateValues(sk, m.Segments, table.Segments, d.ShardCount) != nil:
+		// The sort-key template bounds the items: a constant is one item, bounded segments their product.
+		est.ItemsPerKey = ptr(float64(*model.TemplateValues(sk, m.Segments, table.Segments, d.ShardCount)))
+		est.Basis = model.CollectionTemplate
+	case d.PartitionKey.HasTimeBucket && t.WritesPerSecond != nil:
+		bucket := math.Inf(1)
+		for _, s := range d.PartitionKey.Segments {
+			if s.Kind == model.KindTime {
+				bucket = math.Min(bucket, m.Segments[s.Name].BucketSeconds)
+			}
+		}
+		share := d.Capacity.HotKeyShare
+		est.ItemsPerKey = ptr(math.Ceil(*t.WritesPerSecond * share * bucket / float64(d.ShardCount)))
+		est.Basis = model.CollectionTimeBucket
+	}
+	if est.ItemsPerKey != nil {
+		est.Bytes = ptr(*est.ItemsPerKey * float64(entry))
+	}
+	if m.Entities != nil {
+		entityCollection(m.Entities, &est)
+	}
+	return est
+}
+
+// entityCapacity replaces the capacity model's table-wide figures with the entities': the peak is every
+// entity's units, the busiest key the busiest collection's, units per request their write-weighted mean.
+func entityCapacity(mdl *model.Model, c *model.Capacity) (hotW, hotR float64) {
+	m := mdl.Entities
+	var peakW, peakR, writes, reads float64
+	var anyW, anyR bool
+	for i, d := range m.Doc.Items {
+		t := mdl.Input.Entities[i].Traffic
+		if d.WriteUnits != nil {
+			peakW, writes, anyW = peakW+*d.WriteUnits, writes+*t.WritesPerSecond, true
+		}
+		if d.ReadUnits != nil {
+			peakR, reads, anyR = peakR+*d.ReadUnits, reads+*t.ReadsPerSecond, true
+		}
+	}
+	busiest := m.Doc.Collections[m.Doc.Busiest]
+	c.HotKeyShareSource = ShareEntities
+	c.PeakWriteUnits, c.HotKeyWriteUnits, c.PeakReadUnits, c.HotKeyReadUnits = nil, nil, nil, nil
+	if anyW {
+		if writes > 0 {
+			c.WriteUnitsPerWrite = peakW / writes
+		}
+		hotW = ptrValue(busiest.WriteUnits)
+		if peakW > 0 {
+			c.HotKeyShare = hotW / peakW
+		}
+		// A global table's TTL deletes are replicated like writes, spread as the writes are.
+		if ttl := mdl.Input.ReplicatedTTLDeletes(); ttl > 0 && writes > 0 {
+			peakW, hotW = peakW*(writes+ttl)/writes, hotW*(writes+ttl)/writes
+		}
+		c.PeakWriteUnits = ptr(peakW)
+		c.HotKeyWriteUnits = ptr(hotW)
+	}
+	if anyR {
+		c.PeakReadUnits = ptr(peakR)
+		if reads > 0 {
+			c.ReadUnitsPerRead = peakR / reads
+		}
+		hotR = ptrValue(busiest.ReadUnits)
+		c.HotKeyReadUnits = ptr(hotR)
+	}
+	return hotW, hotR
+}
+
+// entityCollection is the item collection the LSI limit caps: the largest collection's, unbounded when an
+// entity of any collection states no max_items_per_partition_key.
+func entityCollection(entities *model.Entities, est *model.CollectionEstimate) {
+	*est = model.CollectionEstimate{EntryBytes: est.EntryBytes, Basis: model.CollectionUnbounded}
+	var largest *model.CollectionDoc
+	for i, col := range entities.Doc.Collections {
+		if col.Bytes == nil {
+			return
+		}
+		if largest == nil || *col.Bytes > *largest.Bytes {
+			largest = &entities.Doc.Collections[i]
+		}
+	}
+	if largest == nil || largest.ItemsPerKey == nil || *largest.ItemsPerKey <= 0 {
+		return
+	}
+	est.ItemsPerKey, est.Bytes, est.Basis = largest.ItemsPerKey, largest.Bytes, model.CollectionTemplate
+	// Given when an entity of it states its bound; else every entity's sort-key template bounds it.
+	for _, d := range entities.Doc.Items {
+		if slices.Contains(largest.Entities, d.Name) && d.ItemsBasis == model.CollectionGiven {
+			est.Basis = model.CollectionGiven
+		}
+	}
+	est.EntryBytes = int64(math.Ceil(*largest.Bytes / *largest.ItemsPerKey))
+}
+
+// EntityIndexCost sets an index's entry and units per write from the entities it holds: each entity's
+// projected entry (its item size, its key templates' bytes), and their write-weighted means (the plain mean
+// when no entity states its writes).
+func EntityIndexCost(m *model.Model, ic *model.IndexCost, projection string, nonKey []string, lsi bool) {
+	var weight, entrySum, unitsSum, reducibleSum float64
+	ic.Entities = []model.IndexEntityWrite{}
+	for _, w := range EntityIndexWrites(m, ic.Name, projection, nonKey, lsi) {
+		ic.Entities = append(ic.Entities, w.Write)
+		weight1 := 1.0
+		if w.Write.WritesPerSecond != nil {
+			weight1 = *w.Write.WritesPerSecond
+		}
+		weight += weight1
+		entrySum += weight1 * float64(w.Write.EntryBytes)
+		unitsSum += weight1 * w.Write.WriteUnitsPerWrite
+		reducibleSum += weight1 * w.Reducible
+	}
+	if weight <= 0 {
+		return
+	}
+	ic.EntryBytes = int64(math.Ceil(entrySum / weight))
+	ic.WriteUnitsPerWrite = unitsSum / weight
+	ic.ReducibleWriteUnits = reducibleSum / weight
+}
+
+// TableKeys are the facts of the table's key templates once the shard count is known.
+type TableKeys struct {
+	Routing      model.Routing
+	PartitionKey model.KeyFacts
+	SortKey      *model.KeyFacts
+	// Undeclared are the templates' placeholders without a segment.
+	Undeclared []model.PlaceholderRef
+}
+
+// Keys are the routing and the facts of the partition and sort key templates pk and sk: the shard count
+// sizes {shard} and the key cardinality.
+func Keys(m *model.Model, table *model.Input, sharding model.ShardingDoc, shardCount int64, pk, sk *model.Template) TableKeys {
+	out := TableKeys{Undeclared: []model.PlaceholderRef{}}
+	out.Routing = model.Routing{Algorithm: routingAlgorithm(sharding.Strategy), Count: shardCount, Width: model.ShardWidth(shardCount),
+		Source: sharding.Source, SchemeVersion: sharding.SchemeVersion}
+	out.PartitionKey = keyFacts(m, "partition_key", pk, table.PartitionKey.Template, shardCount)
+	if table.SortKey != nil {
+		f := keyFacts(m, "sort_key", sk, table.SortKey.Template, shardCount)
+		out.SortKey = &f
+	}
+	for _, ref := range [...]struct {
+		key string
+		t   *model.Template
+	}{{"partition_key", pk}, {"sort_key", sk}} {
+		if ref.t == nil {
+			continue
+		}
+		for _, name := range ref.t.Placeholders() {
+			if _, ok := m.Segments[name]; !ok && name != model.ShardPlaceholder {
+				out.Undeclared = append(out.Undeclared, model.PlaceholderRef{Key: ref.key, Placeholder: name})
+			}
+		}
+	}
+	return out
+}
+
+// Names are the key attributes of the table and its indexes and the templates' conventions (of pk and sk,
+// or of every template every entity writes). A key attribute whose name is not known yet (a key from
+// another resource's attribute) is left out: the name rules have nothing to check.
+func Names(mdl *model.Model, table model.TableDoc, pk, sk *model.Template) ([]model.KeyAttributeRef, model.Conventions) {
+	attrs := keyAttributes(table)
+	templates := []*model.Template{pk, sk}
+	if m := mdl.Entities; m != nil {
+		// Every template every entity writes, its index keys' too.
+		templates = templates[:0]
+		for _, byAttr := range m.Templates {
+			for _, attr := range slices.Sorted(maps.Keys(byAttr)) {
+				templates = append(templates, byAttr[attr])
+			}
+		}
+	}
+	conv := conventions(templates...)
+	if len(mdl.Unknown) == 0 {
+		return attrs, conv
+	}
+	attrs = slices.DeleteFunc(attrs, func(k model.KeyAttributeRef) bool {
+		for i := 1; i <= len(k.Path); i++ {
+			if mdl.IsUnknown(k.Path[:i].String()) {
+				return true
+			}
+		}
+		return mdl.IsUnknown(append(slices.Clone(k.Path), "name").String())
+	})
+	return attrs, conv
+}
+
+// keyFacts derives the facts of one of the table's key templates; shardCount sizes the {shard} placeholder.
+func keyFacts(m *model.Model, key string, t *model.Template, src *string, shardCount int64) model.KeyFacts {
+	return TemplateFacts(t, src, m.Segments, !m.IsUnknown("segments") && !m.IsUnknown(key+".template"), shardCount)
+}
+
+func routingAlgorithm(strategy string) string {
+	switch strategy {
+	case model.StrategyCalculated:
+		return model.RoutingAlgorithm
+	case model.StrategyRandom:
+		return "random"
+	}
+	return "none"
+}
+
+// Indexes are the GSIs with their partition-key cardinality, time bucketing and hot partition demand, and
+// the projected non-key attributes of all indexes. facts are the stated table and the capacity.
+func Indexes(m *model.Model, facts *model.Document) (gsis []model.GSIDoc, projectedNonKey int) {
+	gsis = slices.Clone(facts.Table.GSIs)
+	for i := range gsis {
+		g := &gsis[i]
+		if g.ProjectionType == model.ProjectionInclude {
+			projectedNonKey += len(g.NonKeyAttributes)
+		}
+		if m.Entities != nil {
+			EntityGSIFacts(m, g, facts.Derived.ShardCount)
+			continue
+		}
+		product, bounded := int64(1), len(g.PartitionKey) > 0
+		for _, k := range g.PartitionKey {
+			if seg, ok := m.Segments[k.Name]; ok && seg.Kind == model.KindTime {
+				g.TimeBucketed = true
+			}
+			card := k.Cardinality
+			if card == nil {
+				if seg, ok := m.Segments[k.Name]; ok {
+					card = seg.Cardinality
+				}
+			}
+			if card == nil {
+				bounded = false
+				continue
+			}
+			product = model.SaturatingMul(product, *card)
+		}
+		if bounded {
+			g.PartitionKeyCardinality = ptr(product)
+		}
+		g.HotPartitionWriteUnits = GSIHotPartitionWriteUnits(GSIDeclaredWriteUnits(m, facts, g), *g)
+	}
+	for _, l := range facts.Table.LSIs {
+		if l.ProjectionType == model.ProjectionInclude {
+			projectedNonKey += len(l.NonKeyAttributes)
+		}
+	}
+	return gsis, projectedNonKey
+}
+
+func keyAttributes(t model.TableDoc) []model.KeyAttributeRef {
+	refs := []model.KeyAttributeRef{}
+	add := func(p model.Path, name, typ string) {
+		refs = append(refs, model.KeyAttributeRef{Path: p, Name: name, NameBytes: len(name), Type: typ})
+	}
+	add(model.Path{"partition_key"}, t.PartitionKey.Name, t.PartitionKey.Type)
+	if t.SortKey != nil {
+		add(model.Path{"sort_key"}, t.SortKey.Name, t.SortKey.Type)
+	}
+	for _, l := range t.LSIs {
+		add(model.Path{"local_secondary_indexes", l.Name, "sort_key"}, l.SortKey.Name, l.SortKey.Type)
+	}
+	for _, g := range t.GSIs {
+		for i, k := range g.PartitionKey {
+			add(model.Path{"global_secondary_indexes", g.Name, "partition_key", strconv.Itoa(i)}, k.Name, k.Type)
+		}
+		for i, k := range g.SortKey {
+			add(model.Path{"global_secondary_indexes", g.Name, "sort_key", strconv.Itoa(i)}, k.Name, k.Type)
+		}
+	}
+	return refs
+}
+
+// delimiterChars are the characters treated as key separators.
+const delimiterChars = "#|:/~;,"
+
+func conventions(templates ...*model.Template) model.Conventions {
+	delims, cases := map[string]bool{}, map[string]bool{}
+	for _, t := range templates {
+		if t == nil {
+			continue
+		}
+		for _, lit := range t.Literals() {
+			word := strings.Builder{}
+			flush := func() {
+				if c := letterCase(word.String()); c != "" {
+					cases[c] = true
+				}
+				word.Reset()
+			}
+			for _, r := range lit {
+				if strings.ContainsRune(delimiterChars, r) {
+					delims[string(r)] = true
+					flush()
+					continue
+				}
+				word.WriteRune(r)
+			}
+			flush()
+		}
+	}
+	// Empty lists, not null: the rules count them.
+	return model.Conventions{Delimiters: orEmpty(slices.Sorted(maps.Keys(delims))), LetterCases: orEmpty(slices.Sorted(maps.Keys(cases)))}
+}
+
+func letterCase(word string) string {
+	upper, lower := false, false
+	for _, r := range word {
+		upper = upper || unicode.IsUpper(r)
+		lower = lower || unicode.IsLower(r)
+	}
+	switch {
+	case upper && lower:
+		return "mixed"
+	case upper:
+		return "upper"
+	case lower:
+		return "lower"
+	}
+	return ""
+}
+
+// tableKeyBytes bounds the table's key attributes of an index entry: names plus the templates' longest
+// values (an id's default length without a template).
+func tableKeyBytes(doc *model.Document) int64 {
+	d, t := doc.Derived, doc.Table
+	n := int64(len(t.PartitionKey.Name)) + cmp.Or(model.Deref(d.PartitionKey.MaxBytes), model.DefaultIDMaxLength)
+	if t.SortKey != nil {
+		n += int64(len(t.SortKey.Name))
+		if d.SortKey != nil {
+			n += cmp.Or(model.Deref(d.SortKey.MaxBytes), model.DefaultIDMaxLength)
+		}
+	}
+	return n
+}
+
+// EntryKeyBytes bounds the key attributes of one item's index entry, names and values: the table's keys and
+// the index's own. d is the item's entity, whose templates bound its keys; nil for a table without
+// entities, whose templates (or an id's default length) bound them.
+// facts are the stated table and its key facts.
+func EntryKeyBytes(m *model.Model, facts *model.Document, d *model.EntityDoc, indexKeys []model.IndexKeyDoc) int64 {
+	if d == nil {
+		n := tableKeyBytes(facts)
+		for _, k := range indexKeys {
+			n += attributeBytes(k, m.Segments)
+		}
+		return n
+	}
+	return EntityEntryKeyBytes(m.Entities, d, indexKeys)
+}
+
+// GSIWriteUnitsPerWrite is what one table write that carries a GSI's key costs the index: its projected
+// entry in 1 KB write units (×2 transactional), the IndexCost.WriteUnitsPerWrite the cost model prices.
+func GSIWriteUnitsPerWrite(m *model.Model, facts *model.Document, g *model.GSIDoc) float64 {
+	entry := ProjectedEntryBytes(g.ProjectionType, facts.Traffic.ItemSizeBytes, EntryKeyBytes(m, facts, nil, slices.Concat(g.PartitionKey, g.SortKey)), g.NonKeyAttributes)
+	return WriteUnitsPerWrite(entry, facts.Traffic.TransactionalWrites)
+}
+
+// GSIDeclaredWriteUnits is a GSI's declared peak write demand: the table's peak writes per second, each in
+// the index's own write units (a KEYS_ONLY entry of a large item costs fewer than the item); nil without
+// declared writes.
+func GSIDeclaredWriteUnits(m *model.Model, facts *model.Document, g *model.GSIDoc) *float64 {
+	if m.Entities != nil {
+		// The writes of the entities it holds, each in its own entry's units.
+		var units *float64
+		for _, w := range EntityIndexWrites(m, g.Name, g.ProjectionType, g.NonKeyAttributes, false) {
+			if w.Write.WritesPerSecond != nil {
+				units = ptr(ptrValue(units) + *w.Write.WritesPerSecond*w.Write.WriteUnitsPerWrite)
+			}
+		}
+		return units
+	}
+	c := facts.Derived.Capacity
+	if c.PeakWriteUnits == nil || c.WriteUnitsPerWrite <= 0 {
+		return nil
+	}
+	return ptr(*c.PeakWriteUnits / c.WriteUnitsPerWrite * GSIWriteUnitsPerWrite(m, facts, g))
+}
+
+// attributeBytes bounds an index key attribute: its name and the longest value of the segment of the same
+// name, else a number's or an id's default bound.
+func attributeBytes(k model.IndexKeyDoc, segments map[string]model.ResolvedSegment) int64 {
+	if s, ok := segments[k.Name]; ok {
+		return int64(len(k.Name)) + s.MaxLength
+	}
+	return int64(len(k.Name)) + LSISortKeyBytes(k.Type)
+}
