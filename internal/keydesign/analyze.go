@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/patterns"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/replicas"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
@@ -36,7 +37,7 @@ func analyzeInput(in *model.Input) (*analyzer, *model.Document, []*model.FieldEr
 		capacity.EntityDemand(m)
 		pk, sk = a.lowerEntities(entities)
 	}
-	a.validateAccessPatterns(sk)
+	a.errs = append(a.errs, patterns.Validate(m, a.in, sk)...)
 	if len(a.errs) == 0 {
 		a.validateMigration(entities)
 	}
@@ -87,7 +88,11 @@ var stages = []struct {
 	// before, during validation, since the key templates the rest reads come from it.
 	{"inputs", (*analyzer).inputsStage},
 	// Access patterns matched with the keys (access_patterns_analysis.go): their reads feed capacity.
-	{"patterns", func(a *analyzer, doc *model.Document) { a.matchAccessPatterns(doc, a.pk, a.sk) }},
+	{"patterns", func(a *analyzer, doc *model.Document) {
+		p := patterns.Match(a.m, a.in, doc, a.pk, a.sk)
+		doc.AccessPatterns, doc.Derived.AccessPatterns = p.Patterns, p.Facts
+		doc.Unknown = append(doc.Unknown, p.Unknown...)
+	}},
 	// The global table's Regions and their writes (replicas.go): every replica performs every Region's
 	// writes, so capacity sizes each Region's partitions by the global figure.
 	{"replicas", func(a *analyzer, doc *model.Document) {
@@ -97,8 +102,7 @@ var stages = []struct {
 	}},
 	// Units per request, the busiest key's demand, the shard count (capacity.go).
 	{"capacity", func(a *analyzer, doc *model.Document) {
-		hot, ok := a.patternHotReads(doc)
-		t := capacity.Table(a.m, a.in, doc, a.pk, capacity.PatternReads{HotReadUnits: hot, Complete: ok && a.patternsComplete(doc)})
+		t := capacity.Table(a.m, a.in, doc, a.pk, patterns.HotReads(a.m, a.in, doc))
 		d := &doc.Derived
 		d.Capacity, d.RequiredShards, d.ShardCount = t.Capacity, t.RequiredShards, t.ShardCount
 		doc.Unknown = append(doc.Unknown, t.Unknown...)
@@ -107,7 +111,9 @@ var stages = []struct {
 		}
 	}},
 	// The patterns' figures that depend on the shard count.
-	{"pattern figures", (*analyzer).finishAccessPatterns},
+	{"pattern figures", func(a *analyzer, doc *model.Document) {
+		doc.Derived.AccessPatterns, doc.Derived.Capacity.PeakReadUnits = patterns.Finish(a.m, a.in, doc)
+	}},
 	// Routing and the facts of the key templates, sized by the shard count (key_facts.go).
 	{"keys", func(a *analyzer, doc *model.Document) {
 		d := &doc.Derived
@@ -126,7 +132,7 @@ var stages = []struct {
 	// Measured traffic against the design (observed_facts.go).
 	{"measured", func(a *analyzer, doc *model.Document) { a.observedFacts(doc, a.pk) }},
 	// The patterns' reads on each index.
-	{"index reads", (*analyzer).indexPatternReads},
+	{"index reads", func(a *analyzer, doc *model.Document) { doc.Table.GSIs = patterns.IndexReads(a.m, a.in, doc) }},
 	// The item collection the LSI limit caps (capacity.go).
 	{"collection", func(a *analyzer, doc *model.Document) {
 		doc.Derived.Collection = capacity.Collection(a.m, a.in, doc, a.sk)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/patterns"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/textfmt"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
@@ -245,7 +246,7 @@ func (m *costModel) keepProjectionsPatternsRead() {
 		keys[sk.Name] = true
 	}
 	for name := range m.a.segments {
-		if m.a.tableSegment(doc, name) {
+		if patterns.TableSegment(doc, name) {
 			keys[name] = true
 		}
 	}

@@ -106,7 +106,7 @@ func hasShard(keys map[string]string) bool {
 
 // entityItems is an entity's item count ("" is the table's).
 func (a *analyzer) entityItems(name string) *int64 {
-	if i := a.entityIndex(name); i >= 0 {
+	if i := a.m.EntityIndex(name); i >= 0 {
 		return a.in.Entities[i].Traffic.ItemCount
 	}
 	return a.in.Traffic.ItemCount
@@ -114,7 +114,7 @@ func (a *analyzer) entityItems(name string) *int64 {
 
 // entityDoc is the entity model's entity of that name; nil for a table without entities.
 func (a *analyzer) entityDoc(name string) *model.EntityDoc {
-	if i := a.entityIndex(name); i >= 0 {
+	if i := a.m.EntityIndex(name); i >= 0 {
 		return &a.entities.Doc.Items[i]
 	}
 	return nil

@@ -91,9 +91,9 @@ func GSIHotPartitionWriteUnits(peakWriteUnits *float64, g model.GSIDoc) *float64
 	case peakWriteUnits == nil:
 		return nil
 	case g.TimeBucketed:
-		return ptr(*peakWriteUnits)
+		return model.Ptr(*peakWriteUnits)
 	case g.PartitionKeyCardinality != nil:
-		return ptr(*peakWriteUnits / float64(*g.PartitionKeyCardinality))
+		return model.Ptr(*peakWriteUnits / float64(*g.PartitionKeyCardinality))
 	}
 	return nil
 }
@@ -105,13 +105,4 @@ func LSISortKeyBytes(keyType string) int64 {
 		return model.NumberKeyMaxBytes
 	}
 	return model.DefaultIDMaxLength
-}
-
-func ptr[T any](v T) *T { return &v }
-
-func orEmpty(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }

@@ -37,10 +37,10 @@ func EntityKeys(md *model.Model, shardCount int64, targetUtilization, ttlDeletes
 			d.Shards = max(shardCount, 1)
 		}
 		if d.WriteUnits != nil {
-			d.HotKeyWriteUnits = ptr(*d.WriteUnits * ttl * d.HotKeyShare)
+			d.HotKeyWriteUnits = model.Ptr(*d.WriteUnits * ttl * d.HotKeyShare)
 		}
 		if d.ReadUnits != nil {
-			d.HotKeyReadUnits = ptr(*d.ReadUnits * d.HotKeyShare)
+			d.HotKeyReadUnits = model.Ptr(*d.ReadUnits * d.HotKeyShare)
 		}
 	}
 	for c := range m.Doc.Collections {
@@ -61,7 +61,7 @@ func entityTTLFactor(in *model.Input, ttl float64) float64 {
 	}
 	writes := 0.0
 	for _, e := range in.Entities {
-		writes += ptrValue(e.Traffic.WritesPerSecond)
+		writes += model.Deref(e.Traffic.WritesPerSecond)
 	}
 	if writes <= 0 {
 		return 1
@@ -84,15 +84,15 @@ func collectionDemand(md *model.Model, targetUtilization float64, c int) {
 		}
 		if d.HotKeyWriteUnits != nil {
 			hotW += *d.HotKeyWriteUnits
-			col.PerShardWriteUnits = ptr(ptrValue(col.PerShardWriteUnits) + *d.HotKeyWriteUnits/float64(d.Shards))
+			col.PerShardWriteUnits = model.Ptr(model.Deref(col.PerShardWriteUnits) + *d.HotKeyWriteUnits/float64(d.Shards))
 		}
 		if d.HotKeyReadUnits != nil {
 			hotR += *d.HotKeyReadUnits
-			col.PerShardReadUnits = ptr(ptrValue(col.PerShardReadUnits) + *d.HotKeyReadUnits/float64(d.Shards))
+			col.PerShardReadUnits = model.Ptr(model.Deref(col.PerShardReadUnits) + *d.HotKeyReadUnits/float64(d.Shards))
 		}
 		col.Shards = max(col.Shards, d.Shards)
-		if hottest == nil || ptrValue(d.HotKeyWriteUnits) > ptrValue(hottest.HotKeyWriteUnits) ||
-			ptrValue(d.HotKeyWriteUnits) == ptrValue(hottest.HotKeyWriteUnits) && ptrValue(d.HotKeyReadUnits) > ptrValue(hottest.HotKeyReadUnits) {
+		if hottest == nil || model.Deref(d.HotKeyWriteUnits) > model.Deref(hottest.HotKeyWriteUnits) ||
+			model.Deref(d.HotKeyWriteUnits) == model.Deref(hottest.HotKeyWriteUnits) && model.Deref(d.HotKeyReadUnits) > model.Deref(hottest.HotKeyReadUnits) {
 			hottest = d
 		}
 	}
@@ -122,7 +122,7 @@ func EntityIndexWrites(md *model.Model, index, projection string, nonKey []strin
 		if lsi {
 			written += model.IndexEntryOverheadBytes
 		}
-		txn := ptrValue(e.Traffic.TransactionalWrites)
+		txn := model.Deref(e.Traffic.TransactionalWrites)
 		units := WriteUnitsPerWrite(written, txn)
 		out = append(out, IndexWrite{
 			Entity: i,
@@ -207,14 +207,14 @@ func EntityGSIFacts(md *model.Model, g *model.GSIDoc, shardCount int64) {
 		timeBucket = timeBucket && !sharded && !math.IsInf(otherValues, 1)
 		ed.TimeBucketed = timeBucket
 		if known && bounded {
-			ed.Cardinality = ptr(cardinality)
+			ed.Cardinality = model.Ptr(cardinality)
 		}
 		allBounded = allBounded && ed.Cardinality != nil
 		if timeBucket {
 			g.TimeBucketed = true
 		}
 		if w.Write.WritesPerSecond != nil && known && (timeBucket || bounded) {
-			ed.HotPartitionWriteUnits = ptr(*w.Write.WritesPerSecond * w.Write.WriteUnitsPerWrite * share)
+			ed.HotPartitionWriteUnits = model.Ptr(*w.Write.WritesPerSecond * w.Write.WriteUnitsPerWrite * share)
 			anyHot = true
 		}
 		g.Entities = append(g.Entities, ed)
@@ -225,7 +225,7 @@ func EntityGSIFacts(md *model.Model, g *model.GSIDoc, shardCount int64) {
 			groups[key] = gr
 			order = append(order, key)
 		}
-		gr.writeUnits += ptrValue(ed.HotPartitionWriteUnits)
+		gr.writeUnits += model.Deref(ed.HotPartitionWriteUnits)
 	}
 	if len(order) > 0 && allBounded {
 		total := int64(0)
@@ -237,7 +237,7 @@ func EntityGSIFacts(md *model.Model, g *model.GSIDoc, shardCount int64) {
 			total = SaturatingAdd(total, *groups[key].cardinality)
 		}
 		if total >= 0 {
-			g.PartitionKeyCardinality = ptr(total)
+			g.PartitionKeyCardinality = model.Ptr(total)
 		}
 	}
 	if !anyHot {
@@ -247,7 +247,7 @@ func EntityGSIFacts(md *model.Model, g *model.GSIDoc, shardCount int64) {
 	for _, key := range order {
 		hot = max(hot, groups[key].writeUnits)
 	}
-	g.HotPartitionWriteUnits = ptr(hot)
+	g.HotPartitionWriteUnits = model.Ptr(hot)
 }
 
 // EntityEntryKeyBytes bounds an entity's key attributes in an index entry: the table's keys and the index's,
@@ -255,20 +255,12 @@ func EntityGSIFacts(md *model.Model, g *model.GSIDoc, shardCount int64) {
 func EntityEntryKeyBytes(m *model.Entities, d *model.EntityDoc, indexKeys []model.IndexKeyDoc) int64 {
 	var n int64
 	for _, k := range m.TableKeys {
-		n += int64(len(k)) + ptrValue(d.MaxBytes[k])
+		n += int64(len(k)) + model.Deref(d.MaxBytes[k])
 	}
 	for _, k := range indexKeys {
-		n += int64(len(k.Name)) + ptrValue(d.MaxBytes[k.Name])
+		n += int64(len(k.Name)) + model.Deref(d.MaxBytes[k.Name])
 	}
 	return n
-}
-
-func ptrValue[T any](p *T) T {
-	var zero T
-	if p == nil {
-		return zero
-	}
-	return *p
 }
 
 // EntityDemand fills each entity's units per request, its units and the share of its traffic on one
@@ -277,13 +269,13 @@ func EntityDemand(md *model.Model) {
 	m := md.Entities
 	for i, e := range md.Input.Entities {
 		d := &m.Doc.Items[i]
-		d.WriteUnitsPerWrite = WriteUnitsPerWrite(d.ItemSizeBytes, ptrValue(e.Traffic.TransactionalWrites))
+		d.WriteUnitsPerWrite = WriteUnitsPerWrite(d.ItemSizeBytes, model.Deref(e.Traffic.TransactionalWrites))
 		if w := e.Traffic.WritesPerSecond; w != nil {
-			d.WriteUnits = ptr(*w * d.WriteUnitsPerWrite)
+			d.WriteUnits = model.Ptr(*w * d.WriteUnitsPerWrite)
 		}
 		if r := e.Traffic.ReadsPerSecond; r != nil {
 			units, _ := ReadUnitsPerRead(d.ItemSizeBytes, model.ReadEventual)
-			d.ReadUnits = ptr(*r * units)
+			d.ReadUnits = model.Ptr(*r * units)
 		}
 		d.HotKeyShare, _ = HotKeyShare(nil, m.Templates[i][m.TableKeys[0]], md.Segments)
 	}
@@ -292,8 +284,8 @@ func EntityDemand(md *model.Model) {
 	}
 	for c, col := range m.Doc.Collections {
 		busiest := m.Doc.Collections[m.Doc.Busiest]
-		if cmp.Compare(ptrValue(col.WriteUnits), ptrValue(busiest.WriteUnits)) > 0 ||
-			ptrValue(col.WriteUnits) == ptrValue(busiest.WriteUnits) && ptrValue(col.ReadUnits) > ptrValue(busiest.ReadUnits) {
+		if cmp.Compare(model.Deref(col.WriteUnits), model.Deref(busiest.WriteUnits)) > 0 ||
+			model.Deref(col.WriteUnits) == model.Deref(busiest.WriteUnits) && model.Deref(col.ReadUnits) > model.Deref(busiest.ReadUnits) {
 			m.Doc.Busiest = c
 		}
 	}
@@ -326,13 +318,13 @@ func collectionFigures(md *model.Model, c int) {
 		}
 	}
 	if writesKnown {
-		col.WriteUnits = ptr(writes)
+		col.WriteUnits = model.Ptr(writes)
 	}
 	if readsKnown {
-		col.ReadUnits = ptr(reads)
+		col.ReadUnits = model.Ptr(reads)
 	}
 	if itemsKnown {
-		col.ItemsPerKey, col.Bytes = ptr(items), ptr(bytes)
+		col.ItemsPerKey, col.Bytes = model.Ptr(items), model.Ptr(bytes)
 	}
 }
 
@@ -344,14 +336,14 @@ func entityEntryBytes(md *model.Model, i int) int64 {
 	entry := d.ItemSizeBytes
 	keyBytes := int64(0)
 	for _, k := range m.TableKeys {
-		keyBytes += ptrValue(d.MaxBytes[k])
+		keyBytes += model.Deref(d.MaxBytes[k])
 	}
 	for _, l := range md.Input.LocalSecondaryIndexes {
 		if !slices.Contains(d.Indexes, l.Name) {
 			continue
 		}
 		if l.ProjectionType == model.ProjectionKeysOnly {
-			entry += keyBytes + cmp.Or(ptrValue(d.MaxBytes[l.SortKey.Name]), LSISortKeyBytes(l.SortKey.Type)) + model.IndexEntryOverheadBytes
+			entry += keyBytes + cmp.Or(model.Deref(d.MaxBytes[l.SortKey.Name]), LSISortKeyBytes(l.SortKey.Type)) + model.IndexEntryOverheadBytes
 		} else {
 			entry += d.ItemSizeBytes + model.IndexEntryOverheadBytes
 		}

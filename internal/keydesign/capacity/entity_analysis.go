@@ -22,7 +22,7 @@ func TemplateFacts(t *model.Template, src *string, segments map[string]model.Res
 		return f
 	}
 	f.Placeholders = t.Placeholders()
-	f.Literals = orEmpty(t.Literals())
+	f.Literals = model.OrEmpty(t.Literals())
 	maxBytes, minBytes := int64(t.LiteralBytes()), int64(t.LiteralBytes())
 	cardinality, bounded := int64(1), true
 	for i, name := range f.Placeholders {

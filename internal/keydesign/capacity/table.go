@@ -49,27 +49,27 @@ func Table(m *model.Model, table *model.Input, stated *model.Document, pk *model
 	var hotW, hotR float64
 	if t.WritesPerSecond != nil {
 		// With replicas, the writes are every Region's, and the TTL deletes are replicated too.
-		c.PeakWriteUnits = ptr((*t.WritesPerSecond + in.ReplicatedTTLDeletes()) * c.WriteUnitsPerWrite)
+		c.PeakWriteUnits = model.Ptr((*t.WritesPerSecond + in.ReplicatedTTLDeletes()) * c.WriteUnitsPerWrite)
 		hotW = *c.PeakWriteUnits * c.HotKeyShare
-		c.HotKeyWriteUnits = ptr(hotW)
+		c.HotKeyWriteUnits = model.Ptr(hotW)
 	}
 	if t.ReadsPerSecond != nil {
-		c.PeakReadUnits = ptr(*t.ReadsPerSecond * c.ReadUnitsPerRead)
+		c.PeakReadUnits = model.Ptr(*t.ReadsPerSecond * c.ReadUnitsPerRead)
 		hotR = *c.PeakReadUnits * c.HotKeyShare
-		c.HotKeyReadUnits = ptr(hotR)
+		c.HotKeyReadUnits = model.Ptr(hotR)
 	}
 	if m.Entities != nil {
 		hotW, hotR = entityCapacity(m, c)
 	}
 	if reads.Complete && reads.HotReadUnits > hotR {
 		hotR = reads.HotReadUnits // the access patterns' reads on the table key
-		c.HotKeyReadUnits = ptr(hotR)
+		c.HotKeyReadUnits = model.Ptr(hotR)
 	}
 	if v := t.HottestItemWritesPerSecond; v != nil {
-		c.HottestItemWriteUnits = ptr(*v * c.WriteUnitsPerWrite)
+		c.HottestItemWriteUnits = model.Ptr(*v * c.WriteUnitsPerWrite)
 	}
 	if v := t.HottestItemReadsPerSecond; v != nil {
-		c.HottestItemReadUnits = ptr(*v * c.ReadUnitsPerRead)
+		c.HottestItemReadUnits = model.Ptr(*v * c.ReadUnitsPerRead)
 	}
 	out.RequiredShards = RequiredShards(hotW, hotR, stated.TargetUtilization)
 
@@ -88,10 +88,10 @@ func Table(m *model.Model, table *model.Input, stated *model.Document, pk *model
 		shards = 1
 	}
 	if c.HotKeyWriteUnits != nil {
-		c.PerShardWriteUnits = ptr(*c.HotKeyWriteUnits / shards)
+		c.PerShardWriteUnits = model.Ptr(*c.HotKeyWriteUnits / shards)
 	}
 	if c.HotKeyReadUnits != nil {
-		c.PerShardReadUnits = ptr(*c.HotKeyReadUnits / shards)
+		c.PerShardReadUnits = model.Ptr(*c.HotKeyReadUnits / shards)
 	}
 	c.ReadFanout = out.ShardCount
 	// Derived numbers built from unknown inputs are unknown too, so rules on them stay silent.
@@ -130,11 +130,11 @@ func Collection(m *model.Model, table *model.Input, facts *model.Document, sk *m
 	est := model.CollectionEstimate{EntryBytes: entry, Basis: model.CollectionUnbounded}
 	switch {
 	case t.MaxItemsPerPartitionKey != nil:
-		est.ItemsPerKey = ptr(float64(*t.MaxItemsPerPartitionKey))
+		est.ItemsPerKey = model.Ptr(float64(*t.MaxItemsPerPartitionKey))
 		est.Basis = model.CollectionGiven
 	case m.Entities == nil && sk != nil && d.SortKey != nil && d.SortKey.MaxBytes != nil && model.TemplateValues(sk, m.Segments, table.Segments, d.ShardCount) != nil:
 		// The sort-key template bounds the items: a constant is one item, bounded segments their product.
-		est.ItemsPerKey = ptr(float64(*model.TemplateValues(sk, m.Segments, table.Segments, d.ShardCount)))
+		est.ItemsPerKey = model.Ptr(float64(*model.TemplateValues(sk, m.Segments, table.Segments, d.ShardCount)))
 		est.Basis = model.CollectionTemplate
 	case d.PartitionKey.HasTimeBucket && t.WritesPerSecond != nil:
 		bucket := math.Inf(1)
@@ -144,11 +144,11 @@ func Collection(m *model.Model, table *model.Input, facts *model.Document, sk *m
 			}
 		}
 		share := d.Capacity.HotKeyShare
-		est.ItemsPerKey = ptr(math.Ceil(*t.WritesPerSecond * share * bucket / float64(d.ShardCount)))
+		est.ItemsPerKey = model.Ptr(math.Ceil(*t.WritesPerSecond * share * bucket / float64(d.ShardCount)))
 		est.Basis = model.CollectionTimeBucket
 	}
 	if est.ItemsPerKey != nil {
-		est.Bytes = ptr(*est.ItemsPerKey * float64(entry))
+		est.Bytes = model.Ptr(*est.ItemsPerKey * float64(entry))
 	}
 	if m.Entities != nil {
 		entityCollection(m.Entities, &est)
@@ -178,7 +178,7 @@ func entityCapacity(mdl *model.Model, c *model.Capacity) (hotW, hotR float64) {
 		if writes > 0 {
 			c.WriteUnitsPerWrite = peakW / writes
 		}
-		hotW = ptrValue(busiest.WriteUnits)
+		hotW = model.Deref(busiest.WriteUnits)
 		if peakW > 0 {
 			c.HotKeyShare = hotW / peakW
 		}
@@ -186,16 +186,16 @@ func entityCapacity(mdl *model.Model, c *model.Capacity) (hotW, hotR float64) {
 		if ttl := mdl.Input.ReplicatedTTLDeletes(); ttl > 0 && writes > 0 {
 			peakW, hotW = peakW*(writes+ttl)/writes, hotW*(writes+ttl)/writes
 		}
-		c.PeakWriteUnits = ptr(peakW)
-		c.HotKeyWriteUnits = ptr(hotW)
+		c.PeakWriteUnits = model.Ptr(peakW)
+		c.HotKeyWriteUnits = model.Ptr(hotW)
 	}
 	if anyR {
-		c.PeakReadUnits = ptr(peakR)
+		c.PeakReadUnits = model.Ptr(peakR)
 		if reads > 0 {
 			c.ReadUnitsPerRead = peakR / reads
 		}
-		hotR = ptrValue(busiest.ReadUnits)
-		c.HotKeyReadUnits = ptr(hotR)
+		hotR = model.Deref(busiest.ReadUnits)
+		c.HotKeyReadUnits = model.Ptr(hotR)
 	}
 	return hotW, hotR
 }
@@ -363,7 +363,7 @@ func Indexes(m *model.Model, facts *model.Document) (gsis []model.GSIDoc, projec
 			product = model.SaturatingMul(product, *card)
 		}
 		if bounded {
-			g.PartitionKeyCardinality = ptr(product)
+			g.PartitionKeyCardinality = model.Ptr(product)
 		}
 		g.HotPartitionWriteUnits = GSIHotPartitionWriteUnits(GSIDeclaredWriteUnits(m, facts, g), *g)
 	}
@@ -427,7 +427,7 @@ func conventions(templates ...*model.Template) model.Conventions {
 		}
 	}
 	// Empty lists, not null: the rules count them.
-	return model.Conventions{Delimiters: orEmpty(slices.Sorted(maps.Keys(delims))), LetterCases: orEmpty(slices.Sorted(maps.Keys(cases)))}
+	return model.Conventions{Delimiters: model.OrEmpty(slices.Sorted(maps.Keys(delims))), LetterCases: model.OrEmpty(slices.Sorted(maps.Keys(cases)))}
 }
 
 func letterCase(word string) string {
@@ -492,7 +492,7 @@ func GSIDeclaredWriteUnits(m *model.Model, facts *model.Document, g *model.GSIDo
 		var units *float64
 		for _, w := range EntityIndexWrites(m, g.Name, g.ProjectionType, g.NonKeyAttributes, false) {
 			if w.Write.WritesPerSecond != nil {
-				units = ptr(ptrValue(units) + *w.Write.WritesPerSecond*w.Write.WriteUnitsPerWrite)
+				units = model.Ptr(model.Deref(units) + *w.Write.WritesPerSecond*w.Write.WriteUnitsPerWrite)
 			}
 		}
 		return units
@@ -501,7 +501,7 @@ func GSIDeclaredWriteUnits(m *model.Model, facts *model.Document, g *model.GSIDo
 	if c.PeakWriteUnits == nil || c.WriteUnitsPerWrite <= 0 {
 		return nil
 	}
-	return ptr(*c.PeakWriteUnits / c.WriteUnitsPerWrite * GSIWriteUnitsPerWrite(m, facts, g))
+	return model.Ptr(*c.PeakWriteUnits / c.WriteUnitsPerWrite * GSIWriteUnitsPerWrite(m, facts, g))
 }
 
 // attributeBytes bounds an index key attribute: its name and the longest value of the segment of the same

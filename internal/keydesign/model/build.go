@@ -457,3 +457,12 @@ func SortedByName[V any](m map[string]V) iter.Seq2[string, V] {
 		}
 	}
 }
+
+// EntityIndex is the position of an entity in Input.Entities and in the entity model; -1 when the design
+// has no such entity.
+func (m *Model) EntityIndex(name string) int {
+	if m.Entities == nil {
+		return -1
+	}
+	return slices.IndexFunc(m.Input.Entities, func(e Entity) bool { return e.Name == name })
+}

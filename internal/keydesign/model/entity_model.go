@@ -55,7 +55,7 @@ func (a *builder) entityStructure(m *Entities, shardWidth int64) {
 				}
 				if t := parsed[k.Name]; t != nil {
 					key := EntityIndexKey{Index: name, Attribute: k.Name, Type: cmp.Or(k.Type, KeyTypeString), Template: t.Source,
-						Literals: orEmpty(t.Literals()), Segments: []string{}}
+						Literals: OrEmpty(t.Literals()), Segments: []string{}}
 					for _, ph := range t.Placeholders() {
 						if ph != ShardPlaceholder {
 							key.Segments = append(key.Segments, ph)
@@ -300,7 +300,8 @@ func Deref[T any](p *T) T {
 	return *p
 }
 
-func orEmpty(s []string) []string {
+// OrEmpty is s, or an empty list for nil: the document states empty lists, which the rules count.
+func OrEmpty(s []string) []string {
 	if s == nil {
 		return []string{}
 	}

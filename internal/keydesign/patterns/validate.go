@@ -1,4 +1,4 @@
-package keydesign
+package patterns
 
 import (
 	"cmp"
@@ -22,12 +22,12 @@ func patternPath(name string, steps ...string) model.Path {
 }
 
 // patternsUnknown reports whether the pattern map, or anything in the pattern, is unknown at plan time.
-func (a *analyzer) patternUnknown(name string) bool {
-	if a.isUnknown("access_patterns") {
+func (an *analysis) patternUnknown(name string) bool {
+	if an.isUnknown("access_patterns") {
 		return true
 	}
 	prefix := patternPath(name).String()
-	for p := range a.unknown {
+	for p := range an.unknown {
 		if p == prefix || strings.HasPrefix(p, prefix+".") || strings.HasPrefix(p, prefix+"[") {
 			return true
 		}
@@ -38,8 +38,8 @@ func (a *analyzer) patternUnknown(name string) bool {
 // designUnknownForPatterns reports whether a part of the design a pattern is matched against is unknown:
 // the keys, segments, sharding, indexes or the item size. Patterns are then neither validated against it
 // nor analysed.
-func (a *analyzer) designUnknownForPatterns() bool {
-	for p := range a.unknown {
+func (an *analysis) designUnknownForPatterns() bool {
+	for p := range an.unknown {
 		for _, top := range []string{"partition_key", "sort_key", "segments", "sharding", "local_secondary_indexes",
 			"global_secondary_indexes", "traffic.item_size_bytes", "traffic", "entities"} {
 			if p == top || strings.HasPrefix(p, top+".") || strings.HasPrefix(p, top+"[") {
@@ -56,46 +56,46 @@ func (a *analyzer) designUnknownForPatterns() bool {
 // validateAccessPatterns rejects patterns that name what the design does not have, or that ask what no
 // Query can: an unknown index, segment or attribute, a sort condition on a design without a sort key,
 // begins_with on a number, rates and sizes out of range. Unknown values are skipped.
-func (a *analyzer) validateAccessPatterns(sk *model.Template) {
-	in := a.in
+func (an *analysis) validateAccessPatterns(sk *model.Template) {
+	in := an.in
 	if len(in.AccessPatterns) == 0 {
 		return
 	}
-	designKnown := !a.designUnknownForPatterns()
-	names := a.patternNames(sk)
+	designKnown := !an.designUnknownForPatterns()
+	names := an.patternNames(sk)
 	for _, ap := range in.AccessPatterns {
 		at := func(steps ...string) model.Path { return patternPath(ap.Name, steps...) }
 		if r := ap.ReadsPerSecond; r != nil {
 			switch {
 			case math.IsNaN(*r) || math.IsInf(*r, 0) || *r <= 0:
-				a.fail(at("reads_per_second"), "must be a number of calls per second above 0, got %v; remove a pattern the application no longer makes", *r)
-			case *r > MaxRequestsPerSecond:
-				a.fail(at("reads_per_second"), "must be at most %s per second, got %s", textfmt.Thousands(MaxRequestsPerSecond), textfmt.Thousands(*r))
+				an.fail(at("reads_per_second"), "must be a number of calls per second above 0, got %v; remove a pattern the application no longer makes", *r)
+			case *r > model.MaxRequestsPerSecond:
+				an.fail(at("reads_per_second"), "must be at most %s per second, got %s", textfmt.Thousands(model.MaxRequestsPerSecond), textfmt.Thousands(*r))
 			}
 		}
 		if n := ap.Items; n != nil && (*n < 1 || *n > model.MaxItemsPerQuery) {
-			a.fail(at("items"), "must be between 1 and %s items per Query, got %d", textfmt.Thousands(model.MaxItemsPerQuery), *n)
+			an.fail(at("items"), "must be between 1 and %s items per Query, got %d", textfmt.Thousands(model.MaxItemsPerQuery), *n)
 		}
 		if s := ap.ItemSizeBytes; s != nil && (*s < 1 || *s > model.MaxItemSizeBytes) {
-			a.fail(at("item_size_bytes"), "must be between 1 and %d bytes (the item size limit), got %d", model.MaxItemSizeBytes, *s)
+			an.fail(at("item_size_bytes"), "must be between 1 and %d bytes (the item size limit), got %d", model.MaxItemSizeBytes, *s)
 		}
 		if ap.Consistency != "" && !slices.Contains(model.ReadConsistencies, ap.Consistency) {
-			a.fail(at("consistency"), "unknown read consistency %q: use one of %s", ap.Consistency, strings.Join(model.ReadConsistencies, ", "))
+			an.fail(at("consistency"), "unknown read consistency %q: use one of %s", ap.Consistency, strings.Join(model.ReadConsistencies, ", "))
 		}
 		if s := ap.HotKeyShare; s != nil && (math.IsNaN(*s) || *s < 0 || *s > 1) {
-			a.fail(at("hot_key_share"), "is a share of the pattern's calls and must be between 0 and 1, got %v", *s)
+			an.fail(at("hot_key_share"), "is a share of the pattern's calls and must be between 0 and 1, got %v", *s)
 		}
-		a.errs = append(a.errs, model.DuplicateNames(at("attributes"), ap.Attributes)...)
-		a.validatePatternEntities(ap)
+		an.errs = append(an.errs, model.DuplicateNames(at("attributes"), ap.Attributes)...)
+		an.validatePatternEntities(ap)
 		if !designKnown {
 			continue
 		}
 		if ap.Index != nil {
 			if _, ok := names.indexes[*ap.Index]; !ok {
-				a.fail(at("index"), "names no key of this design: use %s, or omit index to let the provider pick the key that serves the pattern",
+				an.fail(at("index"), "names no key of this design: use %s, or omit index to let the provider pick the key that serves the pattern",
 					quotedList(slices.Sorted(maps.Keys(names.indexes))))
 			} else if *ap.Index == model.TableKeyIndex && names.tableIndexNamed {
-				a.fail(at("index"), "\"table\" names the table's own key, and an index of this design is also named \"table\": rename the index")
+				an.fail(at("index"), "\"table\" names the table's own key, and an index of this design is also named \"table\": rename the index")
 			}
 		}
 		seen := map[string]bool{}
@@ -103,9 +103,9 @@ func (a *analyzer) validateAccessPatterns(sk *model.Template) {
 			p := at("equals", strconv.Itoa(i))
 			switch {
 			case seen[name]:
-				a.fail(p, "%q is listed twice; list each known value once", name)
+				an.fail(p, "%q is listed twice; list each known value once", name)
 			case !names.known[name]:
-				a.fail(p, "%q is neither a segment of a key template nor a key attribute of the table or an index: use one of %s",
+				an.fail(p, "%q is neither a segment of a key template nor a key attribute of the table or an index: use one of %s",
 					name, quotedList(slices.Sorted(maps.Keys(names.known))))
 			}
 			seen[name] = true
@@ -114,7 +114,7 @@ func (a *analyzer) validateAccessPatterns(sk *model.Template) {
 			continue
 		}
 		if ap.Sort.Condition != "" && !slices.Contains(model.SortConditions, ap.Sort.Condition) {
-			a.fail(at("sort", "condition"), "unknown sort condition %q: use one of %s", ap.Sort.Condition, strings.Join(model.SortConditions, ", "))
+			an.fail(at("sort", "condition"), "unknown sort condition %q: use one of %s", ap.Sort.Condition, strings.Join(model.SortConditions, ", "))
 		}
 		sortable := names.sortable
 		if ap.Index != nil {
@@ -125,16 +125,16 @@ func (a *analyzer) validateAccessPatterns(sk *model.Template) {
 		}
 		switch {
 		case len(sortable) == 0 && ap.Index != nil:
-			a.fail(at("sort"), "%s has no sort key, so a Query on it has no sort condition: remove sort, or name a key with a sort key", indexLabel(*ap.Index))
+			an.fail(at("sort"), "%s has no sort key, so a Query on it has no sort condition: remove sort, or name a key with a sort key", indexLabel(*ap.Index))
 		case len(sortable) == 0:
-			a.fail(at("sort"), "neither the table nor an index of this design has a sort key, so no Query has a sort condition: add a sort key, or remove sort")
+			an.fail(at("sort"), "neither the table nor an index of this design has a sort key, so no Query has a sort condition: add a sort key, or remove sort")
 		case ap.Sort.On == "":
 		case !names.known[ap.Sort.On]:
-			a.fail(at("sort", "on"), "%q is neither a segment of a key template nor a key attribute of the table or an index", ap.Sort.On)
+			an.fail(at("sort", "on"), "%q is neither a segment of a key template nor a key attribute of the table or an index", ap.Sort.On)
 		case seen[ap.Sort.On]:
-			a.fail(at("sort", "on"), "%q is also in equals: a value the query knows exactly is an equality; list it in equals or sort, not both", ap.Sort.On)
+			an.fail(at("sort", "on"), "%q is also in equals: a value the query knows exactly is an equality; list it in equals or sort, not both", ap.Sort.On)
 		case ap.Sort.Condition == model.SortBeginsWith && sortable[ap.Sort.On] == model.KeyTypeNumber:
-			a.fail(at("sort", "condition"), "begins_with works on string and binary keys only, and %q is part of a number (N) sort key: "+
+			an.fail(at("sort", "condition"), "begins_with works on string and binary keys only, and %q is part of a number (N) sort key: "+
 				"use between, or a string key", ap.Sort.On)
 		}
 	}
@@ -149,10 +149,10 @@ type patternNamesSet struct {
 	tableIndexNamed bool
 }
 
-func (a *analyzer) patternNames(sk *model.Template) patternNamesSet {
-	in := a.in
+func (an *analysis) patternNames(sk *model.Template) patternNamesSet {
+	in := an.in
 	s := patternNamesSet{known: map[string]bool{}, indexes: map[string]map[string]string{}, sortable: map[string]string{}}
-	for name := range a.segments {
+	for name := range an.segments {
 		s.known[name] = true
 	}
 	add := func(index, part, typ string) {
@@ -211,13 +211,13 @@ func quotedList(names []string) string {
 }
 
 // accessPatternDocs are the patterns with their defaults applied, sorted by name.
-func (a *analyzer) accessPatternDocs(t model.TrafficDoc) []model.AccessPatternDoc {
-	out := make([]model.AccessPatternDoc, 0, len(a.in.AccessPatterns))
-	for _, ap := range a.in.AccessPatterns {
-		d := model.AccessPatternDoc{Name: ap.Name, Index: ap.Index, Equals: orEmpty(ap.Equals), ReadsPerSecond: ap.ReadsPerSecond,
+func (an *analysis) accessPatternDocs(t model.TrafficDoc) []model.AccessPatternDoc {
+	out := make([]model.AccessPatternDoc, 0, len(an.in.AccessPatterns))
+	for _, ap := range an.in.AccessPatterns {
+		d := model.AccessPatternDoc{Name: ap.Name, Index: ap.Index, Equals: model.OrEmpty(ap.Equals), ReadsPerSecond: ap.ReadsPerSecond,
 			Items: 1, ItemSizeBytes: t.ItemSizeBytes, Consistency: cmp.Or(ap.Consistency, string(model.ReadEventual)),
-			Attributes: ap.Attributes, HotKeyShare: ap.HotKeyShare, Entities: orEmpty(ap.Entities)}
-		if size := a.patternEntitySize(ap); size > 0 {
+			Attributes: ap.Attributes, HotKeyShare: ap.HotKeyShare, Entities: model.OrEmpty(ap.Entities)}
+		if size := an.patternEntitySize(ap); size > 0 {
 			d.ItemSizeBytes = size
 		}
 		if ap.Items != nil {

@@ -1,4 +1,4 @@
-package keydesign
+package patterns
 
 import (
 	"cmp"
@@ -15,20 +15,20 @@ import (
 
 // The access-pattern analysis (contributing/capacity-model.md, "Access patterns"), in the order it runs:
 //
-//  1. matchAccessPatterns (before the capacity model): each pattern against the table key, each LSI and each
+//  1. Match (before the capacity model): each pattern against the table key, each LSI and each
 //     GSI. A key serves a pattern when the query knows every part of its partition key ({shard} aside); its
 //     sort condition is expressible when the sort parts before the condition's part are known and the
 //     condition is on the next one. Unless the pattern names its index, the best key is picked: one that
 //     serves, then a sort that is expressible, a consistency the key allows, the needed attributes
 //     projected, the fewest known values left to a filter, the fewest Queries per call, the fewest read
 //     units, the table before LSIs before GSIs.
-//  2. patternHotReads (inside the capacity model): the reads that land on the table's partition-key values
+//  2. HotReads (inside the capacity model): the reads that land on the table's partition-key values
 //     one shard per call join the table's hot-key read demand, which sizes the shard count.
-//  3. finishAccessPatterns (with the shard count): Queries per call, read units per call and per second,
+//  3. Finish (with the shard count): Queries per call, read units per call and per second,
 //     the busiest partition's reads; the table's peak read demand becomes the larger of the declared reads
 //     and the patterns' reads on the table and its LSIs plus the table reads that fetch unprojected
 //     attributes.
-//  4. indexPatternReads (after the measured facts): each GSI without a measurement takes the reads of the
+//  4. IndexReads (after the measured facts): each GSI without a measurement takes the reads of the
 //     patterns it serves as its read demand.
 
 // patternKey is a key that may serve patterns: the table's, an LSI's or a GSI's.
@@ -73,7 +73,7 @@ type patternMatch struct {
 }
 
 // patternKeys lists the table key, the LSIs and the GSIs (sorted by name) as keys that may serve patterns.
-func (a *analyzer) patternKeys(doc *model.Document, pk, sk *model.Template) []*patternKey {
+func (an *analysis) patternKeys(doc *model.Document, pk, sk *model.Template) []*patternKey {
 	t := doc.Table
 	keyAttrs := []string{t.PartitionKey.Name}
 	if t.SortKey != nil {
@@ -87,7 +87,7 @@ func (a *analyzer) patternKeys(doc *model.Document, pk, sk *model.Template) []*p
 			if name == model.ShardPlaceholder {
 				continue
 			}
-			seg := a.segments[name]
+			seg := an.segments[name]
 			table.partition = append(table.partition, keyPart{name: name, attribute: t.PartitionKey.Name, keyType: t.PartitionKey.Type, kind: seg.Kind})
 			table.timeBucket = table.timeBucket || seg.Kind == model.KindTime
 			if seg.Cardinality == nil {
@@ -105,7 +105,7 @@ func (a *analyzer) patternKeys(doc *model.Document, pk, sk *model.Template) []*p
 	if t.SortKey != nil {
 		if sk != nil {
 			for _, name := range sk.Placeholders() {
-				table.sort = append(table.sort, keyPart{name: name, attribute: t.SortKey.Name, keyType: t.SortKey.Type, kind: a.segments[name].Kind})
+				table.sort = append(table.sort, keyPart{name: name, attribute: t.SortKey.Name, keyType: t.SortKey.Type, kind: an.segments[name].Kind})
 			}
 		} else {
 			table.sort = []keyPart{{name: t.SortKey.Name, attribute: t.SortKey.Name, keyType: t.SortKey.Type}}
@@ -126,7 +126,7 @@ func (a *analyzer) patternKeys(doc *model.Document, pk, sk *model.Template) []*p
 			gk.partition = append(gk.partition, keyPart{name: k.Name, attribute: k.Name, keyType: k.Type})
 			gk.keyAttributes = append(gk.keyAttributes, k.Name)
 			card := k.Cardinality
-			if seg, ok := a.segments[k.Name]; ok {
+			if seg, ok := an.segments[k.Name]; ok {
 				gk.timeBucket = gk.timeBucket || seg.Kind == model.KindTime
 				card = cmp.Or(card, seg.Cardinality)
 			}
@@ -157,42 +157,42 @@ func (k knownSet) has(p keyPart) bool { return k[p.name] || k[p.attribute] }
 // matchAccessPatterns matches every pattern with the keys and fills the facts that do not depend on the
 // shard count. Patterns with unknown values, or all of them when the design they are matched against is
 // unknown, are left out and the derived facts they feed are marked unknown.
-func (a *analyzer) matchAccessPatterns(doc *model.Document, pk, sk *model.Template) {
-	d := &doc.Derived
-	d.AccessPatterns = []model.PatternFacts{}
-	doc.AccessPatterns = a.accessPatternDocs(doc.Traffic)
-	if len(a.in.AccessPatterns) == 0 && !a.isUnknown("access_patterns") {
-		return
+func (an *analysis) matchAccessPatterns(doc *model.Document, pk, sk *model.Template) Matched {
+	out := Matched{Facts: []model.PatternFacts{}, Patterns: an.accessPatternDocs(doc.Traffic)}
+	if len(an.in.AccessPatterns) == 0 && !an.isUnknown("access_patterns") {
+		return out
 	}
-	complete := !a.isUnknown("access_patterns") && !a.designUnknownForPatterns()
+	unknown := []string{"derived.access_patterns", "derived.capacity"}
+	complete := !an.isUnknown("access_patterns") && !an.designUnknownForPatterns()
 	if !complete {
-		doc.Unknown = append(doc.Unknown, "derived.access_patterns", "derived.capacity")
-		return
+		out.Unknown = unknown
+		return out
 	}
-	keys := a.patternKeys(doc, pk, sk)
-	for _, ap := range doc.AccessPatterns {
-		if a.patternUnknown(ap.Name) {
+	keys := an.patternKeys(doc, pk, sk)
+	for _, ap := range out.Patterns {
+		if an.patternUnknown(ap.Name) {
 			complete = false
 			continue
 		}
 		// A pattern on entities is matched against the keys as its first entity writes them.
-		if entityKeys := a.entityPatternKeys(doc, ap); entityKeys != nil {
-			f := a.matchPattern(doc, ap, entityKeys)
-			f.EntityOverlaps = a.entityOverlaps(ap, f)
-			d.AccessPatterns = append(d.AccessPatterns, f)
+		if entityKeys := an.entityPatternKeys(doc, ap); entityKeys != nil {
+			f := an.matchPattern(doc, ap, entityKeys)
+			f.EntityOverlaps = an.entityOverlaps(ap, f)
+			out.Facts = append(out.Facts, f)
 			continue
 		}
-		d.AccessPatterns = append(d.AccessPatterns, a.matchPattern(doc, ap, keys))
+		out.Facts = append(out.Facts, an.matchPattern(doc, ap, keys))
 	}
 	if !complete {
-		doc.Unknown = append(doc.Unknown, "derived.access_patterns", "derived.capacity")
+		out.Unknown = unknown
 	}
+	return out
 }
 
-func (a *analyzer) matchPattern(doc *model.Document, ap model.AccessPatternDoc, keys []*patternKey) model.PatternFacts {
+func (an *analysis) matchPattern(doc *model.Document, ap model.AccessPatternDoc, keys []*patternKey) model.PatternFacts {
 	f := model.PatternFacts{Name: ap.Name, Path: patternPath(ap.Name), Consistency: ap.Consistency, Unserved: []model.UnservedKey{}, EntityOverlaps: []model.EntityOverlap{},
 		Filtered: []string{}, MissingAttributes: []string{}, ItemsPerQuery: ap.Items, ItemSizeBytes: ap.ItemSizeBytes,
-		SuggestedIndex: model.SuggestedIndex{PartitionKey: orEmpty(ap.Equals), SortKey: []string{}}}
+		SuggestedIndex: model.SuggestedIndex{PartitionKey: model.OrEmpty(ap.Equals), SortKey: []string{}}}
 	if ap.Sort != nil {
 		f.SuggestedIndex.SortKey = []string{ap.Sort.On}
 	}
@@ -201,7 +201,7 @@ func (a *analyzer) matchPattern(doc *model.Document, ap model.AccessPatternDoc, 
 		known[e] = true
 	}
 	// The key attributes whose every template of the pattern's entities the query can fill.
-	for _, attr := range a.entityKnownAttributes(ap) {
+	for _, attr := range an.entityKnownAttributes(ap) {
 		known[attr] = true
 	}
 	var matches []patternMatch
@@ -209,7 +209,7 @@ func (a *analyzer) matchPattern(doc *model.Document, ap model.AccessPatternDoc, 
 		if ap.Index != nil && *ap.Index != k.name {
 			continue
 		}
-		matches = append(matches, a.matchKey(doc, ap, known, k))
+		matches = append(matches, an.matchKey(doc, ap, known, k))
 	}
 	if len(matches) == 0 {
 		return f
@@ -229,9 +229,9 @@ func (a *analyzer) matchPattern(doc *model.Document, ap model.AccessPatternDoc, 
 	k := best.key
 	f.Index, f.IndexKind, f.Serves = k.name, k.kind, len(best.missing) == 0
 	f.SortExpressible, f.SortReason = best.sortOK, best.sortReason
-	f.Filtered = orEmpty(best.filtered)
+	f.Filtered = model.OrEmpty(best.filtered)
 	f.Fanout, f.StrongOnGSI = best.fanout, best.strongOnGSI
-	f.Projection, f.MissingAttributes = k.projection, orEmpty(best.missingAttribute)
+	f.Projection, f.MissingAttributes = k.projection, model.OrEmpty(best.missingAttribute)
 	f.QueriesPerCall = 1
 	if f.Serves {
 		f.BytesPerQuery = ap.Items * ap.ItemSizeBytes
@@ -244,7 +244,7 @@ func (a *analyzer) matchPattern(doc *model.Document, ap model.AccessPatternDoc, 
 		f.HotKeyShare, f.HotKeyShareSource = *ap.HotKeyShare, capacity.ShareGiven
 	case k.timeBucket:
 		// Reads of "the recent ones" all land in the current bucket, as writes do (the hot-key share model).
-		f.HotKeyShare, f.HotKeyShareSource = a.timeBucketShare(k), capacity.ShareTimeBucket
+		f.HotKeyShare, f.HotKeyShareSource = an.timeBucketShare(k), capacity.ShareTimeBucket
 	case k.keyValues != nil:
 		f.HotKeyShare, f.HotKeyShareSource = 1/float64(*k.keyValues), capacity.ShareKeyCardinality
 	default:
@@ -255,13 +255,13 @@ func (a *analyzer) matchPattern(doc *model.Document, ap model.AccessPatternDoc, 
 }
 
 // timeBucketShare is 1 / the cardinality of a time-bucketed key's other parts (0 when one is unbounded).
-func (a *analyzer) timeBucketShare(k *patternKey) float64 {
+func (an *analysis) timeBucketShare(k *patternKey) float64 {
 	product := 1.0
 	for _, p := range k.partition {
 		if p.kind == model.KindTime {
 			continue
 		}
-		card := a.partCardinality(k, p)
+		card := an.partCardinality(k, p)
 		if card == nil {
 			return 0
 		}
@@ -270,9 +270,9 @@ func (a *analyzer) timeBucketShare(k *patternKey) float64 {
 	return 1 / product
 }
 
-func (a *analyzer) partCardinality(k *patternKey, p keyPart) *int64 {
+func (an *analysis) partCardinality(k *patternKey, p keyPart) *int64 {
 	if k.kind == model.IndexKindGSI {
-		for _, g := range a.in.GlobalSecondaryIndexes {
+		for _, g := range an.in.GlobalSecondaryIndexes {
 			if g.Name != k.name {
 				continue
 			}
@@ -283,7 +283,7 @@ func (a *analyzer) partCardinality(k *patternKey, p keyPart) *int64 {
 			}
 		}
 	}
-	if seg, ok := a.segments[p.name]; ok {
+	if seg, ok := an.segments[p.name]; ok {
 		return seg.Cardinality
 	}
 	return nil
@@ -314,7 +314,7 @@ func boolRank(b bool) int {
 }
 
 // matchKey considers one key for one pattern.
-func (a *analyzer) matchKey(doc *model.Document, ap model.AccessPatternDoc, known knownSet, k *patternKey) patternMatch {
+func (an *analysis) matchKey(doc *model.Document, ap model.AccessPatternDoc, known knownSet, k *patternKey) patternMatch {
 	m := patternMatch{key: k, sortOK: true}
 	used := map[string]bool{}
 	for _, p := range k.partition {
@@ -345,8 +345,8 @@ func (a *analyzer) matchKey(doc *model.Document, ap model.AccessPatternDoc, know
 		for _, p := range slices.Concat(k.partition, k.sort) {
 			available[p.name] = true
 		}
-		for name := range a.segments {
-			if a.tableSegment(doc, name) {
+		for name := range an.segments {
+			if TableSegment(doc, name) {
 				available[name] = true
 			}
 		}
@@ -361,8 +361,8 @@ func (a *analyzer) matchKey(doc *model.Document, ap model.AccessPatternDoc, know
 	return m
 }
 
-// tableSegment reports whether a segment is a placeholder of the table's partition or sort key template.
-func (a *analyzer) tableSegment(doc *model.Document, name string) bool {
+// TableSegment reports whether a segment is a placeholder of the table's partition or sort key template.
+func TableSegment(doc *model.Document, name string) bool {
 	for _, f := range []*model.KeyFacts{&doc.Derived.PartitionKey, doc.Derived.SortKey} {
 		if f != nil && slices.Contains(f.Placeholders, name) {
 			return true
@@ -452,18 +452,18 @@ func consistencyFactor(c string) float64 {
 // patternHotReads is the busiest table key's reads from the patterns whose reads land on the table's
 // partition-key values one shard per call (SizedBySharding): they add up, as every such pattern may read
 // the same busiest value. It does not depend on the shard count.
-func (a *analyzer) patternHotReads(doc *model.Document) (float64, bool) {
+func (an *analysis) patternHotReads(doc *model.Document) (float64, bool) {
 	sum, found := 0.0, false
 	for _, f := range doc.Derived.AccessPatterns {
 		if f.SizedBySharding {
-			sum += f.ReadUnitsPerQuery * a.patternRate(doc, f.Name) * f.HotKeyShare
+			sum += f.ReadUnitsPerQuery * an.patternRate(doc, f.Name) * f.HotKeyShare
 			found = true
 		}
 	}
 	return sum, found
 }
 
-func (a *analyzer) patternRate(doc *model.Document, name string) float64 {
+func (an *analysis) patternRate(doc *model.Document, name string) float64 {
 	for _, ap := range doc.AccessPatterns {
 		if ap.Name == name && ap.ReadsPerSecond != nil {
 			return *ap.ReadsPerSecond
@@ -474,15 +474,17 @@ func (a *analyzer) patternRate(doc *model.Document, name string) float64 {
 
 // finishAccessPatterns computes the numbers that depend on the shard count and adds the patterns' reads on
 // the table and its LSIs to the table's peak read demand.
-func (a *analyzer) finishAccessPatterns(doc *model.Document) {
+func (an *analysis) finishAccessPatterns(doc *model.Document) ([]model.PatternFacts, *float64) {
 	d := &doc.Derived
+	peak := d.Capacity.PeakReadUnits
 	if len(d.AccessPatterns) == 0 {
-		return
+		return d.AccessPatterns, peak
 	}
+	patterns := slices.Clone(d.AccessPatterns)
 	tableReads := 0.0
-	for i := range d.AccessPatterns {
-		f := &d.AccessPatterns[i]
-		rate := a.patternRate(doc, f.Name)
+	for i := range patterns {
+		f := &patterns[i]
+		rate := an.patternRate(doc, f.Name)
 		shards := int64(1)
 		if f.IndexKind != model.IndexKindGSI && tableKeySharded(doc) {
 			shards = d.ShardCount
@@ -507,12 +509,10 @@ func (a *analyzer) finishAccessPatterns(doc *model.Document) {
 		}
 		tableReads += f.FetchReadUnitsPerSecond
 	}
-	if a.patternsComplete(doc) {
-		c := &d.Capacity
-		if c.PeakReadUnits == nil || *c.PeakReadUnits < tableReads {
-			c.PeakReadUnits = ptr(tableReads)
-		}
+	if an.patternsComplete(doc) && (peak == nil || *peak < tableReads) {
+		peak = model.Ptr(tableReads)
 	}
+	return patterns, peak
 }
 
 // fetchConsistency is the consistency of the table reads that fetch unprojected attributes: what the
@@ -525,18 +525,19 @@ func fetchConsistency(c string) string {
 }
 
 // patternsComplete is true when every declared pattern was analysed.
-func (a *analyzer) patternsComplete(doc *model.Document) bool {
-	return len(doc.Derived.AccessPatterns) == len(a.in.AccessPatterns) && !a.isUnknown("access_patterns")
+func (an *analysis) patternsComplete(doc *model.Document) bool {
+	return len(doc.Derived.AccessPatterns) == len(an.in.AccessPatterns) && !an.isUnknown("access_patterns")
 }
 
 // indexPatternReads gives each GSI without a measurement the reads of the patterns it serves as its read
 // demand (GSIDoc.PatternReadUnits and PeakReadUnits).
-func (a *analyzer) indexPatternReads(doc *model.Document) {
-	if len(doc.Derived.AccessPatterns) == 0 || !a.patternsComplete(doc) {
-		return
+func (an *analysis) indexPatternReads(doc *model.Document) []model.GSIDoc {
+	if len(doc.Derived.AccessPatterns) == 0 || !an.patternsComplete(doc) {
+		return doc.Table.GSIs
 	}
-	for i := range doc.Table.GSIs {
-		g := &doc.Table.GSIs[i]
+	gsis := slices.Clone(doc.Table.GSIs)
+	for i := range gsis {
+		g := &gsis[i]
 		sum, served := 0.0, false
 		for _, f := range doc.Derived.AccessPatterns {
 			if f.Serves && f.Index == g.Name {
@@ -547,11 +548,12 @@ func (a *analyzer) indexPatternReads(doc *model.Document) {
 		if !served {
 			continue
 		}
-		g.PatternReadUnits = ptr(sum)
+		g.PatternReadUnits = model.Ptr(sum)
 		if g.PeakSource != model.PeakMeasured {
-			g.PeakReadUnits = ptr(sum)
+			g.PeakReadUnits = model.Ptr(sum)
 		}
 	}
+	return gsis
 }
 
 // tableKeySharded reports whether the table's partition key carries a {shard} suffix that sharding fills.

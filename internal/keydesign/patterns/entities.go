@@ -1,4 +1,4 @@
-package keydesign
+package patterns
 
 import (
 	"maps"
@@ -18,38 +18,30 @@ import (
 // name is an overlap (DK110): without a sort condition the whole collection, with one every sort key that
 // starts like the selected range.
 
-// entityIndex is the position of an entity in the model; -1 when the design has no such entity.
-func (a *analyzer) entityIndex(name string) int {
-	if a.entities == nil {
-		return -1
-	}
-	return slices.IndexFunc(a.in.Entities, func(e model.Entity) bool { return e.Name == name })
-}
-
-func (a *analyzer) validatePatternEntities(ap model.AccessPattern) {
-	if a.entitiesUnknown() {
+func (an *analysis) validatePatternEntities(ap model.AccessPattern) {
+	if an.entitiesUnknown() {
 		return // the entities a pattern may name are known only later
 	}
 	for i, name := range ap.Entities {
 		p := patternPath(ap.Name, "entities", strconv.Itoa(i))
 		switch {
-		case len(a.in.Entities) == 0:
-			a.fail(p, "the design has no entities: remove entities from the pattern, or declare the table's entities")
-		case !slices.ContainsFunc(a.in.Entities, func(e model.Entity) bool { return e.Name == name }):
-			names := make([]string, len(a.in.Entities))
-			for j, e := range a.in.Entities {
+		case len(an.in.Entities) == 0:
+			an.fail(p, "the design has no entities: remove entities from the pattern, or declare the table's entities")
+		case !slices.ContainsFunc(an.in.Entities, func(e model.Entity) bool { return e.Name == name }):
+			names := make([]string, len(an.in.Entities))
+			for j, e := range an.in.Entities {
 				names[j] = e.Name
 			}
-			a.fail(p, "names no entity of this design: use one of %s", quotedList(names))
+			an.fail(p, "names no entity of this design: use one of %s", quotedList(names))
 		case slices.Index(ap.Entities, name) < i:
-			a.fail(p, "%q is listed twice; list each entity once", name)
+			an.fail(p, "%q is listed twice; list each entity once", name)
 		}
 	}
 }
 
 // entitiesUnknown reports whether the entities, or one of them, are not known at plan time.
-func (a *analyzer) entitiesUnknown() bool {
-	for p := range a.unknown {
+func (an *analysis) entitiesUnknown() bool {
+	for p := range an.unknown {
 		if p == "entities" || strings.HasPrefix(p, "entities.") {
 			return true
 		}
@@ -59,14 +51,14 @@ func (a *analyzer) entitiesUnknown() bool {
 
 // patternEntitySize is the item size a pattern on entities reads by default: the largest of its entities'
 // (an upper bound when it reads several); 0 when the pattern gives one or names no entity.
-func (a *analyzer) patternEntitySize(ap model.AccessPattern) int64 {
+func (an *analysis) patternEntitySize(ap model.AccessPattern) int64 {
 	if ap.ItemSizeBytes != nil {
 		return 0
 	}
 	size := int64(0)
 	for _, name := range ap.Entities {
-		if i := a.entityIndex(name); i >= 0 {
-			size = max(size, a.entities.Doc.Items[i].ItemSizeBytes)
+		if i := an.m.EntityIndex(name); i >= 0 {
+			size = max(size, an.entities.Doc.Items[i].ItemSizeBytes)
 		}
 	}
 	return size
@@ -74,25 +66,25 @@ func (a *analyzer) patternEntitySize(ap model.AccessPattern) int64 {
 
 // entityPatternKeys are the keys a pattern on entities is matched against: the table's keys with its first
 // entity's templates; nil for a pattern that names no entity.
-func (a *analyzer) entityPatternKeys(doc *model.Document, ap model.AccessPatternDoc) []*patternKey {
+func (an *analysis) entityPatternKeys(doc *model.Document, ap model.AccessPatternDoc) []*patternKey {
 	if len(ap.Entities) == 0 {
 		return nil
 	}
-	i := a.entityIndex(ap.Entities[0])
+	i := an.m.EntityIndex(ap.Entities[0])
 	if i < 0 {
 		return nil
 	}
-	templates := a.entities.Templates[i]
+	templates := an.entities.Templates[i]
 	var sk *model.Template
-	if len(a.entities.TableKeys) > 1 {
-		sk = templates[a.entities.TableKeys[1]]
+	if len(an.entities.TableKeys) > 1 {
+		sk = templates[an.entities.TableKeys[1]]
 	}
-	keys := a.patternKeys(doc, templates[a.entities.TableKeys[0]], sk)
+	keys := an.patternKeys(doc, templates[an.entities.TableKeys[0]], sk)
 	// A GSI's and an LSI's key attributes are the entity's templates too: STATUS#{status} is known from
 	// status, and a sort condition is on a placeholder of the index's sort key.
 	for _, k := range keys[1:] {
-		k.partition = entityParts(k.partition, templates, a.segments)
-		k.sort = entityParts(k.sort, templates, a.segments)
+		k.partition = entityParts(k.partition, templates, an.segments)
+		k.sort = entityParts(k.sort, templates, an.segments)
 	}
 	return keys
 }
@@ -118,8 +110,8 @@ func entityParts(parts []keyPart, templates map[string]*model.Template, segments
 
 // entityKnownAttributes are the key attributes a pattern on entities knows whole: every entity it reads
 // writes the attribute with a template whose every segment the pattern knows, and no {shard}.
-func (a *analyzer) entityKnownAttributes(ap model.AccessPatternDoc) []string {
-	if len(ap.Entities) == 0 || a.entities == nil {
+func (an *analysis) entityKnownAttributes(ap model.AccessPatternDoc) []string {
+	if len(ap.Entities) == 0 || an.entities == nil {
 		return nil
 	}
 	known := map[string]bool{}
@@ -128,7 +120,7 @@ func (a *analyzer) entityKnownAttributes(ap model.AccessPatternDoc) []string {
 	}
 	var out []string
 	attrs := map[string]bool{}
-	for _, byAttr := range a.entities.Templates {
+	for _, byAttr := range an.entities.Templates {
 		for attr := range byAttr {
 			attrs[attr] = true
 		}
@@ -136,12 +128,12 @@ func (a *analyzer) entityKnownAttributes(ap model.AccessPatternDoc) []string {
 	for _, attr := range slices.Sorted(maps.Keys(attrs)) {
 		whole := true
 		for _, name := range ap.Entities {
-			i := a.entityIndex(name)
+			i := an.m.EntityIndex(name)
 			if i < 0 {
 				whole = false
 				break
 			}
-			t := a.entities.Templates[i][attr]
+			t := an.entities.Templates[i][attr]
 			if t == nil || t.HasPlaceholder(model.ShardPlaceholder) {
 				whole = false
 				break
@@ -159,19 +151,19 @@ func (a *analyzer) entityKnownAttributes(ap model.AccessPatternDoc) []string {
 
 // entityOverlaps are the entities a pattern's Query on the table key reads beside those it names: those of
 // its first entity's collection whose sort key can start like the range the query selects.
-func (a *analyzer) entityOverlaps(ap model.AccessPatternDoc, f model.PatternFacts) []model.EntityOverlap {
+func (an *analysis) entityOverlaps(ap model.AccessPatternDoc, f model.PatternFacts) []model.EntityOverlap {
 	out := []model.EntityOverlap{}
-	m := a.entities
+	m := an.entities
 	if m == nil || !f.Serves || f.IndexKind != model.IndexKindTable || len(m.TableKeys) < 2 {
 		return out
 	}
-	first := a.entityIndex(ap.Entities[0])
+	first := an.m.EntityIndex(ap.Entities[0])
 	sk := m.Templates[first][m.TableKeys[1]]
-	if sk == nil || slices.Contains(a.entityKnownAttributes(ap), m.TableKeys[1]) {
+	if sk == nil || slices.Contains(an.entityKnownAttributes(ap), m.TableKeys[1]) {
 		return out // the query names the whole sort key: one item
 	}
 	idChars := m.IDChars
-	width := model.ShardWidth(max(ptrValue(a.in.Sharding.Count), 1))
+	width := model.ShardWidth(max(model.Deref(an.in.Sharding.Count), 1))
 	// The selected range: the sort key's text before the segment the condition is on (or before the
 	// first segment the query does not know), then anything.
 	known := map[string]bool{}
@@ -179,7 +171,7 @@ func (a *analyzer) entityOverlaps(ap model.AccessPatternDoc, f model.PatternFact
 		known[e] = true
 	}
 	// Without a sort condition a Query returns the whole collection.
-	prefix := model.Atoms(sk, a.segments, idChars, width)
+	prefix := model.Atoms(sk, an.segments, idChars, width)
 	cut := 0
 	if ap.Sort != nil {
 		cut = len(prefix)
@@ -198,7 +190,7 @@ func (a *analyzer) entityOverlaps(ap model.AccessPatternDoc, f model.PatternFact
 		// A one-sided range also returns every sort key beyond the prefix on its side (PROFILE > ORDER#...).
 		selection = model.RangeAutomaton(model.LiteralPrefix(prefix[:cut]), ap.Sort.Condition == model.SortGreater || ap.Sort.Condition == model.SortGreaterEqual)
 	}
-	for j, e := range a.in.Entities {
+	for j, e := range an.in.Entities {
 		if slices.Contains(ap.Entities, e.Name) || m.Doc.Items[j].Collection != m.Doc.Items[first].Collection {
 			continue
 		}
@@ -206,15 +198,15 @@ func (a *analyzer) entityOverlaps(ap model.AccessPatternDoc, f model.PatternFact
 		if other == nil {
 			continue
 		}
-		if _, ok := model.CommonValue(selection, model.KeyAutomaton([][]model.TemplateAtom{model.Atoms(other, a.segments, idChars, width)})); !ok {
+		if _, ok := model.CommonValue(selection, model.KeyAutomaton([][]model.TemplateAtom{model.Atoms(other, an.segments, idChars, width)})); !ok {
 			continue
 		}
 		o := model.EntityOverlap{Entity: e.Name, ExtraItems: m.Doc.Items[j].ItemsPerKey}
 		if o.ExtraItems != nil {
 			bytes := float64(*o.ExtraItems) * float64(m.Doc.Items[j].ItemSizeBytes)
-			o.ExtraReadUnitsPerCall = ptr(math.Ceil(bytes/model.ReadUnitBytes-model.CeilEpsilon) * consistencyFactor(ap.Consistency))
+			o.ExtraReadUnitsPerCall = model.Ptr(math.Ceil(bytes/model.ReadUnitBytes-model.CeilEpsilon) * consistencyFactor(ap.Consistency))
 			if r := ap.ReadsPerSecond; r != nil {
-				o.ExtraReadUnitsPerSecond = ptr(*o.ExtraReadUnitsPerCall * *r)
+				o.ExtraReadUnitsPerSecond = model.Ptr(*o.ExtraReadUnitsPerCall * *r)
 			}
 		}
 		out = append(out, o)

@@ -1,0 +1,73 @@
+// Package patterns is the access-pattern stage of the analysis: it checks the patterns an application
+// declares against the design, matches each with the key that serves it best and computes what each costs
+// (contributing/capacity-model.md, "Access patterns"). Its functions run in the order match.go describes;
+// each returns its facts, which the keydesign facade writes into the document.
+package patterns
+
+import (
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+)
+
+// analysis is the stage's view of the design: the model, and the table-level design its keys are matched
+// against (for a design with entities, the busiest collection's entity with the entities' summed traffic).
+type analysis struct {
+	m        *model.Model
+	in       *model.Input
+	segments map[string]model.ResolvedSegment
+	unknown  map[string]bool
+	entities *model.Entities
+	errs     model.FieldErrors
+}
+
+func newAnalysis(m *model.Model, table *model.Input) *analysis {
+	return &analysis{m: m, in: table, segments: m.Segments, unknown: m.Unknown, entities: m.Entities}
+}
+
+func (an *analysis) fail(path model.Path, format string, args ...any) {
+	an.errs.Add(path, format, args...)
+}
+
+func (an *analysis) isUnknown(path string) bool { return an.unknown[path] }
+
+// Validate rejects patterns that name what the design does not have, or that ask what no Query can; sk is
+// the table's sort-key template.
+func Validate(m *model.Model, table *model.Input, sk *model.Template) model.FieldErrors {
+	an := newAnalysis(m, table)
+	an.validateAccessPatterns(sk)
+	return an.errs
+}
+
+// Matched are the patterns with their defaults, and each pattern's key and the facts that do not depend on
+// the shard count.
+type Matched struct {
+	Patterns []model.AccessPatternDoc
+	Facts    []model.PatternFacts
+	// Unknown lists the derived paths left unknown by patterns not known at plan time.
+	Unknown []string
+}
+
+// Match matches every pattern with the table key pk and sk, the LSIs and the GSIs of the stated design.
+func Match(m *model.Model, table *model.Input, stated *model.Document, pk, sk *model.Template) Matched {
+	return newAnalysis(m, table).matchAccessPatterns(stated, pk, sk)
+}
+
+// HotReads are the patterns' reads on the table key's busiest value, which the capacity stage adds to the
+// table's hot-key read demand; facts holds the matched patterns.
+func HotReads(m *model.Model, table *model.Input, facts *model.Document) capacity.PatternReads {
+	an := newAnalysis(m, table)
+	hot, ok := an.patternHotReads(facts)
+	return capacity.PatternReads{HotReadUnits: hot, Complete: ok && an.patternsComplete(facts)}
+}
+
+// Finish computes the patterns' figures that depend on the shard count, and the table's peak read units:
+// the larger of the declared reads and the patterns' reads on the table and its LSIs.
+func Finish(m *model.Model, table *model.Input, facts *model.Document) ([]model.PatternFacts, *float64) {
+	return newAnalysis(m, table).finishAccessPatterns(facts)
+}
+
+// IndexReads are the GSIs, each without a measurement taking the reads of the patterns it serves as its
+// read demand.
+func IndexReads(m *model.Model, table *model.Input, facts *model.Document) []model.GSIDoc {
+	return newAnalysis(m, table).indexPatternReads(facts)
+}
