@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/measured"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/patterns"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/replicas"
 
@@ -27,7 +28,7 @@ func analyzeInput(in *model.Input) (*analyzer, *model.Document, []*model.FieldEr
 	in, summed := replicas.WithRegionWrites(in)
 	m, errs := model.Build(in)
 	a := &analyzer{m: m, in: m.Input, given: given, unknown: m.Unknown, segments: m.Segments, errs: errs}
-	a.validateObserved()
+	a.errs = append(a.errs, measured.Validate(m)...)
 	a.validateCost()
 	a.errs = append(a.errs, replicas.Validate(m, summed)...)
 	entities := m.Entities
@@ -130,7 +131,7 @@ var stages = []struct {
 		doc.Table.GSIs, doc.Derived.ProjectedNonKeyAttributes = capacity.Indexes(a.m, doc)
 	}},
 	// Measured traffic against the design (observed_facts.go).
-	{"measured", func(a *analyzer, doc *model.Document) { a.observedFacts(doc, a.pk) }},
+	{"measured", func(a *analyzer, doc *model.Document) { doc.Observed, doc.Table.GSIs = measured.Facts(a.m, doc, a.pk) }},
 	// The patterns' reads on each index.
 	{"index reads", func(a *analyzer, doc *model.Document) { doc.Table.GSIs = patterns.IndexReads(a.m, a.in, doc) }},
 	// The item collection the LSI limit caps (capacity.go).

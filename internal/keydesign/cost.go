@@ -143,7 +143,7 @@ func (a *analyzer) estimate(doc *model.Document, p model.PricingInput) *model.Co
 
 func chosenMode(billing string) string {
 	switch billing {
-	case billingProvisioned:
+	case model.BillingProvisioned:
 		return model.CostModeProvisioned
 	case model.BillingPayPerRequest:
 		return model.CostModeOnDemand
@@ -444,7 +444,7 @@ func (m *costModel) reads() {
 // otherwise (an on-demand table, or no capacity configured) the peak over the target utilisation. At least
 // one unit: DynamoDB provisions no less.
 func provisionedUnits(billing string, declared *int64, scaling *model.CapacityRange, avg, peak, u float64) float64 {
-	if billing == billingProvisioned {
+	if billing == model.BillingProvisioned {
 		switch {
 		case scaling != nil:
 			return math.Min(float64(scaling.Max), math.Max(float64(scaling.Min), model.CeilUnits(avg/u)))
@@ -575,9 +575,9 @@ func (m *costModel) modes() {
 
 func capacityBasis(t model.TableDoc) string {
 	switch {
-	case t.BillingMode == billingProvisioned && t.Autoscaling != nil:
+	case t.BillingMode == model.BillingProvisioned && t.Autoscaling != nil:
 		return "autoscaling range at the average demand over target_utilization"
-	case t.BillingMode == billingProvisioned && (t.WriteCapacity != nil || t.ReadCapacity != nil):
+	case t.BillingMode == model.BillingProvisioned && (t.WriteCapacity != nil || t.ReadCapacity != nil):
 		return "configured capacity"
 	}
 	return "peak demand over target_utilization"

@@ -225,7 +225,7 @@ func TestCostDeclaredPeakIsAnUpperBound(t *testing.T) {
 		t.Errorf("cheaper %s, chosen excess %v: an upper bound must not establish an excess", c.CheaperMode, c.ChosenExcessShare)
 	}
 	// A PROVISIONED table at peak-only traffic: provisioned is the cheaper one, no excess.
-	in.BillingMode = billingProvisioned
+	in.BillingMode = model.BillingProvisioned
 	if c := costOf(t, in); c.ChosenExcessShare == nil || *c.ChosenExcessShare != 0 {
 		t.Errorf("provisioned chosen and cheaper: excess %v", c.ChosenExcessShare)
 	}
@@ -266,7 +266,7 @@ func TestCostCheaperModeHeldOut(t *testing.T) {
 }
 
 func TestCostProvisionedCapacitySources(t *testing.T) {
-	in := pricedOrders(billingProvisioned)
+	in := pricedOrders(model.BillingProvisioned)
 	in.GlobalSecondaryIndexes = nil
 	in.WriteCapacity, in.ReadCapacity = p(int64(400)), p(int64(900))
 	c := costOf(t, in)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/measured"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
@@ -64,7 +65,7 @@ func costFinite(c *model.CostEstimate) bool {
 // that no template and no index key uses. They are warnings, not errors: the key still renders and routes
 // consistently.
 func Questionable(in *model.Input) []*model.FieldError {
-	out := questionableObserved(in)
+	out := measured.Questionable(in)
 	used := map[string]bool{}
 	templatesKnown := true
 	for _, key := range []struct {

@@ -110,3 +110,6 @@ func SumValues(m map[string]float64) float64 {
 	}
 	return s
 }
+
+// BillingProvisioned is the billing mode with capacity units (API_BillingModeSummary); any other is on-demand.
+const BillingProvisioned = "PROVISIONED"

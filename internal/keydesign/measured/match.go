@@ -1,4 +1,4 @@
-package keydesign
+package measured
 
 import (
 	"fmt"

@@ -1,4 +1,6 @@
-package keydesign
+// Package measured is the measured-traffic stage of the analysis: it checks the observations given by hand
+// and holds what CloudWatch and Contributor Insights measured (internal/observed) against the design.
+package measured
 
 import (
 	"cmp"
@@ -14,39 +16,37 @@ import (
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/observed"
 )
 
-// billingProvisioned is the billing mode with capacity units (API_BillingModeSummary); any other is on-demand.
-const billingProvisioned = "PROVISIONED"
-
-// validateObserved checks observations given by hand (the data source's own are checked when parsed): every
+// Validate checks observations given by hand (the data source's own are checked when parsed): every
 // number finite and ≥ 0, shares at most 1, each target observed once, an index that the design has, and
 // key figures with one value per partition-key attribute.
-func (a *analyzer) validateObserved() {
+func Validate(design *model.Model) model.FieldErrors {
+	var errs model.FieldErrors
 	targets := map[string]bool{}
 	gsis := map[string]model.GlobalSecondaryIndex{}
-	for _, g := range a.in.GlobalSecondaryIndexes {
+	for _, g := range design.Input.GlobalSecondaryIndexes {
 		gsis[g.Name] = g
 	}
-	gsisKnown := !a.isUnknown("global_secondary_indexes")
-	for _, o := range a.in.Observed {
+	gsisKnown := !design.IsUnknown("global_secondary_indexes")
+	for _, o := range design.Input.Observed {
 		check := func(attr string, v *float64, most float64) {
 			if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0 || *v > most) {
-				a.fail(append(slices.Clone(o.Path), attr), "must be a finite number between 0 and %s, got %v", textfmt.Thousands(most), *v)
+				errs.Add(append(slices.Clone(o.Path), attr), "must be a finite number between 0 and %s, got %v", textfmt.Thousands(most), *v)
 			}
 		}
-		check("traffic.writes_per_second", o.Traffic.WritesPerSecond, MaxRequestsPerSecond)
-		check("traffic.reads_per_second", o.Traffic.ReadsPerSecond, MaxRequestsPerSecond)
+		check("traffic.writes_per_second", o.Traffic.WritesPerSecond, model.MaxRequestsPerSecond)
+		check("traffic.reads_per_second", o.Traffic.ReadsPerSecond, model.MaxRequestsPerSecond)
 		// The averages price the month (cost.go): bounded like the peaks and never above them.
 		for _, r := range []struct {
 			attr, peakAttr string
 			avg, peak      *float64
 		}{{"traffic.average_writes_per_second", "writes_per_second", o.Traffic.AverageWritesPerSecond, o.Traffic.WritesPerSecond},
 			{"traffic.average_reads_per_second", "reads_per_second", o.Traffic.AverageReadsPerSecond, o.Traffic.ReadsPerSecond}} {
-			check(r.attr, r.avg, MaxRequestsPerSecond)
-			if r.avg != nil && r.peak != nil && *r.avg <= MaxRequestsPerSecond && *r.avg > *r.peak {
-				a.fail(append(slices.Clone(o.Path), r.attr), "is %v, above the peak traffic.%s = %v: an average cannot exceed the peak", *r.avg, r.peakAttr, *r.peak)
+			check(r.attr, r.avg, model.MaxRequestsPerSecond)
+			if r.avg != nil && r.peak != nil && *r.avg <= model.MaxRequestsPerSecond && *r.avg > *r.peak {
+				errs.Add(append(slices.Clone(o.Path), r.attr), "is %v, above the peak traffic.%s = %v: an average cannot exceed the peak", *r.avg, r.peakAttr, *r.peak)
 			}
 		}
-		check("traffic.hot_key_units_per_second", o.Traffic.HotKeyUnitsPerSecond, MaxRequestsPerSecond*observed.WriteUnitWeight)
+		check("traffic.hot_key_units_per_second", o.Traffic.HotKeyUnitsPerSecond, model.MaxRequestsPerSecond*observed.WriteUnitWeight)
 		check("traffic.hot_key_unit_share", o.Traffic.HotKeyUnitShare, 1)
 		t := o.ThrottleEvents
 		for name, v := range model.SortedByName(map[string]*float64{"read": t.Read, "write": t.Write, "read_key_range": t.ReadKeyRange, "write_key_range": t.WriteKeyRange,
@@ -57,14 +57,14 @@ func (a *analyzer) validateObserved() {
 		for i, k := range o.TopKeys {
 			p := append(slices.Clone(o.Path), "top_keys", fmt.Sprint(i))
 			if k.Key == "" {
-				a.fail(append(p, "key"), "is empty: every top key names a partition-key value")
+				errs.Add(append(p, "key"), "is empty: every top key names a partition-key value")
 			}
-			check(fmt.Sprintf("top_keys[%d].units_per_second", i), k.UnitsPerSecond, MaxRequestsPerSecond*observed.WriteUnitWeight)
+			check(fmt.Sprintf("top_keys[%d].units_per_second", i), k.UnitsPerSecond, model.MaxRequestsPerSecond*observed.WriteUnitWeight)
 			check(fmt.Sprintf("top_keys[%d].throttle_events", i), &k.ThrottleEvents, math.MaxFloat64)
 		}
 		g, isGSI := gsis[o.IndexName]
 		if o.IndexName != "" && gsisKnown && !isGSI {
-			a.fail(append(slices.Clone(o.Path), "index_name"), "names index %q, which is not among global_secondary_indexes: observe an index the design has, or the table (index_name = null)", o.IndexName)
+			errs.Add(append(slices.Clone(o.Path), "index_name"), "names index %q, which is not among global_secondary_indexes: observe an index the design has, or the table (index_name = null)", o.IndexName)
 		}
 		if n := o.KeyAttributes; n != nil {
 			want, what := int64(1), "the table's partition key is one attribute"
@@ -72,7 +72,7 @@ func (a *analyzer) validateObserved() {
 				want, what = int64(len(g.PartitionKey)), fmt.Sprintf("index %s's partition key has %d attribute(s)", g.Name, len(g.PartitionKey))
 			}
 			if *n != want && (o.IndexName == "" || (isGSI && gsisKnown)) {
-				a.fail(append(slices.Clone(o.Path), "key_attributes"), "is %d: the Contributor Insights reports list %d key value(s) per contributor, but %s. "+
+				errs.Add(append(slices.Clone(o.Path), "key_attributes"), "is %d: the Contributor Insights reports list %d key value(s) per contributor, but %s. "+
 					"A report with more values is of the partition-and-sort-key rule (-SKC-/-SKT-): give the -PKC- and -PKT- reports", *n, *n, what)
 			}
 		}
@@ -81,61 +81,66 @@ func (a *analyzer) validateObserved() {
 			if o.IndexName != "" {
 				what = "index " + o.IndexName
 			}
-			a.fail(o.Path, "is a second observation of %s: give each table or index one observation", what)
+			errs.Add(o.Path, "is a second observation of %s: give each table or index one observation", what)
 		}
 		targets[o.IndexName] = true
 	}
+	return errs
 }
 
-// observedFacts derives the measured facts of each observation and each index's demand.
-func (a *analyzer) observedFacts(doc *model.Document, pk *model.Template) {
-	doc.Observed = make([]model.ObservedDoc, 0, len(a.in.Observed))
+// Facts are the measured facts of each observation, and the GSIs with each one's demand: measured, else
+// declared. doc holds the design's facts before (capacity, key facts, indexes); pk is the table's
+// partition-key template.
+func Facts(design *model.Model, doc *model.Document, pk *model.Template) ([]model.ObservedDoc, []model.GSIDoc) {
+	observedDocs := make([]model.ObservedDoc, 0, len(design.Input.Observed))
 	byIndex := map[string]*observed.Observation{}
-	for i := range a.in.Observed {
-		o := &a.in.Observed[i]
+	for i := range design.Input.Observed {
+		o := &design.Input.Observed[i]
 		byIndex[o.IndexName] = &o.Observation
 		od := model.ObservedDoc{Observation: o.Observation, Path: o.Path}
 		if o.IndexName == "" {
-			od.Measured = a.tableMeasured(doc, pk, o.Observation)
+			od.Measured = tableMeasured(design, doc, pk, o.Observation)
 		} else {
-			od.Measured = a.indexMeasured(doc, o.Observation)
+			od.Measured = indexMeasured(design, doc, o.Observation)
 		}
 		if od.TopKeys == nil {
 			od.TopKeys = []observed.Key{}
 		}
-		doc.Observed = append(doc.Observed, od)
+		observedDocs = append(observedDocs, od)
 	}
-	slices.SortFunc(doc.Observed, func(x, y model.ObservedDoc) int { return cmp.Compare(x.IndexName, y.IndexName) })
-	for i := range doc.Table.GSIs {
-		g := &doc.Table.GSIs[i]
+	slices.SortFunc(observedDocs, func(x, y model.ObservedDoc) int { return cmp.Compare(x.IndexName, y.IndexName) })
+	gsis := slices.Clone(doc.Table.GSIs)
+	for i := range gsis {
+		g := &gsis[i]
 		if o := byIndex[g.Name]; o != nil {
 			g.PeakWriteUnits, g.PeakReadUnits, g.PeakSource = o.Traffic.WritesPerSecond, o.Traffic.ReadsPerSecond, model.PeakMeasured
 			continue
 		}
-		if g.PeakWriteUnits = capacity.GSIDeclaredWriteUnits(a.m, doc, g); g.PeakWriteUnits != nil {
+		if g.PeakWriteUnits = capacity.GSIDeclaredWriteUnits(design, doc, g); g.PeakWriteUnits != nil {
 			g.PeakSource = model.PeakDeclared
 		}
 	}
+	return observedDocs, gsis
 }
 
-func (a *analyzer) tableMeasured(doc *model.Document, pk *model.Template, o observed.Observation) model.MeasuredFacts {
+func tableMeasured(design *model.Model, doc *model.Document, pk *model.Template, o observed.Observation) model.MeasuredFacts {
 	d := doc.Derived
 	m := model.MeasuredFacts{DeclaredWriteUnits: d.Capacity.PeakWriteUnits, DeclaredReadUnits: d.Capacity.PeakReadUnits, ShardCount: d.ShardCount}
-	a.measuredDemand(&m, o, d.Capacity.HotKeyShare, d.ShardCount, doc.TargetUtilization)
+	measuredDemand(&m, o, d.Capacity.HotKeyShare, d.ShardCount, doc.TargetUtilization)
 	m.WriteLimit, m.ReadLimit = capacityLimits(model.Path{}, doc.Table.BillingMode, doc.Table.ReadCapacity, doc.Table.WriteCapacity,
 		doc.Table.OnDemandThroughput, doc.Table.Autoscaling, true)
 	m.KeysOutsideDesign = []model.KeyMismatch{}
-	if doc.Table.PartitionKey.Type == model.KeyTypeBinary || len(d.UndeclaredPlaceholders) > 0 || a.isUnknown("partition_key.template") || a.isUnknown("sharding") {
+	if doc.Table.PartitionKey.Type == model.KeyTypeBinary || len(d.UndeclaredPlaceholders) > 0 || design.IsUnknown("partition_key.template") || design.IsUnknown("sharding") {
 		return m
 	}
 	// A key is outside the design when no entity's partition-key template can produce it (the table's, for a
 	// design of one entity).
 	templates := []*model.Template{pk}
-	if a.entities != nil {
+	if design.Entities != nil {
 		templates = templates[:0]
-		for i, byAttr := range a.entities.Templates {
-			t := byAttr[a.entities.TableKeys[0]]
-			if t == nil || a.isUnknown(model.Path{"entities", a.in.Entities[i].Name, "keys"}.String()) {
+		for i, byAttr := range design.Entities.Templates {
+			t := byAttr[design.Entities.TableKeys[0]]
+			if t == nil || design.IsUnknown(model.Path{"entities", design.Input.Entities[i].Name, "keys"}.String()) {
 				return m // a template not known yet: any key may be its
 			}
 			templates = append(templates, t)
@@ -146,7 +151,7 @@ func (a *analyzer) tableMeasured(doc *model.Document, pk *model.Template, o obse
 		if t == nil {
 			return m
 		}
-		matcher := newKeyMatcher(t, a.segments, d.ShardCount, doc.Sharding.Strategy, doc.Sharding.Source)
+		matcher := newKeyMatcher(t, design.Segments, d.ShardCount, doc.Sharding.Strategy, doc.Sharding.Source)
 		if matcher == nil {
 			return m
 		}
@@ -180,19 +185,19 @@ func mismatchAll(matchers []*keyMatcher, key string) string {
 	return cmp.Or(shaped, first)
 }
 
-func (a *analyzer) indexMeasured(doc *model.Document, o observed.Observation) model.MeasuredFacts {
+func indexMeasured(design *model.Model, doc *model.Document, o observed.Observation) model.MeasuredFacts {
 	var g model.GSIDoc
 	for _, x := range doc.Table.GSIs {
 		if x.Name == o.IndexName {
 			g = x
 		}
 	}
-	m := model.MeasuredFacts{DeclaredWriteUnits: capacity.GSIDeclaredWriteUnits(a.m, doc, &g), ShardCount: 1, KeysOutsideDesign: []model.KeyMismatch{}}
+	m := model.MeasuredFacts{DeclaredWriteUnits: capacity.GSIDeclaredWriteUnits(design, doc, &g), ShardCount: 1, KeysOutsideDesign: []model.KeyMismatch{}}
 	designShare := math.NaN()
 	if pw := m.DeclaredWriteUnits; pw != nil && *pw > 0 && g.HotPartitionWriteUnits != nil {
 		designShare = *g.HotPartitionWriteUnits / *pw
 	}
-	a.measuredDemand(&m, o, designShare, 1, doc.TargetUtilization)
+	measuredDemand(&m, o, designShare, 1, doc.TargetUtilization)
 	at := model.Path{"global_secondary_indexes", g.Name}
 	m.WriteLimit, m.ReadLimit = capacityLimits(at, doc.Table.BillingMode, g.ReadCapacity, g.WriteCapacity, g.OnDemandThroughput, g.Autoscaling, false)
 	return m
@@ -201,7 +206,7 @@ func (a *analyzer) indexMeasured(doc *model.Document, o observed.Observation) mo
 // measuredDemand fills the hot-key and shard facts. With Contributor Insights' most accessed keys the
 // busiest key's units per second at its busiest minute, held against a partition's 3,000 units/s (1,000 WCU
 // = 3,000 RCU); without them the design's share of the measured peaks (NaN: none).
-func (a *analyzer) measuredDemand(m *model.MeasuredFacts, o observed.Observation, designShare float64, shards int64, u float64) {
+func measuredDemand(m *model.MeasuredFacts, o observed.Observation, designShare float64, shards int64, u float64) {
 	switch {
 	case o.TopKeys == nil:
 		m.KeyFigures = model.KeyFiguresNone
@@ -215,10 +220,10 @@ func (a *analyzer) measuredDemand(m *model.MeasuredFacts, o observed.Observation
 	case hot != nil:
 		m.HotKeySource = model.MeasuredShareMeasured
 		if len(o.TopKeys) > 0 && o.TopKeys[0].UnitsPerSecond != nil {
-			m.HotKey = ptr(o.TopKeys[0].Key)
+			m.HotKey = model.Ptr(o.TopKeys[0].Key)
 		}
-		m.HotKeyUnits = ptr(*hot)
-		m.HotKeyPartitionShare = ptr(*hot / model.PartitionReadUnitsLimit)
+		m.HotKeyUnits = model.Ptr(*hot)
+		m.HotKeyPartitionShare = model.Ptr(*hot / model.PartitionReadUnitsLimit)
 		logical := *hot * float64(max(shards, 1))
 		if w, r := o.Traffic.WritesPerSecond, o.Traffic.ReadsPerSecond; w != nil || r != nil {
 			logical = math.Min(logical, math.Max(*hot, observed.WriteUnitWeight*orZero(w)+orZero(r)))
@@ -244,7 +249,7 @@ func (a *analyzer) measuredDemand(m *model.MeasuredFacts, o observed.Observation
 	}
 	t := o.ThrottleEvents
 	if t.Read != nil || t.Write != nil {
-		m.ThrottleEvents = ptr(orZero(t.Read) + orZero(t.Write))
+		m.ThrottleEvents = model.Ptr(orZero(t.Read) + orZero(t.Write))
 	}
 	m.ThrottleCauses = []model.ThrottleCause{}
 	for _, c := range t.Causes() {
@@ -268,14 +273,14 @@ func capacityLimits(at model.Path, billing string, read, write *int64, onDemand 
 	side := func(kind string, capacity *int64, odCap *int64, rng *model.CapacityRange) *model.CapacityLimit {
 		attr := func(steps ...string) model.Path { return append(slices.Clone(at), steps...) }
 		switch {
-		case billing == billingProvisioned && rng != nil:
+		case billing == model.BillingProvisioned && rng != nil:
 			return &model.CapacityLimit{Units: float64(rng.Max), Name: "autoscaling." + kind + ".max", Path: attr("autoscaling", kind, "max")}
-		case billing == billingProvisioned && capacity != nil:
+		case billing == model.BillingProvisioned && capacity != nil:
 			return &model.CapacityLimit{Units: float64(*capacity), Name: kind + "_capacity", Path: attr(kind + "_capacity")}
-		case billing != billingProvisioned && odCap != nil:
+		case billing != model.BillingProvisioned && odCap != nil:
 			return &model.CapacityLimit{Units: float64(*odCap), Name: "on_demand_throughput.max_" + kind + "_request_units",
 				Path: attr("on_demand_throughput", "max_"+kind+"_request_units")}
-		case billing != billingProvisioned && table:
+		case billing != model.BillingProvisioned && table:
 			return &model.CapacityLimit{Units: float64(model.OnDemandTableUnitsQuota), Name: "the on-demand table quota", Path: attr()}
 		}
 		return nil
@@ -291,9 +296,9 @@ func capacityLimits(at model.Path, billing string, read, write *int64, onDemand 
 	return side("write", write, odWrite, rWrite), side("read", read, odRead, rRead)
 }
 
-// questionableObserved warns about an observation of another table than the one the design names: the
+// Questionable warns about an observation of another table than the one the design names: the
 // figures are someone else's.
-func questionableObserved(in *model.Input) []*model.FieldError {
+func Questionable(in *model.Input) []*model.FieldError {
 	var out []*model.FieldError
 	for _, o := range in.Observed {
 		if in.TableName != "" && o.TableName != "" && o.TableName != in.TableName {
