@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/cost"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/measured"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/patterns"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/replicas"
@@ -29,7 +30,7 @@ func analyzeInput(in *model.Input) (*analyzer, *model.Document, []*model.FieldEr
 	m, errs := model.Build(in)
 	a := &analyzer{m: m, in: m.Input, given: given, unknown: m.Unknown, segments: m.Segments, errs: errs}
 	a.errs = append(a.errs, measured.Validate(m)...)
-	a.validateCost()
+	a.errs = append(a.errs, cost.Validate(m)...)
 	a.errs = append(a.errs, replicas.Validate(m, summed)...)
 	entities := m.Entities
 	pk, sk := m.PartitionKey, m.SortKey
@@ -141,7 +142,11 @@ var stages = []struct {
 	// The layout the items are written in: templates, sharding, what each pattern reads (migration.go).
 	{"layout", (*analyzer).layoutStage},
 	// The monthly price (cost.go).
-	{"cost", (*analyzer).cost},
+	{"cost", func(a *analyzer, doc *model.Document) {
+		if doc.Derived.Cost = cost.Estimate(a.m, a.in, doc); doc.Derived.Cost == nil {
+			doc.Unknown = append(doc.Unknown, "derived.cost")
+		}
+	}},
 	// A key-scheme migration from the old layout (migration_facts.go).
 	{"migration", (*analyzer).migrationStage},
 	// The key attributes and conventions the name and convention rules read (key_facts.go).

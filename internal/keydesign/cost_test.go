@@ -687,7 +687,7 @@ func TestCostPricesAccessPatternReads(t *testing.T) {
 		{Name: "by_date", Index: p("by_date"), Equals: []string{"day"}, ReadsPerSecond: p(20.0)},
 	}
 	c := costOf(t, in)
-	sec := secondsPerMonth()
+	sec := (model.HoursPerMonth * model.SecondsPerHour)
 	if c.ReadsBasis != model.BasisPatternPeak {
 		t.Fatalf("reads basis %q, want %q", c.ReadsBasis, model.BasisPatternPeak)
 	}

@@ -97,7 +97,7 @@ func Validate(m *model.Model, writesFromRegions bool) model.FieldErrors {
 		if reg.WriteShare != nil && reg.WritesPerSecond != nil {
 			errs.Add(p, "gives both write_share and writes_per_second: give one")
 		}
-		for attr, v := range reg.Prices.ByName() {
+		for attr, v := range model.SortedByName(reg.Prices.ByName()) {
 			if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0 || *v > model.MaxPriceUSD) {
 				errs.Add(append(p, "prices", attr), "must be a price in dollars between 0 and %s, got %v", textfmt.Thousands(model.MaxPriceUSD), *v)
 			}

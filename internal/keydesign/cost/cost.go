@@ -1,4 +1,6 @@
-package keydesign
+// Package cost is the cost stage of the analysis: what a design costs per month, on demand and provisioned,
+// in its pricing Region and in every replica Region of a global table (contributing/cost-model.md).
+package cost
 
 import (
 	"cmp"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/patterns"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/observed"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/textfmt"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
@@ -32,10 +35,11 @@ import (
 // secondsPerMonth is the priced month in seconds.
 func secondsPerMonth() float64 { return model.HoursPerMonth * model.SecondsPerHour }
 
-// validateCost checks the cost inputs: rates finite, between 0 and MaxRequestsPerSecond, and averages not above their peaks, counts and
-// shares in range, a known table class, prices between 0 and MaxPriceUSD.
-func (a *analyzer) validateCost() {
-	t := a.in.Traffic
+// Validate checks the cost inputs: rates finite, between 0 and MaxRequestsPerSecond, and averages not above
+// their peaks, counts and shares in range, a known table class, prices between 0 and MaxPriceUSD.
+func Validate(design *model.Model) model.FieldErrors {
+	var errs model.FieldErrors
+	t := design.Input.Traffic
 	for _, r := range []struct {
 		attr, peakAttr string
 		avg, peak      *float64
@@ -43,38 +47,39 @@ func (a *analyzer) validateCost() {
 		{"average_reads_per_second", "reads_per_second", t.AverageReadsPerSecond, t.ReadsPerSecond}} {
 		switch {
 		case r.avg == nil:
-		case math.IsNaN(*r.avg) || math.IsInf(*r.avg, 0) || *r.avg < 0 || *r.avg > MaxRequestsPerSecond:
-			a.fail(model.Path{"traffic", r.attr}, "must be a finite number between 0 and %s per second, got %v", textfmt.Thousands(MaxRequestsPerSecond), *r.avg)
+		case math.IsNaN(*r.avg) || math.IsInf(*r.avg, 0) || *r.avg < 0 || *r.avg > model.MaxRequestsPerSecond:
+			errs.Add(model.Path{"traffic", r.attr}, "must be a finite number between 0 and %s per second, got %v", textfmt.Thousands(model.MaxRequestsPerSecond), *r.avg)
 		case r.peak != nil && *r.avg > *r.peak:
-			a.fail(model.Path{"traffic", r.attr}, "is %v, above the peak traffic.%s = %v: an average cannot exceed the peak", *r.avg, r.peakAttr, *r.peak)
+			errs.Add(model.Path{"traffic", r.attr}, "is %v, above the peak traffic.%s = %v: an average cannot exceed the peak", *r.avg, r.peakAttr, *r.peak)
 		}
 	}
 	if n := t.ItemCount; n != nil && *n < 0 {
-		a.fail(model.Path{"traffic", "item_count"}, "must be ≥ 0, got %d", *n)
+		errs.Add(model.Path{"traffic", "item_count"}, "must be ≥ 0, got %d", *n)
 	}
 	share := func(p model.Path, v *float64) {
 		if v != nil && (math.IsNaN(*v) || *v < 0 || *v > 1) {
-			a.fail(p, "is the share of items that carry the index key and must be between 0 and 1, got %v", *v)
+			errs.Add(p, "is the share of items that carry the index key and must be between 0 and 1, got %v", *v)
 		}
 	}
-	for _, l := range a.in.LocalSecondaryIndexes {
+	for _, l := range design.Input.LocalSecondaryIndexes {
 		share(model.Path{"local_secondary_indexes", l.Name, "item_share"}, l.ItemShare)
 	}
-	for _, g := range a.in.GlobalSecondaryIndexes {
+	for _, g := range design.Input.GlobalSecondaryIndexes {
 		share(model.Path{"global_secondary_indexes", g.Name, "item_share"}, g.ItemShare)
 	}
-	p := a.in.Pricing
+	p := design.Input.Pricing
 	if p == nil {
-		return
+		return errs
 	}
 	if p.TableClass != "" && !slices.Contains(model.TableClasses, p.TableClass) {
-		a.fail(model.Path{"pricing", "table_class"}, "unknown table class %q: use one of %s", p.TableClass, strings.Join(model.TableClasses, ", "))
+		errs.Add(model.Path{"pricing", "table_class"}, "unknown table class %q: use one of %s", p.TableClass, strings.Join(model.TableClasses, ", "))
 	}
-	for name, v := range p.Prices.ByName() {
+	for name, v := range model.SortedByName(p.Prices.ByName()) {
 		if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0 || *v > model.MaxPriceUSD) {
-			a.fail(model.Path{"pricing", "prices", name}, "must be a price in dollars between 0 and %s, got %v", textfmt.Thousands(model.MaxPriceUSD), *v)
+			errs.Add(model.Path{"pricing", "prices", name}, "must be a price in dollars between 0 and %s, got %v", textfmt.Thousands(model.MaxPriceUSD), *v)
 		}
 	}
+	return errs
 }
 
 // costInputs are the paths the estimate depends on; while one is unknown the estimate is too.
@@ -87,37 +92,38 @@ var costInputs = []string{"traffic", "traffic.writes_per_second", "traffic.reads
 	// A global table's Regions, their writes and prices (replicas.go).
 	"replicas"}
 
-// cost fills Derived.Cost.
-func (a *analyzer) cost(doc *model.Document) {
+// Estimate is the monthly price of the design (Derived.Cost), nil while an input it depends on is unknown.
+// table is the table-level design (for a design with entities, their summed traffic); doc holds the
+// design's facts (capacity, indexes, patterns, measured traffic, replicas).
+func Estimate(design *model.Model, table *model.Input, doc *model.Document) *model.CostEstimate {
 	for _, p := range costInputs {
-		if a.isUnknown(p) || a.m.HasUnknownUnder(p) {
-			doc.Unknown = append(doc.Unknown, "derived.cost")
-			return
+		if design.IsUnknown(p) || design.HasUnknownUnder(p) {
+			return nil
 		}
 	}
 	p := model.PricingInput{}
-	if a.in.Pricing != nil {
-		p = *a.in.Pricing
+	if table.Pricing != nil {
+		p = *table.Pricing
 	}
-	if r := a.in.Replicas; r.HasReplicas() && len(r.Regions) > 0 {
+	if r := table.Replicas; r.HasReplicas() && len(r.Regions) > 0 {
 		// A global table is priced where it has replicas: a pricing Region that is none of them (the provider's,
 		// or the default) gives way to the first replica Region; pricing.region itself must be one of them.
 		if _, ok := r.Regions[cmp.Or(p.Region, model.DefaultPricingRegion)]; !ok {
 			p.Region, p.RegionSource = slices.Sorted(maps.Keys(r.Regions))[0], model.CostRegionSourceReplicas
 		}
 	}
-	est := a.estimate(doc, p)
-	doc.Derived.Cost = est
-	if a.in.Replicas.HasReplicas() && doc.Derived.Replicas != nil && est.Problem == "" {
-		a.replicaCosts(doc, est, p)
+	est := estimate(design, table, doc, p)
+	if table.Replicas.HasReplicas() && doc.Derived.Replicas != nil && est.Problem == "" {
+		replicaCosts(design, table, doc, est, p)
 	}
+	return est
 }
 
 // estimate prices the design in one Region: the pricing Region, or a replica Region (replicas.go).
-func (a *analyzer) estimate(doc *model.Document, p model.PricingInput) *model.CostEstimate {
+func estimate(design *model.Model, table *model.Input, doc *model.Document, p model.PricingInput) *model.CostEstimate {
 	est := &model.CostEstimate{Region: p.Region, RegionSource: p.RegionSource, TableClass: cmp.Or(p.TableClass, model.TableClassStandard),
 		Currency: model.PriceTable.Currency, PricesRetrieved: model.PriceTable.Retrieved, PointInTimeRecovery: p.PointInTimeRecovery,
-		Indexes: []model.IndexCost{}, Reads: []model.ReadCost{}, ItemCount: a.in.Traffic.ItemCount}
+		Indexes: []model.IndexCost{}, Reads: []model.ReadCost{}, ItemCount: table.Traffic.ItemCount}
 	if est.Region == "" {
 		est.Region, est.RegionSource = model.DefaultPricingRegion, model.CostRegionSourceDefault
 	}
@@ -130,7 +136,7 @@ func (a *analyzer) estimate(doc *model.Document, p model.PricingInput) *model.Co
 	}
 	est.Prices, est.PriceSource = &prices, source
 	est.PriceStatus = model.PriceStatusOf(est.Region, est.TableClass, p.Prices)
-	m := a.newCostModel(doc, est)
+	m := newCostModel(design, table, doc, est)
 	m.writes()
 	m.reads()
 	m.storage()
@@ -153,7 +159,9 @@ func chosenMode(billing string) string {
 
 // costModel carries the intermediate figures of one estimate.
 type costModel struct {
-	a   *analyzer
+	design *model.Model
+	// in is the table-level design.
+	in  *model.Input
 	doc *model.Document
 	est *model.CostEstimate
 	u   float64
@@ -175,24 +183,24 @@ type costModel struct {
 type indexWrite struct {
 	cost       *model.IndexCost
 	gsi        *model.GSIDoc
-	observed   *Observation
+	observed   *observed.Observation
 	entryBytes int64
 	avgUnits   float64
 	peakUnits  float64
 }
 
-func (a *analyzer) newCostModel(doc *model.Document, est *model.CostEstimate) *costModel {
-	m := &costModel{a: a, doc: doc, est: est, u: doc.TargetUtilization, tableUnits: doc.Derived.Capacity.WriteUnitsPerWrite}
+func newCostModel(design *model.Model, table *model.Input, doc *model.Document, est *model.CostEstimate) *costModel {
+	m := &costModel{design: design, in: table, doc: doc, est: est, u: doc.TargetUtilization, tableUnits: doc.Derived.Capacity.WriteUnitsPerWrite}
 	txn := doc.Traffic.TransactionalWrites
 	shares := map[string]*float64{}
-	for _, l := range a.in.LocalSecondaryIndexes {
+	for _, l := range table.LocalSecondaryIndexes {
 		shares["lsi:"+l.Name] = l.ItemShare
 	}
-	for _, g := range a.in.GlobalSecondaryIndexes {
+	for _, g := range table.GlobalSecondaryIndexes {
 		shares["gsi:"+g.Name] = g.ItemShare
 	}
 	add := func(kind, name string, path model.Path, projection string, nonKey []string, indexKeys []model.IndexKeyDoc, g *model.GSIDoc) {
-		keyBytes := capacity.EntryKeyBytes(a.m, doc, nil, indexKeys)
+		keyBytes := capacity.EntryKeyBytes(design, doc, nil, indexKeys)
 		entry := capacity.ProjectedEntryBytes(projection, doc.Traffic.ItemSizeBytes, keyBytes, nonKey)
 		// An LSI entry's write counts its 100 bytes of overhead, a GSI entry's does not: what DynamoDB
 		// Local, AWS's emulator, reports with ReturnConsumedCapacity = INDEXES
@@ -204,9 +212,9 @@ func (a *analyzer) newCostModel(doc *model.Document, est *model.CostEstimate) *c
 		keysOnly := min(doc.Traffic.ItemSizeBytes, keyBytes) + (written - entry)
 		ic := &model.IndexCost{Name: name, Kind: kind, EntryBytes: entry, WriteUnitsPerWrite: capacity.WriteUnitsPerWrite(written, txn), ItemShare: 1, Path: path}
 		ic.ReducibleWriteUnits = ic.WriteUnitsPerWrite - capacity.WriteUnitsPerWrite(keysOnly, txn)
-		if a.entities != nil {
+		if design.Entities != nil {
 			// Each entity writes its own entry: the index's units per write are their write-weighted mean.
-			capacity.EntityIndexCost(a.m, ic, projection, nonKey, kind == "lsi")
+			capacity.EntityIndexCost(design, ic, projection, nonKey, kind == "lsi")
 			entry = ic.EntryBytes
 		}
 		if s := shares[kind+":"+name]; s != nil {
@@ -222,7 +230,7 @@ func (a *analyzer) newCostModel(doc *model.Document, est *model.CostEstimate) *c
 	for i := range doc.Table.GSIs {
 		g := &doc.Table.GSIs[i]
 		add("gsi", g.Name, model.Path{"global_secondary_indexes", g.Name}, g.ProjectionType, g.NonKeyAttributes, slices.Concat(g.PartitionKey, g.SortKey), g)
-		for _, o := range a.in.Observed {
+		for _, o := range table.Observed {
 			if o.IndexName == g.Name {
 				m.indexes[len(m.indexes)-1].observed = &o.Observation
 			}
@@ -245,7 +253,7 @@ func (m *costModel) keepProjectionsPatternsRead() {
 	if sk := doc.Table.SortKey; sk != nil {
 		keys[sk.Name] = true
 	}
-	for name := range m.a.segments {
+	for name := range m.design.Segments {
 		if patterns.TableSegment(doc, name) {
 			keys[name] = true
 		}
@@ -281,8 +289,8 @@ func (m *costModel) keepProjectionsPatternsRead() {
 }
 
 // tableObservation is the table's measured traffic, nil when not observed.
-func (m *costModel) tableObservation() *Observation {
-	for _, o := range m.a.in.Observed {
+func (m *costModel) tableObservation() *observed.Observation {
+	for _, o := range m.in.Observed {
 		if o.IndexName == "" {
 			return &o.Observation
 		}
@@ -308,7 +316,7 @@ func rate(measuredAvg, measuredPeak, declaredAvg, declaredPeak *float64) (avg, p
 
 // writes computes the table's and every index's monthly write units and their provisioned capacity.
 func (m *costModel) writes() {
-	t, est := m.a.in.Traffic, m.est
+	t, est := m.in.Traffic, m.est
 	var mAvg, mPeak *float64
 	if o := m.tableObservation(); o != nil {
 		mAvg, mPeak = o.Traffic.AverageWritesPerSecond, o.Traffic.WritesPerSecond
@@ -327,8 +335,8 @@ func (m *costModel) writes() {
 	}
 	m.reqAvg, m.reqPeak = avg, peak
 	sec := secondsPerMonth()
-	est.TableWriteUnitsPerSecond = ptr(avg * m.tableUnits)
-	est.TableMonthlyWriteUnits = ptr(avg * m.tableUnits * sec)
+	est.TableWriteUnitsPerSecond = model.Ptr(avg * m.tableUnits)
+	est.TableMonthlyWriteUnits = model.Ptr(avg * m.tableUnits * sec)
 	total := *est.TableMonthlyWriteUnits
 	for i := range m.indexes {
 		iw := &m.indexes[i]
@@ -341,10 +349,10 @@ func (m *costModel) writes() {
 				iw.avgUnits, iw.peakUnits, ic.WritesBasis = a, p, b
 			}
 		}
-		ic.MonthlyWriteUnits = ptr(iw.avgUnits * sec)
+		ic.MonthlyWriteUnits = model.Ptr(iw.avgUnits * sec)
 		total += *ic.MonthlyWriteUnits
 	}
-	est.MonthlyWriteRequestUnits = ptr(total)
+	est.MonthlyWriteRequestUnits = model.Ptr(total)
 }
 
 // readSource is one source of read demand in units per second.
@@ -362,7 +370,7 @@ type readSource struct {
 // ones, and give an index without a measurement its reads: where they do and no average is declared, their
 // reads, held all month, are the figure (an upper bound, like a declared peak).
 func (m *costModel) readSources() []readSource {
-	t, tbl := m.a.in.Traffic, m.doc.Table
+	t, tbl := m.in.Traffic, m.doc.Table
 	ru := m.doc.Derived.Capacity.ReadUnitsPerRead
 	var mAvg, mPeak *float64
 	if o := m.tableObservation(); o != nil {
@@ -417,7 +425,7 @@ func (m *costModel) reads() {
 			continue
 		}
 		if s.name == "table" {
-			est.ReadUnitsPerSecond = ptr(s.avg)
+			est.ReadUnitsPerSecond = model.Ptr(s.avg)
 		}
 		units := s.avg * sec
 		units0 := provisionedUnits(m.doc.Table.BillingMode, s.declared, s.scaling, s.avg, s.peak, m.u)
@@ -425,7 +433,7 @@ func (m *costModel) reads() {
 			OnDemandCost:     units / model.RequestUnitsPerMillion * pr.ReadRequestUnitsPerMillion,
 			ProvisionedUnits: units0, ProvisionedCost: units0 * model.HoursPerMonth * pr.ReadCapacityUnitHour}
 		if s.hasPeak {
-			rc.PeakUnitsPerSec = ptr(s.peak)
+			rc.PeakUnitsPerSec = model.Ptr(s.peak)
 		}
 		est.Reads = append(est.Reads, rc)
 		total += units
@@ -434,7 +442,7 @@ func (m *costModel) reads() {
 		m.prReads += rc.ProvisionedCost
 	}
 	if m.readsKnown {
-		est.MonthlyReadRequestUnits = ptr(total)
+		est.MonthlyReadRequestUnits = model.Ptr(total)
 	}
 	m.readCapacity = capacity
 }
@@ -473,9 +481,9 @@ func (m *costModel) storage() {
 			gsis += b
 		}
 	}
-	est.StorageGB = ptr((table + lsis + gsis) / gb)
+	est.StorageGB = model.Ptr((table + lsis + gsis) / gb)
 	if est.PointInTimeRecovery {
-		est.PITRGB = ptr((table + lsis) / gb)
+		est.PITRGB = model.Ptr((table + lsis) / gb)
 	}
 }
 
@@ -511,43 +519,43 @@ func (m *costModel) modes() {
 		if ic.MonthlyWriteUnits == nil {
 			continue
 		}
-		ic.OnDemandWriteCost = ptr(perMillion(*ic.MonthlyWriteUnits, pr.WriteRequestUnitsPerMillion))
+		ic.OnDemandWriteCost = model.Ptr(perMillion(*ic.MonthlyWriteUnits, pr.WriteRequestUnitsPerMillion))
 		if iw.gsi == nil {
 			// An LSI's writes take their share of the table's capacity.
 			if perRequest := m.tableUnits + m.lsiUnits; perRequest > 0 {
-				ic.ProvisionedCapacity = ptr(tableCapacity * ic.ItemShare * ic.WriteUnitsPerWrite / perRequest)
+				ic.ProvisionedCapacity = model.Ptr(tableCapacity * ic.ItemShare * ic.WriteUnitsPerWrite / perRequest)
 			}
 		} else {
 			var s *model.CapacityRange
 			if iw.gsi.Autoscaling != nil {
 				s = iw.gsi.Autoscaling.Write
 			}
-			ic.ProvisionedCapacity = ptr(provisionedUnits(tbl.BillingMode, iw.gsi.WriteCapacity, s, iw.avgUnits, iw.peakUnits, m.u))
+			ic.ProvisionedCapacity = model.Ptr(provisionedUnits(tbl.BillingMode, iw.gsi.WriteCapacity, s, iw.avgUnits, iw.peakUnits, m.u))
 			writeCapacity += *ic.ProvisionedCapacity
 		}
-		ic.ProvisionedCost = ptr(*ic.ProvisionedCapacity * hours * pr.WriteCapacityUnitHour)
+		ic.ProvisionedCost = model.Ptr(*ic.ProvisionedCapacity * hours * pr.WriteCapacityUnitHour)
 		if m.odTableWrites > 0 {
-			ic.ShareOfTableWrites = ptr(*ic.OnDemandWriteCost / m.odTableWrites)
+			ic.ShareOfTableWrites = model.Ptr(*ic.OnDemandWriteCost / m.odTableWrites)
 		}
 		m.odIndexWrites += *ic.OnDemandWriteCost
 		m.prIndexWrites += *ic.ProvisionedCost
 	}
 	if m.writesKnown {
-		est.ProvisionedWriteCapacity = ptr(writeCapacity)
+		est.ProvisionedWriteCapacity = model.Ptr(writeCapacity)
 	} else {
 		m.prTableWrites = 0
 	}
 	if m.readsKnown {
-		est.ProvisionedReadCapacity = ptr(m.readCapacity)
+		est.ProvisionedReadCapacity = model.Ptr(m.readCapacity)
 	}
 	est.CapacityBasis = capacityBasis(tbl)
 
 	var storage, pitr *float64
 	if est.StorageGB != nil {
-		storage = ptr(*est.StorageGB * pr.StorageGBMonth)
+		storage = model.Ptr(*est.StorageGB * pr.StorageGBMonth)
 	}
 	if est.PITRGB != nil {
-		pitr = ptr(*est.PITRGB * pr.PITRGBMonth)
+		pitr = model.Ptr(*est.PITRGB * pr.PITRGBMonth)
 	}
 	// A side without traffic has no figures: its parts are 0 and the totals, the cheaper mode, the excess
 	// and the break-even utilization stay null, because a comparison on one side alone decides nothing.
@@ -596,8 +604,8 @@ func (m *costModel) compare() {
 	full := *est.ProvisionedWriteCapacity*sec/model.RequestUnitsPerMillion*pr.WriteRequestUnitsPerMillion +
 		*est.ProvisionedReadCapacity*sec/model.RequestUnitsPerMillion*pr.ReadRequestUnitsPerMillion
 	if full > 0 {
-		est.BreakEvenUtilization = ptr((pv.TableWrites + pv.IndexWrites + pv.Reads) / full)
-		est.Utilization = ptr((od.TableWrites + od.IndexWrites + od.Reads) / full)
+		est.BreakEvenUtilization = model.Ptr((pv.TableWrites + pv.IndexWrites + pv.Reads) / full)
+		est.Utilization = model.Ptr((od.TableWrites + od.IndexWrites + od.Reads) / full)
 	}
 	chosen, other := od, pv
 	switch est.ChosenMode {
@@ -613,9 +621,9 @@ func (m *costModel) compare() {
 		est.ReadsBasis == model.BasisDeclaredPeak || est.ReadsBasis == model.BasisMeasuredPeak || est.ReadsBasis == model.BasisPatternPeak
 	switch {
 	case excess <= 0:
-		est.ChosenExcessShare, est.ChosenExcessMonthly = ptr(0.0), ptr(0.0)
+		est.ChosenExcessShare, est.ChosenExcessMonthly = model.Ptr(0.0), model.Ptr(0.0)
 	case est.ChosenMode == model.CostModeOnDemand && upperBound:
 	case *other.Total > 0:
-		est.ChosenExcessShare, est.ChosenExcessMonthly = ptr(excess / *other.Total), ptr(excess)
+		est.ChosenExcessShare, est.ChosenExcessMonthly = model.Ptr(excess / *other.Total), model.Ptr(excess)
 	}
 }

@@ -1,4 +1,4 @@
-package keydesign
+package cost
 
 import (
 	"math"
@@ -20,14 +20,14 @@ import (
 // incur storage or write costs", V2globaltables_HowItWorks.html).
 
 // replicaCosts prices every replica Region (est is the pricing Region's estimate) and sums them.
-func (a *analyzer) replicaCosts(doc *model.Document, est *model.CostEstimate, p model.PricingInput) {
+func replicaCosts(design *model.Model, table *model.Input, doc *model.Document, est *model.CostEstimate, p model.PricingInput) {
 	f := doc.Derived.Replicas
 	est.Replicas = []model.RegionCost{}
-	all := &model.AllRegionsCost{OnDemand: ptr(0.0), Provisioned: ptr(0.0)}
+	all := &model.AllRegionsCost{OnDemand: model.Ptr(0.0), Provisioned: model.Ptr(0.0)}
 	for _, rf := range f.Regions {
 		rp := p
-		rp.Region, rp.RegionSource, rp.Prices = rf.Region, model.CostRegionSourceReplicas, a.in.RegionPrices(rf.Region)
-		r := a.estimate(doc, rp)
+		rp.Region, rp.RegionSource, rp.Prices = rf.Region, model.CostRegionSourceReplicas, table.RegionPrices(rf.Region)
+		r := estimate(design, table, doc, rp)
 		rc := model.RegionCost{Region: rf.Region, WriteShare: rf.WriteShare, Prices: r.Prices, PriceSource: r.PriceSource,
 			PriceStatus: r.PriceStatus, OnDemand: r.OnDemand, Provisioned: r.Provisioned}
 		if ttl := f.TTLDeletesPerSecond; ttl != nil && r.Prices != nil && len(f.Regions) > 1 {
@@ -69,7 +69,7 @@ func addTTLDeletes(rc *model.RegionCost, pr *policies.Prices, u float64) {
 		}
 		add.m.TableWrites += add.v
 		if add.m.Total != nil {
-			add.m.Total = ptr(*add.m.Total + add.v)
+			add.m.Total = model.Ptr(*add.m.Total + add.v)
 		}
 	}
 }
