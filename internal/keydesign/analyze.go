@@ -8,6 +8,7 @@ import (
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/cost"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/measured"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/migration"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/patterns"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/replicas"
 
@@ -41,13 +42,24 @@ func analyzeInput(in *model.Input) (*analyzer, *model.Document, []*model.FieldEr
 	}
 	a.errs = append(a.errs, patterns.Validate(m, a.in, sk)...)
 	if len(a.errs) == 0 {
-		a.validateMigration(entities)
+		a.errs = append(a.errs, migration.Validate(m, a.in)...)
+	}
+	if len(a.errs) == 0 && migration.Stated(m) {
+		old, oldDoc, oldErrs := analyzeInput(migration.OldInput(given))
+		a.errs = append(a.errs, migration.OldLayoutErrors(oldErrs, oldDoc != nil)...)
+		if oldDoc != nil {
+			a.old = &migration.Analysis{Model: old.m, Table: old.in, Doc: oldDoc}
+		}
 	}
 	if len(a.errs) > 0 {
 		return a, nil, a.errs
 	}
 	doc := a.build(pk, sk)
-	if err := a.sameLayout(doc); err != nil {
+	var oldDoc *model.Document
+	if a.old != nil {
+		oldDoc = a.old.Doc
+	}
+	if err := migration.SameLayoutError(doc, oldDoc); err != nil {
 		return a, nil, []*model.FieldError{err}
 	}
 	if errs := checkFinite(doc); len(errs) > 0 {
@@ -70,7 +82,7 @@ type analyzer struct {
 	// given is the input as the caller gave it: in is replaced by the entity model's lowered copy.
 	given *model.Input
 	// old is a migration's old layout, analysed as a design of its own (migration.go).
-	old *oldLayout
+	old *migration.Analysis
 }
 
 func (a *analyzer) fail(path model.Path, format string, args ...any) {
@@ -140,7 +152,7 @@ var stages = []struct {
 		doc.Derived.Collection = capacity.Collection(a.m, a.in, doc, a.sk)
 	}},
 	// The layout the items are written in: templates, sharding, what each pattern reads (migration.go).
-	{"layout", (*analyzer).layoutStage},
+	{"layout", func(a *analyzer, doc *model.Document) { doc.Derived.Layout = migration.Layout(a.m, a.in, doc) }},
 	// The monthly price (cost.go).
 	{"cost", func(a *analyzer, doc *model.Document) {
 		if doc.Derived.Cost = cost.Estimate(a.m, a.in, doc); doc.Derived.Cost == nil {
@@ -148,7 +160,13 @@ var stages = []struct {
 		}
 	}},
 	// A key-scheme migration from the old layout (migration_facts.go).
-	{"migration", (*analyzer).migrationStage},
+	{"migration", func(a *analyzer, doc *model.Document) {
+		var unknown bool
+		doc.Derived.Migration, unknown = migration.Facts(migration.Analysis{Model: a.m, Table: a.in, Doc: doc}, a.old)
+		if unknown {
+			doc.Unknown = append(doc.Unknown, "derived.migration")
+		}
+	}},
 	// The key attributes and conventions the name and convention rules read (key_facts.go).
 	{"names", func(a *analyzer, doc *model.Document) {
 		doc.Derived.KeyAttributes, doc.Derived.Conventions = capacity.Names(a.m, doc.Table, a.pk, a.sk)

@@ -9,6 +9,7 @@ package keydesign
 
 import (
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/migration"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/report"
 )
@@ -279,3 +280,4 @@ type ReportFinding = report.Finding
 var Report = report.Text
 var FormatNumber = report.FormatNumber
 var FormatShare = report.FormatShare
+var SameLayout = migration.SameLayout

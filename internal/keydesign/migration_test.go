@@ -2,7 +2,6 @@ package keydesign
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -260,25 +259,6 @@ func TestMigrationKeptShareIsPerEntity(t *testing.T) {
 	// Every profile moves; half the orders keep their suffix under 8 shards.
 	if *b.Items != 2e6+5e6 {
 		t.Errorf("items %v, want 7,000,000", *b.Items)
-	}
-}
-
-func TestMovedResidues(t *testing.T) {
-	for _, c := range []struct{ from, to, want int64 }{{4, 8, 4}, {8, 4, 4}, {3, 4, 4}, {2, 4, 2}, {4, 16, 12}} {
-		if got := movedResidues(c.from, c.to); got != c.want {
-			t.Errorf("%d → %d shards: moved ids land on %d shards, want %d", c.from, c.to, got, c.want)
-		}
-	}
-	// Checked against the routing itself: the ids whose suffix changes from 4 to 8 shards use 4 suffixes.
-	seen := map[int64]bool{}
-	for i := range 10000 {
-		id := fmt.Sprintf("event-%d", i)
-		if model.Shard(id, 4) != model.Shard(id, 8) {
-			seen[model.Shard(id, 8)] = true
-		}
-	}
-	if len(seen) != 4 {
-		t.Errorf("moved ids land on %d shards", len(seen))
 	}
 }
 

@@ -1,4 +1,4 @@
-package keydesign
+package migration
 
 import (
 	"cmp"
@@ -29,34 +29,57 @@ import (
 // throttling). Comparing with the prior state is the rules' part: a fact about the prior in the document
 // would change once the state moves on.
 
-// oldLayout is the old layout analysed as a design of its own.
-type oldLayout struct {
-	a   *analyzer
-	doc *model.Document
+// Analysis is one layout's analysis: its model, its table-level design (for a design with entities, the
+// busiest collection's entity with the entities' summed traffic) and its document.
+type Analysis struct {
+	Model *model.Model
+	Table *model.Input
+	Doc   *model.Document
 }
+
+// layout is the stage's view of one layout's analysis; old is the old layout's, when there is a migration.
+type layout struct {
+	m        *model.Model
+	in       *model.Input
+	segments map[string]model.ResolvedSegment
+	entities *model.Entities
+	doc      *model.Document
+	old      *layout
+	errs     model.FieldErrors
+}
+
+func newLayout(m *model.Model, table *model.Input, doc *model.Document) *layout {
+	return &layout{m: m, in: table, segments: m.Segments, entities: m.Entities, doc: doc}
+}
+
+func (a *layout) fail(path model.Path, format string, args ...any) { a.errs.Add(path, format, args...) }
+
+func (a *layout) isUnknown(path string) bool { return a.m.IsUnknown(path) }
 
 // migrationPath is the path of an attribute under migration.
 func migrationPath(steps ...string) model.Path { return append(model.Path{"migration"}, steps...) }
 
 // migrationUnknown reports an unknown value under migration: its facts wait for the next plan.
-func (a *analyzer) migrationUnknown() bool {
+func (a *layout) migrationUnknown() bool {
 	return a.isUnknown("migration") || a.m.HasUnknownUnder("migration")
 }
 
-// validateMigration checks the migration and analyses its old layout; errors in the old layout point at
-// the migration's attributes.
-func (a *analyzer) validateMigration(entities *entityModel) {
+// Validate checks the migration block of the design: its phase, its backfill rate and that `from` states
+// the old layout the way the design states its own. table is the table-level design.
+func Validate(design *model.Model, table *model.Input) model.FieldErrors {
+	a := newLayout(design, table, nil)
+	entities := design.Entities
 	m := a.in.Migration
 	if m == nil || a.migrationUnknown() {
-		return
+		return nil
 	}
 	if !slices.Contains(model.MigrationPhases, m.Phase) {
 		a.fail(migrationPath("phase"), "unknown phase %q: use one of %s, in that order", m.Phase, strings.Join(model.MigrationPhases, ", "))
 	}
 	if r := m.BackfillWriteUnitsPerSecond; r != nil && (math.IsNaN(*r) || math.IsInf(*r, 0) || *r <= 0) {
 		a.fail(migrationPath("backfill_write_units_per_second"), "must be a write rate above 0, got %v: omit it to use the headroom the design leaves", *r)
-	} else if r != nil && *r > MaxRequestsPerSecond {
-		a.fail(migrationPath("backfill_write_units_per_second"), "must be at most %s write units per second, got %s", textfmt.Thousands(MaxRequestsPerSecond), textfmt.Thousands(*r))
+	} else if r != nil && *r > model.MaxRequestsPerSecond {
+		a.fail(migrationPath("backfill_write_units_per_second"), "must be at most %s write units per second, got %s", textfmt.Thousands(model.MaxRequestsPerSecond), textfmt.Thousands(*r))
 	}
 	f := m.From
 	if entities != nil && (f.PartitionKeyTemplate != nil || f.SortKeyTemplate != nil) {
@@ -82,40 +105,41 @@ func (a *analyzer) validateMigration(entities *entityModel) {
 			a.fail(append(p, "count"), "state the shard count the old items were written with: a count computed from today's traffic may not be theirs")
 		}
 	}
-	if len(a.errs) > 0 {
-		return
-	}
-	old := a.oldInput(m.From)
-	oa, doc, errs := analyzeInput(old)
-	for _, e := range errs {
-		if p, ok := oldLayoutPath(e.Path); ok {
-			a.errs = append(a.errs, &model.FieldError{Path: p, Message: e.Message + " (in the old layout)"})
-		}
-	}
-	if doc == nil {
-		if len(a.errs) == 0 {
-			a.fail(migrationPath("from"), "the old layout cannot be analysed: %s", errs[0].Message)
-		}
-		return
-	}
-	a.old = &oldLayout{a: oa, doc: doc}
+	return a.errs
 }
 
-// sameLayout refuses a migration whose old layout is the design's: nothing moves.
-func (a *analyzer) sameLayout(doc *model.Document) *model.FieldError {
-	if a.old == nil || doc.Derived.Layout == nil || a.old.doc.Derived.Layout == nil {
+// OldLayoutErrors are the errors of the old layout's analysis on the migration's attributes that set them;
+// an error of the design itself is reported on the design.
+func OldLayoutErrors(errs []*model.FieldError, analysed bool) model.FieldErrors {
+	var out model.FieldErrors
+	for _, e := range errs {
+		if p, ok := oldLayoutPath(e.Path); ok {
+			out = append(out, &model.FieldError{Path: p, Message: e.Message + " (in the old layout)"})
+		}
+	}
+	if !analysed && len(out) == 0 && len(errs) > 0 {
+		out.Add(migrationPath("from"), "the old layout cannot be analysed: %s", errs[0].Message)
+	}
+	return out
+}
+
+// SameLayoutError refuses a migration whose old layout is the design's: nothing moves.
+func SameLayoutError(doc, old *model.Document) *model.FieldError {
+	if old == nil || doc.Derived.Layout == nil || old.Derived.Layout == nil {
 		return nil
 	}
-	if !SameLayout(*a.old.doc.Derived.Layout, *doc.Derived.Layout) {
+	if !SameLayout(*old.Derived.Layout, *doc.Derived.Layout) {
 		return nil
 	}
 	return &model.FieldError{Path: migrationPath("from"), Message: "the old layout is the design's own: every key template and the sharding " +
 		"are the same, so no item moves. State the templates or sharding the existing items were written with, or remove the migration"}
 }
 
-// oldInput is the design with the old layout in place of the new, and without a migration or prior.
-func (a *analyzer) oldInput(f model.LayoutInput) *model.Input {
-	old := *a.given
+// OldInput is the design given with the old layout in place of the new, and without a migration or prior:
+// the old layout is analysed as a design of its own.
+func OldInput(given *model.Input) *model.Input {
+	f := given.Migration.From
+	old := *given
 	old.Migration, old.Prior = nil, nil
 	if f.PartitionKeyTemplate != nil {
 		old.PartitionKey.Template = f.PartitionKeyTemplate
@@ -126,8 +150,8 @@ func (a *analyzer) oldInput(f model.LayoutInput) *model.Input {
 		old.SortKey = &sk
 	}
 	if len(f.Entities) > 0 {
-		old.Entities = make([]model.Entity, len(a.given.Entities))
-		for i, e := range a.given.Entities {
+		old.Entities = make([]model.Entity, len(given.Entities))
+		for i, e := range given.Entities {
 			if keys, ok := f.Entities[e.Name]; ok {
 				e.Keys = maps.Clone(keys)
 			}
@@ -138,7 +162,7 @@ func (a *analyzer) oldInput(f model.LayoutInput) *model.Input {
 		old.Sharding = *f.Sharding
 	}
 	// The old layout's unknowns are the design's, less the migration's own.
-	old.Unknown = slices.DeleteFunc(slices.Clone(a.given.Unknown), func(p model.Path) bool { return len(p) > 0 && p[0] == "migration" })
+	old.Unknown = slices.DeleteFunc(slices.Clone(given.Unknown), func(p model.Path) bool { return len(p) > 0 && p[0] == "migration" })
 	return &old
 }
 
@@ -158,12 +182,13 @@ func oldLayoutPath(p model.Path) (model.Path, bool) {
 	return nil, false
 }
 
-// layoutStage writes derived.layout: the layout this design writes.
-func (a *analyzer) layoutStage(doc *model.Document) {
-	doc.Derived.Layout = a.layout(doc)
+// Layout is derived.layout: the layout this design writes, nil while its keys or sharding are unknown. doc
+// holds the design's routing and matched access patterns.
+func Layout(design *model.Model, table *model.Input, doc *model.Document) *model.LayoutDoc {
+	return newLayout(design, table, doc).layout(doc)
 }
 
-func (a *analyzer) layout(doc *model.Document) *model.LayoutDoc {
+func (a *layout) layout(doc *model.Document) *model.LayoutDoc {
 	if a.isUnknown("partition_key") || a.isUnknown("sort_key") || a.isUnknown("partition_key.template") ||
 		a.isUnknown("sort_key.template") || a.isUnknown("entities") || a.m.HasUnknownUnder("entities") ||
 		a.isUnknown("sharding") || a.m.HasUnknownUnder("sharding") {
@@ -182,7 +207,7 @@ func (a *analyzer) layout(doc *model.Document) *model.LayoutDoc {
 }
 
 // entityKeys are the templates each entity writes ("" for a table without entities).
-func (a *analyzer) entityKeys() map[string]map[string]string {
+func (a *layout) entityKeys() map[string]map[string]string {
 	out := map[string]map[string]string{}
 	if a.entities == nil {
 		keys := map[string]string{}
@@ -203,7 +228,7 @@ func (a *analyzer) entityKeys() map[string]map[string]string {
 
 // indexAttributes are the key attributes a read of index reads: the table's keys, an LSI's partition key
 // and sort key, a GSI's attributes.
-func (a *analyzer) indexAttributes(doc *model.Document, index string) []string {
+func (a *layout) indexAttributes(doc *model.Document, index string) []string {
 	t := doc.Table
 	tableKeys := []string{t.PartitionKey.Name}
 	if t.SortKey != nil {
@@ -230,7 +255,7 @@ func (a *analyzer) indexAttributes(doc *model.Document, index string) []string {
 }
 
 // patternEntities are the entities a pattern reads: those it names, else every entity its index holds.
-func (a *analyzer) patternEntities(ap model.AccessPatternDoc, index string) []string {
+func (a *layout) patternEntities(ap model.AccessPatternDoc, index string) []string {
 	if a.entities == nil {
 		return []string{""}
 	}
@@ -248,7 +273,7 @@ func (a *analyzer) patternEntities(ap model.AccessPatternDoc, index string) []st
 
 // patternReads are the templates a pattern's key reads, entity by entity, with the sharding of a sharded
 // table partition key.
-func (a *analyzer) patternReads(doc *model.Document, ap model.AccessPatternDoc, f model.PatternFacts, l *model.LayoutDoc) []string {
+func (a *layout) patternReads(doc *model.Document, ap model.AccessPatternDoc, f model.PatternFacts, l *model.LayoutDoc) []string {
 	reads := []string{}
 	attrs := a.indexAttributes(doc, f.Index)
 	sharded := false
@@ -335,4 +360,10 @@ func hclKey(k string) string {
 		return k
 	}
 	return hclString(k)
+}
+
+// Stated reports whether the design states a migration known at plan time: its old layout is then
+// analysed, as a design of its own (OldInput).
+func Stated(design *model.Model) bool {
+	return design.Input.Migration != nil && !newLayout(design, design.Input, nil).migrationUnknown()
 }

@@ -1,4 +1,4 @@
-package keydesign
+package migration
 
 import (
 	"cmp"
@@ -12,19 +12,25 @@ import (
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
-// migrationStage writes derived.migration from the design and its old layout (migration.go).
-func (a *analyzer) migrationStage(doc *model.Document) {
+// Facts are derived.migration, from the design's analysis and its old layout's (nil without a migration);
+// unknown is true while the migration or a layout is not known at plan time: the rules that read it wait.
+// design.Doc holds every fact of the design but the cost.
+func Facts(design Analysis, old *Analysis) (md *model.MigrationDoc, unknown bool) {
+	a := newLayout(design.Model, design.Table, design.Doc)
+	if old != nil {
+		a.old = newLayout(old.Model, old.Table, old.Doc)
+	}
+	return a.migrationFacts(design.Doc)
+}
+
+func (a *layout) migrationFacts(doc *model.Document) (*model.MigrationDoc, bool) {
 	m := a.in.Migration
 	if m == nil {
-		if a.migrationUnknown() {
-			// A migration known only after apply: the rules that read it wait for it.
-			doc.Unknown = append(doc.Unknown, "derived.migration")
-		}
-		return
+		// A migration known only after apply: the rules that read it wait for it.
+		return nil, a.migrationUnknown()
 	}
 	if a.migrationUnknown() || a.old == nil || doc.Derived.Layout == nil || a.old.doc.Derived.Layout == nil {
-		doc.Unknown = append(doc.Unknown, "derived.migration")
-		return
+		return nil, true
 	}
 	old := a.old.doc
 	md := &model.MigrationDoc{Phase: m.Phase, PhaseIndex: slices.Index(model.MigrationPhases, m.Phase), From: *old.Derived.Layout,
@@ -33,7 +39,6 @@ func (a *analyzer) migrationStage(doc *model.Document) {
 	if prior := a.in.Prior; prior != nil && prior.Derived.Migration != nil && SameLayout(prior.Derived.Migration.From, md.From) {
 		md.ReachedPhaseIndex = max(md.PhaseIndex, prior.Derived.Migration.ReachedPhaseIndex)
 	}
-	doc.Derived.Migration = md
 	newL, oldL := doc.Derived.Layout, old.Derived.Layout
 	shardingChanged := !sameRouting(oldL.Sharding, newL.Sharding)
 	for _, name := range slices.Sorted(maps.Keys(newL.Keys)) {
@@ -54,14 +59,15 @@ func (a *analyzer) migrationStage(doc *model.Document) {
 		md.Entities = append(md.Entities, e)
 	}
 	md.Patterns = a.migrationPatterns(doc, old, md)
-	md.Overlap = a.layoutOverlap(doc)
+	md.Overlap = a.layoutOverlap(md)
 	a.backfill(doc, md)
 	md.Steps = migrationSteps(md)
+	return md, false
 }
 
 // primaryKeyMoves reports whether a changed entity's items get another primary key (a table key template
 // or the routing of a sharded partition key changes); otherwise only index keys change, in place.
-func (a *analyzer) primaryKeyMoves(e model.MigrationEntity, shardingChanged bool) bool {
+func (a *layout) primaryKeyMoves(e model.MigrationEntity, shardingChanged bool) bool {
 	keys := []string{a.in.PartitionKey.Name}
 	if a.in.SortKey != nil {
 		keys = append(keys, a.in.SortKey.Name)
@@ -105,7 +111,7 @@ func hasShard(keys map[string]string) bool {
 }
 
 // entityItems is an entity's item count ("" is the table's).
-func (a *analyzer) entityItems(name string) *int64 {
+func (a *layout) entityItems(name string) *int64 {
 	if i := a.m.EntityIndex(name); i >= 0 {
 		return a.in.Entities[i].Traffic.ItemCount
 	}
@@ -113,7 +119,7 @@ func (a *analyzer) entityItems(name string) *int64 {
 }
 
 // entityDoc is the entity model's entity of that name; nil for a table without entities.
-func (a *analyzer) entityDoc(name string) *model.EntityDoc {
+func (a *layout) entityDoc(name string) *model.EntityDoc {
 	if i := a.m.EntityIndex(name); i >= 0 {
 		return &a.entities.Doc.Items[i]
 	}
@@ -121,7 +127,7 @@ func (a *analyzer) entityDoc(name string) *model.EntityDoc {
 }
 
 // migrationPatterns pairs each access pattern's facts in both layouts.
-func (a *analyzer) migrationPatterns(doc, old *model.Document, md *model.MigrationDoc) []model.MigrationPattern {
+func (a *layout) migrationPatterns(doc, old *model.Document, md *model.MigrationDoc) []model.MigrationPattern {
 	out := []model.MigrationPattern{}
 	if len(old.Derived.AccessPatterns) != len(doc.Derived.AccessPatterns) {
 		return out
@@ -174,14 +180,14 @@ func sameKeysApartFromShards(x, y []string) bool {
 // layoutOverlap finds a primary key both layouts can render, for the entities that change. A shard count
 // change that keeps the templates and the suffix width keeps the key of the ids whose suffix is the same:
 // min(a, b) of every lcm(a, b) hash values.
-func (a *analyzer) layoutOverlap(doc *model.Document) *model.LayoutOverlap {
-	oldM, newM := a.old.a.entities, a.entities
+func (a *layout) layoutOverlap(md *model.MigrationDoc) *model.LayoutOverlap {
+	oldM, newM := a.old.entities, a.entities
 	tableKeys := []string{a.in.PartitionKey.Name}
 	if a.in.SortKey != nil {
 		tableKeys = append(tableKeys, a.in.SortKey.Name)
 	}
 	var searcher model.Search
-	build := func(an *analyzer, keys map[string]string, chars model.ByteSet, width int) *model.Automaton {
+	build := func(an *layout, keys map[string]string, chars model.ByteSet, width int) *model.Automaton {
 		var parts [][]model.TemplateAtom
 		for _, k := range tableKeys {
 			t, err := model.ParseTemplate(keys[k])
@@ -199,14 +205,13 @@ func (a *analyzer) layoutOverlap(doc *model.Document) *model.LayoutOverlap {
 	if newM != nil {
 		newChars = newM.IDChars
 	}
-	md := doc.Derived.Migration
 	var first *model.LayoutOverlap
 	for i := range md.Entities {
 		e := &md.Entities[i]
 		if !e.Moves {
 			continue
 		}
-		oa := build(a.old.a, e.OldKeys, oldChars, md.OldRouting.Width)
+		oa := build(a.old, e.OldKeys, oldChars, md.OldRouting.Width)
 		na := build(a, e.NewKeys, newChars, md.NewRouting.Width)
 		if oa == nil || na == nil {
 			continue
@@ -261,15 +266,15 @@ type itemWrite struct {
 
 // itemWrites is one item of the entity ("" for a table without entities) in this analysis's layout: a
 // non-transactional put or delete of the item and of every index entry it carries.
-func (a *analyzer) itemWrites(doc *model.Document, entity string) itemWrite {
+func (a *layout) itemWrites(doc *model.Document, entity string) itemWrite {
 	size, d := a.itemSize(doc, entity), a.entityDoc(entity)
 	w := itemWrite{table: capacity.WriteUnitsPerWrite(size, false), gsis: map[string]float64{}}
 	shares := map[string]float64{}
 	for _, l := range a.in.LocalSecondaryIndexes {
-		shares[l.Name] = ptrValue(cmp.Or(l.ItemShare, ptr(1.0)))
+		shares[l.Name] = model.Deref(cmp.Or(l.ItemShare, model.Ptr(1.0)))
 	}
 	for _, g := range a.in.GlobalSecondaryIndexes {
-		shares[g.Name] = ptrValue(cmp.Or(g.ItemShare, ptr(1.0)))
+		shares[g.Name] = model.Deref(cmp.Or(g.ItemShare, model.Ptr(1.0)))
 	}
 	carries := func(index string) (float64, bool) {
 		if d != nil {
@@ -293,7 +298,7 @@ func (a *analyzer) itemWrites(doc *model.Document, entity string) itemWrite {
 }
 
 // changedIndexes are the GSIs whose key templates the entity changes, or that it enters or leaves.
-func (a *analyzer) changedIndexes(doc *model.Document, e model.MigrationEntity) []string {
+func (a *layout) changedIndexes(doc *model.Document, e model.MigrationEntity) []string {
 	var out []string
 	for _, g := range doc.Table.GSIs {
 		for _, k := range slices.Concat(g.PartitionKey, g.SortKey) {
@@ -307,7 +312,7 @@ func (a *analyzer) changedIndexes(doc *model.Document, e model.MigrationEntity) 
 }
 
 // itemSize is one entity's item size ("" for the table's).
-func (a *analyzer) itemSize(doc *model.Document, entity string) int64 {
+func (a *layout) itemSize(doc *model.Document, entity string) int64 {
 	if d := a.entityDoc(entity); d != nil {
 		return d.ItemSizeBytes
 	}
@@ -315,7 +320,7 @@ func (a *analyzer) itemSize(doc *model.Document, entity string) int64 {
 }
 
 // backfill computes the rewrite of the changed entities' items and the deletion of their old copies.
-func (a *analyzer) backfill(doc *model.Document, md *model.MigrationDoc) {
+func (a *layout) backfill(doc *model.Document, md *model.MigrationDoc) {
 	b := &md.Backfill
 	b.IndexPutWriteUnits, b.IndexDeleteWriteUnits, b.Throttles = map[string]float64{}, map[string]float64{}, []model.BackfillThrottle{}
 	var items, scanned, scanBytes, puts, deletes float64
@@ -333,7 +338,7 @@ func (a *analyzer) backfill(doc *model.Document, md *model.MigrationDoc) {
 		if !e.Changed {
 			continue
 		}
-		put, del := a.itemWrites(doc, e.Name), a.old.a.itemWrites(a.old.doc, e.Name)
+		put, del := a.itemWrites(doc, e.Name), a.old.itemWrites(a.old.doc, e.Name)
 		if !e.Moves {
 			// Only index keys change: each item is updated in place, and each index whose key changes
 			// deletes the old entry and writes the new one.
@@ -391,27 +396,27 @@ func (a *analyzer) backfill(doc *model.Document, md *model.MigrationDoc) {
 		}
 	}
 	if scanKnown {
-		b.ScannedItems, b.ScanReadUnits = ptr(scanned), ptr(model.CeilUnits(scanBytes/model.ReadUnitBytes)*0.5)
+		b.ScannedItems, b.ScanReadUnits = model.Ptr(scanned), model.Ptr(model.CeilUnits(scanBytes/model.ReadUnitBytes)*0.5)
 	}
 	if countsKnown {
-		b.Items, b.PutWriteUnits, b.DeleteWriteUnits = ptr(items), ptr(puts), ptr(deletes)
+		b.Items, b.PutWriteUnits, b.DeleteWriteUnits = model.Ptr(items), model.Ptr(puts), model.Ptr(deletes)
 		total := puts + deletes + model.SumValues(b.IndexPutWriteUnits) + model.SumValues(b.IndexDeleteWriteUnits)
-		b.WriteUnits = ptr(total)
+		b.WriteUnits = model.Ptr(total)
 		if scanKnown {
 			a.backfillCost(doc, b, total)
 		}
 	}
 	a.backfillRate(doc, md, perTable)
 	if b.Rate > 0 && b.PutWriteUnits != nil {
-		b.Hours = ptr(*b.PutWriteUnits / b.Rate / model.SecondsPerHour)
-		b.DeleteHours = ptr(*b.DeleteWriteUnits / b.Rate / model.SecondsPerHour)
-		b.RateForMaxHours = ptr(*b.PutWriteUnits / (model.Limits.BackfillMaxHours * model.SecondsPerHour))
+		b.Hours = model.Ptr(*b.PutWriteUnits / b.Rate / model.SecondsPerHour)
+		b.DeleteHours = model.Ptr(*b.DeleteWriteUnits / b.Rate / model.SecondsPerHour)
+		b.RateForMaxHours = model.Ptr(*b.PutWriteUnits / (model.Limits.BackfillMaxHours * model.SecondsPerHour))
 	}
 }
 
 // backfillCost prices the backfill on demand: the Scan in the pricing Region, and every write in each
 // Region that performs it (a global table's replicas perform every write). Nil when a Region lacks prices.
-func (a *analyzer) backfillCost(doc *model.Document, b *model.BackfillDoc, writeUnits float64) {
+func (a *layout) backfillCost(doc *model.Document, b *model.BackfillDoc, writeUnits float64) {
 	region, class := a.pricingRegion(), a.pricingClass()
 	prices, _, missing := model.ResolvePrices(region, class, a.pricingOverrides())
 	if len(missing) > 0 {
@@ -441,27 +446,27 @@ func (a *analyzer) backfillCost(doc *model.Document, b *model.BackfillDoc, write
 			st.Confirmed = slices.DeleteFunc(st.Confirmed, func(n string) bool { return n == "write_request_units_per_million" })
 		}
 	}
-	b.Cost, b.Regions = ptr(roundCents(cost)), len(regions)
+	b.Cost, b.Regions = model.Ptr(roundCents(cost)), len(regions)
 	b.PricesConfirmed = slices.Contains(st.Confirmed, "write_request_units_per_million") && slices.Contains(st.Confirmed, "read_request_units_per_million")
 }
 
 func roundCents(x float64) float64 { return math.Round(x*100) / 100 }
 
-func (a *analyzer) pricingRegion() string {
+func (a *layout) pricingRegion() string {
 	if p := a.in.Pricing; p != nil && p.Region != "" {
 		return p.Region
 	}
 	return model.DefaultPricingRegion
 }
 
-func (a *analyzer) pricingClass() string {
+func (a *layout) pricingClass() string {
 	if p := a.in.Pricing; p != nil {
 		return cmp.Or(p.TableClass, model.TableClassStandard)
 	}
 	return model.TableClassStandard
 }
 
-func (a *analyzer) pricingOverrides() model.PriceOverrides {
+func (a *layout) pricingOverrides() model.PriceOverrides {
 	if p := a.in.Pricing; p != nil {
 		return p.Prices
 	}
@@ -473,13 +478,13 @@ func (a *analyzer) pricingOverrides() model.PriceOverrides {
 // The items of one old partition-key value, which a Scan reads together, land on the new layout's values
 // of that key: its shards, times the values of new placeholders the old key lacks.
 // gsiPerTable is each GSI's write units per table write unit of the rewrites.
-func (a *analyzer) backfillRate(doc *model.Document, md *model.MigrationDoc, gsiPerTable map[string]float64) {
+func (a *layout) backfillRate(doc *model.Document, md *model.MigrationDoc, gsiPerTable map[string]float64) {
 	b := &md.Backfill
 	u := doc.TargetUtilization
 	c := doc.Derived.Capacity
 	// Production table writes during the backfill: the design's peak, plus the old copies of the changed
 	// entities' writes.
-	production := ptrValue(c.PeakWriteUnits) + a.changedWriteUnits(doc, md)
+	production := model.Deref(c.PeakWriteUnits) + a.changedWriteUnits(doc, md)
 	type limit struct {
 		what            string
 		headroom, limit float64
@@ -487,7 +492,7 @@ func (a *analyzer) backfillRate(doc *model.Document, md *model.MigrationDoc, gsi
 	}
 	var limits []limit
 	if spread := a.backfillSpread(md); spread > 0 {
-		perShard := ptrValue(c.PerShardWriteUnits)
+		perShard := model.Deref(c.PerShardWriteUnits)
 		limits = append(limits, limit{what: "partition",
 			headroom: spread * (model.PartitionWriteUnitsLimit*u - perShard), limit: model.PartitionWriteUnitsLimit,
 			demand: func(rate float64) float64 { return perShard + rate/spread }})
@@ -497,7 +502,7 @@ func (a *analyzer) backfillRate(doc *model.Document, md *model.MigrationDoc, gsi
 		if name == onDemandQuotaLimit {
 			// The account's per-table quota counts the GSIs' units too.
 			for _, g := range doc.Table.GSIs {
-				gsiProduction += ptrValue(g.PeakWriteUnits)
+				gsiProduction += model.Deref(g.PeakWriteUnits)
 			}
 			gsiShare = model.SumValues(gsiPerTable)
 		}
@@ -508,13 +513,13 @@ func (a *analyzer) backfillRate(doc *model.Document, md *model.MigrationDoc, gsi
 	// The Scan's reads beside the production reads, when the item counts give its units per rewrite.
 	if r, name := tableLimit(doc, true); r > 0 && b.ScanReadUnits != nil && b.PutWriteUnits != nil && *b.PutWriteUnits > 0 {
 		perTable := *b.ScanReadUnits / *b.PutWriteUnits
-		prod := ptrValue(c.PeakReadUnits)
+		prod := model.Deref(c.PeakReadUnits)
 		limits = append(limits, limit{what: name,
 			headroom: (r*u - prod) / perTable, limit: r,
 			demand: func(rate float64) float64 { return prod + rate*perTable }})
 	}
 	for _, g := range doc.Table.GSIs {
-		gw := ptrValue(g.WriteCapacity)
+		gw := model.Deref(g.WriteCapacity)
 		if g.OnDemandThroughput != nil && g.OnDemandThroughput.Write != nil {
 			gw = *g.OnDemandThroughput.Write
 		}
@@ -522,7 +527,7 @@ func (a *analyzer) backfillRate(doc *model.Document, md *model.MigrationDoc, gsi
 		if gw <= 0 || perTable <= 0 {
 			continue
 		}
-		prod := ptrValue(g.PeakWriteUnits)
+		prod := model.Deref(g.PeakWriteUnits)
 		limits = append(limits, limit{what: "index " + g.Name + " write capacity",
 			headroom: (float64(gw)*u - prod) / perTable, limit: float64(gw),
 			demand: func(rate float64) float64 { return prod + rate*perTable }})
@@ -549,17 +554,17 @@ func (a *analyzer) backfillRate(doc *model.Document, md *model.MigrationDoc, gsi
 
 // changedWriteUnits are the production write units of the changed entities: the second copy dual
 // writes add.
-func (a *analyzer) changedWriteUnits(doc *model.Document, md *model.MigrationDoc) float64 {
+func (a *layout) changedWriteUnits(doc *model.Document, md *model.MigrationDoc) float64 {
 	if a.entities == nil {
 		if len(md.Changed) > 0 {
-			return ptrValue(doc.Derived.Capacity.PeakWriteUnits)
+			return model.Deref(doc.Derived.Capacity.PeakWriteUnits)
 		}
 		return 0
 	}
 	var sum float64
 	for _, d := range a.entities.Doc.Items {
 		if slices.Contains(md.Changed, d.Name) {
-			sum += ptrValue(d.WriteUnits)
+			sum += model.Deref(d.WriteUnits)
 		}
 	}
 	return sum
@@ -567,7 +572,7 @@ func (a *analyzer) changedWriteUnits(doc *model.Document, md *model.MigrationDoc
 
 // backfillSpread is the number of new partition-key values the items of one old value land on; 0 when
 // unbounded (the rewrites spread over the table).
-func (a *analyzer) backfillSpread(md *model.MigrationDoc) float64 {
+func (a *layout) backfillSpread(md *model.MigrationDoc) float64 {
 	pkName := a.in.PartitionKey.Name
 	spread := 0.0
 	for _, e := range md.Entities {
