@@ -7,43 +7,32 @@ import (
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
-// The entities' demand, from the entity model the model stage built (model/entity_model.go): each entity's
-// units, the share of its traffic on one partition-key value, each item collection's summed demand and size,
-// and the busiest collection, which the capacity rules read as the busiest key of a one-entity table.
-
-// entityModel is the entity model the model stage built; the capacity figures below fill its demand.
-type entityModel = model.Entities
-
-func ptrValue[T any](p *T) T {
-	var zero T
-	if p == nil {
-		return zero
-	}
-	return *p
-}
+// The table-level view of a single-table design. The entity model (model/entity_model.go) and its demand
+// (capacity/entities.go) are what the key, collection and index rules read; the stages that still read a
+// table of one entity (pattern matching on the table key, the layout, the cost's table figures) read this
+// view of it.
 
 // addTo adds a stated value to a total, which stays nil until something is stated.
 func addTo[T int64 | float64](total **T, v *T) {
 	if v != nil {
-		*total = ptr(ptrValue(*total) + *v)
+		*total = model.Ptr(model.Deref(*total) + *v)
 	}
 }
 
-// lowerEntities makes the entity model the table's design for the rest of the analysis: the busiest
-// collection's busiest entity gives the key templates the key rules read, the entities' traffic sums to the
-// table's, and each index's share of the writes is that of the entities carrying its key (unless stated).
-// The capacity and collection figures are then taken from the model (capacity, collection).
-func (a *analyzer) lowerEntities(m *entityModel) (pk, sk *model.Template) {
-	a.entities = m
-	lowered := *a.in
+// tableView is the entity model seen as one table: the busiest collection's busiest entity gives the key
+// templates, the entities' traffic sums to the table's, and each index's share of the writes is that of
+// the entities carrying its key (unless stated). It also names that entity the model's lead.
+func tableView(design *model.Model) (table *model.Input, pk, sk *model.Template) {
+	m := design.Entities
+	lowered := *design.Input
 	busiest := m.Doc.Collections[m.Doc.Busiest]
 	lead := -1
 	for i, d := range m.Doc.Items {
 		if !slices.Contains(busiest.Entities, d.Name) {
 			continue
 		}
-		if lead < 0 || ptrValue(d.WriteUnits) > ptrValue(m.Doc.Items[lead].WriteUnits) ||
-			ptrValue(d.WriteUnits) == ptrValue(m.Doc.Items[lead].WriteUnits) && ptrValue(d.ReadUnits) > ptrValue(m.Doc.Items[lead].ReadUnits) {
+		if lead < 0 || model.Deref(d.WriteUnits) > model.Deref(m.Doc.Items[lead].WriteUnits) ||
+			model.Deref(d.WriteUnits) == model.Deref(m.Doc.Items[lead].WriteUnits) && model.Deref(d.ReadUnits) > model.Deref(m.Doc.Items[lead].ReadUnits) {
 			lead = i
 		}
 	}
@@ -56,7 +45,7 @@ func (a *analyzer) lowerEntities(m *entityModel) (pk, sk *model.Template) {
 	// A template of the lead not known yet leaves the table's template unknown: the rules on it stay silent.
 	for i, k := range m.TableKeys {
 		if templates[k] == nil {
-			a.unknown[[]string{"partition_key", "sort_key"}[i]+".template"] = true
+			design.Unknown[[]string{"partition_key", "sort_key"}[i]+".template"] = true
 		}
 	}
 	if lowered.SortKey != nil {
@@ -69,15 +58,15 @@ func (a *analyzer) lowerEntities(m *entityModel) (pk, sk *model.Template) {
 	var t model.Traffic
 	var writes, sizeWeighted float64
 	largest := int64(0)
-	for i, e := range a.in.Entities {
+	for i, e := range design.Input.Entities {
 		addTo(&t.WritesPerSecond, e.Traffic.WritesPerSecond)
 		addTo(&t.AverageWritesPerSecond, e.Traffic.AverageWritesPerSecond)
 		addTo(&t.ReadsPerSecond, e.Traffic.ReadsPerSecond)
 		addTo(&t.ItemCount, e.Traffic.ItemCount)
-		if ptrValue(e.Traffic.TransactionalWrites) {
+		if model.Deref(e.Traffic.TransactionalWrites) {
 			t.TransactionalWrites = true
 		}
-		w := ptrValue(e.Traffic.WritesPerSecond)
+		w := model.Deref(e.Traffic.WritesPerSecond)
 		writes += w
 		sizeWeighted += w * float64(m.Doc.Items[i].ItemSizeBytes)
 		largest = max(largest, m.Doc.Items[i].ItemSizeBytes)
@@ -88,7 +77,7 @@ func (a *analyzer) lowerEntities(m *entityModel) (pk, sk *model.Template) {
 	}
 	t.ItemSizeBytes = &size
 	if busiest.ItemsPerKey != nil {
-		t.MaxItemsPerPartitionKey = ptr(int64(*busiest.ItemsPerKey))
+		t.MaxItemsPerPartitionKey = model.Ptr(int64(*busiest.ItemsPerKey))
 	}
 	lowered.Traffic = t
 	share := func(index string) *float64 {
@@ -96,25 +85,24 @@ func (a *analyzer) lowerEntities(m *entityModel) (pk, sk *model.Template) {
 			return nil
 		}
 		var in float64
-		for i, e := range a.in.Entities {
+		for i, e := range design.Input.Entities {
 			if slices.Contains(m.Doc.Items[i].Indexes, index) {
-				in += ptrValue(e.Traffic.WritesPerSecond)
+				in += model.Deref(e.Traffic.WritesPerSecond)
 			}
 		}
-		return ptr(in / writes)
+		return model.Ptr(in / writes)
 	}
-	lowered.LocalSecondaryIndexes = slices.Clone(a.in.LocalSecondaryIndexes)
+	lowered.LocalSecondaryIndexes = slices.Clone(design.Input.LocalSecondaryIndexes)
 	for i, l := range lowered.LocalSecondaryIndexes {
 		if l.ItemShare == nil {
 			lowered.LocalSecondaryIndexes[i].ItemShare = share(l.Name)
 		}
 	}
-	lowered.GlobalSecondaryIndexes = slices.Clone(a.in.GlobalSecondaryIndexes)
+	lowered.GlobalSecondaryIndexes = slices.Clone(design.Input.GlobalSecondaryIndexes)
 	for i, g := range lowered.GlobalSecondaryIndexes {
 		if g.ItemShare == nil {
 			lowered.GlobalSecondaryIndexes[i].ItemShare = share(g.Name)
 		}
 	}
-	a.in = &lowered
-	return pk, sk
+	return &lowered, pk, sk
 }
