@@ -97,7 +97,7 @@ func fetchConsistency(c string) string {
 
 // patternsComplete is true when every declared pattern was analysed.
 func (an *analysis) patternsComplete(doc *model.Document) bool {
-	return len(doc.Derived.AccessPatterns) == len(an.in.AccessPatterns) && !an.isUnknown("access_patterns")
+	return len(doc.Derived.AccessPatterns) == len(an.in.AccessPatterns) && !an.m.IsUnknown("access_patterns")
 }
 
 // indexPatternReads gives each GSI without a measurement the reads of the patterns it serves as its read

@@ -159,11 +159,11 @@ func (k knownSet) has(p keyPart) bool { return k[p.name] || k[p.attribute] }
 // unknown, are left out and the derived facts they feed are marked unknown.
 func (an *analysis) matchAccessPatterns(doc *model.Document, pk, sk *model.Template) Matched {
 	out := Matched{Facts: []model.PatternFacts{}, Patterns: an.accessPatternDocs(doc.Traffic)}
-	if len(an.in.AccessPatterns) == 0 && !an.isUnknown("access_patterns") {
+	if len(an.in.AccessPatterns) == 0 && !an.m.IsUnknown("access_patterns") {
 		return out
 	}
 	unknown := []string{"derived.access_patterns", "derived.capacity"}
-	complete := !an.isUnknown("access_patterns") && !an.designUnknownForPatterns()
+	complete := !an.m.IsUnknown("access_patterns") && !an.designUnknownForPatterns()
 	if !complete {
 		out.Unknown = unknown
 		return out

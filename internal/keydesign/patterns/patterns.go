@@ -28,8 +28,6 @@ func (an *analysis) fail(path model.Path, format string, args ...any) {
 	an.errs.Add(path, format, args...)
 }
 
-func (an *analysis) isUnknown(path string) bool { return an.unknown[path] }
-
 // Validate rejects patterns that name what the design does not have, or that ask what no Query can; sk is
 // the table's sort-key template.
 func Validate(m *model.Model, table *model.Input, sk *model.Template) model.FieldErrors {

@@ -23,7 +23,7 @@ func patternPath(name string, steps ...string) model.Path {
 
 // patternsUnknown reports whether the pattern map, or anything in the pattern, is unknown at plan time.
 func (an *analysis) patternUnknown(name string) bool {
-	if an.isUnknown("access_patterns") {
+	if an.m.IsUnknown("access_patterns") {
 		return true
 	}
 	prefix := patternPath(name).String()
