@@ -1,8 +1,8 @@
 // Package keydesign is the facade of dynamokeys' key-design analysis: Analyze turns a design's Input into the
 // Document the policies evaluate, through the model stage (internal/keydesign/model: input and document types,
-// templates, segments, routing, the entity model) and the later stages (capacity in
-// internal/keydesign/capacity; access patterns, indexes, measured traffic, cost, replicas and migration here).
-// It imports nothing from Terraform, AWS or OPA.
+// templates, segments, routing, the entity model) and the later stages, each a package of its own (capacity,
+// replicas, patterns, measured, cost, migration; the report in internal/keydesign/report). It imports nothing
+// from Terraform, AWS or OPA.
 //
 // This file re-exports the stages' API, so that callers import keydesign alone.
 package keydesign

@@ -86,7 +86,7 @@ var costInputs = []string{"traffic", "traffic.writes_per_second", "traffic.reads
 	"observed", "observed_indexes", "billing_mode", "read_capacity", "write_capacity", "autoscaling",
 	// dynamokeys_sharded_table's own class and PITR, which price the table unless pricing says.
 	"table_class", "point_in_time_recovery",
-	// A global table's Regions, their writes and prices (replicas.go).
+	// A global table's Regions, their writes and prices (the replicas stage).
 	"replicas"}
 
 // Estimate is the monthly price of the design (Derived.Cost), nil while an input it depends on is unknown.
@@ -116,7 +116,7 @@ func Estimate(design *model.Model, table *model.Input, doc *model.Document) *mod
 	return est
 }
 
-// estimate prices the design in one Region: the pricing Region, or a replica Region (replicas.go).
+// estimate prices the design in one Region: the pricing Region, or a replica Region (the replicas stage).
 func estimate(design *model.Model, table *model.Input, doc *model.Document, p model.PricingInput) *model.CostEstimate {
 	est := &model.CostEstimate{Region: p.Region, RegionSource: p.RegionSource, TableClass: cmp.Or(p.TableClass, model.TableClassStandard),
 		Currency: model.PriceTable.Currency, PricesRetrieved: model.PriceTable.Retrieved, PointInTimeRecovery: p.PointInTimeRecovery,

@@ -221,7 +221,7 @@ type readSource struct {
 }
 
 // readSources lists the read demand: the table's (measured or declared), and each index's measured reads.
-// Declared access patterns (access_patterns_analysis.go) raise the table's peak reads above the declared
+// Declared access patterns (the patterns stage) raise the table's peak reads above the declared
 // ones, and give an index without a measurement its reads: where they do and no average is declared, their
 // reads, held all month, are the figure (an upper bound, like a declared peak).
 func (m *costModel) readSources() []readSource {

@@ -8,7 +8,7 @@ import (
 	"github.com/dynamokeys/terraform-provider-dynamokeys/policies"
 )
 
-// The cost of a global table (replicas.go) and where each price comes from.
+// The cost of a global table (the replicas stage) and where each price comes from.
 //
 // Every replica Region pays for every write: the Region's own writes as writes and the other Regions' as
 // replicated writes, which since the price cut of November 2024 cost what a single-Region write costs

@@ -35,7 +35,7 @@ func Validate(design *model.Model) model.FieldErrors {
 		}
 		check("traffic.writes_per_second", o.Traffic.WritesPerSecond, model.MaxRequestsPerSecond)
 		check("traffic.reads_per_second", o.Traffic.ReadsPerSecond, model.MaxRequestsPerSecond)
-		// The averages price the month (cost.go): bounded like the peaks and never above them.
+		// The averages price the month (the cost stage): bounded like the peaks and never above them.
 		for _, r := range []struct {
 			attr, peakAttr string
 			avg, peak      *float64

@@ -88,7 +88,7 @@ type CostEstimate struct {
 	PriceSource     string           `json:"price_source"`
 	PricesRetrieved string           `json:"prices_retrieved"`
 	// PriceStatus says which prices are confirmed list prices (as of the table's date), which the price
-	// table's estimates and which the design gives (cost_regions.go).
+	// table's estimates and which the design gives (cost/regions.go).
 	PriceStatus PriceStatus `json:"price_status"`
 	// Problem is why no dollar figure could be computed ("" when they were).
 	Problem string `json:"problem"`
@@ -121,7 +121,7 @@ type CostEstimate struct {
 	OnDemand    *ModeCost `json:"on_demand"`
 	Provisioned *ModeCost `json:"provisioned"`
 
-	// Replicas prices each replica Region of a global table, and AllRegions sums them (cost_regions.go);
+	// Replicas prices each replica Region of a global table, and AllRegions sums them (cost/regions.go);
 	// absent for a single-Region table.
 	Replicas   []RegionCost    `json:"replicas,omitempty"`
 	AllRegions *AllRegionsCost `json:"all_regions,omitempty"`
@@ -178,7 +178,7 @@ type IndexCost struct {
 	// Path is the index's attribute, where DK902 points.
 	Path Path `json:"path"`
 	// Entities are the entities of a single-table design whose items the index holds, each with its own
-	// entry (entities.go); nil without entities.
+	// entry (capacity.EntityIndexCost); nil without entities.
 	Entities []IndexEntityWrite `json:"entities,omitempty"`
 }
 

@@ -7,8 +7,8 @@ import (
 )
 
 // Document is the policy input: the design as written plus the facts Go derived from it. It serialises to
-// JSON with the field names the Rego rules read. Analyze (analyze.go) builds it; the capacity numbers come
-// from the capacity model (capacity.go).
+// JSON with the field names the Rego rules read. Analyze (internal/keydesign) builds it; the capacity numbers come
+// from the capacity stage (internal/keydesign/capacity).
 type Document struct {
 	SchemaVersion     int                        `json:"schema_version"`
 	ProviderVersion   string                     `json:"provider_version"`
@@ -30,7 +30,7 @@ type Document struct {
 	Observed []ObservedDoc `json:"observed"`
 
 	// AccessPatterns are the application's queries, defaults applied, sorted by name; what the analysis
-	// derived from them is in Derived.AccessPatterns (access_patterns.go).
+	// derived from them is in Derived.AccessPatterns (the patterns stage).
 	AccessPatterns []AccessPatternDoc `json:"access_patterns"`
 }
 
@@ -108,7 +108,7 @@ type GSIDoc struct {
 	// when no pattern reads it. Without a measurement they are also its PeakReadUnits.
 	PatternReadUnits *float64 `json:"pattern_read_units"`
 	// Entities are the entities of a single-table design whose items the index holds, each with the
-	// partitions its templates write (entity_analysis.go); absent without entities.
+	// partitions its templates write (capacity/entities.go); absent without entities.
 	Entities []GSIEntityDoc `json:"entities,omitempty"`
 }
 
@@ -164,7 +164,7 @@ type Derived struct {
 	PartitionKeySegments []SegmentRef `json:"partition_key_segments"`
 	HasTimeBucket        bool         `json:"has_time_bucket"`
 
-	// Entities are the item types of a single-table design and what they share (entities.go); nil for a
+	// Entities are the item types of a single-table design and what they share (entity_model.go); nil for a
 	// table of one entity.
 	Entities *EntitiesDoc `json:"entities,omitempty"`
 	// UndeclaredPlaceholders lists template placeholders with no segment, as paths to the template.
@@ -178,21 +178,21 @@ type Derived struct {
 	Collection CollectionEstimate `json:"collection"`
 	// ProjectedNonKeyAttributes counts INCLUDE non-key attributes across all indexes (duplicates count).
 	ProjectedNonKeyAttributes int `json:"projected_non_key_attributes"`
-	// Replicas are the facts of a global table (replicas.go); nil, and absent, for a single-Region table.
+	// Replicas are the facts of a global table (the replicas stage); nil, and absent, for a single-Region table.
 	Replicas *ReplicasFacts `json:"replicas,omitempty"`
-	// Cost is the monthly price of the design in each billing mode (cost.go); nil while an input is unknown.
+	// Cost is the monthly price of the design in each billing mode (the cost stage); nil while an input is unknown.
 	Cost *CostEstimate `json:"cost"`
 
 	// AccessPatterns are the facts of each access pattern, in the order of the document's AccessPatterns.
 	AccessPatterns []PatternFacts `json:"access_patterns"`
 
-	// Layout is the layout the design writes its items in (migration.go); nil while a key is unknown.
+	// Layout is the layout the design writes its items in (the migration stage); nil while a key is unknown.
 	Layout *LayoutDoc `json:"layout"`
 	// Migration is a key-scheme migration from an old layout; nil without one, or while it is unknown.
 	Migration *MigrationDoc `json:"migration"`
 }
 
-// Capacity is the result of the capacity model (capacity.go). Nil values need traffic that was not given.
+// Capacity is the result of the capacity stage (capacity.Table). Nil values need traffic that was not given.
 type Capacity struct {
 	WriteUnitsPerWrite    float64  `json:"write_units_per_write"`
 	ReadUnitsPerRead      float64  `json:"read_units_per_read"`
@@ -267,7 +267,7 @@ type PlaceholderRef struct {
 	Placeholder string `json:"placeholder"`
 }
 
-// CollectionEstimate is the item-collection size estimate of the capacity model (capacity.go).
+// CollectionEstimate is the item-collection size estimate of the capacity stage (capacity.Collection).
 type CollectionEstimate struct {
 	// ItemsPerKey is the estimated number of items under one partition-key value; nil when unbounded.
 	ItemsPerKey *float64 `json:"items_per_key"`

@@ -117,7 +117,7 @@ func ValidEntityName(name string) bool {
 }
 
 // TimeShape is the rendered form of a granularity, its digits standing for any digit: the examples of
-// observed_match.go, and 13 digits for an epoch in milliseconds.
+// measured/match.go, and 13 digits for an epoch in milliseconds.
 func TimeShape(granularity string) string {
 	if granularity == "millisecond" {
 		return "1700000000000"

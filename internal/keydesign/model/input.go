@@ -53,22 +53,22 @@ type Input struct {
 	LocalSecondaryIndexes  []LocalSecondaryIndex
 	GlobalSecondaryIndexes []GlobalSecondaryIndex
 
-	// Observed is the measured traffic of the table and of its GSIs (observed_facts.go).
+	// Observed is the measured traffic of the table and of its GSIs (the measured stage).
 	Observed []ObservedInput
-	// Pricing is where and how the table is priced (cost.go); nil prices the default region's Standard class.
+	// Pricing is where and how the table is priced (the cost stage); nil prices the default region's Standard class.
 	Pricing *PricingInput
 
-	// AccessPatterns are the application's queries (access_patterns.go).
+	// AccessPatterns are the application's queries (the patterns stage).
 	AccessPatterns []AccessPattern
 
-	// Replicas are the Regions of a global table (replicas.go); nil or empty for a single-Region table.
+	// Replicas are the Regions of a global table (the replicas stage); nil or empty for a single-Region table.
 	Replicas *Replicas
 
-	// Entities are the item types of a single-table design, sorted by name (entities.go); without them the
+	// Entities are the item types of a single-table design, sorted by name (entity_model.go); without them the
 	// table's templates and traffic describe its one entity.
 	Entities []Entity
 
-	// Migration is a key-scheme migration from an old layout (migration.go); nil when none.
+	// Migration is a key-scheme migration from an old layout (the migration stage); nil when none.
 	Migration *MigrationInput
 
 	Unknown []Path
@@ -96,7 +96,7 @@ type LocalSecondaryIndex struct {
 	SortKey          IndexKeyAttribute
 	ProjectionType   string
 	NonKeyAttributes []string
-	// ItemShare is the share of items that carry the index key (a sparse index); nil means 1 (cost.go).
+	// ItemShare is the share of items that carry the index key (a sparse index); nil means 1 (the cost stage).
 	ItemShare *float64
 }
 
@@ -109,7 +109,7 @@ type GlobalSecondaryIndex struct {
 	NonKeyAttributes []string
 	ReadCapacity     *int64
 	WriteCapacity    *int64
-	// ItemShare is the share of items that carry the index key (a sparse index); nil means 1 (cost.go).
+	// ItemShare is the share of items that carry the index key (a sparse index); nil means 1 (the cost stage).
 	ItemShare *float64
 	// OnDemand, Warm and Autoscaling are the index's own throughput settings (DK601–DK603 per index).
 	OnDemand    *UnitPair
@@ -137,7 +137,7 @@ type Traffic struct {
 	HottestItemReadsPerSecond  *float64
 	MaxItemsPerPartitionKey    *int64
 	// AverageWritesPerSecond and AverageReadsPerSecond are the month's average rates, and ItemCount the
-	// table's items: the cost model's inputs (cost.go).
+	// table's items: the cost model's inputs (the cost stage).
 	AverageWritesPerSecond *float64
 	AverageReadsPerSecond  *float64
 	ItemCount              *int64

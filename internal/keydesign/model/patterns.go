@@ -24,7 +24,7 @@ type AccessPattern struct {
 	// HotKeyShare is the share of the pattern's calls on its busiest partition-key value; nil derives it
 	// from the cardinality of the key's values.
 	HotKeyShare *float64
-	// Entities are the entities of a single-table design the query reads (access_patterns_entities.go).
+	// Entities are the entities of a single-table design the query reads (patterns/entities.go).
 	Entities []string
 }
 

@@ -14,7 +14,7 @@ import (
 
 // Access patterns are the queries an application makes, declared with the design so that the plan can
 // check each against the table key and its indexes (contributing/capacity-model.md, "Access patterns").
-// This file holds the model and the validation of the input; access_patterns_analysis.go matches each
+// This file holds the model and the validation of the input; match.go matches each
 // pattern to a key and computes its numbers.
 
 func patternPath(name string, steps ...string) model.Path {
