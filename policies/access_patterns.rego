@@ -34,7 +34,8 @@ served contains f if {
 #   remediation: >-
 #     Add a GSI whose partition key is what the query knows (the message names it), with the sorted-on
 #     attribute as its sort key; or change the table's key so that the query knows its partition key; or
-#     point the pattern at the index that serves it.
+#     point the pattern at the index that serves it. In a single-table design, name the entities the
+#     pattern reads: their templates say which keys the values it knows fill.
 errors contains lib.finding(rego.metadata.rule(), scan_message(f), f.path) if {
 	some f in input.derived.access_patterns
 	not f.serves
@@ -66,7 +67,15 @@ known_text(f) := "nothing exactly" if {
 	count(f.suggested_index.partition_key) == 0
 } else := concat(", ", f.suggested_index.partition_key)
 
-suggestion(f) := "" if {
+suggestion(f) := concat("", [
+	": the pattern names no entity, so it knows only the key attributes it lists, while each entity writes ",
+	"its own templates; name the entities it reads (entities = [...]) for their templates to say which keys it fills",
+]) if {
+	input.derived.entities
+	some ap in input.access_patterns
+	ap.name == f.name
+	count(object.get(ap, "entities", [])) == 0
+} else := "" if {
 	count(f.suggested_index.partition_key) == 0
 } else := sprintf(": a GSI with partition key [%s] serves it", [concat(", ", f.suggested_index.partition_key)]) if {
 	count(f.suggested_index.sort_key) == 0

@@ -221,7 +221,7 @@ shards_text(o) := sprintf("at target_utilization the index key needs %d partitio
 #   remediation: >-
 #     Fix the writer to follow the template and the routing spec (provider functions render_key and
 #     shard_suffix compute them), or change the template and segments to describe the keys it writes.
-errors contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "template"]) if {
+errors contains lib.finding(rego.metadata.rule(), msg, outside_design_path) if {
 	lib.known("partition_key.template")
 	lib.known("segments")
 	lib.known("sharding")
@@ -230,10 +230,24 @@ errors contains lib.finding(rego.metadata.rule(), msg, ["partition_key", "templa
 	shown := array.slice(o.measured.keys_outside_design, 0, 5)
 	listed := concat("; ", [sprintf("%q: %s", [k.key, k.reason]) | some k in shown])
 	more := more_text(count(o.measured.keys_outside_design) - count(shown))
-	msg := sprintf("%d measured key(s) cannot come from the template %s: %s%s", [
-		count(o.measured.keys_outside_design), input.table.partition_key.template, listed, more,
+	msg := sprintf("%d measured key(s) cannot come from %s: %s%s", [
+		count(o.measured.keys_outside_design), outside_design_templates, listed, more,
 	])
 }
+
+# With entities, a measured key is outside the design when no entity's template can produce it.
+default outside_design_path := ["partition_key", "template"]
+
+outside_design_path := ["entities"] if input.derived.entities
+
+default outside_design_templates := "the design's template"
+
+outside_design_templates := sprintf("the template %s", [input.table.partition_key.template]) if {
+	not input.derived.entities
+	input.table.partition_key.template
+}
+
+outside_design_templates := "any entity's partition-key template" if input.derived.entities
 
 more_text(0) := ""
 

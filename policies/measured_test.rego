@@ -173,6 +173,17 @@ test_keys_outside_design_lists_five_and_counts_the_rest if {
 	endswith(f.message, `"k5": r and 2 more`)
 }
 
+test_keys_outside_design_with_entities_names_no_one_template if {
+	doc := object.union(
+		observed({"traffic": calm.traffic, "measured": object.union(calm.measured, {"keys_outside_design": [{"key": "x", "reason": "r"}]})}),
+		{"derived": {"entities": {"items": [], "collections": [], "collisions": []}}},
+	)
+	some f in measured.findings with input as doc
+	f.rule == "DK703"
+	f.path == ["entities"]
+	contains(f.message, "any entity's partition-key template")
+}
+
 test_keys_outside_design_silent_while_template_unknown if {
 	doc := object.union(
 		observed({"traffic": calm.traffic, "measured": object.union(calm.measured, {"keys_outside_design": [{"key": "x", "reason": "r"}]})}),

@@ -38,7 +38,7 @@ func analyzeDesign(given *model.Input) (*migration.Analysis, []*model.FieldError
 	if m.Entities != nil && len(errs) == 0 {
 		// The entities' demand, then the entity model's view of the table for the table-level stages.
 		capacity.EntityDemand(m)
-		table, pk, sk = tableView(m)
+		table = tableView(m)
 	}
 	errs = append(errs, patterns.Validate(m, table, sk)...)
 	if len(errs) == 0 {
@@ -97,6 +97,11 @@ func document(m *model.Model, table *model.Input, pk, sk *model.Template, old *m
 	d.HasTimeBucket, d.PartitionKeyMaxBytes, d.PartitionKeySegments = keys.PartitionKey.HasTimeBucket, keys.PartitionKey.MaxBytes, keys.PartitionKey.Segments
 	// Each entity's key facts and own demand, each collection's summed demand per shard.
 	capacity.EntityKeys(m, d.ShardCount, doc.TargetUtilization, table.ReplicatedTTLDeletes())
+	if m.Entities != nil {
+		// The table's busiest key is the busiest collection's: its demand per shard sums each entity's busiest
+		// value over that entity's own shards.
+		d.Capacity.PerShardWriteUnits, d.Capacity.PerShardReadUnits = capacity.BusiestPerShard(m, d.Capacity)
+	}
 	// Each GSI's partitions and demand, from the entities it holds.
 	doc.Table.GSIs, d.ProjectedNonKeyAttributes = capacity.Indexes(m, doc)
 	// Measured traffic against the design, and each GSI's measured demand.

@@ -19,12 +19,13 @@ func addTo[T int64 | float64](total **T, v *T) {
 	}
 }
 
-// tableView is the entity model seen as one table: the busiest collection's busiest entity gives the key
-// templates, the entities' traffic sums to the table's, and each index's share of the writes is that of
-// the entities carrying its key (unless stated). It also names that entity the model's lead.
-func tableView(design *model.Model) (table *model.Input, pk, sk *model.Template) {
+// tableView is the entity model seen as one table: the table's own keys, which name attributes only (each
+// entity writes its own templates), the entities' traffic summed, the item size their write-weighted mean,
+// and each index's share of the writes that of the entities carrying its key (unless stated). It names the
+// busiest collection's busiest entity the model's lead.
+func tableView(design *model.Model) *model.Input {
 	m := design.Entities
-	lowered := *design.Input
+	table := *design.Input
 	busiest := m.Doc.Collections[m.Doc.Busiest]
 	lead := -1
 	for i, d := range m.Doc.Items {
@@ -37,23 +38,13 @@ func tableView(design *model.Model) (table *model.Input, pk, sk *model.Template)
 		}
 	}
 	m.Doc.Lead = m.Doc.Items[lead].Name
-	templates := m.Templates[lead]
-	pk = templates[m.TableKeys[0]]
-	if pk != nil {
-		lowered.PartitionKey.Template = &pk.Source
-	}
-	// A template of the lead not known yet leaves the table's template unknown: the rules on it stay silent.
+	// An entity's key template not known yet leaves the busiest key unknown: the table-level figures wait.
 	for i, k := range m.TableKeys {
-		if templates[k] == nil {
-			design.Unknown[[]string{"partition_key", "sort_key"}[i]+".template"] = true
+		for _, templates := range m.Templates {
+			if templates[k] == nil {
+				design.Unknown[[]string{"partition_key", "sort_key"}[i]+".template"] = true
+			}
 		}
-	}
-	if lowered.SortKey != nil {
-		sortKey := *lowered.SortKey
-		if sk = templates[m.TableKeys[1]]; sk != nil {
-			sortKey.Template = &sk.Source
-		}
-		lowered.SortKey = &sortKey
 	}
 	var t model.Traffic
 	var writes, sizeWeighted float64
@@ -79,7 +70,7 @@ func tableView(design *model.Model) (table *model.Input, pk, sk *model.Template)
 	if busiest.ItemsPerKey != nil {
 		t.MaxItemsPerPartitionKey = model.Ptr(int64(*busiest.ItemsPerKey))
 	}
-	lowered.Traffic = t
+	table.Traffic = t
 	share := func(index string) *float64 {
 		if writes <= 0 {
 			return nil
@@ -92,17 +83,17 @@ func tableView(design *model.Model) (table *model.Input, pk, sk *model.Template)
 		}
 		return model.Ptr(in / writes)
 	}
-	lowered.LocalSecondaryIndexes = slices.Clone(design.Input.LocalSecondaryIndexes)
-	for i, l := range lowered.LocalSecondaryIndexes {
+	table.LocalSecondaryIndexes = slices.Clone(design.Input.LocalSecondaryIndexes)
+	for i, l := range table.LocalSecondaryIndexes {
 		if l.ItemShare == nil {
-			lowered.LocalSecondaryIndexes[i].ItemShare = share(l.Name)
+			table.LocalSecondaryIndexes[i].ItemShare = share(l.Name)
 		}
 	}
-	lowered.GlobalSecondaryIndexes = slices.Clone(design.Input.GlobalSecondaryIndexes)
-	for i, g := range lowered.GlobalSecondaryIndexes {
+	table.GlobalSecondaryIndexes = slices.Clone(design.Input.GlobalSecondaryIndexes)
+	for i, g := range table.GlobalSecondaryIndexes {
 		if g.ItemShare == nil {
-			lowered.GlobalSecondaryIndexes[i].ItemShare = share(g.Name)
+			table.GlobalSecondaryIndexes[i].ItemShare = share(g.Name)
 		}
 	}
-	return &lowered, pk, sk
+	return &table
 }

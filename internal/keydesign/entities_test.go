@@ -165,12 +165,20 @@ func TestEntityCollectionDemandSums(t *testing.T) {
 	if *c.HotKeyWriteUnits != 1300 || *c.PeakWriteUnits != 6300 {
 		t.Errorf("hot key %v WCU, peak %v; want the day's 600 + 700 and 6,300 in all", *c.HotKeyWriteUnits, *c.PeakWriteUnits)
 	}
-	if !doc.Derived.PartitionKey.HasTimeBucket || doc.Derived.RequiredShards != 2 {
-		t.Errorf("time bucket %v, required shards %d; want the day bucket and 2 shards", doc.Derived.PartitionKey.HasTimeBucket, doc.Derived.RequiredShards)
-	}
 	busiest := doc.Derived.Entities.Collections[doc.Derived.Entities.Busiest]
 	if !slices.Equal(busiest.Entities, []string{"click", "view"}) {
 		t.Errorf("busiest collection %v", busiest.Entities)
+	}
+	// Each entity's own key is a day bucket; the table's key names its attribute only (nothing is lowered
+	// onto it from the busiest entity).
+	for _, e := range doc.Derived.Entities.Items {
+		if e.PartitionKey.HasTimeBucket != (e.Name != "user") {
+			t.Errorf("entity %s: time bucket %v", e.Name, e.PartitionKey.HasTimeBucket)
+		}
+	}
+	if doc.Table.PartitionKey.Template != nil || doc.Derived.PartitionKey.HasTimeBucket || doc.Derived.RequiredShards != 2 {
+		t.Errorf("table template %v, time bucket %v, required shards %d; want no template, no bucket of its own and 2 shards",
+			doc.Table.PartitionKey.Template, doc.Derived.PartitionKey.HasTimeBucket, doc.Derived.RequiredShards)
 	}
 }
 

@@ -267,3 +267,26 @@ func TestSortKeyTemplatesBoundTheCollection(t *testing.T) {
 		t.Errorf("DK203 %v", got["DK203"])
 	}
 }
+
+// A pattern that names no entity knows only the key attributes it lists: no entity's templates are lent to
+// the table's key, so it is a Scan, and DK801 says to name the entities it reads; naming one serves it.
+func TestPatternNamingNoEntityIsNotMatchedWithAnEntitysTemplates(t *testing.T) {
+	t.Parallel()
+	design := func(entities ...string) *keydesign.Input {
+		in := dayTable(
+			keydesign.Entity{Name: "click", Keys: map[string]string{"PK": "DAY#{day}", "SK": "CLICK#{event_id}"},
+				Traffic: keydesign.EntityTraffic{WritesPerSecond: p(60.0), MaxItemsPerPartitionKey: p(int64(1000))}},
+			keydesign.Entity{Name: "user", Keys: map[string]string{"PK": "USER#{user_id}", "SK": "PROFILE"},
+				Traffic: keydesign.EntityTraffic{WritesPerSecond: p(10.0)}},
+		)
+		in.AccessPatterns = []keydesign.AccessPattern{{Name: "clicks_of_day", Equals: []string{"day"}, ReadsPerSecond: p(5.0), Entities: entities}}
+		return in
+	}
+	got := entityFindings(t, design())
+	if len(got["DK801"]) != 1 || !strings.Contains(got["DK801"][0].Message, "name the entities it reads") {
+		t.Errorf("DK801 %v, want one that says to name the entities", got["DK801"])
+	}
+	if got := entityFindings(t, design("click")); len(got["DK801"]) != 0 {
+		t.Errorf("the pattern on click is served by its DAY#{day} key, yet DK801 %v", got["DK801"])
+	}
+}

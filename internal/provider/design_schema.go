@@ -261,7 +261,7 @@ func designFactsAttributes() map[string]rschema.Attribute {
 	return map[string]rschema.Attribute{
 		"shard_width":            computedInt("Digits of a shard suffix: the length of count - 1, at least 1."),
 		"shard_suffixes":         rschema.ListAttribute{Computed: true, ElementType: types.StringType, Description: "Every shard suffix, e.g. \"00\" to \"15\" for 16 shards."},
-		"partition_key_template": computedString("The partition-key template as it will be written."),
+		"partition_key_template": computedString("The partition-key template as it will be written; null with `entities`, whose entities each write their own (`design_document` has each entity's)."),
 		"capacity":               capacityAttribute,
 		"cost":                   costAttribute,
 		"infracost_usage":        infracostUsageAttribute,

@@ -355,3 +355,18 @@ func attributeBytes(k model.IndexKeyDoc, segments map[string]model.ResolvedSegme
 	}
 	return int64(len(k.Name)) + LSISortKeyBytes(k.Type)
 }
+
+// BusiestPerShard is the demand on one shard of a single-table design's busiest key: the busiest
+// collection's (each entity's busiest value over its own shards, summed), the reads raised to the table's
+// per-shard reads where the access patterns read the key harder than the entities state.
+func BusiestPerShard(m *model.Model, c model.Capacity) (writes, reads *float64) {
+	busiest := m.Entities.Doc.Collections[m.Entities.Doc.Busiest]
+	writes, reads = busiest.PerShardWriteUnits, busiest.PerShardReadUnits
+	if writes == nil {
+		writes = c.PerShardWriteUnits
+	}
+	if c.HotKeyReadUnits != nil && (busiest.ReadUnits == nil || *c.HotKeyReadUnits > *busiest.ReadUnits) {
+		reads = c.PerShardReadUnits
+	}
+	return writes, reads
+}
