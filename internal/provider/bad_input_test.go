@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 )
 
 // badInput is one careless or hostile input and the diagnostic it must produce. Design inputs are given as
@@ -284,7 +283,8 @@ func tableNames(t *testing.T, api *dynamodb.Client) map[string]bool {
 }
 
 // TestAccBadInputCreatesNoTable plans every bad input against dynoxide and DynamoDB Local: each fails at
-// plan, and no table of its name exists afterwards.
+// plan with its own error, and no table of its name exists afterwards. The inputs are planned together
+// (expectEachError): a bad input never depends on the others.
 func TestAccBadInputCreatesNoTable(t *testing.T) {
 	forEachServer(t, testAccBadInputCreatesNoTable)
 }
@@ -293,26 +293,26 @@ func testAccBadInputCreatesNoTable(t *testing.T, server testServer) {
 	t.Helper()
 	endpoint := server.endpoint
 	api := testAPI(t, endpoint)
+	cases := make([]errorCase, len(tableBadInputs))
+	names := make([]string, len(tableBadInputs))
 	for i, tt := range tableBadInputs {
-		t.Run(tt.name, func(t *testing.T) {
-			name := fmt.Sprintf("bad-input-%02d", i)
-			if tt.name == "table name too short" {
-				name = "ab"
-			}
-			config := providerBlock(endpoint) + fmt.Sprintf(`
-resource "dynamokeys_sharded_table" "t" {
+		names[i] = fmt.Sprintf("bad-input-%02d", i)
+		if tt.name == "table name too short" {
+			names[i] = "ab"
+		}
+		cases[i] = errorCaseOf(tt.name, fmt.Sprintf(`
+resource "dynamokeys_sharded_table" %q {
   name = %q
   %s
 }
-`, name, withDefaults(tt.attrs))
-			resource.ParallelTest(t, resource.TestCase{
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				Steps:                    []resource.TestStep{{Config: config, ExpectError: expectError(tt.expect)}},
-			})
-			if tableNames(t, api)[name] {
-				t.Errorf("table %s exists after its plan was rejected", name)
-			}
-		})
+`, caseLabel(i), names[i], withDefaults(tt.attrs)), tt.expect)
+	}
+	expectEachError(t, providerBlock(endpoint), cases)
+	exists := tableNames(t, api)
+	for i, name := range names {
+		if exists[name] {
+			t.Errorf("%s: table %s exists after its plan was rejected", tableBadInputs[i].name, name)
+		}
 	}
 }
 
@@ -380,22 +380,23 @@ var offlineBadInputs = []badInput{
 	{"render key malformed", `output "x" { value = provider::dynamokeys::render_key("A#{day", { day = "x" }) }`, `Invalid value for "template" parameter`},
 }
 
+// TestBadInputOffline plans the inputs rejected without any server together (expectEachError); a provider
+// block of a case gets an alias of its own, and a data source that uses it so that it is configured.
 func TestBadInputOffline(t *testing.T) {
 	t.Parallel()
-	for _, tt := range offlineBadInputs {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			config := tt.attrs
-			if !strings.HasPrefix(config, "provider ") {
-				config += "\nprovider \"dynamokeys\" {}\n"
-			} else {
-				config += "\ndata \"dynamokeys_keydesign\" \"d\" {\n  partition_key = { name = \"pk\", template = \"A#{id}\" }\n  segments = { id = { kind = \"id\" } }\n}\n"
-			}
-			resource.UnitTest(t, resource.TestCase{
-				TerraformVersionChecks:   functionsAvailable,
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				Steps:                    []resource.TestStep{{Config: config, ExpectError: expectError(tt.expect)}},
-			})
-		})
+	cases := make([]errorCase, len(offlineBadInputs))
+	for i, tt := range offlineBadInputs {
+		label := caseLabel(i)
+		config := regexp.MustCompile(`^(\w+ "[\w]+" )"\w+"`).ReplaceAllString(tt.attrs, `$1"`+label+`"`)
+		if provider, ok := strings.CutPrefix(tt.attrs, `provider "dynamokeys" {`); ok {
+			body := strings.TrimSuffix(strings.TrimSpace(provider), "}")
+			config = fmt.Sprintf("provider \"dynamokeys\" {\n  alias = %q\n  %s\n}\n", label, strings.TrimSpace(body)) +
+				fmt.Sprintf("data \"dynamokeys_keydesign\" %q {\n  provider = dynamokeys.%s\n", label, label) +
+				"  partition_key = { name = \"pk\", template = \"A#{id}\" }\n  segments = { id = { kind = \"id\" } }\n}\n"
+		} else if strings.HasPrefix(tt.attrs, "output ") {
+			config = strings.Replace(tt.attrs, `output "x"`, `output "`+label+`"`, 1)
+		}
+		cases[i] = errorCaseOf(tt.name, config, tt.expect)
 	}
+	expectEachError(t, `provider "dynamokeys" {}`, cases)
 }

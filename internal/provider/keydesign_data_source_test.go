@@ -207,18 +207,11 @@ func TestKeydesignDataSourceBadInput(t *testing.T) {
   segments = { id = { kind = "id" } }
   sharding = { strategy = "calculated", source = "id", count = 0 }`, `sharding.count: must be between 1 and 100000`},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			resource.UnitTest(t, resource.TestCase{
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				Steps: []resource.TestStep{{
-					Config:      "data \"dynamokeys_keydesign\" \"x\" {\n  " + tt.config + "\n}\n",
-					ExpectError: expectError(tt.expect),
-				}},
-			})
-		})
+	cases := make([]errorCase, len(tests))
+	for i, tt := range tests {
+		cases[i] = errorCaseOf(tt.name, "data \"dynamokeys_keydesign\" \""+caseLabel(i)+"\" {\n  "+tt.config+"\n}\n", tt.expect)
 	}
+	expectEachError(t, `provider "dynamokeys" {}`, cases)
 }
 
 func TestAttributePath(t *testing.T) {

@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -66,16 +68,13 @@ func TestProviderInvalidConfiguration(t *testing.T) {
 		{"access_key without secret_key", `access_key = "AKIDEXAMPLE"`, `secret_key.*must be specified`},
 		{"secret_key without access_key", `secret_key = "x"`, `access_key.*must be specified`},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			resource.UnitTest(t, resource.TestCase{
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				Steps: []resource.TestStep{{
-					Config:      "provider \"dynamokeys\" {\n  " + tt.block + "\n}\n" + minimalDesign,
-					ExpectError: expectError(tt.expect),
-				}},
-			})
-		})
+	// Each case is a provider configuration of its own (an alias) and a data source that uses it, so that it
+	// is configured; they are planned together (expectEachError).
+	cases := make([]errorCase, len(tests))
+	for i, tt := range tests {
+		label := caseLabel(i)
+		cases[i] = errorCaseOf(tt.name, fmt.Sprintf("provider \"dynamokeys\" {\n  alias = %q\n  %s\n}\n", label, tt.block)+
+			strings.Replace(minimalDesign, `"orders" {`, fmt.Sprintf("%q {\n  provider = dynamokeys.%s", label, label), 1), tt.expect)
 	}
+	expectEachError(t, `provider "dynamokeys" {}`, cases)
 }

@@ -314,35 +314,20 @@ func TestShardedTableBadInput(t *testing.T) {
 		{"gsi without partition key", "bad-gsi", `global_secondary_indexes = { by_x = { partition_key = [] } }`, `DK108 gsi-key-schema`},
 		{"invalid table name", "bad table!", ``, `DK107 names: table name "bad table!"`},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			resource.UnitTest(t, resource.TestCase{
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				Steps: []resource.TestStep{{
-					Config:      unreachableProviderBlock(closedEndpoint) + smallTableResource(tt.table, "deletion_protection = false\n  "+tt.extra),
-					ExpectError: expectError(tt.expect),
-				}},
-			})
-		})
+	var cases []errorCase
+	for i, tt := range tests {
+		cases = append(cases, errorCaseOf(tt.name, strings.Replace(smallTableResource(tt.table, "deletion_protection = false\n  "+tt.extra),
+			`"dynamokeys_sharded_table" "t"`, `"dynamokeys_sharded_table" "`+caseLabel(i)+`"`, 1), tt.expect))
 	}
-	t.Run("lsi without table sort key", func(t *testing.T) {
-		t.Parallel()
-		resource.UnitTest(t, resource.TestCase{
-			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-			Steps: []resource.TestStep{{
-				Config: unreachableProviderBlock(closedEndpoint) + `
-resource "dynamokeys_sharded_table" "t" {
+	cases = append(cases, errorCaseOf("lsi without table sort key", `
+resource "dynamokeys_sharded_table" "lsi_without_sort_key" {
   name                    = "bad-lsi"
   deletion_protection     = false
   partition_key           = { name = "pk", template = "C#{id}" }
   segments                = { id = { kind = "id" } }
   local_secondary_indexes = { by_created = { sort_key = { name = "created", type = "N" } } }
-}`,
-				ExpectError: expectError(`DK202 lsi-needs-sort-key`),
-			}},
-		})
-	})
+}`, `DK202 lsi-needs-sort-key`))
+	expectEachError(t, unreachableProviderBlock(closedEndpoint), cases)
 }
 
 // TestAccShardedTableWaitersOnDynalite: dynalite keeps tables CREATING, UPDATING and DELETING for a while;

@@ -1,0 +1,179 @@
+package provider
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// errorCase is one bad input of a batch: configuration blocks whose labels no other case of the batch uses,
+// and the error they must get.
+type errorCase struct {
+	name   string // what the case is, for a failure's message
+	config string // its blocks: a resource, a data source, an output, or an aliased provider and what uses it
+	expect string // a regular expression (a space matches any white space) that one of its errors matches
+	// warns makes the case one of a finding that is a warning: the plan succeeds, and one of the case's
+	// warnings matches expect.
+	warns bool
+}
+
+// planDiagnostic is a diagnostic of `terraform plan -json`, as placed and compared here.
+type planDiagnostic struct {
+	Severity string `json:"severity"`
+	Summary  string `json:"summary"`
+	Detail   string `json:"detail"`
+	Address  string `json:"address"`
+	Range    *struct {
+		Start struct {
+			Line int `json:"line"`
+		} `json:"start"`
+	} `json:"range"`
+	Snippet *struct {
+		Code string `json:"code"`
+	} `json:"snippet"`
+}
+
+// text is what an expectation is matched against: the summary, the line of configuration the diagnostic
+// points at (so an expectation can name the attribute) and the detail.
+func (d planDiagnostic) text() string {
+	code := ""
+	if d.Snippet != nil {
+		code = strings.TrimSpace(d.Snippet.Code)
+	}
+	return d.Summary + "\n" + code + "\n" + d.Detail
+}
+
+// expectEachError plans the cases' blocks together in one configuration, after header (provider blocks and
+// whatever the cases share), with the CLI and the provider built from this tree, and checks that each case
+// gets an error on its own lines that matches its expectation. One plan instead of one test case each: the
+// CLI runs were most of the test suite's time.
+//
+// The CLI stops after validation when any block is invalid, so a case whose error comes later (from the
+// provider's plan, read or configuration) gets none while a case before it fails validation; the cases
+// without an error are planned again without the others, until each has its error. A case that gets none
+// once the others are gone fails, as does an error that lies outside every case.
+func expectEachError(t *testing.T, header string, cases []errorCase) {
+	t.Helper()
+	tf, rc := devCLIConfig(t, t.TempDir())
+	dir := t.TempDir()
+	prefix := `terraform {
+  required_providers {
+    dynamokeys = { source = "dynamokeys/dynamokeys" }
+  }
+}
+` + header + "\n"
+	pending := make([]int, len(cases))
+	for i := range pending {
+		pending[i] = i
+	}
+	for len(pending) > 0 {
+		var config strings.Builder
+		config.WriteString(prefix)
+		firstLine := make([]int, len(pending)+1) // the line each pending case starts on; the last is the end
+		for n, c := range pending {
+			firstLine[n] = strings.Count(config.String(), "\n") + 1
+			config.WriteString(strings.TrimSpace(cases[c].config) + "\n\n")
+		}
+		firstLine[len(pending)] = strings.Count(config.String(), "\n") + 1
+		errors := map[int][]planDiagnostic{}
+		for _, d := range planDiagnostics(t, tf, rc, dir, config.String()) {
+			if d.Severity != "error" && d.Severity != "warning" || strings.Contains(d.Summary, "development overrides") {
+				continue // the CLI's own warning about the dev_overrides that install this build
+			}
+			at := -1
+			if d.Range != nil {
+				for n := range pending {
+					if d.Range.Start.Line >= firstLine[n] && d.Range.Start.Line < firstLine[n+1] {
+						at = n
+					}
+				}
+			}
+			if at < 0 {
+				t.Fatalf("an %s outside every case:\n%s\n\nconfiguration:\n%s", d.Severity, d.text(), config.String())
+			}
+			if d.Severity == "error" || cases[pending[at]].warns {
+				errors[at] = append(errors[at], d)
+			}
+		}
+		var next []int
+		for n, c := range pending {
+			got := errors[n]
+			if cases[c].warns && len(got) > 0 && got[0].Severity == "error" {
+				t.Errorf("%s: an error where a warning was expected:\n%s", cases[c].name, got[0].text())
+				continue
+			}
+			if len(got) == 0 {
+				next = append(next, c)
+				continue
+			}
+			matched := false
+			var texts []string
+			for _, d := range got {
+				matched = matched || expectError(cases[c].expect).MatchString(d.text())
+				texts = append(texts, d.text())
+			}
+			if !matched {
+				t.Errorf("%s: its errors do not match %q:\n%s", cases[c].name, cases[c].expect, strings.Join(texts, "\n---\n"))
+			}
+		}
+		t.Logf("planned %d cases together: %d got their errors", len(pending), len(pending)-len(next))
+		if len(next) == len(pending) {
+			for _, c := range next {
+				t.Errorf("%s: got no error, planned without the cases that failed before it:\n%s", cases[c].name, cases[c].config)
+			}
+			return
+		}
+		pending = next
+	}
+}
+
+// planDiagnostics writes config into dir and plans it with the CLI, which finds the provider through the
+// dev_overrides of rc (so no init), and returns the plan's diagnostics.
+func planDiagnostics(t *testing.T, tf, rc, dir, config string) []planDiagnostic {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(tf, "plan", "-json", "-input=false", "-no-color", "-lock=false")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	runErr := cmd.Run()
+	var diags []planDiagnostic
+	lines := bufio.NewScanner(&stdout)
+	lines.Buffer(nil, 16<<20)
+	for lines.Scan() {
+		var message struct {
+			Type       string         `json:"type"`
+			Diagnostic planDiagnostic `json:"diagnostic"`
+		}
+		if err := json.Unmarshal(lines.Bytes(), &message); err != nil {
+			t.Fatalf("plan -json printed a line that is not JSON (%v): %s\nstderr:\n%s", err, lines.Text(), stderr.String())
+		}
+		if message.Type == "diagnostic" {
+			diags = append(diags, message.Diagnostic)
+		}
+	}
+	if err := lines.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if runErr != nil && len(diags) == 0 {
+		t.Fatalf("plan failed without a diagnostic: %v\nstderr:\n%s", runErr, stderr.String())
+	}
+	return diags
+}
+
+// caseLabel is the label of case i's blocks in a batch.
+func caseLabel(i int) string { return fmt.Sprintf("case_%02d", i) }
+
+// errorCaseOf is the case of a bad input that must fail the plan.
+func errorCaseOf(name, config, expect string) errorCase {
+	return errorCase{name: name, config: config, expect: expect}
+}
