@@ -34,12 +34,13 @@ func analyzeDesign(given *model.Input) (*migration.Analysis, []*model.FieldError
 	errs = append(errs, measured.Validate(m)...)
 	errs = append(errs, cost.Validate(m)...)
 	errs = append(errs, replicas.Validate(m, summed)...)
-	table, pk, sk := m.Input, m.PartitionKey, m.SortKey
+	view := tableDesign{input: m.Input}
 	if m.Entities != nil && len(errs) == 0 {
 		// The entities' demand, then the entity model's view of the table for the table-level stages.
-		capacity.EntityDemand(m)
-		table = tableView(m)
+		view.entities = capacity.EntityDemand(m)
+		view.input, view.lead = tableView(m, view.entities)
 	}
+	table, pk, sk := view.input, m.PartitionKey, m.SortKey
 	errs = append(errs, patterns.Validate(m, table, sk)...)
 	if len(errs) == 0 {
 		errs = append(errs, migration.Validate(m, table)...)
@@ -53,7 +54,7 @@ func analyzeDesign(given *model.Input) (*migration.Analysis, []*model.FieldError
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	doc := document(m, table, pk, sk, old)
+	doc := document(m, view, pk, sk, old)
 	if old != nil {
 		if err := migration.SameLayoutError(doc, old.Doc); err != nil {
 			return nil, []*model.FieldError{err}
@@ -65,13 +66,22 @@ func analyzeDesign(given *model.Input) (*migration.Analysis, []*model.FieldError
 	return &migration.Analysis{Model: m, Table: table, Doc: doc}, nil
 }
 
+// tableDesign is the design as the table-level stages read it: the input, or with entities the entity
+// model's view of the table (tableView) with the entities' demand and the lead entity.
+type tableDesign struct {
+	input    *model.Input
+	entities *model.EntitiesDoc
+	lead     string
+}
+
 // document runs the stages on a validated design and assembles its Document. Each stage is a function of
 // the model and of the facts of the stages before it, which it reads from the document so far, and returns
 // its own facts, which are written into the document here: so the order below is the order of what each
 // reads. pk and sk are the table's key templates; old is a migration's old layout.
-func document(m *model.Model, table *model.Input, pk, sk *model.Template, old *migration.Analysis) *model.Document {
+func document(m *model.Model, view tableDesign, pk, sk *model.Template, old *migration.Analysis) *model.Document {
+	table := view.input
 	// The inputs as the document states them, defaults applied.
-	doc := stated(m, table)
+	doc := stated(m, view)
 	d := &doc.Derived
 	// Access patterns matched with the keys: their reads on the table key feed the capacity.
 	matched := patterns.Match(m, table, doc, pk, sk)
@@ -95,12 +105,12 @@ func document(m *model.Model, table *model.Input, pk, sk *model.Template, old *m
 	keys := capacity.Keys(m, table, doc.Sharding, d.ShardCount, pk, sk)
 	d.Routing, d.ShardWidth, d.PartitionKey, d.SortKey, d.UndeclaredPlaceholders = keys.Routing, keys.Routing.Width, keys.PartitionKey, keys.SortKey, keys.Undeclared
 	d.HasTimeBucket, d.PartitionKeyMaxBytes, d.PartitionKeySegments = keys.PartitionKey.HasTimeBucket, keys.PartitionKey.MaxBytes, keys.PartitionKey.Segments
-	// Each entity's key facts and own demand, each collection's summed demand per shard.
-	capacity.EntityKeys(m, d.ShardCount, doc.TargetUtilization, table.ReplicatedTTLDeletes())
 	if m.Entities != nil {
+		// Each entity's key facts and own demand, each collection's summed demand per shard.
+		d.Entities = capacity.EntityKeys(m, d.Entities, d.ShardCount, doc.TargetUtilization, table.ReplicatedTTLDeletes())
 		// The table's busiest key is the busiest collection's: its demand per shard sums each entity's busiest
 		// value over that entity's own shards.
-		d.Capacity.PerShardWriteUnits, d.Capacity.PerShardReadUnits = capacity.BusiestPerShard(m, d.Capacity)
+		d.Capacity.PerShardWriteUnits, d.Capacity.PerShardReadUnits = capacity.BusiestPerShard(d.Entities, d.Capacity)
 	}
 	// Each GSI's partitions and demand, from the entities it holds.
 	doc.Table.GSIs, d.ProjectedNonKeyAttributes = capacity.Indexes(m, doc)
@@ -128,9 +138,9 @@ func document(m *model.Model, table *model.Input, pk, sk *model.Template, old *m
 }
 
 // stated is the document of the inputs with their defaults: kind, segments, sharding, traffic, the table
-// and the entity model. table is the table-level design (the input, or the entity model's view of it).
-func stated(m *model.Model, table *model.Input) *model.Document {
-	in := table
+// and the entities' demand. view is the table-level design.
+func stated(m *model.Model, view tableDesign) *model.Document {
+	in := view.input
 	doc := &model.Document{
 		Kind:     in.Kind,
 		Address:  in.Address,
@@ -164,8 +174,10 @@ func stated(m *model.Model, table *model.Input) *model.Document {
 		doc.Traffic.ItemSizeBytes = *t.ItemSizeBytes
 	}
 	doc.Table = tableDoc(in)
-	if m.Entities != nil {
-		doc.Derived.Entities = &m.Entities.Doc
+	if view.entities != nil {
+		entities := *view.entities
+		entities.Lead = view.lead
+		doc.Derived.Entities = &entities
 	}
 	return doc
 }

@@ -21,31 +21,24 @@ func addTo[T int64 | float64](total **T, v *T) {
 
 // tableView is the entity model seen as one table: the table's own keys, which name attributes only (each
 // entity writes its own templates), the entities' traffic summed, the item size their write-weighted mean,
-// and each index's share of the writes that of the entities carrying its key (unless stated). It names the
-// busiest collection's busiest entity the model's lead.
-func tableView(design *model.Model) *model.Input {
-	m := design.Entities
-	table := *design.Input
-	busiest := m.Doc.Collections[m.Doc.Busiest]
-	lead := -1
-	for i, d := range m.Doc.Items {
+// and each index's share of the writes that of the entities carrying its key (unless stated). demand is
+// the entities' (capacity.EntityDemand). It returns the view and the busiest collection's busiest entity
+// (the model's lead).
+func tableView(design *model.Model, demand *model.EntitiesDoc) (table *model.Input, lead string) {
+	view := *design.Input
+	table = &view
+	busiest := demand.Collections[demand.Busiest]
+	first := -1
+	for i, d := range demand.Items {
 		if !slices.Contains(busiest.Entities, d.Name) {
 			continue
 		}
-		if lead < 0 || model.Deref(d.WriteUnits) > model.Deref(m.Doc.Items[lead].WriteUnits) ||
-			model.Deref(d.WriteUnits) == model.Deref(m.Doc.Items[lead].WriteUnits) && model.Deref(d.ReadUnits) > model.Deref(m.Doc.Items[lead].ReadUnits) {
-			lead = i
+		if first < 0 || model.Deref(d.WriteUnits) > model.Deref(demand.Items[first].WriteUnits) ||
+			model.Deref(d.WriteUnits) == model.Deref(demand.Items[first].WriteUnits) && model.Deref(d.ReadUnits) > model.Deref(demand.Items[first].ReadUnits) {
+			first = i
 		}
 	}
-	m.Doc.Lead = m.Doc.Items[lead].Name
-	// An entity's key template not known yet leaves the busiest key unknown: the table-level figures wait.
-	for i, k := range m.TableKeys {
-		for _, templates := range m.Templates {
-			if templates[k] == nil {
-				design.Unknown[[]string{"partition_key", "sort_key"}[i]+".template"] = true
-			}
-		}
-	}
+	lead = demand.Items[first].Name
 	var t model.Traffic
 	var writes, sizeWeighted float64
 	largest := int64(0)
@@ -59,8 +52,8 @@ func tableView(design *model.Model) *model.Input {
 		}
 		w := model.Deref(e.Traffic.WritesPerSecond)
 		writes += w
-		sizeWeighted += w * float64(m.Doc.Items[i].ItemSizeBytes)
-		largest = max(largest, m.Doc.Items[i].ItemSizeBytes)
+		sizeWeighted += w * float64(demand.Items[i].ItemSizeBytes)
+		largest = max(largest, demand.Items[i].ItemSizeBytes)
 	}
 	size := largest
 	if writes > 0 {
@@ -70,30 +63,30 @@ func tableView(design *model.Model) *model.Input {
 	if busiest.ItemsPerKey != nil {
 		t.MaxItemsPerPartitionKey = model.Ptr(int64(*busiest.ItemsPerKey))
 	}
-	table.Traffic = t
+	view.Traffic = t
 	share := func(index string) *float64 {
 		if writes <= 0 {
 			return nil
 		}
 		var in float64
 		for i, e := range design.Input.Entities {
-			if slices.Contains(m.Doc.Items[i].Indexes, index) {
+			if slices.Contains(demand.Items[i].Indexes, index) {
 				in += model.Deref(e.Traffic.WritesPerSecond)
 			}
 		}
 		return model.Ptr(in / writes)
 	}
-	table.LocalSecondaryIndexes = slices.Clone(design.Input.LocalSecondaryIndexes)
-	for i, l := range table.LocalSecondaryIndexes {
+	view.LocalSecondaryIndexes = slices.Clone(design.Input.LocalSecondaryIndexes)
+	for i, l := range view.LocalSecondaryIndexes {
 		if l.ItemShare == nil {
-			table.LocalSecondaryIndexes[i].ItemShare = share(l.Name)
+			view.LocalSecondaryIndexes[i].ItemShare = share(l.Name)
 		}
 	}
-	table.GlobalSecondaryIndexes = slices.Clone(design.Input.GlobalSecondaryIndexes)
-	for i, g := range table.GlobalSecondaryIndexes {
+	view.GlobalSecondaryIndexes = slices.Clone(design.Input.GlobalSecondaryIndexes)
+	for i, g := range view.GlobalSecondaryIndexes {
 		if g.ItemShare == nil {
-			table.GlobalSecondaryIndexes[i].ItemShare = share(g.Name)
+			view.GlobalSecondaryIndexes[i].ItemShare = share(g.Name)
 		}
 	}
-	return &table
+	return table, lead
 }

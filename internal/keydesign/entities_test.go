@@ -1,15 +1,14 @@
 package keydesign
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
-
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
-
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/observed"
 )
 
@@ -481,5 +480,43 @@ func TestSingleTableDesignAnalyses(t *testing.T) {
 	g := doc.Table.GSIs[0]
 	if !g.TimeBucketed || g.HotPartitionWriteUnits == nil || *g.HotPartitionWriteUnits != 10*1+40*1+70*2+100*2 {
 		t.Errorf("GSI1 time bucketed %v, hot partition %v", g.TimeBucketed, g.HotPartitionWriteUnits)
+	}
+}
+
+// The entity stages return their results and leave the model they read as model.Build made it: a stage that
+// wrote into the model would hand its figures to every later stage unasked, in an order no signature shows.
+func TestEntityStagesLeaveTheModelAsBuilt(t *testing.T) {
+	t.Parallel()
+	m, errs := model.Build(customerTable())
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	built, err := json.Marshal(struct {
+		Doc     model.EntitiesDoc
+		Unknown map[string]bool
+	}{m.Entities.Doc, m.Unknown})
+	if err != nil {
+		t.Fatal(err)
+	}
+	demand := capacity.EntityDemand(m)
+	view, lead := tableView(m, demand)
+	keyed := capacity.EntityKeys(m, demand, 1, model.DefaultTargetUtilization, 0)
+	after, _ := json.Marshal(struct {
+		Doc     model.EntitiesDoc
+		Unknown map[string]bool
+	}{m.Entities.Doc, m.Unknown})
+	if string(after) != string(built) {
+		t.Errorf("the stages changed the model:\nbuilt %s\nafter %s", built, after)
+	}
+	if m.Entities.Doc.Items[1].WriteUnits != nil || demand.Items[1].WriteUnits == nil || *demand.Items[1].WriteUnits != 600 {
+		t.Errorf("order's write units: model %v, demand %v; want none in the model and 300/s × 2 = 600 in the demand",
+			m.Entities.Doc.Items[1].WriteUnits, demand.Items[1].WriteUnits)
+	}
+	if demand.Collections[0].PerShardWriteUnits != nil || keyed.Collections[0].PerShardWriteUnits == nil {
+		t.Errorf("per-shard demand: %v in EntityDemand's result, %v in EntityKeys'; want it only in EntityKeys'",
+			demand.Collections[0].PerShardWriteUnits, keyed.Collections[0].PerShardWriteUnits)
+	}
+	if lead != "order" || model.Deref(view.Traffic.WritesPerSecond) != 320 || view.PartitionKey.Template != nil {
+		t.Errorf("table view: lead %q, %v writes/s, template %v; want order, 320 and none", lead, view.Traffic.WritesPerSecond, view.PartitionKey.Template)
 	}
 }

@@ -13,16 +13,14 @@ import (
 // of a single-table design: the key rules read an entity's own templates, the heat rules a collection's
 // summed demand, and an index's busiest partition comes from the templates each entity writes into it.
 
-// EntityKeys writes, once the shard count is known, each entity's key facts, the demand on its own
-// busiest partition-key value and the bound on its items per value, then each collection's sums.
-func EntityKeys(md *model.Model, shardCount int64, targetUtilization, ttlDeletes float64) {
+// EntityKeys returns the entities' demand (EntityDemand's) with, once the shard count is known, each entity's
+// key facts and the demand on its own busiest partition-key value, then each collection's demand per shard.
+func EntityKeys(md *model.Model, demand *model.EntitiesDoc, shardCount int64, targetUtilization, ttlDeletes float64) *model.EntitiesDoc {
 	m := md.Entities
-	if m == nil {
-		return
-	}
+	out := cloneEntities(demand)
 	ttl := entityTTLFactor(md.Input, ttlDeletes)
-	for i := range m.Doc.Items {
-		d := &m.Doc.Items[i]
+	for i := range out.Items {
+		d := &out.Items[i]
 		e := md.Input.Entities[i]
 		keys := model.Path{"entities", e.Name, "keys"}
 		pk := m.Templates[i][m.TableKeys[0]]
@@ -43,9 +41,18 @@ func EntityKeys(md *model.Model, shardCount int64, targetUtilization, ttlDeletes
 			d.HotKeyReadUnits = model.Ptr(*d.ReadUnits * d.HotKeyShare)
 		}
 	}
-	for c := range m.Doc.Collections {
-		collectionDemand(md, targetUtilization, c)
+	for c := range out.Collections {
+		collectionDemand(out, targetUtilization, c)
 	}
+	return out
+}
+
+// cloneEntities is a copy of the entities' document whose entities and collections a stage fills in
+// without changing the one it was given.
+func cloneEntities(doc *model.EntitiesDoc) *model.EntitiesDoc {
+	out := *doc
+	out.Items, out.Collections = slices.Clone(doc.Items), slices.Clone(doc.Collections)
+	return &out
 }
 
 // entityKeyDeclared is whether every placeholder of an entity's key template can be bounded: the template
@@ -71,14 +78,13 @@ func entityTTLFactor(in *model.Input, ttl float64) float64 {
 
 // collectionDemand sums a collection's demand per shard of its busiest value (each entity's busiest value
 // spread over its own shards) and sizes the shards that demand needs.
-func collectionDemand(md *model.Model, targetUtilization float64, c int) {
-	m := md.Entities
-	col := &m.Doc.Collections[c]
+func collectionDemand(entities *model.EntitiesDoc, targetUtilization float64, c int) {
+	col := &entities.Collections[c]
 	var hottest *model.EntityDoc
 	var hotW, hotR float64
 	col.Shards = 1
-	for i := range m.Doc.Items {
-		d := &m.Doc.Items[i]
+	for i := range entities.Items {
+		d := &entities.Items[i]
 		if d.Collection != c {
 			continue
 		}
@@ -263,12 +269,13 @@ func EntityEntryKeyBytes(m *model.Entities, d *model.EntityDoc, indexKeys []mode
 	return n
 }
 
-// EntityDemand fills each entity's units per request, its units and the share of its traffic on one
-// partition-key value, then each collection's sums and the busiest collection.
-func EntityDemand(md *model.Model) {
+// EntityDemand is the entity model's document with each entity's units per request, its units and the share
+// of its traffic on one partition-key value, then each collection's sums and the busiest collection.
+func EntityDemand(md *model.Model) *model.EntitiesDoc {
 	m := md.Entities
+	out := cloneEntities(&m.Doc)
 	for i, e := range md.Input.Entities {
-		d := &m.Doc.Items[i]
+		d := &out.Items[i]
 		d.WriteUnitsPerWrite = WriteUnitsPerWrite(d.ItemSizeBytes, model.Deref(e.Traffic.TransactionalWrites))
 		if w := e.Traffic.WritesPerSecond; w != nil {
 			d.WriteUnits = model.Ptr(*w * d.WriteUnitsPerWrite)
@@ -279,27 +286,27 @@ func EntityDemand(md *model.Model) {
 		}
 		d.HotKeyShare, _ = HotKeyShare(nil, m.Templates[i][m.TableKeys[0]], md.Segments)
 	}
-	for c := range m.Doc.Collections {
-		collectionFigures(md, c)
+	for c := range out.Collections {
+		collectionFigures(md, out, c)
 	}
-	for c, col := range m.Doc.Collections {
-		busiest := m.Doc.Collections[m.Doc.Busiest]
+	for c, col := range out.Collections {
+		busiest := out.Collections[out.Busiest]
 		if cmp.Compare(model.Deref(col.WriteUnits), model.Deref(busiest.WriteUnits)) > 0 ||
 			model.Deref(col.WriteUnits) == model.Deref(busiest.WriteUnits) && model.Deref(col.ReadUnits) > model.Deref(busiest.ReadUnits) {
-			m.Doc.Busiest = c
+			out.Busiest = c
 		}
 	}
+	return out
 }
 
 // collectionFigures sums the demand on one partition-key value of a collection and its items with their LSI
 // entries.
-func collectionFigures(md *model.Model, c int) {
-	m := md.Entities
-	col := &m.Doc.Collections[c]
+func collectionFigures(md *model.Model, entities *model.EntitiesDoc, c int) {
+	col := &entities.Collections[c]
 	var writes, reads, items, bytes float64
 	writesKnown, readsKnown, itemsKnown := false, false, true
 	for i := range md.Input.Entities {
-		d := m.Doc.Items[i]
+		d := entities.Items[i]
 		if d.Collection != c {
 			continue
 		}

@@ -55,7 +55,7 @@ func Table(m *model.Model, table *model.Input, stated *model.Document, pk *model
 		c.HotKeyReadUnits = model.Ptr(hotR)
 	}
 	if m.Entities != nil {
-		hotW, hotR = entityCapacity(m, c)
+		hotW, hotR = entityCapacity(m, stated.Derived.Entities, c)
 	}
 	if reads.Complete && reads.HotReadUnits > hotR {
 		hotR = reads.HotReadUnits // the access patterns' reads on the table key
@@ -147,18 +147,17 @@ func Collection(m *model.Model, table *model.Input, facts *model.Document, sk *m
 		est.Bytes = model.Ptr(*est.ItemsPerKey * float64(entry))
 	}
 	if m.Entities != nil {
-		entityCollection(m.Entities, &est)
+		entityCollection(facts.Derived.Entities, &est)
 	}
 	return est
 }
 
 // entityCapacity replaces the capacity model's table-wide figures with the entities': the peak is every
 // entity's units, the busiest key the busiest collection's, units per request their write-weighted mean.
-func entityCapacity(mdl *model.Model, c *model.Capacity) (hotW, hotR float64) {
-	m := mdl.Entities
+func entityCapacity(mdl *model.Model, entities *model.EntitiesDoc, c *model.Capacity) (hotW, hotR float64) {
 	var peakW, peakR, writes, reads float64
 	var anyW, anyR bool
-	for i, d := range m.Doc.Items {
+	for i, d := range entities.Items {
 		t := mdl.Input.Entities[i].Traffic
 		if d.WriteUnits != nil {
 			peakW, writes, anyW = peakW+*d.WriteUnits, writes+*t.WritesPerSecond, true
@@ -167,7 +166,7 @@ func entityCapacity(mdl *model.Model, c *model.Capacity) (hotW, hotR float64) {
 			peakR, reads, anyR = peakR+*d.ReadUnits, reads+*t.ReadsPerSecond, true
 		}
 	}
-	busiest := m.Doc.Collections[m.Doc.Busiest]
+	busiest := entities.Collections[entities.Busiest]
 	c.HotKeyShareSource = ShareEntities
 	c.PeakWriteUnits, c.HotKeyWriteUnits, c.PeakReadUnits, c.HotKeyReadUnits = nil, nil, nil, nil
 	if anyW {
@@ -198,15 +197,15 @@ func entityCapacity(mdl *model.Model, c *model.Capacity) (hotW, hotR float64) {
 
 // entityCollection is the item collection the LSI limit caps: the largest collection's, unbounded when an
 // entity of any collection states no max_items_per_partition_key.
-func entityCollection(entities *model.Entities, est *model.CollectionEstimate) {
+func entityCollection(entities *model.EntitiesDoc, est *model.CollectionEstimate) {
 	*est = model.CollectionEstimate{EntryBytes: est.EntryBytes, Basis: model.CollectionUnbounded}
 	var largest *model.CollectionDoc
-	for i, col := range entities.Doc.Collections {
+	for i, col := range entities.Collections {
 		if col.Bytes == nil {
 			return
 		}
 		if largest == nil || *col.Bytes > *largest.Bytes {
-			largest = &entities.Doc.Collections[i]
+			largest = &entities.Collections[i]
 		}
 	}
 	if largest == nil || largest.ItemsPerKey == nil || *largest.ItemsPerKey <= 0 {
@@ -214,7 +213,7 @@ func entityCollection(entities *model.Entities, est *model.CollectionEstimate) {
 	}
 	est.ItemsPerKey, est.Bytes, est.Basis = largest.ItemsPerKey, largest.Bytes, model.CollectionTemplate
 	// Given when an entity of it states its bound; else every entity's sort-key template bounds it.
-	for _, d := range entities.Doc.Items {
+	for _, d := range entities.Items {
 		if slices.Contains(largest.Entities, d.Name) && d.ItemsBasis == model.CollectionGiven {
 			est.Basis = model.CollectionGiven
 		}
@@ -359,8 +358,8 @@ func attributeBytes(k model.IndexKeyDoc, segments map[string]model.ResolvedSegme
 // BusiestPerShard is the demand on one shard of a single-table design's busiest key: the busiest
 // collection's (each entity's busiest value over its own shards, summed), the reads raised to the table's
 // per-shard reads where the access patterns read the key harder than the entities state.
-func BusiestPerShard(m *model.Model, c model.Capacity) (writes, reads *float64) {
-	busiest := m.Entities.Doc.Collections[m.Entities.Doc.Busiest]
+func BusiestPerShard(entities *model.EntitiesDoc, c model.Capacity) (writes, reads *float64) {
+	busiest := entities.Collections[entities.Busiest]
 	writes, reads = busiest.PerShardWriteUnits, busiest.PerShardReadUnits
 	if writes == nil {
 		writes = c.PerShardWriteUnits

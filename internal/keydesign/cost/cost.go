@@ -177,7 +177,7 @@ func (m *costModel) storage() {
 		return
 	}
 	items := float64(*est.ItemCount)
-	gb := float64(BytesPerGB())
+	gb := float64(model.Limits.BytesPerGB) // the GB that storage is priced per
 	table := items * float64(m.doc.Traffic.ItemSizeBytes+model.IndexEntryOverheadBytes)
 	lsis, gsis := 0.0, 0.0
 	for _, iw := range m.indexes {
@@ -193,9 +193,6 @@ func (m *costModel) storage() {
 		est.PITRGB = model.Ptr((table + lsis) / gb)
 	}
 }
-
-// BytesPerGB is the GB that storage is priced per.
-func BytesPerGB() int64 { return model.Limits.BytesPerGB }
 
 // modes prices both billing modes and compares them.
 func (m *costModel) modes() {

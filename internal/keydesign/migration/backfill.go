@@ -317,7 +317,7 @@ func (a *layout) changedWriteUnits(doc *model.Document, md *model.MigrationDoc) 
 		return 0
 	}
 	var sum float64
-	for _, d := range a.entities.Doc.Items {
+	for _, d := range a.entityFacts.Items {
 		if slices.Contains(md.Changed, d.Name) {
 			sum += model.Deref(d.WriteUnits)
 		}

@@ -118,7 +118,7 @@ func (a *layout) entityItems(name string) *int64 {
 // entityDoc is the entity model's entity of that name; nil for a table without entities.
 func (a *layout) entityDoc(name string) *model.EntityDoc {
 	if i := a.m.EntityIndex(name); i >= 0 {
-		return &a.entities.Doc.Items[i]
+		return &a.entityFacts.Items[i]
 	}
 	return nil
 }

@@ -43,13 +43,23 @@ type layout struct {
 	in       *model.Input
 	segments map[string]model.ResolvedSegment
 	entities *model.Entities
-	doc      *model.Document
-	old      *layout
-	errs     model.FieldErrors
+	// entityFacts are the entities as the document states them (their demand and keys), the entity model's
+	// own before there is a document.
+	entityFacts *model.EntitiesDoc
+	doc         *model.Document
+	old         *layout
+	errs        model.FieldErrors
 }
 
 func newLayout(m *model.Model, table *model.Input, doc *model.Document) *layout {
-	return &layout{m: m, in: table, segments: m.Segments, entities: m.Entities, doc: doc}
+	a := &layout{m: m, in: table, segments: m.Segments, entities: m.Entities, doc: doc}
+	switch {
+	case doc != nil && doc.Derived.Entities != nil:
+		a.entityFacts = doc.Derived.Entities
+	case m.Entities != nil:
+		a.entityFacts = &m.Entities.Doc
+	}
+	return a
 }
 
 func (a *layout) fail(path model.Path, format string, args ...any) { a.errs.Add(path, format, args...) }
@@ -263,7 +273,7 @@ func (a *layout) patternEntities(ap model.AccessPatternDoc, index string) []stri
 		return ap.Entities
 	}
 	var out []string
-	for _, d := range a.entities.Doc.Items {
+	for _, d := range a.entityFacts.Items {
 		if index == "" || index == model.TableKeyIndex || slices.Contains(d.Indexes, index) {
 			out = append(out, d.Name)
 		}

@@ -87,6 +87,13 @@ func Build(in *Input) (*Model, []*FieldError) {
 		}
 		a.entityStructure(entities, width)
 		m.Entities = entities
+		// An entity's key template not known yet leaves the table's key, and its busiest value, unknown: the
+		// table-level figures wait.
+		for i, k := range entities.TableKeys {
+			if slices.ContainsFunc(entities.Templates, func(templates map[string]*Template) bool { return templates[k] == nil }) {
+				m.Unknown[[]string{"partition_key", "sort_key"}[i]+".template"] = true
+			}
+		}
 	}
 	return m, a.errs
 }
