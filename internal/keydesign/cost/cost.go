@@ -53,16 +53,16 @@ func Validate(design *model.Model) model.FieldErrors {
 	if n := t.ItemCount; n != nil && *n < 0 {
 		errs.Add(model.Path{"traffic", "item_count"}, "must be ≥ 0, got %d", *n)
 	}
-	share := func(p model.Path, v *float64) {
+	share := func(indexes, name string, v *float64) {
 		if v != nil && (math.IsNaN(*v) || *v < 0 || *v > 1) {
-			errs.Add(p, "is the share of items that carry the index key and must be between 0 and 1, got %v", *v)
+			errs.Add(model.Path{indexes, name, "item_share"}, "is the share of items that carry the index key and must be between 0 and 1, got %v", *v)
 		}
 	}
 	for _, l := range design.Input.LocalSecondaryIndexes {
-		share(model.Path{"local_secondary_indexes", l.Name, "item_share"}, l.ItemShare)
+		share("local_secondary_indexes", l.Name, l.ItemShare)
 	}
 	for _, g := range design.Input.GlobalSecondaryIndexes {
-		share(model.Path{"global_secondary_indexes", g.Name, "item_share"}, g.ItemShare)
+		share("global_secondary_indexes", g.Name, g.ItemShare)
 	}
 	p := design.Input.Pricing
 	if p == nil {

@@ -47,13 +47,15 @@ type indexWrite struct {
 func newCostModel(design *model.Model, table *model.Input, doc *model.Document, est *model.CostEstimate) *costModel {
 	m := &costModel{design: design, in: table, doc: doc, est: est, u: doc.TargetUtilization, tableUnits: doc.Derived.Capacity.WriteUnitsPerWrite}
 	txn := doc.Traffic.TransactionalWrites
-	shares := map[string]*float64{}
+	type index struct{ kind, name string }
+	shares := make(map[index]*float64, len(table.LocalSecondaryIndexes)+len(table.GlobalSecondaryIndexes))
 	for _, l := range table.LocalSecondaryIndexes {
-		shares["lsi:"+l.Name] = l.ItemShare
+		shares[index{"lsi", l.Name}] = l.ItemShare
 	}
 	for _, g := range table.GlobalSecondaryIndexes {
-		shares["gsi:"+g.Name] = g.ItemShare
+		shares[index{"gsi", g.Name}] = g.ItemShare
 	}
+	m.indexes = make([]indexWrite, 0, len(doc.Table.LSIs)+len(doc.Table.GSIs))
 	add := func(kind, name string, path model.Path, projection string, nonKey []string, indexKeys []model.IndexKeyDoc, g *model.GSIDoc) {
 		keyBytes := capacity.EntryKeyBytes(design, doc, nil, indexKeys)
 		entry := capacity.ProjectedEntryBytes(projection, doc.Traffic.ItemSizeBytes, keyBytes, nonKey)
@@ -72,7 +74,7 @@ func newCostModel(design *model.Model, table *model.Input, doc *model.Document, 
 			capacity.EntityIndexCost(design, ic, projection, nonKey, kind == "lsi")
 			entry = ic.EntryBytes
 		}
-		if s := shares[kind+":"+name]; s != nil {
+		if s := shares[index{kind, name}]; s != nil {
 			ic.ItemShare = *s
 		}
 		m.indexes = append(m.indexes, indexWrite{cost: ic, gsi: g, entryBytes: entry})

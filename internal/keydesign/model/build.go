@@ -227,16 +227,21 @@ func (a *builder) validateBounds() {
 				textfmt.Thousands(float64(MaxSegmentLength)), textfmt.Thousands(float64(*l)))
 		}
 	}
-	capacity := func(p Path, v *int64) {
+	// The path is made only for a message: this runs on every plan.
+	capacity := func(v *int64, gsi *string, attr string) {
 		if v != nil && (*v < 1 || *v > MaxCapacityUnits) {
+			p := Path{attr}
+			if gsi != nil {
+				p = Path{"global_secondary_indexes", *gsi, attr}
+			}
 			a.fail(p, "must be between 1 and %s capacity units, got %d", textfmt.Thousands(MaxCapacityUnits), *v)
 		}
 	}
-	capacity(Path{"read_capacity"}, in.ReadCapacity)
-	capacity(Path{"write_capacity"}, in.WriteCapacity)
+	capacity(in.ReadCapacity, nil, "read_capacity")
+	capacity(in.WriteCapacity, nil, "write_capacity")
 	for _, g := range in.GlobalSecondaryIndexes {
-		capacity(Path{"global_secondary_indexes", g.Name, "read_capacity"}, g.ReadCapacity)
-		capacity(Path{"global_secondary_indexes", g.Name, "write_capacity"}, g.WriteCapacity)
+		capacity(g.ReadCapacity, &g.Name, "read_capacity")
+		capacity(g.WriteCapacity, &g.Name, "write_capacity")
 		for i, k := range g.PartitionKey {
 			if k.Cardinality != nil && *k.Cardinality < 1 {
 				a.fail(Path{"global_secondary_indexes", g.Name, "partition_key", fmt.Sprint(i), "cardinality"},
@@ -253,50 +258,46 @@ func (a *builder) validateStructure() {
 	in := a.in
 	// One attribute, one type: DynamoDB keeps one AttributeDefinition per name.
 	// Unknown paths are rare; checking them formats a path, so only when there are any. Paths are built
-	// only for a message: this runs on every plan.
+	// only for a message or that check: this runs on every plan.
 	unknown := func(p Path) bool { return len(a.unknown) > 0 && a.isUnknown(p.String()) }
 	type typed struct {
-		typ  string
-		path func() Path
+		typ string
+		at  keyDeclaration
 	}
 	seen := map[string]typed{}
-	check := func(name, typ string, path func() Path) {
+	check := func(name, typ string, at keyDeclaration) {
 		if name == "" {
 			return
 		}
 		if len(a.unknown) > 0 {
-			if p := path(); unknown(p[:len(p)-1]) || unknown(p) {
+			if p := at.path("type"); unknown(p[:len(p)-1]) || unknown(p) {
 				return
 			}
 		}
 		typ = cmp.Or(typ, KeyTypeString)
 		first, ok := seen[name]
 		if !ok {
-			seen[name] = typed{typ, path}
+			seen[name] = typed{typ, at}
 			return
 		}
 		if first.typ != typ {
-			a.fail(path(), "attribute %q is type %s here but %s at %s: a DynamoDB attribute has one type "+
-				"across the table and all its indexes; use the same type, or another attribute name", name, typ, first.typ, first.path()[:len(first.path())-1])
+			a.fail(at.path("type"), "attribute %q is type %s here but %s at %s: a DynamoDB attribute has one type "+
+				"across the table and all its indexes; use the same type, or another attribute name", name, typ, first.typ, first.at.path())
 		}
 	}
-	check(in.PartitionKey.Name, in.PartitionKey.Type, func() Path { return Path{"partition_key", "type"} })
+	check(in.PartitionKey.Name, in.PartitionKey.Type, keyDeclaration{part: "partition_key"})
 	if in.SortKey != nil {
-		check(in.SortKey.Name, in.SortKey.Type, func() Path { return Path{"sort_key", "type"} })
+		check(in.SortKey.Name, in.SortKey.Type, keyDeclaration{part: "sort_key"})
 	}
 	for _, l := range in.LocalSecondaryIndexes {
-		check(l.SortKey.Name, l.SortKey.Type, func() Path { return Path{"local_secondary_indexes", l.Name, "sort_key", "type"} })
+		check(l.SortKey.Name, l.SortKey.Type, keyDeclaration{index: l.Name, lsi: true, part: "sort_key"})
 	}
 	for _, g := range in.GlobalSecondaryIndexes {
-		for _, part := range []struct {
-			key   string
-			attrs []IndexKeyAttribute
-		}{{"partition_key", g.PartitionKey}, {"sort_key", g.SortKey}} {
-			for i, k := range part.attrs {
-				check(k.Name, k.Type, func() Path {
-					return Path{"global_secondary_indexes", g.Name, part.key, strconv.Itoa(i), "type"}
-				})
-			}
+		for i, k := range g.PartitionKey {
+			check(k.Name, k.Type, keyDeclaration{index: g.Name, part: "partition_key", i: i})
+		}
+		for i, k := range g.SortKey {
+			check(k.Name, k.Type, keyDeclaration{index: g.Name, part: "sort_key", i: i})
 		}
 	}
 	if in.SortKey != nil && in.SortKey.Name != "" && in.SortKey.Name == in.PartitionKey.Name {
@@ -309,32 +310,56 @@ func (a *builder) validateStructure() {
 			a.fail(Path{"local_secondary_indexes", l.Name, "sort_key", "name"},
 				"the LSI sort key is the table's partition key %q: an LSI sorts by another attribute", l.SortKey.Name)
 		}
-		a.noDuplicates(Path{"local_secondary_indexes", l.Name, "non_key_attributes"}, l.NonKeyAttributes)
+		if len(l.NonKeyAttributes) > 1 {
+			a.noDuplicates(Path{"local_secondary_indexes", l.Name, "non_key_attributes"}, l.NonKeyAttributes)
+		}
 	}
 	for _, g := range in.GlobalSecondaryIndexes {
-		p := Path{"global_secondary_indexes", g.Name}
 		if lsiNames[g.Name] {
-			a.fail(p, "index name %q is also the name of a local secondary index: index names are unique within a table; rename one", g.Name)
+			a.fail(Path{"global_secondary_indexes", g.Name}, "index name %q is also the name of a local secondary index: index names are unique within a table; rename one", g.Name)
 		}
-		used := map[string]Path{}
-		for _, part := range []struct {
-			key   string
-			attrs []IndexKeyAttribute
-		}{{"partition_key", g.PartitionKey}, {"sort_key", g.SortKey}} {
-			for i, k := range part.attrs {
-				at := Path{"global_secondary_indexes", g.Name, part.key, fmt.Sprint(i), "name"}
-				if k.Name == "" || unknown(at) {
+		used := make(map[string]keyDeclaration, len(g.PartitionKey)+len(g.SortKey))
+		once := func(part string, attrs []IndexKeyAttribute) {
+			for i, k := range attrs {
+				at := keyDeclaration{index: g.Name, part: part, i: i}
+				if k.Name == "" || len(a.unknown) > 0 && unknown(at.path("name")) {
 					continue
 				}
 				if where, dup := used[k.Name]; dup {
-					a.fail(at, "attribute %q is already in this index's key at %s: each key attribute appears once", k.Name, where)
+					a.fail(at.path("name"), "attribute %q is already in this index's key at %s: each key attribute appears once", k.Name, where.path("name"))
 					continue
 				}
 				used[k.Name] = at
 			}
 		}
-		a.noDuplicates(append(p, "non_key_attributes"), g.NonKeyAttributes)
+		once("partition_key", g.PartitionKey)
+		once("sort_key", g.SortKey)
+		if len(g.NonKeyAttributes) > 1 {
+			a.noDuplicates(Path{"global_secondary_indexes", g.Name, "non_key_attributes"}, g.NonKeyAttributes)
+		}
 	}
+}
+
+// keyDeclaration is where a key attribute is declared: a part (partition_key or sort_key) of the table's
+// key, of an LSI's or of a GSI's (the i-th attribute of its part), named by path only for a message.
+type keyDeclaration struct {
+	index, part string // index is "" for the table's own key
+	lsi         bool
+	i           int
+}
+
+// path is the declaration's path, ending in leaf (type or name) when one is given.
+func (k keyDeclaration) path(leaf ...string) Path {
+	var p Path
+	switch {
+	case k.index == "":
+		p = Path{k.part}
+	case k.lsi:
+		p = Path{"local_secondary_indexes", k.index, k.part}
+	default:
+		p = Path{"global_secondary_indexes", k.index, k.part, strconv.Itoa(k.i)}
+	}
+	return append(p, leaf...)
 }
 
 func (a *builder) noDuplicates(p Path, names []string) {
