@@ -12,6 +12,16 @@ import (
 // entityFindings evaluates a single-table design with the built-in rules and returns its findings by rule.
 func entityFindings(t *testing.T, in *keydesign.Input) map[string][]Finding {
 	t.Helper()
+	out := map[string][]Finding{}
+	for _, f := range builtinFindings(t, in) {
+		out[f.Rule] = append(out[f.Rule], f)
+	}
+	return out
+}
+
+// builtinFindings analyses a design and evaluates the built-in rules on it.
+func builtinFindings(t *testing.T, in *keydesign.Input) []Finding {
+	t.Helper()
 	e, err := Builtin()
 	if err != nil {
 		t.Fatal(err)
@@ -20,11 +30,7 @@ func entityFindings(t *testing.T, in *keydesign.Input) map[string][]Finding {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string][]Finding{}
-	for _, f := range findings {
-		out[f.Rule] = append(out[f.Rule], f)
-	}
-	return out
+	return findings
 }
 
 func dayTable(entities ...keydesign.Entity) *keydesign.Input {

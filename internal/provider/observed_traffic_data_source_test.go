@@ -18,7 +18,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/dynamo"
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/observed"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil/awsstub"
@@ -109,61 +108,6 @@ func expectMeasured(rules ...string) statecheck.StateCheck {
 
 func expectMessages(pattern string) statecheck.StateCheck {
 	return statecheck.ExpectKnownOutputValue("messages", knownvalue.StringRegexp(regexp.MustCompile("(?s)"+pattern)))
-}
-
-// The offline path from the CLI's output of the guide's commands: 26 hours, so the reports of two days are
-// joined. Each scenario's verdict is asserted, not the figures it rests on.
-func TestObservedTrafficOfflineVerdicts(t *testing.T) {
-	t.Parallel()
-	for name, tc := range map[string]struct {
-		scenario, extra, observed string
-		checks                    []statecheck.StateCheck
-	}{
-		"write-hot key in a read-heavy table": {awsstub.ScenarioReadHeavyWriteHotKey, "", "observed = data.dynamokeys_observed_traffic.measured.observed",
-			[]statecheck.StateCheck{expectMeasured("DK701:error", "DK702:error", "DK703:error", "DK704:warning"),
-				expectMessages(`DK702 the busiest key "CUSTOMER#c-1001" of the table took 2,850 units/s at its busiest minute .*95% of a partition's 3,000 units/s .*` +
-					`the key needs 2 shards and the table is written with 1`),
-				expectMessages(`DK704 the table was throttled on key range .* 0 read and ` + offlineEvents(awsstub.ScenarioReadHeavyWriteHotKey, "WriteKeyRangeThroughputThrottleEvents") +
-					` write events; throttled keys "CUSTOMER#c-1001"`)}},
-		"read-hot key in a write-heavy table": {awsstub.ScenarioWriteHeavyReadHotKey, "", "observed = data.dynamokeys_observed_traffic.measured.observed",
-			[]statecheck.StateCheck{expectMeasured("DK701:error", "DK702:error"),
-				expectMessages(`DK702 the busiest key "CUSTOMER#c-2002" of the table took 5,290 units/s .* the key needs 3 shards`)}},
-		"calm table": {awsstub.ScenarioCalm, "", "observed = data.dynamokeys_observed_traffic.measured.observed",
-			append(expectRules(true), expectMeasured())},
-		"key-range throttling without Contributor Insights": {awsstub.ScenarioKeyRangeThrottled, "", "observed = data.dynamokeys_observed_traffic.measured.observed",
-			[]statecheck.StateCheck{expectMeasured("DK701:warning", "DK704:warning"),
-				expectMessages(`DK704 the table was throttled on key range .* 0 read and ` + offlineEvents(awsstub.ScenarioKeyRangeThrottled, "WriteKeyRangeThroughputThrottleEvents") +
-					` write events; Contributor Insights is off, so the key is not named: turn it on`),
-				expectMessages(`DK704 the table was throttled over its on-demand maximum .* 0 read and ` +
-					offlineEvents(awsstub.ScenarioKeyRangeThrottled, "WriteMaxOnDemandThroughputThrottleEvents") + ` write events`)}},
-		"throttled-keys mode": {awsstub.ScenarioThrottledKeysOnly, "", "observed = data.dynamokeys_observed_traffic.measured.observed",
-			[]statecheck.StateCheck{expectMeasured("DK701:warning", "DK704:warning"),
-				expectMessages(`DK704 the table was throttled on key range .*; throttled keys "CUSTOMER#c-3003"`)}},
-		"hot index": {awsstub.ScenarioHotIndex, `index_name = "by_status"`, "observed_indexes = { by_status = data.dynamokeys_observed_traffic.measured.observed }",
-			[]statecheck.StateCheck{expectMeasured("DK701:error", "DK702:error"),
-				expectMessages(`DK702 the busiest key "shipped" of index by_status took 6,040 units/s .* the index key needs 3 partitions' throughput`)}},
-	} {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			// Reports stitched over a day boundary are TestObservedTrafficOfflineFigures' and the live tests'
-			// (26 hours, 14 days).
-			unitSteps(t, resource.TestStep{
-				Config:            scenarioExports(t, tc.scenario, 3, tc.extra) + ordersDesign(tc.observed),
-				ConfigStateChecks: tc.checks,
-			})
-		})
-	}
-}
-
-// offlineVerdictHours is the window of the offline verdict tests: the three hours up to exportEnd hold every
-// scenario's daily peak (11:00).
-const offlineVerdictHours = 3
-
-// offlineEvents is a scenario's total of a throttle metric over the offline verdict window, as DK704 prints it.
-func offlineEvents(scenario, metric string) string {
-	stub := &awsstub.Server{Now: func() time.Time { return exportEnd }, Insights: map[string]awsstub.Insights{}, Workloads: map[string]*awsstub.Workload{}}
-	w := stub.Workloads[stub.Scenario(scenario, exportEnd)]
-	return keydesign.FormatNumber(w.MetricTotal(metric, exportEnd.Add(-offlineVerdictHours*time.Hour), exportEnd))
 }
 
 // scenarioAverages are a scenario's consumed write and read units per second over [start, end), computed

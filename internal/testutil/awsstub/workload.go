@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -46,6 +47,21 @@ type Workload struct {
 	Keys      []KeyLoad
 	// Throttles are events per minute by metric name, e.g. "WriteKeyRangeThroughputThrottleEvents".
 	Throttles map[string]Series
+
+	// reports holds the reports answered: a data source reads the same window on each plan, and a report of
+	// a day sums every key's every minute of it. A workload does not change once served.
+	reportsMu sync.Mutex
+	reports   map[reportRequest]map[string]any
+}
+
+// reportRequest is what a report depends on: the request and the minutes of the window CloudWatch still
+// holds (the first and how many), which is how the clock enters it.
+type reportRequest struct {
+	throttled          bool
+	start, period      int64
+	maxContributors    int
+	orderBy, metrics   string
+	firstMinute, count int64
 }
 
 // KeyLoad is one partition-key value's traffic.
@@ -275,6 +291,27 @@ func (s *Server) getInsightRuleReport(in map[string]any) (any, error) {
 // MaxContributorValue is the largest of them, UniqueContributors how many keys had any; the contributors
 // are the top maxContributors by OrderBy (Sum over the window, or the largest period).
 func (w *Workload) report(throttled bool, start, end, now time.Time, period int64, maxContributors int, orderBy string, metrics []string) map[string]any {
+	minutes := w.minutes(start, end, now)
+	req := reportRequest{throttled: throttled, start: start.Unix(), period: period, maxContributors: maxContributors,
+		orderBy: orderBy, metrics: strings.Join(metrics, ","), count: int64(len(minutes))}
+	if len(minutes) > 0 {
+		req.firstMinute = minutes[0].Unix()
+	}
+	w.reportsMu.Lock()
+	defer w.reportsMu.Unlock()
+	if r, ok := w.reports[req]; ok {
+		return r
+	}
+	r := w.computeReport(throttled, start, minutes, period, maxContributors, orderBy, metrics)
+	if w.reports == nil {
+		w.reports = map[reportRequest]map[string]any{}
+	}
+	w.reports[req] = r
+	return r
+}
+
+// computeReport is report's answer for the window's minutes.
+func (w *Workload) computeReport(throttled bool, start time.Time, minutes []time.Time, period int64, maxContributors int, orderBy string, metrics []string) map[string]any {
 	type contributor struct {
 		key          []string
 		total, peak  float64
@@ -284,7 +321,7 @@ func (w *Workload) report(throttled bool, start, end, now time.Time, period int6
 	for i, k := range w.Keys {
 		byKey[i] = &contributor{key: k.Key, periodValues: map[int64]float64{}}
 	}
-	for _, t := range w.minutes(start, end, now) {
+	for _, t := range minutes {
 		p := start.Unix() + (t.Unix()-start.Unix())/period*period
 		for i, k := range w.Keys {
 			if v := ruleValue(k, throttled, t); v > 0 {
