@@ -73,45 +73,31 @@ number(x) if is_number(x)
 fmt(n) := grouped(round(n)) if {
 	is_number(n)
 	round(n * 10) % 10 == 0
-}
-
-fmt(n) := sprintf("%s.%d", [grouped(whole), tenth]) if {
+} else := sprintf("%s.%d", [grouped(whole), tenth]) if {
 	is_number(n)
 	tenths := round(n * 10)
-	tenths % 10 != 0
 	whole := floor(tenths / 10)
 	tenth := tenths - (whole * 10)
 }
 
-# grouped prints a whole number with thousands separators, by magnitude (no loops: it runs in every message).
-grouped(n) := format_int(n, 10) if abs(n) < 1000
-
-grouped(n) := sprintf("%d,%03d", [floor(n / 1000), n % 1000]) if {
-	abs(n) >= 1000
+# grouped prints a whole number with thousands separators, by magnitude (no loops: it runs in every message;
+# an else chain, so a call stops at its magnitude instead of trying all six). Beyond 15 digits it prints in
+# scientific notation (1.23e+18): sprintf formats an integer with %g as an error, so a fraction is added to
+# make it a float first; it is far below the 3 digits shown.
+grouped(n) := format_int(n, 10) if {
+	abs(n) < 1000
+} else := sprintf("%d,%03d", [floor(n / 1000), n % 1000]) if {
 	abs(n) < 1000000
-}
-
-grouped(n) := sprintf("%d,%03d,%03d", [floor(n / 1000000), floor(n / 1000) % 1000, n % 1000]) if {
-	abs(n) >= 1000000
+} else := sprintf("%d,%03d,%03d", [floor(n / 1000000), floor(n / 1000) % 1000, n % 1000]) if {
 	abs(n) < 1000000000
-}
-
-grouped(n) := sprintf("%d,%03d,%03d,%03d", [floor(n / 1000000000), floor(n / 1000000) % 1000, floor(n / 1000) % 1000, n % 1000]) if {
-	abs(n) >= 1000000000
+} else := sprintf("%d,%03d,%03d,%03d", [floor(n / 1000000000), floor(n / 1000000) % 1000, floor(n / 1000) % 1000, n % 1000]) if {
 	abs(n) < 1000000000000
-}
-
-grouped(n) := sprintf("%d,%03d,%03d,%03d,%03d", [
+} else := sprintf("%d,%03d,%03d,%03d,%03d", [
 	floor(n / 1000000000000), floor(n / 1000000000) % 1000,
 	floor(n / 1000000) % 1000, floor(n / 1000) % 1000, n % 1000,
 ]) if {
-	abs(n) >= 1000000000000
 	abs(n) < 1000000000000000
-}
-
-# Beyond 15 digits a whole number prints in scientific notation (1.23e+18). sprintf formats an integer
-# with %g as an error, so a fraction is added to make it a float first; it is far below the 3 digits shown.
-grouped(n) := sprintf("%.3g", [n + 0.25]) if abs(n) >= 1000000000000000
+} else := sprintf("%.3g", [n + 0.25])
 
 # percent formats a share: 0.625 → 62.5%.
 percent(x) := concat("", [fmt(x * 100), "%"])
