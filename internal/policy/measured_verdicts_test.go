@@ -106,7 +106,7 @@ func TestMeasuredTrafficVerdicts(t *testing.T) {
 			findings := measuredVerdicts(t, tc.scenario, tc.index, end, hours)
 			var rules, texts []string
 			for _, f := range findings {
-				rules = append(rules, f.Rule+":"+string(f.Severity))
+				rules = append(rules, f.Rule+":"+f.Severity)
 				texts = append(texts, f.Rule+" "+f.Message)
 			}
 			slices.Sort(rules)
