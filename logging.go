@@ -16,10 +16,13 @@ var silencedLoggers = []string{"TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRA
 
 // silenceUnreadLogs turns those loggers off when no TF_LOG variable of the environment is set (TF_LOG_PATH
 // and TF_LOG_CORE alone enable no provider log): then no line they write is kept. With any other TF_LOG
-// variable set (TF_LOG, TF_LOG_PROVIDER, TF_LOG_SDK_FRAMEWORK, ...) they stay as the SDKs set them.
+// variable set (TF_LOG, TF_LOG_PROVIDER, TF_LOG_SDK_FRAMEWORK, ...) they stay as the SDKs set them. Names
+// are compared in upper case, as Windows reads them. Only for a provider that Terraform or OpenTofu starts:
+// one started with -debug writes to the developer's terminal.
 func silenceUnreadLogs(environ []string, setenv func(name, value string) error) error {
 	for _, kv := range environ {
 		name, value, _ := strings.Cut(kv, "=")
+		name = strings.ToUpper(name)
 		if strings.HasPrefix(name, "TF_LOG") && name != "TF_LOG_PATH" && name != "TF_LOG_CORE" && value != "" {
 			return nil
 		}

@@ -21,6 +21,7 @@ func TestSilenceUnreadLogs(t *testing.T) {
 		"this provider's logs":          {[]string{"TF_LOG_PROVIDER_DYNAMOKEYS=INFO"}, false},
 		"the framework's logs":          {[]string{"TF_LOG_SDK_FRAMEWORK=TRACE", "TF_LOG_PATH=/tmp/tf.log"}, false},
 		"the protocol's data files":     {[]string{"TF_LOG_SDK_PROTO_DATA_DIR=/tmp/proto"}, false},
+		"a name in lower case":          {[]string{"tf_log=TRACE"}, false},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

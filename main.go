@@ -19,8 +19,11 @@ func main() {
 	var debug bool
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
 	flag.Parse()
-	if err := silenceUnreadLogs(os.Environ(), os.Setenv); err != nil {
-		log.Fatal(err.Error())
+	// Started by hand with -debug, the provider writes its logs to the developer's terminal, which keeps them.
+	if !debug {
+		if err := silenceUnreadLogs(os.Environ(), os.Setenv); err != nil {
+			log.Fatal(err.Error())
+		}
 	}
 
 	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{

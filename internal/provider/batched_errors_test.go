@@ -8,8 +8,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil"
 )
 
 // errorCase is one bad input of a batch: configuration blocks whose labels no other case of the batch uses,
@@ -104,8 +107,8 @@ func expectEachError(t *testing.T, header string, cases []errorCase) {
 		var next []int
 		for n, c := range pending {
 			got := errors[n]
-			if cases[c].warns && len(got) > 0 && got[0].Severity == "error" {
-				t.Errorf("%s: an error where a warning was expected:\n%s", cases[c].name, got[0].text())
+			if i := slices.IndexFunc(got, func(d planDiagnostic) bool { return d.Severity == "error" }); cases[c].warns && i >= 0 {
+				t.Errorf("%s: an error where only a warning was expected:\n%s", cases[c].name, got[i].text())
 				continue
 			}
 			if len(got) == 0 {
@@ -168,6 +171,37 @@ func planDiagnostics(t *testing.T, tf, rc, dir, config string) []planDiagnostic 
 		t.Fatalf("plan failed without a diagnostic: %v\nstderr:\n%s", runErr, stderr.String())
 	}
 	return diags
+}
+
+// requireProviderFunctions skips a test whose configuration calls provider functions where the CLI has none
+// (Terraform below 1.8), as functionsAvailable does for a resource.Test.
+func requireProviderFunctions(t *testing.T) {
+	t.Helper()
+	tf, err := testutil.EnsureTerraformCLI()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(tf, "version", "-json").Output()
+	if err != nil {
+		t.Fatalf("%s version -json: %v", tf, err)
+	}
+	var v struct {
+		Version string `json:"terraform_version"`
+	}
+	// OpenTofu prints a warning about a missing CLI configuration before the JSON, on standard output.
+	if i := bytes.IndexByte(out, '{'); i > 0 {
+		out = out[i:]
+	}
+	if err := json.NewDecoder(bytes.NewReader(out)).Decode(&v); err != nil {
+		t.Fatalf("%s version -json: %v\n%s", tf, err, out)
+	}
+	var major, minor int
+	if _, err := fmt.Sscanf(v.Version, "%d.%d", &major, &minor); err != nil {
+		t.Fatalf("%s version -json: version %q: %v", tf, v.Version, err)
+	}
+	if major == 1 && minor < 8 {
+		t.Skipf("the CLI is %s: provider functions need 1.8 or later", v.Version)
+	}
 }
 
 // caseLabel is the label of case i's blocks in a batch.
