@@ -65,12 +65,7 @@ func expectEachError(t *testing.T, header string, cases []errorCase) {
 	t.Helper()
 	tf, rc := devCLIConfig(t, t.TempDir())
 	dir := t.TempDir()
-	prefix := `terraform {
-  required_providers {
-    dynamokeys = { source = "dynamokeys/dynamokeys" }
-  }
-}
-` + header + "\n"
+	prefix := devRequiredProviders + header + "\n"
 	pending := make([]int, len(cases))
 	for i := range pending {
 		pending[i] = i

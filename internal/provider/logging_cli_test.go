@@ -14,12 +14,7 @@ func TestProviderLogsWhenAsked(t *testing.T) {
 	t.Parallel()
 	tf, rc := devCLIConfig(t, t.TempDir())
 	dir := t.TempDir()
-	config := `terraform {
-  required_providers {
-    dynamokeys = { source = "dynamokeys/dynamokeys" }
-  }
-}
-provider "dynamokeys" {}
+	config := devRequiredProviders + `provider "dynamokeys" {}
 data "dynamokeys_keydesign" "d" {
   partition_key = { name = "pk", template = "DAY#{day}" }
   segments      = { day = { kind = "time", granularity = "day" } }

@@ -90,6 +90,14 @@ var providerBuild = sync.OnceValues(func() (string, error) {
 	return bin, nil
 })
 
+// devRequiredProviders names the provider as the dev_overrides of devCLIConfig install it.
+const devRequiredProviders = `terraform {
+  required_providers {
+    dynamokeys = { source = "dynamokeys/dynamokeys" }
+  }
+}
+`
+
 // devCLIConfig writes, into dir, a Terraform CLI configuration whose dev_overrides point at the provider
 // binary of providerBuild (no registry, no init). It returns the Terraform CLI and the configuration's path,
 // for tests that must run the CLI themselves.

@@ -83,12 +83,7 @@ func TestAccSettingWarnings(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			config := `terraform {
-  required_providers {
-    dynamokeys = { source = "dynamokeys/dynamokeys" }
-  }
-}
-
+			config := devRequiredProviders + `
 provider "dynamokeys" {}
 
 resource "dynamokeys_sharded_table" "t" {
