@@ -46,9 +46,9 @@ func facts(t *testing.T, doc *model.Document, name string) model.PatternFacts {
 var (
 	orderByID        = model.AccessPattern{Name: "order_by_id", Equals: []string{"order_id"}, ReadsPerSecond: p(300.0)}
 	ordersOfCustomer = model.AccessPattern{Name: "orders_of_customer", Equals: []string{"customer_id"},
-		Sort: &model.SortCondition{On: "order_date", Condition: SortBetween}, ReadsPerSecond: p(200.0), Items: p(int64(25))}
+		Sort: &model.SortCondition{On: "order_date", Condition: model.SortBetween}, ReadsPerSecond: p(200.0), Items: p(int64(25))}
 	pendingOrders = model.AccessPattern{Name: "pending_orders", Index: p("by_status"), Equals: []string{"status"},
-		Sort: &model.SortCondition{On: "order_date", Condition: SortGreaterEqual}, ReadsPerSecond: p(50.0), Items: p(int64(100))}
+		Sort: &model.SortCondition{On: "order_date", Condition: model.SortGreaterEqual}, ReadsPerSecond: p(50.0), Items: p(int64(100))}
 )
 
 func TestAccessPatternsWellModeled(t *testing.T) {
@@ -59,11 +59,11 @@ func TestAccessPatternsWellModeled(t *testing.T) {
 		share               float64
 	}{
 		// 1 item of 1 KB, eventual: half a unit.
-		{"order_by_id", "by_order", IndexKindGSI, 0.5, 150, 0},
+		{"order_by_id", "by_order", model.IndexKindGSI, 0.5, 150, 0},
 		// 25 items of 1 KB = 25 KB, 7 units of 4 KB, halved.
-		{"orders_of_customer", TableKeyIndex, IndexKindTable, 3.5, 700, 0},
+		{"orders_of_customer", model.TableKeyIndex, model.IndexKindTable, 3.5, 700, 0},
 		// 100 KB: 25 units, halved; status has 3 values.
-		{"pending_orders", "by_status", IndexKindGSI, 12.5, 625, 1.0 / 3},
+		{"pending_orders", "by_status", model.IndexKindGSI, 12.5, 625, 1.0 / 3},
 	} {
 		f := facts(t, doc, want.name)
 		if !f.Serves || !f.SortExpressible || f.Index != want.index || f.IndexKind != want.kind {
@@ -117,12 +117,12 @@ func TestAccessPatternSortConditions(t *testing.T) {
 		ok      bool
 		reason  string
 	}{
-		{"range on the next segment", model.AccessPattern{Equals: []string{"customer_id"}, Sort: &model.SortCondition{On: "order_date", Condition: SortBetween}}, true, ""},
-		{"skips a segment", model.AccessPattern{Equals: []string{"customer_id"}, Sort: &model.SortCondition{On: "order_id", Condition: SortBetween}}, false, "{order_date} comes before it"},
+		{"range on the next segment", model.AccessPattern{Equals: []string{"customer_id"}, Sort: &model.SortCondition{On: "order_date", Condition: model.SortBetween}}, true, ""},
+		{"skips a segment", model.AccessPattern{Equals: []string{"customer_id"}, Sort: &model.SortCondition{On: "order_id", Condition: model.SortBetween}}, false, "{order_date} comes before it"},
 		{"known after an unknown", model.AccessPattern{Index: p("table"), Equals: []string{"customer_id", "order_id"}}, false, "{order_id} is known but {order_date}"},
-		{"prefix then begins_with", model.AccessPattern{Equals: []string{"customer_id", "order_date"}, Sort: &model.SortCondition{On: "order_id", Condition: SortBeginsWith}}, true, ""},
-		{"pinned GSI sort attribute", model.AccessPattern{Index: p("by_status"), Equals: []string{"status"}, Sort: &model.SortCondition{On: "order_date", Condition: SortLess}}, true, ""},
-		{"pinned key without the part", model.AccessPattern{Index: p("by_status"), Equals: []string{"status"}, Sort: &model.SortCondition{On: "order_id", Condition: SortEqual}}, false, "does not hold order_id"},
+		{"prefix then begins_with", model.AccessPattern{Equals: []string{"customer_id", "order_date"}, Sort: &model.SortCondition{On: "order_id", Condition: model.SortBeginsWith}}, true, ""},
+		{"pinned GSI sort attribute", model.AccessPattern{Index: p("by_status"), Equals: []string{"status"}, Sort: &model.SortCondition{On: "order_date", Condition: model.SortLess}}, true, ""},
+		{"pinned key without the part", model.AccessPattern{Index: p("by_status"), Equals: []string{"status"}, Sort: &model.SortCondition{On: "order_id", Condition: model.SortEqual}}, false, "does not hold order_id"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.pattern.Name, tc.pattern.ReadsPerSecond = "q", p(10.0)
@@ -135,7 +135,7 @@ func TestAccessPatternSortConditions(t *testing.T) {
 }
 
 func TestAccessPatternRangeOnNumberText(t *testing.T) {
-	in := patternOrdersDesign(model.AccessPattern{Name: "q", Equals: []string{"customer_id"}, Sort: &model.SortCondition{On: "seq", Condition: SortGreater}, ReadsPerSecond: p(1.0)})
+	in := patternOrdersDesign(model.AccessPattern{Name: "q", Equals: []string{"customer_id"}, Sort: &model.SortCondition{On: "seq", Condition: model.SortGreater}, ReadsPerSecond: p(1.0)})
 	in.SortKey.Template = p("SEQ#{seq}")
 	in.Segments["seq"] = model.Segment{Kind: model.KindNumber}
 	f := facts(t, analyze(t, in), "q")
@@ -180,13 +180,13 @@ func TestAccessPatternStrongReadAndProjection(t *testing.T) {
 }
 
 func TestAccessPatternPicksTheKeyThatProjects(t *testing.T) {
-	in := patternOrdersDesign(model.AccessPattern{Name: "q", Equals: []string{"customer_id"}, Sort: &model.SortCondition{On: "created", Condition: SortGreater},
+	in := patternOrdersDesign(model.AccessPattern{Name: "q", Equals: []string{"customer_id"}, Sort: &model.SortCondition{On: "created", Condition: model.SortGreater},
 		ReadsPerSecond: p(10.0), Attributes: []string{"total"}})
 	in.LocalSecondaryIndexes = []model.LocalSecondaryIndex{
 		{Name: "keys_by_created", SortKey: model.IndexKeyAttribute{Name: "created"}, ProjectionType: model.ProjectionKeysOnly},
 		{Name: "zz_by_created", SortKey: model.IndexKeyAttribute{Name: "created"}, ProjectionType: model.ProjectionAll},
 	}
-	if f := facts(t, analyze(t, in), "q"); f.Index != "zz_by_created" || f.IndexKind != IndexKindLSI {
+	if f := facts(t, analyze(t, in), "q"); f.Index != "zz_by_created" || f.IndexKind != model.IndexKindLSI {
 		t.Errorf("picked %s (%s), want the LSI that projects total", f.Index, f.IndexKind)
 	}
 }
@@ -219,9 +219,9 @@ func TestAccessPatternReadsSizeTheShards(t *testing.T) {
 }
 
 func TestAccessPatternBadInput(t *testing.T) {
-	numberSort := patternOrdersDesign(model.AccessPattern{Name: "by_seq", Equals: []string{"customer_id"}, Sort: &model.SortCondition{On: "seq", Condition: SortBeginsWith}, ReadsPerSecond: p(1.0)})
+	numberSort := patternOrdersDesign(model.AccessPattern{Name: "by_seq", Equals: []string{"customer_id"}, Sort: &model.SortCondition{On: "seq", Condition: model.SortBeginsWith}, ReadsPerSecond: p(1.0)})
 	numberSort.SortKey = &model.Key{Name: "seq", Type: "N"}
-	noSortKey := patternOrdersDesign(model.AccessPattern{Name: "q", Equals: []string{"customer_id"}, Sort: &model.SortCondition{On: "order_date", Condition: SortBetween}, ReadsPerSecond: p(1.0)})
+	noSortKey := patternOrdersDesign(model.AccessPattern{Name: "q", Equals: []string{"customer_id"}, Sort: &model.SortCondition{On: "order_date", Condition: model.SortBetween}, ReadsPerSecond: p(1.0)})
 	noSortKey.SortKey = nil
 	noSortKey.GlobalSecondaryIndexes = noSortKey.GlobalSecondaryIndexes[:1]
 	for _, tc := range []struct {
@@ -232,14 +232,14 @@ func TestAccessPatternBadInput(t *testing.T) {
 	}{
 		{"unknown index", patternOrdersDesign(model.AccessPattern{Name: "q", Index: p("by_day"), Equals: []string{"order_id"}, ReadsPerSecond: p(1.0)}), "access_patterns.q.index", `"by_order", "by_status", "table"`},
 		{"unknown segment", patternOrdersDesign(model.AccessPattern{Name: "q", Equals: []string{"region"}, ReadsPerSecond: p(1.0)}), "access_patterns.q.equals[0]", `"region" is neither`},
-		{"unknown sort part", patternOrdersDesign(model.AccessPattern{Name: "q", Equals: []string{"customer_id"}, Sort: &model.SortCondition{On: "created", Condition: SortLess}, ReadsPerSecond: p(1.0)}), "access_patterns.q.sort.on", `"created"`},
-		{"sort on a key without sort key", patternOrdersDesign(model.AccessPattern{Name: "q", Index: p("by_order"), Equals: []string{"order_id"}, Sort: &model.SortCondition{On: "order_date", Condition: SortLess}, ReadsPerSecond: p(1.0)}), "access_patterns.q.sort", `index "by_order" has no sort key`},
+		{"unknown sort part", patternOrdersDesign(model.AccessPattern{Name: "q", Equals: []string{"customer_id"}, Sort: &model.SortCondition{On: "created", Condition: model.SortLess}, ReadsPerSecond: p(1.0)}), "access_patterns.q.sort.on", `"created"`},
+		{"sort on a key without sort key", patternOrdersDesign(model.AccessPattern{Name: "q", Index: p("by_order"), Equals: []string{"order_id"}, Sort: &model.SortCondition{On: "order_date", Condition: model.SortLess}, ReadsPerSecond: p(1.0)}), "access_patterns.q.sort", `index "by_order" has no sort key`},
 		{"sort without any sort key", noSortKey, "access_patterns.q.sort", "neither the table nor an index"},
 		{"begins_with on a number", numberSort, "access_patterns.by_seq.sort.condition", "begins_with works on string and binary keys only"},
 		{"zero rate", patternOrdersDesign(model.AccessPattern{Name: "q", Equals: []string{"order_id"}, ReadsPerSecond: p(0.0)}), "access_patterns.q.reads_per_second", "above 0"},
 		{"negative rate", patternOrdersDesign(model.AccessPattern{Name: "q", Equals: []string{"order_id"}, ReadsPerSecond: p(-3.0)}), "access_patterns.q.reads_per_second", "above 0"},
 		{"zero items", patternOrdersDesign(model.AccessPattern{Name: "q", Equals: []string{"order_id"}, ReadsPerSecond: p(1.0), Items: p(int64(0))}), "access_patterns.q.items", "between 1 and"},
-		{"sort also known", patternOrdersDesign(model.AccessPattern{Name: "q", Equals: []string{"customer_id", "order_date"}, Sort: &model.SortCondition{On: "order_date", Condition: SortLess}, ReadsPerSecond: p(1.0)}), "access_patterns.q.sort.on", "also in equals"},
+		{"sort also known", patternOrdersDesign(model.AccessPattern{Name: "q", Equals: []string{"customer_id", "order_date"}, Sort: &model.SortCondition{On: "order_date", Condition: model.SortLess}, ReadsPerSecond: p(1.0)}), "access_patterns.q.sort.on", "also in equals"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, errs := Analyze(tc.in)

@@ -1,3 +1,9 @@
+// Package keydesign is the facade of dynamokeys' key-design analysis: Analyze turns a design's model.Input into
+// the model.Document the policies evaluate, through the model stage (internal/keydesign/model: input and
+// document types, templates, segments, routing, the entity model) and the later stages, each a package of its
+// own (capacity, replicas, patterns, measured, cost, migration; the report in internal/keydesign/report).
+// Callers import the stage packages whose types they use; this package holds only what is its own. It imports
+// nothing from Terraform, AWS or OPA.
 package keydesign
 
 import (

@@ -285,9 +285,9 @@ func TestCostMeasuredTrafficChangesTheFigures(t *testing.T) {
 	in := pricedOrders("PAY_PER_REQUEST")
 	declared := costOf(t, in)
 	in.Observed = []model.ObservedInput{
-		{Path: model.Path{"observed"}, Observation: Observation{Traffic: observed.Traffic{WritesPerSecond: p(300.0), ReadsPerSecond: p(200.0),
+		{Path: model.Path{"observed"}, Observation: observed.Observation{Traffic: observed.Traffic{WritesPerSecond: p(300.0), ReadsPerSecond: p(200.0),
 			AverageWritesPerSecond: p(30.0), AverageReadsPerSecond: p(60.0)}}},
-		{Path: model.Path{"observed_indexes", "by_date"}, Observation: Observation{IndexName: "by_date",
+		{Path: model.Path{"observed_indexes", "by_date"}, Observation: observed.Observation{IndexName: "by_date",
 			Traffic: observed.Traffic{WritesPerSecond: p(90.0), AverageWritesPerSecond: p(12.0)}}},
 	}
 	c := costOf(t, in)
@@ -323,7 +323,7 @@ func TestCostMeasuredUnitsIncludeLSIWrites(t *testing.T) {
 	in := pricedOrders("PAY_PER_REQUEST")
 	in.GlobalSecondaryIndexes = nil
 	in.LocalSecondaryIndexes = []model.LocalSecondaryIndex{{Name: "by_updated", SortKey: model.IndexKeyAttribute{Name: "updated", Type: "N"}, ProjectionType: model.ProjectionAll}}
-	in.Observed = []model.ObservedInput{{Path: model.Path{"observed"}, Observation: Observation{Traffic: observed.Traffic{
+	in.Observed = []model.ObservedInput{{Path: model.Path{"observed"}, Observation: observed.Observation{Traffic: observed.Traffic{
 		WritesPerSecond: p(60.0), AverageWritesPerSecond: p(60.0)}}}}
 	c := costOf(t, in)
 	sec := 730.0 * 3600
@@ -450,7 +450,7 @@ func TestUnknownPricingMarksCostUnknown(t *testing.T) {
 
 func TestCostReportLines(t *testing.T) {
 	doc := analyze(t, pricedOrders("PAY_PER_REQUEST"))
-	r := Report(doc, nil)
+	r := report.Text(doc, nil)
 	for _, want := range []string{
 		"Monthly cost (us-east-1, STANDARD)",
 		"  prices: confirmed list prices (sources as of " + model.PriceTable.Retrieved + ") for write request units, read request units, " +
@@ -503,7 +503,7 @@ func TestCostAveragesAreBounded(t *testing.T) {
 	}
 	// At the bound and at the peak are accepted.
 	in := pricedOrders("PAY_PER_REQUEST")
-	measured(p(10.0), p(float64(MaxRequestsPerSecond)), p(10.0), nil)(in)
+	measured(p(10.0), p(float64(model.MaxRequestsPerSecond)), p(10.0), nil)(in)
 	if _, errs := Analyze(in); len(errs) != 0 {
 		t.Errorf("averages at their bounds: %v", errs)
 	}
@@ -530,7 +530,7 @@ func TestCostStaysFinite(t *testing.T) {
 	}
 	// The largest accepted inputs give a finite, encodable estimate.
 	in := pricedOrders("PAY_PER_REQUEST")
-	in.Traffic.WritesPerSecond, in.Traffic.AverageWritesPerSecond = nil, p(float64(MaxRequestsPerSecond))
+	in.Traffic.WritesPerSecond, in.Traffic.AverageWritesPerSecond = nil, p(float64(model.MaxRequestsPerSecond))
 	in.Traffic.ItemSizeBytes, in.Traffic.TransactionalWrites = p(model.MaxItemSizeBytes), true
 	in.Traffic.ItemCount = p(int64(math.MaxInt64))
 	big := p(model.MaxPriceUSD)
@@ -607,7 +607,7 @@ func TestCostOneSidedTrafficIsNotCompared(t *testing.T) {
 					t.Errorf("%s unknown: index %s provisioned write cost %v", side, ic.Name, ic.ProvisionedCost)
 				}
 			}
-			if r := Report(doc, nil); !strings.Contains(r, "the modes are not compared") || !strings.Contains(r, "no "+side+" (") || strings.Contains(r, "  total ") {
+			if r := report.Text(doc, nil); !strings.Contains(r, "the modes are not compared") || !strings.Contains(r, "no "+side+" (") || strings.Contains(r, "  total ") {
 				t.Errorf("%s unknown: report does not say why:\n%s", side, r)
 			}
 		}
@@ -648,7 +648,7 @@ func TestIndexDeclaredWritesInItsOwnUnits(t *testing.T) {
 			in.GlobalSecondaryIndexes[1].PartitionKey[0].Cardinality = p(int64(4))
 			in.Observed = []model.ObservedInput{{Path: model.Path{"observed_indexes", "by_status"}, Observation: observed.Observation{IndexName: "by_status"}}}
 			doc := analyze(t, in)
-			if doc.Table.GSIs[0].PeakSource != PeakDeclared {
+			if doc.Table.GSIs[0].PeakSource != model.PeakDeclared {
 				t.Fatalf("by_date is not observed: its peak is declared, got %q", doc.Table.GSIs[0].PeakSource)
 			}
 			units := map[string]float64{}
@@ -657,7 +657,7 @@ func TestIndexDeclaredWritesInItsOwnUnits(t *testing.T) {
 			}
 			for _, g := range doc.Table.GSIs {
 				want := 200 * units[g.Name]
-				if g.PeakSource == PeakDeclared && !near(*g.PeakWriteUnits, want) {
+				if g.PeakSource == model.PeakDeclared && !near(*g.PeakWriteUnits, want) {
 					t.Errorf("%d B, txn %v: %s peak write units %v, want %v", size, txn, g.Name, g.PeakWriteUnits, want)
 				}
 				if g.Name == "by_status" && (g.HotPartitionWriteUnits == nil || !near(*g.HotPartitionWriteUnits, want/4)) {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/report"
 )
 
 func p[T any](v T) *T { return &v }
@@ -257,7 +258,7 @@ func TestReportShowsBarsAndLimits(t *testing.T) {
 	in := dailyEventLog()
 	in.PartitionKey.Template = p("DAY#{day}#SHARD#{shard}")
 	in.Sharding = model.Sharding{Strategy: model.StrategyCalculated, Source: "event_id"}
-	out := Report(analyze(t, in), []ReportFinding{{Rule: "DK999", Name: "example", Severity: "warning", Message: "a message"}})
+	out := report.Text(analyze(t, in), []report.Finding{{Rule: "DK999", Name: "example", Severity: "warning", Message: "a message"}})
 	for _, want := range []string{"DAY#{day}#SHARD#{shard}", "4 shards", "2,500 WCU", "625 WCU", "|", "WARNING DK999 example: a message", "62.5% of a partition"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
@@ -266,7 +267,7 @@ func TestReportShowsBarsAndLimits(t *testing.T) {
 	if strings.Contains(out, "Contributor Insights") {
 		t.Errorf("a report without a hot-key finding points at Contributor Insights:\n%s", out)
 	}
-	hot := Report(analyze(t, in), []ReportFinding{{Rule: "DK303", Name: "hot-key-demand", Severity: "error", Message: "too hot"}})
+	hot := report.Text(analyze(t, in), []report.Finding{{Rule: "DK303", Name: "hot-key-demand", Severity: "error", Message: "too hot"}})
 	if !strings.Contains(hot, "contributor_insights = { mode = \"THROTTLED_KEYS\" }") {
 		t.Errorf("a hot-key finding must say how to find the hot keys in production:\n%s", hot)
 	}

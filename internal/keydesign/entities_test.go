@@ -9,6 +9,7 @@ import (
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/report"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/observed"
 )
 
@@ -229,7 +230,7 @@ func TestReportListsEntities(t *testing.T) {
 	in := customerTable()
 	// Given out of order: the model sorts them by name.
 	in.Entities = append(in.Entities, model.Entity{Name: "address", Keys: map[string]string{"PK": "CUSTOMER#{customer_id}", "SK": "PROFILE"}})
-	report := Report(analyze(t, in), nil)
+	report := report.Text(analyze(t, in), nil)
 	if strings.Contains(report, "the key rules read") {
 		t.Errorf("the report names one entity as the table's keys:\n%s", report)
 	}
@@ -262,7 +263,7 @@ func TestAccessPatternsOnEntities(t *testing.T) {
 	in.AccessPatterns = []model.AccessPattern{
 		patternOn("profile", []string{"customer"}, []string{"customer_id"}, nil, nil),
 		patternOn("customer_with_orders", []string{"customer", "order"}, []string{"customer_id"}, nil, nil),
-		patternOn("orders_in_range", []string{"order"}, []string{"customer_id"}, &model.SortCondition{On: "order_date", Condition: SortBetween}, nil),
+		patternOn("orders_in_range", []string{"order"}, []string{"customer_id"}, &model.SortCondition{On: "order_date", Condition: model.SortBetween}, nil),
 		patternOn("profile_by_email", []string{"customer"}, []string{"email"}, nil, p("GSI1")),
 	}
 	doc := analyze(t, in)
@@ -270,7 +271,7 @@ func TestAccessPatternsOnEntities(t *testing.T) {
 	for _, f := range doc.Derived.AccessPatterns {
 		facts[f.Name] = f
 	}
-	for name, index := range map[string]string{"profile": TableKeyIndex, "customer_with_orders": TableKeyIndex, "orders_in_range": TableKeyIndex, "profile_by_email": "GSI1"} {
+	for name, index := range map[string]string{"profile": model.TableKeyIndex, "customer_with_orders": model.TableKeyIndex, "orders_in_range": model.TableKeyIndex, "profile_by_email": "GSI1"} {
 		if f := facts[name]; !f.Serves || f.Index != index || !f.SortExpressible {
 			t.Errorf("%s: served %v by %q (sort %v %s), want %s", name, f.Serves, f.Index, f.SortExpressible, f.SortReason, index)
 		}
@@ -339,12 +340,11 @@ func TestEntityEdgeCases(t *testing.T) {
 		}
 		return out
 	}
-	for cond, want := range map[string][]string{
-		SortEqual:        nil,                 // one sort key
-		SortBeginsWith:   {"line"},            // ORDER#... holds the lines too
-		SortGreaterEqual: {"line", "profile"}, // PROFILE sorts above ORDER#
-		SortLess:         {"line"},            // nothing sorts below ORDER# but ORDER#...
-		SortBetween:      {"line"},            // within ORDER#
+	for cond, want := range map[string][]string{model.SortEqual: nil, model.SortBeginsWith: // one sort key
+	{"line"}, model.SortGreaterEqual:// ORDER#... holds the lines too
+	{"line", "profile"}, model. // PROFILE sorts above ORDER#
+					SortLess: {"line"}, model.SortBetween:// nothing sorts below ORDER# but ORDER#...
+	{"line"},                   // within ORDER#
 	} {
 		if got := overlaps(cond); !slices.Equal(got, want) {
 			t.Errorf("%s: overlaps %v, want %v", cond, got, want)
@@ -428,31 +428,29 @@ func TestEveryEntityTemplateIsTheDesign(t *testing.T) {
 // singleTableDesign is a single-table design of n entities under two overloaded GSIs: each entity owns a
 // prefix of the shared CUSTOMER#{customer_id} collection, writes both GSIs' keys (a day bucket, a status, or
 // an id), and has two access patterns, one on the table key and one on a GSI.
-func singleTableDesign(n int) *Input {
-	in := &Input{Kind: "keydesign",
-		PartitionKey: Key{Name: "PK", Type: "S"}, SortKey: &Key{Name: "SK", Type: "S"},
-		Segments: map[string]Segment{
-			"customer_id": {Kind: KindID, MaxLength: p(int64(26))}, "item_id": {Kind: KindID, MaxLength: p(int64(26))},
-			"day": {Kind: KindTime, Granularity: "day"}, "status": {Kind: KindEnum, Values: []string{"new", "open", "done"}},
+func singleTableDesign(n int) *model.Input {
+	in := &model.Input{Kind: "keydesign",
+		PartitionKey: model.Key{Name: "PK", Type: "S"}, SortKey: &model.Key{Name: "SK", Type: "S"},
+		Segments: map[string]model.Segment{
+			"customer_id": {Kind: model.KindID, MaxLength: p(int64(26))}, "item_id": {Kind: model.KindID, MaxLength: p(int64(26))},
+			"day": {Kind: model.KindTime, Granularity: "day"}, "status": {Kind: model.KindEnum, Values: []string{"new", "open", "done"}},
 		},
-		GlobalSecondaryIndexes: []GlobalSecondaryIndex{
-			{Name: "GSI1", PartitionKey: []IndexKeyAttribute{{Name: "GSI1PK"}}, SortKey: []IndexKeyAttribute{{Name: "GSI1SK"}}},
-			{Name: "GSI2", PartitionKey: []IndexKeyAttribute{{Name: "GSI2PK"}}, SortKey: []IndexKeyAttribute{{Name: "GSI2SK"}}, ProjectionType: ProjectionKeysOnly},
+		GlobalSecondaryIndexes: []model.GlobalSecondaryIndex{
+			{Name: "GSI1", PartitionKey: []model.IndexKeyAttribute{{Name: "GSI1PK"}}, SortKey: []model.IndexKeyAttribute{{Name: "GSI1SK"}}},
+			{Name: "GSI2", PartitionKey: []model.IndexKeyAttribute{{Name: "GSI2PK"}}, SortKey: []model.IndexKeyAttribute{{Name: "GSI2SK"}}, ProjectionType: model.ProjectionKeysOnly},
 		},
 	}
 	gsi1 := []string{"DAY#{day}", "STATUS#{status}", "ITEM#{item_id}"}
 	for i := range n {
 		name := fmt.Sprintf("kind%02d", i)
 		prefix := fmt.Sprintf("KIND%02d#", i)
-		in.Entities = append(in.Entities, Entity{Name: name,
+		in.Entities = append(in.Entities, model.Entity{Name: name,
 			Keys: map[string]string{"PK": "CUSTOMER#{customer_id}", "SK": prefix + "{item_id}",
 				"GSI1PK": gsi1[i%len(gsi1)], "GSI1SK": prefix + "{item_id}", "GSI2PK": prefix + "{customer_id}", "GSI2SK": "{item_id}"},
-			Traffic: EntityTraffic{WritesPerSecond: p(float64(10 * (i + 1))), ReadsPerSecond: p(20.0), ItemSizeBytes: p(int64(500 + 100*i)),
+			Traffic: model.EntityTraffic{WritesPerSecond: p(float64(10 * (i + 1))), ReadsPerSecond: p(20.0), ItemSizeBytes: p(int64(500 + 100*i)),
 				MaxItemsPerPartitionKey: p(int64(100))}})
-		in.AccessPatterns = append(in.AccessPatterns,
-			AccessPattern{Name: name + "_of_customer", Entities: []string{name}, Equals: []string{"customer_id"},
-				Sort: &SortCondition{On: "item_id", Condition: SortBeginsWith}, ReadsPerSecond: p(5.0)},
-			AccessPattern{Name: name + "_by_customer", Entities: []string{name}, Index: p("GSI2"), Equals: []string{"customer_id"}, ReadsPerSecond: p(2.0)})
+		in.AccessPatterns = append(in.AccessPatterns, model.AccessPattern{Name: name + "_of_customer", Entities: []string{name}, Equals: []string{"customer_id"},
+			Sort: &model.SortCondition{On: "item_id", Condition: model.SortBeginsWith}, ReadsPerSecond: p(5.0)}, model.AccessPattern{Name: name + "_by_customer", Entities: []string{name}, Index: p("GSI2"), Equals: []string{"customer_id"}, ReadsPerSecond: p(2.0)})
 	}
 	return in
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/report"
 )
 
 // guideDesign is the design of the guide "Migrating a key scheme" (templates/guides), in a phase.
@@ -32,11 +33,11 @@ func TestMigrationGuideShowsTheReports(t *testing.T) {
 	for _, m := range regexp.MustCompile("(?s)<!-- report of the guide's design: ([a-z_ ]+) -->\n```text\n(.*?)```").FindAllStringSubmatch(string(raw), -1) {
 		excerpts[m[1]] = m[2]
 	}
-	countChange := guideDesign(PhaseDualWrite)
+	countChange := guideDesign(model.PhaseDualWrite)
 	countChange.Sharding.Count, countChange.Sharding.SchemeVersion = p(int64(8)), p(int64(3))
 	countChange.Migration.From = model.LayoutInput{Sharding: &model.Sharding{Strategy: model.StrategyCalculated, Source: "event_id", Count: p(int64(4)), SchemeVersion: p(int64(2))}}
-	for name, in := range map[string]*model.Input{"dual_write": guideDesign(PhaseDualWrite), "read_new": guideDesign(PhaseReadNew), "count change": countChange} {
-		want := migrationSection(Report(analyze(t, in), nil))
+	for name, in := range map[string]*model.Input{"dual_write": guideDesign(model.PhaseDualWrite), "read_new": guideDesign(model.PhaseReadNew), "count change": countChange} {
+		want := migrationSection(report.Text(analyze(t, in), nil))
 		if got, ok := excerpts[name]; !ok || got != want {
 			t.Errorf("the guide's %s excerpt is\n%s\nthe report says\n%s", name, got, want)
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/report"
 )
 
 // shardedMigration is the daily event log moved from one hot day key to four calculated shards.
@@ -22,7 +23,7 @@ func shardedMigration(phase string) *model.Input {
 }
 
 func TestMigrationShardAddedToHotKey(t *testing.T) {
-	doc := analyze(t, shardedMigration(PhaseBackfill))
+	doc := analyze(t, shardedMigration(model.PhaseBackfill))
 	m := doc.Derived.Migration
 	if m == nil {
 		t.Fatal("no derived.migration")
@@ -77,7 +78,7 @@ func TestMigrationShardAddedToHotKey(t *testing.T) {
 }
 
 func TestMigrationDeclaredRateThrottles(t *testing.T) {
-	in := shardedMigration(PhaseDualWrite)
+	in := shardedMigration(model.PhaseDualWrite)
 	in.Migration.BackfillWriteUnitsPerSecond = p(2000.0)
 	b := analyze(t, in).Derived.Migration.Backfill
 	// 625 WCU of production per shard plus 2,000 / 4 = 1,125 WCU > 1,000.
@@ -91,7 +92,7 @@ func TestMigrationShardCountChangeKeepsSomeKeys(t *testing.T) {
 	in.PartitionKey.Template = p("DAY#{day}#SHARD#{shard}")
 	in.Sharding = model.Sharding{Strategy: model.StrategyCalculated, Source: "event_id", Count: p(int64(8)), SchemeVersion: p(int64(2))}
 	in.Traffic.ItemCount = p(int64(1_000_000))
-	in.Migration = &model.MigrationInput{Phase: PhaseDualWrite, From: model.LayoutInput{Sharding: &model.Sharding{Strategy: model.StrategyCalculated, Source: "event_id", Count: p(int64(4))}}}
+	in.Migration = &model.MigrationInput{Phase: model.PhaseDualWrite, From: model.LayoutInput{Sharding: &model.Sharding{Strategy: model.StrategyCalculated, Source: "event_id", Count: p(int64(4))}}}
 	m := analyze(t, in).Derived.Migration
 	if m.Overlap == nil || m.Overlap.KeptShare != 0.5 {
 		t.Fatalf("overlap %+v; 4 → 8 shards keeps the suffix of half the ids", m.Overlap)
@@ -115,7 +116,7 @@ func TestMigrationBadInputs(t *testing.T) {
 		}, "migration.from.sharding.count"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			in := shardedMigration(PhaseDualWrite)
+			in := shardedMigration(model.PhaseDualWrite)
 			tc.mutate(in)
 			_, errs := Analyze(in)
 			if len(errs) == 0 || errs[0].Path.String() != tc.path {
@@ -132,7 +133,7 @@ func TestMigrationEntityRekeyed(t *testing.T) {
 		{Name: "orders_of_customer", Entities: []string{"order"}, Equals: []string{"customer_id"}, ReadsPerSecond: p(100.0), Items: p(int64(20))},
 		{Name: "customer_by_email", Entities: []string{"customer"}, Index: p("GSI1"), Equals: []string{"email"}, ReadsPerSecond: p(10.0)},
 	}
-	in.Migration = &model.MigrationInput{Phase: PhaseBackfill, From: model.LayoutInput{Entities: map[string]map[string]string{
+	in.Migration = &model.MigrationInput{Phase: model.PhaseBackfill, From: model.LayoutInput{Entities: map[string]map[string]string{
 		"order": {"PK": "CUSTOMER#{customer_id}", "SK": "ORDER#{order_id}"}}}}
 	m := analyze(t, in).Derived.Migration
 	if len(m.Changed) != 1 || m.Changed[0] != "order" {
@@ -174,7 +175,7 @@ func TestMigrationEntityRekeyed(t *testing.T) {
 
 func TestMigrationDoneAndSingleRegionFiguresUnchanged(t *testing.T) {
 	// A migration adds facts and changes none of the design's own.
-	with, without := shardedMigration(PhaseDone), shardedMigration(PhaseDone)
+	with, without := shardedMigration(model.PhaseDone), shardedMigration(model.PhaseDone)
 	without.Migration = nil
 	a, b := analyze(t, with), analyze(t, without)
 	a.Derived.Migration = nil
@@ -186,7 +187,7 @@ func TestMigrationDoneAndSingleRegionFiguresUnchanged(t *testing.T) {
 }
 
 func TestMigrationUnknownIsNotAnError(t *testing.T) {
-	in := shardedMigration(PhaseBackfill)
+	in := shardedMigration(model.PhaseBackfill)
 	in.Migration.Phase = ""
 	in.Unknown = []model.Path{{"migration", "phase"}}
 	doc := analyze(t, in)
@@ -196,7 +197,7 @@ func TestMigrationUnknownIsNotAnError(t *testing.T) {
 }
 
 func TestMigrationProvisionedTableLimitsTheRate(t *testing.T) {
-	in := shardedMigration(PhaseBackfill)
+	in := shardedMigration(model.PhaseBackfill)
 	in.BillingMode, in.WriteCapacity, in.ReadCapacity = "PROVISIONED", p(int64(8000)), p(int64(550))
 	doc := analyze(t, in)
 	b := doc.Derived.Migration.Backfill
@@ -214,7 +215,7 @@ func TestMigrationProvisionedTableLimitsTheRate(t *testing.T) {
 
 // BenchmarkAnalyzeMigration is the guide's migration: the design and its old layout are both analysed.
 func BenchmarkAnalyzeMigration(b *testing.B) {
-	in := guideDesign(PhaseBackfill)
+	in := guideDesign(model.PhaseBackfill)
 	for b.Loop() {
 		if _, errs := Analyze(in); len(errs) > 0 {
 			b.Fatal(errs)
@@ -224,7 +225,7 @@ func BenchmarkAnalyzeMigration(b *testing.B) {
 
 func TestMigrationIndexKeyOnlyUpdatesInPlace(t *testing.T) {
 	in := customerTable()
-	in.Migration = &model.MigrationInput{Phase: PhaseBackfill, From: model.LayoutInput{Entities: map[string]map[string]string{
+	in.Migration = &model.MigrationInput{Phase: model.PhaseBackfill, From: model.LayoutInput{Entities: map[string]map[string]string{
 		"customer": {"PK": "CUSTOMER#{customer_id}", "SK": "PROFILE", "GSI1PK": "E#{email}", "GSI1SK": "CUSTOMER"}}}}
 	m := analyze(t, in).Derived.Migration
 	b := m.Backfill
@@ -241,8 +242,8 @@ func TestMigrationIndexKeyOnlyUpdatesInPlace(t *testing.T) {
 	if b.ScanReadUnits != nil {
 		t.Errorf("Scan RCU %v with an entity of unknown item count", *b.ScanReadUnits)
 	}
-	if want := ": 2,000,000 items, Scan RCU unknown, 4,000,000 WCU"; !strings.Contains(Report(analyze(t, in), nil), want) {
-		t.Errorf("the report's backfill step lacks %q:\n%s", want, Report(analyze(t, in), nil))
+	if want := ": 2,000,000 items, Scan RCU unknown, 4,000,000 WCU"; !strings.Contains(report.Text(analyze(t, in), nil), want) {
+		t.Errorf("the report's backfill step lacks %q:\n%s", want, report.Text(analyze(t, in), nil))
 	}
 }
 
@@ -252,7 +253,7 @@ func TestMigrationKeptShareIsPerEntity(t *testing.T) {
 	in.Entities[1].Keys["PK"] = "CUSTOMER#{customer_id}#{shard}"
 	in.Entities[1].Traffic.ItemCount = p(int64(10_000_000))
 	in.Entities[0].Keys["PK"] = "C#{customer_id}"
-	in.Migration = &model.MigrationInput{Phase: PhaseDualWrite, From: model.LayoutInput{
+	in.Migration = &model.MigrationInput{Phase: model.PhaseDualWrite, From: model.LayoutInput{
 		Sharding: &model.Sharding{Strategy: model.StrategyCalculated, Source: "order_id", Count: p(int64(4))},
 		Entities: map[string]map[string]string{"customer": {"PK": "CUSTOMER#{customer_id}", "SK": "PROFILE", "GSI1PK": "EMAIL#{email}", "GSI1SK": "CUSTOMER"}}}}
 	b := analyze(t, in).Derived.Migration.Backfill
@@ -263,7 +264,7 @@ func TestMigrationKeptShareIsPerEntity(t *testing.T) {
 }
 
 func TestMigrationUnknownObjectWaits(t *testing.T) {
-	in := shardedMigration(PhaseBackfill)
+	in := shardedMigration(model.PhaseBackfill)
 	in.Migration = nil
 	in.Unknown = []model.Path{{"migration"}}
 	if doc := analyze(t, in); !slices.Contains(doc.Unknown, "derived.migration") {
@@ -272,7 +273,7 @@ func TestMigrationUnknownObjectWaits(t *testing.T) {
 }
 
 func TestMigrationSchemeVersionAloneIsNoMove(t *testing.T) {
-	in := shardedMigration(PhaseBackfill)
+	in := shardedMigration(model.PhaseBackfill)
 	in.Migration.From = model.LayoutInput{Sharding: &model.Sharding{Strategy: model.StrategyCalculated, Source: "event_id", Count: p(int64(4)), SchemeVersion: p(int64(1))}}
 	if _, errs := Analyze(in); len(errs) != 1 || errs[0].Path.String() != "migration.from" {
 		t.Errorf("errors %v: a scheme version alone moves no item", errs)
@@ -280,7 +281,7 @@ func TestMigrationSchemeVersionAloneIsNoMove(t *testing.T) {
 }
 
 func TestMigrationBackfillOnAGlobalTableIsPricedInEveryRegion(t *testing.T) {
-	in := shardedMigration(PhaseBackfill)
+	in := shardedMigration(model.PhaseBackfill)
 	in.Replicas = &model.Replicas{Regions: map[string]model.ReplicaRegion{"us-east-1": {WriteShare: p(0.5)}, "eu-west-1": {WriteShare: p(0.5)}}}
 	b := analyze(t, in).Derived.Migration.Backfill
 	use1, euw1 := model.PriceTable.Regions["us-east-1"][model.TableClassStandard], model.PriceTable.Regions["eu-west-1"][model.TableClassStandard]

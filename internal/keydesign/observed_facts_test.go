@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/report"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/observed"
 )
@@ -55,12 +56,12 @@ func TestMeasuredFactsWriteHotKeyInReadHeavyTable(t *testing.T) {
 		m := doc.Observed[0].Measured
 		want := model.MeasuredFacts{
 			DeclaredWriteUnits: p(500.0), DeclaredReadUnits: p(1000.0), ShardCount: 1,
-			HotKeySource: MeasuredShareMeasured, HotKey: p("CUSTOMER#c-1001"),
+			HotKeySource: model.MeasuredShareMeasured, HotKey: p("CUSTOMER#c-1001"),
 			HotKeyUnits: p(tc.hot), HotKeyPartitionShare: p(tc.hot / 3000), LogicalKeyUnits: p(tc.hot), RequiredShards: tc.shards,
 			WriteLimit:        &model.CapacityLimit{Units: 40000, Name: "the on-demand table quota", Path: model.Path{}},
 			ReadLimit:         &model.CapacityLimit{Units: 40000, Name: "the on-demand table quota", Path: model.Path{}},
 			KeysOutsideDesign: []model.KeyMismatch{}, ThrottledKeys: []string{"CUSTOMER#c-2002"}, ThrottleCauses: []model.ThrottleCause{},
-			KeyFigures: KeyFiguresAccessed,
+			KeyFigures: model.KeyFiguresAccessed,
 		}
 		if !reflect.DeepEqual(m, want) {
 			t.Errorf("%+v: measured facts =\n%+v\nwant\n%+v", tc, m, want)
@@ -78,7 +79,7 @@ func TestMeasuredFactsThrottleCauses(t *testing.T) {
 	in.Observed = []model.ObservedInput{{Path: model.Path{"observed"}, Observation: o}}
 	m := analyze(t, in).Observed[0].Measured
 	want := []model.ThrottleCause{{Cause: "key_range", Write: 250}, {Cause: "max_on_demand", Write: 50}, {Cause: "account_limit", Read: 40}}
-	if !reflect.DeepEqual(m.ThrottleCauses, want) || m.ThrottleEventsByCause != 340 || *m.ThrottleEvents != 340 || m.KeyFigures != KeyFiguresNone {
+	if !reflect.DeepEqual(m.ThrottleCauses, want) || m.ThrottleEventsByCause != 340 || *m.ThrottleEvents != 340 || m.KeyFigures != model.KeyFiguresNone {
 		t.Errorf("causes = %+v (%v of %v), key figures %s", m.ThrottleCauses, m.ThrottleEventsByCause, *m.ThrottleEvents, m.KeyFigures)
 	}
 }
@@ -113,7 +114,7 @@ func TestMeasuredFactsWithoutKeysUseTheDesignShare(t *testing.T) {
 	in.Observed = []model.ObservedInput{{Path: model.Path{"observed"}, Observation: observed.Observation{Traffic: observed.Traffic{WritesPerSecond: p(1800.0)}}}}
 	m := analyze(t, in).Observed[0].Measured
 	// A lone day bucket takes every write: 1,800 WCU needs 3 shards.
-	if m.HotKeySource != MeasuredShareDesign || m.RequiredShards != 3 || m.HotKey != nil || m.HotKeyUnits != nil || m.KeyFigures != KeyFiguresNone {
+	if m.HotKeySource != model.MeasuredShareDesign || m.RequiredShards != 3 || m.HotKey != nil || m.HotKeyUnits != nil || m.KeyFigures != model.KeyFiguresNone {
 		t.Errorf("measured = %+v", m)
 	}
 }
@@ -142,7 +143,7 @@ func TestMeasuredFactsIndex(t *testing.T) {
 		t.Errorf("an index key has no template to check: %+v", m.KeysOutsideDesign)
 	}
 	g := doc.Table.GSIs[0]
-	if *g.PeakWriteUnits != 2500 || *g.PeakReadUnits != 100 || g.PeakSource != PeakMeasured {
+	if *g.PeakWriteUnits != 2500 || *g.PeakReadUnits != 100 || g.PeakSource != model.PeakMeasured {
 		t.Errorf("index demand = %v / %v (%s), want the measured 2,500 / 100", *g.PeakWriteUnits, *g.PeakReadUnits, g.PeakSource)
 	}
 }
@@ -190,7 +191,7 @@ func TestReportShowsMeasuredShardsNextToCurrent(t *testing.T) {
 	o.Traffic.HotKeyUnitShare = p(0.2)
 	o.ThrottleEvents = observed.Throttles{Read: p(0.0), Write: p(40.0), ReadKeyRange: p(0.0), WriteKeyRange: p(40.0)}
 	in.Observed = []model.ObservedInput{{Path: model.Path{"observed"}, Observation: o}}
-	report := Report(analyze(t, in), nil)
+	report := report.Text(analyze(t, in), nil)
 	for _, want := range []string{
 		"Measured (orders)\n  window 2026-11-30T09:00:00Z to 2026-11-30T12:00:00Z, 180 one-minute datapoints (complete)\n",
 		"  peak writes 1,500 WCU/s (busiest minute / 60)\n",

@@ -67,7 +67,7 @@ func TestReplicasPartitionDemandIsGlobal(t *testing.T) {
 			t.Errorf("%s: local %v, replicated %v, share %v, set %q", rf.Region, *rf.WritesPerSecond, *rf.ReplicatedWritesPerSecond, rf.WriteShare, rf.RegionSet)
 		}
 	}
-	if r.RegionCount != 3 || !r.WriteSharesSumToOne || r.WritesBasis != ReplicaWritesPerRegion || r.Consistency != ConsistencyEventual {
+	if r.RegionCount != 3 || !r.WriteSharesSumToOne || r.WritesBasis != model.ReplicaWritesPerRegion || r.Consistency != model.ConsistencyEventual {
 		t.Errorf("facts %+v", r)
 	}
 }
@@ -94,7 +94,7 @@ func TestSingleRegionDesignKeepsItsFigures(t *testing.T) {
 		"events": func() *model.Input { return globalEvents() },
 	} {
 		want, _ := json.Marshal(analyze(t, in()))
-		for _, r := range []*model.Replicas{{}, {Regions: map[string]model.ReplicaRegion{}}, {Consistency: ConsistencyEventual}} {
+		for _, r := range []*model.Replicas{{}, {Regions: map[string]model.ReplicaRegion{}}, {Consistency: model.ConsistencyEventual}} {
 			with := in()
 			with.Replicas = r
 			got, _ := json.Marshal(analyze(t, with))
@@ -150,7 +150,7 @@ func TestReplicasCostPerRegion(t *testing.T) {
 			t.Errorf("%s: %v, single-Region design there %v", r.Region, got, want)
 		}
 	}
-	report := Report(analyze(t, in), nil)
+	report := report.Text(analyze(t, in), nil)
 	for _, want := range []string{"per replica Region", "eu-west-1", "all Regions", "estimates, not confirmed list prices"} {
 		if !strings.Contains(report, want) {
 			t.Errorf("report lacks %q:\n%s", want, report)
@@ -222,7 +222,7 @@ func TestReplicasWriteSharesSum(t *testing.T) {
 	}
 	in.Replicas.Regions = map[string]model.ReplicaRegion{"us-east-1": {}, "eu-west-1": {}, "ap-northeast-1": {}}
 	r = analyze(t, in).Derived.Replicas
-	if !r.WriteSharesSumToOne || r.WritesBasis != ReplicaWritesEqual || !near(r.Regions[0].WriteShare, 1.0/3) {
+	if !r.WriteSharesSumToOne || r.WritesBasis != model.ReplicaWritesEqual || !near(r.Regions[0].WriteShare, 1.0/3) {
 		t.Errorf("equal split %+v", r)
 	}
 }
@@ -292,7 +292,7 @@ func TestMultiRegionGuideFigures(t *testing.T) {
 			t.Errorf("the guide lacks the row %q", row)
 		}
 	}
-	report := Report(doc, nil)
+	report := report.Text(doc, nil)
 	for _, line := range []string{"writes 1,800/s = 1,850 WCU", "TTL deletes 50/s are replicated too",
 		"ap-northeast-1   600 writes/s made here (33.3%) + 1,233.3/s replicated from the other Regions"} {
 		if !strings.Contains(report, line) || !strings.Contains(guide, line) {

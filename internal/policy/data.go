@@ -7,7 +7,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/util"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/report"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/policies"
 )
 
@@ -41,7 +41,7 @@ func ExpandLimits(text string) string {
 			return v
 		case json.Number:
 			if f, err := v.Float64(); err == nil {
-				return keydesign.FormatNumber(f)
+				return report.FormatNumber(f)
 			}
 		}
 		return ref

@@ -15,7 +15,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/policies"
 )
 
@@ -292,7 +292,7 @@ var ErrPanic = errors.New("the policy evaluation failed unexpectedly")
 
 // Evaluate runs the rules on doc and returns its findings, errors first, then by rule and path. The
 // context's deadline bounds the evaluation.
-func (e *Engine) Evaluate(ctx context.Context, doc *keydesign.Document) ([]Finding, error) {
+func (e *Engine) Evaluate(ctx context.Context, doc *model.Document) ([]Finding, error) {
 	input, err := ToValue(doc)
 	if err != nil {
 		return nil, fmt.Errorf("converting the design document: %w", err)

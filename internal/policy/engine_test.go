@@ -11,33 +11,34 @@ import (
 	"time"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 func p[T any](v T) *T { return &v }
 
 // tableDesign is a table with 2 GSIs and 2 LSIs whose day-bucketed key is too hot: DK301 and DK303 fire.
-func tableDesign() *keydesign.Input {
-	return &keydesign.Input{
+func tableDesign() *model.Input {
+	return &model.Input{
 		Kind: "sharded_table", Address: "dynamokeys_sharded_table.events", TableName: "events", BillingMode: "PAY_PER_REQUEST",
-		PartitionKey: keydesign.Key{Name: "pk", Type: "S", Template: p("DAY#{day}")},
-		SortKey:      &keydesign.Key{Name: "sk", Type: "S", Template: p("EVENT#{event_id}")},
-		Segments: map[string]keydesign.Segment{
-			"day":      {Kind: keydesign.KindTime, Granularity: "day"},
-			"event_id": {Kind: keydesign.KindID},
+		PartitionKey: model.Key{Name: "pk", Type: "S", Template: p("DAY#{day}")},
+		SortKey:      &model.Key{Name: "sk", Type: "S", Template: p("EVENT#{event_id}")},
+		Segments: map[string]model.Segment{
+			"day":      {Kind: model.KindTime, Granularity: "day"},
+			"event_id": {Kind: model.KindID},
 		},
-		Traffic: keydesign.Traffic{WritesPerSecond: p(2500.0), ReadsPerSecond: p(400.0), ItemSizeBytes: p(int64(800)), MaxItemsPerPartitionKey: p(int64(1000))},
-		LocalSecondaryIndexes: []keydesign.LocalSecondaryIndex{
-			{Name: "by_created", SortKey: keydesign.IndexKeyAttribute{Name: "created", Type: "N"}, ProjectionType: "KEYS_ONLY"},
-			{Name: "by_status", SortKey: keydesign.IndexKeyAttribute{Name: "status", Type: "S"}, ProjectionType: "INCLUDE", NonKeyAttributes: []string{"total"}},
+		Traffic: model.Traffic{WritesPerSecond: p(2500.0), ReadsPerSecond: p(400.0), ItemSizeBytes: p(int64(800)), MaxItemsPerPartitionKey: p(int64(1000))},
+		LocalSecondaryIndexes: []model.LocalSecondaryIndex{
+			{Name: "by_created", SortKey: model.IndexKeyAttribute{Name: "created", Type: "N"}, ProjectionType: "KEYS_ONLY"},
+			{Name: "by_status", SortKey: model.IndexKeyAttribute{Name: "status", Type: "S"}, ProjectionType: "INCLUDE", NonKeyAttributes: []string{"total"}},
 		},
-		GlobalSecondaryIndexes: []keydesign.GlobalSecondaryIndex{
-			{Name: "by_customer", PartitionKey: []keydesign.IndexKeyAttribute{{Name: "customerId", Cardinality: p(int64(1000000))}}},
-			{Name: "by_region_day", PartitionKey: []keydesign.IndexKeyAttribute{{Name: "region"}, {Name: "day"}}, ProjectionType: "KEYS_ONLY"},
+		GlobalSecondaryIndexes: []model.GlobalSecondaryIndex{
+			{Name: "by_customer", PartitionKey: []model.IndexKeyAttribute{{Name: "customerId", Cardinality: p(int64(1000000))}}},
+			{Name: "by_region_day", PartitionKey: []model.IndexKeyAttribute{{Name: "region"}, {Name: "day"}}, ProjectionType: "KEYS_ONLY"},
 		},
 	}
 }
 
-func analyzed(tb testing.TB, in *keydesign.Input) *keydesign.Document {
+func analyzed(tb testing.TB, in *model.Input) *model.Document {
 	tb.Helper()
 	doc, errs := keydesign.Analyze(in)
 	if errs != nil {
@@ -77,7 +78,7 @@ func TestEvaluateHotDailyLog(t *testing.T) {
 func TestEvaluateFixedDesignHasNoErrors(t *testing.T) {
 	in := tableDesign()
 	in.PartitionKey.Template = p("DAY#{day}#SHARD#{shard}")
-	in.Sharding = keydesign.Sharding{Strategy: "calculated", Source: "event_id"}
+	in.Sharding = model.Sharding{Strategy: "calculated", Source: "event_id"}
 	in.LocalSecondaryIndexes = nil
 	in.GlobalSecondaryIndexes = nil
 	e, _ := Builtin()
@@ -222,11 +223,11 @@ func TestCapabilitiesRemoveNondeterministicBuiltins(t *testing.T) {
 }
 
 // shardedTableDesign is tableDesign fixed: calculated sharding, still with 2 GSIs and 2 LSIs.
-func shardedTableDesign() *keydesign.Input {
+func shardedTableDesign() *model.Input {
 	in := tableDesign()
 	in.PartitionKey.Template = p("DAY#{day}#SHARD#{shard}")
-	in.Sharding = keydesign.Sharding{Strategy: "calculated", Source: "event_id"}
-	in.GlobalSecondaryIndexes[1].PartitionKey = []keydesign.IndexKeyAttribute{{Name: "region", Cardinality: p(int64(20))}, {Name: "customerId", Cardinality: p(int64(1000000))}}
+	in.Sharding = model.Sharding{Strategy: "calculated", Source: "event_id"}
+	in.GlobalSecondaryIndexes[1].PartitionKey = []model.IndexKeyAttribute{{Name: "region", Cardinality: p(int64(20))}, {Name: "customerId", Cardinality: p(int64(1000000))}}
 	return in
 }
 
@@ -245,7 +246,7 @@ func BenchmarkEvaluateWithAccessPatterns(b *testing.B) {
 func BenchmarkEvaluateWithCleanAccessPatterns(b *testing.B) {
 	in := shardedTableDesign()
 	for i := range 20 {
-		in.AccessPatterns = append(in.AccessPatterns, keydesign.AccessPattern{Name: fmt.Sprintf("get_%02d", i),
+		in.AccessPatterns = append(in.AccessPatterns, model.AccessPattern{Name: fmt.Sprintf("get_%02d", i),
 			Equals: []string{"day", "event_id"}, ReadsPerSecond: p(float64(i + 1))})
 	}
 	benchmarkEvaluate(b, in)
@@ -253,18 +254,18 @@ func BenchmarkEvaluateWithCleanAccessPatterns(b *testing.B) {
 
 // withAccessPatterns adds n access patterns cycling through the shapes a design declares: Queries on each key,
 // fan-out, a sort condition out of order, a strong read on a GSI, projection misses and Scans.
-func withAccessPatterns(in *keydesign.Input, n int) *keydesign.Input {
-	shapes := []keydesign.AccessPattern{
+func withAccessPatterns(in *model.Input, n int) *model.Input {
+	shapes := []model.AccessPattern{
 		{Equals: []string{"day", "event_id"}},
 		{Equals: []string{"day"}, Items: p(int64(50))},
-		{Equals: []string{"day"}, Sort: &keydesign.SortCondition{On: "created", Condition: keydesign.SortBetween}, Items: p(int64(20))},
-		{Index: p("by_status"), Equals: []string{"day"}, Sort: &keydesign.SortCondition{On: "status", Condition: keydesign.SortBeginsWith}},
+		{Equals: []string{"day"}, Sort: &model.SortCondition{On: "created", Condition: model.SortBetween}, Items: p(int64(20))},
+		{Index: p("by_status"), Equals: []string{"day"}, Sort: &model.SortCondition{On: "status", Condition: model.SortBeginsWith}},
 		{Equals: []string{"customerId"}, Items: p(int64(10)), Attributes: []string{"total"}},
 		{Index: p("by_region_day"), Equals: []string{"region", "customerId"}, Consistency: "strong"},
 		{Equals: []string{"region"}},
-		{Index: p("by_created"), Equals: []string{"day"}, Sort: &keydesign.SortCondition{On: "created", Condition: keydesign.SortGreater}, Attributes: []string{"payload"}},
+		{Index: p("by_created"), Equals: []string{"day"}, Sort: &model.SortCondition{On: "created", Condition: model.SortGreater}, Attributes: []string{"payload"}},
 		{Equals: []string{"customerId"}, Items: p(int64(2000)), HotKeyShare: p(1.0)},
-		{Index: p("table"), Equals: []string{"day"}, Sort: &keydesign.SortCondition{On: "event_id", Condition: keydesign.SortBeginsWith}},
+		{Index: p("table"), Equals: []string{"day"}, Sort: &model.SortCondition{On: "event_id", Condition: model.SortBeginsWith}},
 	}
 	for i := range n {
 		ap := shapes[i%len(shapes)]
@@ -278,7 +279,7 @@ func withAccessPatterns(in *keydesign.Input, n int) *keydesign.Input {
 // BenchmarkEvaluateHotDesign is the same table unsharded, where four error findings are built and formatted.
 func BenchmarkEvaluateHotDesign(b *testing.B) { benchmarkEvaluate(b, tableDesign()) }
 
-func benchmarkEvaluate(b *testing.B, in *keydesign.Input) {
+func benchmarkEvaluate(b *testing.B, in *model.Input) {
 	b.Helper()
 	e, err := Builtin()
 	if err != nil {

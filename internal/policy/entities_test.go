@@ -6,11 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // entityFindings evaluates a single-table design with the built-in rules and returns its findings by rule.
-func entityFindings(t *testing.T, in *keydesign.Input) map[string][]Finding {
+func entityFindings(t *testing.T, in *model.Input) map[string][]Finding {
 	t.Helper()
 	out := map[string][]Finding{}
 	for _, f := range builtinFindings(t, in) {
@@ -20,7 +20,7 @@ func entityFindings(t *testing.T, in *keydesign.Input) map[string][]Finding {
 }
 
 // builtinFindings analyses a design and evaluates the built-in rules on it.
-func builtinFindings(t *testing.T, in *keydesign.Input) []Finding {
+func builtinFindings(t *testing.T, in *model.Input) []Finding {
 	t.Helper()
 	e, err := Builtin()
 	if err != nil {
@@ -33,13 +33,13 @@ func builtinFindings(t *testing.T, in *keydesign.Input) []Finding {
 	return findings
 }
 
-func dayTable(entities ...keydesign.Entity) *keydesign.Input {
-	return &keydesign.Input{Kind: "keydesign",
-		PartitionKey: keydesign.Key{Name: "PK", Type: "S"}, SortKey: &keydesign.Key{Name: "SK", Type: "S"},
-		Segments: map[string]keydesign.Segment{
-			"day": {Kind: keydesign.KindTime, Granularity: "day"}, "event_id": {Kind: keydesign.KindID}, "user_id": {Kind: keydesign.KindID},
+func dayTable(entities ...model.Entity) *model.Input {
+	return &model.Input{Kind: "keydesign",
+		PartitionKey: model.Key{Name: "PK", Type: "S"}, SortKey: &model.Key{Name: "SK", Type: "S"},
+		Segments: map[string]model.Segment{
+			"day": {Kind: model.KindTime, Granularity: "day"}, "event_id": {Kind: model.KindID}, "user_id": {Kind: model.KindID},
 		},
-		LocalSecondaryIndexes: []keydesign.LocalSecondaryIndex{{Name: "by_user", SortKey: keydesign.IndexKeyAttribute{Name: "LSI1SK", Type: "S"}, ProjectionType: "ALL"}},
+		LocalSecondaryIndexes: []model.LocalSecondaryIndex{{Name: "by_user", SortKey: model.IndexKeyAttribute{Name: "LSI1SK", Type: "S"}, ProjectionType: "ALL"}},
 		Entities:              entities,
 	}
 }
@@ -49,10 +49,10 @@ func dayTable(entities ...keydesign.Entity) *keydesign.Input {
 func TestEntityCollectionFeedsTheHotKeyRules(t *testing.T) {
 	t.Parallel()
 	got := entityFindings(t, dayTable(
-		keydesign.Entity{Name: "click", Keys: map[string]string{"PK": "DAY#{day}", "SK": "CLICK#{event_id}"},
-			Traffic: keydesign.EntityTraffic{WritesPerSecond: p(600.0), MaxItemsPerPartitionKey: p(int64(1000))}},
-		keydesign.Entity{Name: "view", Keys: map[string]string{"PK": "DAY#{day}", "SK": "VIEW#{event_id}", "LSI1SK": "USER#{user_id}"},
-			Traffic: keydesign.EntityTraffic{WritesPerSecond: p(700.0), MaxItemsPerPartitionKey: p(int64(1000))}},
+		model.Entity{Name: "click", Keys: map[string]string{"PK": "DAY#{day}", "SK": "CLICK#{event_id}"},
+			Traffic: model.EntityTraffic{WritesPerSecond: p(600.0), MaxItemsPerPartitionKey: p(int64(1000))}},
+		model.Entity{Name: "view", Keys: map[string]string{"PK": "DAY#{day}", "SK": "VIEW#{event_id}", "LSI1SK": "USER#{user_id}"},
+			Traffic: model.EntityTraffic{WritesPerSecond: p(700.0), MaxItemsPerPartitionKey: p(int64(1000))}},
 	))
 	for _, id := range []string{"DK301", "DK303", "DK204"} {
 		if len(got[id]) == 0 {
@@ -75,10 +75,10 @@ func TestEntityCollectionFeedsTheHotKeyRules(t *testing.T) {
 func TestEntityCollectionFeedsTheLSILimit(t *testing.T) {
 	t.Parallel()
 	got := entityFindings(t, dayTable(
-		keydesign.Entity{Name: "click", Keys: map[string]string{"PK": "DAY#{day}", "SK": "CLICK#{event_id}"},
-			Traffic: keydesign.EntityTraffic{WritesPerSecond: p(1.0), ItemSizeBytes: p(int64(400000)), MaxItemsPerPartitionKey: p(int64(20000))}},
-		keydesign.Entity{Name: "view", Keys: map[string]string{"PK": "DAY#{day}", "SK": "VIEW#{event_id}", "LSI1SK": "USER#{user_id}"},
-			Traffic: keydesign.EntityTraffic{WritesPerSecond: p(1.0), ItemSizeBytes: p(int64(400000)), MaxItemsPerPartitionKey: p(int64(10000))}},
+		model.Entity{Name: "click", Keys: map[string]string{"PK": "DAY#{day}", "SK": "CLICK#{event_id}"},
+			Traffic: model.EntityTraffic{WritesPerSecond: p(1.0), ItemSizeBytes: p(int64(400000)), MaxItemsPerPartitionKey: p(int64(20000))}},
+		model.Entity{Name: "view", Keys: map[string]string{"PK": "DAY#{day}", "SK": "VIEW#{event_id}", "LSI1SK": "USER#{user_id}"},
+			Traffic: model.EntityTraffic{WritesPerSecond: p(1.0), ItemSizeBytes: p(int64(400000)), MaxItemsPerPartitionKey: p(int64(10000))}},
 	))
 	// 20,000 × 400,000 B + 10,000 × (400,000 + 400,100 B) = 16 GB: over the 10 GB limit.
 	if len(got["DK203"]) == 0 {
@@ -95,15 +95,15 @@ func TestEntityCollectionFeedsTheLSILimit(t *testing.T) {
 // collection and a day's), with an overloaded GSI, an LSI and 20 access patterns on the entities: the whole
 // analysis and every rule.
 func BenchmarkEvaluateEntities(b *testing.B) {
-	in := &keydesign.Input{Kind: "keydesign",
-		PartitionKey: keydesign.Key{Name: "PK", Type: "S"}, SortKey: &keydesign.Key{Name: "SK", Type: "S"},
-		Segments: map[string]keydesign.Segment{
-			"customer_id": {Kind: keydesign.KindID, Characters: p("0-9A-Z")}, "id": {Kind: keydesign.KindID},
-			"day": {Kind: keydesign.KindTime, Granularity: "day"}, "email": {Kind: keydesign.KindID},
+	in := &model.Input{Kind: "keydesign",
+		PartitionKey: model.Key{Name: "PK", Type: "S"}, SortKey: &model.Key{Name: "SK", Type: "S"},
+		Segments: map[string]model.Segment{
+			"customer_id": {Kind: model.KindID, Characters: p("0-9A-Z")}, "id": {Kind: model.KindID},
+			"day": {Kind: model.KindTime, Granularity: "day"}, "email": {Kind: model.KindID},
 		},
-		LocalSecondaryIndexes: []keydesign.LocalSecondaryIndex{{Name: "by_created", SortKey: keydesign.IndexKeyAttribute{Name: "LSI1SK", Type: "S"}, ProjectionType: "KEYS_ONLY"}},
-		GlobalSecondaryIndexes: []keydesign.GlobalSecondaryIndex{{Name: "GSI1", ProjectionType: "ALL",
-			PartitionKey: []keydesign.IndexKeyAttribute{{Name: "GSI1PK", Type: "S"}}, SortKey: []keydesign.IndexKeyAttribute{{Name: "GSI1SK", Type: "S"}}}},
+		LocalSecondaryIndexes: []model.LocalSecondaryIndex{{Name: "by_created", SortKey: model.IndexKeyAttribute{Name: "LSI1SK", Type: "S"}, ProjectionType: "KEYS_ONLY"}},
+		GlobalSecondaryIndexes: []model.GlobalSecondaryIndex{{Name: "GSI1", ProjectionType: "ALL",
+			PartitionKey: []model.IndexKeyAttribute{{Name: "GSI1PK", Type: "S"}}, SortKey: []model.IndexKeyAttribute{{Name: "GSI1SK", Type: "S"}}}},
 	}
 	for i := range 10 {
 		pk := "CUSTOMER#{customer_id}"
@@ -114,12 +114,12 @@ func BenchmarkEvaluateEntities(b *testing.B) {
 		if i%3 == 0 {
 			keys["GSI1PK"], keys["GSI1SK"] = fmt.Sprintf("KIND%02d#{email}", i), "X"
 		}
-		in.Entities = append(in.Entities, keydesign.Entity{Name: fmt.Sprintf("entity_%02d", i), Keys: keys,
-			Traffic: keydesign.EntityTraffic{WritesPerSecond: p(float64(50 * (i + 1))), ItemSizeBytes: p(int64(300 * (i + 1))), MaxItemsPerPartitionKey: p(int64(100))}})
+		in.Entities = append(in.Entities, model.Entity{Name: fmt.Sprintf("entity_%02d", i), Keys: keys,
+			Traffic: model.EntityTraffic{WritesPerSecond: p(float64(50 * (i + 1))), ItemSizeBytes: p(int64(300 * (i + 1))), MaxItemsPerPartitionKey: p(int64(100))}})
 	}
 	for i := range 20 {
 		e := in.Entities[i%10]
-		ap := keydesign.AccessPattern{Name: fmt.Sprintf("pattern_%02d", i), Entities: []string{e.Name}, ReadsPerSecond: p(float64(10 * (i + 1)))}
+		ap := model.AccessPattern{Name: fmt.Sprintf("pattern_%02d", i), Entities: []string{e.Name}, ReadsPerSecond: p(float64(10 * (i + 1)))}
 		switch {
 		case i%4 == 3 && e.Keys["GSI1PK"] != "":
 			ap.Index, ap.Equals = p("GSI1"), []string{"email"}
@@ -143,15 +143,15 @@ func findingsAt(got map[string][]Finding, rule string) []string {
 	return out
 }
 
-func singleTable(gsis []keydesign.GlobalSecondaryIndex, entities ...keydesign.Entity) *keydesign.Input {
-	return &keydesign.Input{Kind: "keydesign",
-		PartitionKey: keydesign.Key{Name: "PK", Type: "S"}, SortKey: &keydesign.Key{Name: "SK", Type: "S"},
-		Segments: map[string]keydesign.Segment{
-			"day": {Kind: keydesign.KindTime, Granularity: "day"}, "event_id": {Kind: keydesign.KindID}, "user_id": {Kind: keydesign.KindID},
-			"task_id": {Kind: keydesign.KindID}, "email": {Kind: keydesign.KindID, MaxLength: p(int64(254))},
-			"status":       {Kind: keydesign.KindEnum, Values: []string{"open", "doing", "done"}},
-			"order_status": {Kind: keydesign.KindEnum, Values: []string{"new", "paid", "shipped", "returned"}},
-			"order_id":     {Kind: keydesign.KindID},
+func singleTable(gsis []model.GlobalSecondaryIndex, entities ...model.Entity) *model.Input {
+	return &model.Input{Kind: "keydesign",
+		PartitionKey: model.Key{Name: "PK", Type: "S"}, SortKey: &model.Key{Name: "SK", Type: "S"},
+		Segments: map[string]model.Segment{
+			"day": {Kind: model.KindTime, Granularity: "day"}, "event_id": {Kind: model.KindID}, "user_id": {Kind: model.KindID},
+			"task_id": {Kind: model.KindID}, "email": {Kind: model.KindID, MaxLength: p(int64(254))},
+			"status":       {Kind: model.KindEnum, Values: []string{"open", "doing", "done"}},
+			"order_status": {Kind: model.KindEnum, Values: []string{"new", "paid", "shipped", "returned"}},
+			"order_id":     {Kind: model.KindID},
 		},
 		GlobalSecondaryIndexes: gsis,
 		Entities:               entities,
@@ -163,10 +163,10 @@ func singleTable(gsis []keydesign.GlobalSecondaryIndex, entities ...keydesign.En
 func TestEveryEntityGetsTheKeyRules(t *testing.T) {
 	t.Parallel()
 	got := entityFindings(t, singleTable(nil,
-		keydesign.Entity{Name: "event", Keys: map[string]string{"PK": "DAY#{day}", "SK": "EVENT#{event_id}"},
-			Traffic: keydesign.EntityTraffic{WritesPerSecond: p(600.0)}},
-		keydesign.Entity{Name: "task", Keys: map[string]string{"PK": "STATUS#{status}", "SK": "TASK#{task_id}"},
-			Traffic: keydesign.EntityTraffic{WritesPerSecond: p(1500.0)}},
+		model.Entity{Name: "event", Keys: map[string]string{"PK": "DAY#{day}", "SK": "EVENT#{event_id}"},
+			Traffic: model.EntityTraffic{WritesPerSecond: p(600.0)}},
+		model.Entity{Name: "task", Keys: map[string]string{"PK": "STATUS#{status}", "SK": "TASK#{task_id}"},
+			Traffic: model.EntityTraffic{WritesPerSecond: p(1500.0)}},
 	))
 	if want := []string{"warning entities.event.keys.PK"}; !slices.Equal(findingsAt(got, "DK301"), want) {
 		t.Errorf("DK301 %v, want %v", findingsAt(got, "DK301"), want)
@@ -187,12 +187,12 @@ func TestEveryEntityGetsTheKeyRules(t *testing.T) {
 // DAY#{day} sends its 2,000 writes a second to one index partition, which throttles the table (DK501).
 func TestOverloadedIndexHeatComesFromEachEntity(t *testing.T) {
 	t.Parallel()
-	in := singleTable([]keydesign.GlobalSecondaryIndex{{Name: "GSI1",
-		PartitionKey: []keydesign.IndexKeyAttribute{{Name: "GSI1PK"}}, SortKey: []keydesign.IndexKeyAttribute{{Name: "GSI1SK"}}, ProjectionType: "KEYS_ONLY"}},
-		keydesign.Entity{Name: "user", Keys: map[string]string{"PK": "USER#{user_id}", "SK": "PROFILE", "GSI1PK": "EMAIL#{email}", "GSI1SK": "USER"},
-			Traffic: keydesign.EntityTraffic{WritesPerSecond: p(50.0)}},
-		keydesign.Entity{Name: "click", Keys: map[string]string{"PK": "USER#{user_id}", "SK": "CLICK#{event_id}", "GSI1PK": "DAY#{day}", "GSI1SK": "{event_id}"},
-			Traffic: keydesign.EntityTraffic{WritesPerSecond: p(2000.0), ItemSizeBytes: p(int64(300))}},
+	in := singleTable([]model.GlobalSecondaryIndex{{Name: "GSI1",
+		PartitionKey: []model.IndexKeyAttribute{{Name: "GSI1PK"}}, SortKey: []model.IndexKeyAttribute{{Name: "GSI1SK"}}, ProjectionType: "KEYS_ONLY"}},
+		model.Entity{Name: "user", Keys: map[string]string{"PK": "USER#{user_id}", "SK": "PROFILE", "GSI1PK": "EMAIL#{email}", "GSI1SK": "USER"},
+			Traffic: model.EntityTraffic{WritesPerSecond: p(50.0)}},
+		model.Entity{Name: "click", Keys: map[string]string{"PK": "USER#{user_id}", "SK": "CLICK#{event_id}", "GSI1PK": "DAY#{day}", "GSI1SK": "{event_id}"},
+			Traffic: model.EntityTraffic{WritesPerSecond: p(2000.0), ItemSizeBytes: p(int64(300))}},
 	)
 	doc := analyzed(t, in)
 	g := doc.Table.GSIs[0]
@@ -210,13 +210,13 @@ func TestOverloadedIndexHeatComesFromEachEntity(t *testing.T) {
 // four-valued status key is a low-cardinality index partition key.
 func TestSparseIndexFiguresAgree(t *testing.T) {
 	t.Parallel()
-	in := singleTable([]keydesign.GlobalSecondaryIndex{{Name: "by_status",
-		PartitionKey: []keydesign.IndexKeyAttribute{{Name: "GSI2PK"}}, SortKey: []keydesign.IndexKeyAttribute{{Name: "GSI2SK"}}}},
-		keydesign.Entity{Name: "user", Keys: map[string]string{"PK": "USER#{user_id}", "SK": "PROFILE"},
-			Traffic: keydesign.EntityTraffic{WritesPerSecond: p(40.0)}},
-		keydesign.Entity{Name: "order", Keys: map[string]string{"PK": "USER#{user_id}", "SK": "ORDER#{order_id}",
+	in := singleTable([]model.GlobalSecondaryIndex{{Name: "by_status",
+		PartitionKey: []model.IndexKeyAttribute{{Name: "GSI2PK"}}, SortKey: []model.IndexKeyAttribute{{Name: "GSI2SK"}}}},
+		model.Entity{Name: "user", Keys: map[string]string{"PK": "USER#{user_id}", "SK": "PROFILE"},
+			Traffic: model.EntityTraffic{WritesPerSecond: p(40.0)}},
+		model.Entity{Name: "order", Keys: map[string]string{"PK": "USER#{user_id}", "SK": "ORDER#{order_id}",
 			"GSI2PK": "STATUS#{order_status}", "GSI2SK": "{order_id}"},
-			Traffic: keydesign.EntityTraffic{WritesPerSecond: p(300.0), ItemSizeBytes: p(int64(1500))}},
+			Traffic: model.EntityTraffic{WritesPerSecond: p(300.0), ItemSizeBytes: p(int64(1500))}},
 	)
 	doc := analyzed(t, in)
 	g := doc.Table.GSIs[0]
@@ -253,13 +253,13 @@ func ptrOr(v *float64) float64 {
 func TestSortKeyTemplatesBoundTheCollection(t *testing.T) {
 	t.Parallel()
 	in := singleTable(nil,
-		keydesign.Entity{Name: "user", Keys: map[string]string{"PK": "USER#{user_id}", "SK": "META", "LSI1SK": "{email}"}},
-		keydesign.Entity{Name: "state", Keys: map[string]string{"PK": "USER#{user_id}", "SK": "STATE#{status}"}},
+		model.Entity{Name: "user", Keys: map[string]string{"PK": "USER#{user_id}", "SK": "META", "LSI1SK": "{email}"}},
+		model.Entity{Name: "state", Keys: map[string]string{"PK": "USER#{user_id}", "SK": "STATE#{status}"}},
 	)
-	in.LocalSecondaryIndexes = []keydesign.LocalSecondaryIndex{{Name: "by_email", SortKey: keydesign.IndexKeyAttribute{Name: "LSI1SK"}, ProjectionType: "ALL"}}
+	in.LocalSecondaryIndexes = []model.LocalSecondaryIndex{{Name: "by_email", SortKey: model.IndexKeyAttribute{Name: "LSI1SK"}, ProjectionType: "ALL"}}
 	doc := analyzed(t, in)
 	c := doc.Derived.Collection
-	if c.Basis != keydesign.CollectionTemplate || c.ItemsPerKey == nil || *c.ItemsPerKey != 4 {
+	if c.Basis != model.CollectionTemplate || c.ItemsPerKey == nil || *c.ItemsPerKey != 4 {
 		t.Errorf("collection %+v; want 4 items (1 META + 3 states)", c)
 	}
 	items := map[string]string{}
@@ -278,14 +278,14 @@ func TestSortKeyTemplatesBoundTheCollection(t *testing.T) {
 // the table's key, so it is a Scan, and DK801 says to name the entities it reads; naming one serves it.
 func TestPatternNamingNoEntityIsNotMatchedWithAnEntitysTemplates(t *testing.T) {
 	t.Parallel()
-	design := func(entities ...string) *keydesign.Input {
+	design := func(entities ...string) *model.Input {
 		in := dayTable(
-			keydesign.Entity{Name: "click", Keys: map[string]string{"PK": "DAY#{day}", "SK": "CLICK#{event_id}"},
-				Traffic: keydesign.EntityTraffic{WritesPerSecond: p(60.0), MaxItemsPerPartitionKey: p(int64(1000))}},
-			keydesign.Entity{Name: "user", Keys: map[string]string{"PK": "USER#{user_id}", "SK": "PROFILE"},
-				Traffic: keydesign.EntityTraffic{WritesPerSecond: p(10.0)}},
+			model.Entity{Name: "click", Keys: map[string]string{"PK": "DAY#{day}", "SK": "CLICK#{event_id}"},
+				Traffic: model.EntityTraffic{WritesPerSecond: p(60.0), MaxItemsPerPartitionKey: p(int64(1000))}},
+			model.Entity{Name: "user", Keys: map[string]string{"PK": "USER#{user_id}", "SK": "PROFILE"},
+				Traffic: model.EntityTraffic{WritesPerSecond: p(10.0)}},
 		)
-		in.AccessPatterns = []keydesign.AccessPattern{{Name: "clicks_of_day", Equals: []string{"day"}, ReadsPerSecond: p(5.0), Entities: entities}}
+		in.AccessPatterns = []model.AccessPattern{{Name: "clicks_of_day", Equals: []string{"day"}, ReadsPerSecond: p(5.0), Entities: entities}}
 		return in
 	}
 	got := entityFindings(t, design())

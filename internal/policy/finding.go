@@ -5,7 +5,7 @@ package policy
 import (
 	"context"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // Severities of findings.
@@ -16,17 +16,17 @@ const (
 
 // Finding is one rule's verdict on a design, pointing at the attribute it concerns.
 type Finding struct {
-	Rule        string         `json:"rule"`
-	Name        string         `json:"name"`
-	Severity    string         `json:"severity"`
-	Message     string         `json:"message"`
-	Path        keydesign.Path `json:"path"`
-	Remediation string         `json:"remediation"`
-	DocsURL     string         `json:"docs_url"`
+	Rule        string     `json:"rule"`
+	Name        string     `json:"name"`
+	Severity    string     `json:"severity"`
+	Message     string     `json:"message"`
+	Path        model.Path `json:"path"`
+	Remediation string     `json:"remediation"`
+	DocsURL     string     `json:"docs_url"`
 }
 
 // Evaluator turns a design document into findings. The provider calls it from the data source and the
 // resource; a nil Evaluator means no rules.
 type Evaluator interface {
-	Evaluate(ctx context.Context, doc *keydesign.Document) ([]Finding, error)
+	Evaluate(ctx context.Context, doc *model.Document) ([]Finding, error)
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/rego"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/report"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/policies"
 )
 
@@ -34,8 +34,8 @@ func TestGoAndRegoFormatAlike(t *testing.T) {
 	for _, n := range []float64{0, 1, 7, 999, 1000, 1024, 2500, 40000, 40001, 1234567, 216000000, 12345678901,
 		0.5, 1.25, 2.04, 3.9, 999.99, 1000.5, 1234.56} {
 		rego := eval(fmt.Sprintf("data.dynamokeys.lib.fmt(%v)", n))
-		if goText := keydesign.FormatNumber(n); rego != goText {
-			t.Errorf("%v: Rego lib.fmt gives %q, Go keydesign.FormatNumber gives %q", n, rego, goText)
+		if goText := report.FormatNumber(n); rego != goText {
+			t.Errorf("%v: Rego lib.fmt gives %q, Go report.FormatNumber gives %q", n, rego, goText)
 		}
 	}
 	for _, text := range []string{

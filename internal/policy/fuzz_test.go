@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // FuzzEvaluateNumbers drives the numeric traffic, capacity and sharding inputs through the analysis and the
@@ -22,8 +23,8 @@ func FuzzEvaluateNumbers(f *testing.F) {
 	f.Fuzz(func(t *testing.T, writes, reads float64, itemSize int64, share float64, items, count int64, utilization, hotItem float64, capacity, cardinality int64) {
 		in := tableDesign()
 		in.PartitionKey.Template = p("DAY#{day}#SHARD#{shard}")
-		in.Sharding = keydesign.Sharding{Strategy: keydesign.StrategyCalculated, Source: "event_id", Count: &count}
-		in.Traffic = keydesign.Traffic{WritesPerSecond: &writes, ReadsPerSecond: &reads, ItemSizeBytes: &itemSize, HotKeyShare: &share,
+		in.Sharding = model.Sharding{Strategy: model.StrategyCalculated, Source: "event_id", Count: &count}
+		in.Traffic = model.Traffic{WritesPerSecond: &writes, ReadsPerSecond: &reads, ItemSizeBytes: &itemSize, HotKeyShare: &share,
 			MaxItemsPerPartitionKey: &items, HottestItemWritesPerSecond: &hotItem, HottestItemReadsPerSecond: &hotItem}
 		in.TargetUtilization = &utilization
 		in.BillingMode = "PROVISIONED"

@@ -7,22 +7,23 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/report"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/observed"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil/awsstub"
 )
 
 // measuredOrders is the unsharded orders table, declared at 500 writes and 1,000 strongly consistent reads
 // per second, with a status index capped at 1,500 write units: the design the measured traffic outgrows.
-func measuredOrders() *keydesign.Input {
-	return &keydesign.Input{Kind: "keydesign",
-		PartitionKey: keydesign.Key{Name: "pk", Type: "S", Template: p("CUSTOMER#{customer_id}")},
-		SortKey:      &keydesign.Key{Name: "sk", Type: "S", Template: p("ORDER#{order_id}")},
-		Segments:     map[string]keydesign.Segment{"customer_id": {Kind: keydesign.KindID}, "order_id": {Kind: keydesign.KindID}},
-		Traffic:      keydesign.Traffic{WritesPerSecond: p(500.0), ReadsPerSecond: p(1000.0), ReadConsistency: "strong"},
-		GlobalSecondaryIndexes: []keydesign.GlobalSecondaryIndex{{Name: "by_status",
-			PartitionKey: []keydesign.IndexKeyAttribute{{Name: "status", Type: "S", Cardinality: p(int64(1000))}},
-			OnDemand:     &keydesign.UnitPair{Write: p(int64(1500))}}},
+func measuredOrders() *model.Input {
+	return &model.Input{Kind: "keydesign",
+		PartitionKey: model.Key{Name: "pk", Type: "S", Template: p("CUSTOMER#{customer_id}")},
+		SortKey:      &model.Key{Name: "sk", Type: "S", Template: p("ORDER#{order_id}")},
+		Segments:     map[string]model.Segment{"customer_id": {Kind: model.KindID}, "order_id": {Kind: model.KindID}},
+		Traffic:      model.Traffic{WritesPerSecond: p(500.0), ReadsPerSecond: p(1000.0), ReadConsistency: "strong"},
+		GlobalSecondaryIndexes: []model.GlobalSecondaryIndex{{Name: "by_status",
+			PartitionKey: []model.IndexKeyAttribute{{Name: "status", Type: "S", Cardinality: p(int64(1000))}},
+			OnDemand:     &model.UnitPair{Write: p(int64(1500))}}},
 	}
 }
 
@@ -47,14 +48,14 @@ func measuredVerdicts(t *testing.T, scenario, index string, end time.Time, hours
 		t.Fatalf("the export is refused: %s", problems[0].Message)
 	}
 	in := measuredOrders()
-	o := keydesign.ObservedInput{Path: keydesign.Path{"observed"}, Observation: *obs}
+	o := model.ObservedInput{Path: model.Path{"observed"}, Observation: *obs}
 	if index != "" {
-		o.Path = keydesign.Path{"observed_indexes", index}
+		o.Path = model.Path{"observed_indexes", index}
 		if err := o.ForIndex(index); err != nil {
 			t.Fatal(err)
 		}
 	}
-	in.Observed = []keydesign.ObservedInput{o}
+	in.Observed = []model.ObservedInput{o}
 	return builtinFindings(t, in)
 }
 
@@ -71,7 +72,7 @@ func TestMeasuredTrafficVerdicts(t *testing.T) {
 	events := func(scenario, metric string) string {
 		stub := &awsstub.Server{Now: func() time.Time { return end }, Insights: map[string]awsstub.Insights{}, Workloads: map[string]*awsstub.Workload{}}
 		w := stub.Workloads[stub.Scenario(scenario, end)]
-		return regexp.QuoteMeta(keydesign.FormatNumber(w.MetricTotal(metric, end.Add(-hours*time.Hour), end)))
+		return regexp.QuoteMeta(report.FormatNumber(w.MetricTotal(metric, end.Add(-hours*time.Hour), end)))
 	}
 	for name, tc := range map[string]struct {
 		scenario, index string

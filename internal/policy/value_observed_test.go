@@ -5,7 +5,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/observed"
 )
 
@@ -14,7 +14,7 @@ import (
 func TestToValuePromotesEmbeddedFields(t *testing.T) {
 	in := tableDesign()
 	writes, units := 2500.0, 1200.0
-	in.Observed = []keydesign.ObservedInput{{Path: keydesign.Path{"observed"}, Observation: observed.Observation{
+	in.Observed = []model.ObservedInput{{Path: model.Path{"observed"}, Observation: observed.Observation{
 		TableName: "orders", Traffic: observed.Traffic{WritesPerSecond: &writes},
 		TopKeys: []observed.Key{{Key: "CUSTOMER#1", UnitsPerSecond: &units}},
 	}}}

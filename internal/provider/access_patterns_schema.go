@@ -11,7 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // The access_patterns input of the keydesign data source and the resource: the application's queries,
@@ -26,7 +26,7 @@ func accessPatternsAttribute() rschema.MapNestedAttribute {
 			"The provider finds the key that serves each (the table key, an LSI or a GSI), computes its Queries per call and read units, " +
 			"adds its reads to the read demand of the table or index it reads, and reports rules DK801–DK808. Design metadata: it never changes the table.",
 		NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
-			"index": optionalString("The key the query reads: \"" + keydesign.TableKeyIndex + "\" for the table's own key, or the name of an LSI or a GSI. " +
+			"index": optionalString("The key the query reads: \"" + model.TableKeyIndex + "\" for the table's own key, or the name of an LSI or a GSI. " +
 				"Omit it to let the provider pick the key that serves the pattern best (a Query before a Scan, an expressible sort condition, " +
 				"the needed attributes projected, fewest Queries per call, then fewest read units); the report names the key picked."),
 			"equals": rschema.ListAttribute{Optional: true, ElementType: types.StringType,
@@ -37,17 +37,17 @@ func accessPatternsAttribute() rschema.MapNestedAttribute {
 				Description: "The condition on the sort key: on the sort segment or sort attribute that follows the known ones.",
 				Attributes: map[string]rschema.Attribute{
 					"on": requiredString("Sort segment (order_date of ORDER#{order_date}#{order_id}) or sort attribute (an LSI's, or a GSI's next sort attribute) the condition is on."),
-					"condition": rschema.StringAttribute{Required: true, Description: "One of " + strings.Join(keydesign.SortConditions, ", ") +
-						" (begins_with on string and binary keys only).", Validators: []validator.String{stringvalidator.OneOf(keydesign.SortConditions...)}},
+					"condition": rschema.StringAttribute{Required: true, Description: "One of " + strings.Join(model.SortConditions, ", ") +
+						" (begins_with on string and binary keys only).", Validators: []validator.String{stringvalidator.OneOf(model.SortConditions...)}},
 				}},
 			"reads_per_second": rschema.NumberAttribute{Optional: true, Validators: []validator.Number{finiteNumberValidator()},
 				Description: "Peak calls per second of this query, above 0. A call that fans out over shards counts once. Omitted, the pattern " +
 					"is still matched with the key that serves it, and adds no read demand."},
 			"items": optionalInt("Items one Query returns (the page the application asks for), 1 or more. Defaults to 1. A fan-out call reads this many from every shard."),
-			"item_size_bytes": optionalInt("Size of one item the query reads, 1 to " + limitText(keydesign.MaxItemSizeBytes) +
+			"item_size_bytes": optionalInt("Size of one item the query reads, 1 to " + limitText(model.MaxItemSizeBytes) +
 				" bytes. Defaults to traffic.item_size_bytes. Give the index entry's size for a KEYS_ONLY or INCLUDE index."),
 			"consistency": optionalString("eventual (the default, 0.5 RCU per 4 KB), strong (1 RCU; not on a GSI) or transactional (2 RCU).",
-				stringvalidator.OneOf(keydesign.ReadConsistencies...)),
+				stringvalidator.OneOf(model.ReadConsistencies...)),
 			"attributes": rschema.ListAttribute{Optional: true, ElementType: types.StringType, Validators: []validator.List{listvalidator.SizeAtLeast(1)},
 				Description: "Attributes the caller needs, checked against the index's projection (rule DK805). Omit to skip the check."},
 			"hot_key_share": optionalFloat("Share (0 to 1) of this query's calls on its busiest partition-key value, e.g. 1 when every reader asks " +
@@ -79,18 +79,18 @@ type sortConditionModel struct {
 }
 
 // expandAccessPatterns reads `access_patterns`; unknown values are recorded and left nil.
-func (e *expander) expandAccessPatterns(v types.Map) []keydesign.AccessPattern {
-	if !e.known(v, keydesign.Path{"access_patterns"}) {
+func (e *expander) expandAccessPatterns(v types.Map) []model.AccessPattern {
+	if !e.known(v, model.Path{"access_patterns"}) {
 		return nil
 	}
-	var out []keydesign.AccessPattern
+	var out []model.AccessPattern
 	for _, name := range slices.Sorted(maps.Keys(v.Elements())) {
-		p := keydesign.Path{"access_patterns", name}
+		p := model.Path{"access_patterns", name}
 		var m accessPatternModel
 		if !element(e, v.Elements()[name], p, &m) {
 			continue
 		}
-		ap := keydesign.AccessPattern{Name: name,
+		ap := model.AccessPattern{Name: name,
 			Index:          e.strPtr(m.Index, append(p, "index")),
 			Equals:         e.strings(m.Equals, append(p, "equals")),
 			ReadsPerSecond: e.floatPtr(m.ReadsPerSecond, append(p, "reads_per_second")),
@@ -103,7 +103,7 @@ func (e *expander) expandAccessPatterns(v types.Map) []keydesign.AccessPattern {
 		}
 		var sm sortConditionModel
 		if e.known(m.Sort, append(p, "sort")) && objectAs(e.ctx, m.Sort, &sm, &e.diags) {
-			ap.Sort = &keydesign.SortCondition{On: e.str(sm.On, append(p, "sort", "on")), Condition: e.str(sm.Condition, append(p, "sort", "condition"))}
+			ap.Sort = &model.SortCondition{On: e.str(sm.On, append(p, "sort", "on")), Condition: e.str(sm.Condition, append(p, "sort", "condition"))}
 		}
 		out = append(out, ap)
 	}

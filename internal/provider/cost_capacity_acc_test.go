@@ -11,6 +11,7 @@ import (
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/dynamo"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil/localddb"
 )
 
@@ -120,17 +121,17 @@ func generatedItem(i, size int) (map[string]types.AttributeValue, int64) {
 // modelUnits are the cost model's write units per write of the test table's design for an item size.
 func modelUnits(t *testing.T, itemBytes int64) map[string]float64 {
 	t.Helper()
-	in := &keydesign.Input{Kind: "keydesign",
-		PartitionKey: keydesign.Key{Name: "pk", Type: "S", Template: aws.String("CUSTOMER#{customer}")},
-		SortKey:      &keydesign.Key{Name: "sk", Type: "S", Template: aws.String("ORDER#{order}")},
-		Segments: map[string]keydesign.Segment{"customer": {Kind: keydesign.KindID, MaxLength: aws.Int64(4)},
-			"order": {Kind: keydesign.KindID, MaxLength: aws.Int64(4)}},
-		Traffic: keydesign.Traffic{WritesPerSecond: aws.Float64(1), ItemSizeBytes: aws.Int64(itemBytes)},
-		GlobalSecondaryIndexes: []keydesign.GlobalSecondaryIndex{
-			{Name: "by_date", PartitionKey: []keydesign.IndexKeyAttribute{{Name: "day", Type: "S"}}, SortKey: []keydesign.IndexKeyAttribute{{Name: "sk", Type: "S"}}, ProjectionType: keydesign.ProjectionAll},
-			{Name: "by_status", PartitionKey: []keydesign.IndexKeyAttribute{{Name: "status", Type: "S"}}, SortKey: []keydesign.IndexKeyAttribute{{Name: "sk", Type: "S"}}, ProjectionType: keydesign.ProjectionKeysOnly},
+	in := &model.Input{Kind: "keydesign",
+		PartitionKey: model.Key{Name: "pk", Type: "S", Template: aws.String("CUSTOMER#{customer}")},
+		SortKey:      &model.Key{Name: "sk", Type: "S", Template: aws.String("ORDER#{order}")},
+		Segments: map[string]model.Segment{"customer": {Kind: model.KindID, MaxLength: aws.Int64(4)},
+			"order": {Kind: model.KindID, MaxLength: aws.Int64(4)}},
+		Traffic: model.Traffic{WritesPerSecond: aws.Float64(1), ItemSizeBytes: aws.Int64(itemBytes)},
+		GlobalSecondaryIndexes: []model.GlobalSecondaryIndex{
+			{Name: "by_date", PartitionKey: []model.IndexKeyAttribute{{Name: "day", Type: "S"}}, SortKey: []model.IndexKeyAttribute{{Name: "sk", Type: "S"}}, ProjectionType: model.ProjectionAll},
+			{Name: "by_status", PartitionKey: []model.IndexKeyAttribute{{Name: "status", Type: "S"}}, SortKey: []model.IndexKeyAttribute{{Name: "sk", Type: "S"}}, ProjectionType: model.ProjectionKeysOnly},
 		},
-		LocalSecondaryIndexes: []keydesign.LocalSecondaryIndex{{Name: "by_updated", SortKey: keydesign.IndexKeyAttribute{Name: "updated", Type: "S"}, ProjectionType: keydesign.ProjectionAll}},
+		LocalSecondaryIndexes: []model.LocalSecondaryIndex{{Name: "by_updated", SortKey: model.IndexKeyAttribute{Name: "updated", Type: "S"}, ProjectionType: model.ProjectionAll}},
 	}
 	doc, errs := keydesign.Analyze(in)
 	if len(errs) > 0 {

@@ -12,7 +12,7 @@ import (
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // The cost model's attributes: the `pricing` input, the data source's `cost` and `infracost_usage` outputs
@@ -29,7 +29,7 @@ func pricingAttribute() rschema.SingleNestedAttribute {
 		Attributes: map[string]rschema.Attribute{
 			"region": optionalString("AWS region whose prices apply. The price table has " + regionList() +
 				"; another region needs every price in `prices`, else `cost` has no figures and the plan warns."),
-			"table_class":            optionalString("STANDARD or STANDARD_INFREQUENT_ACCESS.", stringvalidator.OneOf(keydesign.TableClasses...)),
+			"table_class":            optionalString("STANDARD or STANDARD_INFREQUENT_ACCESS.", stringvalidator.OneOf(model.TableClasses...)),
 			"point_in_time_recovery": optionalBool("Whether continuous backups (PITR) are priced, per GB-month of the table and its LSIs."),
 			"prices": rschema.SingleNestedAttribute{Optional: true, Description: "Explicit prices; each one left out comes from the price table.",
 				Attributes: pricesAttributes()},
@@ -40,7 +40,7 @@ func pricingAttribute() rschema.SingleNestedAttribute {
 func pricesAttributes() map[string]rschema.Attribute {
 	price := func(what string) rschema.NumberAttribute {
 		return optionalFloat("Price in dollars " + what + ", replacing the price table's (a negotiated rate or a region the table lacks); " +
-			"between 0 and " + limitText(keydesign.MaxPriceUSD) + ", which keeps every cost a finite number.")
+			"between 0 and " + limitText(model.MaxPriceUSD) + ", which keeps every cost a finite number.")
 	}
 	return map[string]rschema.Attribute{
 		"write_request_units_per_million": price("per million on-demand write request units"),
@@ -53,8 +53,8 @@ func pricesAttributes() map[string]rschema.Attribute {
 }
 
 func regionList() string {
-	regions := make([]string, 0, len(keydesign.PriceTable.Regions))
-	for r := range keydesign.PriceTable.Regions {
+	regions := make([]string, 0, len(model.PriceTable.Regions))
+	for r := range model.PriceTable.Regions {
 		regions = append(regions, r)
 	}
 	slices.Sort(regions)
@@ -78,13 +78,13 @@ type pricesModel struct {
 }
 
 // expandPricing reads `pricing`; nil when it is not set.
-func (e *expander) expandPricing(v types.Object) *keydesign.PricingInput {
+func (e *expander) expandPricing(v types.Object) *model.PricingInput {
 	var m pricingModel
-	if !e.known(v, keydesign.Path{"pricing"}) || !objectAs(e.ctx, v, &m, &e.diags) {
+	if !e.known(v, model.Path{"pricing"}) || !objectAs(e.ctx, v, &m, &e.diags) {
 		return nil
 	}
-	p := func(attr string) keydesign.Path { return keydesign.Path{"pricing", attr} }
-	out := &keydesign.PricingInput{Region: e.str(m.Region, p("region")), TableClass: e.str(m.TableClass, p("table_class"))}
+	p := func(attr string) model.Path { return model.Path{"pricing", attr} }
+	out := &model.PricingInput{Region: e.str(m.Region, p("region")), TableClass: e.str(m.TableClass, p("table_class"))}
 	if out.Region != "" {
 		out.RegionSource = "pricing"
 	}
@@ -96,13 +96,13 @@ func (e *expander) expandPricing(v types.Object) *keydesign.PricingInput {
 }
 
 // expandPrices reads explicit prices at p; none when not set.
-func (e *expander) expandPrices(v types.Object, p keydesign.Path) keydesign.PriceOverrides {
+func (e *expander) expandPrices(v types.Object, p model.Path) model.PriceOverrides {
 	var pm pricesModel
 	if !e.known(v, p) || !objectAs(e.ctx, v, &pm, &e.diags) {
-		return keydesign.PriceOverrides{}
+		return model.PriceOverrides{}
 	}
-	pp := func(attr string) keydesign.Path { return append(append(keydesign.Path(nil), p...), attr) }
-	return keydesign.PriceOverrides{
+	pp := func(attr string) model.Path { return append(append(model.Path(nil), p...), attr) }
+	return model.PriceOverrides{
 		WriteRequestUnitsPerMillion: e.floatPtr(pm.WriteRequestUnitsPerMillion, pp("write_request_units_per_million")),
 		ReadRequestUnitsPerMillion:  e.floatPtr(pm.ReadRequestUnitsPerMillion, pp("read_request_units_per_million")),
 		WriteCapacityUnitHour:       e.floatPtr(pm.WriteCapacityUnitHour, pp("write_capacity_unit_hour")),
@@ -113,10 +113,10 @@ func (e *expander) expandPrices(v types.Object, p keydesign.Path) keydesign.Pric
 }
 
 // costDiagnostics warns when the region has no prices: the plan goes on, `cost` has no figures.
-func costDiagnostics(doc *keydesign.Document) diag.Diagnostics {
+func costDiagnostics(doc *model.Document) diag.Diagnostics {
 	var diags diag.Diagnostics
 	if c := doc.Derived.Cost; c != nil && c.Prices == nil && c.Problem != "" {
-		diags.AddAttributeWarning(attributePath(keydesign.Path{"pricing"}), "No prices for the design's region",
+		diags.AddAttributeWarning(attributePath(model.Path{"pricing"}), "No prices for the design's region",
 			"cost has no dollar figures: "+c.Problem+".")
 	}
 	return diags
@@ -231,7 +231,7 @@ type modeCostModel struct {
 	Total       types.Float64 `tfsdk:"total"`
 }
 
-func modeCost(m *keydesign.ModeCost) *modeCostModel {
+func modeCost(m *model.ModeCost) *modeCostModel {
 	if m == nil {
 		return nil
 	}
@@ -240,7 +240,7 @@ func modeCost(m *keydesign.ModeCost) *modeCostModel {
 }
 
 // flattenCost is the data source's `cost` and `infracost_usage`.
-func flattenCost(ctx context.Context, c *keydesign.CostEstimate) (types.Object, types.Map, diag.Diagnostics) {
+func flattenCost(ctx context.Context, c *model.CostEstimate) (types.Object, types.Map, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	usage := map[string]*big.Float{}
 	for k, v := range c.InfracostUsage() {
@@ -281,7 +281,7 @@ func flattenCost(ctx context.Context, c *keydesign.CostEstimate) (types.Object, 
 }
 
 // costOutputs are the data source's cost attributes for a document; null while the estimate is unknown.
-func costOutputs(ctx context.Context, doc *keydesign.Document) (types.Object, types.Map, diag.Diagnostics) {
+func costOutputs(ctx context.Context, doc *model.Document) (types.Object, types.Map, diag.Diagnostics) {
 	if doc.Derived.Cost == nil {
 		return types.ObjectNull(costType.AttrTypes), types.MapNull(types.NumberType), nil
 	}

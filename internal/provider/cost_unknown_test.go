@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // TestUnknownTableClassOrPITRMarksCostUnknown: a table class or point-in-time recovery known only at apply
@@ -36,7 +37,7 @@ func TestUnknownTableClassOrPITRMarksCostUnknown(t *testing.T) {
 			if diags.HasError() {
 				t.Fatalf("designInput: %v", diags)
 			}
-			in.PartitionKey = keydesign.Key{Name: "pk", Type: "S"}
+			in.PartitionKey = model.Key{Name: "pk", Type: "S"}
 			writes, items := 100.0, int64(1_000_000)
 			in.Traffic.WritesPerSecond, in.Traffic.ReadsPerSecond, in.Traffic.ItemCount = &writes, &writes, &items
 			doc, errs := keydesign.Analyze(in)

@@ -9,7 +9,7 @@ import (
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // dataSourceAttributes gives the data source the resource's definitions of the shared design attributes:
@@ -80,7 +80,7 @@ func dataSourceAttribute(a rschema.Attribute) dschema.Attribute {
 
 // resolvedDefaults are the values the data source returns for attributes left out: the defaults the
 // resource records (key type S, projection ALL).
-var resolvedDefaults = map[string]string{"type": keydesign.KeyTypeString, "projection_type": keydesign.ProjectionAll}
+var resolvedDefaults = map[string]string{"type": model.KeyTypeString, "projection_type": model.ProjectionAll}
 
 // withResolvedDefaults returns v with every null attribute named in resolvedDefaults set to its default, in
 // v and in the objects, maps and lists it holds. Unknown values stay unknown.

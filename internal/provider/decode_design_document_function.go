@@ -7,7 +7,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 var _ function.Function = (*decodeDesignDocumentFunction)(nil)
@@ -40,7 +40,7 @@ func (f *decodeDesignDocumentFunction) Run(ctx context.Context, req function.Run
 	if resp.Error != nil {
 		return
 	}
-	js, err := keydesign.DecodeAttribute(value)
+	js, err := model.DecodeAttribute(value)
 	if err != nil {
 		resp.Error = function.NewArgumentFuncError(0, err.Error()+"; pass the design_document attribute of a dynamokeys resource or data source")
 		return

@@ -14,12 +14,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/policy"
 )
 
 // evaluateDesign runs the policy rules on a document under the provider's settings, dropping disabled
 // rules. Without an evaluator there are no findings.
-func evaluateDesign(ctx context.Context, settings policySettings, doc *keydesign.Document) ([]policy.Finding, diag.Diagnostics) {
+func evaluateDesign(ctx context.Context, settings policySettings, doc *model.Document) ([]policy.Finding, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	if settings.evaluator == nil {
 		return nil, diags
@@ -83,20 +84,20 @@ func providerDataFrom(raw any) (*providerData, diag.Diagnostics) {
 // stampDocument records in doc the provider version and the policy settings it is evaluated under (the
 // block's enforce, else the provider's), and returns that enforce. Plan and refresh both stamp the document
 // here, so a refresh computes the same document the plan did.
-func stampDocument(doc *keydesign.Document, settings policySettings, enforceAttr types.Bool) bool {
+func stampDocument(doc *model.Document, settings policySettings, enforceAttr types.Bool) bool {
 	doc.ProviderVersion = settings.providerVersion
 	enforce := settings.enforce
 	if !enforceAttr.IsNull() && !enforceAttr.IsUnknown() {
 		enforce = enforceAttr.ValueBool()
 	}
-	doc.Policy = &keydesign.PolicySettings{Enforce: enforce, DisabledRules: append([]string{}, slices.Sorted(maps.Keys(settings.disabledRules))...)}
+	doc.Policy = &model.PolicySettings{Enforce: enforce, DisabledRules: append([]string{}, slices.Sorted(maps.Keys(settings.disabledRules))...)}
 	return enforce
 }
 
 // designOutputs is the flow the data source and the resource share: analyze the design, evaluate the
 // policies, report the findings (errors only when enforced) and compute the design attributes. Unknown
 // inputs give unknown attributes. ok is false when the input itself is invalid.
-func designOutputs(ctx context.Context, settings policySettings, in *keydesign.Input, enforceAttr types.Bool) (designOutputModel, diag.Diagnostics, bool) {
+func designOutputs(ctx context.Context, settings policySettings, in *model.Input, enforceAttr types.Bool) (designOutputModel, diag.Diagnostics, bool) {
 	var diags diag.Diagnostics
 	keydesign.WithPricingDefaults(in, settings.pricingRegion, "", false)
 	doc, errs := keydesign.Analyze(in)

@@ -9,7 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // designInputModel holds the design shapes shared by the data source and the resource. Nested values stay framework values so that
@@ -105,14 +105,14 @@ type gsiModel struct {
 // expander converts models to the domain, recording which paths are unknown.
 type expander struct {
 	ctx     context.Context
-	unknown []keydesign.Path
+	unknown []model.Path
 	diags   diag.Diagnostics
 }
 
 // known reports whether v has a value; an unknown v is recorded under p.
-func (e *expander) known(v attr.Value, p keydesign.Path) bool {
+func (e *expander) known(v attr.Value, p model.Path) bool {
 	if v.IsUnknown() {
-		e.unknown = append(e.unknown, append(keydesign.Path(nil), p...))
+		e.unknown = append(e.unknown, append(model.Path(nil), p...))
 		return false
 	}
 	return !v.IsNull()
@@ -120,7 +120,7 @@ func (e *expander) known(v attr.Value, p keydesign.Path) bool {
 
 // element reads one element of a map of objects into target. The schema makes every element an object; any
 // other value is a provider bug, reported as a diagnostic on the element rather than a panic.
-func element[T any](e *expander, v attr.Value, p keydesign.Path, target *T) bool {
+func element[T any](e *expander, v attr.Value, p model.Path, target *T) bool {
 	obj, ok := v.(types.Object)
 	if !ok {
 		e.diags.AddAttributeError(attributePath(p), "Internal error",
@@ -130,14 +130,14 @@ func element[T any](e *expander, v attr.Value, p keydesign.Path, target *T) bool
 	return e.known(obj, p) && objectAs(e.ctx, obj, target, &e.diags)
 }
 
-func (e *expander) str(v types.String, p keydesign.Path) string {
+func (e *expander) str(v types.String, p model.Path) string {
 	if e.known(v, p) {
 		return v.ValueString()
 	}
 	return ""
 }
 
-func (e *expander) strPtr(v types.String, p keydesign.Path) *string {
+func (e *expander) strPtr(v types.String, p model.Path) *string {
 	if e.known(v, p) {
 		s := v.ValueString()
 		return &s
@@ -145,7 +145,7 @@ func (e *expander) strPtr(v types.String, p keydesign.Path) *string {
 	return nil
 }
 
-func (e *expander) int64Ptr(v types.Number, p keydesign.Path) *int64 {
+func (e *expander) int64Ptr(v types.Number, p model.Path) *int64 {
 	if !e.known(v, p) {
 		return nil
 	}
@@ -157,7 +157,7 @@ func (e *expander) int64Ptr(v types.Number, p keydesign.Path) *int64 {
 	return &n
 }
 
-func (e *expander) floatPtr(v types.Number, p keydesign.Path) *float64 {
+func (e *expander) floatPtr(v types.Number, p model.Path) *float64 {
 	if !e.known(v, p) {
 		return nil
 	}
@@ -169,7 +169,7 @@ func (e *expander) floatPtr(v types.Number, p keydesign.Path) *float64 {
 	return &f
 }
 
-func (e *expander) boolPtr(v types.Bool, p keydesign.Path) *bool {
+func (e *expander) boolPtr(v types.Bool, p model.Path) *bool {
 	if e.known(v, p) {
 		b := v.ValueBool()
 		return &b
@@ -177,7 +177,7 @@ func (e *expander) boolPtr(v types.Bool, p keydesign.Path) *bool {
 	return nil
 }
 
-func (e *expander) strings(v types.List, p keydesign.Path) []string {
+func (e *expander) strings(v types.List, p model.Path) []string {
 	if !e.known(v, p) {
 		return nil
 	}
@@ -192,13 +192,13 @@ func (e *expander) strings(v types.List, p keydesign.Path) []string {
 }
 
 // sharding reads a sharding block at p (the design's, or a migration's old one); nil when not set.
-func (e *expander) sharding(v types.Object, p keydesign.Path) *keydesign.Sharding {
+func (e *expander) sharding(v types.Object, p model.Path) *model.Sharding {
 	var sh shardingModel
 	if !e.known(v, p) || !objectAs(e.ctx, v, &sh, &e.diags) {
 		return nil
 	}
-	at := func(attr string) keydesign.Path { return append(append(keydesign.Path(nil), p...), attr) }
-	return &keydesign.Sharding{
+	at := func(attr string) model.Path { return append(append(model.Path(nil), p...), attr) }
+	return &model.Sharding{
 		Strategy:      e.str(sh.Strategy, at("strategy")),
 		Source:        e.str(sh.Source, at("source")),
 		Count:         e.int64Ptr(sh.Count, at("count")),
@@ -206,37 +206,37 @@ func (e *expander) sharding(v types.Object, p keydesign.Path) *keydesign.Shardin
 	}
 }
 
-func (e *expander) key(v types.Object, name string) *keydesign.Key {
+func (e *expander) key(v types.Object, name string) *model.Key {
 	var m keyModel
-	if !e.known(v, keydesign.Path{name}) || !objectAs(e.ctx, v, &m, &e.diags) {
+	if !e.known(v, model.Path{name}) || !objectAs(e.ctx, v, &m, &e.diags) {
 		return nil
 	}
-	return &keydesign.Key{
-		Name:     e.str(m.Name, keydesign.Path{name, "name"}),
-		Type:     e.str(m.Type, keydesign.Path{name, "type"}),
-		Template: e.strPtr(m.Template, keydesign.Path{name, "template"}),
+	return &model.Key{
+		Name:     e.str(m.Name, model.Path{name, "name"}),
+		Type:     e.str(m.Type, model.Path{name, "type"}),
+		Template: e.strPtr(m.Template, model.Path{name, "template"}),
 	}
 }
 
 // expandDesign builds the domain input from the design attributes. Unknown values become nil and are
 // listed in Input.Unknown, so the policies stay silent on them instead of failing the plan.
-func expandDesign(ctx context.Context, m designInputModel) (*keydesign.Input, diag.Diagnostics) {
+func expandDesign(ctx context.Context, m designInputModel) (*model.Input, diag.Diagnostics) {
 	e := &expander{ctx: ctx}
-	in := &keydesign.Input{Segments: map[string]keydesign.Segment{}}
+	in := &model.Input{Segments: map[string]model.Segment{}}
 	if pk := e.key(m.PartitionKey, "partition_key"); pk != nil {
 		in.PartitionKey = *pk
 	}
 	in.SortKey = e.key(m.SortKey, "sort_key")
 
-	if e.known(m.Segments, keydesign.Path{"segments"}) {
+	if e.known(m.Segments, model.Path{"segments"}) {
 		for name, v := range m.Segments.Elements() {
-			p := keydesign.Path{"segments", name}
+			p := model.Path{"segments", name}
 			var sm segmentModel
 			if !element(e, v, p, &sm) {
 				continue
 			}
-			seg := keydesign.Segment{
-				Kind:        keydesign.SegmentKind(e.str(sm.Kind, append(p, "kind"))),
+			seg := model.Segment{
+				Kind:        model.SegmentKind(e.str(sm.Kind, append(p, "kind"))),
 				Granularity: e.str(sm.Granularity, append(p, "granularity")),
 				Values:      e.strings(sm.Values, append(p, "values")),
 				MaxLength:   e.int64Ptr(sm.MaxLength, append(p, "max_length")),
@@ -248,14 +248,14 @@ func expandDesign(ctx context.Context, m designInputModel) (*keydesign.Input, di
 		}
 	}
 
-	if sh := e.sharding(m.Sharding, keydesign.Path{"sharding"}); sh != nil {
+	if sh := e.sharding(m.Sharding, model.Path{"sharding"}); sh != nil {
 		in.Sharding = *sh
 	}
 
 	var tm trafficModel
-	if e.known(m.Traffic, keydesign.Path{"traffic"}) && objectAs(ctx, m.Traffic, &tm, &e.diags) {
-		tp := func(attr string) keydesign.Path { return keydesign.Path{"traffic", attr} }
-		in.Traffic = keydesign.Traffic{
+	if e.known(m.Traffic, model.Path{"traffic"}) && objectAs(ctx, m.Traffic, &tm, &e.diags) {
+		tp := func(attr string) model.Path { return model.Path{"traffic", attr} }
+		in.Traffic = model.Traffic{
 			WritesPerSecond:            e.floatPtr(tm.WritesPerSecond, tp("writes_per_second")),
 			ReadsPerSecond:             e.floatPtr(tm.ReadsPerSecond, tp("reads_per_second")),
 			ItemSizeBytes:              e.int64Ptr(tm.ItemSizeBytes, tp("item_size_bytes")),
@@ -272,33 +272,33 @@ func expandDesign(ctx context.Context, m designInputModel) (*keydesign.Input, di
 			in.Traffic.TransactionalWrites = *b
 		}
 	}
-	in.TargetUtilization = e.floatPtr(m.TargetUtilization, keydesign.Path{"target_utilization"})
+	in.TargetUtilization = e.floatPtr(m.TargetUtilization, model.Path{"target_utilization"})
 
-	if e.known(m.LocalSecondaryIndexes, keydesign.Path{"local_secondary_indexes"}) {
+	if e.known(m.LocalSecondaryIndexes, model.Path{"local_secondary_indexes"}) {
 		for name, v := range m.LocalSecondaryIndexes.Elements() {
-			p := keydesign.Path{"local_secondary_indexes", name}
+			p := model.Path{"local_secondary_indexes", name}
 			var lm lsiModel
 			if !element(e, v, p, &lm) {
 				continue
 			}
-			lsi := keydesign.LocalSecondaryIndex{Name: name,
+			lsi := model.LocalSecondaryIndex{Name: name,
 				ProjectionType:   e.str(lm.ProjectionType, append(p, "projection_type")),
 				NonKeyAttributes: e.strings(lm.NonKeyAttributes, append(p, "non_key_attributes"))}
 			var km indexKeyModel
 			if e.known(lm.SortKey, append(p, "sort_key")) && objectAs(ctx, lm.SortKey, &km, &e.diags) {
-				lsi.SortKey = keydesign.IndexKeyAttribute{Name: e.str(km.Name, append(p, "sort_key", "name")), Type: e.str(km.Type, append(p, "sort_key", "type"))}
+				lsi.SortKey = model.IndexKeyAttribute{Name: e.str(km.Name, append(p, "sort_key", "name")), Type: e.str(km.Type, append(p, "sort_key", "type"))}
 			}
 			in.LocalSecondaryIndexes = append(in.LocalSecondaryIndexes, lsi)
 		}
 	}
-	if e.known(m.GlobalSecondaryIndexes, keydesign.Path{"global_secondary_indexes"}) {
+	if e.known(m.GlobalSecondaryIndexes, model.Path{"global_secondary_indexes"}) {
 		for name, v := range m.GlobalSecondaryIndexes.Elements() {
-			p := keydesign.Path{"global_secondary_indexes", name}
+			p := model.Path{"global_secondary_indexes", name}
 			var gm gsiModel
 			if !element(e, v, p, &gm) {
 				continue
 			}
-			g := keydesign.GlobalSecondaryIndex{Name: name,
+			g := model.GlobalSecondaryIndex{Name: name,
 				PartitionKey:     e.gsiKeys(gm.PartitionKey, append(p, "partition_key")),
 				SortKey:          e.gsiKeys(gm.SortKey, append(p, "sort_key")),
 				ProjectionType:   e.str(gm.ProjectionType, append(p, "projection_type")),
@@ -320,20 +320,20 @@ func expandDesign(ctx context.Context, m designInputModel) (*keydesign.Input, di
 	return in, e.diags
 }
 
-func (e *expander) gsiKeys(v types.List, p keydesign.Path) []keydesign.IndexKeyAttribute {
+func (e *expander) gsiKeys(v types.List, p model.Path) []model.IndexKeyAttribute {
 	if !e.known(v, p) {
 		return nil
 	}
-	var out []keydesign.IndexKeyAttribute
+	var out []model.IndexKeyAttribute
 	for i, el := range v.Elements() {
-		ip := append(append(keydesign.Path(nil), p...), strconv.Itoa(i))
+		ip := append(append(model.Path(nil), p...), strconv.Itoa(i))
 		obj, ok := el.(types.Object)
 		if !ok || !e.known(obj, ip) {
 			continue
 		}
 		// Partition attributes carry a cardinality, sort attributes do not: read by attribute name.
 		attrs := obj.Attributes()
-		k := keydesign.IndexKeyAttribute{}
+		k := model.IndexKeyAttribute{}
 		if name, ok := attrs["name"].(types.String); ok {
 			k.Name = e.str(name, append(ip, "name"))
 		}

@@ -10,7 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/report"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/policy"
 )
 
@@ -68,7 +69,7 @@ func floatOrNull(f *float64) types.Float64 {
 }
 
 // flattenDesign turns a document and its findings into the computed attributes.
-func flattenDesign(ctx context.Context, doc *keydesign.Document, findings []policy.Finding) (designOutputModel, diag.Diagnostics) {
+func flattenDesign(ctx context.Context, doc *model.Document, findings []policy.Finding) (designOutputModel, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	d := doc.Derived
 	c := d.Capacity
@@ -78,7 +79,7 @@ func flattenDesign(ctx context.Context, doc *keydesign.Document, findings []poli
 		PartitionKeyTemplate: types.StringPointerValue(doc.Table.PartitionKey.Template),
 	}
 	var dg diag.Diagnostics
-	out.Facts.ShardSuffixes, dg = types.ListValueFrom(ctx, types.StringType, keydesign.ShardSuffixes(d.ShardCount))
+	out.Facts.ShardSuffixes, dg = types.ListValueFrom(ctx, types.StringType, model.ShardSuffixes(d.ShardCount))
 	diags.Append(dg...)
 	out.Facts.Capacity, dg = types.ObjectValue(capacityType.AttrTypes, map[string]attr.Value{
 		"write_units_per_write": types.Float64Value(c.WriteUnitsPerWrite),
@@ -103,7 +104,7 @@ func flattenDesign(ctx context.Context, doc *keydesign.Document, findings []poli
 
 	ok := true
 	items := make([]attr.Value, 0, len(findings))
-	report := make([]keydesign.ReportFinding, 0, len(findings))
+	reported := make([]report.Finding, 0, len(findings))
 	for _, f := range findings {
 		if f.Severity == policy.SeverityError {
 			ok = false
@@ -115,12 +116,12 @@ func flattenDesign(ctx context.Context, doc *keydesign.Document, findings []poli
 		})
 		diags.Append(dg...)
 		items = append(items, obj)
-		report = append(report, keydesign.ReportFinding{Rule: f.Rule, Name: f.Name, Severity: f.Severity, Message: f.Message, Path: f.Path})
+		reported = append(reported, report.Finding{Rule: f.Rule, Name: f.Name, Severity: f.Severity, Message: f.Message, Path: f.Path})
 	}
 	out.Findings, dg = types.ListValue(findingType, items)
 	diags.Append(dg...)
 	out.OK = types.BoolValue(ok)
-	out.Report = types.StringValue(keydesign.Report(doc, report))
+	out.Report = types.StringValue(report.Text(doc, reported))
 	document, err := doc.Attribute()
 	if err != nil {
 		diags.AddError("Encoding the design document failed", fmt.Sprintf("%v. Please report this issue with the design that caused it.", err))
@@ -135,7 +136,7 @@ var mapAttributes = map[string]bool{"segments": true, "local_secondary_indexes":
 
 // attributePath converts a domain path to a Terraform attribute path, using the schema's shape: the step
 // after a map attribute is a key, a number after a list attribute is an index.
-func attributePath(p keydesign.Path) path.Path {
+func attributePath(p model.Path) path.Path {
 	out := path.Empty()
 	expectKey := false
 	for _, step := range p {
@@ -159,7 +160,7 @@ func attributePath(p keydesign.Path) path.Path {
 // block's body, which for a path into a nested attribute finds a top-level attribute of the same name (a
 // GSI's partition_key would highlight the table's) or nothing. Cut at the element, the right expression is
 // highlighted; the diagnostic's text names the full path.
-func diagnosticPath(p keydesign.Path) path.Path {
+func diagnosticPath(p model.Path) path.Path {
 	if len(p) > 2 || (len(p) == 2 && !mapAttributes[p[0]]) {
 		if mapAttributes[p[0]] {
 			p = p[:2]
@@ -171,7 +172,7 @@ func diagnosticPath(p keydesign.Path) path.Path {
 }
 
 // addPathDiagnostic adds an error or a warning on the attribute at p (on the block when p is empty).
-func addPathDiagnostic(diags *diag.Diagnostics, isError bool, p keydesign.Path, summary, detail string) {
+func addPathDiagnostic(diags *diag.Diagnostics, isError bool, p model.Path, summary, detail string) {
 	at := diagnosticPath(p)
 	switch {
 	case isError && len(at.Steps()) == 0:
@@ -207,7 +208,7 @@ func findingDiagnostics(findings []policy.Finding, enforce bool) diag.Diagnostic
 }
 
 // fieldErrorDiagnostics reports bad input on its attribute.
-func fieldErrorDiagnostics(errs []*keydesign.FieldError) diag.Diagnostics {
+func fieldErrorDiagnostics(errs []*model.FieldError) diag.Diagnostics {
 	var diags diag.Diagnostics
 	for _, e := range errs {
 		addPathDiagnostic(&diags, true, e.Path, "Invalid key design", e.Error())
@@ -216,7 +217,7 @@ func fieldErrorDiagnostics(errs []*keydesign.FieldError) diag.Diagnostics {
 }
 
 // fieldWarningDiagnostics reports input that is accepted but almost certainly not what the user meant.
-func fieldWarningDiagnostics(warnings []*keydesign.FieldError) diag.Diagnostics {
+func fieldWarningDiagnostics(warnings []*model.FieldError) diag.Diagnostics {
 	var diags diag.Diagnostics
 	for _, w := range warnings {
 		addPathDiagnostic(&diags, false, w.Path, "Questionable key design", w.Error())

@@ -16,7 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // The design attributes are written once, with the resource's schema types, and shared: the data source
@@ -54,14 +54,14 @@ func optionalBool(desc string) rschema.BoolAttribute {
 	return rschema.BoolAttribute{Optional: true, Description: desc}
 }
 
-var projectionValidator = stringvalidator.OneOf(keydesign.ProjectionAll, keydesign.ProjectionKeysOnly, keydesign.ProjectionInclude)
+var projectionValidator = stringvalidator.OneOf(model.ProjectionAll, model.ProjectionKeysOnly, model.ProjectionInclude)
 
 // tableKeyAttributes are the name, type and template of a table key. The name and type replace the table
 // when they change; the template is design metadata.
 func tableKeyAttributes() map[string]rschema.Attribute {
 	return map[string]rschema.Attribute{
-		"name": requiredString("Name of the key attribute, 1 to "+limitText(keydesign.MaxAttributeNameBytes)+" bytes.", protectedString{stringplanmodifier.RequiresReplace()}),
-		"type": rschema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(keydesign.KeyTypeString),
+		"name": requiredString("Name of the key attribute, 1 to "+limitText(model.MaxAttributeNameBytes)+" bytes.", protectedString{stringplanmodifier.RequiresReplace()}),
+		"type": rschema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(model.KeyTypeString),
 			Description: keyTypeDesc, PlanModifiers: []planmodifier.String{protectedString{stringplanmodifier.RequiresReplace()}}},
 		"template": optionalString("Key template: literal text with {placeholder} segments, e.g. `DAY#{day}#SHARD#{shard}`. " +
 			"Placeholder names match [a-z][a-z0-9_]*; {shard} is reserved for the shard suffix; braces cannot appear in literal text."),
@@ -73,7 +73,7 @@ func tableKeyAttributes() map[string]rschema.Attribute {
 func indexKeyAttributes(withCardinality bool) map[string]rschema.Attribute {
 	attrs := map[string]rschema.Attribute{
 		"name": requiredString("Name of the key attribute."),
-		"type": defaultedString(keyTypeDesc, keydesign.KeyTypeString),
+		"type": defaultedString(keyTypeDesc, model.KeyTypeString),
 	}
 	if withCardinality {
 		attrs["cardinality"] = optionalInt("Number of distinct values of this attribute, used to find hot GSI partitions.")
@@ -94,13 +94,13 @@ func designInputAttributes() map[string]rschema.Attribute {
 			NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
 				"kind": rschema.StringAttribute{Required: true,
 					Description: "What the segment holds: id (unbounded identifiers), enum (a fixed list of values), time (a time bucket) or number.",
-					Validators:  []validator.String{stringvalidator.OneOf(keydesign.SegmentKinds...)}},
+					Validators:  []validator.String{stringvalidator.OneOf(model.SegmentKinds...)}},
 				"granularity": optionalString("Time bucket size of a time segment: year, month, week, day, hour, minute, second (rendered like 2006-01-02T15:04:05) or millisecond (a 13-digit epoch).",
-					stringvalidator.OneOf(keydesign.TimeGranularities...)),
+					stringvalidator.OneOf(model.TimeGranularities...)),
 				"values": rschema.ListAttribute{Optional: true, ElementType: types.StringType, Description: "The values of an enum segment.",
 					Validators: []validator.List{listvalidator.SizeAtLeast(1)}},
-				"max_length": optionalInt("Longest rendered value in UTF-8 bytes. Defaults: id " + limitText(keydesign.DefaultIDMaxLength) + ", number " +
-					limitText(keydesign.DefaultNumberMaxLength) + ", enum the longest value, time from the granularity."),
+				"max_length": optionalInt("Longest rendered value in UTF-8 bytes. Defaults: id " + limitText(model.DefaultIDMaxLength) + ", number " +
+					limitText(model.DefaultNumberMaxLength) + ", enum the longest value, time from the granularity."),
 				"cardinality": optionalInt("Number of distinct values. Defaults: enum the number of values; id, number and time unbounded."),
 				"monotonic":   optionalBool("Whether new values only grow (timestamps, sequence numbers). Defaults to true for time segments, false otherwise."),
 				"characters": optionalString("The characters an id segment may hold, listed with a-z style ranges: 0-9A-Z for a ULID, 0-9a-f- for a UUID. " +
@@ -113,8 +113,8 @@ func designInputAttributes() map[string]rschema.Attribute {
 			Attributes: map[string]rschema.Attribute{
 				"writes_per_second":              optionalFloat("Peak writes per second to the whole entity; with `replicas`, every Region's writes together."),
 				"reads_per_second":               optionalFloat("Peak reads per second from the whole entity; with `replicas`, each Region's (the busiest Region's)."),
-				"item_size_bytes":                optionalInt("Typical item size in bytes, 1 to " + limitText(keydesign.MaxItemSizeBytes) + " (the item size limit). Defaults to " + limitText(keydesign.DefaultItemSizeBytes) + "."),
-				"read_consistency":               optionalString("eventual (the default, 0.5 RCU per 4 KB), strong (1 RCU) or transactional (2 RCU).", stringvalidator.OneOf(keydesign.ReadConsistencies...)),
+				"item_size_bytes":                optionalInt("Typical item size in bytes, 1 to " + limitText(model.MaxItemSizeBytes) + " (the item size limit). Defaults to " + limitText(model.DefaultItemSizeBytes) + "."),
+				"read_consistency":               optionalString("eventual (the default, 0.5 RCU per 4 KB), strong (1 RCU) or transactional (2 RCU).", stringvalidator.OneOf(model.ReadConsistencies...)),
 				"transactional_writes":           optionalBool("Whether writes are transactional, which doubles their write units."),
 				"hot_key_share":                  optionalFloat("Share of traffic (0 to 1) on the busiest partition-key value. Defaults from the key template: see the capacity model guide."),
 				"hottest_item_writes_per_second": optionalFloat("Writes per second to the single busiest item, which no sharding can spread."),
@@ -124,9 +124,9 @@ func designInputAttributes() map[string]rschema.Attribute {
 				"average_reads_per_second":       optionalFloat("Average reads per second over a month, for `cost`. Omitted: the peak prices the month, an upper bound."),
 				"item_count":                     optionalInt("Items in the table (DescribeTable's ItemCount), for storage in `cost`. Omitted: storage is not priced."),
 			}},
-		"target_utilization": optionalFloat("Share of a partition's throughput one shard may use when the shard count is computed, in (0, 1]. Defaults to " + limitText(keydesign.DefaultTargetUtilization) + "."),
+		"target_utilization": optionalFloat("Share of a partition's throughput one shard may use when the shard count is computed, in (0, 1]. Defaults to " + limitText(model.DefaultTargetUtilization) + "."),
 		"local_secondary_indexes": rschema.MapNestedAttribute{Optional: true,
-			Description:   "Local secondary indexes keyed by index name (at most " + limitText(keydesign.MaxLocalSecondaryIndexes) + "; they need a table sort key). DynamoDB creates LSIs only with the table: any change replaces it.",
+			Description:   "Local secondary indexes keyed by index name (at most " + limitText(model.MaxLocalSecondaryIndexes) + "; they need a table sort key). DynamoDB creates LSIs only with the table: any change replaces it.",
 			PlanModifiers: []planmodifier.Map{protectedMap{mapplanmodifier.RequiresReplaceIf(lsisChanged, "Any LSI change replaces the table.", "Any LSI change replaces the table.")}},
 			NestedObject:  rschema.NestedAttributeObject{Attributes: lsiAttributes()}},
 		"global_secondary_indexes": rschema.MapNestedAttribute{Optional: true,
@@ -147,11 +147,11 @@ func designInputAttributes() map[string]rschema.Attribute {
 func shardingAttributes() map[string]rschema.Attribute {
 	return map[string]rschema.Attribute{
 		"strategy": optionalString("none (the default), calculated (suffix = hash of the source segment, so readers can find an item's shard) or random.",
-			stringvalidator.OneOf(keydesign.ShardingStrategies...)),
+			stringvalidator.OneOf(model.ShardingStrategies...)),
 		"source": optionalString("Segment whose value is hashed by the calculated strategy, e.g. event_id."),
 		"count": optionalInt(fmt.Sprintf("Number of shards, 1 to %s. Omit to compute it from traffic: the busiest key's demand over %s WCU and %s RCU per partition at target_utilization.",
-			limitText(keydesign.MaxShardCount), limitText(keydesign.PartitionWriteUnitsLimit), limitText(keydesign.PartitionReadUnitsLimit))),
-		"scheme_version": optionalInt("Version of the routing scheme, default " + limitText(keydesign.DefaultSchemeVersion) + ". Bump it whenever count, source or strategy change on a live table (rule DK402)."),
+			limitText(model.MaxShardCount), limitText(model.PartitionWriteUnitsLimit), limitText(model.PartitionReadUnitsLimit))),
+		"scheme_version": optionalInt("Version of the routing scheme, default " + limitText(model.DefaultSchemeVersion) + ". Bump it whenever count, source or strategy change on a live table (rule DK402)."),
 	}
 }
 
@@ -159,7 +159,7 @@ func shardingAttributes() map[string]rschema.Attribute {
 func lsiAttributes() map[string]rschema.Attribute {
 	return map[string]rschema.Attribute{
 		"sort_key":           rschema.SingleNestedAttribute{Required: true, Description: "The index sort key.", Attributes: indexKeyAttributes(false)},
-		"projection_type":    defaultedString("ALL (the default), KEYS_ONLY or INCLUDE.", keydesign.ProjectionAll, projectionValidator),
+		"projection_type":    defaultedString("ALL (the default), KEYS_ONLY or INCLUDE.", model.ProjectionAll, projectionValidator),
 		"non_key_attributes": rschema.ListAttribute{Optional: true, ElementType: types.StringType, Description: "Attributes projected by INCLUDE."},
 	}
 }
@@ -171,7 +171,7 @@ func gsiAttributes() map[string]rschema.Attribute {
 			NestedObject: rschema.NestedAttributeObject{Attributes: indexKeyAttributes(true)}},
 		"sort_key": rschema.ListNestedAttribute{Optional: true, Description: "0 to 4 sort key attributes.",
 			NestedObject: rschema.NestedAttributeObject{Attributes: indexKeyAttributes(false)}},
-		"projection_type":      defaultedString("ALL (the default), KEYS_ONLY or INCLUDE.", keydesign.ProjectionAll, projectionValidator),
+		"projection_type":      defaultedString("ALL (the default), KEYS_ONLY or INCLUDE.", model.ProjectionAll, projectionValidator),
 		"non_key_attributes":   rschema.ListAttribute{Optional: true, ElementType: types.StringType, Description: "Attributes projected by INCLUDE."},
 		"read_capacity":        optionalInt("Provisioned read capacity units of the index (PROVISIONED tables only)."),
 		"write_capacity":       optionalInt("Provisioned write capacity units of the index (PROVISIONED tables only)."),
@@ -217,8 +217,8 @@ var (
 			"hot_key_share":         computedFloat("Share of traffic on the busiest partition-key value, given or derived from the template."),
 			"hot_key_write_units":   computedFloat("Write units per second of the busiest logical key, before sharding."),
 			"hot_key_read_units":    computedFloat("Read units per second of the busiest logical key, before sharding."),
-			"per_shard_write_units": computedFloat("Write units per second of each shard of the busiest key; a partition serves " + limitText(keydesign.PartitionWriteUnitsLimit) + "."),
-			"per_shard_read_units":  computedFloat("Read units per second of each shard of the busiest key; a partition serves " + limitText(keydesign.PartitionReadUnitsLimit) + "."),
+			"per_shard_write_units": computedFloat("Write units per second of each shard of the busiest key; a partition serves " + limitText(model.PartitionWriteUnitsLimit) + "."),
+			"per_shard_read_units":  computedFloat("Read units per second of each shard of the busiest key; a partition serves " + limitText(model.PartitionReadUnitsLimit) + "."),
 			"read_fanout":           computedInt("Queries needed to read one logical collection: one per shard."),
 			"required_shard_count":  computedInt("Shards the busiest key needs at target_utilization, whatever count is configured."),
 		}}
@@ -270,7 +270,7 @@ func designFactsAttributes() map[string]rschema.Attribute {
 }
 
 // designDocumentAttribute is one line of a plan; contributing/design-document.md ("Encoding") says why.
-var designDocumentAttribute = computedString("The analyzed design the policies evaluate, for machines: `" + keydesign.AttributeEncoding +
+var designDocumentAttribute = computedString("The analyzed design the policies evaluate, for machines: `" + model.AttributeEncoding +
 	"` followed by the document's JSON (the design with defaults applied, every derived fact, schema_version and the " +
 	"provider_version that computed it), one line in a plan. The policy bundle reads it from the plan JSON. Read it with " +
 	"`provider::dynamokeys::decode_design_document`, or `jq` on `terraform show -json` output; unknown while any input is unknown.")

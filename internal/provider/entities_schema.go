@@ -8,7 +8,7 @@ import (
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // The entities input of the keydesign data source and the resource: the item types of a single-table
@@ -33,7 +33,7 @@ func entitiesAttribute() rschema.MapNestedAttribute {
 					"writes_per_second":           optionalFloat("Peak writes per second of the entity's items."),
 					"average_writes_per_second":   optionalFloat("Average writes per second over a month, for `cost`."),
 					"reads_per_second":            optionalFloat("Peak eventually consistent reads per second of the entity's items, outside access_patterns."),
-					"item_size_bytes":             optionalInt("Typical item size in bytes, 1 to " + limitText(keydesign.MaxItemSizeBytes) + ". Defaults to " + limitText(keydesign.DefaultItemSizeBytes) + "."),
+					"item_size_bytes":             optionalInt("Typical item size in bytes, 1 to " + limitText(model.MaxItemSizeBytes) + ". Defaults to " + limitText(model.DefaultItemSizeBytes) + "."),
 					"item_count":                  optionalInt("Items of the entity in the table, for storage in `cost`."),
 					"max_items_per_partition_key": optionalInt("Most items of the entity under one partition-key value. Omit for unbounded growth."),
 					"transactional_writes":        optionalBool("Whether the entity's writes are transactional, which doubles their write units."),
@@ -58,19 +58,19 @@ type entityTrafficModel struct {
 }
 
 // expandEntities reads the entities, sorted by name; an unknown value is left out and listed in Unknown.
-func (e *expander) expandEntities(ctx context.Context, v types.Map) []keydesign.Entity {
-	if !e.known(v, keydesign.Path{"entities"}) {
+func (e *expander) expandEntities(ctx context.Context, v types.Map) []model.Entity {
+	if !e.known(v, model.Path{"entities"}) {
 		return nil
 	}
 	elements := v.Elements()
-	out := make([]keydesign.Entity, 0, len(elements))
+	out := make([]model.Entity, 0, len(elements))
 	for _, name := range slices.Sorted(maps.Keys(elements)) {
-		p := keydesign.Path{"entities", name}
+		p := model.Path{"entities", name}
 		var m entityModel
 		if !element(e, elements[name], p, &m) {
 			continue
 		}
-		entity := keydesign.Entity{Name: name, Keys: map[string]string{}}
+		entity := model.Entity{Name: name, Keys: map[string]string{}}
 		if e.known(m.Keys, append(p, "keys")) {
 			for attr, t := range m.Keys.Elements() {
 				if s, ok := t.(types.String); ok && e.known(s, append(p, "keys", attr)) {
@@ -82,8 +82,8 @@ func (e *expander) expandEntities(ctx context.Context, v types.Map) []keydesign.
 		}
 		var tm entityTrafficModel
 		if e.known(m.Traffic, append(p, "traffic")) && objectAs(ctx, m.Traffic, &tm, &e.diags) {
-			tp := func(attr string) keydesign.Path { return append(append(keydesign.Path(nil), p...), "traffic", attr) }
-			entity.Traffic = keydesign.EntityTraffic{
+			tp := func(attr string) model.Path { return append(append(model.Path(nil), p...), "traffic", attr) }
+			entity.Traffic = model.EntityTraffic{
 				WritesPerSecond:         e.floatPtr(tm.WritesPerSecond, tp("writes_per_second")),
 				AverageWritesPerSecond:  e.floatPtr(tm.AverageWritesPerSecond, tp("average_writes_per_second")),
 				ReadsPerSecond:          e.floatPtr(tm.ReadsPerSecond, tp("reads_per_second")),

@@ -10,8 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/importers"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // The object the model-import functions (from_mcp_schema, from_workbench_model, from_onetable_schema)
@@ -86,7 +86,7 @@ type importedDesignModel struct {
 	Skipped                []string                        `tfsdk:"skipped"`
 }
 
-func importedKeys(keys []keydesign.IndexKeyAttribute) []importedKeyModel {
+func importedKeys(keys []model.IndexKeyAttribute) []importedKeyModel {
 	out := make([]importedKeyModel, len(keys))
 	for i, k := range keys {
 		out[i] = importedKeyModel{Name: types.StringValue(k.Name), Type: types.StringValue(k.Type)}

@@ -11,7 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/policy"
 )
 
@@ -217,15 +217,15 @@ func TestKeydesignDataSourceBadInput(t *testing.T) {
 func TestAttributePath(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		in   keydesign.Path
+		in   model.Path
 		want path.Path
 	}{
-		{keydesign.Path{"traffic", "writes_per_second"}, path.Root("traffic").AtName("writes_per_second")},
-		{keydesign.Path{"segments", "day", "granularity"}, path.Root("segments").AtMapKey("day").AtName("granularity")},
-		{keydesign.Path{"global_secondary_indexes", "by.customer", "partition_key", "1", "type"},
+		{model.Path{"traffic", "writes_per_second"}, path.Root("traffic").AtName("writes_per_second")},
+		{model.Path{"segments", "day", "granularity"}, path.Root("segments").AtMapKey("day").AtName("granularity")},
+		{model.Path{"global_secondary_indexes", "by.customer", "partition_key", "1", "type"},
 			path.Root("global_secondary_indexes").AtMapKey("by.customer").AtName("partition_key").AtListIndex(1).AtName("type")},
-		{keydesign.Path{"segments", "segments", "values", "0"}, path.Root("segments").AtMapKey("segments").AtName("values").AtListIndex(0)},
-		{keydesign.Path{}, path.Empty()},
+		{model.Path{"segments", "segments", "values", "0"}, path.Root("segments").AtMapKey("segments").AtName("values").AtListIndex(0)},
+		{model.Path{}, path.Empty()},
 	}
 	for _, tt := range tests {
 		if got := attributePath(tt.in); !got.Equal(tt.want) {
@@ -238,7 +238,7 @@ func TestFindingDiagnosticsFollowEnforce(t *testing.T) {
 	t.Parallel()
 	findings := []policy.Finding{
 		{Rule: "DK303", Name: "hot-key-demand", Severity: policy.SeverityError, Message: "busiest key needs 2,500 WCU",
-			Path: keydesign.Path{"traffic", "writes_per_second"}, Remediation: "shard the key", DocsURL: "https://example.test/DK303"},
+			Path: model.Path{"traffic", "writes_per_second"}, Remediation: "shard the key", DocsURL: "https://example.test/DK303"},
 		{Rule: "DK302", Name: "low-cardinality-partition-key", Severity: policy.SeverityWarning, Message: "few values"},
 	}
 	enforced := findingDiagnostics(findings, true)
@@ -265,15 +265,15 @@ func TestFindingDiagnosticsFollowEnforce(t *testing.T) {
 
 func TestDiagnosticPathStopsAtTheElement(t *testing.T) {
 	tests := []struct {
-		in   keydesign.Path
+		in   model.Path
 		want path.Path
 	}{
-		{keydesign.Path{"global_secondary_indexes", "by_customer", "partition_key", "0", "type"}, path.Root("global_secondary_indexes").AtMapKey("by_customer")},
-		{keydesign.Path{"global_secondary_indexes", "by_customer"}, path.Root("global_secondary_indexes").AtMapKey("by_customer")},
-		{keydesign.Path{"segments", "day", "granularity"}, path.Root("segments").AtMapKey("day")},
-		{keydesign.Path{"sharding", "count"}, path.Root("sharding")},
-		{keydesign.Path{"partition_key", "template"}, path.Root("partition_key")},
-		{keydesign.Path{"name"}, path.Root("name")},
+		{model.Path{"global_secondary_indexes", "by_customer", "partition_key", "0", "type"}, path.Root("global_secondary_indexes").AtMapKey("by_customer")},
+		{model.Path{"global_secondary_indexes", "by_customer"}, path.Root("global_secondary_indexes").AtMapKey("by_customer")},
+		{model.Path{"segments", "day", "granularity"}, path.Root("segments").AtMapKey("day")},
+		{model.Path{"sharding", "count"}, path.Root("sharding")},
+		{model.Path{"partition_key", "template"}, path.Root("partition_key")},
+		{model.Path{"name"}, path.Root("name")},
 		{nil, path.Empty()},
 	}
 	for _, tt := range tests {

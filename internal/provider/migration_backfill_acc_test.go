@@ -13,6 +13,7 @@ import (
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/dynamo"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // TestAccMigrationBackfillOnLocalServers carries out the migration the key-scheme guide walks through, a hot
@@ -35,27 +36,27 @@ const (
 var backfillDayValues = []string{"2026-11-29", "2026-11-30", "2026-12-01"}
 
 // backfillDesign is the guide's migration with the test's item count, at the phase given.
-func backfillDesign(phase string, items int64) *keydesign.Input {
-	return &keydesign.Input{Kind: "keydesign", TableName: "events",
-		PartitionKey: keydesign.Key{Name: "pk", Type: "S", Template: aws.String("DAY#{day}#SHARD#{shard}")},
-		SortKey:      &keydesign.Key{Name: "sk", Type: "S", Template: aws.String("EVENT#{event_id}")},
-		Segments: map[string]keydesign.Segment{"day": {Kind: keydesign.KindTime, Granularity: "day"},
-			"event_id": {Kind: keydesign.KindID, MaxLength: aws.Int64(12)}},
-		Sharding: keydesign.Sharding{Strategy: keydesign.StrategyCalculated, Source: "event_id", Count: aws.Int64(4), SchemeVersion: aws.Int64(2)},
-		Traffic:  keydesign.Traffic{WritesPerSecond: aws.Float64(2500), ItemSizeBytes: aws.Int64(backfillItemBytes), ItemCount: aws.Int64(items)},
-		GlobalSecondaryIndexes: []keydesign.GlobalSecondaryIndex{{Name: "by_status",
-			PartitionKey: []keydesign.IndexKeyAttribute{{Name: "status", Type: "S"}}, SortKey: []keydesign.IndexKeyAttribute{{Name: "sk", Type: "S"}},
-			ProjectionType: keydesign.ProjectionAll}},
-		AccessPatterns: []keydesign.AccessPattern{
+func backfillDesign(phase string, items int64) *model.Input {
+	return &model.Input{Kind: "keydesign", TableName: "events",
+		PartitionKey: model.Key{Name: "pk", Type: "S", Template: aws.String("DAY#{day}#SHARD#{shard}")},
+		SortKey:      &model.Key{Name: "sk", Type: "S", Template: aws.String("EVENT#{event_id}")},
+		Segments: map[string]model.Segment{"day": {Kind: model.KindTime, Granularity: "day"},
+			"event_id": {Kind: model.KindID, MaxLength: aws.Int64(12)}},
+		Sharding: model.Sharding{Strategy: model.StrategyCalculated, Source: "event_id", Count: aws.Int64(4), SchemeVersion: aws.Int64(2)},
+		Traffic:  model.Traffic{WritesPerSecond: aws.Float64(2500), ItemSizeBytes: aws.Int64(backfillItemBytes), ItemCount: aws.Int64(items)},
+		GlobalSecondaryIndexes: []model.GlobalSecondaryIndex{{Name: "by_status",
+			PartitionKey: []model.IndexKeyAttribute{{Name: "status", Type: "S"}}, SortKey: []model.IndexKeyAttribute{{Name: "sk", Type: "S"}},
+			ProjectionType: model.ProjectionAll}},
+		AccessPatterns: []model.AccessPattern{
 			{Name: "events_of_day", Equals: []string{"day"}, ReadsPerSecond: aws.Float64(10), Items: aws.Int64(50)},
 			{Name: "events_by_status", Index: aws.String("by_status"), Equals: []string{"status"}, ReadsPerSecond: aws.Float64(1)},
 		},
-		Migration: &keydesign.MigrationInput{Phase: phase, BackfillWriteUnitsPerSecond: aws.Float64(400),
-			From: keydesign.LayoutInput{PartitionKeyTemplate: aws.String("DAY#{day}"), Sharding: &keydesign.Sharding{Strategy: keydesign.StrategyNone}}},
+		Migration: &model.MigrationInput{Phase: phase, BackfillWriteUnitsPerSecond: aws.Float64(400),
+			From: model.LayoutInput{PartitionKeyTemplate: aws.String("DAY#{day}"), Sharding: &model.Sharding{Strategy: model.StrategyNone}}},
 	}
 }
 
-func backfillPlan(t *testing.T, phase string, items int64) *keydesign.MigrationDoc {
+func backfillPlan(t *testing.T, phase string, items int64) *model.MigrationDoc {
 	t.Helper()
 	doc, errs := keydesign.Analyze(backfillDesign(phase, items))
 	if len(errs) > 0 {
@@ -78,7 +79,7 @@ func backfillItem(day string, i int) map[string]string {
 }
 
 func newKey(item map[string]string) string {
-	return "DAY#" + item["day"] + "#SHARD#" + keydesign.ShardSuffix(item["event_id"], 4)
+	return "DAY#" + item["day"] + "#SHARD#" + model.ShardSuffix(item["event_id"], 4)
 }
 
 func attributeValues(item map[string]string, pk string) map[string]types.AttributeValue {
@@ -142,7 +143,7 @@ func checkBackfill(t *testing.T, server testServer) {
 					keys := []string{"DAY#" + day}
 					if r.Layout == "new" {
 						keys = nil
-						for _, suffix := range keydesign.ShardSuffixes(md.NewRouting.Count) {
+						for _, suffix := range model.ShardSuffixes(md.NewRouting.Count) {
 							keys = append(keys, "DAY#"+day+"#SHARD#"+suffix)
 						}
 					}
@@ -179,11 +180,11 @@ func checkBackfill(t *testing.T, server testServer) {
 			all = append(all, item)
 		}
 	}
-	reads(keydesign.PhaseDualWrite, 0)
+	reads(model.PhaseDualWrite, 0)
 
 	// backfill: a Scan of the table, and a put of each old-layout item under its new key, paced at the
 	// plan's rate in table write units per second.
-	md := backfillPlan(t, keydesign.PhaseBackfill, before)
+	md := backfillPlan(t, model.PhaseBackfill, before)
 	b := md.Backfill
 	var scanUnits, putUnits, indexUnits float64
 	scanned := int64(0)
@@ -243,11 +244,11 @@ func checkBackfill(t *testing.T, server testServer) {
 		t.Errorf("the backfill consumed %v write units on by_status, the plan says %v", indexUnits, b.IndexPutWriteUnits["by_status"])
 	}
 	// The Scan also reads the new copies the dual writes made: the plan's formula for the items it read.
-	if want := *backfillPlan(t, keydesign.PhaseBackfill, scanned).Backfill.ScanReadUnits; scanUnits > 0 && scanUnits != want {
+	if want := *backfillPlan(t, model.PhaseBackfill, scanned).Backfill.ScanReadUnits; scanUnits > 0 && scanUnits != want {
 		t.Errorf("the Scan of %d items consumed %v read units, the plan's formula says %v", scanned, scanUnits, want)
 	}
-	reads(keydesign.PhaseBackfill, 2)
-	reads(keydesign.PhaseReadNew, 2)
+	reads(model.PhaseBackfill, 2)
+	reads(model.PhaseReadNew, 2)
 
 	// done: writers stop writing the old layout and the old items are deleted.
 	var deleteUnits, deleteIndexUnits float64
@@ -273,7 +274,7 @@ func checkBackfill(t *testing.T, server testServer) {
 	if deleteIndexUnits > 0 && deleteIndexUnits != perIndexItem*float64(total) {
 		t.Errorf("deleting %d old items consumed %v write units on by_status, the plan %v per item", total, deleteIndexUnits, perIndexItem)
 	}
-	reads(keydesign.PhaseDone, 1)
+	reads(model.PhaseDone, 1)
 }
 
 // queryCount counts the items one key value holds, page by page.

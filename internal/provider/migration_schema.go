@@ -13,7 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // The `migration` input of the keydesign data source and the resource, and the data source's
@@ -31,7 +31,7 @@ func migrationAttribute() rschema.SingleNestedAttribute {
 			"Design metadata: it never changes the table. See the guide on migrating a key scheme.",
 		Attributes: map[string]rschema.Attribute{
 			"phase": rschema.StringAttribute{Required: true, Description: "dual_write, backfill, read_new or done.",
-				Validators: []validator.String{stringvalidator.OneOf(keydesign.MigrationPhases...)}},
+				Validators: []validator.String{stringvalidator.OneOf(model.MigrationPhases...)}},
 			"from": rschema.SingleNestedAttribute{Required: true,
 				Description: "The layout being left: what differs from the design, as the existing items were written. " +
 					"A plan that changes the keys without a migration (DK406) prints this block for the table's layout.",
@@ -72,13 +72,13 @@ type migrationEntityModel struct {
 }
 
 // expandMigration reads the migration; nil when not set or not known (its unknown paths are listed).
-func (e *expander) expandMigration(v types.Object) *keydesign.MigrationInput {
-	p := keydesign.Path{"migration"}
+func (e *expander) expandMigration(v types.Object) *model.MigrationInput {
+	p := model.Path{"migration"}
 	var mm migrationModel
 	if !e.known(v, p) || !objectAs(e.ctx, v, &mm, &e.diags) {
 		return nil
 	}
-	m := &keydesign.MigrationInput{
+	m := &model.MigrationInput{
 		Phase:                       e.str(mm.Phase, append(p, "phase")),
 		BackfillWriteUnitsPerSecond: e.floatPtr(mm.Backfill, append(p, "backfill_write_units_per_second")),
 	}
@@ -93,7 +93,7 @@ func (e *expander) expandMigration(v types.Object) *keydesign.MigrationInput {
 		m.From.Entities = map[string]map[string]string{}
 		elements := fm.Entities.Elements()
 		for _, name := range slices.Sorted(maps.Keys(elements)) {
-			ep := append(append(keydesign.Path(nil), fp...), "entities", name)
+			ep := append(append(model.Path(nil), fp...), "entities", name)
 			var em migrationEntityModel
 			if !element(e, elements[name], ep, &em) || !e.known(em.Keys, append(ep, "keys")) {
 				continue
@@ -107,7 +107,7 @@ func (e *expander) expandMigration(v types.Object) *keydesign.MigrationInput {
 			m.From.Entities[name] = keys
 		}
 	}
-	m.From.Sharding = e.sharding(fm.Sharding, append(append(keydesign.Path(nil), fp...), "sharding"))
+	m.From.Sharding = e.sharding(fm.Sharding, append(append(model.Path(nil), fp...), "sharding"))
 	return m
 }
 
@@ -200,14 +200,14 @@ type migrationBackfillPlan struct {
 	DeleteHours      types.Float64 `tfsdk:"delete_hours"`
 }
 
-func routingValue(r keydesign.Routing) routingModel {
+func routingValue(r model.Routing) routingModel {
 	return routingModel{Algorithm: types.StringValue(r.Algorithm), Count: types.Int64Value(r.Count), Width: types.Int64Value(int64(r.Width)),
 		Source: types.StringValue(r.Source), SchemeVersion: types.Int64Value(r.SchemeVersion)}
 }
 
 // migrationPlanOutput is the data source's migration_plan for a document: null without a migration,
 // unknown while it is.
-func migrationPlanOutput(ctx context.Context, doc *keydesign.Document) (types.Object, diag.Diagnostics) {
+func migrationPlanOutput(ctx context.Context, doc *model.Document) (types.Object, diag.Diagnostics) {
 	md := doc.Derived.Migration
 	if md == nil {
 		if slices.Contains(doc.Unknown, "derived.migration") {

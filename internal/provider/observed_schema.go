@@ -15,7 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/observed"
 )
 
@@ -194,19 +194,19 @@ type observedWindowModel struct {
 
 // expandObserved reads `observed` and `observed_indexes`. An observation that is not fully known yet (a
 // data source read at apply) marks `observed` unknown, so the measured rules stay silent until it is.
-func (e *expander) expandObserved(observed types.Object, indexes types.Map) []keydesign.ObservedInput {
-	var out []keydesign.ObservedInput
+func (e *expander) expandObserved(observed types.Object, indexes types.Map) []model.ObservedInput {
+	var out []model.ObservedInput
 	if !observed.IsNull() {
-		if o := e.observation(observed, keydesign.Path{"observed"}); o != nil {
+		if o := e.observation(observed, model.Path{"observed"}); o != nil {
 			out = append(out, *o)
 		}
 	}
 	if indexes.IsUnknown() {
-		e.unknown = append(e.unknown, keydesign.Path{"observed"})
+		e.unknown = append(e.unknown, model.Path{"observed"})
 		return out
 	}
 	for _, name := range slices.Sorted(maps.Keys(indexes.Elements())) {
-		p := keydesign.Path{"observed_indexes", name}
+		p := model.Path{"observed_indexes", name}
 		obj, ok := indexes.Elements()[name].(types.Object)
 		if !ok {
 			continue
@@ -224,9 +224,9 @@ func (e *expander) expandObserved(observed types.Object, indexes types.Map) []ke
 	return out
 }
 
-func (e *expander) observation(v types.Object, p keydesign.Path) *keydesign.ObservedInput {
+func (e *expander) observation(v types.Object, p model.Path) *model.ObservedInput {
 	if holdsUnknownDeep(v) {
-		e.unknown = append(e.unknown, keydesign.Path{"observed"})
+		e.unknown = append(e.unknown, model.Path{"observed"})
 		return nil
 	}
 	var m observedModel
@@ -234,7 +234,7 @@ func (e *expander) observation(v types.Object, p keydesign.Path) *keydesign.Obse
 		e.diags.Append(d...)
 		return nil
 	}
-	o := &keydesign.ObservedInput{Path: p}
+	o := &model.ObservedInput{Path: p}
 	o.TableName, o.IndexName = m.TableName.ValueString(), m.IndexName.ValueString()
 	o.Complete = m.Complete.ValueBool()
 	if t := m.Traffic; t != nil {
@@ -341,10 +341,10 @@ func flattenObserved(ctx context.Context, o *observed.Observation) (types.Object
 
 // indexThroughput adds an index's on-demand caps, warm throughput and autoscaling range, which DK601–DK603
 // compare with its demand. A setting not known yet leaves every index's demand rules silent.
-func (e *expander) indexThroughput(g *keydesign.GlobalSecondaryIndex, gm gsiModel) {
+func (e *expander) indexThroughput(g *model.GlobalSecondaryIndex, gm gsiModel) {
 	for _, v := range []types.Object{gm.OnDemandThroughput, gm.WarmThroughput, gm.Autoscaling} {
 		if holdsUnknownDeep(v) {
-			e.unknown = append(e.unknown, keydesign.Path{"global_secondary_indexes"})
+			e.unknown = append(e.unknown, model.Path{"global_secondary_indexes"})
 			return
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 var _ function.Function = (*renderKeyFunction)(nil)
@@ -55,8 +55,8 @@ func (f *renderKeyFunction) Run(ctx context.Context, req function.RunRequest, re
 	resp.Error = resp.Result.Set(ctx, key)
 }
 
-func parseTemplateArgument(src string, argument int64) (*keydesign.Template, *function.FuncError) {
-	tmpl, err := keydesign.ParseTemplate(src)
+func parseTemplateArgument(src string, argument int64) (*model.Template, *function.FuncError) {
+	tmpl, err := model.ParseTemplate(src)
 	if err != nil {
 		return nil, function.NewArgumentFuncError(argument, fmt.Sprintf("template %q is malformed at %v", src, err))
 	}
@@ -64,7 +64,7 @@ func parseTemplateArgument(src string, argument int64) (*keydesign.Template, *fu
 }
 
 func renderError(err error, valuesArgument int64) *function.FuncError {
-	var missing *keydesign.MissingValueError
+	var missing *model.MissingValueError
 	if errors.As(err, &missing) {
 		return function.NewArgumentFuncError(valuesArgument,
 			fmt.Sprintf("values has no entry for placeholder {%s}: add %s = \"...\"", missing.Placeholder, missing.Placeholder))

@@ -9,7 +9,7 @@ import (
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // globalTableModule is the example module that creates a global table from a key design.
@@ -37,8 +37,8 @@ func replicasAttribute() rschema.SingleNestedAttribute {
 						Attributes: pricesAttributes()},
 				}}},
 			"consistency": optionalString("eventual (multi-Region eventual consistency, the default) or strong (multi-Region strong "+
-				"consistency, MRSC: exactly "+limitText(keydesign.MRSCRegions)+" Regions counting a witness, within one Region set, "+
-				"no LSIs, TTL or transactions; rules DK604 and DK605).", stringvalidator.OneOf(keydesign.ReplicaConsistencies...)),
+				"consistency, MRSC: exactly "+limitText(model.MRSCRegions)+" Regions counting a witness, within one Region set, "+
+				"no LSIs, TTL or transactions; rules DK604 and DK605).", stringvalidator.OneOf(model.ReplicaConsistencies...)),
 			"witness": optionalString("The witness Region of an MRSC table with two replicas: it holds the recent writes for the quorum " +
 				"and serves no reads or writes. Not one of `regions`."),
 			"ttl_deletes_per_second": optionalFloat("Items TTL deletes per second, when the table uses TTL: each delete is replicated to " +
@@ -70,17 +70,17 @@ type replicaRegionModel struct {
 }
 
 // expandReplicas reads `replicas`; nil when it is not set.
-func (e *expander) expandReplicas(v types.Object) *keydesign.Replicas {
+func (e *expander) expandReplicas(v types.Object) *model.Replicas {
 	var m replicasModel
-	if !e.known(v, keydesign.Path{"replicas"}) || !objectAs(e.ctx, v, &m, &e.diags) {
+	if !e.known(v, model.Path{"replicas"}) || !objectAs(e.ctx, v, &m, &e.diags) {
 		return nil
 	}
-	p := func(attr ...string) keydesign.Path { return append(keydesign.Path{"replicas"}, attr...) }
-	out := &keydesign.Replicas{
+	p := func(attr ...string) model.Path { return append(model.Path{"replicas"}, attr...) }
+	out := &model.Replicas{
 		Consistency:         e.str(m.Consistency, p("consistency")),
 		Witness:             e.strPtr(m.Witness, p("witness")),
 		TTLDeletesPerSecond: e.floatPtr(m.TTLDeletesPerSecond, p("ttl_deletes_per_second")),
-		Regions:             map[string]keydesign.ReplicaRegion{},
+		Regions:             map[string]model.ReplicaRegion{},
 	}
 	if !e.known(m.Regions, p("regions")) {
 		return out
@@ -91,7 +91,7 @@ func (e *expander) expandReplicas(v types.Object) *keydesign.Replicas {
 		if !element(e, el, rp, &rm) {
 			continue
 		}
-		out.Regions[name] = keydesign.ReplicaRegion{
+		out.Regions[name] = model.ReplicaRegion{
 			WriteShare:      e.floatPtr(rm.WriteShare, append(rp, "write_share")),
 			WritesPerSecond: e.floatPtr(rm.WritesPerSecond, append(rp, "writes_per_second")),
 			Prices:          e.expandPrices(rm.Prices, append(rp, "prices")),

@@ -7,7 +7,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 var _ function.Function = (*shardFunction)(nil)
@@ -37,7 +37,7 @@ func (f *shardFunction) Run(ctx context.Context, req function.RunRequest, resp *
 	if resp.Error = err; err != nil {
 		return
 	}
-	resp.Error = resp.Result.Set(ctx, keydesign.Shard(id, count))
+	resp.Error = resp.Result.Set(ctx, model.Shard(id, count))
 }
 
 // routingParameters are the (id, count) parameters of shard and shard_suffix.
@@ -51,7 +51,7 @@ func routingParameters() []function.Parameter {
 // shardCountParameter is a Number, not an Int64: the framework converts 2.5 for an Int64 parameter with an
 // internal error, while a number reaches shardCountArgument, which says what is wrong with the argument.
 func shardCountParameter() function.NumberParameter {
-	return function.NumberParameter{Name: "count", Description: fmt.Sprintf("The number of shards, a whole number from 1 to %d.", keydesign.MaxShardCount)}
+	return function.NumberParameter{Name: "count", Description: fmt.Sprintf("The number of shards, a whole number from 1 to %d.", model.MaxShardCount)}
 }
 
 // routingArguments reads the (id, count) arguments of shard and shard_suffix and checks the count.
@@ -72,8 +72,8 @@ func shardCountArgument(count *big.Float, argument int64) (int64, *function.Func
 		return 0, function.NewArgumentFuncError(argument, fmt.Sprintf("count must be a whole number of shards, got %s", numberString(count)))
 	}
 	n, accuracy := count.Int64()
-	if accuracy != big.Exact || n < 1 || n > keydesign.MaxShardCount {
-		return 0, function.NewArgumentFuncError(argument, fmt.Sprintf("count must be from 1 to %d shards, got %s", keydesign.MaxShardCount, numberString(count)))
+	if accuracy != big.Exact || n < 1 || n > model.MaxShardCount {
+		return 0, function.NewArgumentFuncError(argument, fmt.Sprintf("count must be from 1 to %d shards, got %s", model.MaxShardCount, numberString(count)))
 	}
 	return n, nil
 }

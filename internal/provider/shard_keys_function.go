@@ -9,7 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 var _ function.Function = (*shardKeysFunction)(nil)
@@ -51,11 +51,11 @@ func (f *shardKeysFunction) Run(ctx context.Context, req function.RunRequest, re
 		resp.Error = ferr
 		return
 	}
-	if !tmpl.HasPlaceholder(keydesign.ShardPlaceholder) {
+	if !tmpl.HasPlaceholder(model.ShardPlaceholder) {
 		resp.Error = function.NewArgumentFuncError(0, fmt.Sprintf("template %q has no {shard} placeholder, so every shard would render the same key", src))
 		return
 	}
-	if _, ok := values[keydesign.ShardPlaceholder]; ok {
+	if _, ok := values[model.ShardPlaceholder]; ok {
 		resp.Error = function.NewArgumentFuncError(1, "values must not set shard: shard_keys fills {shard} with every suffix")
 		return
 	}
@@ -68,8 +68,8 @@ func (f *shardKeysFunction) Run(ctx context.Context, req function.RunRequest, re
 		fill = map[string]string{}
 	}
 	keys := make([]string, 0, count)
-	for _, suffix := range keydesign.ShardSuffixes(count) {
-		fill[keydesign.ShardPlaceholder] = suffix
+	for _, suffix := range model.ShardSuffixes(count) {
+		fill[model.ShardPlaceholder] = suffix
 		key, err := tmpl.Render(fill)
 		if err != nil {
 			resp.Error = renderError(err, 1)

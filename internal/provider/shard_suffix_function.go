@@ -5,7 +5,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 var _ function.Function = (*shardSuffixFunction)(nil)
@@ -34,5 +34,5 @@ func (f *shardSuffixFunction) Run(ctx context.Context, req function.RunRequest, 
 	if resp.Error = err; err != nil {
 		return
 	}
-	resp.Error = resp.Result.Set(ctx, keydesign.ShardSuffix(id, count))
+	resp.Error = resp.Result.Set(ctx, model.ShardSuffix(id, count))
 }

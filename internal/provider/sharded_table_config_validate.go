@@ -11,7 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/report"
 )
 
 // Combinations of table settings, decided once for every nested setting (the table of them is in the
@@ -86,7 +87,7 @@ func validateTTLAttribute(ctx context.Context, m shardedTableModel, diags *diag.
 	}
 	name := ttl.AttributeName.ValueString()
 	for _, k := range keyAttributesOf(ctx, m) {
-		if k.name != name || k.typ == keydesign.KeyTypeNumber {
+		if k.name != name || k.typ == model.KeyTypeNumber {
 			continue
 		}
 		diags.AddAttributeError(path.Root("ttl").AtName("attribute_name"), "TTL on an attribute that never holds a number",
@@ -107,7 +108,7 @@ func keyAttributesOf(ctx context.Context, m shardedTableModel) []keyAttributeOfT
 		}
 		t := typ.ValueString()
 		if typ.IsNull() {
-			t = keydesign.KeyTypeString
+			t = model.KeyTypeString
 		}
 		out = append(out, keyAttributeOfTable{name: name.ValueString(), typ: t, at: at})
 	}
@@ -221,7 +222,7 @@ func validateThroughputBlocks(ctx context.Context, at path.Path, what string, on
 			diags.AddAttributeWarning(attrPath("warm_throughput").AtName(side.warmAttr), "Warm throughput above the on-demand cap",
 				fmt.Sprintf("warm_throughput.%s of %s is %s, above its on_demand_throughput.%s of %s: requests above the cap are throttled, "+
 					"so the warmth above it is never used. Lower the warm throughput to the cap, or raise the cap.",
-					side.warmAttr, what, keydesign.FormatNumber(float64(*units)), side.capAttr, keydesign.FormatNumber(float64(*capUnits))))
+					side.warmAttr, what, report.FormatNumber(float64(*units)), side.capAttr, report.FormatNumber(float64(*capUnits))))
 		}
 	}
 }

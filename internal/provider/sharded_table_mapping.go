@@ -13,6 +13,7 @@ import (
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/dynamo"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // shardedTableModel is the dynamokeys_sharded_table resource: the design shapes, the computed design
@@ -310,7 +311,7 @@ func flattenGSIs(ctx context.Context, gsis []dynamo.Index, prior types.Map, prov
 
 // designInput builds the policy input of a resource model: the design attributes plus the table's name,
 // billing mode and capacities.
-func designInput(ctx context.Context, m shardedTableModel) (*keydesign.Input, diag.Diagnostics) {
+func designInput(ctx context.Context, m shardedTableModel) (*model.Input, diag.Diagnostics) {
 	in, diags := expandDesign(ctx, m.designInputModel)
 	in.Kind = "sharded_table"
 	in.TableName = m.Name.ValueString()
@@ -321,15 +322,15 @@ func designInput(ctx context.Context, m shardedTableModel) (*keydesign.Input, di
 	// The table's class and PITR price the design unless its own pricing says: unknown at plan time, the
 	// price is unknown too, not STANDARD without PITR.
 	if m.TableClass.IsUnknown() && (in.Pricing.TableClass == "" || in.Pricing.TableClass == m.TableClass.ValueString()) {
-		in.Unknown = append(in.Unknown, keydesign.Path{"table_class"})
+		in.Unknown = append(in.Unknown, model.Path{"table_class"})
 	}
 	if pitrUnknown(m.PointInTimeRecovery) && !in.Pricing.PointInTimeRecovery {
-		in.Unknown = append(in.Unknown, keydesign.Path{"point_in_time_recovery"})
+		in.Unknown = append(in.Unknown, model.Path{"point_in_time_recovery"})
 	}
 	for attrName, v := range map[string]attr.Value{"name": m.Name, "billing_mode": m.BillingMode, "read_capacity": m.ReadCapacity,
 		"write_capacity": m.WriteCapacity, "on_demand_throughput": m.OnDemandThroughput, "warm_throughput": m.WarmThroughput, "autoscaling": m.Autoscaling} {
 		if holdsUnknown(v) { // a setting partly unknown is unknown as a whole: the rules read it as one fact
-			in.Unknown = append(in.Unknown, keydesign.Path{attrName})
+			in.Unknown = append(in.Unknown, model.Path{attrName})
 		}
 	}
 	return in, diags

@@ -15,7 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/dynamo"
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 var _ resource.ResourceWithMoveState = (*shardedTableResource)(nil)
@@ -147,10 +147,10 @@ func (src awsTable) table() (dynamo.Table, diag.Diagnostics) {
 	}
 	for _, l := range src.LSIs {
 		t.LSIs = append(t.LSIs, dynamo.Index{Name: l.Name, SortKey: []dynamo.KeyAttribute{key(fmt.Sprintf("local_secondary_index %q range_key", l.Name), l.RangeKey)},
-			ProjectionType: cmp.Or(l.ProjectionType, keydesign.ProjectionAll), NonKeyAttributes: l.NonKeyAttributes})
+			ProjectionType: cmp.Or(l.ProjectionType, model.ProjectionAll), NonKeyAttributes: l.NonKeyAttributes})
 	}
 	for _, g := range src.GSIs {
-		idx := dynamo.Index{Name: g.Name, ProjectionType: cmp.Or(g.ProjectionType, keydesign.ProjectionAll), NonKeyAttributes: g.NonKeyAttributes,
+		idx := dynamo.Index{Name: g.Name, ProjectionType: cmp.Or(g.ProjectionType, model.ProjectionAll), NonKeyAttributes: g.NonKeyAttributes,
 			Warm: firstWarm(g.Warm)}
 		var err error
 		if idx.PartitionKey, idx.SortKey, err = g.keys(func(name string) dynamo.KeyAttribute {

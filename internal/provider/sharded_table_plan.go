@@ -7,7 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/dynamo"
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // planStreamIdentity plans stream_arn and stream_label: kept while the stream stays on with the same view
@@ -35,25 +35,25 @@ func planStreamIdentity(ctx context.Context, state *shardedTableModel, plan *sha
 
 // throughputFacts are the table's on-demand caps, warm throughput and autoscaling range as the capacity
 // rules read them.
-func throughputFacts(ctx context.Context, m shardedTableModel, diags *diag.Diagnostics) (*keydesign.UnitPair, *keydesign.UnitPair, *keydesign.Autoscaling) {
+func throughputFacts(ctx context.Context, m shardedTableModel, diags *diag.Diagnostics) (*model.UnitPair, *model.UnitPair, *model.Autoscaling) {
 	return throughputFactsOf(ctx, m.OnDemandThroughput, m.WarmThroughput, m.Autoscaling, diags)
 }
 
 // throughputFactsOf reads the on-demand caps, warm throughput and autoscaling range of a table or an index.
-func throughputFactsOf(ctx context.Context, onDemandV, warmV, autoscalingV types.Object, diags *diag.Diagnostics) (*keydesign.UnitPair, *keydesign.UnitPair, *keydesign.Autoscaling) {
+func throughputFactsOf(ctx context.Context, onDemandV, warmV, autoscalingV types.Object, diags *diag.Diagnostics) (*model.UnitPair, *model.UnitPair, *model.Autoscaling) {
 	caps, warmth := expandThroughputs(ctx, onDemandV, warmV, diags)
-	pair := func(t *dynamo.Throughput) *keydesign.UnitPair {
+	pair := func(t *dynamo.Throughput) *model.UnitPair {
 		if t == nil {
 			return nil
 		}
-		return &keydesign.UnitPair{Read: t.Read, Write: t.Write}
+		return &model.UnitPair{Read: t.Read, Write: t.Write}
 	}
 	onDemand, warm := pair(caps), pair(warmth)
 	var a autoscalingModel
 	if !objectAs(ctx, autoscalingV, &a, diags) {
 		return onDemand, warm, nil
 	}
-	rangeOf := func(v types.Object) *keydesign.CapacityRange {
+	rangeOf := func(v types.Object) *model.CapacityRange {
 		var r capacityRangeModel
 		if !objectAs(ctx, v, &r, diags) {
 			return nil
@@ -62,7 +62,7 @@ func throughputFactsOf(ctx context.Context, onDemandV, warmV, autoscalingV types
 		if lo == nil || hi == nil {
 			return nil
 		}
-		return &keydesign.CapacityRange{Min: *lo, Max: *hi}
+		return &model.CapacityRange{Min: *lo, Max: *hi}
 	}
-	return onDemand, warm, &keydesign.Autoscaling{Read: rangeOf(a.Read), Write: rangeOf(a.Write)}
+	return onDemand, warm, &model.Autoscaling{Read: rangeOf(a.Read), Write: rangeOf(a.Write)}
 }

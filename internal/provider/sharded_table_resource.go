@@ -28,6 +28,8 @@ import (
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/dynamo"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/migration"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // Default operation timeouts.
@@ -70,7 +72,7 @@ func (r *shardedTableResource) Schema(ctx context.Context, _ resource.SchemaRequ
 	// with ACTIVE after its waits; the status is known after each apply.
 	attrs["status"] = rschema.StringAttribute{Computed: true, Description: "The table status DynamoDB reported last, e.g. ACTIVE."}
 	attrs["name"] = rschema.StringAttribute{Required: true,
-		Description:   "Table name: " + limitText(keydesign.MinNameLength) + " to " + limitText(keydesign.MaxNameLength) + " characters of letters, digits, underscore, dot or hyphen.",
+		Description:   "Table name: " + limitText(model.MinNameLength) + " to " + limitText(model.MaxNameLength) + " characters of letters, digits, underscore, dot or hyphen.",
 		PlanModifiers: []planmodifier.String{protectedString{stringplanmodifier.RequiresReplace()}}}
 	attrs["billing_mode"] = rschema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(dynamo.BillingPayPerRequest),
 		Description: "PAY_PER_REQUEST (on-demand, the default) or PROVISIONED (set read_capacity and write_capacity).",
@@ -184,7 +186,7 @@ func (r *shardedTableResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	var prior *keydesign.Document
+	var prior *model.Document
 	var priorState *shardedTableModel
 	if !req.State.Raw.IsNull() {
 		var state shardedTableModel
@@ -279,7 +281,7 @@ func sameLSI(ctx context.Context, a, b lsiModel) bool {
 		a.NonKeyAttributes.ElementsAs(ctx, &aKeys, false).HasError() || b.NonKeyAttributes.ElementsAs(ctx, &bKeys, false).HasError() {
 		return false
 	}
-	projection := func(p types.String) string { return cmp.Or(p.ValueString(), keydesign.ProjectionAll) }
+	projection := func(p types.String) string { return cmp.Or(p.ValueString(), model.ProjectionAll) }
 	return a.SortKey.Equal(b.SortKey) && projection(a.ProjectionType) == projection(b.ProjectionType) &&
 		slices.Equal(slices.Sorted(slices.Values(aKeys)), slices.Sorted(slices.Values(bKeys)))
 }
@@ -539,23 +541,23 @@ func (r *shardedTableResource) ImportState(ctx context.Context, req resource.Imp
 // carryMigrationReach gives the prior state's document the furthest migration phase its recorded
 // design_document reached: analysed again from the state's attributes, it knows only its current phase, and
 // a rollback is judged against the furthest phase (a phase before read_new after done reads deleted items).
-func carryMigrationReach(prior *keydesign.Document, recorded types.String) {
+func carryMigrationReach(prior *model.Document, recorded types.String) {
 	if prior == nil || prior.Derived.Migration == nil || recorded.IsNull() || recorded.IsUnknown() {
 		return
 	}
-	js, err := keydesign.DecodeAttribute(recorded.ValueString())
+	js, err := model.DecodeAttribute(recorded.ValueString())
 	if err != nil {
 		return
 	}
 	var doc struct {
 		Derived struct {
-			Migration *keydesign.MigrationDoc `json:"migration"`
+			Migration *model.MigrationDoc `json:"migration"`
 		} `json:"derived"`
 	}
 	if json.Unmarshal(js, &doc) != nil || doc.Derived.Migration == nil {
 		return
 	}
-	if m := prior.Derived.Migration; keydesign.SameLayout(doc.Derived.Migration.From, m.From) {
+	if m := prior.Derived.Migration; migration.SameLayout(doc.Derived.Migration.From, m.From) {
 		m.ReachedPhaseIndex = max(m.ReachedPhaseIndex, doc.Derived.Migration.ReachedPhaseIndex)
 	}
 }

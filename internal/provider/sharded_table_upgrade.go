@@ -9,7 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // shardedTableSchemaVersion is the version of the resource's state layout. Version 1 made
@@ -94,16 +94,16 @@ func withEncodedDesign(state map[string]json.RawMessage) error {
 			return err
 		}
 	}
-	if document == nil || strings.HasPrefix(*document, keydesign.AttributeEncoding) {
+	if document == nil || strings.HasPrefix(*document, model.AttributeEncoding) {
 		return nil
 	}
 	// A value that is not a document this provider wrote stays as it is, for the next refresh to replace.
-	if js, err := keydesign.DecodeAttribute(*document); err == nil {
+	if js, err := model.DecodeAttribute(*document); err == nil {
 		var compact bytes.Buffer
 		if err := json.Compact(&compact, js); err != nil {
 			return err
 		}
-		encoded, err := json.Marshal(keydesign.EncodeAttribute(compact.Bytes()))
+		encoded, err := json.Marshal(model.EncodeAttribute(compact.Bytes()))
 		if err != nil {
 			return err
 		}

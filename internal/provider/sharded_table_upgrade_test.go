@@ -13,7 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil"
 )
 
@@ -97,7 +97,7 @@ func TestUpgradeStateV1(t *testing.T) {
 	if err := json.Unmarshal(v1["design_document"], &document); err != nil || !strings.HasPrefix(document, "{") {
 		t.Fatalf("the fixture's design_document is not the plain JSON of version 1: %.40q", document)
 	}
-	if want := keydesign.EncodeAttribute([]byte(document)); got["design_document"] != want {
+	if want := model.EncodeAttribute([]byte(document)); got["design_document"] != want {
 		t.Errorf("design_document upgraded to %.60q…, want %.60q…", got["design_document"], want)
 	}
 	for name, stored := range v1 {
@@ -184,7 +184,7 @@ func TestAccProviderUpgradeShowsNoChanges(t *testing.T) {
 	version, attrs := stateFileInstance(t, filepath.Join(c.dir, "terraform.tfstate"))
 	var document string
 	_ = json.Unmarshal(attrs["design_document"], &document)
-	if version != shardedTableSchemaVersion || !strings.HasPrefix(document, keydesign.AttributeEncoding) {
+	if version != shardedTableSchemaVersion || !strings.HasPrefix(document, model.AttributeEncoding) {
 		t.Errorf("state version %d, design_document %.20q…; want version %d and an encoded document", version, document, shardedTableSchemaVersion)
 	}
 	if out, code := c.run("plan", "-no-color", "-input=false", "-detailed-exitcode"); code != 0 {

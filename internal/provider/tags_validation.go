@@ -14,7 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // DynamoDB's tag rules, checked at plan time so that a tag the service refuses never fails an apply after
@@ -34,7 +34,7 @@ var _ validator.Map = tagsValidator{}
 
 func (v tagsValidator) Description(context.Context) string {
 	return fmt.Sprintf("at most %d tags; keys of 1 to %d characters not starting with %q, values of at most %d characters; %s",
-		keydesign.MaxTagsPerTable, keydesign.MaxTagKeyCharacters, keydesign.ReservedTagPrefix, keydesign.MaxTagValueCharacters, allowedTagCharacters())
+		model.MaxTagsPerTable, model.MaxTagKeyCharacters, model.ReservedTagPrefix, model.MaxTagValueCharacters, allowedTagCharacters())
 }
 
 func (v tagsValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
@@ -58,9 +58,9 @@ func validateTagsAll(tagsAll types.Map, diags *diag.Diagnostics) {
 // checkTags reports every rule a map of tags breaks, each tag on its own path.
 func checkTags(at path.Path, what string, tags types.Map, diags *diag.Diagnostics) {
 	elems := tags.Elements()
-	if n := int64(len(elems)); n > keydesign.MaxTagsPerTable {
+	if n := int64(len(elems)); n > model.MaxTagsPerTable {
 		diags.AddAttributeError(at, tagRuleSummary, fmt.Sprintf("%s has %d tags; DynamoDB allows at most %d tags per table. Remove %d of them.",
-			what, n, keydesign.MaxTagsPerTable, n-keydesign.MaxTagsPerTable))
+			what, n, model.MaxTagsPerTable, n-model.MaxTagsPerTable))
 	}
 	for _, key := range slices.Sorted(maps.Keys(elems)) {
 		value, known := "", true
@@ -78,11 +78,11 @@ func tagProblems(key, value string, valueKnown bool) []string {
 	var problems []string
 	switch n := int64(utf8.RuneCountInString(key)); {
 	case n == 0:
-		problems = append(problems, fmt.Sprintf("a tag key must have 1 to %d characters; this one is empty.", keydesign.MaxTagKeyCharacters))
-	case n > keydesign.MaxTagKeyCharacters:
-		problems = append(problems, fmt.Sprintf("the key has %d characters; DynamoDB allows at most %d.", n, keydesign.MaxTagKeyCharacters))
+		problems = append(problems, fmt.Sprintf("a tag key must have 1 to %d characters; this one is empty.", model.MaxTagKeyCharacters))
+	case n > model.MaxTagKeyCharacters:
+		problems = append(problems, fmt.Sprintf("the key has %d characters; DynamoDB allows at most %d.", n, model.MaxTagKeyCharacters))
 	}
-	if prefix := keydesign.ReservedTagPrefix; len(key) >= len(prefix) && strings.EqualFold(key[:len(prefix)], prefix) {
+	if prefix := model.ReservedTagPrefix; len(key) >= len(prefix) && strings.EqualFold(key[:len(prefix)], prefix) {
 		problems = append(problems, fmt.Sprintf("keys starting with %q (in any case) are reserved for the tags AWS assigns; choose another key.", prefix))
 	}
 	if bad := disallowedTagCharacters(key); bad != "" {
@@ -91,8 +91,8 @@ func tagProblems(key, value string, valueKnown bool) []string {
 	if !valueKnown {
 		return problems
 	}
-	if n := int64(utf8.RuneCountInString(value)); n > keydesign.MaxTagValueCharacters {
-		problems = append(problems, fmt.Sprintf("the value has %d characters; DynamoDB allows at most %d.", n, keydesign.MaxTagValueCharacters))
+	if n := int64(utf8.RuneCountInString(value)); n > model.MaxTagValueCharacters {
+		problems = append(problems, fmt.Sprintf("the value has %d characters; DynamoDB allows at most %d.", n, model.MaxTagValueCharacters))
 	}
 	if bad := disallowedTagCharacters(value); bad != "" {
 		problems = append(problems, fmt.Sprintf("the value contains %s; %s.", bad, allowedTagCharacters()))
@@ -106,7 +106,7 @@ func tagProblems(key, value string, valueKnown bool) []string {
 func disallowedTagCharacters(s string) string {
 	var bad []string
 	for _, r := range s {
-		if unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Z, r) || strings.ContainsRune(keydesign.TagSpecialCharacters, r) {
+		if unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Z, r) || strings.ContainsRune(model.TagSpecialCharacters, r) {
 			continue
 		}
 		if q := fmt.Sprintf("%q", r); !slices.Contains(bad, q) {
@@ -117,8 +117,8 @@ func disallowedTagCharacters(s string) string {
 }
 
 func allowedTagCharacters() string {
-	special := make([]string, 0, len(keydesign.TagSpecialCharacters))
-	for _, r := range keydesign.TagSpecialCharacters {
+	special := make([]string, 0, len(model.TagSpecialCharacters))
+	for _, r := range model.TagSpecialCharacters {
 		special = append(special, string(r))
 	}
 	return "DynamoDB allows letters, numbers, spaces and " + strings.Join(special, " ")

@@ -14,6 +14,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/policy"
 )
 
@@ -230,7 +231,7 @@ func checkDesign(ctx context.Context, engine *policy.Engine, settings policySett
 	if v, ok := values["enforce"]; ok && v.IsKnown() && !v.IsNull() && v.Type() == cty.Bool {
 		enforce = v.True()
 	}
-	doc.Policy = &keydesign.PolicySettings{Enforce: enforce, DisabledRules: slices.Sorted(maps.Keys(settings.disabled))}
+	doc.Policy = &model.PolicySettings{Enforce: enforce, DisabledRules: slices.Sorted(maps.Keys(settings.disabled))}
 	findings, err := engine.Evaluate(ctx, doc)
 	if err != nil {
 		// The user's rule at fault (a malformed finding), or an evaluation that failed (a rule past the

@@ -6,6 +6,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // designAttributes are the attributes of dynamokeys_keydesign and dynamokeys_sharded_table the design reads
@@ -24,7 +25,7 @@ var (
 // the provider's expandDesign does from a plan: unknown values are nil and listed in Input.Unknown, so the
 // rules that need them stay silent. withTable adds the sharded table's name, billing mode and capacities.
 // invalid are the values the provider refuses that keydesign.Analyze does not check.
-func designInput(values map[string]cty.Value, withTable bool) (*keydesign.Input, []*keydesign.FieldError) {
+func designInput(values map[string]cty.Value, withTable bool) (*model.Input, []*model.FieldError) {
 	r := &reader{}
 	get := func(name string) cty.Value {
 		if v, ok := values[name]; ok {
@@ -32,22 +33,22 @@ func designInput(values map[string]cty.Value, withTable bool) (*keydesign.Input,
 		}
 		return cty.NullVal(cty.DynamicPseudoType)
 	}
-	in := &keydesign.Input{Kind: "keydesign", Segments: map[string]keydesign.Segment{}}
+	in := &model.Input{Kind: "keydesign", Segments: map[string]model.Segment{}}
 	if pk := r.key(get("partition_key"), "partition_key"); pk != nil {
 		in.PartitionKey = *pk
 	}
 	in.SortKey = r.key(get("sort_key"), "sort_key")
 
-	if segments := get("segments"); r.known(segments, keydesign.Path{"segments"}) {
+	if segments := get("segments"); r.known(segments, model.Path{"segments"}) {
 		names, vals := entries(segments)
 		for i, name := range names {
-			p := keydesign.Path{"segments", name}
+			p := model.Path{"segments", name}
 			v := vals[i]
 			if !r.known(v, p) {
 				continue
 			}
-			in.Segments[name] = keydesign.Segment{
-				Kind:        keydesign.SegmentKind(r.str(attr(v, "kind"), extend(p, "kind"))),
+			in.Segments[name] = model.Segment{
+				Kind:        model.SegmentKind(r.str(attr(v, "kind"), extend(p, "kind"))),
 				Granularity: r.str(attr(v, "granularity"), extend(p, "granularity")),
 				Values:      r.strings(attr(v, "values"), extend(p, "values")),
 				MaxLength:   r.int64Ptr(attr(v, "max_length"), extend(p, "max_length")),
@@ -58,13 +59,13 @@ func designInput(values map[string]cty.Value, withTable bool) (*keydesign.Input,
 		}
 	}
 
-	if sh := r.sharding(get("sharding"), keydesign.Path{"sharding"}); sh != nil {
+	if sh := r.sharding(get("sharding"), model.Path{"sharding"}); sh != nil {
 		in.Sharding = *sh
 	}
 
-	if t := get("traffic"); r.known(t, keydesign.Path{"traffic"}) {
-		p := func(a string) keydesign.Path { return keydesign.Path{"traffic", a} }
-		in.Traffic = keydesign.Traffic{
+	if t := get("traffic"); r.known(t, model.Path{"traffic"}) {
+		p := func(a string) model.Path { return model.Path{"traffic", a} }
+		in.Traffic = model.Traffic{
 			WritesPerSecond:            r.floatPtr(attr(t, "writes_per_second"), p("writes_per_second")),
 			ReadsPerSecond:             r.floatPtr(attr(t, "reads_per_second"), p("reads_per_second")),
 			ItemSizeBytes:              r.int64Ptr(attr(t, "item_size_bytes"), p("item_size_bytes")),
@@ -81,40 +82,40 @@ func designInput(values map[string]cty.Value, withTable bool) (*keydesign.Input,
 			in.Traffic.TransactionalWrites = *b
 		}
 	}
-	in.TargetUtilization = r.floatPtr(get("target_utilization"), keydesign.Path{"target_utilization"})
+	in.TargetUtilization = r.floatPtr(get("target_utilization"), model.Path{"target_utilization"})
 
-	if lsis := get("local_secondary_indexes"); r.known(lsis, keydesign.Path{"local_secondary_indexes"}) {
+	if lsis := get("local_secondary_indexes"); r.known(lsis, model.Path{"local_secondary_indexes"}) {
 		names, vals := entries(lsis)
 		for i, name := range names {
-			p := keydesign.Path{"local_secondary_indexes", name}
+			p := model.Path{"local_secondary_indexes", name}
 			v := vals[i]
 			if !r.known(v, p) {
 				continue
 			}
-			lsi := keydesign.LocalSecondaryIndex{Name: name,
-				ProjectionType:   r.defaulted(attr(v, "projection_type"), extend(p, "projection_type"), keydesign.ProjectionAll),
+			lsi := model.LocalSecondaryIndex{Name: name,
+				ProjectionType:   r.defaulted(attr(v, "projection_type"), extend(p, "projection_type"), model.ProjectionAll),
 				NonKeyAttributes: r.strings(attr(v, "non_key_attributes"), extend(p, "non_key_attributes"))}
 			if sk := attr(v, "sort_key"); r.known(sk, extend(p, "sort_key")) {
-				lsi.SortKey = keydesign.IndexKeyAttribute{
+				lsi.SortKey = model.IndexKeyAttribute{
 					Name: r.str(attr(sk, "name"), extend(p, "sort_key", "name")),
-					Type: r.defaulted(attr(sk, "type"), extend(p, "sort_key", "type"), keydesign.KeyTypeString),
+					Type: r.defaulted(attr(sk, "type"), extend(p, "sort_key", "type"), model.KeyTypeString),
 				}
 			}
 			in.LocalSecondaryIndexes = append(in.LocalSecondaryIndexes, lsi)
 		}
 	}
-	if gsis := get("global_secondary_indexes"); r.known(gsis, keydesign.Path{"global_secondary_indexes"}) {
+	if gsis := get("global_secondary_indexes"); r.known(gsis, model.Path{"global_secondary_indexes"}) {
 		names, vals := entries(gsis)
 		for i, name := range names {
-			p := keydesign.Path{"global_secondary_indexes", name}
+			p := model.Path{"global_secondary_indexes", name}
 			v := vals[i]
 			if !r.known(v, p) {
 				continue
 			}
-			g := keydesign.GlobalSecondaryIndex{Name: name,
+			g := model.GlobalSecondaryIndex{Name: name,
 				PartitionKey:     r.gsiKeys(attr(v, "partition_key"), extend(p, "partition_key"), true),
 				SortKey:          r.gsiKeys(attr(v, "sort_key"), extend(p, "sort_key"), false),
-				ProjectionType:   r.defaulted(attr(v, "projection_type"), extend(p, "projection_type"), keydesign.ProjectionAll),
+				ProjectionType:   r.defaulted(attr(v, "projection_type"), extend(p, "projection_type"), model.ProjectionAll),
 				NonKeyAttributes: r.strings(attr(v, "non_key_attributes"), extend(p, "non_key_attributes")),
 				ReadCapacity:     r.int64Ptr(attr(v, "read_capacity"), extend(p, "read_capacity")),
 				WriteCapacity:    r.int64Ptr(attr(v, "write_capacity"), extend(p, "write_capacity")),
@@ -127,7 +128,7 @@ func designInput(values map[string]cty.Value, withTable bool) (*keydesign.Input,
 			if known {
 				g.OnDemand, g.Warm, g.Autoscaling = r.throughput(attr(v, "on_demand_throughput"), attr(v, "warm_throughput"), attr(v, "autoscaling"))
 			} else {
-				r.unknown = append(r.unknown, keydesign.Path{"global_secondary_indexes"})
+				r.unknown = append(r.unknown, model.Path{"global_secondary_indexes"})
 			}
 			in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, g)
 		}
@@ -145,30 +146,30 @@ func designInput(values map[string]cty.Value, withTable bool) (*keydesign.Input,
 	if withTable {
 		in.Kind = "sharded_table"
 		// The provider's defaults: billing_mode PAY_PER_REQUEST.
-		in.TableName = r.str(get("name"), keydesign.Path{"name"})
-		in.BillingMode = r.defaulted(get("billing_mode"), keydesign.Path{"billing_mode"}, "PAY_PER_REQUEST")
-		in.ReadCapacity = r.int64Ptr(get("read_capacity"), keydesign.Path{"read_capacity"})
-		in.WriteCapacity = r.int64Ptr(get("write_capacity"), keydesign.Path{"write_capacity"})
+		in.TableName = r.str(get("name"), model.Path{"name"})
+		in.BillingMode = r.defaulted(get("billing_mode"), model.Path{"billing_mode"}, "PAY_PER_REQUEST")
+		in.ReadCapacity = r.int64Ptr(get("read_capacity"), model.Path{"read_capacity"})
+		in.WriteCapacity = r.int64Ptr(get("write_capacity"), model.Path{"write_capacity"})
 		// A setting partly unknown is unknown as a whole: the rules read it as one fact.
 		settings := map[string]cty.Value{}
 		for _, a := range []string{"on_demand_throughput", "warm_throughput", "autoscaling"} {
 			settings[a] = cty.NullVal(cty.DynamicPseudoType)
-			if r.whollyKnown(get(a), keydesign.Path{a}) {
+			if r.whollyKnown(get(a), model.Path{a}) {
 				settings[a] = get(a)
 			}
 		}
 		in.OnDemand, in.Warm, in.Autoscaling = r.throughput(settings["on_demand_throughput"], settings["warm_throughput"], settings["autoscaling"])
 		// The provider prices the table's own class (default STANDARD) and PITR where `pricing` does not say.
 		pitr := false
-		if v := get("point_in_time_recovery"); r.known(v, keydesign.Path{"point_in_time_recovery"}) {
-			if b := r.boolPtr(attr(v, "enabled"), keydesign.Path{"point_in_time_recovery", "enabled"}); b != nil {
+		if v := get("point_in_time_recovery"); r.known(v, model.Path{"point_in_time_recovery"}) {
+			if b := r.boolPtr(attr(v, "enabled"), model.Path{"point_in_time_recovery", "enabled"}); b != nil {
 				pitr = *b
 			}
 		}
-		keydesign.WithPricingDefaults(in, "", r.defaulted(get("table_class"), keydesign.Path{"table_class"}, "STANDARD"), pitr)
+		keydesign.WithPricingDefaults(in, "", r.defaulted(get("table_class"), model.Path{"table_class"}, "STANDARD"), pitr)
 		// The resource does not create replicas: the provider refuses them (validateNoReplicas).
 		if in.Replicas != nil {
-			r.invalid = append(r.invalid, &keydesign.FieldError{Path: keydesign.Path{"replicas"},
+			r.invalid = append(r.invalid, &model.FieldError{Path: model.Path{"replicas"},
 				Message: "dynamokeys_sharded_table does not create replicas: check the design with dynamokeys_keydesign and create the " +
 					"global table with aws_dynamodb_table, as the module examples/modules/multi-region-table does"})
 			in.Replicas = nil
@@ -179,7 +180,7 @@ func designInput(values map[string]cty.Value, withTable bool) (*keydesign.Input,
 }
 
 // defaulted is a string attribute with the provider's default where it is not set.
-func (r *reader) defaulted(v cty.Value, p keydesign.Path, def string) string {
+func (r *reader) defaulted(v cty.Value, p model.Path, def string) string {
 	if s := r.strPtr(v, p); s != nil {
 		return *s
 	}
@@ -189,30 +190,30 @@ func (r *reader) defaulted(v cty.Value, p keydesign.Path, def string) string {
 	return def
 }
 
-func (r *reader) key(v cty.Value, name string) *keydesign.Key {
-	if !r.known(v, keydesign.Path{name}) {
+func (r *reader) key(v cty.Value, name string) *model.Key {
+	if !r.known(v, model.Path{name}) {
 		return nil
 	}
-	return &keydesign.Key{
-		Name:     r.str(attr(v, "name"), keydesign.Path{name, "name"}),
-		Type:     r.defaulted(attr(v, "type"), keydesign.Path{name, "type"}, keydesign.KeyTypeString),
-		Template: r.strPtr(attr(v, "template"), keydesign.Path{name, "template"}),
+	return &model.Key{
+		Name:     r.str(attr(v, "name"), model.Path{name, "name"}),
+		Type:     r.defaulted(attr(v, "type"), model.Path{name, "type"}, model.KeyTypeString),
+		Template: r.strPtr(attr(v, "template"), model.Path{name, "template"}),
 	}
 }
 
-func (r *reader) gsiKeys(v cty.Value, p keydesign.Path, withCardinality bool) []keydesign.IndexKeyAttribute {
+func (r *reader) gsiKeys(v cty.Value, p model.Path, withCardinality bool) []model.IndexKeyAttribute {
 	if !r.known(v, p) {
 		return nil
 	}
-	var out []keydesign.IndexKeyAttribute
+	var out []model.IndexKeyAttribute
 	for i, el := range elements(v) {
 		ip := extend(p, strconv.Itoa(i))
 		if !r.known(el, ip) {
 			continue
 		}
-		k := keydesign.IndexKeyAttribute{
+		k := model.IndexKeyAttribute{
 			Name: r.str(attr(el, "name"), extend(ip, "name")),
-			Type: r.defaulted(attr(el, "type"), extend(ip, "type"), keydesign.KeyTypeString),
+			Type: r.defaulted(attr(el, "type"), extend(ip, "type"), model.KeyTypeString),
 		}
 		if withCardinality {
 			k.Cardinality = r.int64Ptr(attr(el, "cardinality"), extend(ip, "cardinality"))
@@ -224,42 +225,42 @@ func (r *reader) gsiKeys(v cty.Value, p keydesign.Path, withCardinality bool) []
 
 // throughput reads the on-demand caps, warm throughput and autoscaling range of a table or an index (the
 // provider's throughputFactsOf); the values are wholly known here.
-func (r *reader) throughput(onDemand, warm, autoscaling cty.Value) (*keydesign.UnitPair, *keydesign.UnitPair, *keydesign.Autoscaling) {
-	pair := func(v cty.Value, read, write string) *keydesign.UnitPair {
+func (r *reader) throughput(onDemand, warm, autoscaling cty.Value) (*model.UnitPair, *model.UnitPair, *model.Autoscaling) {
+	pair := func(v cty.Value, read, write string) *model.UnitPair {
 		if v.IsNull() {
 			return nil
 		}
-		return &keydesign.UnitPair{Read: r.int64Ptr(attr(v, read), nil), Write: r.int64Ptr(attr(v, write), nil)}
+		return &model.UnitPair{Read: r.int64Ptr(attr(v, read), nil), Write: r.int64Ptr(attr(v, write), nil)}
 	}
 	caps := pair(onDemand, "max_read_request_units", "max_write_request_units")
 	warmth := pair(warm, "read_units_per_second", "write_units_per_second")
 	if autoscaling.IsNull() {
 		return caps, warmth, nil
 	}
-	rangeOf := func(v cty.Value) *keydesign.CapacityRange {
+	rangeOf := func(v cty.Value) *model.CapacityRange {
 		lo, hi := r.int64Ptr(attr(v, "min"), nil), r.int64Ptr(attr(v, "max"), nil)
 		if lo == nil || hi == nil {
 			return nil
 		}
-		return &keydesign.CapacityRange{Min: *lo, Max: *hi}
+		return &model.CapacityRange{Min: *lo, Max: *hi}
 	}
-	return caps, warmth, &keydesign.Autoscaling{Read: rangeOf(attr(autoscaling, "read")), Write: rangeOf(attr(autoscaling, "write"))}
+	return caps, warmth, &model.Autoscaling{Read: rangeOf(attr(autoscaling, "read")), Write: rangeOf(attr(autoscaling, "write"))}
 }
 
 // accessPatterns reads access_patterns as the provider's expandAccessPatterns does, sorted by name.
-func (r *reader) accessPatterns(v cty.Value) []keydesign.AccessPattern {
-	if !r.known(v, keydesign.Path{"access_patterns"}) {
+func (r *reader) accessPatterns(v cty.Value) []model.AccessPattern {
+	if !r.known(v, model.Path{"access_patterns"}) {
 		return nil
 	}
 	names, vals := entries(v)
-	var out []keydesign.AccessPattern
+	var out []model.AccessPattern
 	for i, name := range names {
-		p := keydesign.Path{"access_patterns", name}
+		p := model.Path{"access_patterns", name}
 		m := vals[i]
 		if !r.known(m, p) {
 			continue
 		}
-		ap := keydesign.AccessPattern{Name: name,
+		ap := model.AccessPattern{Name: name,
 			Index:          r.strPtr(attr(m, "index"), extend(p, "index")),
 			Equals:         r.strings(attr(m, "equals"), extend(p, "equals")),
 			ReadsPerSecond: r.floatPtr(attr(m, "reads_per_second"), extend(p, "reads_per_second")),
@@ -271,7 +272,7 @@ func (r *reader) accessPatterns(v cty.Value) []keydesign.AccessPattern {
 			Entities:       r.strings(attr(m, "entities"), extend(p, "entities")),
 		}
 		if sc := attr(m, "sort"); r.known(sc, extend(p, "sort")) && !sc.IsNull() {
-			ap.Sort = &keydesign.SortCondition{On: r.str(attr(sc, "on"), extend(p, "sort", "on")), Condition: r.str(attr(sc, "condition"), extend(p, "sort", "condition"))}
+			ap.Sort = &model.SortCondition{On: r.str(attr(sc, "on"), extend(p, "sort", "on")), Condition: r.str(attr(sc, "condition"), extend(p, "sort", "condition"))}
 		}
 		out = append(out, ap)
 	}
@@ -279,12 +280,12 @@ func (r *reader) accessPatterns(v cty.Value) []keydesign.AccessPattern {
 }
 
 // pricing reads the design's pricing as the provider's expandPricing does; nil when it is not set.
-func (r *reader) pricing(v cty.Value) *keydesign.PricingInput {
-	if !r.known(v, keydesign.Path{"pricing"}) || v.IsNull() {
+func (r *reader) pricing(v cty.Value) *model.PricingInput {
+	if !r.known(v, model.Path{"pricing"}) || v.IsNull() {
 		return nil
 	}
-	p := func(a string) keydesign.Path { return keydesign.Path{"pricing", a} }
-	out := &keydesign.PricingInput{Region: r.str(attr(v, "region"), p("region")), TableClass: r.str(attr(v, "table_class"), p("table_class"))}
+	p := func(a string) model.Path { return model.Path{"pricing", a} }
+	out := &model.PricingInput{Region: r.str(attr(v, "region"), p("region")), TableClass: r.str(attr(v, "table_class"), p("table_class"))}
 	if out.Region != "" {
 		out.RegionSource = "pricing"
 	}
@@ -296,12 +297,12 @@ func (r *reader) pricing(v cty.Value) *keydesign.PricingInput {
 }
 
 // prices reads explicit prices at p, as the provider's expandPrices does.
-func (r *reader) prices(pr cty.Value, p keydesign.Path) keydesign.PriceOverrides {
+func (r *reader) prices(pr cty.Value, p model.Path) model.PriceOverrides {
 	if !r.known(pr, p) || pr.IsNull() {
-		return keydesign.PriceOverrides{}
+		return model.PriceOverrides{}
 	}
-	pp := func(a string) keydesign.Path { return extend(p, a) }
-	return keydesign.PriceOverrides{
+	pp := func(a string) model.Path { return extend(p, a) }
+	return model.PriceOverrides{
 		WriteRequestUnitsPerMillion: r.floatPtr(attr(pr, "write_request_units_per_million"), pp("write_request_units_per_million")),
 		ReadRequestUnitsPerMillion:  r.floatPtr(attr(pr, "read_request_units_per_million"), pp("read_request_units_per_million")),
 		WriteCapacityUnitHour:       r.floatPtr(attr(pr, "write_capacity_unit_hour"), pp("write_capacity_unit_hour")),
@@ -312,16 +313,16 @@ func (r *reader) prices(pr cty.Value, p keydesign.Path) keydesign.PriceOverrides
 }
 
 // replicas reads the design's replicas as the provider's expandReplicas does; nil when it is not set.
-func (r *reader) replicas(v cty.Value) *keydesign.Replicas {
-	if !r.known(v, keydesign.Path{"replicas"}) || v.IsNull() {
+func (r *reader) replicas(v cty.Value) *model.Replicas {
+	if !r.known(v, model.Path{"replicas"}) || v.IsNull() {
 		return nil
 	}
-	p := func(a ...string) keydesign.Path { return append(keydesign.Path{"replicas"}, a...) }
-	out := &keydesign.Replicas{
+	p := func(a ...string) model.Path { return append(model.Path{"replicas"}, a...) }
+	out := &model.Replicas{
 		Consistency:         r.str(attr(v, "consistency"), p("consistency")),
 		Witness:             r.strPtr(attr(v, "witness"), p("witness")),
 		TTLDeletesPerSecond: r.floatPtr(attr(v, "ttl_deletes_per_second"), p("ttl_deletes_per_second")),
-		Regions:             map[string]keydesign.ReplicaRegion{},
+		Regions:             map[string]model.ReplicaRegion{},
 	}
 	regions := attr(v, "regions")
 	if !r.known(regions, p("regions")) {
@@ -333,7 +334,7 @@ func (r *reader) replicas(v cty.Value) *keydesign.Replicas {
 		if !r.known(vals[i], rp) || vals[i].IsNull() {
 			continue
 		}
-		out.Regions[name] = keydesign.ReplicaRegion{
+		out.Regions[name] = model.ReplicaRegion{
 			WriteShare:      r.floatPtr(attr(vals[i], "write_share"), extend(rp, "write_share")),
 			WritesPerSecond: r.floatPtr(attr(vals[i], "writes_per_second"), extend(rp, "writes_per_second")),
 			Prices:          r.prices(attr(vals[i], "prices"), extend(rp, "prices")),
@@ -343,18 +344,18 @@ func (r *reader) replicas(v cty.Value) *keydesign.Replicas {
 }
 
 // entities reads the entities of a single-table design, sorted by name, as the provider's expandEntities.
-func (r *reader) entities(v cty.Value) []keydesign.Entity {
-	if !r.known(v, keydesign.Path{"entities"}) {
+func (r *reader) entities(v cty.Value) []model.Entity {
+	if !r.known(v, model.Path{"entities"}) {
 		return nil
 	}
 	names, vals := entries(v)
-	out := make([]keydesign.Entity, 0, len(names))
+	out := make([]model.Entity, 0, len(names))
 	for i, name := range names {
-		p := keydesign.Path{"entities", name}
+		p := model.Path{"entities", name}
 		if !r.known(vals[i], p) {
 			continue
 		}
-		e := keydesign.Entity{Name: name, Keys: map[string]string{}}
+		e := model.Entity{Name: name, Keys: map[string]string{}}
 		if keys := attr(vals[i], "keys"); r.known(keys, extend(p, "keys")) {
 			attrs, templates := entries(keys)
 			for j, a := range attrs {
@@ -370,8 +371,8 @@ func (r *reader) entities(v cty.Value) []keydesign.Entity {
 			}
 		}
 		if t := attr(vals[i], "traffic"); r.known(t, extend(p, "traffic")) {
-			tp := func(a string) keydesign.Path { return extend(p, "traffic", a) }
-			e.Traffic = keydesign.EntityTraffic{
+			tp := func(a string) model.Path { return extend(p, "traffic", a) }
+			e.Traffic = model.EntityTraffic{
 				WritesPerSecond:         r.floatPtr(attr(t, "writes_per_second"), tp("writes_per_second")),
 				AverageWritesPerSecond:  r.floatPtr(attr(t, "average_writes_per_second"), tp("average_writes_per_second")),
 				ReadsPerSecond:          r.floatPtr(attr(t, "reads_per_second"), tp("reads_per_second")),
@@ -387,12 +388,12 @@ func (r *reader) entities(v cty.Value) []keydesign.Entity {
 }
 
 // migration reads a key-scheme migration, as the provider's expandMigration.
-func (r *reader) migration(v cty.Value) *keydesign.MigrationInput {
-	p := keydesign.Path{"migration"}
+func (r *reader) migration(v cty.Value) *model.MigrationInput {
+	p := model.Path{"migration"}
 	if !r.known(v, p) {
 		return nil
 	}
-	m := &keydesign.MigrationInput{
+	m := &model.MigrationInput{
 		Phase:                       r.str(attr(v, "phase"), extend(p, "phase")),
 		BackfillWriteUnitsPerSecond: r.floatPtr(attr(v, "backfill_write_units_per_second"), extend(p, "backfill_write_units_per_second")),
 	}
@@ -426,11 +427,11 @@ func (r *reader) migration(v cty.Value) *keydesign.MigrationInput {
 }
 
 // sharding reads a sharding block at p (the design's, or a migration's old one); nil when not set.
-func (r *reader) sharding(v cty.Value, p keydesign.Path) *keydesign.Sharding {
+func (r *reader) sharding(v cty.Value, p model.Path) *model.Sharding {
 	if !r.known(v, p) {
 		return nil
 	}
-	return &keydesign.Sharding{
+	return &model.Sharding{
 		Strategy:      r.str(attr(v, "strategy"), extend(p, "strategy")),
 		Source:        r.str(attr(v, "source"), extend(p, "source")),
 		Count:         r.int64Ptr(attr(v, "count"), extend(p, "count")),

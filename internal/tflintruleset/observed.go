@@ -5,7 +5,7 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/observed"
 )
 
@@ -13,18 +13,18 @@ import (
 // not wholly known (a data source's, read at plan time) marks `observed` unknown, so the measured rules stay
 // silent; an index's observation takes the index name of its key, and one given for another index than its
 // key is refused, with the provider's message.
-func (r *reader) observations(table, indexes cty.Value) []keydesign.ObservedInput {
-	var out []keydesign.ObservedInput
-	if o := r.observation(table, keydesign.Path{"observed"}); o != nil {
+func (r *reader) observations(table, indexes cty.Value) []model.ObservedInput {
+	var out []model.ObservedInput
+	if o := r.observation(table, model.Path{"observed"}); o != nil {
 		out = append(out, *o)
 	}
 	if !indexes.IsKnown() {
-		r.unknown = append(r.unknown, keydesign.Path{"observed"})
+		r.unknown = append(r.unknown, model.Path{"observed"})
 		return out
 	}
 	names, values := entries(indexes)
 	for i, name := range names {
-		o := r.observation(values[i], keydesign.Path{"observed_indexes", name})
+		o := r.observation(values[i], model.Path{"observed_indexes", name})
 		if o == nil {
 			continue
 		}
@@ -37,15 +37,15 @@ func (r *reader) observations(table, indexes cty.Value) []keydesign.ObservedInpu
 	return out
 }
 
-func (r *reader) observation(v cty.Value, p keydesign.Path) *keydesign.ObservedInput {
+func (r *reader) observation(v cty.Value, p model.Path) *model.ObservedInput {
 	if v.IsNull() && v.IsKnown() {
 		return nil
 	}
 	if !v.IsWhollyKnown() {
-		r.unknown = append(r.unknown, keydesign.Path{"observed"})
+		r.unknown = append(r.unknown, model.Path{"observed"})
 		return nil
 	}
-	o := &keydesign.ObservedInput{Path: p}
+	o := &model.ObservedInput{Path: p}
 	o.TableName = r.str(attr(v, "table_name"), extend(p, "table_name"))
 	o.IndexName = r.str(attr(v, "index_name"), extend(p, "index_name"))
 	if complete := r.boolPtr(attr(v, "complete"), extend(p, "complete")); complete != nil {

@@ -9,14 +9,14 @@ import (
 	"github.com/terraform-linters/tflint-plugin-sdk/hclext"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // designRange is where a finding's path lies in a dynamokeys block: the attribute, then as deep into its
 // object and tuple literals as the path goes (segments.day.granularity is the granularity item of the day
 // segment). A path the configuration does not spell out (a default, a value from a variable) points at the
 // deepest part it does, and a path outside every attribute at the block's header.
-func designRange(block *hclext.Block, path keydesign.Path) hcl.Range {
+func designRange(block *hclext.Block, path model.Path) hcl.Range {
 	if len(path) == 0 {
 		return block.DefRange
 	}
@@ -69,7 +69,7 @@ var awsTableAttributes = map[string]string{
 }
 
 // awsPart is the attribute or nested block type of aws_dynamodb_table that sets what a finding's path is on.
-func awsPart(path keydesign.Path) string {
+func awsPart(path model.Path) string {
 	if len(path) == 0 {
 		return ""
 	}
@@ -85,7 +85,7 @@ func awsPart(path keydesign.Path) string {
 
 // awsTableRange is where a finding's path lies in an aws_dynamodb_table block: the attribute or nested block
 // the AWS provider sets it with (partition_key is hash_key, a GSI is its global_secondary_index block).
-func awsTableRange(block *hclext.Block, path keydesign.Path, name func(*hclext.Block) string) hcl.Range {
+func awsTableRange(block *hclext.Block, path model.Path, name func(*hclext.Block) string) hcl.Range {
 	if len(path) == 0 {
 		return block.DefRange
 	}
@@ -119,7 +119,7 @@ func awsTableRange(block *hclext.Block, path keydesign.Path, name func(*hclext.B
 
 // indexBlockRange is where the rest of a GSI or LSI path lies in its global_secondary_index or
 // local_secondary_index block.
-func indexBlockRange(b *hclext.Block, rest keydesign.Path) hcl.Range {
+func indexBlockRange(b *hclext.Block, rest model.Path) hcl.Range {
 	if len(rest) == 0 {
 		return b.DefRange
 	}
@@ -134,7 +134,7 @@ func indexBlockRange(b *hclext.Block, rest keydesign.Path) hcl.Range {
 }
 
 // keySchemaRange finds partition_key.N or sort_key.N among key_schema blocks (key_type HASH or RANGE).
-func keySchemaRange(b *hclext.Block, rest keydesign.Path) (hcl.Range, bool) {
+func keySchemaRange(b *hclext.Block, rest model.Path) (hcl.Range, bool) {
 	keyType := map[string]string{"partition_key": "HASH", "sort_key": "RANGE"}[rest[0]]
 	if keyType == "" {
 		return hcl.Range{}, false
@@ -164,7 +164,7 @@ func keySchemaRange(b *hclext.Block, rest keydesign.Path) (hcl.Range, bool) {
 
 // standaloneGSIRange is where a finding's path lies in an aws_dynamodb_global_secondary_index block: the
 // key_schema block of the key, the projection block, the provisioned_throughput block, or the index_name.
-func standaloneGSIRange(block *hclext.Block, path keydesign.Path) hcl.Range {
+func standaloneGSIRange(block *hclext.Block, path model.Path) hcl.Range {
 	if len(path) < 3 || path[0] != "global_secondary_indexes" {
 		return attributeRange(block.Body, "index_name", block.DefRange)
 	}

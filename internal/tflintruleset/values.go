@@ -9,7 +9,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // reader reads statically evaluated attribute values (cty values, where a variable without a default or
@@ -17,18 +17,18 @@ import (
 // value the way the provider records the unknowns of a plan. A value of the wrong type is left unset: it is
 // `terraform validate`'s to report, not a key-design rule's.
 type reader struct {
-	unknown []keydesign.Path
+	unknown []model.Path
 	// invalid are the values the provider refuses beyond their type (an observation given for another
 	// index than its key), which TFLint reports as the provider would.
-	invalid []*keydesign.FieldError
+	invalid []*model.FieldError
 }
 
-func extend(p keydesign.Path, steps ...string) keydesign.Path {
-	return append(append(keydesign.Path(nil), p...), steps...)
+func extend(p model.Path, steps ...string) model.Path {
+	return append(append(model.Path(nil), p...), steps...)
 }
 
 // known reports whether v has a value; an unknown v (or one holding an unknown) is recorded under p.
-func (r *reader) known(v cty.Value, p keydesign.Path) bool {
+func (r *reader) known(v cty.Value, p model.Path) bool {
 	if !v.IsKnown() {
 		r.unknown = append(r.unknown, slices.Clone(p))
 		return false
@@ -38,7 +38,7 @@ func (r *reader) known(v cty.Value, p keydesign.Path) bool {
 
 // whollyKnown reports whether v and everything in it is known; otherwise p is recorded as unknown, as the
 // provider records a setting it reads as one fact.
-func (r *reader) whollyKnown(v cty.Value, p keydesign.Path) bool {
+func (r *reader) whollyKnown(v cty.Value, p model.Path) bool {
 	if !v.IsWhollyKnown() {
 		r.unknown = append(r.unknown, slices.Clone(p))
 		return false
@@ -95,14 +95,14 @@ func elements(v cty.Value) []cty.Value {
 	return v.AsValueSlice()
 }
 
-func (r *reader) str(v cty.Value, p keydesign.Path) string {
+func (r *reader) str(v cty.Value, p model.Path) string {
 	if s := r.strPtr(v, p); s != nil {
 		return *s
 	}
 	return ""
 }
 
-func (r *reader) strPtr(v cty.Value, p keydesign.Path) *string {
+func (r *reader) strPtr(v cty.Value, p model.Path) *string {
 	if !r.known(v, p) {
 		return nil
 	}
@@ -114,7 +114,7 @@ func (r *reader) strPtr(v cty.Value, p keydesign.Path) *string {
 	return &out
 }
 
-func (r *reader) number(v cty.Value, p keydesign.Path) *big.Float {
+func (r *reader) number(v cty.Value, p model.Path) *big.Float {
 	if !r.known(v, p) {
 		return nil
 	}
@@ -125,7 +125,7 @@ func (r *reader) number(v cty.Value, p keydesign.Path) *big.Float {
 	return n.AsBigFloat()
 }
 
-func (r *reader) int64Ptr(v cty.Value, p keydesign.Path) *int64 {
+func (r *reader) int64Ptr(v cty.Value, p model.Path) *int64 {
 	n := r.number(v, p)
 	if n == nil || !n.IsInt() {
 		return nil
@@ -137,7 +137,7 @@ func (r *reader) int64Ptr(v cty.Value, p keydesign.Path) *int64 {
 	return &i
 }
 
-func (r *reader) floatPtr(v cty.Value, p keydesign.Path) *float64 {
+func (r *reader) floatPtr(v cty.Value, p model.Path) *float64 {
 	n := r.number(v, p)
 	if n == nil {
 		return nil
@@ -146,7 +146,7 @@ func (r *reader) floatPtr(v cty.Value, p keydesign.Path) *float64 {
 	return &f
 }
 
-func (r *reader) boolPtr(v cty.Value, p keydesign.Path) *bool {
+func (r *reader) boolPtr(v cty.Value, p model.Path) *bool {
 	if !r.known(v, p) {
 		return nil
 	}
@@ -158,7 +158,7 @@ func (r *reader) boolPtr(v cty.Value, p keydesign.Path) *bool {
 	return &out
 }
 
-func (r *reader) strings(v cty.Value, p keydesign.Path) []string {
+func (r *reader) strings(v cty.Value, p model.Path) []string {
 	if !r.known(v, p) {
 		return nil
 	}

@@ -9,19 +9,19 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // Design is one table of a model as design inputs: the table's keys and GSIs, a segment per placeholder,
 // the entities with their templates and the reads the model names. Skipped says, per line, what of the
 // model is no input of the design, and why.
 type Design struct {
-	PartitionKey           keydesign.Key
-	SortKey                *keydesign.Key
-	GlobalSecondaryIndexes []keydesign.GlobalSecondaryIndex
-	Segments               map[string]keydesign.Segment
-	Entities               []keydesign.Entity
-	AccessPatterns         []keydesign.AccessPattern
+	PartitionKey           model.Key
+	SortKey                *model.Key
+	GlobalSecondaryIndexes []model.GlobalSecondaryIndex
+	Segments               map[string]model.Segment
+	Entities               []model.Entity
+	AccessPatterns         []model.AccessPattern
 	Skipped                []string
 }
 
@@ -30,9 +30,9 @@ type Design struct {
 func (d *Design) typeKeys(numeric map[string]bool) {
 	keyType := func(name string) string {
 		if numeric[name] {
-			return keydesign.KeyTypeNumber
+			return model.KeyTypeNumber
 		}
-		return keydesign.KeyTypeString
+		return model.KeyTypeString
 	}
 	d.PartitionKey.Type = keyType(d.PartitionKey.Name)
 	if d.SortKey != nil {
@@ -97,7 +97,7 @@ func uniqueName(name string, taken func(string) bool) string {
 // addSegment puts a segment into the design's shared map under name, or under another name when name
 // already holds a segment that cannot hold both: a segment means the same in every entity. It returns the
 // name the segment has.
-func (d *Design) addSegment(name, entity string, s keydesign.Segment) string {
+func (d *Design) addSegment(name, entity string, s model.Segment) string {
 	have, ok := d.Segments[name]
 	if !ok {
 		d.Segments[name] = s
@@ -123,26 +123,26 @@ func (d *Design) addSegment(name, entity string, s keydesign.Segment) string {
 }
 
 // mergeSegments is a segment that holds the values of both, when one kind can: an id holds numbers too.
-func mergeSegments(a, b keydesign.Segment) (keydesign.Segment, bool) {
+func mergeSegments(a, b model.Segment) (model.Segment, bool) {
 	switch {
 	case a.Kind == b.Kind:
-	case a.Kind == keydesign.KindID && b.Kind == keydesign.KindNumber, a.Kind == keydesign.KindNumber && b.Kind == keydesign.KindID:
-		return keydesign.Segment{Kind: keydesign.KindID}, true
+	case a.Kind == model.KindID && b.Kind == model.KindNumber, a.Kind == model.KindNumber && b.Kind == model.KindID:
+		return model.Segment{Kind: model.KindID}, true
 	default:
-		return keydesign.Segment{}, false
+		return model.Segment{}, false
 	}
 	out := a
 	switch a.Kind {
-	case keydesign.KindEnum:
+	case model.KindEnum:
 		out.Values = slices.Clone(a.Values)
 		for _, v := range b.Values {
 			if !slices.Contains(out.Values, v) {
 				out.Values = append(out.Values, v)
 			}
 		}
-	case keydesign.KindTime:
+	case model.KindTime:
 		if a.Granularity != b.Granularity {
-			return keydesign.Segment{}, false
+			return model.Segment{}, false
 		}
 	}
 	if a.Characters == nil || b.Characters == nil || *a.Characters != *b.Characters {
@@ -161,17 +161,17 @@ func ptr[T any](v T) *T { return &v }
 // uniqueEntityName is the entity's name in the design, suffixed when two of the model's names read alike.
 func uniqueEntityName(d *Design, name string) string {
 	return uniqueName(name, func(n string) bool {
-		return slices.ContainsFunc(d.Entities, func(e keydesign.Entity) bool { return e.Name == n })
+		return slices.ContainsFunc(d.Entities, func(e model.Entity) bool { return e.Name == n })
 	})
 }
 
 // keyType is S or N, as the model wrote it; anything else (a B key, nothing) is its own or S.
 func keyType(t string) string {
 	switch strings.ToUpper(t) {
-	case keydesign.KeyTypeNumber, "NUMBER":
-		return keydesign.KeyTypeNumber
-	case keydesign.KeyTypeBinary, "BINARY":
-		return keydesign.KeyTypeBinary
+	case model.KeyTypeNumber, "NUMBER":
+		return model.KeyTypeNumber
+	case model.KeyTypeBinary, "BINARY":
+		return model.KeyTypeBinary
 	}
-	return keydesign.KeyTypeString
+	return model.KeyTypeString
 }

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
@@ -357,7 +356,7 @@ func mcpPattern(d *Design, e model.Entity, name string, id any, operation, index
 	bounds := 0
 	if rangeCondition != "" {
 		bounds = 1
-		if rangeCondition == keydesign.SortBetween {
+		if rangeCondition == model.SortBetween {
 			bounds = 2
 		}
 		if len(params) < bounds {
@@ -396,7 +395,7 @@ func mcpPattern(d *Design, e model.Entity, name string, id any, operation, index
 					continue
 				}
 				if literal {
-					ap.Sort = &model.SortCondition{On: part.Placeholder, Condition: keydesign.SortBeginsWith}
+					ap.Sort = &model.SortCondition{On: part.Placeholder, Condition: model.SortBeginsWith}
 				}
 				break
 			}
@@ -422,7 +421,7 @@ func unusedParameters(parameters []struct {
 	}
 	bounds := 0
 	switch {
-	case rangeCondition == keydesign.SortBetween:
+	case rangeCondition == model.SortBetween:
 		bounds = 2
 	case rangeCondition != "":
 		bounds = 1

@@ -78,7 +78,7 @@ func TestFromMCPSchema(t *testing.T) {
 	if ap := patterns["get_user"]; !slices.Equal(ap.Equals, []string{"user_id"}) || ap.Sort != nil || !slices.Equal(ap.Entities, []string{"user_profile"}) {
 		t.Errorf("get_user %+v", ap)
 	}
-	if ap := patterns["orders_between"]; !slices.Equal(ap.Equals, []string{"user_id"}) || *ap.Sort != (model.SortCondition{On: "order_date", Condition: keydesign.SortBetween}) {
+	if ap := patterns["orders_between"]; !slices.Equal(ap.Equals, []string{"user_id"}) || *ap.Sort != (model.SortCondition{On: "order_date", Condition: model.SortBetween}) {
 		t.Errorf("orders_between %+v %+v", ap, ap.Sort)
 	}
 	if ap := patterns["orders_by_status"]; *ap.Index != "ByStatus" || !slices.Equal(ap.Equals, []string{"status"}) || ap.Sort.On != "created" {

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // A dynamodb-onetable schema (format onetable:1.x: indexes, models, params, queries) as the inputs of a
@@ -34,9 +34,9 @@ var oneTablePlaceholder = regexp.MustCompile(`\$\{([^}:]+)(?::(\d+)(?::([^}]*))?
 
 // oneTableOperations are the sort operations of a saved query, as conditions of the design.
 var oneTableOperations = map[string]string{
-	"Equal": keydesign.SortEqual, "Less than": keydesign.SortLess, "Less than or equal": keydesign.SortLessEqual,
-	"Greater than": keydesign.SortGreater, "Greater than or equal": keydesign.SortGreaterEqual,
-	"Begins with": keydesign.SortBeginsWith, "Between": keydesign.SortBetween,
+	"Equal": model.SortEqual, "Less than": model.SortLess, "Less than or equal": model.SortLessEqual,
+	"Greater than": model.SortGreater, "Greater than or equal": model.SortGreaterEqual,
+	"Begins with": model.SortBeginsWith, "Between": model.SortBetween,
 }
 
 type oneTableIndex struct {
@@ -70,10 +70,10 @@ func FromOneTableSchema(raw []byte) (*Design, error) {
 	}
 	isoDates, _ := params["isoDates"].(bool)
 
-	d := &Design{PartitionKey: keydesign.Key{Name: pk}, Segments: map[string]keydesign.Segment{}}
+	d := &Design{PartitionKey: model.Key{Name: pk}, Segments: map[string]model.Segment{}}
 	idx := []oneTableIndex{{name: "primary", hash: pk, sort: jsonString(primary["sort"])}}
 	if idx[0].sort != "" {
-		d.SortKey = &keydesign.Key{Name: idx[0].sort}
+		d.SortKey = &model.Key{Name: idx[0].sort}
 	}
 	for _, name := range slices.Sorted(maps.Keys(indexes)) {
 		if name == "primary" {
@@ -89,17 +89,17 @@ func FromOneTableSchema(raw []byte) (*Design, error) {
 			d.Skipped = append(d.Skipped, fmt.Sprintf("index %q: it has no hash attribute", name))
 			continue
 		}
-		gsi := keydesign.GlobalSecondaryIndex{Name: name, PartitionKey: []keydesign.IndexKeyAttribute{{Name: hash}}, ProjectionType: keydesign.ProjectionAll}
+		gsi := model.GlobalSecondaryIndex{Name: name, PartitionKey: []model.IndexKeyAttribute{{Name: hash}}, ProjectionType: model.ProjectionAll}
 		if sort != "" {
-			gsi.SortKey = []keydesign.IndexKeyAttribute{{Name: sort}}
+			gsi.SortKey = []model.IndexKeyAttribute{{Name: sort}}
 		}
 		switch p := g["project"].(type) {
 		case string:
 			if strings.EqualFold(p, "keys") {
-				gsi.ProjectionType = keydesign.ProjectionKeysOnly
+				gsi.ProjectionType = model.ProjectionKeysOnly
 			}
 		case []any:
-			gsi.ProjectionType = keydesign.ProjectionInclude
+			gsi.ProjectionType = model.ProjectionInclude
 			gsi.NonKeyAttributes = slices.DeleteFunc(jsonStrings(p), func(a string) bool { return a == hash || a == sort || a == pk || a == idx[0].sort })
 		}
 		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, gsi)
@@ -109,13 +109,13 @@ func FromOneTableSchema(raw []byte) (*Design, error) {
 	// numeric[attr] stays true while every template of the attribute is one number placeholder.
 	numeric := map[string]bool{}
 	entityOf := map[string]string{}
-	for _, model := range slices.Sorted(maps.Keys(models)) {
-		m := oneTableModel{d: d, model: model, entity: uniqueEntityName(d, snakeCase(model)), fields: jsonObject(models[model]),
+	for _, modelName := range slices.Sorted(maps.Keys(models)) {
+		m := oneTableModel{d: d, model: modelName, entity: uniqueEntityName(d, snakeCase(modelName)), fields: jsonObject(models[modelName]),
 			typeField: typeField, isoDates: isoDates}
 		e, ok := m.asEntity(idx, numeric)
 		if ok {
 			d.Entities = append(d.Entities, e)
-			entityOf[model] = e.Name
+			entityOf[modelName] = e.Name
 		}
 	}
 	d.typeKeys(numeric)
@@ -127,7 +127,7 @@ func FromOneTableSchema(raw []byte) (*Design, error) {
 			continue
 		}
 		ap.Name = uniqueName(ap.Name, func(n string) bool {
-			return slices.ContainsFunc(d.AccessPatterns, func(p keydesign.AccessPattern) bool { return p.Name == n })
+			return slices.ContainsFunc(d.AccessPatterns, func(p model.AccessPattern) bool { return p.Name == n })
 		})
 		d.AccessPatterns = append(d.AccessPatterns, ap)
 	}
@@ -158,8 +158,8 @@ func (m *oneTableModel) field(attr string) (string, map[string]any, bool) {
 }
 
 // asEntity is the model as an entity; ok is false when a key of the table is unknown.
-func (m *oneTableModel) asEntity(idx []oneTableIndex, numeric map[string]bool) (keydesign.Entity, bool) {
-	e := keydesign.Entity{Name: m.entity, Keys: map[string]string{}}
+func (m *oneTableModel) asEntity(idx []oneTableIndex, numeric map[string]bool) (model.Entity, bool) {
+	e := model.Entity{Name: m.entity, Keys: map[string]string{}}
 	for i, index := range idx {
 		for _, attr := range []string{index.hash, index.sort} {
 			if attr == "" {
@@ -172,7 +172,7 @@ func (m *oneTableModel) asEntity(idx []oneTableIndex, numeric map[string]bool) (
 			if why != "" {
 				if i == 0 {
 					m.d.Skipped = append(m.d.Skipped, fmt.Sprintf("model %q: %s: it is left out", m.model, why))
-					return keydesign.Entity{}, false
+					return model.Entity{}, false
 				}
 				if why != "no field" {
 					m.d.Skipped = append(m.d.Skipped, fmt.Sprintf("model %q: %s: it is in no index %q", m.model, why, index.name))
@@ -205,7 +205,7 @@ func (m *oneTableModel) template(attr string) (string, bool, string) {
 		// The field itself is the key attribute's value.
 		seg := m.segment(f, "")
 		n := m.d.addSegment(snakeCase(name), m.entity, seg)
-		return "{" + n + "}", seg.Kind == keydesign.KindNumber, ""
+		return "{" + n + "}", seg.Kind == model.KindNumber, ""
 	case string:
 		return m.valueTemplate(attr, v)
 	default:
@@ -241,23 +241,23 @@ func (m *oneTableModel) valueTemplate(attr, value string) (string, bool, string)
 		}
 		name := m.d.addSegment(snakeCase(ref), m.entity, seg)
 		b.WriteString("{" + name + "}")
-		isNumber = loc[0] == 0 && loc[1] == len(value) && seg.Kind == keydesign.KindNumber
+		isNumber = loc[0] == 0 && loc[1] == len(value) && seg.Kind == model.KindNumber
 	}
 	b.WriteString(value[last:])
 	src := b.String()
 	if src == "" {
 		return "", false, fmt.Sprintf("%s's value template is empty", attr)
 	}
-	if _, err := keydesign.ParseTemplate(src); err != nil {
+	if _, err := model.ParseTemplate(src); err != nil {
 		return "", false, fmt.Sprintf("%s's value %q is no key template (%v)", attr, value, err)
 	}
 	return src, isNumber && placeholders == 1, ""
 }
 
 // segment is what a field holds; pad is the padding of a fixed-width placeholder (0 by default).
-func (m *oneTableModel) segment(f map[string]any, pad string) keydesign.Segment {
+func (m *oneTableModel) segment(f map[string]any, pad string) model.Segment {
 	if values := jsonStrings(f["enum"]); len(values) > 0 {
-		return keydesign.Segment{Kind: keydesign.KindEnum, Values: slices.Compact(values)}
+		return model.Segment{Kind: model.KindEnum, Values: slices.Compact(values)}
 	}
 	generate := jsonString(f["generate"])
 	if generate == "" {
@@ -265,65 +265,65 @@ func (m *oneTableModel) segment(f map[string]any, pad string) keydesign.Segment 
 	}
 	switch strings.ToLower(generate) {
 	case "uuid":
-		return keydesign.Segment{Kind: keydesign.KindID, MaxLength: ptr(int64(36)), Characters: ptr("0-9a-f-")}
+		return model.Segment{Kind: model.KindID, MaxLength: ptr(int64(36)), Characters: ptr("0-9a-f-")}
 	case "ulid":
-		return keydesign.Segment{Kind: keydesign.KindID, MaxLength: ptr(int64(26)), Characters: ptr("0-9A-Z")}
+		return model.Segment{Kind: model.KindID, MaxLength: ptr(int64(26)), Characters: ptr("0-9A-Z")}
 	}
 	switch strings.ToLower(jsonString(f["type"])) {
 	case "number":
 		// A number padded with anything but a digit is text.
 		if pad == "" || pad >= "0" && pad <= "9" {
-			return keydesign.Segment{Kind: keydesign.KindNumber}
+			return model.Segment{Kind: model.KindNumber}
 		}
 	case "boolean":
-		return keydesign.Segment{Kind: keydesign.KindEnum, Values: []string{"true", "false"}}
+		return model.Segment{Kind: model.KindEnum, Values: []string{"true", "false"}}
 	case "date":
 		// ISO strings to the millisecond (2026-01-05T10:30:15.123Z), else an epoch number.
 		if m.isoDates {
-			return keydesign.Segment{Kind: keydesign.KindTime, Granularity: "millisecond", MaxLength: ptr(int64(len("2006-01-02T15:04:05.000Z")))}
+			return model.Segment{Kind: model.KindTime, Granularity: "millisecond", MaxLength: ptr(int64(len("2006-01-02T15:04:05.000Z")))}
 		}
-		return keydesign.Segment{Kind: keydesign.KindTime, Granularity: "millisecond"}
+		return model.Segment{Kind: model.KindTime, Granularity: "millisecond"}
 	}
-	return keydesign.Segment{Kind: keydesign.KindID}
+	return model.Segment{Kind: model.KindID}
 }
 
 // oneTableQuery is a saved query as an access pattern; why says why it is none.
-func (d *Design) oneTableQuery(name string, q map[string]any, idx []oneTableIndex, models map[string]any, entityOf map[string]string) (keydesign.AccessPattern, string) {
+func (d *Design) oneTableQuery(name string, q map[string]any, idx []oneTableIndex, models map[string]any, entityOf map[string]string) (model.AccessPattern, string) {
 	if strings.EqualFold(jsonString(q["type"]), "Scan") {
-		return keydesign.AccessPattern{}, "a Scan; dynamokeys checks the reads that use a key"
+		return model.AccessPattern{}, "a Scan; dynamokeys checks the reads that use a key"
 	}
 	indexName := jsonString(q["index"])
 	if indexName == "" {
-		return keydesign.AccessPattern{}, "it names no index"
+		return model.AccessPattern{}, "it names no index"
 	}
 	i := slices.IndexFunc(idx, func(x oneTableIndex) bool { return x.name == indexName })
 	if i < 0 {
-		return keydesign.AccessPattern{}, fmt.Sprintf("its index %q is not among the schema's indexes (or is local)", indexName)
+		return model.AccessPattern{}, fmt.Sprintf("its index %q is not among the schema's indexes (or is local)", indexName)
 	}
 	index := idx[i]
 	hash := jsonString(q["hash"])
 	if hash == "" {
-		return keydesign.AccessPattern{}, "it names no hash value, the partition key it reads"
+		return model.AccessPattern{}, "it names no hash value, the partition key it reads"
 	}
-	ap := keydesign.AccessPattern{Name: snakeCase(name)}
+	ap := model.AccessPattern{Name: snakeCase(name)}
 	if index.name != "primary" {
 		ap.Index = ptr(index.name)
 	}
-	model := jsonString(q["model"])
-	if _, ok := models[model]; model != "" && !ok {
-		return keydesign.AccessPattern{}, fmt.Sprintf("its model %q is not among the schema's models", model)
+	queryModel := jsonString(q["model"])
+	if _, ok := models[queryModel]; queryModel != "" && !ok {
+		return model.AccessPattern{}, fmt.Sprintf("its model %q is not among the schema's models", queryModel)
 	}
-	var entity *keydesign.Entity
+	var entity *model.Entity
 	for k := range d.Entities {
 		e := &d.Entities[k]
 		template, ok := e.Keys[index.hash]
 		if !ok {
 			continue
 		}
-		if model != "" && e.Name != entityOf[model] {
+		if queryModel != "" && e.Name != entityOf[queryModel] {
 			continue
 		}
-		t, err := keydesign.ParseTemplate(template)
+		t, err := model.ParseTemplate(template)
 		if err != nil || !templatePattern(t, d.Segments).MatchString(hash) {
 			continue
 		}
@@ -333,10 +333,10 @@ func (d *Design) oneTableQuery(name string, q map[string]any, idx []oneTableInde
 		}
 	}
 	if entity == nil {
-		return keydesign.AccessPattern{}, fmt.Sprintf("no model's %s template on index %q renders its hash %q", index.hash, index.name, hash)
+		return model.AccessPattern{}, fmt.Sprintf("no model's %s template on index %q renders its hash %q", index.hash, index.name, hash)
 	}
 	placeholders := func(attr string) []string {
-		t, err := keydesign.ParseTemplate(entity.Keys[attr])
+		t, err := model.ParseTemplate(entity.Keys[attr])
 		if err != nil {
 			return nil
 		}
@@ -352,11 +352,11 @@ func (d *Design) oneTableQuery(name string, q map[string]any, idx []oneTableInde
 		if slices.Contains(ap.Equals, p) {
 			continue
 		}
-		if condition == keydesign.SortEqual {
+		if condition == model.SortEqual {
 			ap.Equals = append(ap.Equals, p)
 			continue
 		}
-		ap.Sort = &keydesign.SortCondition{On: p, Condition: condition}
+		ap.Sort = &model.SortCondition{On: p, Condition: condition}
 		break
 	}
 	return ap, ""

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // A OneTable schema of accounts, users and invoices: ${_type} prefixes, a zero-padded invoice number, a
@@ -70,10 +70,10 @@ func TestFromOneTableSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.PartitionKey != (keydesign.Key{Name: "pk", Type: "S"}) || d.SortKey.Name != "sk" {
+	if d.PartitionKey != (model.Key{Name: "pk", Type: "S"}) || d.SortKey.Name != "sk" {
 		t.Errorf("keys %+v %+v", d.PartitionKey, d.SortKey)
 	}
-	if g := d.GlobalSecondaryIndexes; len(g) != 1 || g[0].Name != "gs1" || g[0].ProjectionType != keydesign.ProjectionInclude ||
+	if g := d.GlobalSecondaryIndexes; len(g) != 1 || g[0].Name != "gs1" || g[0].ProjectionType != model.ProjectionInclude ||
 		!slices.Equal(g[0].NonKeyAttributes, []string{"email", "name"}) {
 		t.Errorf("GSIs %+v", g)
 	}
@@ -95,10 +95,10 @@ func TestFromOneTableSchema(t *testing.T) {
 			t.Errorf("%s keys %v, want %v", name, got, want)
 		}
 	}
-	if s := d.Segments["number"]; s.Kind != keydesign.KindNumber || s.MaxLength == nil || *s.MaxLength != 8 {
+	if s := d.Segments["number"]; s.Kind != model.KindNumber || s.MaxLength == nil || *s.MaxLength != 8 {
 		t.Errorf("padded number %+v", s)
 	}
-	if s := d.Segments["issued"]; s.Kind != keydesign.KindTime || s.Granularity != "millisecond" || *s.MaxLength != 24 {
+	if s := d.Segments["issued"]; s.Kind != model.KindTime || s.Granularity != "millisecond" || *s.MaxLength != 24 {
 		t.Errorf("ISO date %+v", s)
 	}
 	if s := d.Segments["id"]; *s.Characters != "0-9A-Z" || *s.MaxLength != 26 {
@@ -115,12 +115,12 @@ func TestFromOneTableSchema(t *testing.T) {
 	if !slices.Equal(d.Skipped, wantSkipped) {
 		t.Errorf("skipped\n%s\nwant\n%s", strings.Join(d.Skipped, "\n"), strings.Join(wantSkipped, "\n"))
 	}
-	patterns := map[string]keydesign.AccessPattern{}
+	patterns := map[string]model.AccessPattern{}
 	for _, ap := range d.AccessPatterns {
 		patterns[ap.Name] = ap
 	}
 	if ap := patterns["invoices_of_an_account"]; !slices.Equal(ap.Entities, []string{"invoice"}) || !slices.Equal(ap.Equals, []string{"account_id"}) ||
-		ap.Sort == nil || *ap.Sort != (keydesign.SortCondition{On: "issued", Condition: keydesign.SortBeginsWith}) || ap.Index != nil {
+		ap.Sort == nil || *ap.Sort != (model.SortCondition{On: "issued", Condition: model.SortBeginsWith}) || ap.Index != nil {
 		t.Errorf("invoices_of_an_account %+v", ap)
 	}
 	if ap := patterns["user_by_email"]; !slices.Equal(ap.Entities, []string{"user"}) || *ap.Index != "gs1" || !slices.Equal(ap.Equals, []string{"email"}) {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // Key templates from sample values: a value is split into literal separators (the delimiters single-table
@@ -89,25 +89,25 @@ func readsAsLiteral(part string, first bool) bool {
 
 // segmentOf is the segment that holds the values: dates of one granularity a time segment, digits a number,
 // a few words each repeated an enum, a UUID or ULID an id of their characters, anything else an id.
-func segmentOf(values []string) keydesign.Segment {
+func segmentOf(values []string) model.Segment {
 	if len(values) == 0 {
-		return keydesign.Segment{Kind: keydesign.KindID}
+		return model.Segment{Kind: model.KindID}
 	}
 	if g, width := dateGranularity(values); g != "" {
-		s := keydesign.Segment{Kind: keydesign.KindTime, Granularity: g}
+		s := model.Segment{Kind: model.KindTime, Granularity: g}
 		if g != "millisecond" && width > granularityWidth[g] || g == "millisecond" {
 			s.MaxLength = ptr(int64(width))
 		}
 		return s
 	}
 	if all(values, digitsValue.MatchString) {
-		return keydesign.Segment{Kind: keydesign.KindNumber}
+		return model.Segment{Kind: model.KindNumber}
 	}
 	if all(values, uuidValue.MatchString) {
-		return keydesign.Segment{Kind: keydesign.KindID, MaxLength: ptr(int64(36)), Characters: ptr("0-9a-f-")}
+		return model.Segment{Kind: model.KindID, MaxLength: ptr(int64(36)), Characters: ptr("0-9a-f-")}
 	}
 	if all(values, ulidValue.MatchString) {
-		return keydesign.Segment{Kind: keydesign.KindID, MaxLength: ptr(int64(26)), Characters: ptr("0-9A-Z")}
+		return model.Segment{Kind: model.KindID, MaxLength: ptr(int64(26)), Characters: ptr("0-9A-Z")}
 	}
 	// An enum only when the samples show it plainly: two to six words, each seen at least twice.
 	counts := map[string]int{}
@@ -120,9 +120,9 @@ func segmentOf(values []string) keydesign.Segment {
 	}
 	if len(distinct) >= 2 && len(distinct) <= 6 && all(distinct, wordValue.MatchString) &&
 		!slices.ContainsFunc(distinct, func(v string) bool { return counts[v] < 2 }) {
-		return keydesign.Segment{Kind: keydesign.KindEnum, Values: distinct}
+		return model.Segment{Kind: model.KindEnum, Values: distinct}
 	}
-	return keydesign.Segment{Kind: keydesign.KindID}
+	return model.Segment{Kind: model.KindID}
 }
 
 // granularityWidth is the width of an ISO value of each granularity, as keydesign renders it.
@@ -172,7 +172,7 @@ var placeholderSyntax = regexp.MustCompile(`<([A-Za-z_][A-Za-z0-9_]*)>|\$\{([A-Z
 
 // aliasTemplate is the alias as a template of the design when it is written as one (TENANT#<TenantId>),
 // its placeholders in snake_case.
-func aliasTemplate(alias string) (*keydesign.Template, bool) {
+func aliasTemplate(alias string) (*model.Template, bool) {
 	if !placeholderSyntax.MatchString(alias) {
 		return nil, false
 	}
@@ -180,13 +180,13 @@ func aliasTemplate(alias string) (*keydesign.Template, bool) {
 		sub := placeholderSyntax.FindStringSubmatch(m)
 		return "{" + snakeCase(sub[1]+sub[2]+sub[3]) + "}"
 	})
-	t, err := keydesign.ParseTemplate(src)
+	t, err := model.ParseTemplate(src)
 	return t, err == nil
 }
 
 // templatePattern matches the values a template renders, each placeholder a group: a number's digits, a
 // time's date, an enum's values, an id's characters but the separators of the template's literal text.
-func templatePattern(t *keydesign.Template, segments map[string]keydesign.Segment) *regexp.Regexp {
+func templatePattern(t *model.Template, segments map[string]model.Segment) *regexp.Regexp {
 	var separators strings.Builder
 	for _, l := range t.Literals() {
 		for _, r := range l {
@@ -207,11 +207,11 @@ func templatePattern(t *keydesign.Template, segments map[string]keydesign.Segmen
 			continue
 		}
 		switch s := segments[p.Placeholder]; s.Kind {
-		case keydesign.KindNumber:
+		case model.KindNumber:
 			b.WriteString(`(-?[0-9]+(?:\.[0-9]+)?)`)
-		case keydesign.KindTime:
+		case model.KindTime:
 			b.WriteString(`([0-9][0-9TW:.Z+-]*)`)
-		case keydesign.KindEnum:
+		case model.KindEnum:
 			quoted := make([]string, len(s.Values))
 			for i, v := range s.Values {
 				quoted[i] = regexp.QuoteMeta(v)
@@ -227,14 +227,14 @@ func templatePattern(t *keydesign.Template, segments map[string]keydesign.Segmen
 
 // placeholderName is the name of an inferred placeholder: the word before it in the template (ORDER of
 // ORDER#{order_id}), else the key attribute's, with what it holds (order_id, order_date, status).
-func placeholderName(base string, s keydesign.Segment) string {
+func placeholderName(base string, s model.Segment) string {
 	switch s.Kind {
-	case keydesign.KindTime:
+	case model.KindTime:
 		if slices.Contains([]string{"year", "month", "week", "day"}, s.Granularity) {
 			return base + "_date"
 		}
 		return base + "_time"
-	case keydesign.KindEnum:
+	case model.KindEnum:
 		return base
 	}
 	if base == "id" || strings.HasSuffix(base, "_id") {

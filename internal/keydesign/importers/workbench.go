@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // A NoSQL Workbench data model (versions 1.0 to 3.0: ModelName, ModelMetadata and DataModel, a list of
@@ -65,7 +65,7 @@ type wbFacet struct {
 	pkAlias, skAlias       string
 	nonKeyAttributes       []string
 	items                  []wbItem
-	pkTemplate, skTemplate *keydesign.Template
+	pkTemplate, skTemplate *model.Template
 	// whole is the one entity of a table without facets.
 	whole bool
 }
@@ -74,11 +74,11 @@ type wbFacet struct {
 func FromWorkbenchModel(raw []byte, table string) (*WorkbenchDesign, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
-	var model any
-	if err := dec.Decode(&model); err != nil {
+	var workbench any
+	if err := dec.Decode(&workbench); err != nil {
 		return nil, fmt.Errorf("is not a NoSQL Workbench data model: %w", err)
 	}
-	tables := jsonList(jsonObject(model)["DataModel"])
+	tables := jsonList(jsonObject(workbench)["DataModel"])
 	if len(tables) == 0 {
 		return nil, fmt.Errorf("is not a NoSQL Workbench data model: it has no DataModel list of tables")
 	}
@@ -99,17 +99,17 @@ func FromWorkbenchModel(raw []byte, table string) (*WorkbenchDesign, error) {
 	if pk == "" {
 		return nil, fmt.Errorf("table %q: KeyAttributes.PartitionKey has no AttributeName", table)
 	}
-	d := &WorkbenchDesign{Design: Design{PartitionKey: keydesign.Key{Name: pk, Type: keyType(pkType)}, Segments: map[string]keydesign.Segment{}}}
+	d := &WorkbenchDesign{Design: Design{PartitionKey: model.Key{Name: pk, Type: keyType(pkType)}, Segments: map[string]model.Segment{}}}
 	if sk, skType := keyAttribute(keys["SortKey"]); sk != "" {
-		d.SortKey = &keydesign.Key{Name: sk, Type: keyType(skType)}
+		d.SortKey = &model.Key{Name: sk, Type: keyType(skType)}
 	}
 	for _, el := range jsonList(t["GlobalSecondaryIndexes"]) {
 		g := jsonObject(el)
-		gsi := keydesign.GlobalSecondaryIndex{Name: jsonString(g["IndexName"])}
+		gsi := model.GlobalSecondaryIndex{Name: jsonString(g["IndexName"])}
 		gkeys := jsonObject(g["KeyAttributes"])
 		for _, part := range []struct {
 			v  any
-			to *[]keydesign.IndexKeyAttribute
+			to *[]model.IndexKeyAttribute
 		}{{gkeys["PartitionKey"], &gsi.PartitionKey}, {gkeys["SortKey"], &gsi.SortKey}} {
 			// A multi-attribute key is a list of attributes.
 			attrs := jsonList(part.v)
@@ -118,7 +118,7 @@ func FromWorkbenchModel(raw []byte, table string) (*WorkbenchDesign, error) {
 			}
 			for _, a := range attrs {
 				if name, typ := keyAttribute(a); name != "" {
-					*part.to = append(*part.to, keydesign.IndexKeyAttribute{Name: name, Type: keyType(typ)})
+					*part.to = append(*part.to, model.IndexKeyAttribute{Name: name, Type: keyType(typ)})
 				}
 			}
 		}
@@ -129,9 +129,9 @@ func FromWorkbenchModel(raw []byte, table string) (*WorkbenchDesign, error) {
 		projection := jsonObject(g["Projection"])
 		gsi.ProjectionType = strings.ToUpper(jsonString(projection["ProjectionType"]))
 		if gsi.ProjectionType == "" {
-			gsi.ProjectionType = keydesign.ProjectionAll
+			gsi.ProjectionType = model.ProjectionAll
 		}
-		if gsi.ProjectionType == keydesign.ProjectionInclude {
+		if gsi.ProjectionType == model.ProjectionInclude {
 			gsi.NonKeyAttributes = jsonStrings(projection["NonKeyAttributes"])
 		}
 		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, gsi)
@@ -238,23 +238,23 @@ func (d *WorkbenchDesign) assignTableItems(facets []*wbFacet, items []wbItem) {
 }
 
 // renders says whether the template, its placeholders ids, renders the value.
-func renders(t *keydesign.Template, value string) bool {
+func renders(t *model.Template, value string) bool {
 	return templatePattern(t, nil).MatchString(value)
 }
 
 // facetEntity is the facet as an entity: a template per key attribute its items carry.
-func (d *WorkbenchDesign) facetEntity(f *wbFacet) (keydesign.Entity, bool) {
+func (d *WorkbenchDesign) facetEntity(f *wbFacet) (model.Entity, bool) {
 	b := &entityBuilder{d: d, entity: f.entity, items: f.items, columns: map[string][]string{}}
-	e := keydesign.Entity{Name: f.entity, Keys: map[string]string{}}
+	e := model.Entity{Name: f.entity, Keys: map[string]string{}}
 	tableKeys := []struct {
 		attr, alias string
-		template    *keydesign.Template
+		template    *model.Template
 		what        string
 	}{{d.PartitionKey.Name, f.pkAlias, f.pkTemplate, "PartitionKeyAlias"}}
 	if d.SortKey != nil {
 		tableKeys = append(tableKeys, struct {
 			attr, alias string
-			template    *keydesign.Template
+			template    *model.Template
 			what        string
 		}{d.SortKey.Name, f.skAlias, f.skTemplate, "SortKeyAlias"})
 	}
@@ -269,7 +269,7 @@ func (d *WorkbenchDesign) facetEntity(f *wbFacet) (keydesign.Entity, bool) {
 		}
 		if !ok && k.alias != "" && (f.pkTemplate != nil || f.skTemplate != nil) {
 			// A facet whose other alias is a template writes templates: a word beside it (PROFILE) is literal.
-			if _, err := keydesign.ParseTemplate(k.alias); err == nil {
+			if _, err := model.ParseTemplate(k.alias); err == nil {
 				template, ok = k.alias, true
 			}
 		}
@@ -280,7 +280,7 @@ func (d *WorkbenchDesign) facetEntity(f *wbFacet) (keydesign.Entity, bool) {
 				why = fmt.Sprintf("the table has no facets and no sample items: there is no entity to read %s from", k.attr)
 			}
 			d.Skipped = append(d.Skipped, why)
-			return keydesign.Entity{}, false
+			return model.Entity{}, false
 		}
 		e.Keys[k.attr] = template
 	}

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // Inferring an entity's key templates from the items of a Workbench facet.
@@ -22,7 +22,7 @@ type entityBuilder struct {
 
 // fromAlias is the modeler's template; the samples type its placeholders, and each sample it cannot
 // render is a mismatch.
-func (b *entityBuilder) fromAlias(attr string, t *keydesign.Template, alias string) string {
+func (b *entityBuilder) fromAlias(attr string, t *model.Template, alias string) string {
 	names := t.Placeholders()
 	values := make(map[string][]string, len(names))
 	column := make(map[string][]string, len(names))
@@ -146,7 +146,7 @@ func (b *entityBuilder) infer(attr, alias string) (string, bool) {
 		}
 	}
 	b.d.Inferred = append(b.d.Inferred, Inferred{Entity: b.entity, Attribute: attr, Template: template, Samples: samples})
-	t, err := keydesign.ParseTemplate(template)
+	t, err := model.ParseTemplate(template)
 	if err != nil {
 		// Literal text with a brace: no template of the design can hold it.
 		b.d.Skipped = append(b.d.Skipped, fmt.Sprintf("entity %q: %s: the samples' values %s give no template (%v)", b.entity, attr, describe(samples), err))
@@ -180,7 +180,7 @@ func nonEmpty(values []string) []string {
 }
 
 // checkSamples lists each sample value of the attribute that the template cannot render.
-func (b *entityBuilder) checkSamples(attr string, t *keydesign.Template, why string) {
+func (b *entityBuilder) checkSamples(attr string, t *model.Template, why string) {
 	pattern := templatePattern(t, b.d.Segments)
 	for _, it := range b.items {
 		if v, ok := it[attr]; ok && !pattern.MatchString(v) {
@@ -190,7 +190,7 @@ func (b *entityBuilder) checkSamples(attr string, t *keydesign.Template, why str
 }
 
 // renamePlaceholder is the template with one placeholder renamed.
-func renamePlaceholder(t *keydesign.Template, from, to string) *keydesign.Template {
+func renamePlaceholder(t *model.Template, from, to string) *model.Template {
 	var b strings.Builder
 	for _, p := range t.Parts {
 		switch p.Placeholder {
@@ -202,7 +202,7 @@ func renamePlaceholder(t *keydesign.Template, from, to string) *keydesign.Templa
 			b.WriteString("{" + p.Placeholder + "}")
 		}
 	}
-	out, err := keydesign.ParseTemplate(b.String())
+	out, err := model.ParseTemplate(b.String())
 	if err != nil {
 		return t
 	}

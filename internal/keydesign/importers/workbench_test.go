@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // A game's model in Workbench 3.0's layout: the items in the table's TableData, facets with aliases. The
@@ -43,7 +44,7 @@ const wbGame = `{
   }]
 }`
 
-func entity(t *testing.T, entities []keydesign.Entity, name string) keydesign.Entity {
+func entity(t *testing.T, entities []model.Entity, name string) model.Entity {
 	t.Helper()
 	for _, e := range entities {
 		if e.Name == name {
@@ -51,13 +52,13 @@ func entity(t *testing.T, entities []keydesign.Entity, name string) keydesign.En
 		}
 	}
 	t.Fatalf("no entity %q among %+v", name, entities)
-	return keydesign.Entity{}
+	return model.Entity{}
 }
 
 // analyzeDesign plans the converted design with keydesign: it must be a valid design.
-func analyzeDesign(t *testing.T, d *Design) *keydesign.Document {
+func analyzeDesign(t *testing.T, d *Design) *model.Document {
 	t.Helper()
-	in := &keydesign.Input{Kind: "keydesign", PartitionKey: d.PartitionKey, SortKey: d.SortKey, GlobalSecondaryIndexes: d.GlobalSecondaryIndexes,
+	in := &model.Input{Kind: "keydesign", PartitionKey: d.PartitionKey, SortKey: d.SortKey, GlobalSecondaryIndexes: d.GlobalSecondaryIndexes,
 		Segments: d.Segments, Entities: d.Entities, AccessPatterns: d.AccessPatterns}
 	doc, errs := keydesign.Analyze(in)
 	for _, e := range errs {
@@ -75,10 +76,10 @@ func TestFromWorkbenchModelFacets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.PartitionKey != (keydesign.Key{Name: "PK", Type: "S"}) || d.SortKey.Name != "SK" {
+	if d.PartitionKey != (model.Key{Name: "PK", Type: "S"}) || d.SortKey.Name != "SK" {
 		t.Errorf("keys %+v %+v", d.PartitionKey, d.SortKey)
 	}
-	if g := d.GlobalSecondaryIndexes; len(g) != 1 || g[0].Name != "GSI1" || g[0].ProjectionType != keydesign.ProjectionKeysOnly {
+	if g := d.GlobalSecondaryIndexes; len(g) != 1 || g[0].Name != "GSI1" || g[0].ProjectionType != model.ProjectionKeysOnly {
 		t.Errorf("GSIs %+v", g)
 	}
 	// The player's aliases are templates, the items of the table's TableData its samples.
@@ -91,7 +92,7 @@ func TestFromWorkbenchModelFacets(t *testing.T) {
 	if got := entity(t, d.Entities, "game_match").Keys; !maps.Equal(got, want) {
 		t.Errorf("game keys %v, want %v", got, want)
 	}
-	if s := d.Segments["gsi1sk_time"]; s.Kind != keydesign.KindTime || s.Granularity != "second" {
+	if s := d.Segments["gsi1sk_time"]; s.Kind != model.KindTime || s.Granularity != "second" {
 		t.Errorf("gsi1sk_time %+v", s)
 	}
 	inferred := map[string]Inferred{}
@@ -201,10 +202,10 @@ func TestFromWorkbenchModelTableDataOnly(t *testing.T) {
 	if got := d.Entities[0].Keys; !maps.Equal(got, map[string]string{"PK": "{pk}", "Version": "{version_id}"}) {
 		t.Errorf("keys %v", got)
 	}
-	if s := d.Segments["pk"]; s.Kind != keydesign.KindEnum || !slices.Equal(s.Values, []string{"BRANDS", "CATEGORIES"}) {
+	if s := d.Segments["pk"]; s.Kind != model.KindEnum || !slices.Equal(s.Values, []string{"BRANDS", "CATEGORIES"}) {
 		t.Errorf("pk segment %+v", s)
 	}
-	if s := d.Segments["version_id"]; s.Kind != keydesign.KindNumber || d.SortKey.Type != keydesign.KeyTypeNumber {
+	if s := d.Segments["version_id"]; s.Kind != model.KindNumber || d.SortKey.Type != model.KeyTypeNumber {
 		t.Errorf("version segment %+v, sort key %+v", s, d.SortKey)
 	}
 	if len(d.Mismatches) != 1 || d.Mismatches[0].Value != "P#1" || d.Mismatches[0].Template != "{pk}" {
@@ -240,15 +241,15 @@ func TestInferenceParts(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		values []string
-		want   keydesign.Segment
+		want   model.Segment
 	}{
-		{[]string{"2026-01-05", "2026-02-01"}, keydesign.Segment{Kind: keydesign.KindTime, Granularity: "day"}},
-		{[]string{"2026-01", "2026-02"}, keydesign.Segment{Kind: keydesign.KindTime, Granularity: "month"}},
-		{[]string{"2026-01-05", "2026-02"}, keydesign.Segment{Kind: keydesign.KindID}},
-		{[]string{"42", "-7"}, keydesign.Segment{Kind: keydesign.KindNumber}},
-		{[]string{"open", "closed", "open", "closed"}, keydesign.Segment{Kind: keydesign.KindEnum, Values: []string{"open", "closed"}}},
+		{[]string{"2026-01-05", "2026-02-01"}, model.Segment{Kind: model.KindTime, Granularity: "day"}},
+		{[]string{"2026-01", "2026-02"}, model.Segment{Kind: model.KindTime, Granularity: "month"}},
+		{[]string{"2026-01-05", "2026-02"}, model.Segment{Kind: model.KindID}},
+		{[]string{"42", "-7"}, model.Segment{Kind: model.KindNumber}},
+		{[]string{"open", "closed", "open", "closed"}, model.Segment{Kind: model.KindEnum, Values: []string{"open", "closed"}}},
 		// Two words seen once each are no evidence of an enum.
-		{[]string{"open", "closed"}, keydesign.Segment{Kind: keydesign.KindID}},
+		{[]string{"open", "closed"}, model.Segment{Kind: model.KindID}},
 	} {
 		got := segmentOf(tt.values)
 		if got.Kind != tt.want.Kind || got.Granularity != tt.want.Granularity || !slices.Equal(got.Values, tt.want.Values) {
