@@ -28,12 +28,20 @@ func Analyze(in *model.Input) (*model.Document, []*model.FieldError) {
 	if a != nil {
 		doc = a.Doc
 	}
+	dumpDoc(in, doc, errs)
 	return doc, errs
 }
 
-// analyzeDesign validates the design given and runs the stages: it returns the design's analysis (its model, its
-// table-level design and its document), which is what a migration reads of its old layout too.
-func analyzeDesign(given *model.Input) (*migration.Analysis, []*model.FieldError) {
+// analysis is one design's analysis: what a migration reads of a layout (its model, table-level design and
+// facts) and the design's Document.
+type analysis struct {
+	migration.Analysis
+	Doc *model.Document
+}
+
+// analyzeDesign validates the design given and runs the stages: it returns the design's analysis, which is
+// what a migration reads of its old layout too.
+func analyzeDesign(given *model.Input) (*analysis, []*model.FieldError) {
 	// The model stage, then each later stage's checks of its own inputs.
 	in, summed := replicas.WithRegionWrites(given)
 	m, errs := model.Build(in)
@@ -46,12 +54,12 @@ func analyzeDesign(given *model.Input) (*migration.Analysis, []*model.FieldError
 		view.entities = capacity.EntityDemand(m)
 		view.input, view.lead = tableView(m, view.entities)
 	}
-	table, pk, sk := view.input, m.PartitionKey, m.SortKey
+	table, sk := view.input, m.SortKey
 	errs = append(errs, patterns.Validate(m, table, sk)...)
 	if len(errs) == 0 {
 		errs = append(errs, migration.Validate(m, table)...)
 	}
-	var old *migration.Analysis
+	var old *analysis
 	if len(errs) == 0 && migration.Stated(m) {
 		var oldErrs []*model.FieldError
 		old, oldErrs = analyzeDesign(migration.OldInput(given))
@@ -60,16 +68,21 @@ func analyzeDesign(given *model.Input) (*migration.Analysis, []*model.FieldError
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	doc := document(m, view, pk, sk, old)
+	var oldAnalysis *migration.Analysis
 	if old != nil {
-		if err := migration.SameLayoutError(doc, old.Doc); err != nil {
+		oldAnalysis = &old.Analysis
+	}
+	r := run(m, view, oldAnalysis)
+	if old != nil {
+		if err := migration.SameLayoutError(r.layout, old.Facts.Derived.Layout); err != nil {
 			return nil, []*model.FieldError{err}
 		}
 	}
+	doc := r.document()
 	if errs := checkFinite(doc); len(errs) > 0 {
 		return nil, errs
 	}
-	return &migration.Analysis{Model: m, Table: table, Doc: doc}, nil
+	return &analysis{Analysis: migration.Analysis{Model: m, Table: table, Facts: r.migrationFacts()}, Doc: doc}, nil
 }
 
 // tableDesign is the design as the table-level stages read it: the input, or with entities the entity
@@ -80,96 +93,173 @@ type tableDesign struct {
 	lead     string
 }
 
-// document runs the stages on a validated design and assembles its Document. Each stage is a function of
-// the model and of the facts of the stages before it, which it reads from the document so far, and returns
-// its own facts, which are written into the document here: so the order below is the order of what each
-// reads. pk and sk are the table's key templates; old is a migration's old layout.
-func document(m *model.Model, view tableDesign, pk, sk *model.Template, old *migration.Analysis) *model.Document {
-	table := view.input
-	// The inputs as the document states them, defaults applied.
-	doc := stated(m, view)
-	d := &doc.Derived
+// results are the stages' results. Each stage is a function of the model and of the results it names in its
+// signature, and returns its own; run calls them in the order of what each reads, and the Document is
+// assembled from the results once, at the end (document).
+type results struct {
+	model  *model.Model
+	stated *model.Stated
+	// entities is the entities' demand (capacity.EntityDemand), entityKeys that with their key facts
+	// (capacity.EntityKeys); nil without entities. lead is the busiest collection's busiest entity.
+	entities, entityKeys *model.EntitiesDoc
+	lead                 string
+	matched              patterns.Matched
+	replicas             *model.ReplicasFacts
+	replicasUnknown      []string
+	demand               capacity.TableDemand
+	figures              patterns.Figures
+	keys                 capacity.TableKeys
+	// sizing is the stated table, its key facts and its demand: the peak reads raised to the patterns' and
+	// the per-shard demand of a single-table design's busiest collection.
+	sizing          capacity.Sizing
+	indexes         []model.GSIDoc
+	projectedNonKey int
+	observed        []model.ObservedDoc
+	// gsis are the GSIs with their partitions (indexes), their measured or declared demand and the patterns'
+	// reads.
+	gsis             []model.GSIDoc
+	collection       model.CollectionEstimate
+	layout           *model.LayoutDoc
+	cost             *model.CostEstimate
+	migration        *model.MigrationDoc
+	migrationUnknown bool
+	keyAttributes    []model.KeyAttributeRef
+	conventions      model.Conventions
+}
+
+// run runs the stages on a validated design. view is the table-level design; old is a migration's old
+// layout (nil without one).
+func run(m *model.Model, view tableDesign, old *migration.Analysis) *results {
+	table, pk, sk := view.input, m.PartitionKey, m.SortKey
+	r := &results{model: m, stated: stated(m, view.input), entities: view.entities, lead: view.lead}
+	st := r.stated
 	// Access patterns matched with the keys: their reads on the table key feed the capacity.
-	matched := patterns.Match(m, table, doc, pk, sk)
-	doc.AccessPatterns, d.AccessPatterns = matched.Patterns, matched.Facts
-	doc.Unknown = append(doc.Unknown, matched.Unknown...)
+	r.matched = patterns.Match(m, table, st, pk, sk)
 	// The global table's Regions and their writes: every replica performs every Region's writes, so the
 	// capacity sizes each Region's partitions by the global figure.
-	var unknown []string
-	d.Replicas, unknown = replicas.Facts(m, doc.Traffic.WritesPerSecond)
-	doc.Unknown = append(doc.Unknown, unknown...)
+	r.replicas, r.replicasUnknown = replicas.Facts(m, st.Traffic.WritesPerSecond)
 	// Units per request, the busiest key's demand and the shard count.
-	demand := capacity.Table(m, table, doc, pk, patterns.HotReads(m, table, doc))
-	d.Capacity, d.RequiredShards, d.ShardCount = demand.Capacity, demand.RequiredShards, demand.ShardCount
-	doc.Unknown = append(doc.Unknown, demand.Unknown...)
-	if d.Replicas != nil {
-		d.Replicas.HotKeyWriteUnits = d.Capacity.HotKeyWriteUnits
+	r.demand = capacity.Table(m, table, st, r.entities, pk, patterns.HotReads(m, table, r.matched))
+	if r.replicas != nil {
+		r.replicas.HotKeyWriteUnits = r.demand.Capacity.HotKeyWriteUnits
 	}
+	shards := r.demand.ShardCount
 	// The patterns' figures that depend on the shard count.
-	d.AccessPatterns, d.Capacity.PeakReadUnits = patterns.Finish(m, table, doc)
+	r.figures = patterns.Finish(m, table, st, r.matched, r.demand)
 	// Routing and the facts of the key templates, sized by the shard count.
-	keys := capacity.Keys(m, table, doc.Sharding, d.ShardCount, pk, sk)
-	d.Routing, d.ShardWidth, d.PartitionKey, d.SortKey, d.UndeclaredPlaceholders = keys.Routing, keys.Routing.Width, keys.PartitionKey, keys.SortKey, keys.Undeclared
-	d.HasTimeBucket, d.PartitionKeyMaxBytes, d.PartitionKeySegments = keys.PartitionKey.HasTimeBucket, keys.PartitionKey.MaxBytes, keys.PartitionKey.Segments
-	if m.Entities != nil {
+	r.keys = capacity.Keys(m, table, st.Sharding, shards, pk, sk)
+	c := r.demand.Capacity
+	c.PeakReadUnits = r.figures.PeakReadUnits
+	if r.entities != nil {
 		// Each entity's key facts and own demand, each collection's summed demand per shard.
-		d.Entities = capacity.EntityKeys(m, d.Entities, d.ShardCount, doc.TargetUtilization, table.ReplicatedTTLDeletes())
+		r.entityKeys = capacity.EntityKeys(m, r.entities, shards, st.TargetUtilization, table.ReplicatedTTLDeletes())
 		// The table's busiest key is the busiest collection's: its demand per shard sums each entity's busiest
 		// value over that entity's own shards.
-		d.Capacity.PerShardWriteUnits, d.Capacity.PerShardReadUnits = capacity.BusiestPerShard(d.Entities, d.Capacity)
+		c.PerShardWriteUnits, c.PerShardReadUnits = capacity.BusiestPerShard(r.entityKeys, c)
 	}
+	r.sizing = capacity.Sizing{Table: st.Table, Traffic: st.Traffic, Keys: r.keys, Capacity: c}
 	// Each GSI's partitions and demand, from the entities it holds.
-	doc.Table.GSIs, d.ProjectedNonKeyAttributes = capacity.Indexes(m, doc)
+	r.indexes, r.projectedNonKey = capacity.Indexes(m, r.sizing, shards)
 	// Measured traffic against the design, and each GSI's measured demand.
-	doc.Observed, doc.Table.GSIs = measured.Facts(m, doc, pk)
+	var measuredGSIs []model.GSIDoc
+	r.observed, measuredGSIs = measured.Facts(m, st, r.sizing, shards, r.indexes, pk)
 	// The patterns' reads on each GSI.
-	doc.Table.GSIs = patterns.IndexReads(m, table, doc)
+	r.gsis = patterns.IndexReads(m, table, r.figures, measuredGSIs)
 	// The item collection the LSI limit caps.
-	d.Collection = capacity.Collection(m, table, doc, sk)
+	r.collection = capacity.Collection(m, table, r.sizing, shards, r.entityKeys, sk)
 	// The layout the items are written in: templates, sharding, what each pattern reads.
-	d.Layout = migration.Layout(m, table, doc)
+	r.layout = migration.Layout(m, table, r.migrationFacts())
 	// The monthly price.
-	if d.Cost = cost.Estimate(m, table, doc); d.Cost == nil {
+	r.cost = cost.Estimate(m, table, cost.Facts{Stated: st, Sizing: r.sizing, GSIs: r.gsis, Patterns: r.matched.Patterns,
+		Figures: r.figures.Facts, Replicas: r.replicas})
+	// A key-scheme migration from the old layout.
+	r.migration, r.migrationUnknown = migration.Facts(migration.Analysis{Model: m, Table: table, Facts: r.migrationFacts()}, old)
+	// The key attributes and conventions the name rules read.
+	r.keyAttributes, r.conventions = capacity.Names(m, r.table(), pk, sk)
+	return r
+}
+
+// table is the stated table with each GSI's facts.
+func (r *results) table() model.TableDoc {
+	t := r.stated.Table
+	t.GSIs = r.gsis
+	return t
+}
+
+// entitiesDoc is the entities as the Document states them: with their key facts once known, and the lead.
+func (r *results) entitiesDoc() *model.EntitiesDoc {
+	e := r.entityKeys
+	if e == nil {
+		e = r.entities
+	}
+	if e == nil {
+		return nil
+	}
+	out := *e
+	out.Lead = r.lead
+	return &out
+}
+
+// migrationFacts are the results the migration stage reads of this layout.
+func (r *results) migrationFacts() *migration.Design {
+	return &migration.Design{Table: r.table(), Traffic: r.stated.Traffic, TargetUtilization: r.stated.TargetUtilization,
+		AccessPatterns: r.matched.Patterns, Sizing: r.sizing,
+		Derived: migration.DerivedFacts{Routing: r.keys.Routing, Capacity: r.sizing.Capacity, AccessPatterns: r.figures.Facts,
+			Entities: r.entitiesDoc(), Replicas: r.replicas, Layout: r.layout}}
+}
+
+// document assembles the Document from the stages' results.
+func (r *results) document() *model.Document {
+	st := r.stated
+	doc := &model.Document{
+		SchemaVersion: model.DocumentSchemaVersion, Kind: st.Kind, Address: st.Address, Table: r.table(),
+		Segments: st.Segments, Sharding: st.Sharding, Traffic: st.Traffic, TargetUtilization: st.TargetUtilization,
+		Prior: st.Prior, Observed: r.observed, AccessPatterns: r.matched.Patterns,
+	}
+	doc.Unknown = append(slices.Clone(st.Unknown), slices.Concat(r.matched.Unknown, r.replicasUnknown, r.demand.Unknown)...)
+	if r.cost == nil {
 		doc.Unknown = append(doc.Unknown, "derived.cost")
 	}
-	// A key-scheme migration from the old layout.
-	var migrationUnknown bool
-	d.Migration, migrationUnknown = migration.Facts(migration.Analysis{Model: m, Table: table, Doc: doc}, old)
-	if migrationUnknown {
+	if r.migrationUnknown {
 		doc.Unknown = append(doc.Unknown, "derived.migration")
 	}
-	// The key attributes and conventions the name rules read.
-	d.KeyAttributes, d.Conventions = capacity.Names(m, doc.Table, pk, sk)
+	k := r.keys
+	doc.Derived = model.Derived{
+		Capacity: r.sizing.Capacity, RequiredShards: r.demand.RequiredShards, ShardCount: r.demand.ShardCount,
+		ShardWidth: k.Routing.Width, Routing: k.Routing, PartitionKey: k.PartitionKey, SortKey: k.SortKey,
+		PartitionKeyMaxBytes: k.PartitionKey.MaxBytes, PartitionKeySegments: k.PartitionKey.Segments, HasTimeBucket: k.PartitionKey.HasTimeBucket,
+		Entities: r.entitiesDoc(), UndeclaredPlaceholders: k.Undeclared, KeyAttributes: r.keyAttributes, Conventions: r.conventions,
+		Collection: r.collection, ProjectedNonKeyAttributes: r.projectedNonKey, Replicas: r.replicas, Cost: r.cost,
+		AccessPatterns: r.figures.Facts, Layout: r.layout, Migration: r.migration,
+	}
 	return doc
 }
 
-// stated is the document of the inputs with their defaults: kind, segments, sharding, traffic, the table
-// and the entities' demand. view is the table-level design.
-func stated(m *model.Model, view tableDesign) *model.Document {
-	in := view.input
-	doc := &model.Document{
+// stated is the design as written with its defaults: kind, segments, sharding, traffic and the table. in is
+// the table-level design.
+func stated(m *model.Model, in *model.Input) *model.Stated {
+	st := &model.Stated{
 		Kind:     in.Kind,
 		Address:  in.Address,
 		Segments: m.Segments,
 		Prior:    in.Prior,
 		Unknown:  make([]string, 0, len(m.Unknown)),
 	}
-	doc.SchemaVersion = model.DocumentSchemaVersion
 	for p := range m.Unknown {
-		doc.Unknown = append(doc.Unknown, p)
+		st.Unknown = append(st.Unknown, p)
 	}
-	slices.Sort(doc.Unknown)
-	doc.TargetUtilization = model.DefaultTargetUtilization
+	slices.Sort(st.Unknown)
+	st.TargetUtilization = model.DefaultTargetUtilization
 	if in.TargetUtilization != nil {
-		doc.TargetUtilization = *in.TargetUtilization
+		st.TargetUtilization = *in.TargetUtilization
 	}
-	doc.Sharding = model.ShardingDoc{Strategy: cmp.Or(in.Sharding.Strategy, model.StrategyNone), Source: in.Sharding.Source,
+	st.Sharding = model.ShardingDoc{Strategy: cmp.Or(in.Sharding.Strategy, model.StrategyNone), Source: in.Sharding.Source,
 		Count: in.Sharding.Count, SchemeVersion: model.DefaultSchemeVersion}
 	if in.Sharding.SchemeVersion != nil {
-		doc.Sharding.SchemeVersion = *in.Sharding.SchemeVersion
+		st.Sharding.SchemeVersion = *in.Sharding.SchemeVersion
 	}
 	t := in.Traffic
-	doc.Traffic = model.TrafficDoc{
+	st.Traffic = model.TrafficDoc{
 		WritesPerSecond: t.WritesPerSecond, ReadsPerSecond: t.ReadsPerSecond,
 		ItemSizeBytes: model.DefaultItemSizeBytes, ReadConsistency: cmp.Or(t.ReadConsistency, string(model.ReadEventual)),
 		TransactionalWrites: t.TransactionalWrites, HotKeyShare: t.HotKeyShare,
@@ -177,15 +267,10 @@ func stated(m *model.Model, view tableDesign) *model.Document {
 		MaxItemsPerPartitionKey: t.MaxItemsPerPartitionKey,
 	}
 	if t.ItemSizeBytes != nil {
-		doc.Traffic.ItemSizeBytes = *t.ItemSizeBytes
+		st.Traffic.ItemSizeBytes = *t.ItemSizeBytes
 	}
-	doc.Table = tableDoc(in)
-	if view.entities != nil {
-		entities := *view.entities
-		entities.Lead = view.lead
-		doc.Derived.Entities = &entities
-	}
-	return doc
+	st.Table = tableDoc(in)
+	return st
 }
 
 func tableDoc(in *model.Input) model.TableDoc {

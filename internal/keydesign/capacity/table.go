@@ -28,12 +28,22 @@ type PatternReads struct {
 	Complete     bool
 }
 
+// Sizing is what sizes an index entry and the writes it takes: the stated table and traffic, the table's
+// key facts (Keys) and its demand (Table).
+type Sizing struct {
+	Table    model.TableDoc
+	Traffic  model.TrafficDoc
+	Keys     TableKeys
+	Capacity model.Capacity
+}
+
 // Table is the table's capacity: units per request, peak and hot-key demand, per-shard demand, read
 // fan-out, the required shards and the shard count. table is the design the table-level stages read (for
 // a design with entities, the busiest collection's entity with the entities' summed traffic), stated the
-// stated inputs with their defaults (traffic, sharding, target utilization), pk the table's partition-key
-// template.
-func Table(m *model.Model, table *model.Input, stated *model.Document, pk *model.Template, reads PatternReads) TableDemand {
+// stated inputs with their defaults (traffic, sharding, target utilization), entities the entities' demand
+// (EntityDemand; nil without entities), reads the access patterns' reads on the table key, pk the table's
+// partition-key template.
+func Table(m *model.Model, table *model.Input, stated *model.Stated, entities *model.EntitiesDoc, pk *model.Template, reads PatternReads) TableDemand {
 	var out TableDemand
 	in, t := table, stated.Traffic
 	c := &out.Capacity
@@ -55,7 +65,7 @@ func Table(m *model.Model, table *model.Input, stated *model.Document, pk *model
 		c.HotKeyReadUnits = model.Ptr(hotR)
 	}
 	if m.Entities != nil {
-		hotW, hotR = entityCapacity(m, stated.Derived.Entities, c)
+		hotW, hotR = entityCapacity(m, entities, c)
 	}
 	if reads.Complete && reads.HotReadUnits > hotR {
 		hotR = reads.HotReadUnits // the access patterns' reads on the table key
@@ -104,18 +114,19 @@ func Table(m *model.Model, table *model.Input, stated *model.Document, pk *model
 // Collection estimates the item collection of one partition-key value: items per key × (item size + one
 // entry per LSI). ALL and INCLUDE entries are bounded by item size + 100 bytes; KEYS_ONLY entries by the
 // key bytes + 100. Items per key are given, bounded by the sort-key template sk, or follow from a time
-// bucket's writes. facts are the stated inputs, the key facts and the capacity.
-func Collection(m *model.Model, table *model.Input, facts *model.Document, sk *model.Template) model.CollectionEstimate {
-	d, t := &facts.Derived, facts.Traffic
+// bucket's writes. s are the stated table, its key facts and its demand, shardCount the table's shards,
+// entities the entities with their key facts (EntityKeys; nil without entities).
+func Collection(m *model.Model, table *model.Input, s Sizing, shardCount int64, entities *model.EntitiesDoc, sk *model.Template) model.CollectionEstimate {
+	keys, t := s.Keys, s.Traffic
 	entry := t.ItemSizeBytes
 	keyBytes := int64(0)
-	if d.PartitionKey.MaxBytes != nil {
-		keyBytes += *d.PartitionKey.MaxBytes
+	if keys.PartitionKey.MaxBytes != nil {
+		keyBytes += *keys.PartitionKey.MaxBytes
 	}
-	if d.SortKey != nil && d.SortKey.MaxBytes != nil {
-		keyBytes += *d.SortKey.MaxBytes
+	if keys.SortKey != nil && keys.SortKey.MaxBytes != nil {
+		keyBytes += *keys.SortKey.MaxBytes
 	}
-	for _, l := range facts.Table.LSIs {
+	for _, l := range s.Table.LSIs {
 		switch l.ProjectionType {
 		case model.ProjectionKeysOnly:
 			entry += keyBytes + LSISortKeyBytes(l.SortKey.Type) + model.IndexEntryOverheadBytes
@@ -128,26 +139,26 @@ func Collection(m *model.Model, table *model.Input, facts *model.Document, sk *m
 	case t.MaxItemsPerPartitionKey != nil:
 		est.ItemsPerKey = model.Ptr(float64(*t.MaxItemsPerPartitionKey))
 		est.Basis = model.CollectionGiven
-	case m.Entities == nil && sk != nil && d.SortKey != nil && d.SortKey.MaxBytes != nil && model.TemplateValues(sk, m.Segments, table.Segments, d.ShardCount) != nil:
+	case m.Entities == nil && sk != nil && keys.SortKey != nil && keys.SortKey.MaxBytes != nil && model.TemplateValues(sk, m.Segments, table.Segments, shardCount) != nil:
 		// The sort-key template bounds the items: a constant is one item, bounded segments their product.
-		est.ItemsPerKey = model.Ptr(float64(*model.TemplateValues(sk, m.Segments, table.Segments, d.ShardCount)))
+		est.ItemsPerKey = model.Ptr(float64(*model.TemplateValues(sk, m.Segments, table.Segments, shardCount)))
 		est.Basis = model.CollectionTemplate
-	case d.PartitionKey.HasTimeBucket && t.WritesPerSecond != nil:
+	case keys.PartitionKey.HasTimeBucket && t.WritesPerSecond != nil:
 		bucket := math.Inf(1)
-		for _, s := range d.PartitionKey.Segments {
-			if s.Kind == model.KindTime {
-				bucket = math.Min(bucket, m.Segments[s.Name].BucketSeconds)
+		for _, seg := range keys.PartitionKey.Segments {
+			if seg.Kind == model.KindTime {
+				bucket = math.Min(bucket, m.Segments[seg.Name].BucketSeconds)
 			}
 		}
-		share := d.Capacity.HotKeyShare
-		est.ItemsPerKey = model.Ptr(math.Ceil(*t.WritesPerSecond * share * bucket / float64(d.ShardCount)))
+		share := s.Capacity.HotKeyShare
+		est.ItemsPerKey = model.Ptr(math.Ceil(*t.WritesPerSecond * share * bucket / float64(shardCount)))
 		est.Basis = model.CollectionTimeBucket
 	}
 	if est.ItemsPerKey != nil {
 		est.Bytes = model.Ptr(*est.ItemsPerKey * float64(entry))
 	}
 	if m.Entities != nil {
-		entityCollection(facts.Derived.Entities, &est)
+		entityCollection(entities, &est)
 	}
 	return est
 }
@@ -247,16 +258,17 @@ func EntityIndexCost(m *model.Model, ic *model.IndexCost, projection string, non
 }
 
 // Indexes are the GSIs with their partition-key cardinality, time bucketing and hot partition demand, and
-// the projected non-key attributes of all indexes. facts are the stated table and the capacity.
-func Indexes(m *model.Model, facts *model.Document) (gsis []model.GSIDoc, projectedNonKey int) {
-	gsis = slices.Clone(facts.Table.GSIs)
+// the projected non-key attributes of all indexes, from the stated table, its key facts and demand (s) and
+// its shard count.
+func Indexes(m *model.Model, s Sizing, shardCount int64) (gsis []model.GSIDoc, projectedNonKey int) {
+	gsis = slices.Clone(s.Table.GSIs)
 	for i := range gsis {
 		g := &gsis[i]
 		if g.ProjectionType == model.ProjectionInclude {
 			projectedNonKey += len(g.NonKeyAttributes)
 		}
 		if m.Entities != nil {
-			EntityGSIFacts(m, g, facts.Derived.ShardCount)
+			EntityGSIFacts(m, g, shardCount)
 			continue
 		}
 		product, bounded := int64(1), len(g.PartitionKey) > 0
@@ -279,9 +291,9 @@ func Indexes(m *model.Model, facts *model.Document) (gsis []model.GSIDoc, projec
 		if bounded {
 			g.PartitionKeyCardinality = model.Ptr(product)
 		}
-		g.HotPartitionWriteUnits = GSIHotPartitionWriteUnits(GSIDeclaredWriteUnits(m, facts, g), *g)
+		g.HotPartitionWriteUnits = GSIHotPartitionWriteUnits(GSIDeclaredWriteUnits(m, s, g), *g)
 	}
-	for _, l := range facts.Table.LSIs {
+	for _, l := range s.Table.LSIs {
 		if l.ProjectionType == model.ProjectionInclude {
 			projectedNonKey += len(l.NonKeyAttributes)
 		}
@@ -291,8 +303,8 @@ func Indexes(m *model.Model, facts *model.Document) (gsis []model.GSIDoc, projec
 
 // tableKeyBytes bounds the table's key attributes of an index entry: names plus the templates' longest
 // values (an id's default length without a template).
-func tableKeyBytes(doc *model.Document) int64 {
-	d, t := doc.Derived, doc.Table
+func tableKeyBytes(s Sizing) int64 {
+	d, t := s.Keys, s.Table
 	n := int64(len(t.PartitionKey.Name)) + cmp.Or(model.Deref(d.PartitionKey.MaxBytes), model.DefaultIDMaxLength)
 	if t.SortKey != nil {
 		n += int64(len(t.SortKey.Name))
@@ -306,10 +318,10 @@ func tableKeyBytes(doc *model.Document) int64 {
 // EntryKeyBytes bounds the key attributes of one item's index entry, names and values: the table's keys and
 // the index's own. d is the item's entity, whose templates bound its keys; nil for a table without
 // entities, whose templates (or an id's default length) bound them.
-// facts are the stated table and its key facts.
-func EntryKeyBytes(m *model.Model, facts *model.Document, d *model.EntityDoc, indexKeys []model.IndexKeyDoc) int64 {
+// s holds the stated table and its key facts.
+func EntryKeyBytes(m *model.Model, s Sizing, d *model.EntityDoc, indexKeys []model.IndexKeyDoc) int64 {
 	if d == nil {
-		n := tableKeyBytes(facts)
+		n := tableKeyBytes(s)
 		for _, k := range indexKeys {
 			n += attributeBytes(k, m.Segments)
 		}
@@ -320,15 +332,15 @@ func EntryKeyBytes(m *model.Model, facts *model.Document, d *model.EntityDoc, in
 
 // GSIWriteUnitsPerWrite is what one table write that carries a GSI's key costs the index: its projected
 // entry in 1 KB write units (×2 transactional), the IndexCost.WriteUnitsPerWrite the cost model prices.
-func GSIWriteUnitsPerWrite(m *model.Model, facts *model.Document, g *model.GSIDoc) float64 {
-	entry := ProjectedEntryBytes(g.ProjectionType, facts.Traffic.ItemSizeBytes, EntryKeyBytes(m, facts, nil, slices.Concat(g.PartitionKey, g.SortKey)), g.NonKeyAttributes)
-	return WriteUnitsPerWrite(entry, facts.Traffic.TransactionalWrites)
+func GSIWriteUnitsPerWrite(m *model.Model, s Sizing, g *model.GSIDoc) float64 {
+	entry := ProjectedEntryBytes(g.ProjectionType, s.Traffic.ItemSizeBytes, EntryKeyBytes(m, s, nil, slices.Concat(g.PartitionKey, g.SortKey)), g.NonKeyAttributes)
+	return WriteUnitsPerWrite(entry, s.Traffic.TransactionalWrites)
 }
 
 // GSIDeclaredWriteUnits is a GSI's declared peak write demand: the table's peak writes per second, each in
 // the index's own write units (a KEYS_ONLY entry of a large item costs fewer than the item); nil without
 // declared writes.
-func GSIDeclaredWriteUnits(m *model.Model, facts *model.Document, g *model.GSIDoc) *float64 {
+func GSIDeclaredWriteUnits(m *model.Model, s Sizing, g *model.GSIDoc) *float64 {
 	if m.Entities != nil {
 		// The writes of the entities it holds, each in its own entry's units.
 		var units *float64
@@ -339,11 +351,11 @@ func GSIDeclaredWriteUnits(m *model.Model, facts *model.Document, g *model.GSIDo
 		}
 		return units
 	}
-	c := facts.Derived.Capacity
+	c := s.Capacity
 	if c.PeakWriteUnits == nil || c.WriteUnitsPerWrite <= 0 {
 		return nil
 	}
-	return model.Ptr(*c.PeakWriteUnits / c.WriteUnitsPerWrite * GSIWriteUnitsPerWrite(m, facts, g))
+	return model.Ptr(*c.PeakWriteUnits / c.WriteUnitsPerWrite * GSIWriteUnitsPerWrite(m, s, g))
 }
 
 // attributeBytes bounds an index key attribute: its name and the longest value of the segment of the same

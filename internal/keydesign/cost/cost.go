@@ -12,6 +12,7 @@ import (
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/textfmt"
 
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
@@ -89,10 +90,36 @@ var costInputs = []string{"traffic", "traffic.writes_per_second", "traffic.reads
 	// A global table's Regions, their writes and prices (the replicas stage).
 	"replicas"}
 
+// Facts are what the cost stage prices: the stated design, the table's key facts and demand, the GSIs with
+// their demand (measured, declared and the patterns' reads), the access patterns with their figures, and a
+// global table's Regions.
+type Facts struct {
+	Stated   *model.Stated
+	Sizing   capacity.Sizing
+	GSIs     []model.GSIDoc
+	Patterns []model.AccessPatternDoc
+	Figures  []model.PatternFacts
+	Replicas *model.ReplicasFacts
+}
+
+// designFacts are the facts as the estimate reads them: the stated table with each GSI's demand.
+type designFacts struct {
+	Table             model.TableDoc
+	Traffic           model.TrafficDoc
+	TargetUtilization float64
+	Capacity          model.Capacity
+	Patterns          []model.AccessPatternDoc
+	PatternFacts      []model.PatternFacts
+	Replicas          *model.ReplicasFacts
+	sizing            capacity.Sizing
+}
+
 // Estimate is the monthly price of the design (Derived.Cost), nil while an input it depends on is unknown.
-// table is the table-level design (for a design with entities, their summed traffic); doc holds the
-// design's facts (capacity, indexes, patterns, measured traffic, replicas).
-func Estimate(design *model.Model, table *model.Input, doc *model.Document) *model.CostEstimate {
+// table is the table-level design (for a design with entities, their summed traffic).
+func Estimate(design *model.Model, table *model.Input, facts Facts) *model.CostEstimate {
+	doc := designFacts{Table: facts.Stated.Table, Traffic: facts.Stated.Traffic, TargetUtilization: facts.Stated.TargetUtilization,
+		Capacity: facts.Sizing.Capacity, Patterns: facts.Patterns, PatternFacts: facts.Figures, Replicas: facts.Replicas, sizing: facts.Sizing}
+	doc.Table.GSIs = facts.GSIs
 	for _, p := range costInputs {
 		if design.IsUnknown(p) || design.HasUnknownUnder(p) {
 			return nil
@@ -109,15 +136,15 @@ func Estimate(design *model.Model, table *model.Input, doc *model.Document) *mod
 			p.Region, p.RegionSource = slices.Sorted(maps.Keys(r.Regions))[0], model.CostRegionSourceReplicas
 		}
 	}
-	est := estimate(design, table, doc, p)
-	if table.Replicas.HasReplicas() && doc.Derived.Replicas != nil && est.Problem == "" {
-		replicaCosts(design, table, doc, est, p)
+	est := estimate(design, table, &doc, p)
+	if table.Replicas.HasReplicas() && doc.Replicas != nil && est.Problem == "" {
+		replicaCosts(design, table, &doc, est, p)
 	}
 	return est
 }
 
 // estimate prices the design in one Region: the pricing Region, or a replica Region (the replicas stage).
-func estimate(design *model.Model, table *model.Input, doc *model.Document, p model.PricingInput) *model.CostEstimate {
+func estimate(design *model.Model, table *model.Input, doc *designFacts, p model.PricingInput) *model.CostEstimate {
 	est := &model.CostEstimate{Region: p.Region, RegionSource: p.RegionSource, TableClass: cmp.Or(p.TableClass, model.TableClassStandard),
 		Currency: model.PriceTable.Currency, PricesRetrieved: model.PriceTable.Retrieved, PointInTimeRecovery: p.PointInTimeRecovery,
 		Indexes: []model.IndexCost{}, Reads: []model.ReadCost{}, ItemCount: table.Traffic.ItemCount}

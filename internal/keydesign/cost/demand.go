@@ -17,7 +17,7 @@ type costModel struct {
 	design *model.Model
 	// in is the table-level design.
 	in  *model.Input
-	doc *model.Document
+	doc *designFacts
 	est *model.CostEstimate
 	u   float64
 	// Write requests per second to the table: average and peak; ok is false without write traffic.
@@ -44,8 +44,8 @@ type indexWrite struct {
 	peakUnits  float64
 }
 
-func newCostModel(design *model.Model, table *model.Input, doc *model.Document, est *model.CostEstimate) *costModel {
-	m := &costModel{design: design, in: table, doc: doc, est: est, u: doc.TargetUtilization, tableUnits: doc.Derived.Capacity.WriteUnitsPerWrite}
+func newCostModel(design *model.Model, table *model.Input, doc *designFacts, est *model.CostEstimate) *costModel {
+	m := &costModel{design: design, in: table, doc: doc, est: est, u: doc.TargetUtilization, tableUnits: doc.Capacity.WriteUnitsPerWrite}
 	txn := doc.Traffic.TransactionalWrites
 	type index struct{ kind, name string }
 	shares := make(map[index]*float64, len(table.LocalSecondaryIndexes)+len(table.GlobalSecondaryIndexes))
@@ -57,7 +57,7 @@ func newCostModel(design *model.Model, table *model.Input, doc *model.Document, 
 	}
 	m.indexes = make([]indexWrite, 0, len(doc.Table.LSIs)+len(doc.Table.GSIs))
 	add := func(kind, name string, path model.Path, projection string, nonKey []string, indexKeys []model.IndexKeyDoc, g *model.GSIDoc) {
-		keyBytes := capacity.EntryKeyBytes(design, doc, nil, indexKeys)
+		keyBytes := capacity.EntryKeyBytes(design, doc.sizing, nil, indexKeys)
 		entry := capacity.ProjectedEntryBytes(projection, doc.Traffic.ItemSizeBytes, keyBytes, nonKey)
 		// An LSI entry's write counts its 100 bytes of overhead, a GSI entry's does not: what DynamoDB
 		// Local, AWS's emulator, reports with ReturnConsumedCapacity = INDEXES
@@ -103,7 +103,7 @@ func newCostModel(design *model.Model, table *model.Input, doc *model.Document, 
 // DK902's remedy does not apply.
 func (m *costModel) keepProjectionsPatternsRead() {
 	doc := m.doc
-	if len(doc.Derived.AccessPatterns) != len(doc.AccessPatterns) {
+	if len(doc.PatternFacts) != len(doc.Patterns) {
 		return
 	}
 	keys := map[string]bool{doc.Table.PartitionKey.Name: true}
@@ -111,7 +111,7 @@ func (m *costModel) keepProjectionsPatternsRead() {
 		keys[sk.Name] = true
 	}
 	for name := range m.design.Segments {
-		if patterns.TableSegment(doc, name) {
+		if patterns.TableSegment(doc.Table, name, &doc.sizing.Keys.PartitionKey, doc.sizing.Keys.SortKey) {
 			keys[name] = true
 		}
 	}
@@ -124,12 +124,12 @@ func (m *costModel) keepProjectionsPatternsRead() {
 			indexKeys[g.Name] = append(indexKeys[g.Name], k.Name)
 		}
 	}
-	for i, f := range doc.Derived.AccessPatterns {
+	for i, f := range doc.PatternFacts {
 		if !f.Serves || f.IndexKind == model.IndexKindTable {
 			continue
 		}
-		needsMore := doc.AccessPatterns[i].Attributes == nil
-		for _, attr := range doc.AccessPatterns[i].Attributes {
+		needsMore := doc.Patterns[i].Attributes == nil
+		for _, attr := range doc.Patterns[i].Attributes {
 			if !keys[attr] && !slices.Contains(indexKeys[f.Index], attr) {
 				needsMore = true
 			}
@@ -228,7 +228,7 @@ type readSource struct {
 // reads, held all month, are the figure (an upper bound, like a declared peak).
 func (m *costModel) readSources() []readSource {
 	t, tbl := m.in.Traffic, m.doc.Table
-	ru := m.doc.Derived.Capacity.ReadUnitsPerRead
+	ru := m.doc.Capacity.ReadUnitsPerRead
 	var mAvg, mPeak *float64
 	if o := m.tableObservation(); o != nil {
 		mAvg, mPeak = o.Traffic.AverageReadsPerSecond, o.Traffic.ReadsPerSecond
@@ -236,7 +236,7 @@ func (m *costModel) readSources() []readSource {
 	avg, peak, basis, measured := rate(mAvg, mPeak, t.AverageReadsPerSecond, t.ReadsPerSecond)
 	if !measured {
 		avg, peak = avg*ru, peak*ru
-		if p := m.doc.Derived.Capacity.PeakReadUnits; p != nil && len(m.doc.Derived.AccessPatterns) > 0 && *p > peak {
+		if p := m.doc.Capacity.PeakReadUnits; p != nil && len(m.doc.PatternFacts) > 0 && *p > peak {
 			peak = *p
 			if basis != model.BasisDeclaredAverage {
 				avg, basis = peak, model.BasisPatternPeak

@@ -20,8 +20,8 @@ import (
 // incur storage or write costs", V2globaltables_HowItWorks.html).
 
 // replicaCosts prices every replica Region (est is the pricing Region's estimate) and sums them.
-func replicaCosts(design *model.Model, table *model.Input, doc *model.Document, est *model.CostEstimate, p model.PricingInput) {
-	f := doc.Derived.Replicas
+func replicaCosts(design *model.Model, table *model.Input, doc *designFacts, est *model.CostEstimate, p model.PricingInput) {
+	f := doc.Replicas
 	est.Replicas = []model.RegionCost{}
 	all := &model.AllRegionsCost{OnDemand: model.Ptr(0.0), Provisioned: model.Ptr(0.0)}
 	for _, rf := range f.Regions {
@@ -31,7 +31,7 @@ func replicaCosts(design *model.Model, table *model.Input, doc *model.Document, 
 		rc := model.RegionCost{Region: rf.Region, WriteShare: rf.WriteShare, Prices: r.Prices, PriceSource: r.PriceSource,
 			PriceStatus: r.PriceStatus, OnDemand: r.OnDemand, Provisioned: r.Provisioned}
 		if ttl := f.TTLDeletesPerSecond; ttl != nil && r.Prices != nil && len(f.Regions) > 1 {
-			rc.ReplicatedTTLDeleteUnits = *ttl * (1 - rf.WriteShare) * doc.Derived.Capacity.WriteUnitsPerWrite
+			rc.ReplicatedTTLDeleteUnits = *ttl * (1 - rf.WriteShare) * doc.Capacity.WriteUnitsPerWrite
 			addTTLDeletes(&rc, r.Prices, doc.TargetUtilization)
 		}
 		for _, pair := range []struct {

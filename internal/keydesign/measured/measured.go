@@ -89,9 +89,10 @@ func Validate(design *model.Model) model.FieldErrors {
 }
 
 // Facts are the measured facts of each observation, and the GSIs with each one's demand: measured, else
-// declared. doc holds the design's facts before (capacity, key facts, indexes); pk is the table's
-// partition-key template.
-func Facts(design *model.Model, doc *model.Document, pk *model.Template) ([]model.ObservedDoc, []model.GSIDoc) {
+// declared. st is the stated design, s the table's key facts and demand, shardCount its shards, indexes the
+// GSIs with their partitions (capacity.Indexes); pk is the table's partition-key template.
+func Facts(design *model.Model, st *model.Stated, s capacity.Sizing, shardCount int64, indexes []model.GSIDoc, pk *model.Template) ([]model.ObservedDoc, []model.GSIDoc) {
+	doc := designFacts{Stated: st, sizing: s, shardCount: shardCount, gsis: indexes}
 	observedDocs := make([]model.ObservedDoc, 0, len(design.Input.Observed))
 	byIndex := map[string]*observed.Observation{}
 	for i := range design.Input.Observed {
@@ -109,28 +110,36 @@ func Facts(design *model.Model, doc *model.Document, pk *model.Template) ([]mode
 		observedDocs = append(observedDocs, od)
 	}
 	slices.SortFunc(observedDocs, func(x, y model.ObservedDoc) int { return cmp.Compare(x.IndexName, y.IndexName) })
-	gsis := slices.Clone(doc.Table.GSIs)
+	gsis := slices.Clone(indexes)
 	for i := range gsis {
 		g := &gsis[i]
 		if o := byIndex[g.Name]; o != nil {
 			g.PeakWriteUnits, g.PeakReadUnits, g.PeakSource = o.Traffic.WritesPerSecond, o.Traffic.ReadsPerSecond, model.PeakMeasured
 			continue
 		}
-		if g.PeakWriteUnits = capacity.GSIDeclaredWriteUnits(design, doc, g); g.PeakWriteUnits != nil {
+		if g.PeakWriteUnits = capacity.GSIDeclaredWriteUnits(design, s, g); g.PeakWriteUnits != nil {
 			g.PeakSource = model.PeakDeclared
 		}
 	}
 	return observedDocs, gsis
 }
 
-func tableMeasured(design *model.Model, doc *model.Document, pk *model.Template, o observed.Observation) model.MeasuredFacts {
-	d := doc.Derived
-	m := model.MeasuredFacts{DeclaredWriteUnits: d.Capacity.PeakWriteUnits, DeclaredReadUnits: d.Capacity.PeakReadUnits, ShardCount: d.ShardCount}
-	measuredDemand(&m, o, d.Capacity.HotKeyShare, d.ShardCount, doc.TargetUtilization)
+// designFacts are the facts of the design a measurement is held against.
+type designFacts struct {
+	*model.Stated
+	sizing     capacity.Sizing
+	shardCount int64
+	gsis       []model.GSIDoc
+}
+
+func tableMeasured(design *model.Model, doc designFacts, pk *model.Template, o observed.Observation) model.MeasuredFacts {
+	c := doc.sizing.Capacity
+	m := model.MeasuredFacts{DeclaredWriteUnits: c.PeakWriteUnits, DeclaredReadUnits: c.PeakReadUnits, ShardCount: doc.shardCount}
+	measuredDemand(&m, o, c.HotKeyShare, doc.shardCount, doc.TargetUtilization)
 	m.WriteLimit, m.ReadLimit = capacityLimits(model.Path{}, doc.Table.BillingMode, doc.Table.ReadCapacity, doc.Table.WriteCapacity,
 		doc.Table.OnDemandThroughput, doc.Table.Autoscaling, true)
 	m.KeysOutsideDesign = []model.KeyMismatch{}
-	if doc.Table.PartitionKey.Type == model.KeyTypeBinary || len(d.UndeclaredPlaceholders) > 0 || design.IsUnknown("partition_key.template") || design.IsUnknown("sharding") {
+	if doc.Table.PartitionKey.Type == model.KeyTypeBinary || len(doc.sizing.Keys.Undeclared) > 0 || design.IsUnknown("partition_key.template") || design.IsUnknown("sharding") {
 		return m
 	}
 	// A key is outside the design when no entity's partition-key template can produce it (the table's, for a
@@ -151,7 +160,7 @@ func tableMeasured(design *model.Model, doc *model.Document, pk *model.Template,
 		if t == nil {
 			return m
 		}
-		matcher := newKeyMatcher(t, design.Segments, d.ShardCount, doc.Sharding.Strategy, doc.Sharding.Source)
+		matcher := newKeyMatcher(t, design.Segments, doc.shardCount, doc.Sharding.Strategy, doc.Sharding.Source)
 		if matcher == nil {
 			return m
 		}
@@ -185,14 +194,14 @@ func mismatchAll(matchers []*keyMatcher, key string) string {
 	return cmp.Or(shaped, first)
 }
 
-func indexMeasured(design *model.Model, doc *model.Document, o observed.Observation) model.MeasuredFacts {
+func indexMeasured(design *model.Model, doc designFacts, o observed.Observation) model.MeasuredFacts {
 	var g model.GSIDoc
-	for _, x := range doc.Table.GSIs {
+	for _, x := range doc.gsis {
 		if x.Name == o.IndexName {
 			g = x
 		}
 	}
-	m := model.MeasuredFacts{DeclaredWriteUnits: capacity.GSIDeclaredWriteUnits(design, doc, &g), ShardCount: 1, KeysOutsideDesign: []model.KeyMismatch{}}
+	m := model.MeasuredFacts{DeclaredWriteUnits: capacity.GSIDeclaredWriteUnits(design, doc.sizing, &g), ShardCount: 1, KeysOutsideDesign: []model.KeyMismatch{}}
 	designShare := math.NaN()
 	if pw := m.DeclaredWriteUnits; pw != nil && *pw > 0 && g.HotPartitionWriteUnits != nil {
 		designShare = *g.HotPartitionWriteUnits / *pw

@@ -21,7 +21,7 @@ type itemWrite struct {
 
 // itemWrites is one item of the entity ("" for a table without entities) in this analysis's layout: a
 // non-transactional put or delete of the item and of every index entry it carries.
-func (a *layout) itemWrites(doc *model.Document, entity string) itemWrite {
+func (a *layout) itemWrites(doc *Design, entity string) itemWrite {
 	size, d := a.itemSize(doc, entity), a.entityDoc(entity)
 	w := itemWrite{table: capacity.WriteUnitsPerWrite(size, false), gsis: map[string]float64{}}
 	shares := map[string]float64{}
@@ -39,13 +39,13 @@ func (a *layout) itemWrites(doc *model.Document, entity string) itemWrite {
 	}
 	for _, l := range doc.Table.LSIs {
 		if share, ok := carries(l.Name); ok {
-			entry := capacity.ProjectedEntryBytes(l.ProjectionType, size, capacity.EntryKeyBytes(a.m, doc, d, []model.IndexKeyDoc{l.SortKey}), l.NonKeyAttributes)
+			entry := capacity.ProjectedEntryBytes(l.ProjectionType, size, capacity.EntryKeyBytes(a.m, doc.Sizing, d, []model.IndexKeyDoc{l.SortKey}), l.NonKeyAttributes)
 			w.table += share * capacity.WriteUnitsPerWrite(entry+model.IndexEntryOverheadBytes, false)
 		}
 	}
 	for _, g := range doc.Table.GSIs {
 		if share, ok := carries(g.Name); ok {
-			entry := capacity.ProjectedEntryBytes(g.ProjectionType, size, capacity.EntryKeyBytes(a.m, doc, d, slices.Concat(g.PartitionKey, g.SortKey)), g.NonKeyAttributes)
+			entry := capacity.ProjectedEntryBytes(g.ProjectionType, size, capacity.EntryKeyBytes(a.m, doc.Sizing, d, slices.Concat(g.PartitionKey, g.SortKey)), g.NonKeyAttributes)
 			w.gsis[g.Name] = share * capacity.WriteUnitsPerWrite(entry, false)
 		}
 	}
@@ -53,7 +53,7 @@ func (a *layout) itemWrites(doc *model.Document, entity string) itemWrite {
 }
 
 // changedIndexes are the GSIs whose key templates the entity changes, or that it enters or leaves.
-func (a *layout) changedIndexes(doc *model.Document, e model.MigrationEntity) []string {
+func (a *layout) changedIndexes(doc *Design, e model.MigrationEntity) []string {
 	var out []string
 	for _, g := range doc.Table.GSIs {
 		for _, k := range slices.Concat(g.PartitionKey, g.SortKey) {
@@ -67,7 +67,7 @@ func (a *layout) changedIndexes(doc *model.Document, e model.MigrationEntity) []
 }
 
 // itemSize is one entity's item size ("" for the table's).
-func (a *layout) itemSize(doc *model.Document, entity string) int64 {
+func (a *layout) itemSize(doc *Design, entity string) int64 {
 	if d := a.entityDoc(entity); d != nil {
 		return d.ItemSizeBytes
 	}
@@ -75,7 +75,7 @@ func (a *layout) itemSize(doc *model.Document, entity string) int64 {
 }
 
 // backfill computes the rewrite of the changed entities' items and the deletion of their old copies.
-func (a *layout) backfill(doc *model.Document, md *model.MigrationDoc) {
+func (a *layout) backfill(doc *Design, md *model.MigrationDoc) {
 	b := &md.Backfill
 	b.IndexPutWriteUnits, b.IndexDeleteWriteUnits, b.Throttles = map[string]float64{}, map[string]float64{}, []model.BackfillThrottle{}
 	var items, scanned, scanBytes, puts, deletes float64
@@ -171,7 +171,7 @@ func (a *layout) backfill(doc *model.Document, md *model.MigrationDoc) {
 
 // backfillCost prices the backfill on demand: the Scan in the pricing Region, and every write in each
 // Region that performs it (a global table's replicas perform every write). Nil when a Region lacks prices.
-func (a *layout) backfillCost(doc *model.Document, b *model.BackfillDoc, writeUnits float64) {
+func (a *layout) backfillCost(doc *Design, b *model.BackfillDoc, writeUnits float64) {
 	region, class := a.pricingRegion(), a.pricingClass()
 	prices, _, missing := model.ResolvePrices(region, class, a.pricingOverrides())
 	if len(missing) > 0 {
@@ -233,7 +233,7 @@ func (a *layout) pricingOverrides() model.PriceOverrides {
 // The items of one old partition-key value, which a Scan reads together, land on the new layout's values
 // of that key: its shards, times the values of new placeholders the old key lacks.
 // gsiPerTable is each GSI's write units per table write unit of the rewrites.
-func (a *layout) backfillRate(doc *model.Document, md *model.MigrationDoc, gsiPerTable map[string]float64) {
+func (a *layout) backfillRate(doc *Design, md *model.MigrationDoc, gsiPerTable map[string]float64) {
 	b := &md.Backfill
 	u := doc.TargetUtilization
 	c := doc.Derived.Capacity
@@ -309,7 +309,7 @@ func (a *layout) backfillRate(doc *model.Document, md *model.MigrationDoc, gsiPe
 
 // changedWriteUnits are the production write units of the changed entities: the second copy dual
 // writes add.
-func (a *layout) changedWriteUnits(doc *model.Document, md *model.MigrationDoc) float64 {
+func (a *layout) changedWriteUnits(doc *Design, md *model.MigrationDoc) float64 {
 	if a.entities == nil {
 		if len(md.Changed) > 0 {
 			return model.Deref(doc.Derived.Capacity.PeakWriteUnits)
@@ -375,7 +375,7 @@ const onDemandQuotaLimit = "on-demand table quota"
 
 // tableLimit is the table's write (or read) throughput and what sets it: provisioned capacity (the
 // autoscaling maximum when autoscaled), the on-demand cap, or the on-demand quota per table.
-func tableLimit(doc *model.Document, read bool) (float64, string) {
+func tableLimit(doc *Design, read bool) (float64, string) {
 	t := doc.Table
 	kind, capacity, scaled, capped := "write", t.WriteCapacity, (*model.CapacityRange)(nil), (*int64)(nil)
 	if t.Autoscaling != nil {

@@ -11,16 +11,15 @@ import (
 
 // Facts are derived.migration, from the design's analysis and its old layout's (nil without a migration);
 // unknown is true while the migration or a layout is not known at plan time: the rules that read it wait.
-// design.Doc holds every fact of the design but the cost.
 func Facts(design Analysis, old *Analysis) (md *model.MigrationDoc, unknown bool) {
-	a := newLayout(design.Model, design.Table, design.Doc)
+	a := newLayout(design.Model, design.Table, design.Facts)
 	if old != nil {
-		a.old = newLayout(old.Model, old.Table, old.Doc)
+		a.old = newLayout(old.Model, old.Table, old.Facts)
 	}
-	return a.migrationFacts(design.Doc)
+	return a.migrationFacts(design.Facts)
 }
 
-func (a *layout) migrationFacts(doc *model.Document) (*model.MigrationDoc, bool) {
+func (a *layout) migrationFacts(doc *Design) (*model.MigrationDoc, bool) {
 	m := a.in.Migration
 	if m == nil {
 		// A migration known only after apply: the rules that read it wait for it.
@@ -124,7 +123,7 @@ func (a *layout) entityDoc(name string) *model.EntityDoc {
 }
 
 // migrationPatterns pairs each access pattern's facts in both layouts.
-func (a *layout) migrationPatterns(doc, old *model.Document, md *model.MigrationDoc) []model.MigrationPattern {
+func (a *layout) migrationPatterns(doc, old *Design, md *model.MigrationDoc) []model.MigrationPattern {
 	out := []model.MigrationPattern{}
 	if len(old.Derived.AccessPatterns) != len(doc.Derived.AccessPatterns) {
 		return out

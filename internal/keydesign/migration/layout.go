@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/textfmt"
 )
@@ -29,12 +30,36 @@ import (
 // throttling). Comparing with the prior state is the rules' part: a fact about the prior in the document
 // would change once the state moves on.
 
-// Analysis is one layout's analysis: its model, its table-level design (for a design with entities, the
-// busiest collection's entity with the entities' summed traffic) and its document.
+// Analysis is one layout's analysis as this stage reads it: its model, its table-level design (for a design
+// with entities, the busiest collection's entity with the entities' summed traffic) and its facts.
 type Analysis struct {
 	Model *model.Model
 	Table *model.Input
-	Doc   *model.Document
+	Facts *Design
+}
+
+// Design are the facts of one layout that the migration stage reads: the stated table (with each GSI's
+// demand), traffic and target utilization, the access patterns, and the derived facts below.
+type Design struct {
+	Table             model.TableDoc
+	Traffic           model.TrafficDoc
+	TargetUtilization float64
+	AccessPatterns    []model.AccessPatternDoc
+	Derived           DerivedFacts
+	// Sizing sizes the index entries an item write carries.
+	Sizing capacity.Sizing
+}
+
+// DerivedFacts are the earlier stages' results the migration stage reads: the routing (capacity.Keys), the
+// table's demand (capacity), the patterns' figures (patterns.Finish), the entities with their demand and
+// keys, a global table's Regions, and the layout (Layout, once it is known).
+type DerivedFacts struct {
+	Routing        model.Routing
+	Capacity       model.Capacity
+	AccessPatterns []model.PatternFacts
+	Entities       *model.EntitiesDoc
+	Replicas       *model.ReplicasFacts
+	Layout         *model.LayoutDoc
 }
 
 // layout is the stage's view of one layout's analysis; old is the old layout's, when there is a migration.
@@ -46,12 +71,12 @@ type layout struct {
 	// entityFacts are the entities as the document states them (their demand and keys), the entity model's
 	// own before there is a document.
 	entityFacts *model.EntitiesDoc
-	doc         *model.Document
+	doc         *Design
 	old         *layout
 	errs        model.FieldErrors
 }
 
-func newLayout(m *model.Model, table *model.Input, doc *model.Document) *layout {
+func newLayout(m *model.Model, table *model.Input, doc *Design) *layout {
 	a := &layout{m: m, in: table, segments: m.Segments, entities: m.Entities, doc: doc}
 	switch {
 	case doc != nil && doc.Derived.Entities != nil:
@@ -133,12 +158,12 @@ func OldLayoutErrors(errs []*model.FieldError, analysed bool) model.FieldErrors 
 	return out
 }
 
-// SameLayoutError refuses a migration whose old layout is the design's: nothing moves.
-func SameLayoutError(doc, old *model.Document) *model.FieldError {
-	if old == nil || doc.Derived.Layout == nil || old.Derived.Layout == nil {
+// SameLayoutError refuses a migration whose old layout is the design's (layout): nothing moves.
+func SameLayoutError(layout, old *model.LayoutDoc) *model.FieldError {
+	if old == nil || layout == nil {
 		return nil
 	}
-	if !SameLayout(*old.Derived.Layout, *doc.Derived.Layout) {
+	if !SameLayout(*old, *layout) {
 		return nil
 	}
 	return &model.FieldError{Path: migrationPath("from"), Message: "the old layout is the design's own: every key template and the sharding " +
@@ -193,12 +218,12 @@ func oldLayoutPath(p model.Path) (model.Path, bool) {
 }
 
 // Layout is derived.layout: the layout this design writes, nil while its keys or sharding are unknown. doc
-// holds the design's routing and matched access patterns.
-func Layout(design *model.Model, table *model.Input, doc *model.Document) *model.LayoutDoc {
+// holds the design's routing and access patterns with their figures.
+func Layout(design *model.Model, table *model.Input, doc *Design) *model.LayoutDoc {
 	return newLayout(design, table, doc).layout(doc)
 }
 
-func (a *layout) layout(doc *model.Document) *model.LayoutDoc {
+func (a *layout) layout(doc *Design) *model.LayoutDoc {
 	if a.isUnknown("partition_key") || a.isUnknown("sort_key") || a.isUnknown("partition_key.template") ||
 		a.isUnknown("sort_key.template") || a.isUnknown("entities") || a.m.HasUnknownUnder("entities") ||
 		a.isUnknown("sharding") || a.m.HasUnknownUnder("sharding") {
@@ -238,7 +263,7 @@ func (a *layout) entityKeys() map[string]map[string]string {
 
 // indexAttributes are the key attributes a read of index reads: the table's keys, an LSI's partition key
 // and sort key, a GSI's attributes.
-func (a *layout) indexAttributes(doc *model.Document, index string) []string {
+func (a *layout) indexAttributes(doc *Design, index string) []string {
 	t := doc.Table
 	tableKeys := []string{t.PartitionKey.Name}
 	if t.SortKey != nil {
@@ -283,7 +308,7 @@ func (a *layout) patternEntities(ap model.AccessPatternDoc, index string) []stri
 
 // patternReads are the templates a pattern's key reads, entity by entity, with the sharding of a sharded
 // table partition key.
-func (a *layout) patternReads(doc *model.Document, ap model.AccessPatternDoc, f model.PatternFacts, l *model.LayoutDoc) []string {
+func (a *layout) patternReads(doc *Design, ap model.AccessPatternDoc, f model.PatternFacts, l *model.LayoutDoc) []string {
 	reads := []string{}
 	attrs := a.indexAttributes(doc, f.Index)
 	sharded := false

@@ -66,7 +66,7 @@ func (an *analysis) patternEntitySize(ap model.AccessPattern) int64 {
 
 // entityPatternKeys are the keys a pattern on entities is matched against: the table's keys with its first
 // entity's templates; nil for a pattern that names no entity.
-func (an *analysis) entityPatternKeys(doc *model.Document, ap model.AccessPatternDoc) []*patternKey {
+func (an *analysis) entityPatternKeys(st *model.Stated, ap model.AccessPatternDoc) []*patternKey {
 	if len(ap.Entities) == 0 {
 		return nil
 	}
@@ -79,7 +79,7 @@ func (an *analysis) entityPatternKeys(doc *model.Document, ap model.AccessPatter
 	if len(an.entities.TableKeys) > 1 {
 		sk = templates[an.entities.TableKeys[1]]
 	}
-	keys := an.patternKeys(doc, templates[an.entities.TableKeys[0]], sk)
+	keys := an.patternKeys(st, templates[an.entities.TableKeys[0]], sk)
 	// A GSI's and an LSI's key attributes are the entity's templates too: STATUS#{status} is known from
 	// status, and a sort condition is on a placeholder of the index's sort key.
 	for _, k := range keys[1:] {

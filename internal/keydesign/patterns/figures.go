@@ -23,19 +23,20 @@ func consistencyFactor(c string) float64 {
 // patternHotReads is the busiest table key's reads from the patterns whose reads land on the table's
 // partition-key values one shard per call (SizedBySharding): they add up, as every such pattern may read
 // the same busiest value. It does not depend on the shard count.
-func (an *analysis) patternHotReads(doc *model.Document) (float64, bool) {
+func (an *analysis) patternHotReads(matched Matched) (float64, bool) {
 	sum, found := 0.0, false
-	for _, f := range doc.Derived.AccessPatterns {
+	for _, f := range matched.Facts {
 		if f.SizedBySharding {
-			sum += f.ReadUnitsPerQuery * an.patternRate(doc, f.Name) * f.HotKeyShare
+			sum += f.ReadUnitsPerQuery * matched.rate(f.Name) * f.HotKeyShare
 			found = true
 		}
 	}
 	return sum, found
 }
 
-func (an *analysis) patternRate(doc *model.Document, name string) float64 {
-	for _, ap := range doc.AccessPatterns {
+// rate is a pattern's reads per second; 0 when not stated.
+func (matched Matched) rate(name string) float64 {
+	for _, ap := range matched.Patterns {
 		if ap.Name == name && ap.ReadsPerSecond != nil {
 			return *ap.ReadsPerSecond
 		}
@@ -45,20 +46,19 @@ func (an *analysis) patternRate(doc *model.Document, name string) float64 {
 
 // finishAccessPatterns computes the numbers that depend on the shard count and adds the patterns' reads on
 // the table and its LSIs to the table's peak read demand.
-func (an *analysis) finishAccessPatterns(doc *model.Document) ([]model.PatternFacts, *float64) {
-	d := &doc.Derived
-	peak := d.Capacity.PeakReadUnits
-	if len(d.AccessPatterns) == 0 {
-		return d.AccessPatterns, peak
+func (an *analysis) finishAccessPatterns(st *model.Stated, matched Matched, demand capacity.TableDemand) Figures {
+	out := Figures{Facts: matched.Facts, PeakReadUnits: demand.Capacity.PeakReadUnits}
+	if len(matched.Facts) == 0 {
+		return out
 	}
-	patterns := slices.Clone(d.AccessPatterns)
+	patterns := slices.Clone(matched.Facts)
 	tableReads := 0.0
 	for i := range patterns {
 		f := &patterns[i]
-		rate := an.patternRate(doc, f.Name)
+		rate := matched.rate(f.Name)
 		shards := int64(1)
-		if f.IndexKind != model.IndexKindGSI && tableKeySharded(doc) {
-			shards = d.ShardCount
+		if f.IndexKind != model.IndexKindGSI && tableKeySharded(st) {
+			shards = demand.ShardCount
 		}
 		if f.Fanout {
 			f.QueriesPerCall = shards
@@ -80,10 +80,11 @@ func (an *analysis) finishAccessPatterns(doc *model.Document) ([]model.PatternFa
 		}
 		tableReads += f.FetchReadUnitsPerSecond
 	}
-	if an.patternsComplete(doc) && (peak == nil || *peak < tableReads) {
-		peak = model.Ptr(tableReads)
+	out.Facts = patterns
+	if an.patternsComplete(patterns) && (out.PeakReadUnits == nil || *out.PeakReadUnits < tableReads) {
+		out.PeakReadUnits = model.Ptr(tableReads)
 	}
-	return patterns, peak
+	return out
 }
 
 // fetchConsistency is the consistency of the table reads that fetch unprojected attributes: what the
@@ -96,21 +97,21 @@ func fetchConsistency(c string) string {
 }
 
 // patternsComplete is true when every declared pattern was analysed.
-func (an *analysis) patternsComplete(doc *model.Document) bool {
-	return len(doc.Derived.AccessPatterns) == len(an.in.AccessPatterns) && !an.m.IsUnknown("access_patterns")
+func (an *analysis) patternsComplete(facts []model.PatternFacts) bool {
+	return len(facts) == len(an.in.AccessPatterns) && !an.m.IsUnknown("access_patterns")
 }
 
 // indexPatternReads gives each GSI without a measurement the reads of the patterns it serves as its read
 // demand (GSIDoc.PatternReadUnits and PeakReadUnits).
-func (an *analysis) indexPatternReads(doc *model.Document) []model.GSIDoc {
-	if len(doc.Derived.AccessPatterns) == 0 || !an.patternsComplete(doc) {
-		return doc.Table.GSIs
+func (an *analysis) indexPatternReads(facts []model.PatternFacts, indexes []model.GSIDoc) []model.GSIDoc {
+	if len(facts) == 0 || !an.patternsComplete(facts) {
+		return indexes
 	}
-	gsis := slices.Clone(doc.Table.GSIs)
+	gsis := slices.Clone(indexes)
 	for i := range gsis {
 		g := &gsis[i]
 		sum, served := 0.0, false
-		for _, f := range doc.Derived.AccessPatterns {
+		for _, f := range facts {
 			if f.Serves && f.Index == g.Name {
 				sum += f.ReadUnitsPerSecond
 				served = true
@@ -128,7 +129,7 @@ func (an *analysis) indexPatternReads(doc *model.Document) []model.GSIDoc {
 }
 
 // tableKeySharded reports whether the table's partition key carries a {shard} suffix that sharding fills.
-func tableKeySharded(doc *model.Document) bool {
-	t := doc.Table.PartitionKey.Template
-	return t != nil && strings.Contains(*t, "{"+model.ShardPlaceholder+"}") && doc.Sharding.Strategy != model.StrategyNone
+func tableKeySharded(st *model.Stated) bool {
+	t := st.Table.PartitionKey.Template
+	return t != nil && strings.Contains(*t, "{"+model.ShardPlaceholder+"}") && st.Sharding.Strategy != model.StrategyNone
 }

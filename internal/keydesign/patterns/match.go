@@ -73,14 +73,14 @@ type patternMatch struct {
 }
 
 // patternKeys lists the table key, the LSIs and the GSIs (sorted by name) as keys that may serve patterns.
-func (an *analysis) patternKeys(doc *model.Document, pk, sk *model.Template) []*patternKey {
-	t := doc.Table
+func (an *analysis) patternKeys(st *model.Stated, pk, sk *model.Template) []*patternKey {
+	t := st.Table
 	keyAttrs := []string{t.PartitionKey.Name}
 	if t.SortKey != nil {
 		keyAttrs = append(keyAttrs, t.SortKey.Name)
 	}
 	table := &patternKey{name: model.TableKeyIndex, kind: model.IndexKindTable, projection: model.ProjectionAll, keyAttributes: keyAttrs,
-		sharded: pk != nil && pk.HasPlaceholder(model.ShardPlaceholder) && doc.Sharding.Strategy != model.StrategyNone}
+		sharded: pk != nil && pk.HasPlaceholder(model.ShardPlaceholder) && st.Sharding.Strategy != model.StrategyNone}
 	if pk != nil {
 		values, bounded := int64(1), true
 		for _, name := range pk.Placeholders() {
@@ -157,8 +157,8 @@ func (k knownSet) has(p keyPart) bool { return k[p.name] || k[p.attribute] }
 // matchAccessPatterns matches every pattern with the keys and fills the facts that do not depend on the
 // shard count. Patterns with unknown values, or all of them when the design they are matched against is
 // unknown, are left out and the derived facts they feed are marked unknown.
-func (an *analysis) matchAccessPatterns(doc *model.Document, pk, sk *model.Template) Matched {
-	out := Matched{Facts: []model.PatternFacts{}, Patterns: an.accessPatternDocs(doc.Traffic)}
+func (an *analysis) matchAccessPatterns(st *model.Stated, pk, sk *model.Template) Matched {
+	out := Matched{Facts: []model.PatternFacts{}, Patterns: an.accessPatternDocs(st.Traffic)}
 	if len(an.in.AccessPatterns) == 0 && !an.m.IsUnknown("access_patterns") {
 		return out
 	}
@@ -168,20 +168,20 @@ func (an *analysis) matchAccessPatterns(doc *model.Document, pk, sk *model.Templ
 		out.Unknown = unknown
 		return out
 	}
-	keys := an.patternKeys(doc, pk, sk)
+	keys := an.patternKeys(st, pk, sk)
 	for _, ap := range out.Patterns {
 		if an.patternUnknown(ap.Name) {
 			complete = false
 			continue
 		}
 		// A pattern on entities is matched against the keys as its first entity writes them.
-		if entityKeys := an.entityPatternKeys(doc, ap); entityKeys != nil {
-			f := an.matchPattern(doc, ap, entityKeys)
+		if entityKeys := an.entityPatternKeys(st, ap); entityKeys != nil {
+			f := an.matchPattern(st, ap, entityKeys)
 			f.EntityOverlaps = an.entityOverlaps(ap, f)
 			out.Facts = append(out.Facts, f)
 			continue
 		}
-		out.Facts = append(out.Facts, an.matchPattern(doc, ap, keys))
+		out.Facts = append(out.Facts, an.matchPattern(st, ap, keys))
 	}
 	if !complete {
 		out.Unknown = unknown
@@ -189,7 +189,7 @@ func (an *analysis) matchAccessPatterns(doc *model.Document, pk, sk *model.Templ
 	return out
 }
 
-func (an *analysis) matchPattern(doc *model.Document, ap model.AccessPatternDoc, keys []*patternKey) model.PatternFacts {
+func (an *analysis) matchPattern(st *model.Stated, ap model.AccessPatternDoc, keys []*patternKey) model.PatternFacts {
 	f := model.PatternFacts{Name: ap.Name, Path: patternPath(ap.Name), Consistency: ap.Consistency, Unserved: []model.UnservedKey{}, EntityOverlaps: []model.EntityOverlap{},
 		Filtered: []string{}, MissingAttributes: []string{}, ItemsPerQuery: ap.Items, ItemSizeBytes: ap.ItemSizeBytes,
 		SuggestedIndex: model.SuggestedIndex{PartitionKey: model.OrEmpty(ap.Equals), SortKey: []string{}}}
@@ -209,7 +209,7 @@ func (an *analysis) matchPattern(doc *model.Document, ap model.AccessPatternDoc,
 		if ap.Index != nil && *ap.Index != k.name {
 			continue
 		}
-		matches = append(matches, an.matchKey(doc, ap, known, k))
+		matches = append(matches, an.matchKey(st, ap, known, k))
 	}
 	if len(matches) == 0 {
 		return f
@@ -314,7 +314,7 @@ func boolRank(b bool) int {
 }
 
 // matchKey considers one key for one pattern.
-func (an *analysis) matchKey(doc *model.Document, ap model.AccessPatternDoc, known knownSet, k *patternKey) patternMatch {
+func (an *analysis) matchKey(st *model.Stated, ap model.AccessPatternDoc, known knownSet, k *patternKey) patternMatch {
 	m := patternMatch{key: k, sortOK: true}
 	used := map[string]bool{}
 	for _, p := range k.partition {
@@ -331,9 +331,9 @@ func (an *analysis) matchKey(doc *model.Document, ap model.AccessPatternDoc, kno
 		}
 	}
 	if k.sharded {
-		source := keyPart{name: doc.Sharding.Source, attribute: doc.Table.PartitionKey.Name}
-		m.fanout = doc.Sharding.Strategy == model.StrategyRandom && !known[doc.Table.PartitionKey.Name] ||
-			doc.Sharding.Strategy == model.StrategyCalculated && (doc.Sharding.Source == "" || !known.has(source))
+		source := keyPart{name: st.Sharding.Source, attribute: st.Table.PartitionKey.Name}
+		m.fanout = st.Sharding.Strategy == model.StrategyRandom && !known[st.Table.PartitionKey.Name] ||
+			st.Sharding.Strategy == model.StrategyCalculated && (st.Sharding.Source == "" || !known.has(source))
 	}
 	m.strongOnGSI = k.kind == model.IndexKindGSI && ap.Consistency != string(model.ReadEventual)
 	if ap.Attributes != nil && k.projection != model.ProjectionAll {
@@ -346,7 +346,7 @@ func (an *analysis) matchKey(doc *model.Document, ap model.AccessPatternDoc, kno
 			available[p.name] = true
 		}
 		for name := range an.segments {
-			if TableSegment(doc, name) {
+			if TableSegment(st.Table, name) {
 				available[name] = true
 			}
 		}
@@ -361,14 +361,15 @@ func (an *analysis) matchKey(doc *model.Document, ap model.AccessPatternDoc, kno
 	return m
 }
 
-// TableSegment reports whether a segment is a placeholder of the table's partition or sort key template.
-func TableSegment(doc *model.Document, name string) bool {
-	for _, f := range []*model.KeyFacts{&doc.Derived.PartitionKey, doc.Derived.SortKey} {
+// TableSegment reports whether a segment is a placeholder of the table's partition or sort key template, as
+// stated in table or as the key facts keys give them.
+func TableSegment(table model.TableDoc, name string, keys ...*model.KeyFacts) bool {
+	for _, f := range keys {
 		if f != nil && slices.Contains(f.Placeholders, name) {
 			return true
 		}
 	}
-	for _, tmpl := range []*model.KeyDoc{&doc.Table.PartitionKey, doc.Table.SortKey} {
+	for _, tmpl := range []*model.KeyDoc{&table.PartitionKey, table.SortKey} {
 		if tmpl != nil && tmpl.Template != nil && strings.Contains(*tmpl.Template, "{"+name+"}") {
 			return true
 		}

@@ -46,26 +46,33 @@ type Matched struct {
 }
 
 // Match matches every pattern with the table key pk and sk, the LSIs and the GSIs of the stated design.
-func Match(m *model.Model, table *model.Input, stated *model.Document, pk, sk *model.Template) Matched {
+func Match(m *model.Model, table *model.Input, stated *model.Stated, pk, sk *model.Template) Matched {
 	return newAnalysis(m, table).matchAccessPatterns(stated, pk, sk)
 }
 
-// HotReads are the patterns' reads on the table key's busiest value, which the capacity stage adds to the
-// table's hot-key read demand; facts holds the matched patterns.
-func HotReads(m *model.Model, table *model.Input, facts *model.Document) capacity.PatternReads {
+// HotReads are the matched patterns' reads on the table key's busiest value, which the capacity stage adds
+// to the table's hot-key read demand.
+func HotReads(m *model.Model, table *model.Input, matched Matched) capacity.PatternReads {
 	an := newAnalysis(m, table)
-	hot, ok := an.patternHotReads(facts)
-	return capacity.PatternReads{HotReadUnits: hot, Complete: ok && an.patternsComplete(facts)}
+	hot, ok := an.patternHotReads(matched)
+	return capacity.PatternReads{HotReadUnits: hot, Complete: ok && an.patternsComplete(matched.Facts)}
 }
 
-// Finish computes the patterns' figures that depend on the shard count, and the table's peak read units:
-// the larger of the declared reads and the patterns' reads on the table and its LSIs.
-func Finish(m *model.Model, table *model.Input, facts *model.Document) ([]model.PatternFacts, *float64) {
-	return newAnalysis(m, table).finishAccessPatterns(facts)
+// Figures are the patterns' facts once the shard count is known, in the order of Matched.Patterns, and the
+// table's peak read units: the larger of the declared reads and the patterns' reads on the table and its
+// LSIs.
+type Figures struct {
+	Facts         []model.PatternFacts
+	PeakReadUnits *float64
 }
 
-// IndexReads are the GSIs, each without a measurement taking the reads of the patterns it serves as its
-// read demand.
-func IndexReads(m *model.Model, table *model.Input, facts *model.Document) []model.GSIDoc {
-	return newAnalysis(m, table).indexPatternReads(facts)
+// Finish computes the matched patterns' figures that depend on the table's demand and shard count.
+func Finish(m *model.Model, table *model.Input, stated *model.Stated, matched Matched, demand capacity.TableDemand) Figures {
+	return newAnalysis(m, table).finishAccessPatterns(stated, matched, demand)
+}
+
+// IndexReads are the GSIs, each without a measurement taking the reads of the patterns it serves (their
+// figures) as its read demand.
+func IndexReads(m *model.Model, table *model.Input, figures Figures, gsis []model.GSIDoc) []model.GSIDoc {
+	return newAnalysis(m, table).indexPatternReads(figures.Facts, gsis)
 }
