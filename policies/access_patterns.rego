@@ -295,13 +295,19 @@ warnings contains lib.finding(rego.metadata.rule(), msg, ["access_patterns", f.n
 	])
 }
 
-overlap_cost(o) := sprintf(": up to %s extra items and %s RCU per call, %s RCU per second at the pattern's rate", [
-	lib.fmt(o.extra_items), lib.fmt(o.extra_read_units_per_call), lib.fmt(o.extra_read_units_per_second),
+overlap_cost(o) := sprintf(": up to %s extra items%s and %s RCU per call, %s RCU per second at the pattern's rate", [
+	lib.fmt(o.extra_items), per_item(o), lib.fmt(o.extra_read_units_per_call), lib.fmt(o.extra_read_units_per_second),
 ]) if {
 	lib.number(o.extra_items)
 	lib.number(o.extra_read_units_per_call)
 	lib.number(o.extra_read_units_per_second)
-} else := sprintf(": up to %s extra items and %s RCU per call", [lib.fmt(o.extra_items), lib.fmt(o.extra_read_units_per_call)]) if {
+} else := sprintf(": up to %s extra items%s and %s RCU per call", [lib.fmt(o.extra_items), per_item(o), lib.fmt(o.extra_read_units_per_call)]) if {
 	lib.number(o.extra_items)
 	lib.number(o.extra_read_units_per_call)
 } else := ": how many, nothing bounds (set that entity's traffic.max_items_per_partition_key to size them)"
+
+# per_item says how many of the other entity's items each returned item brings, when its sort key nests
+# under the pattern's entity's (ORDER#{order_id}#LINE#{line} under ORDER#{order_id}).
+per_item(o) := sprintf(" (at most %s under each item the pattern returns)", [lib.fmt(o.extra_items_per_item)]) if {
+	lib.number(o.extra_items_per_item)
+} else := ""

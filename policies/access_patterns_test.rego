@@ -187,6 +187,15 @@ test_entity_overlap_warns_with_the_extra_reads if {
 	contains(w.message, "up to 40,000 extra items and 1,465 RCU per call")
 }
 
+test_nested_entity_overlap_says_what_each_returned_item_brings if {
+	f := pattern({"name": "orders_of_user", "entity_overlaps": [{
+		"entity": "line", "extra_items": 50000, "extra_items_per_item": 10000, "extra_read_units_per_call": 2441.5,
+	}]})
+	some w in access_patterns.findings with input as with_patterns([f])
+	w.rule == "DK110"
+	endswith(w.message, "up to 50,000 extra items (at most 10,000 under each item the pattern returns) and 2,441.5 RCU per call")
+}
+
 test_entity_overlap_without_sizes_asks_for_them if {
 	f := pattern({"name": "all_orders", "entity_overlaps": [{"entity": "customer", "extra_items": null, "extra_read_units_per_call": null}]})
 	some w in access_patterns.findings with input as with_patterns([f])

@@ -36,8 +36,8 @@ errors contains lib.finding_case(hot_partition, "over-limit", msg, ["global_seco
 	hot := gsi.hot_partition_write_units
 	lib.number(hot)
 	hot > limits.partition_write_units
-	msg := sprintf("GSI %q sends %s WCU to its busiest partition (a partition serves %s); its throttling would throttle writes to the table", [
-		gsi.name, lib.fmt(hot), lib.fmt(limits.partition_write_units),
+	msg := sprintf("GSI %q sends %s WCU to its busiest partition (a partition serves %s)%s; its throttling would throttle writes to the table", [
+		gsi.name, lib.fmt(hot), lib.fmt(limits.partition_write_units), writers(gsi, {e | some e in gsi.hot_entities}),
 	])
 }
 
@@ -48,9 +48,32 @@ warnings contains lib.finding_case(hot_partition, "hot-key", msg, ["global_secon
 	load > 0
 	not over_partition(gsi)
 	reason := hot_reason(gsi)
-	msg := sprintf("GSI %q has a %s partition key under %s WCU of %s writes: its hot partitions can throttle writes to the table", [
-		gsi.name, reason, lib.fmt(load), load_source,
+	msg := sprintf("GSI %q has a %s partition key under %s WCU of %s writes%s: its hot partitions can throttle writes to the table", [
+		gsi.name, reason, lib.fmt(load), load_source, writers(gsi, hot_key_entities(gsi)),
 	])
+}
+
+# writers names the entities of a single-table design whose templates write the index's hot partition key,
+# each with its templates of the key's attributes; "" without entities.
+writers(gsi, names) := sprintf(", written by %s", [concat(" and ", [sprintf("entity %q as %s", [e.entity, concat(" + ", e.partition_key)]) |
+	some e in gsi.entities
+	e.entity in names
+])]) if {
+	count(names) > 0
+} else := ""
+
+# hot_key_entities are the entities whose templates make the index's partition key hot: time-bucketed, or
+# writing few values.
+hot_key_entities(gsi) := {e.entity |
+	some e in gsi.entities
+	hot_entity_key(e)
+}
+
+hot_entity_key(e) if e.time_bucketed
+
+hot_entity_key(e) if {
+	lib.number(e.cardinality)
+	e.cardinality < limits.low_cardinality
 }
 
 # write_load is the writes an index takes: the table's (a design without entities), or those of the entities

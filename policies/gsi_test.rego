@@ -30,6 +30,31 @@ test_gsi_hot_partition_over_limit_is_error if {
 	fixtures.severities(gsi.findings, "DK501") == {"error"} with input as doc
 }
 
+test_gsi_over_limit_names_the_entities_that_write_its_busiest_partition if {
+	doc := with_gsi({"hot_partition_write_units": 2000, "hot_entities": ["click"], "entities": [
+		{"entity": "user", "partition_key": ["EMAIL#{email}"], "time_bucketed": false, "cardinality": null},
+		{"entity": "click", "partition_key": ["DAY#{day}"], "time_bucketed": true, "cardinality": null},
+	]})
+	{f.message | some f in gsi.findings; f.rule == "DK501"} == {concat("", [
+		`GSI "by_status" sends 2,000 WCU to its busiest partition (a partition serves 1,000), written by entity "click" as DAY#{day}; `,
+		"its throttling would throttle writes to the table",
+	])} with input as doc
+}
+
+test_gsi_hot_key_names_the_entities_whose_templates_are_hot if {
+	doc := object.union(
+		with_gsi({"hot_partition_write_units": 10, "peak_write_units": 30, "entities": [
+			{"entity": "task", "partition_key": ["STATUS#{status}"], "time_bucketed": false, "cardinality": 3},
+			{"entity": "user", "partition_key": ["EMAIL#{email}"], "time_bucketed": false, "cardinality": null},
+		]}),
+		{"derived": {"entities": {"items": []}}},
+	)
+	{f.message | some f in gsi.findings; f.rule == "DK501"} == {concat("", [
+		`GSI "by_status" has a low-cardinality (4 values) partition key under 30 WCU of index writes, written by entity "task" as `,
+		"STATUS#{status}: its hot partitions can throttle writes to the table",
+	])} with input as object.union(doc, {"table": {"gsis": [object.union(doc.table.gsis[0], {"partition_key_cardinality": 4})]}})
+}
+
 test_low_cardinality_gsi_without_writes_passes if {
 	doc := object.union(with_gsi({"partition_key_cardinality": 4}), {"derived": {"capacity": {"peak_write_units": null}}})
 	not "DK501" in fixtures.ids(gsi.findings) with input as doc

@@ -7,7 +7,6 @@
 package keydesign
 
 import (
-	"cmp"
 	"slices"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
@@ -131,7 +130,7 @@ type results struct {
 // layout (nil without one).
 func run(m *model.Model, view tableDesign, old *migration.Analysis) *results {
 	table, pk, sk := view.input, m.PartitionKey, m.SortKey
-	r := &results{model: m, stated: stated(m, view.input), entities: view.entities, lead: view.lead}
+	r := &results{model: m, stated: model.State(m, view.input), entities: view.entities, lead: view.lead}
 	st := r.stated
 	// Access patterns matched with the keys: their reads on the table key feed the capacity.
 	r.matched = patterns.Match(m, table, st, pk, sk)
@@ -233,79 +232,4 @@ func (r *results) document() *model.Document {
 		AccessPatterns: r.figures.Facts, Layout: r.layout, Migration: r.migration,
 	}
 	return doc
-}
-
-// stated is the design as written with its defaults: kind, segments, sharding, traffic and the table. in is
-// the table-level design.
-func stated(m *model.Model, in *model.Input) *model.Stated {
-	st := &model.Stated{
-		Kind:     in.Kind,
-		Address:  in.Address,
-		Segments: m.Segments,
-		Prior:    in.Prior,
-		Unknown:  make([]string, 0, len(m.Unknown)),
-	}
-	for p := range m.Unknown {
-		st.Unknown = append(st.Unknown, p)
-	}
-	slices.Sort(st.Unknown)
-	st.TargetUtilization = model.DefaultTargetUtilization
-	if in.TargetUtilization != nil {
-		st.TargetUtilization = *in.TargetUtilization
-	}
-	st.Sharding = model.ShardingDoc{Strategy: cmp.Or(in.Sharding.Strategy, model.StrategyNone), Source: in.Sharding.Source,
-		Count: in.Sharding.Count, SchemeVersion: model.DefaultSchemeVersion}
-	if in.Sharding.SchemeVersion != nil {
-		st.Sharding.SchemeVersion = *in.Sharding.SchemeVersion
-	}
-	t := in.Traffic
-	st.Traffic = model.TrafficDoc{
-		WritesPerSecond: t.WritesPerSecond, ReadsPerSecond: t.ReadsPerSecond,
-		ItemSizeBytes: model.DefaultItemSizeBytes, ReadConsistency: cmp.Or(t.ReadConsistency, string(model.ReadEventual)),
-		TransactionalWrites: t.TransactionalWrites, HotKeyShare: t.HotKeyShare,
-		HottestItemWritesPerSecond: t.HottestItemWritesPerSecond, HottestItemReadsPerSecond: t.HottestItemReadsPerSecond,
-		MaxItemsPerPartitionKey: t.MaxItemsPerPartitionKey,
-	}
-	if t.ItemSizeBytes != nil {
-		st.Traffic.ItemSizeBytes = *t.ItemSizeBytes
-	}
-	st.Table = tableDoc(in)
-	return st
-}
-
-func tableDoc(in *model.Input) model.TableDoc {
-	td := model.TableDoc{
-		Name: in.TableName, BillingMode: in.BillingMode, ReadCapacity: in.ReadCapacity, WriteCapacity: in.WriteCapacity,
-		OnDemandThroughput: in.OnDemand, WarmThroughput: in.Warm, Autoscaling: in.Autoscaling,
-		PartitionKey: model.KeyDoc{Name: in.PartitionKey.Name, Type: cmp.Or(in.PartitionKey.Type, model.KeyTypeString), Template: in.PartitionKey.Template},
-		LSIs:         make([]model.LSIDoc, 0, len(in.LocalSecondaryIndexes)),
-		GSIs:         make([]model.GSIDoc, 0, len(in.GlobalSecondaryIndexes)),
-	}
-	if in.SortKey != nil {
-		td.SortKey = &model.KeyDoc{Name: in.SortKey.Name, Type: cmp.Or(in.SortKey.Type, model.KeyTypeString), Template: in.SortKey.Template}
-	}
-	for _, l := range in.LocalSecondaryIndexes {
-		td.LSIs = append(td.LSIs, model.LSIDoc{Name: l.Name, SortKey: indexKeyDoc(l.SortKey),
-			ProjectionType: cmp.Or(l.ProjectionType, model.ProjectionAll), NonKeyAttributes: model.OrEmpty(l.NonKeyAttributes)})
-	}
-	for _, g := range in.GlobalSecondaryIndexes {
-		gd := model.GSIDoc{Name: g.Name, ProjectionType: cmp.Or(g.ProjectionType, model.ProjectionAll),
-			NonKeyAttributes: model.OrEmpty(g.NonKeyAttributes), ReadCapacity: g.ReadCapacity, WriteCapacity: g.WriteCapacity,
-			OnDemandThroughput: g.OnDemand, WarmThroughput: g.Warm, Autoscaling: g.Autoscaling,
-			PartitionKey: make([]model.IndexKeyDoc, 0, len(g.PartitionKey)), SortKey: make([]model.IndexKeyDoc, 0, len(g.SortKey))}
-		for _, k := range g.PartitionKey {
-			gd.PartitionKey = append(gd.PartitionKey, indexKeyDoc(k))
-		}
-		for _, k := range g.SortKey {
-			gd.SortKey = append(gd.SortKey, indexKeyDoc(k))
-		}
-		td.GSIs = append(td.GSIs, gd)
-	}
-	slices.SortFunc(td.LSIs, func(x, y model.LSIDoc) int { return cmp.Compare(x.Name, y.Name) })
-	slices.SortFunc(td.GSIs, func(x, y model.GSIDoc) int { return cmp.Compare(x.Name, y.Name) })
-	return td
-}
-
-func indexKeyDoc(k model.IndexKeyAttribute) model.IndexKeyDoc {
-	return model.IndexKeyDoc{Name: k.Name, Type: cmp.Or(k.Type, model.KeyTypeString), Cardinality: k.Cardinality}
 }

@@ -200,9 +200,70 @@ func TestOverloadedIndexHeatComesFromEachEntity(t *testing.T) {
 		t.Errorf("GSI1 time_bucketed %v, cardinality %v, hot partition %v; want true, null, 2,000 WCU",
 			g.TimeBucketed, g.PartitionKeyCardinality, g.HotPartitionWriteUnits)
 	}
+	if want := []string{"click"}; !slices.Equal(g.HotEntities, want) {
+		t.Errorf("GSI1 hot entities %v, want %v", g.HotEntities, want)
+	}
 	got := entityFindings(t, in)
 	if want := []string{"error global_secondary_indexes.GSI1.partition_key"}; !slices.Equal(findingsAt(got, "DK501"), want) {
 		t.Errorf("DK501 %v, want %v", findingsAt(got, "DK501"), want)
+	}
+	// The finding names the entity whose key makes the partition hot, not user, whose key spreads.
+	want := `GSI "GSI1" sends 2,000 WCU to its busiest partition (a partition serves 1,000), written by entity "click" as DAY#{day}; ` +
+		"its throttling would throttle writes to the table"
+	if f := got["DK501"][0]; f.Message != want {
+		t.Errorf("DK501 message\n got %s\nwant %s", f.Message, want)
+	}
+}
+
+// Under the over-limit figure, a time-bucketed entity key is a warning that names that entity.
+func TestIndexHotKeyWarningNamesItsEntity(t *testing.T) {
+	t.Parallel()
+	got := entityFindings(t, singleTable([]model.GlobalSecondaryIndex{{Name: "GSI1",
+		PartitionKey: []model.IndexKeyAttribute{{Name: "GSI1PK"}}, SortKey: []model.IndexKeyAttribute{{Name: "GSI1SK"}}, ProjectionType: "KEYS_ONLY"}},
+		model.Entity{Name: "user", Keys: map[string]string{"PK": "USER#{user_id}", "SK": "PROFILE", "GSI1PK": "EMAIL#{email}", "GSI1SK": "USER"},
+			Traffic: model.EntityTraffic{WritesPerSecond: p(50.0)}},
+		model.Entity{Name: "click", Keys: map[string]string{"PK": "USER#{user_id}", "SK": "CLICK#{event_id}", "GSI1PK": "DAY#{day}", "GSI1SK": "{event_id}"},
+			Traffic: model.EntityTraffic{WritesPerSecond: p(200.0), ItemSizeBytes: p(int64(300))}},
+	))
+	want := []string{`GSI "GSI1" has a time-bucketed partition key under 250 WCU of index writes, written by entity "click" as DAY#{day}: ` +
+		"its hot partitions can throttle writes to the table"}
+	var msgs []string
+	for _, f := range got["DK501"] {
+		msgs = append(msgs, f.Message)
+	}
+	if !slices.Equal(msgs, want) {
+		t.Errorf("DK501\n got %q\nwant %q", msgs, want)
+	}
+}
+
+// A pattern on orders that also returns each order's lines (their sort keys nest under the order's) is
+// bounded by the lines one order can hold: a four-digit line number is 10,000 a returned order.
+func TestNestedEntityOverlapIsBoundedPerReturnedItem(t *testing.T) {
+	t.Parallel()
+	in := singleTable(nil,
+		model.Entity{Name: "order", Keys: map[string]string{"PK": "USER#{user_id}", "SK": "ORDER#{order_id}"},
+			Traffic: model.EntityTraffic{WritesPerSecond: p(10.0), ItemSizeBytes: p(int64(800))}},
+		model.Entity{Name: "line", Keys: map[string]string{"PK": "USER#{user_id}", "SK": "ORDER#{order_id}#LINE#{line}"},
+			Traffic: model.EntityTraffic{WritesPerSecond: p(40.0), ItemSizeBytes: p(int64(400))}},
+	)
+	in.Segments["line"] = model.Segment{Kind: model.KindNumber, MaxLength: p(int64(4))}
+	in.AccessPatterns = []model.AccessPattern{{Name: "orders_of_user", Entities: []string{"order"}, Equals: []string{"user_id"},
+		Sort: &model.SortCondition{On: "order_id", Condition: model.SortBeginsWith}, Items: p(int64(5)), ReadsPerSecond: p(2.0)}}
+	doc := analyzed(t, in)
+	overlaps := doc.Derived.AccessPatterns[0].EntityOverlaps
+	if len(overlaps) != 1 || model.Deref(overlaps[0].ExtraItemsPerItem) != 10000 || model.Deref(overlaps[0].ExtraItems) != 50000 {
+		t.Fatalf("overlaps %+v; want line, 10,000 per order, 50,000 for 5 orders", overlaps)
+	}
+	got := entityFindings(t, in)
+	want := []string{`pattern "orders_of_user"'s Query also returns the items of entity "line", which share its item collection and meet ` +
+		"its key condition: up to 50,000 extra items (at most 10,000 under each item the pattern returns) and 2,441.5 RCU per call, " +
+		"4,883 RCU per second at the pattern's rate"}
+	var msgs []string
+	for _, f := range got["DK110"] {
+		msgs = append(msgs, f.Message)
+	}
+	if !slices.Equal(msgs, want) {
+		t.Errorf("DK110\n got %q\nwant %q", msgs, want)
 	}
 }
 

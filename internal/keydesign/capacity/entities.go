@@ -158,6 +158,7 @@ func EntityGSIFacts(md *model.Model, g *model.GSIDoc, shardCount int64) {
 	type group struct {
 		writeUnits  float64
 		cardinality *int64
+		hot         []string
 	}
 	groups := map[string]*group{}
 	var order []string
@@ -232,6 +233,9 @@ func EntityGSIFacts(md *model.Model, g *model.GSIDoc, shardCount int64) {
 			order = append(order, key)
 		}
 		gr.writeUnits += model.Deref(ed.HotPartitionWriteUnits)
+		if model.Deref(ed.HotPartitionWriteUnits) > 0 {
+			gr.hot = append(gr.hot, ed.Entity)
+		}
 	}
 	if len(order) > 0 && allBounded {
 		total := int64(0)
@@ -249,11 +253,16 @@ func EntityGSIFacts(md *model.Model, g *model.GSIDoc, shardCount int64) {
 	if !anyHot {
 		return
 	}
-	hot := 0.0
+	hot, busiest := 0.0, ""
 	for _, key := range order {
-		hot = max(hot, groups[key].writeUnits)
+		if gr := groups[key]; gr.writeUnits > hot {
+			hot, busiest = gr.writeUnits, key
+		}
 	}
 	g.HotPartitionWriteUnits = model.Ptr(hot)
+	if gr := groups[busiest]; gr != nil && len(gr.hot) > 0 {
+		g.HotEntities = slices.Sorted(slices.Values(gr.hot))
+	}
 }
 
 // EntityEntryKeyBytes bounds an entity's key attributes in an index entry: the table's keys and the index's,

@@ -110,6 +110,9 @@ type GSIDoc struct {
 	// Entities are the entities of a single-table design whose items the index holds, each with the
 	// partitions its templates write (capacity/entities.go); absent without entities.
 	Entities []GSIEntityDoc `json:"entities,omitempty"`
+	// HotEntities are the entities whose writes make the busiest partition (HotPartitionWriteUnits): those
+	// whose templates of its partition key write it, sorted; absent without entities or hot writes.
+	HotEntities []string `json:"hot_entities,omitempty"`
 }
 
 // GSIEntityDoc is one entity's part of a GSI: its templates of the index's partition-key attributes, the

@@ -138,7 +138,12 @@ type EntityOverlap struct {
 	// ExtraItems and ExtraReadUnitsPerCall bound what it adds to one call, from its items per
 	// partition-key value (max_items_per_partition_key, or what its sort-key template can render); nil when
 	// nothing bounds them. ExtraReadUnitsPerSecond is that at the pattern's reads_per_second; nil without it.
-	ExtraItems              *int64   `json:"extra_items"`
+	ExtraItems *int64 `json:"extra_items"`
+	// ExtraItemsPerItem is, when the entity's sort key nests under the pattern's entity's
+	// (ORDER#{order_id}#LINE#{line} under ORDER#{order_id}), how many of its items one returned item brings:
+	// the values of the placeholders it adds. ExtraItems is then that for each item the pattern returns,
+	// unless the entity's items per partition-key value bound it tighter. Absent when it does not nest.
+	ExtraItemsPerItem       *int64   `json:"extra_items_per_item,omitempty"`
 	ExtraReadUnitsPerCall   *float64 `json:"extra_read_units_per_call"`
 	ExtraReadUnitsPerSecond *float64 `json:"extra_read_units_per_second"`
 }

@@ -202,6 +202,12 @@ func (an *analysis) entityOverlaps(ap model.AccessPatternDoc, f model.PatternFac
 			continue
 		}
 		o := model.EntityOverlap{Entity: e.Name, ExtraItems: m.Doc.Items[j].ItemsPerKey}
+		if per := nestedValues(sk, other, an.segments, an.m.Input.Segments, model.Deref(an.in.Sharding.Count)); per != nil {
+			o.ExtraItemsPerItem = per
+			if bound := model.SaturatingMul(*per, ap.Items); o.ExtraItems == nil || bound < *o.ExtraItems {
+				o.ExtraItems = model.Ptr(bound)
+			}
+		}
 		if o.ExtraItems != nil {
 			bytes := float64(*o.ExtraItems) * float64(m.Doc.Items[j].ItemSizeBytes)
 			o.ExtraReadUnitsPerCall = model.Ptr(math.Ceil(bytes/model.ReadUnitBytes-model.CeilEpsilon) * consistencyFactor(ap.Consistency))
@@ -212,4 +218,34 @@ func (an *analysis) entityOverlaps(ap model.AccessPatternDoc, f model.PatternFac
 		out = append(out, o)
 	}
 	return out
+}
+
+// nestedValues is how many sort-key values the template other renders under one value of sk, when other
+// nests under it (starts with every part of sk: ORDER#{order_id}#LINE#{line} under ORDER#{order_id}, the
+// last literal of sk as a prefix): the values of the placeholders it adds; nil when it does not nest or an
+// added placeholder is unbounded.
+func nestedValues(sk, other *model.Template, segments map[string]model.ResolvedSegment, declared map[string]model.Segment, shardCount int64) *int64 {
+	if len(sk.Placeholders()) == 0 || len(other.Parts) < len(sk.Parts) {
+		return nil
+	}
+	last := len(sk.Parts) - 1
+	for i, p := range sk.Parts {
+		o := other.Parts[i]
+		switch {
+		case p.Placeholder != "" || o.Placeholder != "":
+			if o.Placeholder != p.Placeholder {
+				return nil
+			}
+		case i == last && !strings.HasPrefix(o.Literal, p.Literal), i < last && o.Literal != p.Literal:
+			return nil
+		}
+	}
+	// A placeholder of sk that returns in the rest has the value sk gave it: it adds no values.
+	added := &model.Template{}
+	for _, p := range other.Parts[len(sk.Parts):] {
+		if p.Placeholder == "" || !sk.HasPlaceholder(p.Placeholder) {
+			added.Parts = append(added.Parts, p)
+		}
+	}
+	return model.TemplateValues(added, segments, declared, shardCount)
 }
