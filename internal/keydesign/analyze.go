@@ -96,26 +96,23 @@ type tableDesign struct {
 // signature, and returns its own; run calls them in the order of what each reads, and the Document is
 // assembled from the results once, at the end (document).
 type results struct {
-	model  *model.Model
+	// view is the table-level design: its entities' demand (capacity.EntityDemand) and lead entity.
+	view   tableDesign
 	stated *model.Stated
-	// entities is the entities' demand (capacity.EntityDemand), entityKeys that with their key facts
-	// (capacity.EntityKeys); nil without entities. lead is the busiest collection's busiest entity.
-	entities, entityKeys *model.EntitiesDoc
-	lead                 string
-	matched              patterns.Matched
-	replicas             *model.ReplicasFacts
-	replicasUnknown      []string
-	demand               capacity.TableDemand
-	figures              patterns.Figures
-	keys                 capacity.TableKeys
+	// entityKeys are the entities' demand with their key facts (capacity.EntityKeys); nil without entities.
+	entityKeys      *model.EntitiesDoc
+	matched         patterns.Matched
+	replicas        *model.ReplicasFacts
+	replicasUnknown []string
+	demand          capacity.TableDemand
+	figures         patterns.Figures
+	keys            capacity.TableKeys
 	// sizing is the stated table, its key facts and its demand: the peak reads raised to the patterns' and
 	// the per-shard demand of a single-table design's busiest collection.
 	sizing          capacity.Sizing
-	indexes         []model.GSIDoc
 	projectedNonKey int
 	observed        []model.ObservedDoc
-	// gsis are the GSIs with their partitions (indexes), their measured or declared demand and the patterns'
-	// reads.
+	// gsis are the GSIs with their partitions, their measured or declared demand and the patterns' reads.
 	gsis             []model.GSIDoc
 	collection       model.CollectionEstimate
 	layout           *model.LayoutDoc
@@ -126,51 +123,55 @@ type results struct {
 	conventions      model.Conventions
 }
 
-// run runs the stages on a validated design. view is the table-level design; old is a migration's old
-// layout (nil without one).
+// run runs the stages on a validated design, in the order of what each reads. Each result is a local
+// variable that only its stage assigns, and each stage's signature names the results it reads: a stage
+// called before what it reads exists does not compile. view is the table-level design; old is a
+// migration's old layout (nil without one).
 func run(m *model.Model, view tableDesign, old *migration.Analysis) *results {
 	table, pk, sk := view.input, m.PartitionKey, m.SortKey
-	r := &results{model: m, stated: model.State(m, view.input), entities: view.entities, lead: view.lead}
-	st := r.stated
+	// The design as written, with its defaults.
+	stated := model.State(m, table)
 	// Access patterns matched with the keys: their reads on the table key feed the capacity.
-	r.matched = patterns.Match(m, table, st, pk, sk)
+	matched := patterns.Match(m, table, stated, pk, sk)
 	// The global table's Regions and their writes: every replica performs every Region's writes, so the
 	// capacity sizes each Region's partitions by the global figure.
-	r.replicas, r.replicasUnknown = replicas.Facts(m, st.Traffic.WritesPerSecond)
+	global, replicasUnknown := replicas.Facts(m, stated.Traffic.WritesPerSecond)
 	// Units per request, the busiest key's demand and the shard count.
-	r.demand = capacity.Table(m, table, st, r.entities, pk, patterns.HotReads(m, table, r.matched))
-	if r.replicas != nil {
-		r.replicas.HotKeyWriteUnits = r.demand.Capacity.HotKeyWriteUnits
+	demand := capacity.Table(m, table, stated, view.entities, pk, patterns.HotReads(m, table, matched))
+	if global != nil {
+		global.HotKeyWriteUnits = demand.Capacity.HotKeyWriteUnits
 	}
-	shards := r.demand.ShardCount
+	shards := demand.ShardCount
 	// The patterns' figures that depend on the shard count.
-	r.figures = patterns.Finish(m, table, st, r.matched, r.demand)
+	figures := patterns.Finish(m, table, stated, matched, demand)
 	// Routing and the facts of the key templates, sized by the shard count.
-	r.keys = capacity.Keys(m, table, st.Sharding, shards, pk, sk)
-	c := r.demand.Capacity
-	c.PeakReadUnits = r.figures.PeakReadUnits
-	if r.entities != nil {
-		// Each entity's key facts and own demand, each collection's summed demand per shard.
-		r.entityKeys = capacity.EntityKeys(m, r.entities, shards, st.TargetUtilization, table.ReplicatedTTLDeletes())
-		// The table's busiest key is the busiest collection's: its demand per shard sums each entity's busiest
-		// value over that entity's own shards.
-		c.PerShardWriteUnits, c.PerShardReadUnits = capacity.BusiestPerShard(r.entityKeys, c)
+	keys := capacity.Keys(m, table, stated.Sharding, shards, pk, sk)
+	// The table's demand as the later stages read it: the peak reads raised to the patterns', and for a
+	// single-table design each entity's key facts and own demand, each collection's demand per shard, and the
+	// busiest collection's per shard (each entity's busiest value over its own shards).
+	c := demand.Capacity
+	c.PeakReadUnits = figures.PeakReadUnits
+	var entityKeys *model.EntitiesDoc
+	if view.entities != nil {
+		entityKeys = capacity.EntityKeys(m, view.entities, shards, stated.TargetUtilization, table.ReplicatedTTLDeletes())
+		c.PerShardWriteUnits, c.PerShardReadUnits = capacity.BusiestPerShard(entityKeys, c)
 	}
-	r.sizing = capacity.Sizing{Table: st.Table, Traffic: st.Traffic, Keys: r.keys, Capacity: c}
+	sizing := capacity.Sizing{Table: stated.Table, Traffic: stated.Traffic, Keys: keys, Capacity: c}
 	// Each GSI's partitions and demand, from the entities it holds.
-	r.indexes, r.projectedNonKey = capacity.Indexes(m, r.sizing, shards)
+	indexes, projectedNonKey := capacity.Indexes(m, sizing, shards)
 	// Measured traffic against the design, and each GSI's measured demand.
-	var measuredGSIs []model.GSIDoc
-	r.observed, measuredGSIs = measured.Facts(m, st, r.sizing, shards, r.indexes, pk)
+	observed, measuredGSIs := measured.Facts(m, stated, sizing, shards, indexes, pk)
+	r := &results{view: view, stated: stated, entityKeys: entityKeys, matched: matched, replicas: global, replicasUnknown: replicasUnknown,
+		demand: demand, figures: figures, keys: keys, sizing: sizing, projectedNonKey: projectedNonKey, observed: observed}
 	// The patterns' reads on each GSI.
-	r.gsis = patterns.IndexReads(m, table, r.figures, measuredGSIs)
+	r.gsis = patterns.IndexReads(m, table, figures, measuredGSIs)
 	// The item collection the LSI limit caps.
-	r.collection = capacity.Collection(m, table, r.sizing, shards, r.entityKeys, sk)
+	r.collection = capacity.Collection(m, table, sizing, shards, entityKeys, sk)
 	// The layout the items are written in: templates, sharding, what each pattern reads.
 	r.layout = migration.Layout(m, table, r.migrationFacts())
 	// The monthly price.
-	r.cost = cost.Estimate(m, table, cost.Facts{Stated: st, Sizing: r.sizing, GSIs: r.gsis, Patterns: r.matched.Patterns,
-		Figures: r.figures.Facts, Replicas: r.replicas})
+	r.cost = cost.Estimate(m, table, cost.Facts{Stated: stated, Sizing: sizing, GSIs: r.gsis, Patterns: matched.Patterns,
+		Figures: figures.Facts, Replicas: global})
 	// A key-scheme migration from the old layout.
 	r.migration, r.migrationUnknown = migration.Facts(migration.Analysis{Model: m, Table: table, Facts: r.migrationFacts()}, old)
 	// The key attributes and conventions the name rules read.
@@ -189,13 +190,13 @@ func (r *results) table() model.TableDoc {
 func (r *results) entitiesDoc() *model.EntitiesDoc {
 	e := r.entityKeys
 	if e == nil {
-		e = r.entities
+		e = r.view.entities
 	}
 	if e == nil {
 		return nil
 	}
 	out := *e
-	out.Lead = r.lead
+	out.Lead = r.view.lead
 	return &out
 }
 
