@@ -25,8 +25,12 @@ func (f *fromMCPSchemaFunction) Definition(_ context.Context, _ function.Definit
 		Description: "Reads one table of the `schema.json` data model that the AWS DynamoDB MCP server writes (tables with `table_config`, " +
 			"`gsi_list` and entities with `pk_template`, `sk_template`, `gsi_mappings`, `fields` and `access_patterns`) and returns the inputs of a " +
 			"design with entities: `partition_key`, `sort_key`, `global_secondary_indexes`, `segments`, `entities` and `access_patterns`, and " +
-			"`skipped`, what of the model the design does not hold, with why: patterns that are not reads through a key (writes, Scans), parameters that fill no key placeholder, a key attribute given two templates. The file holds no traffic: add each " +
-			"entity's `traffic` and each pattern's `reads_per_second` in HCL.",
+			"`skipped`, what of the model the design does not hold, with why: patterns that are not reads through a key (writes, Scans, an " +
+			"unknown operation or `range_condition`), parameters that fill no key placeholder, a key attribute given two templates, a sort-key " +
+			"template where the table or GSI has no sort key, a placeholder that names no field. A key the table cannot have is an error: a " +
+			"GSI without a name, an entity without `pk_template` (or `sk_template` on a table with a sort key), a key placeholder whose field " +
+			"is not a string, integer, decimal, boolean or uuid, a `projection` other than `ALL`, `KEYS_ONLY` or `INCLUDE`. The file holds no " +
+			"traffic: add each entity's `traffic` and each pattern's `reads_per_second` in HCL.",
 		Parameters: []function.Parameter{
 			function.StringParameter{Name: "schema", Description: "The schema.json text, e.g. file(\"schema.json\")."},
 			function.StringParameter{Name: "table", Description: "The table_name of the table to read."},

@@ -26,9 +26,13 @@ func (f *fromOneTableSchemaFunction) Definition(_ context.Context, _ function.De
 			"of a design with entities, as `from_mcp_schema` does: `partition_key`, `sort_key` and `global_secondary_indexes` from `indexes` " +
 			"(`primary` and the GSIs, their `project` as the projection), a segment per placeholder typed from its field, each model as an entity " +
 			"whose key attributes' `value` templates are its keys (`${_type}` is the model's name, `${field:N:0}` a placeholder of N characters), " +
-			"and each saved query that names an index and its `hash` value as an access pattern. `skipped` lists, with why, what is no input: a " +
-			"value computed by code (`value: true`), a local index, a Scan. The schema holds no traffic: add each entity's `traffic` and each " +
-			"pattern's `reads_per_second` in HCL.",
+			"and each saved query that names an index and its `hash` value as an access pattern. A key attribute's type is the type OneTable " +
+			"writes its field as: `string` (and binary, written as base64 text) `S`, `number` `N`, `date` `N`, or `S` with `isoDates`. " +
+			"`skipped` lists, with why, what is no input or is read as something else: a value computed by code (`value: true`), a local index, " +
+			"a Scan, a placeholder that names no field, a query's sort its operation cannot read. A field type OneTable does not know, a key " +
+			"field that DynamoDB stores as BOOL, a list, a map or a set, a key attribute two models write as two types and a `project` other " +
+			"than `all`, `keys` or a list are errors. The schema holds no traffic: add each entity's `traffic` and each pattern's " +
+			"`reads_per_second` in HCL.",
 		Parameters: []function.Parameter{
 			function.StringParameter{Name: "schema", Description: "The schema's JSON text, e.g. file(\"schema.json\")."},
 		},

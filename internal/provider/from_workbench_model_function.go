@@ -67,7 +67,11 @@ func (f *fromWorkbenchModelFunction) Definition(_ context.Context, _ function.De
 			"inferred. The model checked against itself: `inferred` lists every template the modeler did not write, with its samples; " +
 			"`mismatches` each sample value the entity's template cannot render and each alias that disagrees with the samples; `collisions` " +
 			"each sample primary key that two facets hold (planned, DK109 reports templates that can render the same key). Unknown fields and " +
-			"versions are read past. The model holds no traffic: add each entity's `traffic` in HCL.",
+			"versions are read past; what names a key, an index, a projection, a type, an alias or a facet and cannot be read is listed in " +
+			"`skipped` with why (a key without `AttributeType`, typed `S`; a `SortKeyAlias` on a table without a sort key; a local secondary " +
+			"index), and a sample item that DynamoDB would refuse (a key value of another type than its attribute's, a missing table key) in " +
+			"`mismatches`. A key `AttributeType` other than `S`, `N` or `B`, two types of one attribute, and a `ProjectionType` other than " +
+			"`ALL`, `KEYS_ONLY` or `INCLUDE` are errors. The model holds no traffic: add each entity's `traffic` in HCL.",
 		Parameters: []function.Parameter{
 			function.StringParameter{Name: "model", Description: "The data model's JSON text, e.g. file(\"model.json\")."},
 			function.StringParameter{Name: "table", Description: "The TableName of the table to read."},

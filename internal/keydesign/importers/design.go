@@ -4,6 +4,7 @@
 package importers
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -25,15 +26,9 @@ type Design struct {
 	Skipped                []string
 }
 
-// typeKeys types the table's and the GSIs' key attributes: N where every template of the attribute is one
-// number placeholder (numeric), else S.
-func (d *Design) typeKeys(numeric map[string]bool) {
-	keyType := func(name string) string {
-		if numeric[name] {
-			return model.KeyTypeNumber
-		}
-		return model.KeyTypeString
-	}
+// typeKeys types the table's and the GSIs' key attributes as types says, S where it says nothing.
+func (d *Design) typeKeys(types map[string]string) {
+	keyType := func(name string) string { return cmp.Or(types[name], model.KeyTypeString) }
 	d.PartitionKey.Type = keyType(d.PartitionKey.Name)
 	if d.SortKey != nil {
 		d.SortKey.Type = keyType(d.SortKey.Name)
@@ -47,6 +42,53 @@ func (d *Design) typeKeys(numeric map[string]bool) {
 			g.SortKey[j].Type = keyType(g.SortKey[j].Name)
 		}
 	}
+}
+
+// keyAttributes are the names of the table's and the GSIs' key attributes, each once, with their types.
+func (d *Design) keyAttributes() ([]string, map[string]string) {
+	var names []string
+	types := map[string]string{}
+	add := func(name, typ string) {
+		if _, ok := types[name]; !ok {
+			names = append(names, name)
+			types[name] = typ
+		}
+	}
+	add(d.PartitionKey.Name, d.PartitionKey.Type)
+	if d.SortKey != nil {
+		add(d.SortKey.Name, d.SortKey.Type)
+	}
+	for _, g := range d.GlobalSecondaryIndexes {
+		for _, a := range slices.Concat(g.PartitionKey, g.SortKey) {
+			add(a.Name, a.Type)
+		}
+	}
+	return names, types
+}
+
+// skip lists what of the model is no input of the design, or is read as something else, with why.
+func (d *Design) skip(format string, args ...any) {
+	// A template read twice (two mappings give an attribute one template) says the same once.
+	if line := fmt.Sprintf(format, args...); !slices.Contains(d.Skipped, line) {
+		d.Skipped = append(d.Skipped, line)
+	}
+}
+
+// keyTypeRule ends the error of a key attribute of another type than DynamoDB's key types.
+const keyTypeRule = "a key attribute's type is S, N or B"
+
+// validKeyType says whether t is a type DynamoDB gives a key attribute.
+func validKeyType(t string) bool {
+	return t == model.KeyTypeString || t == model.KeyTypeNumber || t == model.KeyTypeBinary
+}
+
+// projectionRule ends the error of an index projection DynamoDB does not know.
+const projectionRule = "a projection is ALL, KEYS_ONLY or INCLUDE"
+
+// projectionType is DynamoDB's name of a projection, written in any case; ok is false for another.
+func projectionType(p string) (string, bool) {
+	p = strings.ToUpper(p)
+	return p, p == model.ProjectionAll || p == model.ProjectionKeysOnly || p == model.ProjectionInclude
 }
 
 // snakeCase turns a model's name (TenantId, playerID, GSI1PK, Order Items) into a name of the design:
@@ -163,15 +205,4 @@ func uniqueEntityName(d *Design, name string) string {
 	return uniqueName(name, func(n string) bool {
 		return slices.ContainsFunc(d.Entities, func(e model.Entity) bool { return e.Name == n })
 	})
-}
-
-// keyType is S or N, as the model wrote it; anything else (a B key, nothing) is its own or S.
-func keyType(t string) string {
-	switch strings.ToUpper(t) {
-	case model.KeyTypeNumber, "NUMBER":
-		return model.KeyTypeNumber
-	case model.KeyTypeBinary, "BINARY":
-		return model.KeyTypeBinary
-	}
-	return model.KeyTypeString
 }

@@ -32,6 +32,10 @@ import (
 //     placeholder it does not know; a Query without one reads its entity's items by the literal prefix of
 //     their sort key (begins_with). Writes are not access patterns, and a Scan is what the model chose for
 //     that read: both are left out, and listed in Skipped.
+//
+// What the design cannot hold is listed in Skipped with why; a key the table cannot have (a GSI without a
+// name, an entity without a pk_template, a key placeholder whose field is no string, number, boolean or
+// uuid, a projection DynamoDB does not know) is an error.
 
 type mcpSchema struct {
 	Tables []mcpTable `json:"tables"`
@@ -81,7 +85,10 @@ type mcpEntity struct {
 }
 
 // mcpPlaceholder is {name} or {name:format}, as the model's templates write them.
-var mcpPlaceholder = regexp.MustCompile(`\{(\w+)(?::[^}]*)?\}`)
+var mcpPlaceholder = regexp.MustCompile(`\{(\w+)(:[^}]*)?\}`)
+
+// mcpKeyFieldTypes are the field types a key placeholder can hold: an array or an object renders no key.
+var mcpKeyFieldTypes = []string{"string", "integer", "decimal", "boolean", "uuid"}
 
 // names reads a key given as one attribute name or a list of them (a multi-attribute GSI key).
 func mcpNames(v any) ([]string, error) {
@@ -115,14 +122,21 @@ func FromMCPSchema(raw []byte, table string) (*Design, error) {
 	}
 	var names []string
 	var t *mcpTable
+	named := 0
 	for i := range s.Tables {
 		names = append(names, s.Tables[i].TableConfig.TableName)
 		if s.Tables[i].TableConfig.TableName == table {
-			t = &s.Tables[i]
+			named++
+			if t == nil {
+				t = &s.Tables[i]
+			}
 		}
 	}
 	if t == nil {
 		return nil, fmt.Errorf("has no table %q: its tables are %s", table, quoted(names))
+	}
+	if named > 1 {
+		return nil, fmt.Errorf("has %d tables named %q: which one to read is unknown; name each table once", named, table)
 	}
 	pk, err := mcpNames(t.TableConfig.PartitionKey)
 	if err != nil || len(pk) != 1 {
@@ -144,7 +158,13 @@ func FromMCPSchema(raw []byte, table string) (*Design, error) {
 	// wholeCollection are the patterns that read every entity under one partition-key value, by position,
 	// with that value's template.
 	wholeCollection := map[int]string{}
-	for _, g := range t.GSIList {
+	for i, g := range t.GSIList {
+		if g.Name == "" {
+			return nil, fmt.Errorf("table %q: gsi_list[%d] has no name", table, i)
+		}
+		if _, ok := gsiKeys[g.Name]; ok {
+			return nil, fmt.Errorf("table %q: gsi_list names two GSIs %q: a GSI's name is its own", table, g.Name)
+		}
 		gpk, err := mcpNames(g.PartitionKey)
 		if err != nil || len(gpk) == 0 {
 			return nil, fmt.Errorf("table %q: GSI %q: partition_key must name one to four attributes", table, g.Name)
@@ -154,7 +174,18 @@ func FromMCPSchema(raw []byte, table string) (*Design, error) {
 			return nil, fmt.Errorf("table %q: GSI %q: %w", table, g.Name, err)
 		}
 		gsiKeys[g.Name] = [2][]string{gpk, gsk}
-		gsi := model.GlobalSecondaryIndex{Name: g.Name, ProjectionType: cmp.Or(strings.ToUpper(g.Projection), model.ProjectionAll), NonKeyAttributes: g.IncludedAttributes}
+		// The server's schema writes no projection: its GSIs project all attributes.
+		projection, ok := projectionType(cmp.Or(g.Projection, model.ProjectionAll))
+		if !ok {
+			return nil, fmt.Errorf("table %q: GSI %q: projection is %q: %s", table, g.Name, g.Projection, projectionRule)
+		}
+		gsi := model.GlobalSecondaryIndex{Name: g.Name, ProjectionType: projection}
+		switch {
+		case projection == model.ProjectionInclude:
+			gsi.NonKeyAttributes = g.IncludedAttributes
+		case len(g.IncludedAttributes) > 0:
+			d.skip("GSI %s: its included_attributes %s are read past: they are for an INCLUDE projection, and this one is %s", g.Name, strings.Join(g.IncludedAttributes, ", "), projection)
+		}
 		for _, n := range gpk {
 			gsi.PartitionKey = append(gsi.PartitionKey, model.IndexKeyAttribute{Name: n})
 		}
@@ -179,8 +210,12 @@ func FromMCPSchema(raw []byte, table string) (*Design, error) {
 		if i := slices.IndexFunc(d.Entities, func(e model.Entity) bool { return e.Name == entity.Name }); i >= 0 {
 			return nil, fmt.Errorf("table %q: entities %q and another both read as %q: rename one", table, name, entity.Name)
 		}
-		set := func(attrs []string, template any, what string) error {
-			if template == nil || len(attrs) == 0 {
+		set := func(attrs []string, template any, what, keys string) error {
+			if template == nil {
+				return nil
+			}
+			if len(attrs) == 0 {
+				d.skip("entity %s: %s %s is read past: %s has no sort key", name, what, jsonText(template), keys)
 				return nil
 			}
 			templates, err := mcpNames(template)
@@ -195,14 +230,25 @@ func FromMCPSchema(raw []byte, table string) (*Design, error) {
 					// One attribute holds one value per item: a second mapping that gives it another
 					// template contradicts the first, which is kept.
 					if !tableKey[attrs[i]] {
-						d.Skipped = append(d.Skipped, fmt.Sprintf("entity %s: %s gives %s the template %q, but an earlier key gives it %q; "+
-							"one attribute holds one value per item, so the first is kept", name, what, attrs[i], template, written))
+						d.skip("entity %s: %s gives %s the template %q, but an earlier key gives it %q; "+
+							"one attribute holds one value per item, so the first is kept", name, what, attrs[i], template, written)
 					}
 					continue
 				}
 				entity.Keys[attrs[i]] = template
 				for _, m := range mcpPlaceholder.FindAllStringSubmatch(src, -1) {
-					d.Segments[m[1]] = mcpSegment(fieldType[m[1]])
+					if m[2] != "" {
+						d.skip("entity %s: %s %q writes %s: the format is read past, the placeholder is typed from its field", name, what, src, m[0])
+					}
+					ft, declared := fieldType[m[1]]
+					switch {
+					case !declared:
+						d.skip("entity %s: %s %q names {%s}, which is none of its fields: read as an id", name, what, src, m[1])
+					case !slices.Contains(mcpKeyFieldTypes, ft):
+						return fmt.Errorf("table %q: entity %q: %s %q names {%s}, a field of type %q: a key is built of string, integer, decimal, boolean and uuid fields",
+							table, name, what, src, m[1], ft)
+					}
+					d.Segments[m[1]] = mcpSegment(ft)
 				}
 				whole := mcpPlaceholder.FindStringSubmatch(src)
 				isNumber := whole != nil && whole[0] == src && (fieldType[whole[1]] == "integer" || fieldType[whole[1]] == "decimal")
@@ -215,10 +261,17 @@ func FromMCPSchema(raw []byte, table string) (*Design, error) {
 			}
 			return nil
 		}
-		if err := set(pk, e.PKTemplate, "pk_template"); err != nil {
+		// Every item holds the table's keys: an entity without their templates is no entity of the table.
+		if e.PKTemplate == nil {
+			return nil, fmt.Errorf("table %q: entity %q has no pk_template", table, name)
+		}
+		if len(sk) == 1 && e.SKTemplate == nil {
+			return nil, fmt.Errorf("table %q: entity %q has no sk_template: the table's sort key %s needs one", table, name, sk[0])
+		}
+		if err := set(pk, e.PKTemplate, "pk_template", "the table"); err != nil {
 			return nil, err
 		}
-		if err := set(sk, e.SKTemplate, "sk_template"); err != nil {
+		if err := set(sk, e.SKTemplate, "sk_template", "the table"); err != nil {
 			return nil, err
 		}
 		for _, m := range e.GSIMappings {
@@ -226,10 +279,13 @@ func FromMCPSchema(raw []byte, table string) (*Design, error) {
 			if !ok {
 				return nil, fmt.Errorf("table %q: entity %q: gsi_mappings names the GSI %q, which gsi_list lacks", table, name, m.Name)
 			}
-			if err := set(keys[0], m.PKTemplate, "the pk_template of "+m.Name); err != nil {
+			if m.PKTemplate == nil {
+				return nil, fmt.Errorf("table %q: entity %q: the gsi_mapping of %s has no pk_template", table, name, m.Name)
+			}
+			if err := set(keys[0], m.PKTemplate, "the pk_template of "+m.Name, "GSI "+m.Name); err != nil {
 				return nil, err
 			}
-			if err := set(keys[1], m.SKTemplate, "the sk_template of "+m.Name); err != nil {
+			if err := set(keys[1], m.SKTemplate, "the sk_template of "+m.Name, "GSI "+m.Name); err != nil {
 				return nil, err
 			}
 		}
@@ -237,12 +293,12 @@ func FromMCPSchema(raw []byte, table string) (*Design, error) {
 		for _, ap := range e.AccessPatterns {
 			pattern, why := mcpPattern(d, entity, ap.Name, ap.PatternID, ap.Operation, ap.IndexName, ap.RangeCondition, ap.ConsistentRead, ap.Parameters, gsiKeys)
 			if why != "" {
-				d.Skipped = append(d.Skipped, fmt.Sprintf("%s (%s): %s", ap.Name, ap.Operation, why))
+				d.skip("%s (%s): %s", ap.Name, ap.Operation, why)
 				continue
 			}
 			if unused := unusedParameters(ap.Parameters, pattern, ap.RangeCondition); len(unused) > 0 {
-				d.Skipped = append(d.Skipped, fmt.Sprintf("%s (%s): its parameters %s fill no key placeholder (a filter, or a range the model does not declare); "+
-					"read as a Query of the key alone", ap.Name, ap.Operation, strings.Join(unused, ", ")))
+				d.skip("%s (%s): its parameters %s fill no key placeholder (a filter, or a range the model does not declare); "+
+					"read as a Query of the key alone", ap.Name, ap.Operation, strings.Join(unused, ", "))
 			}
 			if ap.Operation == "Query" && ap.ReturnType == "mixed_data" && ap.IndexName == "" && ap.RangeCondition == "" && pattern.Sort == nil {
 				// A Query of the whole partition-key value that returns several entities on purpose: every
@@ -265,7 +321,13 @@ func FromMCPSchema(raw []byte, table string) (*Design, error) {
 			return !slices.ContainsFunc(keep, func(m []string) bool { return m[1] == p })
 		})
 	}
-	d.typeKeys(numeric)
+	types := map[string]string{}
+	for attr, isNumber := range numeric {
+		if isNumber {
+			types[attr] = model.KeyTypeNumber
+		}
+	}
+	d.typeKeys(types)
 	uniquePatternNames(d.AccessPatterns)
 	return d, nil
 }
@@ -317,8 +379,13 @@ func mcpPattern(d *Design, e model.Entity, name string, id any, operation, index
 	case "GetItem", "BatchGetItem", "Query":
 	case "Scan":
 		return model.AccessPattern{}, "a Scan, which the model chose for this read; dynamokeys checks the reads that use a key"
-	default:
+	case "PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem":
 		return model.AccessPattern{}, "a write, which is no access pattern"
+	default:
+		return model.AccessPattern{}, fmt.Sprintf("its operation %q is none the schema knows (GetItem, BatchGetItem, Query, Scan or a write)", operation)
+	}
+	if rangeCondition != "" && !slices.Contains(model.SortConditions, rangeCondition) {
+		return model.AccessPattern{}, fmt.Sprintf("its range_condition %q is none of %s", rangeCondition, strings.Join(model.SortConditions, ", "))
 	}
 	ap := model.AccessPattern{Name: patternName(name, id), Entities: []string{e.Name}}
 	if consistent {

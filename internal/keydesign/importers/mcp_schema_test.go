@@ -241,3 +241,94 @@ func TestFromMCPSchemaRefusesTwoEntitiesOfOneName(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// mcpTableOf is a schema.json of one table T: its table_config's keys, its gsi_list and its entities (JSON).
+func mcpTableOf(keys, gsis, entities string) string {
+	return `{"tables": [{"table_config": {"table_name": "T", ` + keys + `}, "gsi_list": [` + gsis + `], "entities": {` + entities + `}}]}`
+}
+
+const (
+	mcpKeys = `"partition_key": "pk", "sort_key": "sk"`
+	mcpUser = `"User": {"pk_template": "USER#{user_id}", "sk_template": "PROFILE", "fields": [{"name": "user_id", "type": "string"}]}`
+)
+
+// A key the table cannot have is refused, and the error names where the schema writes it.
+func TestFromMCPSchemaRefusesInvalidKeys(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ name, schema, want string }{
+		{"projection", mcpTableOf(mcpKeys, `{"name": "G", "partition_key": "gpk", "projection": "KEYS"}`, mcpUser),
+			`table "T": GSI "G": projection is "KEYS": a projection is ALL, KEYS_ONLY or INCLUDE`},
+		{"GSI without a name", mcpTableOf(mcpKeys, `{"partition_key": "gpk"}`, mcpUser),
+			`table "T": gsi_list[0] has no name`},
+		{"two GSIs of one name", mcpTableOf(mcpKeys, `{"name": "G", "partition_key": "a"}, {"name": "G", "partition_key": "b"}`, mcpUser),
+			`table "T": gsi_list names two GSIs "G": a GSI's name is its own`},
+		{"a key field of a type the schema has not", mcpTableOf(mcpKeys, ``,
+			`"Score": {"pk_template": "GAME#{game_id}", "sk_template": "{score}", "fields": [{"name": "game_id", "type": "string"}, {"name": "score", "type": "float"}]}`),
+			`table "T": entity "Score": sk_template "{score}" names {score}, a field of type "float": a key is built of string, integer, decimal, boolean and uuid fields`},
+		{"a key field that is a list", mcpTableOf(mcpKeys, ``,
+			`"Post": {"pk_template": "TAGS#{tags}", "sk_template": "POST", "fields": [{"name": "tags", "type": "array", "item_type": "string"}]}`),
+			`table "T": entity "Post": pk_template "TAGS#{tags}" names {tags}, a field of type "array": a key is built of string, integer, decimal, boolean and uuid fields`},
+		{"no pk_template", mcpTableOf(mcpKeys, ``, `"User": {"sk_template": "PROFILE", "fields": []}`),
+			`table "T": entity "User" has no pk_template`},
+		{"no sk_template", mcpTableOf(mcpKeys, ``, `"User": {"pk_template": "USER#{user_id}", "fields": [{"name": "user_id", "type": "string"}]}`),
+			`table "T": entity "User" has no sk_template: the table's sort key sk needs one`},
+		{"a GSI mapping without pk_template", mcpTableOf(mcpKeys, `{"name": "G", "partition_key": "gpk", "sort_key": "gsk"}`,
+			`"User": {"pk_template": "USER#{user_id}", "sk_template": "PROFILE", "gsi_mappings": [{"name": "G", "sk_template": "X"}], "fields": [{"name": "user_id", "type": "string"}]}`),
+			`table "T": entity "User": the gsi_mapping of G has no pk_template`},
+		{"two tables of one name", `{"tables": [{"table_config": {"table_name": "T", "partition_key": "a"}}, {"table_config": {"table_name": "T", "partition_key": "b"}}]}`,
+			`has 2 tables named "T": which one to read is unknown; name each table once`},
+	} {
+		_, err := FromMCPSchema([]byte(tt.schema), "T")
+		wantError(t, tt.name, err, tt.want)
+	}
+}
+
+// What the design cannot hold is listed in Skipped with why, and the rest converts.
+func TestFromMCPSchemaSaysWhatItCannotRead(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name, schema string
+		skipped      []string
+	}{{
+		name: "a sort key template on a table or GSI without a sort key",
+		schema: mcpTableOf(`"partition_key": "pk"`, `{"name": "G", "partition_key": "gpk"}`,
+			`"User": {"pk_template": "USER#{user_id}", "sk_template": "PROFILE", "gsi_mappings": [{"name": "G", "pk_template": "ALL", "sk_template": "{user_id}"}], `+
+				`"fields": [{"name": "user_id", "type": "string"}]}`),
+		skipped: []string{
+			`entity User: sk_template "PROFILE" is read past: the table has no sort key`,
+			`entity User: the sk_template of G "{user_id}" is read past: GSI G has no sort key`,
+		},
+	}, {
+		name: "placeholders without a field, with a format",
+		schema: mcpTableOf(mcpKeys, ``,
+			`"Order": {"pk_template": "USER#{user_id}", "sk_template": "ORDER#{created:%Y-%m-%d}#{order_id}", "fields": [{"name": "created", "type": "string"}, {"name": "order_id", "type": "uuid"}]}`),
+		skipped: []string{
+			`entity Order: pk_template "USER#{user_id}" names {user_id}, which is none of its fields: read as an id`,
+			`entity Order: sk_template "ORDER#{created:%Y-%m-%d}#{order_id}" writes {created:%Y-%m-%d}: the format is read past, the placeholder is typed from its field`,
+		},
+	}, {
+		name: "included attributes of a projection of all attributes",
+		schema: mcpTableOf(mcpKeys, `{"name": "G", "partition_key": "gpk", "projection": "all", "included_attributes": ["a", "b"]}, `+
+			`{"name": "H", "partition_key": "hpk", "projection": "INCLUDE", "included_attributes": ["c"]}`, mcpUser),
+		skipped: []string{`GSI G: its included_attributes a, b are read past: they are for an INCLUDE projection, and this one is ALL`},
+	}, {
+		name: "patterns of an operation or a range condition the schema does not know",
+		schema: mcpTableOf(mcpKeys, ``, `"User": {"pk_template": "USER#{user_id}", "sk_template": "ORDER#{day}", `+
+			`"fields": [{"name": "user_id", "type": "string"}, {"name": "day", "type": "string"}], "access_patterns": [`+
+			`{"pattern_id": 1, "name": "get", "operation": "Get", "parameters": [{"name": "user_id", "type": "string"}]}, `+
+			`{"pattern_id": 2, "name": "since", "operation": "Query", "range_condition": "after", "parameters": [{"name": "user_id", "type": "string"}, {"name": "d", "type": "string"}]}, `+
+			`{"pattern_id": 3, "name": "remove", "operation": "DeleteItem", "parameters": [{"name": "user_id", "type": "string"}]}]}`),
+		skipped: []string{
+			`get (Get): its operation "Get" is none the schema knows (GetItem, BatchGetItem, Query, Scan or a write)`,
+			`since (Query): its range_condition "after" is none of =, <, <=, >, >=, between, begins_with`,
+			`remove (DeleteItem): a write, which is no access pattern`,
+		},
+	}} {
+		d, err := FromMCPSchema([]byte(tt.schema), "T")
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		wantLines(t, tt.name, "skipped", d.Skipped, tt.skipped)
+	}
+}

@@ -23,11 +23,17 @@ import (
 //     gives that key's template, its value template (account#${name}) or, without one, the field itself;
 //     ${_type} (params.typeField) is the model's name, ${field:N} and ${field:N:pad} a placeholder of N
 //     characters; a value computed by code (value: true) is unknown, and said so in Skipped;
+//   - a key attribute's type is the type OneTable writes its field as: a string (and a binary, which it
+//     writes as base64 text) S, a number N, a date N, or S with isoDates;
 //   - each placeholder is a segment typed from its field: an enum its values, a number a number, a boolean
 //     an enum of true and false, a date a time in milliseconds, a generated UUID or ULID an id of their
 //     characters, anything else an id;
 //   - each saved query that names an index and its hash value is an access pattern on the models whose
 //     templates render that value (or on its model), with its sort operation; Scans are listed in Skipped.
+//
+// What names a key, an index, a projection or a type and cannot be read is listed in Skipped with why; a
+// key the table cannot have (a field type OneTable does not know, a key field that DynamoDB stores as
+// another type than S, N or B, a key attribute two models write as two types) is an error.
 
 // oneTablePlaceholder is ${name}, ${name:size} or ${name:size:pad}.
 var oneTablePlaceholder = regexp.MustCompile(`\$\{([^}:]+)(?::(\d+)(?::([^}]*))?)?\}`)
@@ -39,9 +45,21 @@ var oneTableOperations = map[string]string{
 	"Begins with": model.SortBeginsWith, "Between": model.SortBetween,
 }
 
+// oneTableTypes are the field types OneTable knows; it refuses a schema with another.
+var oneTableTypes = []string{"array", "arraybuffer", "binary", "boolean", "buffer", "date", "number", "object", "set", "string"}
+
+// oneTableStored is what DynamoDB stores the values of the field types that no key attribute can hold as.
+var oneTableStored = map[string]string{"boolean": "BOOL", "array": "L", "object": "M", "set": "a set (SS, NS or BS)"}
+
 type oneTableIndex struct {
 	name       string
 	hash, sort string
+	local      bool
+}
+
+// oneTableKeyType is the type a model writes a key attribute as, and where, for messages.
+type oneTableKeyType struct {
+	typ, where string
 }
 
 // FromOneTableSchema reads a OneTable schema.
@@ -63,67 +81,75 @@ func FromOneTableSchema(raw []byte) (*Design, error) {
 	if len(models) == 0 {
 		return nil, fmt.Errorf("is not a OneTable schema: it has no models")
 	}
+	d := &Design{PartitionKey: model.Key{Name: pk}, Segments: map[string]model.Segment{}}
 	params := jsonObject(s["params"])
 	typeField := jsonString(params["typeField"])
 	if typeField == "" {
+		if !emptyJSON(params["typeField"]) {
+			d.skip("params.typeField is %s, not a field name: read as _type", jsonText(params["typeField"]))
+		}
 		typeField = "_type"
 	}
-	isoDates, _ := params["isoDates"].(bool)
+	isoDates, ok := params["isoDates"].(bool)
+	if !ok && params["isoDates"] != nil {
+		d.skip("params.isoDates is %s, not true or false: read as false, dates as numbers", jsonText(params["isoDates"]))
+	}
 
-	d := &Design{PartitionKey: model.Key{Name: pk}, Segments: map[string]model.Segment{}}
 	idx := []oneTableIndex{{name: "primary", hash: pk, sort: jsonString(primary["sort"])}}
 	if idx[0].sort != "" {
 		d.SortKey = &model.Key{Name: idx[0].sort}
+	} else if !emptyJSON(primary["sort"]) {
+		// A sort key the schema names wrongly would leave a table of another key.
+		return nil, fmt.Errorf("indexes.primary.sort is %s: it names the table's sort key attribute", jsonText(primary["sort"]))
 	}
 	for _, name := range slices.Sorted(maps.Keys(indexes)) {
 		if name == "primary" {
 			continue
 		}
-		g := jsonObject(indexes[name])
-		if t := jsonString(g["type"]); t == "local" {
-			d.Skipped = append(d.Skipped, fmt.Sprintf("index %q: a local secondary index; add it as local_secondary_indexes", name))
-			continue
+		index, ok, err := d.oneTableIndex(name, indexes[name], idx[0])
+		if err != nil {
+			return nil, err
 		}
-		hash, sort := jsonString(g["hash"]), jsonString(g["sort"])
-		if hash == "" {
-			d.Skipped = append(d.Skipped, fmt.Sprintf("index %q: it has no hash attribute", name))
-			continue
+		if ok {
+			idx = append(idx, index)
 		}
-		gsi := model.GlobalSecondaryIndex{Name: name, PartitionKey: []model.IndexKeyAttribute{{Name: hash}}, ProjectionType: model.ProjectionAll}
-		if sort != "" {
-			gsi.SortKey = []model.IndexKeyAttribute{{Name: sort}}
-		}
-		switch p := g["project"].(type) {
-		case string:
-			if strings.EqualFold(p, "keys") {
-				gsi.ProjectionType = model.ProjectionKeysOnly
-			}
-		case []any:
-			gsi.ProjectionType = model.ProjectionInclude
-			gsi.NonKeyAttributes = slices.DeleteFunc(jsonStrings(p), func(a string) bool { return a == hash || a == sort || a == pk || a == idx[0].sort })
-		}
-		d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, gsi)
-		idx = append(idx, oneTableIndex{name: name, hash: hash, sort: sort})
 	}
 
-	// numeric[attr] stays true while every template of the attribute is one number placeholder.
-	numeric := map[string]bool{}
+	types := map[string]oneTableKeyType{}
 	entityOf := map[string]string{}
 	for _, modelName := range slices.Sorted(maps.Keys(models)) {
-		m := oneTableModel{d: d, model: modelName, entity: uniqueEntityName(d, snakeCase(modelName)), fields: jsonObject(models[modelName]),
-			typeField: typeField, isoDates: isoDates}
-		e, ok := m.asEntity(idx, numeric)
+		fields, ok := models[modelName].(map[string]any)
+		if !ok && models[modelName] != nil {
+			d.skip("model %q is %s, not a map of fields: it is left out", modelName, jsonText(models[modelName]))
+			continue
+		}
+		m := oneTableModel{d: d, model: modelName, entity: uniqueEntityName(d, snakeCase(modelName)), fields: fields,
+			typeField: typeField, tableISODates: isoDates}
+		e, ok, err := m.asEntity(idx, types)
+		if err != nil {
+			return nil, err
+		}
 		if ok {
 			d.Entities = append(d.Entities, e)
 			entityOf[modelName] = e.Name
 		}
 	}
-	d.typeKeys(numeric)
+	keyTypes := map[string]string{}
+	for attr, t := range types {
+		keyTypes[attr] = t.typ
+	}
+	d.typeKeys(keyTypes)
+	names, _ := d.keyAttributes()
+	for _, attr := range names {
+		if _, ok := keyTypes[attr]; !ok {
+			d.skip("no model has a field of %s, a key attribute: it is typed S", attr)
+		}
+	}
 	queries := jsonObject(s["queries"])
 	for _, name := range slices.Sorted(maps.Keys(queries)) {
 		ap, why := d.oneTableQuery(name, jsonObject(queries[name]), idx, models, entityOf)
 		if why != "" {
-			d.Skipped = append(d.Skipped, fmt.Sprintf("query %q: %s", name, why))
+			d.skip("query %q: %s", name, why)
 			continue
 		}
 		ap.Name = uniqueName(ap.Name, func(n string) bool {
@@ -134,90 +160,210 @@ func FromOneTableSchema(raw []byte) (*Design, error) {
 	return d, nil
 }
 
+// oneTableIndex reads a secondary index: a GSI goes into the design; a local index is read for its keys'
+// types alone; ok is false for an index left out.
+func (d *Design) oneTableIndex(name string, v any, primary oneTableIndex) (oneTableIndex, bool, error) {
+	g := jsonObject(v)
+	index := oneTableIndex{name: name, hash: jsonString(g["hash"]), sort: jsonString(g["sort"])}
+	switch t := g["type"]; {
+	case t == "local":
+		d.skip("index %q: a local secondary index; add it as local_secondary_indexes", name)
+		index.local = true
+		return index, index.sort != "", nil
+	case !emptyJSON(t) && t != "global":
+		// OneTable creates every index whose type is not "local" as a global one.
+		d.skip("index %q: its type %s is not \"local\": read as a global index, as OneTable does", name, jsonText(t))
+	}
+	if index.hash == "" {
+		d.skip("index %q: it has no hash attribute", name)
+		return index, false, nil
+	}
+	if index.sort == "" && !emptyJSON(g["sort"]) {
+		d.skip("index %q: its sort is %s, not an attribute name: the index is left out", name, jsonText(g["sort"]))
+		return index, false, nil
+	}
+	gsi := model.GlobalSecondaryIndex{Name: name, PartitionKey: []model.IndexKeyAttribute{{Name: index.hash}}, ProjectionType: model.ProjectionAll}
+	if index.sort != "" {
+		gsi.SortKey = []model.IndexKeyAttribute{{Name: index.sort}}
+	}
+	switch p := g["project"].(type) {
+	case nil:
+	case string:
+		switch strings.ToLower(p) {
+		case "all":
+		case "keys":
+			gsi.ProjectionType = model.ProjectionKeysOnly
+		default:
+			return index, false, fmt.Errorf("indexes.%s.project is %q: a projection is \"all\", \"keys\" or a list of attributes", name, p)
+		}
+	case []any:
+		gsi.ProjectionType = model.ProjectionInclude
+		// The keys are projected whether listed or not.
+		gsi.NonKeyAttributes = slices.DeleteFunc(d.names(p, fmt.Sprintf("index %q: project", name)), func(a string) bool {
+			return a == index.hash || a == index.sort || a == primary.hash || a == primary.sort
+		})
+	default:
+		return index, false, fmt.Errorf("indexes.%s.project is %s: a projection is \"all\", \"keys\" or a list of attributes", name, jsonText(p))
+	}
+	d.GlobalSecondaryIndexes = append(d.GlobalSecondaryIndexes, gsi)
+	return index, true, nil
+}
+
 type oneTableModel struct {
 	d             *Design
 	model, entity string
 	fields        map[string]any
 	typeField     string
-	isoDates      bool
+	tableISODates bool
 }
 
-// field is the field that holds the attribute: the field of that name, or the one that maps to it.
-func (m *oneTableModel) field(attr string) (string, map[string]any, bool) {
-	if f, ok := m.fields[attr].(map[string]any); ok && jsonString(f["map"]) == "" {
-		return attr, f, true
+// field is the field that holds the attribute: the field of that name, or the one that maps to it; why
+// says why there is none ("no field" when the model writes no such attribute).
+func (m *oneTableModel) field(attr string) (string, map[string]any, string, error) {
+	if v, ok := m.fields[attr]; ok {
+		f, isField := v.(map[string]any)
+		if !isField {
+			return "", nil, fmt.Sprintf("its field %s is %s, not a field definition", attr, jsonText(v)), nil
+		}
+		if jsonString(f["map"]) == "" {
+			return attr, f, "", nil
+		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(m.fields)) {
 		f := jsonObject(m.fields[name])
-		// A packed map (data.status) keeps its attribute's name before the dot.
-		if mapped, _, _ := strings.Cut(jsonString(f["map"]), "."); mapped == attr {
-			return name, f, true
+		mapped, packed, _ := strings.Cut(jsonString(f["map"]), ".")
+		if mapped != attr {
+			continue
 		}
+		if packed != "" {
+			// OneTable refuses this too: a packed attribute is a map.
+			return "", nil, "", fmt.Errorf("models.%s.%s.map is %q: it packs the key attribute %s into a map, and %s", m.model, name, jsonString(f["map"]), attr, keyTypeRule)
+		}
+		return name, f, "", nil
 	}
-	return "", nil, false
+	if len(m.fields) == 0 {
+		return "", nil, "it has no fields", nil
+	}
+	return "", nil, "no field", nil
 }
 
-// asEntity is the model as an entity; ok is false when a key of the table is unknown.
-func (m *oneTableModel) asEntity(idx []oneTableIndex, numeric map[string]bool) (model.Entity, bool) {
+// fieldType is a field's type as OneTable reads it: in any case, string when the field gives none.
+func (m *oneTableModel) fieldType(name string, f map[string]any) (string, error) {
+	v := f["type"]
+	if v == nil {
+		return "string", nil
+	}
+	s, _ := v.(string)
+	if t := strings.ToLower(s); slices.Contains(oneTableTypes, t) {
+		return t, nil
+	}
+	return "", fmt.Errorf("models.%s.%s.type is %s: a field's type is one of %s", m.model, name, jsonText(v), strings.Join(oneTableTypes, ", "))
+}
+
+// keyType is the type OneTable writes the key attribute attr as, from the field name that holds it.
+func (m *oneTableModel) keyType(attr, name string, f map[string]any) (string, error) {
+	t, err := m.fieldType(name, f)
+	if err != nil {
+		return "", err
+	}
+	switch t {
+	case "string", "binary", "buffer", "arraybuffer":
+		// OneTable writes binary values as base64 text.
+		return model.KeyTypeString, nil
+	case "number":
+		return model.KeyTypeNumber, nil
+	case "date":
+		// Epoch milliseconds, or seconds for a TTL, unless dates are ISO strings.
+		if m.isoDates(f) && f["ttl"] != true {
+			return model.KeyTypeString, nil
+		}
+		return model.KeyTypeNumber, nil
+	}
+	return "", fmt.Errorf("models.%s.%s.type is %q, which DynamoDB stores as %s: the field holds the key attribute %s, and %s",
+		m.model, name, t, oneTableStored[t], attr, keyTypeRule)
+}
+
+// asEntity is the model as an entity; ok is false when a key of the table is unknown. Each key attribute's
+// type goes into types, which two models must not write as two types.
+func (m *oneTableModel) asEntity(idx []oneTableIndex, types map[string]oneTableKeyType) (model.Entity, bool, error) {
 	e := model.Entity{Name: m.entity, Keys: map[string]string{}}
+	written := map[string]oneTableKeyType{}
 	for i, index := range idx {
 		for _, attr := range []string{index.hash, index.sort} {
-			if attr == "" {
+			_, typed := written[attr]
+			if _, done := e.Keys[attr]; attr == "" || done || index.local && (attr != index.sort || typed) {
 				continue
 			}
-			if _, done := e.Keys[attr]; done {
-				continue
+			name, f, why, err := m.field(attr)
+			if err != nil {
+				return e, false, err
 			}
-			template, isNumber, why := m.template(attr)
-			if why != "" {
-				if i == 0 {
-					m.d.Skipped = append(m.d.Skipped, fmt.Sprintf("model %q: %s: it is left out", m.model, why))
-					return model.Entity{}, false
+			if why == "" && !typed {
+				typ, err := m.keyType(attr, name, f)
+				if err != nil {
+					return e, false, err
 				}
-				if why != "no field" {
-					m.d.Skipped = append(m.d.Skipped, fmt.Sprintf("model %q: %s: it is in no index %q", m.model, why, index.name))
-				}
+				written[attr] = oneTableKeyType{typ: typ, where: fmt.Sprintf("models.%s.%s", m.model, name)}
+			}
+			if index.local {
+				// The design leaves local indexes out: their keys are read for their types alone.
 				continue
 			}
-			e.Keys[attr] = template
-			if seen, ok := numeric[attr]; ok {
-				numeric[attr] = seen && isNumber
-			} else {
-				numeric[attr] = isNumber
+			var template string
+			if why == "" {
+				if template, why, err = m.template(attr, name, f); err != nil {
+					return e, false, err
+				}
+			}
+			switch {
+			case why == "":
+				e.Keys[attr] = template
+			case i == 0:
+				if why == "no field" {
+					why = fmt.Sprintf("no field holds %s, a key attribute of the table", attr)
+				}
+				m.d.skip("model %q: %s: it is left out", m.model, why)
+				return model.Entity{}, false, nil
+			case why != "no field":
+				m.d.skip("model %q: %s: it is in no index %q", m.model, why, index.name)
 			}
 		}
 	}
-	return e, true
+	for _, attr := range slices.Sorted(maps.Keys(written)) {
+		w := written[attr]
+		if have, ok := types[attr]; ok && have.typ != w.typ {
+			return e, false, fmt.Errorf("%s writes %s as %s, where %s writes it as %s: a key attribute has one type", w.where, attr, w.typ, have.where, have.typ)
+		}
+		if _, ok := types[attr]; !ok {
+			types[attr] = w
+		}
+	}
+	return e, true, nil
 }
 
-// template is the template of the key attribute in the model, and whether it is one number placeholder;
-// why says why there is none ("no field" when the model writes no such attribute).
-func (m *oneTableModel) template(attr string) (string, bool, string) {
-	name, f, ok := m.field(attr)
-	if !ok {
-		if len(m.fields) > 0 {
-			return "", false, "no field"
-		}
-		return "", false, "it has no fields"
-	}
+// template is the template of the key attribute in the model's field name; why says why there is none.
+func (m *oneTableModel) template(attr, name string, f map[string]any) (string, string, error) {
 	switch v := f["value"].(type) {
 	case nil:
 		// The field itself is the key attribute's value.
-		seg := m.segment(f, "")
-		n := m.d.addSegment(snakeCase(name), m.entity, seg)
-		return "{" + n + "}", seg.Kind == model.KindNumber, ""
+		seg, err := m.segment(name, f, "")
+		if err != nil {
+			return "", "", err
+		}
+		return "{" + m.d.addSegment(snakeCase(name), m.entity, seg) + "}", "", nil
 	case string:
 		return m.valueTemplate(attr, v)
+	case bool:
+		return "", fmt.Sprintf("%s's value is computed by code (value: %v), so its template is unknown", attr, v), nil
 	default:
-		return "", false, fmt.Sprintf("%s's value is computed by code (value: %v), so its template is unknown", attr, v)
+		return "", fmt.Sprintf("%s's value is %s, neither a value template nor true, so its template is unknown", attr, jsonText(v)), nil
 	}
 }
 
-// valueTemplate is a value template (account#${name}) as a template of the design.
-func (m *oneTableModel) valueTemplate(attr, value string) (string, bool, string) {
+// valueTemplate is a value template (account#${name}) as a template of the design; why says why it is none.
+func (m *oneTableModel) valueTemplate(attr, value string) (string, string, error) {
 	var b strings.Builder
-	last, placeholders := 0, 0
-	isNumber := false
+	last := 0
 	for _, loc := range oneTablePlaceholder.FindAllStringSubmatchIndex(value, -1) {
 		b.WriteString(value[last:loc[0]])
 		last = loc[1]
@@ -227,7 +373,6 @@ func (m *oneTableModel) valueTemplate(attr, value string) (string, bool, string)
 			b.WriteString(m.model)
 			continue
 		}
-		placeholders++
 		var size, pad string
 		if loc[4] >= 0 {
 			size = value[loc[4]:loc[5]]
@@ -235,29 +380,50 @@ func (m *oneTableModel) valueTemplate(attr, value string) (string, bool, string)
 		if loc[6] >= 0 {
 			pad = value[loc[6]:loc[7]]
 		}
-		seg := m.segment(jsonObject(m.fields[ref]), pad)
+		f, isField := m.fields[ref].(map[string]any)
+		if !isField {
+			m.d.skip("model %q: %s's value template %q names ${%s}, which is no field of the model: read as an id", m.model, attr, value, ref)
+		}
+		seg, err := m.segment(ref, f, pad)
+		if err != nil {
+			return "", "", err
+		}
 		if n, err := strconv.ParseInt(size, 10, 64); err == nil && n > 0 {
 			seg.MaxLength = ptr(n)
 		}
-		name := m.d.addSegment(snakeCase(ref), m.entity, seg)
-		b.WriteString("{" + name + "}")
-		isNumber = loc[0] == 0 && loc[1] == len(value) && seg.Kind == model.KindNumber
+		b.WriteString("{" + m.d.addSegment(snakeCase(ref), m.entity, seg) + "}")
 	}
 	b.WriteString(value[last:])
 	src := b.String()
 	if src == "" {
-		return "", false, fmt.Sprintf("%s's value template is empty", attr)
+		return "", fmt.Sprintf("%s's value template is empty", attr), nil
 	}
 	if _, err := model.ParseTemplate(src); err != nil {
-		return "", false, fmt.Sprintf("%s's value %q is no key template (%v)", attr, value, err)
+		return "", fmt.Sprintf("%s's value %q is no key template (%v)", attr, value, err), nil
 	}
-	return src, isNumber && placeholders == 1, ""
+	return src, "", nil
 }
 
-// segment is what a field holds; pad is the padding of a fixed-width placeholder (0 by default).
-func (m *oneTableModel) segment(f map[string]any, pad string) model.Segment {
+// isoDates says whether OneTable writes the date field's values as ISO strings.
+func (m *oneTableModel) isoDates(f map[string]any) bool {
+	if iso, ok := f["isoDates"].(bool); ok {
+		return iso
+	}
+	return m.tableISODates
+}
+
+// segment is what the field name holds (f is nil when the model has no such field); pad is the padding
+// of a fixed-width placeholder (0 by default).
+func (m *oneTableModel) segment(name string, f map[string]any, pad string) (model.Segment, error) {
+	if f == nil {
+		return model.Segment{Kind: model.KindID}, nil
+	}
+	t, err := m.fieldType(name, f)
+	if err != nil {
+		return model.Segment{}, err
+	}
 	if values := jsonStrings(f["enum"]); len(values) > 0 {
-		return model.Segment{Kind: model.KindEnum, Values: slices.Compact(values)}
+		return model.Segment{Kind: model.KindEnum, Values: slices.Compact(values)}, nil
 	}
 	generate := jsonString(f["generate"])
 	if generate == "" {
@@ -265,26 +431,26 @@ func (m *oneTableModel) segment(f map[string]any, pad string) model.Segment {
 	}
 	switch strings.ToLower(generate) {
 	case "uuid":
-		return model.Segment{Kind: model.KindID, MaxLength: ptr(int64(36)), Characters: ptr("0-9a-f-")}
+		return model.Segment{Kind: model.KindID, MaxLength: ptr(int64(36)), Characters: ptr("0-9a-f-")}, nil
 	case "ulid":
-		return model.Segment{Kind: model.KindID, MaxLength: ptr(int64(26)), Characters: ptr("0-9A-Z")}
+		return model.Segment{Kind: model.KindID, MaxLength: ptr(int64(26)), Characters: ptr("0-9A-Z")}, nil
 	}
-	switch strings.ToLower(jsonString(f["type"])) {
+	switch t {
 	case "number":
 		// A number padded with anything but a digit is text.
 		if pad == "" || pad >= "0" && pad <= "9" {
-			return model.Segment{Kind: model.KindNumber}
+			return model.Segment{Kind: model.KindNumber}, nil
 		}
 	case "boolean":
-		return model.Segment{Kind: model.KindEnum, Values: []string{"true", "false"}}
+		return model.Segment{Kind: model.KindEnum, Values: []string{"true", "false"}}, nil
 	case "date":
 		// ISO strings to the millisecond (2026-01-05T10:30:15.123Z), else an epoch number.
-		if m.isoDates {
-			return model.Segment{Kind: model.KindTime, Granularity: "millisecond", MaxLength: ptr(int64(len("2006-01-02T15:04:05.000Z")))}
+		if m.isoDates(f) {
+			return model.Segment{Kind: model.KindTime, Granularity: "millisecond", MaxLength: ptr(int64(len("2006-01-02T15:04:05.000Z")))}, nil
 		}
-		return model.Segment{Kind: model.KindTime, Granularity: "millisecond"}
+		return model.Segment{Kind: model.KindTime, Granularity: "millisecond"}, nil
 	}
-	return model.Segment{Kind: model.KindID}
+	return model.Segment{Kind: model.KindID}, nil
 }
 
 // oneTableQuery is a saved query as an access pattern; why says why it is none.
@@ -296,7 +462,7 @@ func (d *Design) oneTableQuery(name string, q map[string]any, idx []oneTableInde
 	if indexName == "" {
 		return model.AccessPattern{}, "it names no index"
 	}
-	i := slices.IndexFunc(idx, func(x oneTableIndex) bool { return x.name == indexName })
+	i := slices.IndexFunc(idx, func(x oneTableIndex) bool { return x.name == indexName && !x.local })
 	if i < 0 {
 		return model.AccessPattern{}, fmt.Sprintf("its index %q is not among the schema's indexes (or is local)", indexName)
 	}
@@ -344,8 +510,17 @@ func (d *Design) oneTableQuery(name string, q map[string]any, idx []oneTableInde
 	}
 	ap.Equals = placeholders(index.hash)
 	sortValue := jsonString(q["sort"])
-	condition := oneTableOperations[jsonString(q["operation"])]
-	if index.sort == "" || sortValue == "" || condition == "" {
+	operation := jsonString(q["operation"])
+	condition := oneTableOperations[operation]
+	switch {
+	case sortValue == "":
+		return ap, ""
+	case index.sort == "":
+		d.skip("query %q: its sort %q is read past: index %q has no sort key", name, sortValue, index.name)
+		return ap, ""
+	case condition == "":
+		d.skip("query %q: its operation %q is no sort operation (%s): its sort %q is read past",
+			name, operation, strings.Join(slices.Sorted(maps.Keys(oneTableOperations)), ", "), sortValue)
 		return ap, ""
 	}
 	for _, p := range placeholders(index.sort) {

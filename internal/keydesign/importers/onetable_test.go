@@ -46,7 +46,7 @@ const otSchema = `{
     },
     "Counter": {
       "PK": {"type": "string", "value": "counter", "map": "pk"},
-      "SK": {"type": "number", "map": "sk"}
+      "SK": {"type": "string", "map": "sk"}
     },
     "Broken": {
       "pk": {"type": "string", "value": true},
@@ -151,5 +151,112 @@ func TestFromOneTableSchemaErrors(t *testing.T) {
 		if _, err := FromOneTableSchema([]byte(bad.schema)); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("error %v, want %q", err, bad.want)
 		}
+	}
+}
+
+// otOf is a OneTable schema of the indexes, models and params given (JSON objects).
+func otOf(indexes, models, params string) string {
+	return `{"format": "onetable:1.1.0", "indexes": {` + indexes + `}, "models": {` + models + `}, "params": {` + params + `}}`
+}
+
+const (
+	otIndexes = `"primary": {"hash": "pk", "sort": "sk"}`
+	otUser    = `"User": {"pk": {"type": "string", "value": "User#${id}"}, "sk": {"type": "string", "value": "User#"}, "id": {"type": "string"}}`
+)
+
+// A key the table cannot have is refused, and the error names where the schema writes it.
+func TestFromOneTableSchemaRefusesInvalidKeys(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ name, schema, want string }{
+		{"sort key", otOf(`"primary": {"hash": "pk", "sort": {"name": "sk"}}`, otUser, ``),
+			`indexes.primary.sort is {"name":"sk"}: it names the table's sort key attribute`},
+		{"projection", otOf(otIndexes+`, "gs1": {"hash": "gpk", "project": "none"}`, otUser, ``),
+			`indexes.gs1.project is "none": a projection is "all", "keys" or a list of attributes`},
+		{"projection not text", otOf(otIndexes+`, "gs1": {"hash": "gpk", "project": true}`, otUser, ``),
+			`indexes.gs1.project is true: a projection is "all", "keys" or a list of attributes`},
+		{"a key field of a type OneTable does not know", otOf(otIndexes, `"User": {"pk": {"type": "int"}, "sk": {"type": "string"}}`, ``),
+			`models.User.pk.type is "int": a field's type is one of array, arraybuffer, binary, boolean, buffer, date, number, object, set, string`},
+		{"a placeholder's field of a type OneTable does not know", otOf(otIndexes, `"User": {"pk": {"type": "string", "value": "User#${id}"}, "sk": {"type": "string"}, "id": {"type": "uuid"}}`, ``),
+			`models.User.id.type is "uuid": a field's type is one of array, arraybuffer, binary, boolean, buffer, date, number, object, set, string`},
+		{"a boolean key", otOf(otIndexes+`, "gs1": {"hash": "active"}`, otUser+`, "Flag": {"pk": {"type": "string"}, "sk": {"type": "string"}, "active": {"type": "boolean"}}`, ``),
+			`models.Flag.active.type is "boolean", which DynamoDB stores as BOOL: the field holds the key attribute active, and a key attribute's type is S, N or B`},
+		{"an object key of a local index", otOf(otIndexes+`, "ls1": {"type": "local", "sort": "meta"}`, `"User": {"pk": {"type": "string"}, "sk": {"type": "string"}, "meta": {"type": "object"}}`, ``),
+			`models.User.meta.type is "object", which DynamoDB stores as M: the field holds the key attribute meta, and a key attribute's type is S, N or B`},
+		{"a key packed into a map", otOf(otIndexes, `"User": {"pk": {"type": "string"}, "status": {"type": "string", "map": "sk.status"}}`, ``),
+			`models.User.status.map is "sk.status": it packs the key attribute sk into a map, and a key attribute's type is S, N or B`},
+		{"two models write a key as two types", otOf(otIndexes, otUser+`, "Counter": {"pk": {"type": "string", "value": "counter"}, "SK": {"type": "number", "map": "sk"}}`, ``),
+			`models.User.sk writes sk as S, where models.Counter.SK writes it as N: a key attribute has one type`},
+		{"an epoch date beside a string", otOf(otIndexes+`, "gs1": {"hash": "gpk", "sort": "when"}`,
+			`"Event": {"pk": {"type": "string"}, "sk": {"type": "string"}, "gpk": {"type": "string"}, "when": {"type": "date"}}, `+
+				`"Note": {"pk": {"type": "string"}, "sk": {"type": "string"}, "gpk": {"type": "string"}, "when": {"type": "string"}}`, ``),
+			`models.Note.when writes when as S, where models.Event.when writes it as N: a key attribute has one type`},
+	} {
+		_, err := FromOneTableSchema([]byte(tt.schema))
+		wantError(t, tt.name, err, tt.want)
+	}
+}
+
+// What names a key, an index, a projection or a type and cannot be read is listed in Skipped with why; the
+// key types are the types OneTable writes.
+func TestFromOneTableSchemaSaysWhatItCannotRead(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name, schema string
+		skipped      []string
+		keyTypes     string
+	}{{
+		name:     "params that are no values of their kind",
+		schema:   otOf(otIndexes, otUser, `"typeField": ["t"], "isoDates": "true"`),
+		skipped:  []string{`params.typeField is ["t"], not a field name: read as _type`, `params.isoDates is "true", not true or false: read as false, dates as numbers`},
+		keyTypes: "pk:S sk:S",
+	}, {
+		name: "indexes that cannot be read",
+		schema: otOf(otIndexes+`, "gs1": {"type": "Local", "hash": "gpk"}, "gs2": {"hash": "gpk", "sort": true}, "gs3": {"hash": "gpk", "project": ["a", {"b": 1}, "pk"]}`,
+			otUser, ``),
+		skipped: []string{
+			`index "gs1": its type "Local" is not "local": read as a global index, as OneTable does`,
+			`index "gs2": its sort is true, not an attribute name: the index is left out`,
+			`index "gs3": project[1] is {"b":1}, not an attribute name: read past`,
+			`no model has a field of gpk, a key attribute: it is typed S`,
+		},
+		keyTypes: "pk:S sk:S gpk:S",
+	}, {
+		name: "models and fields that cannot be read",
+		schema: otOf(otIndexes, otUser+`, "Odd": "model", "Half": {"pk": "string", "sk": {"type": "string"}}, "Nothing": {"sk": {"type": "string"}}, `+
+			`"Numbered": {"pk": {"type": "string", "value": 5}, "sk": {"type": "string"}}, "Lost": {"pk": {"type": "string", "value": "L#${missing}"}, "sk": {"type": "string"}}`, ``),
+		skipped: []string{
+			`model "Half": its field pk is "string", not a field definition: it is left out`,
+			`model "Lost": pk's value template "L#${missing}" names ${missing}, which is no field of the model: read as an id`,
+			`model "Nothing": no field holds pk, a key attribute of the table: it is left out`,
+			`model "Numbered": pk's value is 5, neither a value template nor true, so its template is unknown: it is left out`,
+			`model "Odd" is "model", not a map of fields: it is left out`,
+		},
+		keyTypes: "pk:S sk:S",
+	}, {
+		name: "saved queries whose sort cannot be read",
+		schema: `{"indexes": {` + otIndexes + `, "gs1": {"hash": "gpk"}}, "models": {"User": {"pk": {"type": "string", "value": "User#${id}"}, ` +
+			`"sk": {"type": "string", "value": "User#"}, "gpk": {"type": "string", "value": "U#${id}"}, "id": {"type": "string"}}}, "queries": {` +
+			`"by gpk": {"index": "gs1", "hash": "U#1", "sort": "x", "operation": "Begins with"}, "contains": {"index": "primary", "hash": "User#1", "sort": "User", "operation": "Contains"}}}`,
+		skipped: []string{
+			`query "by gpk": its sort "x" is read past: index "gs1" has no sort key`,
+			`query "contains": its operation "Contains" is no sort operation (Begins with, Between, Equal, Greater than, Greater than or equal, Less than, Less than or equal): its sort "User" is read past`,
+		},
+		keyTypes: "pk:S sk:S gpk:S",
+	}, {
+		// A number is N, an epoch date N, an ISO date S (the field's isoDates over the schema's), a TTL N,
+		// a binary S (OneTable writes it as base64 text), a number value template N.
+		name: "key types",
+		schema: otOf(`"primary": {"hash": "pk", "sort": "sk"}, "g1": {"hash": "n", "sort": "d"}, "g2": {"hash": "iso", "sort": "ttl"}, "g3": {"hash": "bin", "sort": "nv"}`,
+			`"A": {"pk": {"type": "string"}, "sk": {"type": "string"}, "n": {"type": "Number"}, "d": {"type": "date"}, "iso": {"type": "date", "isoDates": true}, `+
+				`"ttl": {"type": "date", "ttl": true}, "bin": {"type": "binary"}, "nv": {"type": "number", "value": "${n}"}}`, ``),
+		keyTypes: "pk:S sk:S n:N d:N iso:S ttl:N bin:S nv:N",
+	}} {
+		d, err := FromOneTableSchema([]byte(tt.schema))
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		wantLines(t, tt.name, "skipped", d.Skipped, tt.skipped)
+		wantKeyTypes(t, tt.name, d, tt.keyTypes)
 	}
 }

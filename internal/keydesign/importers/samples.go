@@ -171,17 +171,17 @@ func all(values []string, f func(string) bool) bool {
 var placeholderSyntax = regexp.MustCompile(`<([A-Za-z_][A-Za-z0-9_]*)>|\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 
 // aliasTemplate is the alias as a template of the design when it is written as one (TENANT#<TenantId>),
-// its placeholders in snake_case.
-func aliasTemplate(alias string) (*model.Template, bool) {
+// its placeholders in snake_case; nil for an alias written as a label or a value (PK, USER#UserId), and an
+// error for one written as a template that is none.
+func aliasTemplate(alias string) (*model.Template, error) {
 	if !placeholderSyntax.MatchString(alias) {
-		return nil, false
+		return nil, nil
 	}
 	src := placeholderSyntax.ReplaceAllStringFunc(alias, func(m string) string {
 		sub := placeholderSyntax.FindStringSubmatch(m)
 		return "{" + snakeCase(sub[1]+sub[2]+sub[3]) + "}"
 	})
-	t, err := model.ParseTemplate(src)
-	return t, err == nil
+	return model.ParseTemplate(src)
 }
 
 // templatePattern matches the values a template renders, each placeholder a group: a number's digits, a

@@ -37,7 +37,8 @@ func (b *entityBuilder) fromAlias(attr string, t *model.Template, alias string) 
 		}
 	}
 	for i, it := range b.items {
-		m := extract.FindStringSubmatch(it[attr])
+		v, _ := it.key(attr)
+		m := extract.FindStringSubmatch(v)
 		if m == nil {
 			continue
 		}
@@ -64,7 +65,7 @@ func (b *entityBuilder) infer(attr, alias string) (string, bool) {
 	var shapes []string
 	tokens := make([][]token, len(b.items))
 	for i, it := range b.items {
-		v, ok := it[attr]
+		v, ok := it.key(attr)
 		if !ok || v == "" {
 			continue
 		}
@@ -141,7 +142,7 @@ func (b *entityBuilder) infer(attr, alias string) (string, bool) {
 	}
 	var samples []string
 	for _, it := range b.items {
-		if v := it[attr]; v != "" && !slices.Contains(samples, v) {
+		if v, _ := it.key(attr); v != "" && !slices.Contains(samples, v) {
 			samples = append(samples, v)
 		}
 	}
@@ -149,7 +150,7 @@ func (b *entityBuilder) infer(attr, alias string) (string, bool) {
 	t, err := model.ParseTemplate(template)
 	if err != nil {
 		// Literal text with a brace: no template of the design can hold it.
-		b.d.Skipped = append(b.d.Skipped, fmt.Sprintf("entity %q: %s: the samples' values %s give no template (%v)", b.entity, attr, describe(samples), err))
+		b.d.skip("entity %q: %s: the samples' values %s give no template (%v)", b.entity, attr, describe(samples), err)
 		return "", false
 	}
 	b.checkSamples(attr, t, "a sample value of another shape than the entity's other samples")
@@ -183,7 +184,7 @@ func nonEmpty(values []string) []string {
 func (b *entityBuilder) checkSamples(attr string, t *model.Template, why string) {
 	pattern := templatePattern(t, b.d.Segments)
 	for _, it := range b.items {
-		if v, ok := it[attr]; ok && !pattern.MatchString(v) {
+		if v, ok := it.key(attr); ok && !pattern.MatchString(v) {
 			b.d.Mismatches = append(b.d.Mismatches, Mismatch{Entity: b.entity, Attribute: attr, Value: v, Template: t.Source, Why: why})
 		}
 	}
