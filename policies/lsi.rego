@@ -139,4 +139,7 @@ default collection_path := ["traffic", "max_items_per_partition_key"]
 
 collection_path := ["entities", largest[0][0], "traffic", "max_items_per_partition_key"] if count(largest) > 0
 
-else := ["entities", input.derived.entities.lead, "traffic", "max_items_per_partition_key"] if input.derived.entities
+else := ["entities", busiest[0], "traffic", "max_items_per_partition_key"] if count(busiest) > 0
+
+# busiest are the entities of a single-table design's busiest collection.
+busiest := input.derived.entities.collections[input.derived.entities.busiest].entities

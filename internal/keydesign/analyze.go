@@ -27,7 +27,6 @@ func Analyze(in *model.Input) (*model.Document, []*model.FieldError) {
 	if a != nil {
 		doc = a.Doc
 	}
-	dumpDoc(in, doc, errs)
 	return doc, errs
 }
 
@@ -51,7 +50,7 @@ func analyzeDesign(given *model.Input) (*analysis, []*model.FieldError) {
 	if m.Entities != nil && len(errs) == 0 {
 		// The entities' demand, then the entity model's view of the table for the table-level stages.
 		view.entities = capacity.EntityDemand(m)
-		view.input, view.lead = tableView(m, view.entities)
+		view.input = tableView(m, view.entities)
 	}
 	table, sk := view.input, m.SortKey
 	errs = append(errs, patterns.Validate(m, table, sk)...)
@@ -85,18 +84,17 @@ func analyzeDesign(given *model.Input) (*analysis, []*model.FieldError) {
 }
 
 // tableDesign is the design as the table-level stages read it: the input, or with entities the entity
-// model's view of the table (tableView) with the entities' demand and the lead entity.
+// model's view of the table (tableView) with the entities' demand.
 type tableDesign struct {
 	input    *model.Input
 	entities *model.EntitiesDoc
-	lead     string
 }
 
 // results are the stages' results. Each stage is a function of the model and of the results it names in its
 // signature, and returns its own; run calls them in the order of what each reads, and the Document is
 // assembled from the results once, at the end (document).
 type results struct {
-	// view is the table-level design: its entities' demand (capacity.EntityDemand) and lead entity.
+	// view is the table-level design and its entities' demand (capacity.EntityDemand).
 	view   tableDesign
 	stated *model.Stated
 	// entityKeys are the entities' demand with their key facts (capacity.EntityKeys); nil without entities.
@@ -186,18 +184,12 @@ func (r *results) table() model.TableDoc {
 	return t
 }
 
-// entitiesDoc is the entities as the Document states them: with their key facts once known, and the lead.
+// entitiesDoc is the entities as the Document states them: with their key facts once known.
 func (r *results) entitiesDoc() *model.EntitiesDoc {
-	e := r.entityKeys
-	if e == nil {
-		e = r.view.entities
+	if r.entityKeys != nil {
+		return r.entityKeys
 	}
-	if e == nil {
-		return nil
-	}
-	out := *e
-	out.Lead = r.view.lead
-	return &out
+	return r.view.entities
 }
 
 // migrationFacts are the results the migration stage reads of this layout.

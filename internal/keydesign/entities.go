@@ -21,24 +21,12 @@ func addTo[T int64 | float64](total **T, v *T) {
 
 // tableView is the entity model seen as one table: the table's own keys, which name attributes only (each
 // entity writes its own templates), the entities' traffic summed, the item size their write-weighted mean,
-// and each index's share of the writes that of the entities carrying its key (unless stated). demand is
-// the entities' (capacity.EntityDemand). It returns the view and the busiest collection's busiest entity
-// (the model's lead).
-func tableView(design *model.Model, demand *model.EntitiesDoc) (table *model.Input, lead string) {
+// the items per key the busiest collection's, and each index's share of the writes that of the entities
+// carrying its key (unless stated). demand is the entities' (capacity.EntityDemand).
+func tableView(design *model.Model, demand *model.EntitiesDoc) *model.Input {
 	view := *design.Input
-	table = &view
+	table := &view
 	busiest := demand.Collections[demand.Busiest]
-	first := -1
-	for i, d := range demand.Items {
-		if !slices.Contains(busiest.Entities, d.Name) {
-			continue
-		}
-		if first < 0 || model.Deref(d.WriteUnits) > model.Deref(demand.Items[first].WriteUnits) ||
-			model.Deref(d.WriteUnits) == model.Deref(demand.Items[first].WriteUnits) && model.Deref(d.ReadUnits) > model.Deref(demand.Items[first].ReadUnits) {
-			first = i
-		}
-	}
-	lead = demand.Items[first].Name
 	var t model.Traffic
 	var writes, sizeWeighted float64
 	largest := int64(0)
@@ -88,5 +76,5 @@ func tableView(design *model.Model, demand *model.EntitiesDoc) (table *model.Inp
 			view.GlobalSecondaryIndexes[i].ItemShare = share(g.Name)
 		}
 	}
-	return table, lead
+	return table
 }

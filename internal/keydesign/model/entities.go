@@ -31,8 +31,6 @@ type EntitiesDoc struct {
 	// Busiest is the index in Collections of the collection with the most write (then read) units per
 	// second on one partition-key value: the busiest key the capacity rules read.
 	Busiest int `json:"busiest"`
-	// Lead is the busiest collection's busiest entity: the one with the most write units (then read units).
-	Lead string `json:"lead"`
 	// Characters says what an id segment without declared characters may hold, for the collision check.
 	IDCharacters string `json:"id_characters"`
 }
