@@ -30,7 +30,7 @@ func Analyze(in *model.Input) (*model.Document, []*model.FieldError) {
 	return doc, errs
 }
 
-// analysis is one design's analysis: what a migration reads of a layout (its model, table-level design and
+// analysis is one design's analysis: what a migration reads of a layout (its model, the table's traffic and
 // facts) and the design's Document.
 type analysis struct {
 	migration.Analysis
@@ -46,16 +46,9 @@ func analyzeDesign(given *model.Input) (*analysis, []*model.FieldError) {
 	errs = append(errs, measured.Validate(m)...)
 	errs = append(errs, cost.Validate(m)...)
 	errs = append(errs, replicas.Validate(m, summed)...)
-	view := tableDesign{input: m.Input}
-	if m.Entities != nil && len(errs) == 0 {
-		// The entities' demand, then the entity model's view of the table for the table-level stages.
-		view.entities = capacity.EntityDemand(m)
-		view.input = tableView(m, view.entities)
-	}
-	table, sk := view.input, m.SortKey
-	errs = append(errs, patterns.Validate(m, table, sk)...)
+	errs = append(errs, patterns.Validate(m, m.SortKey)...)
 	if len(errs) == 0 {
-		errs = append(errs, migration.Validate(m, table)...)
+		errs = append(errs, migration.Validate(m)...)
 	}
 	var old *analysis
 	if len(errs) == 0 && migration.Stated(m) {
@@ -70,7 +63,7 @@ func analyzeDesign(given *model.Input) (*analysis, []*model.FieldError) {
 	if old != nil {
 		oldAnalysis = &old.Analysis
 	}
-	r := run(m, view, oldAnalysis)
+	r := run(m, oldAnalysis)
 	if old != nil {
 		if err := migration.SameLayoutError(r.layout, old.Facts.Derived.Layout); err != nil {
 			return nil, []*model.FieldError{err}
@@ -80,23 +73,18 @@ func analyzeDesign(given *model.Input) (*analysis, []*model.FieldError) {
 	if errs := checkFinite(doc); len(errs) > 0 {
 		return nil, errs
 	}
-	return &analysis{Analysis: migration.Analysis{Model: m, Table: table, Facts: r.migrationFacts()}, Doc: doc}, nil
-}
-
-// tableDesign is the design as the table-level stages read it: the input, or with entities the entity
-// model's view of the table (tableView) with the entities' demand.
-type tableDesign struct {
-	input    *model.Input
-	entities *model.EntitiesDoc
+	return &analysis{Analysis: migration.Analysis{Model: m, Traffic: r.traffic, Facts: r.migrationFacts()}, Doc: doc}, nil
 }
 
 // results are the stages' results. Each stage is a function of the model and of the results it names in its
 // signature, and returns its own; run calls them in the order of what each reads, and the Document is
 // assembled from the results once, at the end (document).
 type results struct {
-	// view is the table-level design and its entities' demand (capacity.EntityDemand).
-	view   tableDesign
-	stated *model.Stated
+	// entities are a single-table design's entities with their demand (capacity.EntityDemand), traffic the
+	// table's (capacity.Traffic).
+	entities *model.EntitiesDoc
+	traffic  capacity.TableTraffic
+	stated   *model.Stated
 	// entityKeys are the entities' demand with their key facts (capacity.EntityKeys); nil without entities.
 	entityKeys      *model.EntitiesDoc
 	matched         patterns.Matched
@@ -123,35 +111,40 @@ type results struct {
 
 // run runs the stages on a validated design, in the order of what each reads. Each result is a local
 // variable that only its stage assigns, and each stage's signature names the results it reads: a stage
-// called before what it reads exists does not compile. view is the table-level design; old is a
-// migration's old layout (nil without one).
-func run(m *model.Model, view tableDesign, old *migration.Analysis) *results {
-	table, pk, sk := view.input, m.PartitionKey, m.SortKey
+// called before what it reads exists does not compile. old is a migration's old layout (nil without one).
+func run(m *model.Model, old *migration.Analysis) *results {
+	pk, sk := m.PartitionKey, m.SortKey
+	// Each entity's demand (a single-table design's), and the traffic of the table as a whole.
+	var entities *model.EntitiesDoc
+	if m.Entities != nil {
+		entities = capacity.EntityDemand(m)
+	}
+	traffic := capacity.Traffic(m, entities)
 	// The design as written, with its defaults.
-	stated := model.State(m, table)
+	stated := model.State(m, traffic.Traffic)
 	// Access patterns matched with the keys: their reads on the table key feed the capacity.
-	matched := patterns.Match(m, table, stated, pk, sk)
+	matched := patterns.Match(m, stated, pk, sk)
 	// The global table's Regions and their writes: every replica performs every Region's writes, so the
 	// capacity sizes each Region's partitions by the global figure.
 	global, replicasUnknown := replicas.Facts(m, stated.Traffic.WritesPerSecond)
 	// Units per request, the busiest key's demand and the shard count.
-	demand := capacity.Table(m, table, stated, view.entities, pk, patterns.HotReads(m, table, matched))
+	demand := capacity.Table(m, traffic, stated, entities, pk, patterns.HotReads(m, matched))
 	if global != nil {
 		global.HotKeyWriteUnits = demand.Capacity.HotKeyWriteUnits
 	}
 	shards := demand.ShardCount
 	// The patterns' figures that depend on the shard count.
-	figures := patterns.Finish(m, table, stated, matched, demand)
+	figures := patterns.Finish(m, stated, matched, demand)
 	// Routing and the facts of the key templates, sized by the shard count.
-	keys := capacity.Keys(m, table, stated.Sharding, shards, pk, sk)
+	keys := capacity.Keys(m, stated.Sharding, shards, pk, sk)
 	// The table's demand as the later stages read it: the peak reads raised to the patterns', and for a
 	// single-table design each entity's key facts and own demand, each collection's demand per shard, and the
 	// busiest collection's per shard (each entity's busiest value over its own shards).
 	c := demand.Capacity
 	c.PeakReadUnits = figures.PeakReadUnits
 	var entityKeys *model.EntitiesDoc
-	if view.entities != nil {
-		entityKeys = capacity.EntityKeys(m, view.entities, shards, stated.TargetUtilization, table.ReplicatedTTLDeletes())
+	if entities != nil {
+		entityKeys = capacity.EntityKeys(m, entities, shards, stated.TargetUtilization, m.Input.ReplicatedTTLDeletes())
 		c.PerShardWriteUnits, c.PerShardReadUnits = capacity.BusiestPerShard(entityKeys, c)
 	}
 	sizing := capacity.Sizing{Table: stated.Table, Traffic: stated.Traffic, Keys: keys, Capacity: c}
@@ -159,19 +152,19 @@ func run(m *model.Model, view tableDesign, old *migration.Analysis) *results {
 	indexes, projectedNonKey := capacity.Indexes(m, sizing, shards)
 	// Measured traffic against the design, and each GSI's measured demand.
 	observed, measuredGSIs := measured.Facts(m, stated, sizing, shards, indexes, pk)
-	r := &results{view: view, stated: stated, entityKeys: entityKeys, matched: matched, replicas: global, replicasUnknown: replicasUnknown,
+	r := &results{entities: entities, traffic: traffic, stated: stated, entityKeys: entityKeys, matched: matched, replicas: global, replicasUnknown: replicasUnknown,
 		demand: demand, figures: figures, keys: keys, sizing: sizing, projectedNonKey: projectedNonKey, observed: observed}
 	// The patterns' reads on each GSI.
-	r.gsis = patterns.IndexReads(m, table, figures, measuredGSIs)
+	r.gsis = patterns.IndexReads(m, figures, measuredGSIs)
 	// The item collection the LSI limit caps.
-	r.collection = capacity.Collection(m, table, sizing, shards, entityKeys, sk)
+	r.collection = capacity.Collection(m, sizing, shards, entityKeys, sk)
 	// The layout the items are written in: templates, sharding, what each pattern reads.
-	r.layout = migration.Layout(m, table, r.migrationFacts())
+	r.layout = migration.Layout(m, traffic, r.migrationFacts())
 	// The monthly price.
-	r.cost = cost.Estimate(m, table, cost.Facts{Stated: stated, Sizing: sizing, GSIs: r.gsis, Patterns: matched.Patterns,
+	r.cost = cost.Estimate(m, traffic, cost.Facts{Stated: stated, Sizing: sizing, GSIs: r.gsis, Patterns: matched.Patterns,
 		Figures: figures.Facts, Replicas: global})
 	// A key-scheme migration from the old layout.
-	r.migration, r.migrationUnknown = migration.Facts(migration.Analysis{Model: m, Table: table, Facts: r.migrationFacts()}, old)
+	r.migration, r.migrationUnknown = migration.Facts(migration.Analysis{Model: m, Traffic: traffic, Facts: r.migrationFacts()}, old)
 	// The key attributes and conventions the name rules read.
 	r.keyAttributes, r.conventions = capacity.Names(m, r.table(), pk, sk)
 	return r
@@ -189,7 +182,7 @@ func (r *results) entitiesDoc() *model.EntitiesDoc {
 	if r.entityKeys != nil {
 		return r.entityKeys
 	}
-	return r.view.entities
+	return r.entities
 }
 
 // migrationFacts are the results the migration stage reads of this layout.

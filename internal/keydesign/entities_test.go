@@ -497,7 +497,7 @@ func TestEntityStagesLeaveTheModelAsBuilt(t *testing.T) {
 		t.Fatal(err)
 	}
 	demand := capacity.EntityDemand(m)
-	view := tableView(m, demand)
+	traffic := capacity.Traffic(m, demand)
 	keyed := capacity.EntityKeys(m, demand, 1, model.DefaultTargetUtilization, 0)
 	after, _ := json.Marshal(struct {
 		Doc     model.EntitiesDoc
@@ -514,7 +514,7 @@ func TestEntityStagesLeaveTheModelAsBuilt(t *testing.T) {
 		t.Errorf("per-shard demand: %v in EntityDemand's result, %v in EntityKeys'; want it only in EntityKeys'",
 			demand.Collections[0].PerShardWriteUnits, keyed.Collections[0].PerShardWriteUnits)
 	}
-	if model.Deref(view.Traffic.WritesPerSecond) != 320 || view.PartitionKey.Template != nil {
-		t.Errorf("table view: %v writes/s, template %v; want 320 and none", view.Traffic.WritesPerSecond, view.PartitionKey.Template)
+	if model.Deref(traffic.Traffic.WritesPerSecond) != 320 || m.Input.Traffic.WritesPerSecond != nil {
+		t.Errorf("table traffic: %v writes/s, the input's %v; want 320 and none", traffic.Traffic.WritesPerSecond, m.Input.Traffic.WritesPerSecond)
 	}
 }

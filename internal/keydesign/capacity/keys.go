@@ -24,13 +24,13 @@ type TableKeys struct {
 
 // Keys are the routing and the facts of the partition and sort key templates pk and sk: the shard count
 // sizes {shard} and the key cardinality.
-func Keys(m *model.Model, table *model.Input, sharding model.ShardingDoc, shardCount int64, pk, sk *model.Template) TableKeys {
+func Keys(m *model.Model, sharding model.ShardingDoc, shardCount int64, pk, sk *model.Template) TableKeys {
 	out := TableKeys{Undeclared: []model.PlaceholderRef{}}
 	out.Routing = model.Routing{Algorithm: routingAlgorithm(sharding.Strategy), Count: shardCount, Width: model.ShardWidth(shardCount),
 		Source: sharding.Source, SchemeVersion: sharding.SchemeVersion}
-	out.PartitionKey = keyFacts(m, "partition_key", pk, table.PartitionKey.Template, shardCount)
-	if table.SortKey != nil {
-		f := keyFacts(m, "sort_key", sk, table.SortKey.Template, shardCount)
+	out.PartitionKey = keyFacts(m, "partition_key", pk, m.Input.PartitionKey.Template, shardCount)
+	if m.Input.SortKey != nil {
+		f := keyFacts(m, "sort_key", sk, m.Input.SortKey.Template, shardCount)
 		out.SortKey = &f
 	}
 	for _, ref := range [...]struct {

@@ -38,19 +38,18 @@ type Sizing struct {
 }
 
 // Table is the table's capacity: units per request, peak and hot-key demand, per-shard demand, read
-// fan-out, the required shards and the shard count. table is the design the table-level stages read (for
-// a design with entities, the busiest collection's entity with the entities' summed traffic), stated the
+// fan-out, the required shards and the shard count. traffic is the table's (Traffic), stated the
 // stated inputs with their defaults (traffic, sharding, target utilization), entities the entities' demand
 // (EntityDemand; nil without entities), reads the access patterns' reads on the table key, pk the table's
 // partition-key template.
-func Table(m *model.Model, table *model.Input, stated *model.Stated, entities *model.EntitiesDoc, pk *model.Template, reads PatternReads) TableDemand {
+func Table(m *model.Model, traffic TableTraffic, stated *model.Stated, entities *model.EntitiesDoc, pk *model.Template, reads PatternReads) TableDemand {
 	var out TableDemand
-	in, t := table, stated.Traffic
+	in, t := m.Input, stated.Traffic
 	c := &out.Capacity
 	c.WriteUnitsPerWrite = WriteUnitsPerWrite(t.ItemSizeBytes, t.TransactionalWrites)
 	c.ReadUnitsPerRead, _ = ReadUnitsPerRead(t.ItemSizeBytes, model.ReadConsistency(t.ReadConsistency))
 	// The share of traffic on the busiest value of pk, unless traffic.hot_key_share states it.
-	c.HotKeyShare, c.HotKeyShareSource = HotKeyShare(in.Traffic.HotKeyShare, pk, m.Segments)
+	c.HotKeyShare, c.HotKeyShareSource = HotKeyShare(traffic.Traffic.HotKeyShare, pk, m.Segments)
 
 	var hotW, hotR float64
 	if t.WritesPerSecond != nil {
@@ -116,7 +115,7 @@ func Table(m *model.Model, table *model.Input, stated *model.Stated, entities *m
 // key bytes + 100. Items per key are given, bounded by the sort-key template sk, or follow from a time
 // bucket's writes. s are the stated table, its key facts and its demand, shardCount the table's shards,
 // entities the entities with their key facts (EntityKeys; nil without entities).
-func Collection(m *model.Model, table *model.Input, s Sizing, shardCount int64, entities *model.EntitiesDoc, sk *model.Template) model.CollectionEstimate {
+func Collection(m *model.Model, s Sizing, shardCount int64, entities *model.EntitiesDoc, sk *model.Template) model.CollectionEstimate {
 	keys, t := s.Keys, s.Traffic
 	entry := t.ItemSizeBytes
 	keyBytes := int64(0)
@@ -139,9 +138,9 @@ func Collection(m *model.Model, table *model.Input, s Sizing, shardCount int64, 
 	case t.MaxItemsPerPartitionKey != nil:
 		est.ItemsPerKey = model.Ptr(float64(*t.MaxItemsPerPartitionKey))
 		est.Basis = model.CollectionGiven
-	case m.Entities == nil && sk != nil && keys.SortKey != nil && keys.SortKey.MaxBytes != nil && model.TemplateValues(sk, m.Segments, table.Segments, shardCount) != nil:
+	case m.Entities == nil && sk != nil && keys.SortKey != nil && keys.SortKey.MaxBytes != nil && model.TemplateValues(sk, m.Segments, m.Input.Segments, shardCount) != nil:
 		// The sort-key template bounds the items: a constant is one item, bounded segments their product.
-		est.ItemsPerKey = model.Ptr(float64(*model.TemplateValues(sk, m.Segments, table.Segments, shardCount)))
+		est.ItemsPerKey = model.Ptr(float64(*model.TemplateValues(sk, m.Segments, m.Input.Segments, shardCount)))
 		est.Basis = model.CollectionTemplate
 	case keys.PartitionKey.HasTimeBucket && t.WritesPerSecond != nil:
 		bucket := math.Inf(1)

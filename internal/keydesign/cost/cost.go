@@ -115,8 +115,9 @@ type designFacts struct {
 }
 
 // Estimate is the monthly price of the design (Derived.Cost), nil while an input it depends on is unknown.
-// table is the table-level design (for a design with entities, their summed traffic).
-func Estimate(design *model.Model, table *model.Input, facts Facts) *model.CostEstimate {
+// traffic is the table's (capacity.Traffic).
+func Estimate(design *model.Model, traffic capacity.TableTraffic, facts Facts) *model.CostEstimate {
+	table := design.Input
 	doc := designFacts{Table: facts.Stated.Table, Traffic: facts.Stated.Traffic, TargetUtilization: facts.Stated.TargetUtilization,
 		Capacity: facts.Sizing.Capacity, Patterns: facts.Patterns, PatternFacts: facts.Figures, Replicas: facts.Replicas, sizing: facts.Sizing}
 	doc.Table.GSIs = facts.GSIs
@@ -136,18 +137,18 @@ func Estimate(design *model.Model, table *model.Input, facts Facts) *model.CostE
 			p.Region, p.RegionSource = slices.Sorted(maps.Keys(r.Regions))[0], model.CostRegionSourceReplicas
 		}
 	}
-	est := estimate(design, table, &doc, p)
+	est := estimate(design, traffic, &doc, p)
 	if table.Replicas.HasReplicas() && doc.Replicas != nil && est.Problem == "" {
-		replicaCosts(design, table, &doc, est, p)
+		replicaCosts(design, traffic, &doc, est, p)
 	}
 	return est
 }
 
 // estimate prices the design in one Region: the pricing Region, or a replica Region (the replicas stage).
-func estimate(design *model.Model, table *model.Input, doc *designFacts, p model.PricingInput) *model.CostEstimate {
+func estimate(design *model.Model, traffic capacity.TableTraffic, doc *designFacts, p model.PricingInput) *model.CostEstimate {
 	est := &model.CostEstimate{Region: p.Region, RegionSource: p.RegionSource, TableClass: cmp.Or(p.TableClass, model.TableClassStandard),
 		Currency: model.PriceTable.Currency, PricesRetrieved: model.PriceTable.Retrieved, PointInTimeRecovery: p.PointInTimeRecovery,
-		Indexes: []model.IndexCost{}, Reads: []model.ReadCost{}, ItemCount: table.Traffic.ItemCount}
+		Indexes: []model.IndexCost{}, Reads: []model.ReadCost{}, ItemCount: traffic.Traffic.ItemCount}
 	if est.Region == "" {
 		est.Region, est.RegionSource = model.DefaultPricingRegion, model.CostRegionSourceDefault
 	}
@@ -160,7 +161,7 @@ func estimate(design *model.Model, table *model.Input, doc *designFacts, p model
 	}
 	est.Prices, est.PriceSource = &prices, source
 	est.PriceStatus = model.PriceStatusOf(est.Region, est.TableClass, p.Prices)
-	m := newCostModel(design, table, doc, est)
+	m := newCostModel(design, traffic, doc, est)
 	m.writes()
 	m.reads()
 	m.storage()

@@ -15,12 +15,13 @@ func priced(t *testing.T, in *model.Input) *model.CostEstimate {
 	if errs = append(errs, Validate(m)...); len(errs) > 0 {
 		t.Fatalf("design errors: %v", errs)
 	}
-	st := model.State(m, m.Input)
-	demand := capacity.Table(m, m.Input, st, nil, m.PartitionKey, capacity.PatternReads{})
-	keys := capacity.Keys(m, m.Input, st.Sharding, demand.ShardCount, m.PartitionKey, m.SortKey)
+	traffic := capacity.Traffic(m, nil)
+	st := model.State(m, traffic.Traffic)
+	demand := capacity.Table(m, traffic, st, nil, m.PartitionKey, capacity.PatternReads{})
+	keys := capacity.Keys(m, st.Sharding, demand.ShardCount, m.PartitionKey, m.SortKey)
 	sizing := capacity.Sizing{Table: st.Table, Traffic: st.Traffic, Keys: keys, Capacity: demand.Capacity}
 	gsis, _ := capacity.Indexes(m, sizing, demand.ShardCount)
-	est := Estimate(m, m.Input, Facts{Stated: st, Sizing: sizing, GSIs: gsis})
+	est := Estimate(m, traffic, Facts{Stated: st, Sizing: sizing, GSIs: gsis})
 	if est == nil || est.OnDemand == nil || est.Prices == nil {
 		t.Fatalf("no estimate: %+v", est)
 	}

@@ -15,11 +15,12 @@ import (
 // costModel carries the intermediate figures of one estimate.
 type costModel struct {
 	design *model.Model
-	// in is the table-level design.
-	in  *model.Input
-	doc *designFacts
-	est *model.CostEstimate
-	u   float64
+	// in is the design, traffic the table's.
+	in      *model.Input
+	traffic capacity.TableTraffic
+	doc     *designFacts
+	est     *model.CostEstimate
+	u       float64
 	// Write requests per second to the table: average and peak; ok is false without write traffic.
 	reqAvg, reqPeak float64
 	// writesKnown and readsKnown say whether the table's writes and reads have a basis (declared or
@@ -44,16 +45,17 @@ type indexWrite struct {
 	peakUnits  float64
 }
 
-func newCostModel(design *model.Model, table *model.Input, doc *designFacts, est *model.CostEstimate) *costModel {
-	m := &costModel{design: design, in: table, doc: doc, est: est, u: doc.TargetUtilization, tableUnits: doc.Capacity.WriteUnitsPerWrite}
+func newCostModel(design *model.Model, traffic capacity.TableTraffic, doc *designFacts, est *model.CostEstimate) *costModel {
+	table := design.Input
+	m := &costModel{design: design, in: table, traffic: traffic, doc: doc, est: est, u: doc.TargetUtilization, tableUnits: doc.Capacity.WriteUnitsPerWrite}
 	txn := doc.Traffic.TransactionalWrites
 	type index struct{ kind, name string }
 	shares := make(map[index]*float64, len(table.LocalSecondaryIndexes)+len(table.GlobalSecondaryIndexes))
 	for _, l := range table.LocalSecondaryIndexes {
-		shares[index{"lsi", l.Name}] = l.ItemShare
+		shares[index{"lsi", l.Name}] = traffic.IndexShare(l.Name)
 	}
 	for _, g := range table.GlobalSecondaryIndexes {
-		shares[index{"gsi", g.Name}] = g.ItemShare
+		shares[index{"gsi", g.Name}] = traffic.IndexShare(g.Name)
 	}
 	m.indexes = make([]indexWrite, 0, len(doc.Table.LSIs)+len(doc.Table.GSIs))
 	add := func(kind, name string, path model.Path, projection string, nonKey []string, indexKeys []model.IndexKeyDoc, g *model.GSIDoc) {
@@ -173,7 +175,7 @@ func rate(measuredAvg, measuredPeak, declaredAvg, declaredPeak *float64) (avg, p
 
 // writes computes the table's and every index's monthly write units and their provisioned capacity.
 func (m *costModel) writes() {
-	t, est := m.in.Traffic, m.est
+	t, est := m.traffic.Traffic, m.est
 	var mAvg, mPeak *float64
 	if o := m.tableObservation(); o != nil {
 		mAvg, mPeak = o.Traffic.AverageWritesPerSecond, o.Traffic.WritesPerSecond
@@ -227,7 +229,7 @@ type readSource struct {
 // ones, and give an index without a measurement its reads: where they do and no average is declared, their
 // reads, held all month, are the figure (an upper bound, like a declared peak).
 func (m *costModel) readSources() []readSource {
-	t, tbl := m.in.Traffic, m.doc.Table
+	t, tbl := m.traffic.Traffic, m.doc.Table
 	ru := m.doc.Capacity.ReadUnitsPerRead
 	var mAvg, mPeak *float64
 	if o := m.tableObservation(); o != nil {

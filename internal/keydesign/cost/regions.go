@@ -3,6 +3,7 @@ package cost
 import (
 	"math"
 
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/policies"
@@ -20,14 +21,14 @@ import (
 // incur storage or write costs", V2globaltables_HowItWorks.html).
 
 // replicaCosts prices every replica Region (est is the pricing Region's estimate) and sums them.
-func replicaCosts(design *model.Model, table *model.Input, doc *designFacts, est *model.CostEstimate, p model.PricingInput) {
+func replicaCosts(design *model.Model, traffic capacity.TableTraffic, doc *designFacts, est *model.CostEstimate, p model.PricingInput) {
 	f := doc.Replicas
 	est.Replicas = []model.RegionCost{}
 	all := &model.AllRegionsCost{OnDemand: model.Ptr(0.0), Provisioned: model.Ptr(0.0)}
 	for _, rf := range f.Regions {
 		rp := p
-		rp.Region, rp.RegionSource, rp.Prices = rf.Region, model.CostRegionSourceReplicas, table.RegionPrices(rf.Region)
-		r := estimate(design, table, doc, rp)
+		rp.Region, rp.RegionSource, rp.Prices = rf.Region, model.CostRegionSourceReplicas, design.Input.RegionPrices(rf.Region)
+		r := estimate(design, traffic, doc, rp)
 		rc := model.RegionCost{Region: rf.Region, WriteShare: rf.WriteShare, Prices: r.Prices, PriceSource: r.PriceSource,
 			PriceStatus: r.PriceStatus, OnDemand: r.OnDemand, Provisioned: r.Provisioned}
 		if ttl := f.TTLDeletesPerSecond; ttl != nil && r.Prices != nil && len(f.Regions) > 1 {

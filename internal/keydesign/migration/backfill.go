@@ -26,10 +26,10 @@ func (a *layout) itemWrites(doc *Design, entity string) itemWrite {
 	w := itemWrite{table: capacity.WriteUnitsPerWrite(size, false), gsis: map[string]float64{}}
 	shares := map[string]float64{}
 	for _, l := range a.in.LocalSecondaryIndexes {
-		shares[l.Name] = model.Deref(cmp.Or(l.ItemShare, model.Ptr(1.0)))
+		shares[l.Name] = model.Deref(cmp.Or(a.traffic.IndexShare(l.Name), model.Ptr(1.0)))
 	}
 	for _, g := range a.in.GlobalSecondaryIndexes {
-		shares[g.Name] = model.Deref(cmp.Or(g.ItemShare, model.Ptr(1.0)))
+		shares[g.Name] = model.Deref(cmp.Or(a.traffic.IndexShare(g.Name), model.Ptr(1.0)))
 	}
 	carries := func(index string) (float64, bool) {
 		if d != nil {

@@ -12,9 +12,9 @@ import (
 // Facts are derived.migration, from the design's analysis and its old layout's (nil without a migration);
 // unknown is true while the migration or a layout is not known at plan time: the rules that read it wait.
 func Facts(design Analysis, old *Analysis) (md *model.MigrationDoc, unknown bool) {
-	a := newLayout(design.Model, design.Table, design.Facts)
+	a := newLayout(design.Model, design.Traffic, design.Facts)
 	if old != nil {
-		a.old = newLayout(old.Model, old.Table, old.Facts)
+		a.old = newLayout(old.Model, old.Traffic, old.Facts)
 	}
 	return a.migrationFacts(design.Facts)
 }
@@ -111,7 +111,7 @@ func (a *layout) entityItems(name string) *int64 {
 	if i := a.m.EntityIndex(name); i >= 0 {
 		return a.in.Entities[i].Traffic.ItemCount
 	}
-	return a.in.Traffic.ItemCount
+	return a.traffic.Traffic.ItemCount
 }
 
 // entityDoc is the entity model's entity of that name; nil for a table without entities.

@@ -30,12 +30,11 @@ import (
 // throttling). Comparing with the prior state is the rules' part: a fact about the prior in the document
 // would change once the state moves on.
 
-// Analysis is one layout's analysis as this stage reads it: its model, its table-level design (for a design
-// with entities, the busiest collection's entity with the entities' summed traffic) and its facts.
+// Analysis is one layout's analysis as this stage reads it: its model, the table's traffic and its facts.
 type Analysis struct {
-	Model *model.Model
-	Table *model.Input
-	Facts *Design
+	Model   *model.Model
+	Traffic capacity.TableTraffic
+	Facts   *Design
 }
 
 // Design are the facts of one layout that the migration stage reads: the stated table (with each GSI's
@@ -66,6 +65,7 @@ type DerivedFacts struct {
 type layout struct {
 	m        *model.Model
 	in       *model.Input
+	traffic  capacity.TableTraffic
 	segments map[string]model.ResolvedSegment
 	entities *model.Entities
 	// entityFacts are the entities as the document states them (their demand and keys), the entity model's
@@ -76,8 +76,8 @@ type layout struct {
 	errs        model.FieldErrors
 }
 
-func newLayout(m *model.Model, table *model.Input, doc *Design) *layout {
-	a := &layout{m: m, in: table, segments: m.Segments, entities: m.Entities, doc: doc}
+func newLayout(m *model.Model, traffic capacity.TableTraffic, doc *Design) *layout {
+	a := &layout{m: m, in: m.Input, traffic: traffic, segments: m.Segments, entities: m.Entities, doc: doc}
 	switch {
 	case doc != nil && doc.Derived.Entities != nil:
 		a.entityFacts = doc.Derived.Entities
@@ -100,9 +100,9 @@ func (a *layout) migrationUnknown() bool {
 }
 
 // Validate checks the migration block of the design: its phase, its backfill rate and that `from` states
-// the old layout the way the design states its own. table is the table-level design.
-func Validate(design *model.Model, table *model.Input) model.FieldErrors {
-	a := newLayout(design, table, nil)
+// the old layout the way the design states its own.
+func Validate(design *model.Model) model.FieldErrors {
+	a := newLayout(design, capacity.TableTraffic{}, nil)
 	entities := design.Entities
 	m := a.in.Migration
 	if m == nil || a.migrationUnknown() {
@@ -219,8 +219,8 @@ func oldLayoutPath(p model.Path) (model.Path, bool) {
 
 // Layout is derived.layout: the layout this design writes, nil while its keys or sharding are unknown. doc
 // holds the design's routing and access patterns with their figures.
-func Layout(design *model.Model, table *model.Input, doc *Design) *model.LayoutDoc {
-	return newLayout(design, table, doc).layout(doc)
+func Layout(design *model.Model, traffic capacity.TableTraffic, doc *Design) *model.LayoutDoc {
+	return newLayout(design, traffic, doc).layout(doc)
 }
 
 func (a *layout) layout(doc *Design) *model.LayoutDoc {
@@ -400,5 +400,5 @@ func hclKey(k string) string {
 // Stated reports whether the design states a migration known at plan time: its old layout is then
 // analysed, as a design of its own (OldInput).
 func Stated(design *model.Model) bool {
-	return design.Input.Migration != nil && !newLayout(design, design.Input, nil).migrationUnknown()
+	return design.Input.Migration != nil && !newLayout(design, capacity.TableTraffic{}, nil).migrationUnknown()
 }

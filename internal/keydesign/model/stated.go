@@ -21,9 +21,10 @@ type Stated struct {
 	Unknown []string
 }
 
-// State is the design as written with its defaults: kind, segments, sharding, traffic and the table. in is
-// the design the table-level stages read (m.Input, or the entity model's view of the table).
-func State(m *Model, in *Input) *Stated {
+// State is the design as written with its defaults: kind, segments, sharding, the table, and traffic, the
+// table's traffic (a single-table design's entities' together: capacity.Traffic).
+func State(m *Model, traffic Traffic) *Stated {
+	in := m.Input
 	st := &Stated{
 		Kind:     in.Kind,
 		Address:  in.Address,
@@ -44,7 +45,7 @@ func State(m *Model, in *Input) *Stated {
 	if in.Sharding.SchemeVersion != nil {
 		st.Sharding.SchemeVersion = *in.Sharding.SchemeVersion
 	}
-	t := in.Traffic
+	t := traffic
 	st.Traffic = TrafficDoc{
 		WritesPerSecond: t.WritesPerSecond, ReadsPerSecond: t.ReadsPerSecond,
 		ItemSizeBytes: DefaultItemSizeBytes, ReadConsistency: cmp.Or(t.ReadConsistency, string(ReadEventual)),

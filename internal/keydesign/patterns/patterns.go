@@ -9,8 +9,7 @@ import (
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
-// analysis is the stage's view of the design: the model, and the table-level design its keys are matched
-// against (for a design with entities, the busiest collection's entity with the entities' summed traffic).
+// analysis is the stage's view of the design: the model and its input.
 type analysis struct {
 	m        *model.Model
 	in       *model.Input
@@ -20,8 +19,8 @@ type analysis struct {
 	errs     model.FieldErrors
 }
 
-func newAnalysis(m *model.Model, table *model.Input) *analysis {
-	return &analysis{m: m, in: table, segments: m.Segments, unknown: m.Unknown, entities: m.Entities}
+func newAnalysis(m *model.Model) *analysis {
+	return &analysis{m: m, in: m.Input, segments: m.Segments, unknown: m.Unknown, entities: m.Entities}
 }
 
 func (an *analysis) fail(path model.Path, format string, args ...any) {
@@ -30,8 +29,8 @@ func (an *analysis) fail(path model.Path, format string, args ...any) {
 
 // Validate rejects patterns that name what the design does not have, or that ask what no Query can; sk is
 // the table's sort-key template.
-func Validate(m *model.Model, table *model.Input, sk *model.Template) model.FieldErrors {
-	an := newAnalysis(m, table)
+func Validate(m *model.Model, sk *model.Template) model.FieldErrors {
+	an := newAnalysis(m)
 	an.validateAccessPatterns(sk)
 	return an.errs
 }
@@ -46,14 +45,14 @@ type Matched struct {
 }
 
 // Match matches every pattern with the table key pk and sk, the LSIs and the GSIs of the stated design.
-func Match(m *model.Model, table *model.Input, stated *model.Stated, pk, sk *model.Template) Matched {
-	return newAnalysis(m, table).matchAccessPatterns(stated, pk, sk)
+func Match(m *model.Model, stated *model.Stated, pk, sk *model.Template) Matched {
+	return newAnalysis(m).matchAccessPatterns(stated, pk, sk)
 }
 
 // HotReads are the matched patterns' reads on the table key's busiest value, which the capacity stage adds
 // to the table's hot-key read demand.
-func HotReads(m *model.Model, table *model.Input, matched Matched) capacity.PatternReads {
-	an := newAnalysis(m, table)
+func HotReads(m *model.Model, matched Matched) capacity.PatternReads {
+	an := newAnalysis(m)
 	hot, ok := an.patternHotReads(matched)
 	return capacity.PatternReads{HotReadUnits: hot, Complete: ok && an.patternsComplete(matched.Facts)}
 }
@@ -67,12 +66,12 @@ type Figures struct {
 }
 
 // Finish computes the matched patterns' figures that depend on the table's demand and shard count.
-func Finish(m *model.Model, table *model.Input, stated *model.Stated, matched Matched, demand capacity.TableDemand) Figures {
-	return newAnalysis(m, table).finishAccessPatterns(stated, matched, demand)
+func Finish(m *model.Model, stated *model.Stated, matched Matched, demand capacity.TableDemand) Figures {
+	return newAnalysis(m).finishAccessPatterns(stated, matched, demand)
 }
 
 // IndexReads are the GSIs, each without a measurement taking the reads of the patterns it serves (their
 // figures) as its read demand.
-func IndexReads(m *model.Model, table *model.Input, figures Figures, gsis []model.GSIDoc) []model.GSIDoc {
-	return newAnalysis(m, table).indexPatternReads(figures.Facts, gsis)
+func IndexReads(m *model.Model, figures Figures, gsis []model.GSIDoc) []model.GSIDoc {
+	return newAnalysis(m).indexPatternReads(figures.Facts, gsis)
 }

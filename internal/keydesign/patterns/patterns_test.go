@@ -28,10 +28,10 @@ func ordersDesign(sharding model.Sharding, patterns ...model.AccessPattern) *mod
 func built(t *testing.T, in *model.Input) (*model.Model, *model.Stated) {
 	t.Helper()
 	m, errs := model.Build(in)
-	if errs = append(errs, Validate(m, m.Input, m.SortKey)...); len(errs) > 0 {
+	if errs = append(errs, Validate(m, m.SortKey)...); len(errs) > 0 {
 		t.Fatalf("design errors: %v", errs)
 	}
-	return m, model.State(m, m.Input)
+	return m, model.State(m, m.Input.Traffic)
 }
 
 // The stage on typed inputs: a pattern is matched with the table key, sized in read units from its items and
@@ -45,7 +45,7 @@ func TestMatchFinishAndIndexReads(t *testing.T) {
 		model.AccessPattern{Name: "by_status", Index: model.Ptr("by_status"), Equals: []string{"status"}, ReadsPerSecond: model.Ptr(10.0)},
 		model.AccessPattern{Name: "by_order_id", Equals: []string{"order_id"}, ReadsPerSecond: model.Ptr(1.0)},
 	))
-	matched := Match(m, m.Input, st, m.PartitionKey, m.SortKey)
+	matched := Match(m, st, m.PartitionKey, m.SortKey)
 	if len(matched.Facts) != 3 || len(matched.Patterns) != 3 {
 		t.Fatalf("matched %d facts, %d patterns; want 3", len(matched.Facts), len(matched.Patterns))
 	}
@@ -62,7 +62,7 @@ func TestMatchFinishAndIndexReads(t *testing.T) {
 		t.Errorf("by_order_id: every key needs more than order_id, yet %q serves it", f.Index)
 	}
 
-	figures := Finish(m, m.Input, st, matched, capacity.TableDemand{ShardCount: 8, Capacity: model.Capacity{PeakReadUnits: model.Ptr(100.0)}})
+	figures := Finish(m, st, matched, capacity.TableDemand{ShardCount: 8, Capacity: model.Capacity{PeakReadUnits: model.Ptr(100.0)}})
 	for _, f := range figures.Facts {
 		if f.Name != "orders_of_customer" {
 			continue
@@ -78,7 +78,7 @@ func TestMatchFinishAndIndexReads(t *testing.T) {
 		t.Errorf("peak read units %v, want 8,000", got)
 	}
 
-	gsis := IndexReads(m, m.Input, figures, st.Table.GSIs)
+	gsis := IndexReads(m, figures, st.Table.GSIs)
 	if got := gsis[0].PatternReadUnits; got == nil || *got != 5 {
 		t.Errorf("by_status pattern reads %v; want 10 calls of one KEYS_ONLY entry at 0.5 RU = 5 RU/s", got)
 	}
@@ -91,8 +91,8 @@ func TestHotReadsFeedTheCapacity(t *testing.T) {
 	in := ordersDesign(model.Sharding{Strategy: model.StrategyCalculated, Source: "order_id", Count: model.Ptr(int64(4))},
 		model.AccessPattern{Name: "order", Equals: []string{"customer_id", "order_date", "order_id"}, ReadsPerSecond: model.Ptr(300.0)})
 	m, st := built(t, in)
-	matched := Match(m, m.Input, st, m.PartitionKey, m.SortKey)
-	reads := HotReads(m, m.Input, matched)
+	matched := Match(m, st, m.PartitionKey, m.SortKey)
+	reads := HotReads(m, matched)
 	f := matched.Facts[0]
 	if !f.Serves || f.Fanout || !f.SizedBySharding {
 		t.Fatalf("order: serves %v, fanout %v, sized by sharding %v; want a one-shard read of the table key", f.Serves, f.Fanout, f.SizedBySharding)
