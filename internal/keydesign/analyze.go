@@ -115,10 +115,7 @@ type results struct {
 func run(m *model.Model, old *migration.Analysis) *results {
 	pk, sk := m.PartitionKey, m.SortKey
 	// Each entity's demand (a single-table design's), and the traffic of the table as a whole.
-	var entities *model.EntitiesDoc
-	if m.Entities != nil {
-		entities = capacity.EntityDemand(m)
-	}
+	entities := capacity.EntityDemand(m)
 	traffic := capacity.Traffic(m, entities)
 	// The design as written, with its defaults.
 	stated := model.State(m, traffic.Traffic)

@@ -279,9 +279,13 @@ func EntityEntryKeyBytes(m *model.Entities, d *model.EntityDoc, indexKeys []mode
 }
 
 // EntityDemand is the entity model's document with each entity's units per request, its units and the share
-// of its traffic on one partition-key value, then each collection's sums and the busiest collection.
+// of its traffic on one partition-key value, then each collection's sums and the busiest collection; nil for a
+// design without entities.
 func EntityDemand(md *model.Model) *model.EntitiesDoc {
 	m := md.Entities
+	if m == nil {
+		return nil
+	}
 	out := cloneEntities(&m.Doc)
 	for i, e := range md.Input.Entities {
 		d := &out.Items[i]
