@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/dynamo"
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
@@ -318,7 +317,7 @@ func designInput(ctx context.Context, m shardedTableModel) (*model.Input, diag.D
 	in.BillingMode = m.BillingMode.ValueString()
 	in.ReadCapacity, in.WriteCapacity = int64Ptr(m.ReadCapacity), int64Ptr(m.WriteCapacity)
 	in.OnDemand, in.Warm, in.Autoscaling = throughputFacts(ctx, m, &diags)
-	keydesign.WithPricingDefaults(in, "", m.TableClass.ValueString(), pitrEnabled(m.PointInTimeRecovery))
+	model.WithPricingDefaults(in, "", m.TableClass.ValueString(), pitrEnabled(m.PointInTimeRecovery))
 	// The table's class and PITR price the design unless its own pricing says: unknown at plan time, the
 	// price is unknown too, not STANDARD without PITR.
 	if m.TableClass.IsUnknown() && (in.Pricing.TableClass == "" || in.Pricing.TableClass == m.TableClass.ValueString()) {

@@ -5,7 +5,6 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
@@ -166,7 +165,7 @@ func designInput(values map[string]cty.Value, withTable bool) (*model.Input, []*
 				pitr = *b
 			}
 		}
-		keydesign.WithPricingDefaults(in, "", r.defaulted(get("table_class"), model.Path{"table_class"}, "STANDARD"), pitr)
+		model.WithPricingDefaults(in, "", r.defaulted(get("table_class"), model.Path{"table_class"}, "STANDARD"), pitr)
 		// The resource does not create replicas: the provider refuses them (validateNoReplicas).
 		if in.Replicas != nil {
 			r.invalid = append(r.invalid, &model.FieldError{Path: model.Path{"replicas"},
