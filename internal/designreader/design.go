@@ -11,6 +11,19 @@ const (
 	DefaultTableClass  = "STANDARD"
 )
 
+// DesignAttributes are the attributes of a design block Design reads, and TableAttributes the resource's
+// own settings Table reads besides (a caller that evaluates attributes itself, like TFLint, asks for these).
+var (
+	DesignAttributes = []string{
+		"partition_key", "sort_key", "segments", "sharding", "traffic", "target_utilization", "local_secondary_indexes",
+		"global_secondary_indexes", "entities", "observed", "observed_indexes", "pricing", "replicas", "access_patterns", "migration",
+	}
+	TableAttributes = []string{
+		"name", "billing_mode", "read_capacity", "write_capacity", "on_demand_throughput", "warm_throughput", "autoscaling",
+		"table_class", "point_in_time_recovery",
+	}
+)
+
 // Design reads a dynamokeys_keydesign block, root being the object of its attributes. Values unknown until
 // apply are left unset and listed in Input.Unknown, never errors; the errors are values the provider
 // refuses, each on its attribute's path.

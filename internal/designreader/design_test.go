@@ -233,3 +233,33 @@ func TestNothingSet(t *testing.T) {
 		}
 	}
 }
+
+// askedFor is a block that records the attributes read of it.
+type askedFor struct {
+	goValue
+	names *[]string
+}
+
+func (a askedFor) Attribute(name string) (Value, bool) {
+	if !slices.Contains(*a.names, name) {
+		*a.names = append(*a.names, name)
+	}
+	return nil, true
+}
+
+// TestAttributeLists: DesignAttributes and TableAttributes are what Design and Table read, so that a caller
+// that evaluates them misses none.
+func TestAttributeLists(t *testing.T) {
+	t.Parallel()
+	var design, table []string
+	Design(askedFor{goValue{obj{}}, &design})
+	Table(askedFor{goValue{obj{}}, &table})
+	slices.Sort(design)
+	slices.Sort(table)
+	if want := slices.Sorted(slices.Values(DesignAttributes)); !slices.Equal(design, want) {
+		t.Errorf("Design reads %v, DesignAttributes are %v", design, want)
+	}
+	if want := slices.Sorted(slices.Values(append(slices.Clone(DesignAttributes), TableAttributes...))); !slices.Equal(table, want) {
+		t.Errorf("Table reads %v, DesignAttributes and TableAttributes are %v", table, want)
+	}
+}
