@@ -147,6 +147,7 @@ func (r *reader) table(f field, in *model.Input) {
 		if !whollyKnown(s.v) {
 			r.unknown = append(r.unknown, s.path)
 		}
+		// Read by a reader of its own: its unknown parts are the setting's, recorded above; its errors are kept.
 		settings[i] = field{r: &reader{}, v: s.v, path: s.path}
 	}
 	in.OnDemand, in.Warm, in.Autoscaling = throughput(settings[0], settings[1], settings[2])
