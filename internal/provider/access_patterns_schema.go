@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"maps"
-	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
@@ -58,54 +56,4 @@ func accessPatternsAttribute() rschema.MapNestedAttribute {
 					"nothing), and reads their item size by default. Rule DK110 warns when its Query also returns another entity's items."},
 		}},
 	}
-}
-
-type accessPatternModel struct {
-	Index          types.String `tfsdk:"index"`
-	Equals         types.List   `tfsdk:"equals"`
-	Sort           types.Object `tfsdk:"sort"`
-	ReadsPerSecond types.Number `tfsdk:"reads_per_second"`
-	Items          types.Number `tfsdk:"items"`
-	ItemSizeBytes  types.Number `tfsdk:"item_size_bytes"`
-	Consistency    types.String `tfsdk:"consistency"`
-	Attributes     types.List   `tfsdk:"attributes"`
-	HotKeyShare    types.Number `tfsdk:"hot_key_share"`
-	Entities       types.List   `tfsdk:"entities"`
-}
-
-type sortConditionModel struct {
-	On        types.String `tfsdk:"on"`
-	Condition types.String `tfsdk:"condition"`
-}
-
-// expandAccessPatterns reads `access_patterns`; unknown values are recorded and left nil.
-func (e *expander) expandAccessPatterns(v types.Map) []model.AccessPattern {
-	if !e.known(v, model.Path{"access_patterns"}) {
-		return nil
-	}
-	var out []model.AccessPattern
-	for _, name := range slices.Sorted(maps.Keys(v.Elements())) {
-		p := model.Path{"access_patterns", name}
-		var m accessPatternModel
-		if !element(e, v.Elements()[name], p, &m) {
-			continue
-		}
-		ap := model.AccessPattern{Name: name,
-			Index:          e.strPtr(m.Index, append(p, "index")),
-			Equals:         e.strings(m.Equals, append(p, "equals")),
-			ReadsPerSecond: e.floatPtr(m.ReadsPerSecond, append(p, "reads_per_second")),
-			Items:          e.int64Ptr(m.Items, append(p, "items")),
-			ItemSizeBytes:  e.int64Ptr(m.ItemSizeBytes, append(p, "item_size_bytes")),
-			Consistency:    e.str(m.Consistency, append(p, "consistency")),
-			Attributes:     e.strings(m.Attributes, append(p, "attributes")),
-			HotKeyShare:    e.floatPtr(m.HotKeyShare, append(p, "hot_key_share")),
-			Entities:       e.strings(m.Entities, append(p, "entities")),
-		}
-		var sm sortConditionModel
-		if e.known(m.Sort, append(p, "sort")) && objectAs(e.ctx, m.Sort, &sm, &e.diags) {
-			ap.Sort = &model.SortCondition{On: e.str(sm.On, append(p, "sort", "on")), Condition: e.str(sm.Condition, append(p, "sort", "condition"))}
-		}
-		out = append(out, ap)
-	}
-	return out
 }

@@ -61,57 +61,6 @@ func regionList() string {
 	return strings.Join(regions, ", ")
 }
 
-type pricingModel struct {
-	Region              types.String `tfsdk:"region"`
-	TableClass          types.String `tfsdk:"table_class"`
-	PointInTimeRecovery types.Bool   `tfsdk:"point_in_time_recovery"`
-	Prices              types.Object `tfsdk:"prices"`
-}
-
-type pricesModel struct {
-	WriteRequestUnitsPerMillion types.Number `tfsdk:"write_request_units_per_million"`
-	ReadRequestUnitsPerMillion  types.Number `tfsdk:"read_request_units_per_million"`
-	WriteCapacityUnitHour       types.Number `tfsdk:"write_capacity_unit_hour"`
-	ReadCapacityUnitHour        types.Number `tfsdk:"read_capacity_unit_hour"`
-	StorageGBMonth              types.Number `tfsdk:"storage_gb_month"`
-	PITRGBMonth                 types.Number `tfsdk:"pitr_gb_month"`
-}
-
-// expandPricing reads `pricing`; nil when it is not set.
-func (e *expander) expandPricing(v types.Object) *model.PricingInput {
-	var m pricingModel
-	if !e.known(v, model.Path{"pricing"}) || !objectAs(e.ctx, v, &m, &e.diags) {
-		return nil
-	}
-	p := func(attr string) model.Path { return model.Path{"pricing", attr} }
-	out := &model.PricingInput{Region: e.str(m.Region, p("region")), TableClass: e.str(m.TableClass, p("table_class"))}
-	if out.Region != "" {
-		out.RegionSource = "pricing"
-	}
-	if b := e.boolPtr(m.PointInTimeRecovery, p("point_in_time_recovery")); b != nil {
-		out.PointInTimeRecovery = *b
-	}
-	out.Prices = e.expandPrices(m.Prices, p("prices"))
-	return out
-}
-
-// expandPrices reads explicit prices at p; none when not set.
-func (e *expander) expandPrices(v types.Object, p model.Path) model.PriceOverrides {
-	var pm pricesModel
-	if !e.known(v, p) || !objectAs(e.ctx, v, &pm, &e.diags) {
-		return model.PriceOverrides{}
-	}
-	pp := func(attr string) model.Path { return append(append(model.Path(nil), p...), attr) }
-	return model.PriceOverrides{
-		WriteRequestUnitsPerMillion: e.floatPtr(pm.WriteRequestUnitsPerMillion, pp("write_request_units_per_million")),
-		ReadRequestUnitsPerMillion:  e.floatPtr(pm.ReadRequestUnitsPerMillion, pp("read_request_units_per_million")),
-		WriteCapacityUnitHour:       e.floatPtr(pm.WriteCapacityUnitHour, pp("write_capacity_unit_hour")),
-		ReadCapacityUnitHour:        e.floatPtr(pm.ReadCapacityUnitHour, pp("read_capacity_unit_hour")),
-		StorageGBMonth:              e.floatPtr(pm.StorageGBMonth, pp("storage_gb_month")),
-		PITRGBMonth:                 e.floatPtr(pm.PITRGBMonth, pp("pitr_gb_month")),
-	}
-}
-
 // costDiagnostics warns when the region has no prices: the plan goes on, `cost` has no figures.
 func costDiagnostics(doc *model.Document) diag.Diagnostics {
 	var diags diag.Diagnostics
@@ -290,26 +239,4 @@ func costOutputs(ctx context.Context, doc *model.Document) (types.Object, types.
 		diags.AddError("Encoding the cost failed", fmt.Sprintf("%v. Please report this issue with the design that caused it.", diags))
 	}
 	return obj, usage, diags
-}
-
-// pitrEnabled reads point_in_time_recovery.enabled; false when it is not set or not known.
-// pitrUnknown reports whether point_in_time_recovery's enabled is unknown (the recovery period does not
-// change the price).
-func pitrUnknown(v types.Object) bool {
-	if v.IsUnknown() {
-		return true
-	}
-	if v.IsNull() {
-		return false
-	}
-	b, ok := v.Attributes()["enabled"].(types.Bool)
-	return ok && b.IsUnknown()
-}
-
-func pitrEnabled(v types.Object) bool {
-	if v.IsNull() || v.IsUnknown() {
-		return false
-	}
-	b, ok := v.Attributes()["enabled"].(types.Bool)
-	return ok && b.ValueBool()
 }

@@ -33,9 +33,9 @@ func TestUnknownTableClassOrPITRMarksCostUnknown(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m := shardedTableModel{Name: types.StringValue("orders"), BillingMode: types.StringValue("PAY_PER_REQUEST"),
 				TableClass: tt.class, PointInTimeRecovery: tt.pitr}
-			in, diags := designInput(t.Context(), m)
+			in, diags := readTableDesign(m)
 			if diags.HasError() {
-				t.Fatalf("designInput: %v", diags)
+				t.Fatalf("readTableDesign: %v", diags)
 			}
 			in.PartitionKey = model.Key{Name: "pk", Type: "S"}
 			writes, items := 100.0, int64(1_000_000)

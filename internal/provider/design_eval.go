@@ -99,7 +99,7 @@ func stampDocument(doc *model.Document, settings policySettings, enforceAttr typ
 // inputs give unknown attributes. ok is false when the input itself is invalid.
 func designOutputs(ctx context.Context, settings policySettings, in *model.Input, enforceAttr types.Bool) (designOutputModel, diag.Diagnostics, bool) {
 	var diags diag.Diagnostics
-	keydesign.WithPricingDefaults(in, settings.pricingRegion, "", false)
+	model.WithPricingDefaults(in, settings.pricingRegion, "", false)
 	doc, errs := keydesign.Analyze(in)
 	if len(errs) > 0 {
 		diags.Append(fieldErrorDiagnostics(errs)...)

@@ -8,9 +8,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// TestExpandDesignReportsNonObjectElements: a map element that is not an object (which the schema never
+// TestReadDesignReportsNonObjectElements: a map element that is not an object (which the schema never
 // produces) becomes an error diagnostic on that element, not a panic.
-func TestExpandDesignReportsNonObjectElements(t *testing.T) {
+func TestReadDesignReportsNonObjectElements(t *testing.T) {
 	t.Parallel()
 	notObjects := types.MapValueMust(types.StringType, map[string]attr.Value{"day": types.StringValue("time")})
 	for name, m := range map[string]designInputModel{
@@ -20,11 +20,11 @@ func TestExpandDesignReportsNonObjectElements(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			_, diags := expandDesign(t.Context(), m)
+			_, diags := readDesign(m)
 			if diags.ErrorsCount() != 1 {
 				t.Fatalf("%d errors, want 1: %v", diags.ErrorsCount(), diags)
 			}
-			if detail := diags.Errors()[0].Detail(); !strings.Contains(detail, name+".day holds a basetypes.StringValue") {
+			if detail := diags.Errors()[0].Detail(); !strings.Contains(detail, name+".day: must be an object") {
 				t.Errorf("detail = %q", detail)
 			}
 		})

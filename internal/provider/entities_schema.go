@@ -1,10 +1,6 @@
 package provider
 
 import (
-	"context"
-	"maps"
-	"slices"
-
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -40,60 +36,4 @@ func entitiesAttribute() rschema.MapNestedAttribute {
 				}},
 		}},
 	}
-}
-
-type entityModel struct {
-	Keys    types.Map    `tfsdk:"keys"`
-	Traffic types.Object `tfsdk:"traffic"`
-}
-
-type entityTrafficModel struct {
-	WritesPerSecond         types.Number `tfsdk:"writes_per_second"`
-	AverageWritesPerSecond  types.Number `tfsdk:"average_writes_per_second"`
-	ReadsPerSecond          types.Number `tfsdk:"reads_per_second"`
-	ItemSizeBytes           types.Number `tfsdk:"item_size_bytes"`
-	ItemCount               types.Number `tfsdk:"item_count"`
-	MaxItemsPerPartitionKey types.Number `tfsdk:"max_items_per_partition_key"`
-	TransactionalWrites     types.Bool   `tfsdk:"transactional_writes"`
-}
-
-// expandEntities reads the entities, sorted by name; an unknown value is left out and listed in Unknown.
-func (e *expander) expandEntities(ctx context.Context, v types.Map) []model.Entity {
-	if !e.known(v, model.Path{"entities"}) {
-		return nil
-	}
-	elements := v.Elements()
-	out := make([]model.Entity, 0, len(elements))
-	for _, name := range slices.Sorted(maps.Keys(elements)) {
-		p := model.Path{"entities", name}
-		var m entityModel
-		if !element(e, elements[name], p, &m) {
-			continue
-		}
-		entity := model.Entity{Name: name, Keys: map[string]string{}}
-		if e.known(m.Keys, append(p, "keys")) {
-			for attr, t := range m.Keys.Elements() {
-				if s, ok := t.(types.String); ok && e.known(s, append(p, "keys", attr)) {
-					entity.Keys[attr] = s.ValueString()
-				} else if ok && s.IsUnknown() {
-					entity.Keys[attr] = ""
-				}
-			}
-		}
-		var tm entityTrafficModel
-		if e.known(m.Traffic, append(p, "traffic")) && objectAs(ctx, m.Traffic, &tm, &e.diags) {
-			tp := func(attr string) model.Path { return append(append(model.Path(nil), p...), "traffic", attr) }
-			entity.Traffic = model.EntityTraffic{
-				WritesPerSecond:         e.floatPtr(tm.WritesPerSecond, tp("writes_per_second")),
-				AverageWritesPerSecond:  e.floatPtr(tm.AverageWritesPerSecond, tp("average_writes_per_second")),
-				ReadsPerSecond:          e.floatPtr(tm.ReadsPerSecond, tp("reads_per_second")),
-				ItemSizeBytes:           e.int64Ptr(tm.ItemSizeBytes, tp("item_size_bytes")),
-				ItemCount:               e.int64Ptr(tm.ItemCount, tp("item_count")),
-				MaxItemsPerPartitionKey: e.int64Ptr(tm.MaxItemsPerPartitionKey, tp("max_items_per_partition_key")),
-				TransactionalWrites:     e.boolPtr(tm.TransactionalWrites, tp("transactional_writes")),
-			}
-		}
-		out = append(out, entity)
-	}
-	return out
 }

@@ -55,12 +55,11 @@ func (d *keydesignDataSource) Read(ctx context.Context, req datasource.ReadReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	in, diags := expandDesign(ctx, m.designInputModel)
+	in, diags := readDesign(m.designInputModel)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	in.Kind = "keydesign"
 	out, diags, ok := designOutputs(ctx, policySettingsOf(d.data), in, m.Enforce)
 	resp.Diagnostics.Append(diags...)
 	if !ok {

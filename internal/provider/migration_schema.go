@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -52,63 +51,6 @@ func migrationAttribute() rschema.SingleNestedAttribute {
 				"headroom the design leaves beside the production peak (dual writes included) under a partition's, the table's and each " +
 				"capped GSI's throughput at target_utilization."),
 		}}
-}
-
-type migrationModel struct {
-	Phase    types.String `tfsdk:"phase"`
-	From     types.Object `tfsdk:"from"`
-	Backfill types.Number `tfsdk:"backfill_write_units_per_second"`
-}
-
-type migrationFromModel struct {
-	PartitionKeyTemplate types.String `tfsdk:"partition_key_template"`
-	SortKeyTemplate      types.String `tfsdk:"sort_key_template"`
-	Entities             types.Map    `tfsdk:"entities"`
-	Sharding             types.Object `tfsdk:"sharding"`
-}
-
-type migrationEntityModel struct {
-	Keys types.Map `tfsdk:"keys"`
-}
-
-// expandMigration reads the migration; nil when not set or not known (its unknown paths are listed).
-func (e *expander) expandMigration(v types.Object) *model.MigrationInput {
-	p := model.Path{"migration"}
-	var mm migrationModel
-	if !e.known(v, p) || !objectAs(e.ctx, v, &mm, &e.diags) {
-		return nil
-	}
-	m := &model.MigrationInput{
-		Phase:                       e.str(mm.Phase, append(p, "phase")),
-		BackfillWriteUnitsPerSecond: e.floatPtr(mm.Backfill, append(p, "backfill_write_units_per_second")),
-	}
-	fp := append(p, "from")
-	var fm migrationFromModel
-	if !e.known(mm.From, fp) || !objectAs(e.ctx, mm.From, &fm, &e.diags) {
-		return m
-	}
-	m.From.PartitionKeyTemplate = e.strPtr(fm.PartitionKeyTemplate, append(fp, "partition_key_template"))
-	m.From.SortKeyTemplate = e.strPtr(fm.SortKeyTemplate, append(fp, "sort_key_template"))
-	if e.known(fm.Entities, append(fp, "entities")) {
-		m.From.Entities = map[string]map[string]string{}
-		elements := fm.Entities.Elements()
-		for _, name := range slices.Sorted(maps.Keys(elements)) {
-			ep := append(append(model.Path(nil), fp...), "entities", name)
-			var em migrationEntityModel
-			if !element(e, elements[name], ep, &em) || !e.known(em.Keys, append(ep, "keys")) {
-				continue
-			}
-			keys := map[string]string{}
-			for attr, t := range em.Keys.Elements() {
-				if s, ok := t.(types.String); ok && e.known(s, append(ep, "keys", attr)) {
-					keys[attr] = s.ValueString()
-				}
-			}
-			m.From.Entities[name] = keys
-		}
-	}
-	m.From.Sharding = e.sharding(fm.Sharding, append(append(model.Path(nil), fp...), "sharding"))
-	return m
 }
 
 // migrationPlanAttribute is the data source's `migration_plan`: derived.migration for machines that feed

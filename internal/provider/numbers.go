@@ -3,43 +3,27 @@ package provider
 import (
 	"context"
 	"fmt"
-	"math"
 	"math/big"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/designreader"
 )
 
 // Numeric inputs are Number attributes, not Int64 or Float64: the framework converts a nested Int64 from
 // 2.5, or a Float64 from 1e400, with an internal "always an error in the provider" message. As numbers they
 // reach these validators, which say what is wrong on the attribute's path.
 
-// wholeNumber returns v as an int64, or why it is not one.
-func wholeNumber(v types.Number) (int64, error) {
-	f := v.ValueBigFloat()
-	if f == nil || f.IsInf() || !f.IsInt() {
-		return 0, fmt.Errorf("must be a whole number, got %s", numberString(f))
-	}
-	n, accuracy := f.Int64()
-	if accuracy != big.Exact {
-		return 0, fmt.Errorf("must be a whole number that fits 64 bits, got %s", numberString(f))
-	}
-	return n, nil
-}
+// wholeNumber and finiteNumber say what is wrong with a number in the design reader's words, so that the
+// validator's message and the reader's are one.
+func wholeNumber(v types.Number) (int64, error) { return designreader.WholeNumber(v.ValueBigFloat()) }
 
-// finiteNumber returns v as a float64, or why it cannot be one.
 func finiteNumber(v types.Number) (float64, error) {
-	f := v.ValueBigFloat()
-	if f == nil {
-		return 0, fmt.Errorf("must be a number")
-	}
-	x, _ := f.Float64()
-	if math.IsInf(x, 0) {
-		return 0, fmt.Errorf("must be a number within the range of a 64-bit float, got %s", numberString(f))
-	}
-	return x, nil
+	return designreader.FiniteNumber(v.ValueBigFloat())
 }
 
+// numberString prints a number argument in a function's message.
 func numberString(f *big.Float) string {
 	if f == nil {
 		return "null"

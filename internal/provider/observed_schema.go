@@ -3,19 +3,13 @@ package provider
 import (
 	"context"
 	"fmt"
-	"maps"
 	"math/big"
-	"slices"
-	"strconv"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/observed"
 )
 
@@ -192,118 +186,6 @@ type observedWindowModel struct {
 	Datapoints types.Number `tfsdk:"datapoints"`
 }
 
-// expandObserved reads `observed` and `observed_indexes`. An observation that is not fully known yet (a
-// data source read at apply) marks `observed` unknown, so the measured rules stay silent until it is.
-func (e *expander) expandObserved(observed types.Object, indexes types.Map) []model.ObservedInput {
-	var out []model.ObservedInput
-	if !observed.IsNull() {
-		if o := e.observation(observed, model.Path{"observed"}); o != nil {
-			out = append(out, *o)
-		}
-	}
-	if indexes.IsUnknown() {
-		e.unknown = append(e.unknown, model.Path{"observed"})
-		return out
-	}
-	for _, name := range slices.Sorted(maps.Keys(indexes.Elements())) {
-		p := model.Path{"observed_indexes", name}
-		obj, ok := indexes.Elements()[name].(types.Object)
-		if !ok {
-			continue
-		}
-		o := e.observation(obj, p)
-		if o == nil {
-			continue
-		}
-		if err := o.ForIndex(name); err != nil {
-			addPathDiagnostic(&e.diags, true, err.Path, "Invalid measured traffic", fmt.Sprintf("%s: %s", p, err.Message))
-			continue
-		}
-		out = append(out, *o)
-	}
-	return out
-}
-
-func (e *expander) observation(v types.Object, p model.Path) *model.ObservedInput {
-	if holdsUnknownDeep(v) {
-		e.unknown = append(e.unknown, model.Path{"observed"})
-		return nil
-	}
-	var m observedModel
-	if d := v.As(e.ctx, &m, basetypes.ObjectAsOptions{}); d.HasError() {
-		e.diags.Append(d...)
-		return nil
-	}
-	o := &model.ObservedInput{Path: p}
-	o.TableName, o.IndexName = m.TableName.ValueString(), m.IndexName.ValueString()
-	o.Complete = m.Complete.ValueBool()
-	if t := m.Traffic; t != nil {
-		o.Traffic = observed.Traffic{
-			WritesPerSecond:        e.floatPtr(t.WritesPerSecond, append(slices.Clone(p), "traffic", "writes_per_second")),
-			ReadsPerSecond:         e.floatPtr(t.ReadsPerSecond, append(slices.Clone(p), "traffic", "reads_per_second")),
-			AverageWritesPerSecond: e.floatPtr(t.AverageWrites, append(slices.Clone(p), "traffic", "average_writes_per_second")),
-			AverageReadsPerSecond:  e.floatPtr(t.AverageReads, append(slices.Clone(p), "traffic", "average_reads_per_second")),
-			HotKeyUnitsPerSecond:   e.floatPtr(t.HotKeyUnitsPerSecond, append(slices.Clone(p), "traffic", "hot_key_units_per_second")),
-			HotKeyUnitShare:        e.floatPtr(t.HotKeyUnitShare, append(slices.Clone(p), "traffic", "hot_key_unit_share")),
-		}
-	}
-	if m.TopKeys != nil {
-		o.TopKeys = make([]observed.Key, 0, len(m.TopKeys))
-	}
-	for i, k := range m.TopKeys {
-		kp := append(slices.Clone(p), "top_keys", strconv.Itoa(i))
-		key := observed.Key{Key: k.Key.ValueString(), UnitsPerSecond: e.floatPtr(k.UnitsPerSecond, append(kp, "units_per_second"))}
-		if n := e.floatPtr(k.ThrottleEvents, append(kp, "throttle_events")); n != nil {
-			key.ThrottleEvents = *n
-		}
-		o.TopKeys = append(o.TopKeys, key)
-	}
-	o.KeyAttributes = e.int64Ptr(m.KeyAttributes, append(slices.Clone(p), "key_attributes"))
-	if t := m.ThrottleEvents; t != nil {
-		for _, f := range throttleFields(t, &o.ThrottleEvents) {
-			*f.value = e.floatPtr(*f.model, append(slices.Clone(p), "throttle_events", f.name))
-		}
-	}
-	if w := m.Window; w != nil {
-		o.Window = observed.Window{Start: w.Start.ValueString(), End: w.End.ValueString()}
-		if n := e.int64Ptr(w.Datapoints, append(slices.Clone(p), "window", "datapoints")); n != nil {
-			o.Window.Datapoints = *n
-		}
-	}
-	return o
-}
-
-// holdsUnknownDeep reports whether v or any value in it, through objects, lists and maps, is unknown.
-func holdsUnknownDeep(v attr.Value) bool {
-	if v.IsUnknown() {
-		return true
-	}
-	if v.IsNull() {
-		return false
-	}
-	switch v := v.(type) {
-	case types.Object:
-		for _, a := range v.Attributes() {
-			if holdsUnknownDeep(a) {
-				return true
-			}
-		}
-	case types.List:
-		for _, a := range v.Elements() {
-			if holdsUnknownDeep(a) {
-				return true
-			}
-		}
-	case types.Map:
-		for _, a := range v.Elements() {
-			if holdsUnknownDeep(a) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // flattenObserved is an observation as the data source's observed attribute.
 func flattenObserved(ctx context.Context, o *observed.Observation) (types.Object, diag.Diagnostics) {
 	number := func(f *float64) types.Number {
@@ -337,16 +219,4 @@ func flattenObserved(ctx context.Context, o *observed.Observation) (types.Object
 		m.TopKeys = []observedKeyModel{}
 	}
 	return types.ObjectValueFrom(ctx, observedType.AttrTypes, m)
-}
-
-// indexThroughput adds an index's on-demand caps, warm throughput and autoscaling range, which DK601–DK603
-// compare with its demand. A setting not known yet leaves every index's demand rules silent.
-func (e *expander) indexThroughput(g *model.GlobalSecondaryIndex, gm gsiModel) {
-	for _, v := range []types.Object{gm.OnDemandThroughput, gm.WarmThroughput, gm.Autoscaling} {
-		if holdsUnknownDeep(v) {
-			e.unknown = append(e.unknown, model.Path{"global_secondary_indexes"})
-			return
-		}
-	}
-	g.OnDemand, g.Warm, g.Autoscaling = throughputFactsOf(e.ctx, gm.OnDemandThroughput, gm.WarmThroughput, gm.Autoscaling, &e.diags)
 }

@@ -203,7 +203,7 @@ func TestObservedTrafficInputErrorsOnTheDesign(t *testing.T) {
 	t.Parallel()
 	for name, tc := range map[string]struct{ observed, err string }{
 		"index elsewhere": {`observed_indexes = { by_status = { index_name = "by_region", traffic = { writes_per_second = 10 } } }`,
-			`observed_indexes.by_status: is the observation of index "by_region", but it is given for index "by_status"`},
+			`observed_indexes.by_status.index_name: is the observation of index "by_region", but it is given for index "by_status"`},
 		"share above 1":   {`observed = { traffic = { hot_key_unit_share = 1.5 } }`, `observed.traffic.hot_key_unit_share: must be a finite number between 0 and 1, got 1.5`},
 		"twice an index":  {`observed = { index_name = "by_status" }` + "\n" + `observed_indexes = { by_status = {} }`, `is a second observation of index by_status`},
 		"sort-key report": {`observed = { key_attributes = 2 }`, `observed.key_attributes: is 2: the Contributor Insights reports list 2 key value\(s\) per contributor, but the table's partition key is one attribute`},

@@ -432,7 +432,8 @@ resource "dynamokeys_sharded_table" "live" {
 // real Terraform CLI, then applies a table and changes its shard count (DK402 needs the prior state), and
 // checks each plan with parityCheck. Together the plans must fire every rule of the catalogue. The TFLint
 // ruleset, run on the first configuration before any plan, must report the rule ids the provider reports on
-// each block (DK402 aside: it needs the prior state, which only a plan has).
+// each block (DK402 aside: it needs the prior state, which only a plan has): one verdict per table wherever
+// it is asked. That both read a block into the same design is TestBothAdaptersReadTheSameDesign's to check.
 func TestAccPolicyParity(t *testing.T) {
 	t.Parallel()
 	endpoint := testAccDynoxide(t)

@@ -56,50 +56,6 @@ func resourceReplicasAttribute() rschema.SingleNestedAttribute {
 	return a
 }
 
-type replicasModel struct {
-	Regions             types.Map    `tfsdk:"regions"`
-	Consistency         types.String `tfsdk:"consistency"`
-	Witness             types.String `tfsdk:"witness"`
-	TTLDeletesPerSecond types.Number `tfsdk:"ttl_deletes_per_second"`
-}
-
-type replicaRegionModel struct {
-	WriteShare      types.Number `tfsdk:"write_share"`
-	WritesPerSecond types.Number `tfsdk:"writes_per_second"`
-	Prices          types.Object `tfsdk:"prices"`
-}
-
-// expandReplicas reads `replicas`; nil when it is not set.
-func (e *expander) expandReplicas(v types.Object) *model.Replicas {
-	var m replicasModel
-	if !e.known(v, model.Path{"replicas"}) || !objectAs(e.ctx, v, &m, &e.diags) {
-		return nil
-	}
-	p := func(attr ...string) model.Path { return append(model.Path{"replicas"}, attr...) }
-	out := &model.Replicas{
-		Consistency:         e.str(m.Consistency, p("consistency")),
-		Witness:             e.strPtr(m.Witness, p("witness")),
-		TTLDeletesPerSecond: e.floatPtr(m.TTLDeletesPerSecond, p("ttl_deletes_per_second")),
-		Regions:             map[string]model.ReplicaRegion{},
-	}
-	if !e.known(m.Regions, p("regions")) {
-		return out
-	}
-	for name, el := range m.Regions.Elements() {
-		rp := p("regions", name)
-		var rm replicaRegionModel
-		if !element(e, el, rp, &rm) {
-			continue
-		}
-		out.Regions[name] = model.ReplicaRegion{
-			WriteShare:      e.floatPtr(rm.WriteShare, append(rp, "write_share")),
-			WritesPerSecond: e.floatPtr(rm.WritesPerSecond, append(rp, "writes_per_second")),
-			Prices:          e.expandPrices(rm.Prices, append(rp, "prices")),
-		}
-	}
-	return out
-}
-
 // validateNoReplicas is the resource's answer to `replicas`: it does not create replicas (no local server
 // runs global tables, and the resource claims nothing it cannot test), so they are an error that points to
 // the module that does.

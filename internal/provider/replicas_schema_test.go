@@ -119,13 +119,13 @@ func TestUnknownReplicasAreNotErrors(t *testing.T) {
 	})
 	for name, v := range map[string]types.Object{"unknown": types.ObjectUnknown(replicasType.AttrTypes), "share unknown": partlyKnown} {
 		t.Run(name, func(t *testing.T) {
-			in, diags := expandDesign(t.Context(), designInputModel{
+			in, diags := readDesign(designInputModel{
 				PartitionKey: types.ObjectValueMust(objectType(tableKeyAttributes()).AttrTypes, map[string]attr.Value{
 					"name": types.StringValue("pk"), "type": types.StringNull(), "template": types.StringNull()}),
 				Replicas: v,
 			})
 			if diags.HasError() {
-				t.Fatalf("expandDesign: %v", diags)
+				t.Fatalf("readDesign: %v", diags)
 			}
 			doc, errs := keydesign.Analyze(in)
 			if len(errs) > 0 {

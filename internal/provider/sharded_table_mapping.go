@@ -12,8 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/dynamo"
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // shardedTableModel is the dynamokeys_sharded_table resource: the design shapes, the computed design
@@ -307,46 +305,4 @@ func flattenGSIs(ctx context.Context, gsis []dynamo.Index, prior types.Map, prov
 	m, dg := types.MapValueFrom(ctx, gsiType, out)
 	diags.Append(dg...)
 	return m, diags
-}
-
-// designInput builds the policy input of a resource model: the design attributes plus the table's name,
-// billing mode and capacities.
-func designInput(ctx context.Context, m shardedTableModel) (*model.Input, diag.Diagnostics) {
-	in, diags := expandDesign(ctx, m.designInputModel)
-	in.Kind = "sharded_table"
-	in.TableName = m.Name.ValueString()
-	in.BillingMode = m.BillingMode.ValueString()
-	in.ReadCapacity, in.WriteCapacity = int64Ptr(m.ReadCapacity), int64Ptr(m.WriteCapacity)
-	in.OnDemand, in.Warm, in.Autoscaling = throughputFacts(ctx, m, &diags)
-	keydesign.WithPricingDefaults(in, "", m.TableClass.ValueString(), pitrEnabled(m.PointInTimeRecovery))
-	// The table's class and PITR price the design unless its own pricing says: unknown at plan time, the
-	// price is unknown too, not STANDARD without PITR.
-	if m.TableClass.IsUnknown() && (in.Pricing.TableClass == "" || in.Pricing.TableClass == m.TableClass.ValueString()) {
-		in.Unknown = append(in.Unknown, model.Path{"table_class"})
-	}
-	if pitrUnknown(m.PointInTimeRecovery) && !in.Pricing.PointInTimeRecovery {
-		in.Unknown = append(in.Unknown, model.Path{"point_in_time_recovery"})
-	}
-	for attrName, v := range map[string]attr.Value{"name": m.Name, "billing_mode": m.BillingMode, "read_capacity": m.ReadCapacity,
-		"write_capacity": m.WriteCapacity, "on_demand_throughput": m.OnDemandThroughput, "warm_throughput": m.WarmThroughput, "autoscaling": m.Autoscaling} {
-		if holdsUnknown(v) { // a setting partly unknown is unknown as a whole: the rules read it as one fact
-			in.Unknown = append(in.Unknown, model.Path{attrName})
-		}
-	}
-	return in, diags
-}
-
-// holdsUnknown reports whether v or any value nested in it is unknown.
-func holdsUnknown(v attr.Value) bool {
-	if v.IsUnknown() {
-		return true
-	}
-	if obj, ok := v.(types.Object); ok && !obj.IsNull() {
-		for _, a := range obj.Attributes() {
-			if holdsUnknown(a) {
-				return true
-			}
-		}
-	}
-	return false
 }

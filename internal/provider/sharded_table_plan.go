@@ -5,9 +5,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/dynamo"
-	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
 // planStreamIdentity plans stream_arn and stream_label: kept while the stream stays on with the same view
@@ -31,38 +28,4 @@ func planStreamIdentity(ctx context.Context, state *shardedTableModel, plan *sha
 		return
 	}
 	plan.StreamARN, plan.StreamLabel = types.StringUnknown(), types.StringUnknown()
-}
-
-// throughputFacts are the table's on-demand caps, warm throughput and autoscaling range as the capacity
-// rules read them.
-func throughputFacts(ctx context.Context, m shardedTableModel, diags *diag.Diagnostics) (*model.UnitPair, *model.UnitPair, *model.Autoscaling) {
-	return throughputFactsOf(ctx, m.OnDemandThroughput, m.WarmThroughput, m.Autoscaling, diags)
-}
-
-// throughputFactsOf reads the on-demand caps, warm throughput and autoscaling range of a table or an index.
-func throughputFactsOf(ctx context.Context, onDemandV, warmV, autoscalingV types.Object, diags *diag.Diagnostics) (*model.UnitPair, *model.UnitPair, *model.Autoscaling) {
-	caps, warmth := expandThroughputs(ctx, onDemandV, warmV, diags)
-	pair := func(t *dynamo.Throughput) *model.UnitPair {
-		if t == nil {
-			return nil
-		}
-		return &model.UnitPair{Read: t.Read, Write: t.Write}
-	}
-	onDemand, warm := pair(caps), pair(warmth)
-	var a autoscalingModel
-	if !objectAs(ctx, autoscalingV, &a, diags) {
-		return onDemand, warm, nil
-	}
-	rangeOf := func(v types.Object) *model.CapacityRange {
-		var r capacityRangeModel
-		if !objectAs(ctx, v, &r, diags) {
-			return nil
-		}
-		lo, hi := int64Ptr(r.Min), int64Ptr(r.Max)
-		if lo == nil || hi == nil {
-			return nil
-		}
-		return &model.CapacityRange{Min: *lo, Max: *hi}
-	}
-	return onDemand, warm, &model.Autoscaling{Read: rangeOf(a.Read), Write: rangeOf(a.Write)}
 }

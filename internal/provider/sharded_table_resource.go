@@ -196,7 +196,7 @@ func (r *shardedTableResource) ModifyPlan(ctx context.Context, req resource.Modi
 		}
 		priorState = &state
 		// A plan that replaces the table starts from an empty one: no items to migrate, no scheme to keep.
-		if in, diags := designInput(ctx, state); !diags.HasError() && !replacesTable(ctx, state, plan) {
+		if in, diags := readTableDesign(state); !diags.HasError() && !replacesTable(ctx, state, plan) {
 			prior, _ = keydesign.Analyze(in)
 			if prior != nil && in.PartitionKey.Template == nil {
 				// An imported table has no recorded design: the scheme its items follow is unknown, so a
@@ -207,7 +207,7 @@ func (r *shardedTableResource) ModifyPlan(ctx context.Context, req resource.Modi
 		}
 	}
 
-	in, diags := designInput(ctx, plan)
+	in, diags := readTableDesign(plan)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -367,11 +367,11 @@ func (r *shardedTableResource) refreshDesignDocument(ctx context.Context, state 
 	if state.DesignDocument.IsNull() || state.DesignDocument.IsUnknown() {
 		return // imported: no design recorded yet
 	}
-	in, diags := designInput(ctx, *state)
+	in, diags := readTableDesign(*state)
 	if diags.HasError() {
 		return
 	}
-	priorIn, _ := designInput(ctx, *state)
+	priorIn, _ := readTableDesign(*state)
 	prior, errs := keydesign.Analyze(priorIn)
 	if len(errs) > 0 {
 		return

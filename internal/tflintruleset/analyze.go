@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/designreader"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/terraform-linters/tflint-plugin-sdk/hclext"
 	"github.com/terraform-linters/tflint-plugin-sdk/tflint"
@@ -161,7 +163,7 @@ type designBlock struct {
 }
 
 func dynamokeysBlocks(runner tflint.Runner, eval func(hcl.Expression) cty.Value) ([]designBlock, []issue) {
-	resourceSchema := &hclext.BodySchema{Attributes: attributeSchemas(append(append([]string{"provider"}, designAttributes...), tableAttributes...)...)}
+	resourceSchema := &hclext.BodySchema{Attributes: attributeSchemas(slices.Concat([]string{"provider", "enforce"}, designreader.DesignAttributes, designreader.TableAttributes)...)}
 	resources, notices := resourceInstances(runner, "dynamokeys_sharded_table", resourceSchema, eval)
 	var out []designBlock
 	for _, b := range resources {
@@ -171,7 +173,7 @@ func dynamokeysBlocks(runner tflint.Runner, eval func(hcl.Expression) cty.Value)
 	// is known to make no instance at all (count = var.enabled ? 1 : 0). Read as written, so that nothing of
 	// another data block is evaluated.
 	data, err := runner.GetModuleContent(&hclext.BodySchema{Blocks: []hclext.BlockSchema{{
-		Type: "data", LabelNames: []string{"type", "name"}, Body: &hclext.BodySchema{Attributes: attributeSchemas(append([]string{"count", "for_each", "provider"}, designAttributes...)...)},
+		Type: "data", LabelNames: []string{"type", "name"}, Body: &hclext.BodySchema{Attributes: attributeSchemas(slices.Concat([]string{"count", "for_each", "provider", "enforce"}, designreader.DesignAttributes)...)},
 	}}}, &tflint.GetModuleContentOption{ExpandMode: tflint.ExpandModeNone})
 	if err != nil {
 		return out, notices // a block Terraform cannot read either: TFLint reports it
@@ -201,7 +203,7 @@ func checkDesign(ctx context.Context, engine *policy.Engine, settings policySett
 			values[name] = eval(a.Expr)
 		}
 	}
-	in, invalid := designInput(values, d.table)
+	in, invalid := ReadDesign(values, d.table)
 	in.Address = d.address
 	var out []issue
 	if len(in.Unknown) > 0 {

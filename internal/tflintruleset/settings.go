@@ -193,36 +193,35 @@ func providerReference(expr hcl.Expression) (string, bool) {
 }
 
 // read takes the settings of the policy attribute's value; what is not known keeps its default and is named
-// in unknown.
+// in unknown. A value of the wrong type keeps its default too: it is Terraform's to report.
 func (s *policySettings) read(v cty.Value) {
 	if !v.IsKnown() {
 		s.unknown = []string{"policy"}
 		return
 	}
-	r := &reader{}
-	if enforce := attr(v, "enforce"); !enforce.IsKnown() {
+	if enforce := attribute(v, "enforce"); !enforce.IsKnown() {
 		s.unknown = append(s.unknown, "policy.enforce")
-	} else if b := r.boolPtr(enforce, nil); b != nil {
-		s.enforce = *b
+	} else if b, ok := (ctyValue{enforce}).AsBool(); ok {
+		s.enforce = b
 	}
-	disabled := attr(v, "disabled_rules")
-	for _, el := range elements(disabled) {
-		if !el.IsKnown() {
-			disabled = cty.DynamicVal
+	disabled := attribute(v, "disabled_rules")
+	if !disabled.IsWhollyKnown() {
+		s.unknown = append(s.unknown, "policy.disabled_rules")
+	} else {
+		all, _ := elements(disabled)
+		for _, el := range all {
+			if id, ok := (ctyValue{el}).AsString(); ok {
+				s.disabled[id] = true
+			}
 		}
 	}
-	if !disabled.IsKnown() {
-		s.unknown = append(s.unknown, "policy.disabled_rules")
-	}
-	for _, id := range r.strings(disabled, nil) {
-		s.disabled[id] = true
-	}
-	dirs := attr(v, "policy_dirs")
+	dirs := attribute(v, "policy_dirs")
 	if !dirs.IsKnown() {
 		s.unknown = append(s.unknown, "policy.policy_dirs")
 		return
 	}
-	for i, el := range elements(dirs) {
+	all, _ := elements(dirs)
+	for i, el := range all {
 		if !el.IsKnown() {
 			s.unknown = append(s.unknown, "policy.policy_dirs["+strconv.Itoa(i)+"]")
 			continue

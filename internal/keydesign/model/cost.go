@@ -65,6 +65,22 @@ type PricingInput struct {
 	Prices              PriceOverrides
 }
 
+// WithPricingDefaults fills what the design's `pricing` leaves out: the provider's region, and on a table the
+// table's own class and PITR setting.
+func WithPricingDefaults(in *Input, providerRegion, tableClass string, pitr bool) {
+	if in.Pricing == nil {
+		in.Pricing = &PricingInput{}
+	}
+	p := in.Pricing
+	if p.Region == "" && providerRegion != "" {
+		p.Region, p.RegionSource = providerRegion, "provider"
+	}
+	if p.TableClass == "" {
+		p.TableClass = tableClass
+	}
+	p.PointInTimeRecovery = p.PointInTimeRecovery || pitr
+}
+
 // PriceOverrides are explicit prices in dollars; nil keeps the price table's.
 type PriceOverrides struct {
 	WriteRequestUnitsPerMillion *float64
