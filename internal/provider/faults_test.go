@@ -76,12 +76,21 @@ func TestAccNameClashNeverAdoptsTheOtherTable(t *testing.T) {
 // silentEndpoint accepts connections and never answers; it stops with the test.
 func silentEndpoint(t *testing.T) string {
 	t.Helper()
+	endpoint, _ := silentEndpointCalled(t)
+	return endpoint
+}
+
+// silentEndpointCalled is silentEndpoint, and a channel closed when the first request connects: a test that
+// must act while a call is in flight waits for it.
+func silentEndpointCalled(t *testing.T) (string, <-chan struct{}) {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
 	var conns []net.Conn
+	called := make(chan struct{})
 	go func() {
 		for {
 			c, err := l.Accept()
@@ -89,6 +98,9 @@ func silentEndpoint(t *testing.T) string {
 				return
 			}
 			mu.Lock()
+			if len(conns) == 0 {
+				close(called)
+			}
 			conns = append(conns, c)
 			mu.Unlock()
 		}
@@ -101,7 +113,7 @@ func silentEndpoint(t *testing.T) string {
 			_ = c.Close()
 		}
 	})
-	return "http://" + l.Addr().String()
+	return "http://" + l.Addr().String(), called
 }
 
 func silentProviderBlock(endpoint, requestTimeout string) string {

@@ -66,13 +66,14 @@ func TestInterruptStopsAHangingApply(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
+	endpoint, called := silentEndpointCalled(t)
 	config := `
 terraform {
   required_providers {
     dynamokeys = { source = "dynamokeys/dynamokeys" }
   }
 }
-` + silentProviderBlock(silentEndpoint(t), "10m") + `
+` + silentProviderBlock(endpoint, "10m") + `
 resource "dynamokeys_sharded_table" "t" {
   name          = "interrupted-orders"
   partition_key = { name = "pk" }
@@ -99,15 +100,14 @@ resource "dynamokeys_sharded_table" "t" {
 	}
 	done := make(chan error, 1)
 	go func() { done <- apply.Wait() }()
-	// Interrupt once the create is in flight (it then waits on the silent endpoint), however long the plan
-	// took on a busy machine.
-	stopWatch := testutil.Watch("waiting for the apply to start creating the table")
-	for !strings.Contains(output.String(), "Creating...") {
-		select {
-		case err := <-done:
-			t.Fatalf("the apply ended before it started the create (%v):\n%s", err, output.String())
-		case <-time.After(100 * time.Millisecond):
-		}
+	// Interrupt once the create is in flight: its CreateTable call has reached the silent endpoint, where it
+	// waits, however long the plan took on a busy machine. ("Creating..." is printed before the provider's
+	// Create starts: an interrupt then can land before the call whose context it would cancel.)
+	stopWatch := testutil.Watch("waiting for the apply to call CreateTable")
+	select {
+	case err := <-done:
+		t.Fatalf("the apply ended before it called CreateTable (%v):\n%s", err, output.String())
+	case <-called:
 	}
 	stopWatch()
 	interrupted := time.Now()
