@@ -1,10 +1,10 @@
 # Terraform plan adapter, aws_dynamodb_table
-# Maps a planned aws_dynamodb_table of the AWS provider (hashicorp/aws >= 5) to a design document. Without
-# templates or traffic, the rules that need them stay silent (their inputs are listed as unknown); a
-# partition key named like a status or a date gives the name heuristics of DK302 and DK301.
+# Maps a planned aws_dynamodb_table of the AWS provider (hashicorp/aws >= 5) to a design document. Its keys
+# have no templates (null, as in a design that names only its keys) and no traffic, segments or sharding
+# (listed as unknown): the rules that need them stay silent, and a partition key named like a status or a
+# date gets the name heuristics of DK302 and DK301, as every partition key without a template does.
 package dynamokeys.plan
 
-import data.dynamokeys.lib
 import data.dynamokeys.limits
 
 # aws_readable holds for a planned partition key name the mapping can use.
@@ -95,7 +95,6 @@ no_template_facts := {
 	"min_bytes": null,
 	"cardinality": null,
 	"monotonic": false,
-	"name_hint": "",
 }
 
 key_attribute(path, key) := {"path": path, "name": key.name, "name_bytes": count(key.name), "type": key.type}
@@ -136,7 +135,7 @@ aws_document(address, after, after_unknown) := {
 		"shard_count": 1,
 		"shard_width": 1,
 		"routing": {},
-		"partition_key": object.union(no_template_facts, {"name_hint": lib.name_hint(table.partition_key.name, table.partition_key.type)}),
+		"partition_key": no_template_facts,
 		"sort_key": aws_sort_facts(table.sort_key),
 		"partition_key_max_bytes": null,
 		"partition_key_segments": [],
@@ -149,7 +148,7 @@ aws_document(address, after, after_unknown) := {
 	},
 	"prior": null,
 	"unknown": array.flatten([
-		["traffic", "segments", "sharding", "partition_key.template", "sort_key.template", "derived.capacity"],
+		["traffic", "segments", "sharding", "derived.capacity"],
 		unknown_paths(after_unknown), unknown_keys(after, after_unknown), unknown_index_names(after_unknown),
 	]),
 } if {
