@@ -159,6 +159,8 @@ few_valued(words) if {
 # template and no entities (an adopted or imported table, a design that names only its keys, the AWS
 # provider's aws_dynamodb_table). Every front builds some such document for one table, so each gives the same
 # verdict. A template known only after apply is not "no template": the rules wait for it.
+default partition_key_name_hint := ""
+
 partition_key_name_hint := hint if {
 	not input.derived.entities
 	key := input.table.partition_key
@@ -167,7 +169,7 @@ partition_key_name_hint := hint if {
 	known("partition_key.name")
 	is_string(key.name)
 	hint := name_hint(key.name, object.get(key, "type", "S"))
-} else := ""
+}
 
 # name_words are the lower-case words of an attribute name: split at every character that is not a letter or
 # digit, and before each capital that starts a camelCase word (orderStatus, HTTPStatus, GSI1PK).
