@@ -57,18 +57,50 @@ key_inputs := {
 	"global_table_witness": {"region_name"},
 }
 
-# unknown_inputs are the key inputs that after_unknown marks, sorted: whole attributes and blocks, and the
-# attributes of each nested block (global_secondary_index[0].name).
-unknown_inputs(au) := sort(array.concat(
-	[k | some k, _ in key_inputs; au[k] == true],
+# unknown_inputs are the key inputs that after_unknown marks and the configuration sets (config, from
+# resource_config), sorted: whole attributes and blocks, and the attributes of each nested block
+# (global_secondary_index[0].name).
+unknown_inputs(au, config) := sort(array.concat(
+	[k | some k, _ in key_inputs; au[k] == true; configured(config, [k])],
 	[sprintf("%s[%d].%s", [block, i, a]) |
 		some block, inputs in key_inputs
 		some i, entry in array_or_empty(object.get(au, block, []))
 		some a, v in map_entries(entry)
 		v == true
 		a in inputs
+		configured(config, [block, i, a])
 	],
 ))
+
+# resource_config is what the plan's configuration sets on a planned resource: its expressions, with its
+# planned values to match blocks by name; null when the plan carries no configuration of it.
+resource_config(rc) := {"expressions": expressions, "after": object.get(rc.change, "after", {})} if {
+	expressions := config_expressions[rc_config_key(rc)]
+} else := null
+
+# configured holds for an input the configuration sets, at [attribute] or [block, index, attribute]. One it does
+# not set is the provider's to compute (hashicorp/aws 6: global_table_witness, a table's
+# global_secondary_index when its indexes are standalone resources, hash_key of a GSI written with
+# key_schema), not an input left unknown. Terraform leaves dynamic blocks out of the configuration it shows, so
+# what they set reads as computed; without the resource's configuration every marked input counts.
+configured(null, _) := true
+
+configured(config, [attribute]) if config.expressions[attribute]
+
+configured(config, [block, i, attribute]) if {
+	some b in config_blocks(config, block, i)
+	b[attribute]
+}
+
+# config_blocks are the configured blocks that may be the planned block i: the one of its name, else every
+# block of the type (a set has no order, and a name may be unknown).
+config_blocks(config, block, i) := [b] if {
+	name := config.after[block][i].name
+	is_string(name)
+	[b] := [b | some b in configured_blocks(config, block); b.name.constant_value == name]
+} else := configured_blocks(config, block)
+
+configured_blocks(config, block) := [b | some b in array_or_empty(object.get(config.expressions, block, [])); is_object(b)]
 
 # unknown_paths turns after_unknown into dotted paths (two levels deep is enough for the rules). Attributes no
 # rule reads (arn, id, stream and tag settings) are left out: every rule checks its inputs against this list.
