@@ -50,7 +50,7 @@ time_bucket_scopes contains scope if {
 #       remediation: Add a {shard} placeholder with calculated sharding (sharding.strategy = "calculated") or lead the key with a high-cardinality segment.
 #     bucket:
 #       severity: warning
-#       when: the demand fits a partition, or is not known
+#       when: the demand fits a partition, or is not known; or a partition key without a template is named like a date or time
 #       remediation: Add a {shard} placeholder with calculated sharding before traffic grows, or lead the key with a high-cardinality segment.
 #     gsi-bucket:
 #       severity: warning
@@ -83,9 +83,9 @@ time_bucket_warnings contains {"path": scope.paths.partition_key, "msg": msg} if
 	)
 }
 
-# Name heuristic for tables known only by attribute names (the plan adapter's aws_dynamodb_table).
+# Name heuristic for a partition key known only by its name: no template says what its values are.
 time_bucket_warnings contains {"path": ["partition_key", "name"], "msg": msg} if {
-	input.derived.partition_key.name_hint == "time"
+	lib.partition_key_name_hint == "time"
 	msg := sprintf(
 		"the partition key attribute %q is named like a date or time: if it holds a time bucket, every current write lands on one key",
 		[input.table.partition_key.name],
@@ -169,7 +169,7 @@ gsi_hot_partition_reported(name) if {
 #   cases:
 #     table:
 #       severity: warning
-#       when: the table's partition key has few values
+#       when: the table's partition key has few values, or has no template and is named like a status, type, level, role or flag
 #       remediation: |
 #         Lead the partition key with a high-cardinality segment (customer, order or device id) and move the
 #         low-cardinality value to the sort key; to query by that value, index it with a GSI whose partition key
@@ -202,9 +202,9 @@ low_cardinality_problems contains {"path": scope.paths.partition_key, "msg": msg
 	msg := sprintf("the partition key%s has only %d distinct value(s); traffic cannot spread over more partitions than that", [scope.note, cardinality])
 }
 
-# Name heuristic for tables known only by attribute names (the plan adapter's aws_dynamodb_table).
+# Name heuristic for a partition key known only by its name: no template says what its values are.
 low_cardinality_problems contains {"path": ["partition_key", "name"], "msg": msg} if {
-	input.derived.partition_key.name_hint == "low_cardinality"
+	lib.partition_key_name_hint == "low_cardinality"
 	msg := sprintf(
 		"the partition key attribute %q is named like a status, type, level, role or flag, which has few distinct values: traffic cannot spread over partitions",
 		[input.table.partition_key.name],

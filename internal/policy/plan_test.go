@@ -61,7 +61,11 @@ var planExpectations = map[string][]string{
 		"warn:DK302@aws_dynamodb_table.events_v6", "warn:DK302@aws_dynamodb_table.events_v6",
 		"deny:DK108@aws_dynamodb_table.audit_v6", "warn:DK302@aws_dynamodb_table.legacy",
 	},
-	"not_a_plan.json": {"warn:@"},
+	// hashicorp/aws 6 with what it computes unknown (the witness, a table's GSI list when its indexes are
+	// standalone, the keys of a key_schema GSI): only the key the configuration takes from another resource
+	// warns.
+	"aws_v6_computed.json": {"warn:@aws_dynamodb_table.keyed_later"},
+	"not_a_plan.json":      {"warn:@"},
 }
 
 func loadPlan(t *testing.T, name string) ast.Value {

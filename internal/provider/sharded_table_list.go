@@ -184,7 +184,7 @@ func (l *shardedTableList) result(ctx context.Context, req list.ListRequest, cli
 	result.DisplayName = auditedName(t.Name, findings)
 	result.Diagnostics.Append(auditDiagnostics(t.Name, findings)...)
 	if req.IncludeResource {
-		m, diags := listedTableModel(ctx, req.ResourceSchema.Type().TerraformType(ctx), t, defaultTagsOf(l.data))
+		m, diags := listedTableModel(ctx, req.ResourceSchema.Type().TerraformType(ctx), t, l.data)
 		result.Diagnostics.Append(diags...)
 		if !diags.HasError() {
 			result.Diagnostics.Append(result.Resource.Set(ctx, &m)...)
@@ -194,15 +194,16 @@ func (l *shardedTableList) result(ctx context.Context, req list.ListRequest, cli
 }
 
 // listedTableModel is the state that an import of the table followed by its read records: what DynamoDB
-// reports, and design metadata (templates, segments, sharding, traffic) null, which only a configuration
-// gives.
-func listedTableModel(ctx context.Context, typ tftypes.Type, t *dynamo.Table, defaults defaultTags) (shardedTableModel, diag.Diagnostics) {
+// reports, design metadata (templates, segments, sharding, traffic) null, which only a configuration
+// gives, and the design outputs of what the table shows.
+func listedTableModel(ctx context.Context, typ tftypes.Type, t *dynamo.Table, data *providerData) (shardedTableModel, diag.Diagnostics) {
 	m, diags := nullTableModel(ctx, typ)
 	if diags.HasError() {
 		return m, diags
 	}
 	diags.Append(flattenTable(ctx, t, &m)...)
-	readTags(t.Tags, defaults, &m)
+	readTags(t.Tags, defaultTagsOf(data), &m)
+	refreshDesignDocument(ctx, policySettingsOf(data), &m)
 	return m, diags
 }
 

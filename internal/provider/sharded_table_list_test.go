@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -320,9 +321,9 @@ func TestListShardedTables(t *testing.T) {
 
 	t.Run("include_resource", func(t *testing.T) {
 		t.Parallel()
-		got := listTables(t, server, schemas, map[string]tftypes.Value{"name_regex": str(`^(clean-00|gsi-status-01)$`)}, true, 0)
-		if len(got) != 2 {
-			t.Fatalf("results %v; want clean-00 and gsi-status-01", names(got))
+		got := listTables(t, server, schemas, map[string]tftypes.Value{"name_regex": str(`^(clean-00|gsi-status-01|hot-day-00|hot-status-00)$`)}, true, 0)
+		if len(got) != 4 {
+			t.Fatalf("results %v; want clean-00, gsi-status-01, hot-day-00 and hot-status-00", names(got))
 		}
 		for _, r := range got {
 			res := r.resource
@@ -331,9 +332,13 @@ func TestListShardedTables(t *testing.T) {
 			}
 			pk, _ := res["partition_key"].(map[string]any)
 			if res["name"] != r.identity["name"] || res["id"] != res["name"] || res["status"] != "ACTIVE" || res["billing_mode"] != "PAY_PER_REQUEST" ||
-				pk["type"] != "S" || pk["template"] != nil || res["segments"] != nil || res["sharding"] != nil || res["design_document"] != nil ||
+				pk["type"] != "S" || pk["template"] != nil || res["segments"] != nil || res["sharding"] != nil || res["design_document"] == nil ||
 				!strings.HasSuffix(fmt.Sprint(res["arn"]), ":table/"+fmt.Sprint(res["name"])) {
-				t.Errorf("%s: resource %v; want the table as read, templates and design null", r.display, res)
+				t.Errorf("%s: resource %v; want the table as read, templates null and the design outputs of what it shows", r.display, res)
+			}
+			// One verdict per table: the state an import records finds what the audit found.
+			if audit, adopted := warnedRules(r.warnings), stateRules(res["findings"]); !slices.Equal(audit, adopted) {
+				t.Errorf("%s: the audit warns of %v, the imported table's findings are %v", r.display, audit, adopted)
 			}
 		}
 		clean, gsi := got[0].resource, got[1].resource
@@ -394,6 +399,29 @@ func TestListShardedTables(t *testing.T) {
 				n, deleted.Load(), throttled.Load())
 		}
 	})
+}
+
+// warnedRules are the rule ids of the list's audit warnings ("DK302 low-cardinality-partition-key: table …").
+func warnedRules(warnings []string) []string {
+	rules := map[string]bool{}
+	for _, w := range warnings {
+		if id, _, ok := strings.Cut(w, " "); ok && strings.HasPrefix(id, "DK") {
+			rules[id] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(rules))
+}
+
+// stateRules are the rule ids of a findings attribute as the state JSON holds it.
+func stateRules(findings any) []string {
+	rules := map[string]bool{}
+	list, _ := findings.([]any)
+	for _, f := range list {
+		if m, ok := f.(map[string]any); ok {
+			rules[fmt.Sprint(m["rule"])] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(rules))
 }
 
 // TestAccShardedTableQuery runs `terraform query` (Terraform ≥ 1.14) on the list resource through

@@ -758,11 +758,96 @@ func createAdoptedOrders(t *testing.T, endpoint, name string) (*dynamodb.Client,
 // With standalone indexes, the GSIs live in aws_dynamodb_global_secondary_index resources (AWS provider
 // v6.28 and later), which `removed` blocks let go, and the table's own state may list none of them: the
 // refresh before the plan reads them from DynamoDB, so the plan is the same design-only update.
+//
+// With a configuration that describes the table as it is, without a design yet, the first plan after the move
+// is empty: the refresh fills the computed design outputs from what the table shows, with the findings the
+// list resource's audit reports for the table.
 func TestAccShardedTableMovedFromAWSTable(t *testing.T) {
 	t.Parallel()
 	endpoint := testAccDynoxide(t)
 	t.Run("indexes in the table", func(t *testing.T) { testMovedTable(t, endpoint, "adopted-orders", false) })
 	t.Run("standalone indexes", func(t *testing.T) { testMovedTable(t, endpoint, "adopted-orders-gsi", true) })
+	t.Run("unchanged configuration", func(t *testing.T) { testMovedUnchangedTable(t, endpoint, "adopted-orders-unchanged") })
+}
+
+// movedTableState writes the state a `moved` block from the AWS provider's state of the table gives
+// (MoveResourceState through the provider server, as Terraform sends it) into work.
+func movedTableState(t *testing.T, work string, awsState []byte) {
+	t.Helper()
+	resp, moved := moveThroughServer(t, moveRequest(awsState))
+	if len(resp.Diagnostics) > 0 || moved == nil {
+		t.Fatalf("move: diagnostics %v, state %v", diagnosticTexts(resp.Diagnostics, tfprotov6.DiagnosticSeverityError), moved)
+	}
+	host := cmp.Or(os.Getenv("TF_ACC_PROVIDER_HOST"), "registry.terraform.io")
+	stateFile, err := json.MarshalIndent(map[string]any{
+		"version": 4, "terraform_version": "1.8.0", "serial": 1, "lineage": "9d3a1f2e-0b7c-4c55-8f0e-2a6b4d1c7e90", "outputs": map[string]any{},
+		"resources": []any{map[string]any{
+			"mode": "managed", "type": movedTargetType, "name": "orders",
+			"provider":  fmt.Sprintf("provider[%q]", host+"/dynamokeys/dynamokeys"),
+			"instances": []any{map[string]any{"schema_version": 0, "attributes": moved, "sensitive_attributes": []any{}}},
+		}},
+		"check_results": nil,
+	}, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(work, "terraform.tfstate"), stateFile, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// unchangedOrdersConfig describes the table of awsStateOfAdoptedOrders as it is, with no design metadata.
+func unchangedOrdersConfig(t *testing.T, endpoint, name string) string {
+	t.Helper()
+	config := adoptedOrdersConfig(endpoint, name)
+	for _, design := range []string{
+		`, template = "CUSTOMER#{customer_id}"`, `, template = "ORDER#{order_id}"`, ", cardinality = 5000", ", cardinality = 12", ", cardinality = 4",
+		"  segments = {\n    customer_id = { kind = \"id\" }\n    order_id    = { kind = \"id\" }\n  }\n",
+		"  traffic = { writes_per_second = 3, reads_per_second = 8, item_size_bytes = 900 }\n",
+	} {
+		if !strings.Contains(config, design) {
+			t.Fatalf("adoptedOrdersConfig no longer holds %q", design)
+		}
+		config = strings.Replace(config, design, "", 1)
+	}
+	return config
+}
+
+func testMovedUnchangedTable(t *testing.T, endpoint, name string) {
+	t.Helper()
+	t.Parallel()
+	_, arn, _, _ := createAdoptedOrders(t, endpoint, name)
+	work := t.TempDir()
+	movedTableState(t, work, fmt.Appendf(nil, awsStateOfAdoptedOrders, name, arn))
+	if err := os.WriteFile(filepath.Join(work, "main.tf"), []byte(requiredProviders+unchangedOrdersConfig(t, endpoint, name)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	terraform := devTerraform(t, work)
+	terraform("plan", "-detailed-exitcode", "-out=first.tfplan") // exit code 2 (changes) fails the test
+	var plan struct {
+		ResourceChanges []struct {
+			Change struct {
+				Actions []string       `json:"actions"`
+				After   map[string]any `json:"after"`
+			} `json:"change"`
+		} `json:"resource_changes"`
+	}
+	if err := json.Unmarshal([]byte(terraform("show", "-json", "first.tfplan")), &plan); err != nil {
+		t.Fatal(err)
+	}
+	server, schemas := listServer(t, endpoint)
+	listed := listTables(t, server, schemas, map[string]tftypes.Value{"name_regex": tftypes.NewValue(tftypes.String, "^"+name+"$")}, false, 0)
+	if len(plan.ResourceChanges) != 1 || len(listed) != 1 {
+		t.Fatalf("resource changes %+v, listed %v", plan.ResourceChanges, names(listed))
+	}
+	// The audit, like the bundle on an aws_dynamodb_table, cannot judge the LSI's item collections (DK203):
+	// the AWS resource has no traffic.max_items_per_partition_key, which the adopted table leaves unbounded.
+	c := plan.ResourceChanges[0].Change
+	audit, adopted := warnedRules(listed[0].warnings), stateRules(c.After["findings"])
+	if want := slices.Sorted(slices.Values(append(slices.Clone(audit), "DK203"))); !slices.Equal(c.Actions, []string{"no-op"}) ||
+		!slices.Equal(adopted, want) || !slices.Contains(audit, "DK302") || c.After["design_document"] == nil {
+		t.Errorf("actions %v, findings %v, design_document %v; want no-op, the audit's findings %v and DK203", c.Actions, adopted, c.After["design_document"] != nil, audit)
+	}
 }
 
 func testMovedTable(t *testing.T, endpoint, name string, standaloneIndexes bool) {
@@ -781,28 +866,8 @@ func testMovedTable(t *testing.T, endpoint, name string, standaloneIndexes bool)
 	}
 
 	// What Terraform does for the moved block: MoveResourceState with the AWS provider's state.
-	resp, moved := moveThroughServer(t, moveRequest(awsState))
-	if len(resp.Diagnostics) > 0 || moved == nil {
-		t.Fatalf("move: diagnostics %v, state %v", diagnosticTexts(resp.Diagnostics, tfprotov6.DiagnosticSeverityError), moved)
-	}
-
 	work := t.TempDir()
-	host := cmp.Or(os.Getenv("TF_ACC_PROVIDER_HOST"), "registry.terraform.io")
-	stateFile, err := json.MarshalIndent(map[string]any{
-		"version": 4, "terraform_version": "1.8.0", "serial": 1, "lineage": "9d3a1f2e-0b7c-4c55-8f0e-2a6b4d1c7e90", "outputs": map[string]any{},
-		"resources": []any{map[string]any{
-			"mode": "managed", "type": movedTargetType, "name": "orders",
-			"provider":  fmt.Sprintf("provider[%q]", host+"/dynamokeys/dynamokeys"),
-			"instances": []any{map[string]any{"schema_version": 0, "attributes": moved, "sensitive_attributes": []any{}}},
-		}},
-		"check_results": nil,
-	}, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(work, "terraform.tfstate"), stateFile, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	movedTableState(t, work, awsState)
 	if err := os.WriteFile(filepath.Join(work, "main.tf"), []byte(requiredProviders+adoptedOrdersConfig(endpoint, name)), 0o600); err != nil {
 		t.Fatal(err)
 	}

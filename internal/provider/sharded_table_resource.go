@@ -196,14 +196,8 @@ func (r *shardedTableResource) ModifyPlan(ctx context.Context, req resource.Modi
 		}
 		priorState = &state
 		// A plan that replaces the table starts from an empty one: no items to migrate, no scheme to keep.
-		if in, diags := readTableDesign(state); !diags.HasError() && !replacesTable(ctx, state, plan) {
-			prior, _ = keydesign.Analyze(in)
-			if prior != nil && in.PartitionKey.Template == nil {
-				// An imported table has no recorded design: the scheme its items follow is unknown, so a
-				// configured sharding is not a change of scheme (DK402 stays silent).
-				prior.Unknown = append(prior.Unknown, "sharding", "derived.shard_count", "derived.layout")
-			}
-			carryMigrationReach(prior, state.DesignDocument)
+		if !replacesTable(ctx, state, plan) {
+			prior, _ = priorDocument(ctx, state)
 		}
 	}
 
@@ -357,28 +351,48 @@ func (r *shardedTableResource) setIdentityOf(ctx context.Context, client *dynamo
 	}
 }
 
+// priorDocument is the document of a state as a plan's prior: the state's design, analysed again, with the
+// furthest migration phase its recorded document reached. ok is false when the state holds no valid design.
+func priorDocument(ctx context.Context, state shardedTableModel) (*model.Document, bool) {
+	in, diags := readTableDesign(state)
+	if diags.HasError() {
+		return nil, false
+	}
+	prior, errs := keydesign.Analyze(in)
+	if len(errs) > 0 || prior == nil {
+		return nil, false
+	}
+	if in.PartitionKey.Template == nil {
+		// An imported table has no recorded design: the scheme its items follow is unknown, so a
+		// configured sharding is not a change of scheme (DK402 stays silent).
+		prior.Unknown = append(prior.Unknown, "sharding", "derived.shard_count", "derived.layout")
+	}
+	carryMigrationReach(prior, state.DesignDocument)
+	return prior, true
+}
+
 // refreshDesignDocument recomputes the design outputs (design_document, findings, report, …) from the
 // refreshed state, whose table settings (a capacity an ignore_changes keeps, for example) may differ from
 // those the last plan saw, under this provider version's rules. The state is its own prior, as it is for the
 // next plan of the same configuration, so that plan computes the same outputs and shows no change: not after
 // an apply (a new-table finding such as DK602 no longer applies), not after a provider upgrade that reworded
-// a finding. Diagnostics are the next plan's to report, not the refresh's.
-func (r *shardedTableResource) refreshDesignDocument(ctx context.Context, state *shardedTableModel) {
-	if state.DesignDocument.IsNull() || state.DesignDocument.IsUnknown() {
-		return // imported: no design recorded yet
+// a finding, and not after an import or a move, whose state has no outputs yet: they come from what the
+// table shows, as the plan of a configuration that describes the table as it is computes them. Diagnostics
+// are the next plan's to report, not the refresh's.
+func refreshDesignDocument(ctx context.Context, settings policySettings, state *shardedTableModel) {
+	if state.DesignDocument.IsUnknown() {
+		return
 	}
 	in, diags := readTableDesign(*state)
 	if diags.HasError() {
 		return
 	}
-	priorIn, _ := readTableDesign(*state)
-	prior, errs := keydesign.Analyze(priorIn)
-	if len(errs) > 0 {
+	prior, ok := priorDocument(ctx, *state)
+	if !ok {
 		return
 	}
-	carryMigrationReach(prior, state.DesignDocument)
 	in.Prior = prior
-	out, _, ok := designOutputs(ctx, policySettingsOf(r.data), in, state.Enforce)
+	out, _, ok := designOutputs(ctx, settings, in, state.Enforce)
 	if !ok || out.DesignDocument.IsUnknown() {
 		return
 	}
@@ -450,7 +464,7 @@ func (r *shardedTableResource) Read(ctx context.Context, req resource.ReadReques
 	}
 	resp.Diagnostics.Append(flattenTable(ctx, table, &state)...)
 	readTags(table.Tags, defaultTagsOf(r.data), &state)
-	r.refreshDesignDocument(ctx, &state)
+	refreshDesignDocument(ctx, policySettingsOf(r.data), &state)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 	resp.Diagnostics.Append(setIdentity(ctx, resp.Identity, got)...)
 }

@@ -135,8 +135,8 @@ limit_text(v) := v if is_string(v)
 # bucket (a date, a day, an hour: any type) or a time held as a string, else "". A number named like a time
 # (timestamp, created_at) holds epoch values, each its own key: no hint. The words are the bundle's data
 # (data.dynamokeys.name_hints), matched on whole words of snake_case, kebab-case and camelCase names. The
-# plan adapter uses it for the AWS provider's tables, the rules for GSI partition keys whose cardinality the
-# design does not state.
+# rules use it for a partition key without a template (partition_key_name_hint) and for GSI partition keys
+# whose cardinality the design does not state.
 name_hint(name, key_type) := "low_cardinality" if {
 	few_valued(name_words(name))
 } else := "time" if {
@@ -153,6 +153,22 @@ few_valued(words) if words[count(words) - 1] in data.dynamokeys.name_hints.low_c
 few_valued(words) if {
 	count(words) > 1
 	words[0] in data.dynamokeys.name_hints.boolean_prefixes
+}
+
+# partition_key_name_hint is name_hint of the table's partition key when nothing else tells its values: no
+# template and no entities (an adopted or imported table, a design that names only its keys, the AWS
+# provider's aws_dynamodb_table). Every front builds some such document for one table, so each gives the same
+# verdict. A template known only after apply is not "no template": the rules wait for it.
+default partition_key_name_hint := ""
+
+partition_key_name_hint := hint if {
+	not input.derived.entities
+	key := input.table.partition_key
+	object.get(key, "template", null) == null
+	known("partition_key.template")
+	known("partition_key.name")
+	is_string(key.name)
+	hint := name_hint(key.name, object.get(key, "type", "S"))
 }
 
 # name_words are the lower-case words of an attribute name: split at every character that is not a letter or

@@ -128,14 +128,15 @@ unreadable contains rc.address if {
 }
 
 # unchecked maps each planned aws_dynamodb_table the mapping uses to the attributes its rules read that the
-# plan knows only after apply, as the configuration names them: the rules that read them stay silent on the
-# table, every other rule runs, and the entry points warn once per table that they were not checked.
+# configuration leaves unknown until apply, as the configuration names them: the rules that read them stay
+# silent on the table, every other rule runs, and the entry points warn once per table that they were not
+# checked. What the provider computes is no input left unknown, and gets no warning.
 unchecked := {rc.address: names |
 	some i in candidates
 	rc := input.resource_changes[i]
 	rc.type == "aws_dynamodb_table"
 	aws_documents[rc.address]
-	names := unknown_inputs(map_entries(rc.change.after_unknown))
+	names := unknown_inputs(map_entries(rc.change.after_unknown), resource_config(rc))
 	count(names) > 0
 }
 

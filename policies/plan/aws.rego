@@ -1,10 +1,10 @@
 # Terraform plan adapter, aws_dynamodb_table
-# Maps a planned aws_dynamodb_table of the AWS provider (hashicorp/aws >= 5) to a design document. Without
-# templates or traffic, the rules that need them stay silent (their inputs are listed as unknown); a
-# partition key named like a status or a date gives the name heuristics of DK302 and DK301.
+# Maps a planned aws_dynamodb_table of the AWS provider (hashicorp/aws >= 5) to a design document. Its keys
+# have no templates (null, as in a design that names only its keys) and no traffic, segments or sharding
+# (listed as unknown): the rules that need them stay silent, and a partition key named like a status or a
+# date gets the name heuristics of DK302 and DK301, as every partition key without a template does.
 package dynamokeys.plan
 
-import data.dynamokeys.lib
 import data.dynamokeys.limits
 
 # aws_readable holds for a planned partition key name the mapping can use.
@@ -57,18 +57,50 @@ key_inputs := {
 	"global_table_witness": {"region_name"},
 }
 
-# unknown_inputs are the key inputs that after_unknown marks, sorted: whole attributes and blocks, and the
-# attributes of each nested block (global_secondary_index[0].name).
-unknown_inputs(au) := sort(array.concat(
-	[k | some k, _ in key_inputs; au[k] == true],
+# unknown_inputs are the key inputs that after_unknown marks and the configuration sets (config, from
+# resource_config), sorted: whole attributes and blocks, and the attributes of each nested block
+# (global_secondary_index[0].name).
+unknown_inputs(au, config) := sort(array.concat(
+	[k | some k, _ in key_inputs; au[k] == true; configured(config, [k])],
 	[sprintf("%s[%d].%s", [block, i, a]) |
 		some block, inputs in key_inputs
 		some i, entry in array_or_empty(object.get(au, block, []))
 		some a, v in map_entries(entry)
 		v == true
 		a in inputs
+		configured(config, [block, i, a])
 	],
 ))
+
+# resource_config is what the plan's configuration sets on a planned resource: its expressions, with its
+# planned values to match blocks by name; null when the plan carries no configuration of it.
+resource_config(rc) := {"expressions": expressions, "after": object.get(rc.change, "after", {})} if {
+	expressions := config_expressions[rc_config_key(rc)]
+} else := null
+
+# configured holds for an input the configuration sets, at [attribute] or [block, index, attribute]. One it does
+# not set is the provider's to compute (hashicorp/aws 6: global_table_witness, a table's
+# global_secondary_index when its indexes are standalone resources, hash_key of a GSI written with
+# key_schema), not an input left unknown. Terraform leaves dynamic blocks out of the configuration it shows, so
+# what they set reads as computed; without the resource's configuration every marked input counts.
+configured(null, _) := true
+
+configured(config, [attribute]) if config.expressions[attribute]
+
+configured(config, [block, i, attribute]) if {
+	some b in config_blocks(config, block, i)
+	b[attribute]
+}
+
+# config_blocks are the configured blocks that may be the planned block i: the one of its name, else every
+# block of the type (a set has no order, and a name may be unknown).
+config_blocks(config, block, i) := [b] if {
+	name := config.after[block][i].name
+	is_string(name)
+	[b] := [b | some b in configured_blocks(config, block); b.name.constant_value == name]
+} else := configured_blocks(config, block)
+
+configured_blocks(config, block) := [b | some b in array_or_empty(object.get(config.expressions, block, [])); is_object(b)]
 
 # unknown_paths turns after_unknown into dotted paths (two levels deep is enough for the rules). Attributes no
 # rule reads (arn, id, stream and tag settings) are left out: every rule checks its inputs against this list.
@@ -95,7 +127,6 @@ no_template_facts := {
 	"min_bytes": null,
 	"cardinality": null,
 	"monotonic": false,
-	"name_hint": "",
 }
 
 key_attribute(path, key) := {"path": path, "name": key.name, "name_bytes": count(key.name), "type": key.type}
@@ -136,7 +167,7 @@ aws_document(address, after, after_unknown) := {
 		"shard_count": 1,
 		"shard_width": 1,
 		"routing": {},
-		"partition_key": object.union(no_template_facts, {"name_hint": lib.name_hint(table.partition_key.name, table.partition_key.type)}),
+		"partition_key": no_template_facts,
 		"sort_key": aws_sort_facts(table.sort_key),
 		"partition_key_max_bytes": null,
 		"partition_key_segments": [],
@@ -149,7 +180,7 @@ aws_document(address, after, after_unknown) := {
 	},
 	"prior": null,
 	"unknown": array.flatten([
-		["traffic", "segments", "sharding", "partition_key.template", "sort_key.template", "derived.capacity"],
+		["traffic", "segments", "sharding", "derived.capacity"],
 		unknown_paths(after_unknown), unknown_keys(after, after_unknown), unknown_index_names(after_unknown),
 	]),
 } if {

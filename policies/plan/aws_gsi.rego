@@ -81,7 +81,7 @@ aws_tables := {rc.address: {
 
 # rc_config_key is a resource change's address in the configuration: its module path and type.name, without
 # instance keys.
-rc_config_key(rc) := concat(".", [rc.module_address, rc.type, rc.name]) if is_string(rc.module_address)
+rc_config_key(rc) := concat(".", [regex.replace(rc.module_address, `\[[^\]]*\]`, ""), rc.type, rc.name]) if is_string(rc.module_address)
 
 else := concat(".", [rc.type, rc.name])
 
@@ -114,6 +114,12 @@ config_table_refs[key] := concat("", [prefix, table]) if {
 }
 
 table_reference := {"aws_dynamodb_global_secondary_index": "table_name", "aws_dynamodb_table_replica": "global_table_arn"}
+
+# config_expressions maps each resource of the configuration (module path and type.name) to its expressions.
+config_expressions[key] := object.get(r, "expressions", {}) if {
+	some [prefix, r] in config_resources
+	key := concat("", [prefix, r.address])
+}
 
 # config_resources are [module prefix, resource] of the configuration, five module levels deep like the
 # state's data sources.
