@@ -197,7 +197,7 @@ func (r *shardedTableResource) ModifyPlan(ctx context.Context, req resource.Modi
 		priorState = &state
 		// A plan that replaces the table starts from an empty one: no items to migrate, no scheme to keep.
 		if !replacesTable(ctx, state, plan) {
-			prior, _ = priorDocument(ctx, state)
+			prior, _ = priorDocument(state)
 		}
 	}
 
@@ -353,7 +353,7 @@ func (r *shardedTableResource) setIdentityOf(ctx context.Context, client *dynamo
 
 // priorDocument is the document of a state as a plan's prior: the state's design, analysed again, with the
 // furthest migration phase its recorded document reached. ok is false when the state holds no valid design.
-func priorDocument(ctx context.Context, state shardedTableModel) (*model.Document, bool) {
+func priorDocument(state shardedTableModel) (*model.Document, bool) {
 	in, diags := readTableDesign(state)
 	if diags.HasError() {
 		return nil, false
@@ -387,7 +387,7 @@ func refreshDesignDocument(ctx context.Context, settings policySettings, state *
 	if diags.HasError() {
 		return
 	}
-	prior, ok := priorDocument(ctx, *state)
+	prior, ok := priorDocument(*state)
 	if !ok {
 		return
 	}
