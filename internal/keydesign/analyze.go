@@ -73,7 +73,7 @@ func analyzeDesign(given *model.Input) (*analysis, []*model.FieldError) {
 	if errs := checkFinite(doc); len(errs) > 0 {
 		return nil, errs
 	}
-	return &analysis{Analysis: migration.Analysis{Model: m, Traffic: r.traffic, Facts: r.migrationFacts()}, Doc: doc}, nil
+	return &analysis{Analysis: migration.Analysis{Model: m, Traffic: r.traffic, Facts: r.design}, Doc: doc}, nil
 }
 
 // results are the stages' results. Each stage is a function of the model and of the results it names in its
@@ -83,7 +83,7 @@ type results struct {
 	// entities are a single-table design's entities with their demand (capacity.EntityDemand), traffic the
 	// table's (capacity.Traffic).
 	entities *model.EntitiesDoc
-	traffic  capacity.TableTraffic
+	traffic  *capacity.TableTraffic
 	stated   *model.Stated
 	// entityKeys are the entities' demand with their key facts (capacity.EntityKeys); nil without entities.
 	entityKeys      *model.EntitiesDoc
@@ -95,13 +95,15 @@ type results struct {
 	keys            capacity.TableKeys
 	// sizing is the stated table, its key facts and its demand: the peak reads raised to the patterns' and
 	// the per-shard demand of a single-table design's busiest collection.
-	sizing          capacity.Sizing
+	sizing          *capacity.Sizing
 	projectedNonKey int
 	observed        []model.ObservedDoc
 	// gsis are the GSIs with their partitions, their measured or declared demand and the patterns' reads.
-	gsis             []model.GSIDoc
-	collection       model.CollectionEstimate
-	layout           *model.LayoutDoc
+	gsis       []model.GSIDoc
+	collection model.CollectionEstimate
+	layout     *model.LayoutDoc
+	// design is what the migration stage reads of this layout, the layout included.
+	design           *migration.Design
 	cost             *model.CostEstimate
 	migration        *model.MigrationDoc
 	migrationUnknown bool
@@ -112,7 +114,7 @@ type results struct {
 // run runs the stages on a validated design, in the order of what each reads. Each result is a local
 // variable that only its stage assigns, and each stage's signature names the results it reads: a stage
 // called before what it reads exists does not compile. old is a migration's old layout (nil without one).
-func run(m *model.Model, old *migration.Analysis) *results {
+func run(m *model.Model, old *migration.Analysis) results {
 	pk, sk := m.PartitionKey, m.SortKey
 	// Each entity's demand (a single-table design's), and the traffic of the table as a whole.
 	entities := capacity.EntityDemand(m)
@@ -144,24 +146,26 @@ func run(m *model.Model, old *migration.Analysis) *results {
 		entityKeys = capacity.EntityKeys(m, entities, shards, stated.TargetUtilization, m.Input.ReplicatedTTLDeletes())
 		c.PerShardWriteUnits, c.PerShardReadUnits = capacity.BusiestPerShard(entityKeys, c)
 	}
-	sizing := capacity.Sizing{Table: stated.Table, Traffic: stated.Traffic, Keys: keys, Capacity: c}
+	sizing := &capacity.Sizing{Table: stated.Table, Traffic: stated.Traffic, Keys: keys, Capacity: c}
 	// Each GSI's partitions and demand, from the entities it holds.
 	indexes, projectedNonKey := capacity.Indexes(m, sizing, shards)
 	// Measured traffic against the design, and each GSI's measured demand.
 	observed, measuredGSIs := measured.Facts(m, stated, sizing, shards, indexes, pk)
-	r := &results{entities: entities, traffic: traffic, stated: stated, entityKeys: entityKeys, matched: matched, replicas: global, replicasUnknown: replicasUnknown,
+	r := results{entities: entities, traffic: traffic, stated: stated, entityKeys: entityKeys, matched: matched, replicas: global, replicasUnknown: replicasUnknown,
 		demand: demand, figures: figures, keys: keys, sizing: sizing, projectedNonKey: projectedNonKey, observed: observed}
 	// The patterns' reads on each GSI.
 	r.gsis = patterns.IndexReads(m, figures, measuredGSIs)
 	// The item collection the LSI limit caps.
 	r.collection = capacity.Collection(m, sizing, shards, entityKeys, sk)
 	// The layout the items are written in: templates, sharding, what each pattern reads.
-	r.layout = migration.Layout(m, traffic, r.migrationFacts())
+	r.design = r.migrationFacts()
+	r.layout = migration.Layout(m, traffic, r.design)
+	r.design.Derived.Layout = r.layout
 	// The monthly price.
-	r.cost = cost.Estimate(m, traffic, cost.Facts{Stated: stated, Sizing: sizing, GSIs: r.gsis, Patterns: matched.Patterns,
+	r.cost = cost.Estimate(m, traffic, &cost.Facts{Stated: stated, Sizing: sizing, GSIs: r.gsis, Patterns: matched.Patterns,
 		Figures: figures.Facts, Replicas: global})
 	// A key-scheme migration from the old layout.
-	r.migration, r.migrationUnknown = migration.Facts(migration.Analysis{Model: m, Traffic: traffic, Facts: r.migrationFacts()}, old)
+	r.migration, r.migrationUnknown = migration.Facts(migration.Analysis{Model: m, Traffic: traffic, Facts: r.design}, old)
 	// The key attributes and conventions the name rules read.
 	r.keyAttributes, r.conventions = capacity.Names(m, r.table(), pk, sk)
 	return r
@@ -182,12 +186,12 @@ func (r *results) entitiesDoc() *model.EntitiesDoc {
 	return r.entities
 }
 
-// migrationFacts are the results the migration stage reads of this layout.
+// migrationFacts are the results the migration stage reads of this layout, but its layout.
 func (r *results) migrationFacts() *migration.Design {
 	return &migration.Design{Table: r.table(), Traffic: r.stated.Traffic, TargetUtilization: r.stated.TargetUtilization,
 		AccessPatterns: r.matched.Patterns, Sizing: r.sizing,
 		Derived: migration.DerivedFacts{Routing: r.keys.Routing, Capacity: r.sizing.Capacity, AccessPatterns: r.figures.Facts,
-			Entities: r.entitiesDoc(), Replicas: r.replicas, Layout: r.layout}}
+			Entities: r.entitiesDoc(), Replicas: r.replicas}}
 }
 
 // document assembles the Document from the stages' results.

@@ -42,7 +42,7 @@ type Sizing struct {
 // stated inputs with their defaults (traffic, sharding, target utilization), entities the entities' demand
 // (EntityDemand; nil without entities), reads the access patterns' reads on the table key, pk the table's
 // partition-key template.
-func Table(m *model.Model, traffic TableTraffic, stated *model.Stated, entities *model.EntitiesDoc, pk *model.Template, reads PatternReads) TableDemand {
+func Table(m *model.Model, traffic *TableTraffic, stated *model.Stated, entities *model.EntitiesDoc, pk *model.Template, reads PatternReads) TableDemand {
 	var out TableDemand
 	in, t := m.Input, stated.Traffic
 	c := &out.Capacity
@@ -115,7 +115,7 @@ func Table(m *model.Model, traffic TableTraffic, stated *model.Stated, entities 
 // key bytes + 100. Items per key are given, bounded by the sort-key template sk, or follow from a time
 // bucket's writes. s are the stated table, its key facts and its demand, shardCount the table's shards,
 // entities the entities with their key facts (EntityKeys; nil without entities).
-func Collection(m *model.Model, s Sizing, shardCount int64, entities *model.EntitiesDoc, sk *model.Template) model.CollectionEstimate {
+func Collection(m *model.Model, s *Sizing, shardCount int64, entities *model.EntitiesDoc, sk *model.Template) model.CollectionEstimate {
 	keys, t := s.Keys, s.Traffic
 	entry := t.ItemSizeBytes
 	keyBytes := int64(0)
@@ -259,7 +259,7 @@ func EntityIndexCost(m *model.Model, ic *model.IndexCost, projection string, non
 // Indexes are the GSIs with their partition-key cardinality, time bucketing and hot partition demand, and
 // the projected non-key attributes of all indexes, from the stated table, its key facts and demand (s) and
 // its shard count.
-func Indexes(m *model.Model, s Sizing, shardCount int64) (gsis []model.GSIDoc, projectedNonKey int) {
+func Indexes(m *model.Model, s *Sizing, shardCount int64) (gsis []model.GSIDoc, projectedNonKey int) {
 	gsis = slices.Clone(s.Table.GSIs)
 	for i := range gsis {
 		g := &gsis[i]
@@ -302,7 +302,7 @@ func Indexes(m *model.Model, s Sizing, shardCount int64) (gsis []model.GSIDoc, p
 
 // tableKeyBytes bounds the table's key attributes of an index entry: names plus the templates' longest
 // values (an id's default length without a template).
-func tableKeyBytes(s Sizing) int64 {
+func tableKeyBytes(s *Sizing) int64 {
 	d, t := s.Keys, s.Table
 	n := int64(len(t.PartitionKey.Name)) + cmp.Or(model.Deref(d.PartitionKey.MaxBytes), model.DefaultIDMaxLength)
 	if t.SortKey != nil {
@@ -318,7 +318,7 @@ func tableKeyBytes(s Sizing) int64 {
 // the index's own. d is the item's entity, whose templates bound its keys; nil for a table without
 // entities, whose templates (or an id's default length) bound them.
 // s holds the stated table and its key facts.
-func EntryKeyBytes(m *model.Model, s Sizing, d *model.EntityDoc, indexKeys []model.IndexKeyDoc) int64 {
+func EntryKeyBytes(m *model.Model, s *Sizing, d *model.EntityDoc, indexKeys []model.IndexKeyDoc) int64 {
 	if d == nil {
 		n := tableKeyBytes(s)
 		for _, k := range indexKeys {
@@ -331,7 +331,7 @@ func EntryKeyBytes(m *model.Model, s Sizing, d *model.EntityDoc, indexKeys []mod
 
 // GSIWriteUnitsPerWrite is what one table write that carries a GSI's key costs the index: its projected
 // entry in 1 KB write units (×2 transactional), the IndexCost.WriteUnitsPerWrite the cost model prices.
-func GSIWriteUnitsPerWrite(m *model.Model, s Sizing, g *model.GSIDoc) float64 {
+func GSIWriteUnitsPerWrite(m *model.Model, s *Sizing, g *model.GSIDoc) float64 {
 	entry := ProjectedEntryBytes(g.ProjectionType, s.Traffic.ItemSizeBytes, EntryKeyBytes(m, s, nil, slices.Concat(g.PartitionKey, g.SortKey)), g.NonKeyAttributes)
 	return WriteUnitsPerWrite(entry, s.Traffic.TransactionalWrites)
 }
@@ -339,7 +339,7 @@ func GSIWriteUnitsPerWrite(m *model.Model, s Sizing, g *model.GSIDoc) float64 {
 // GSIDeclaredWriteUnits is a GSI's declared peak write demand: the table's peak writes per second, each in
 // the index's own write units (a KEYS_ONLY entry of a large item costs fewer than the item); nil without
 // declared writes.
-func GSIDeclaredWriteUnits(m *model.Model, s Sizing, g *model.GSIDoc) *float64 {
+func GSIDeclaredWriteUnits(m *model.Model, s *Sizing, g *model.GSIDoc) *float64 {
 	if m.Entities != nil {
 		// The writes of the entities it holds, each in its own entry's units.
 		var units *float64

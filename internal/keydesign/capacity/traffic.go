@@ -12,28 +12,54 @@ import (
 // without entities states it (`traffic`); a single-table design's is its entities' together.
 type TableTraffic struct {
 	Traffic model.Traffic
-	// shares are the indexes' shares of the table's writes, by index name; nil: every item carries its key.
+	in      *model.Input
+	// shares are a single-table design's indexes' shares of the table's writes, by index name; nil without
+	// entities, whose input states them.
 	shares map[string]*float64
 }
 
 // IndexShare is the share of the table's items (and writes) that carry the index's key; nil: every item.
-func (t TableTraffic) IndexShare(index string) *float64 { return t.shares[index] }
+func (t *TableTraffic) IndexShare(index string) *float64 {
+	if t.shares != nil {
+		return t.shares[index]
+	}
+	return statedShare(t.in, index)
+}
+
+// statedShare is an index's item_share as the design states it; nil when it does not.
+func statedShare(in *model.Input, index string) *float64 {
+	if in == nil {
+		return nil
+	}
+	for _, l := range in.LocalSecondaryIndexes {
+		if l.Name == index {
+			return l.ItemShare
+		}
+	}
+	for _, g := range in.GlobalSecondaryIndexes {
+		if g.Name == index {
+			return g.ItemShare
+		}
+	}
+	return nil
+}
 
 // Traffic is the table's traffic. Without entities, the design's own traffic and each index's stated
 // item_share. With entities (demand is EntityDemand's result), their writes, reads and items summed, the
 // item size their write-weighted mean (the largest without writes), the items per partition-key value the
 // busiest collection's, and each index's share the writes of the entities carrying its key, unless stated.
-func Traffic(design *model.Model, demand *model.EntitiesDoc) TableTraffic {
+func Traffic(design *model.Model, demand *model.EntitiesDoc) *TableTraffic {
 	in := design.Input
-	out := TableTraffic{Traffic: in.Traffic, shares: map[string]*float64{}}
+	out := &TableTraffic{Traffic: in.Traffic, in: in}
+	if demand == nil {
+		return out
+	}
+	out.shares = make(map[string]*float64, len(in.LocalSecondaryIndexes)+len(in.GlobalSecondaryIndexes))
 	for _, l := range in.LocalSecondaryIndexes {
 		out.shares[l.Name] = l.ItemShare
 	}
 	for _, g := range in.GlobalSecondaryIndexes {
 		out.shares[g.Name] = g.ItemShare
-	}
-	if demand == nil {
-		return out
 	}
 	var t model.Traffic
 	var writes, sizeWeighted float64

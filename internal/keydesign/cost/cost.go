@@ -95,32 +95,32 @@ var costInputs = []string{"traffic", "traffic.writes_per_second", "traffic.reads
 // global table's Regions.
 type Facts struct {
 	Stated   *model.Stated
-	Sizing   capacity.Sizing
+	Sizing   *capacity.Sizing
 	GSIs     []model.GSIDoc
 	Patterns []model.AccessPatternDoc
 	Figures  []model.PatternFacts
 	Replicas *model.ReplicasFacts
 }
 
-// designFacts are the facts as the estimate reads them: the stated table with each GSI's demand.
+// designFacts are the facts as the estimate reads them: the stated table, and each GSI with its demand.
 type designFacts struct {
-	Table             model.TableDoc
-	Traffic           model.TrafficDoc
+	Table             *model.TableDoc
+	GSIs              []model.GSIDoc
+	Traffic           *model.TrafficDoc
 	TargetUtilization float64
-	Capacity          model.Capacity
+	Capacity          *model.Capacity
 	Patterns          []model.AccessPatternDoc
 	PatternFacts      []model.PatternFacts
 	Replicas          *model.ReplicasFacts
-	sizing            capacity.Sizing
+	sizing            *capacity.Sizing
 }
 
 // Estimate is the monthly price of the design (Derived.Cost), nil while an input it depends on is unknown.
 // traffic is the table's (capacity.Traffic).
-func Estimate(design *model.Model, traffic capacity.TableTraffic, facts Facts) *model.CostEstimate {
+func Estimate(design *model.Model, traffic *capacity.TableTraffic, facts *Facts) *model.CostEstimate {
 	table := design.Input
-	doc := designFacts{Table: facts.Stated.Table, Traffic: facts.Stated.Traffic, TargetUtilization: facts.Stated.TargetUtilization,
-		Capacity: facts.Sizing.Capacity, Patterns: facts.Patterns, PatternFacts: facts.Figures, Replicas: facts.Replicas, sizing: facts.Sizing}
-	doc.Table.GSIs = facts.GSIs
+	doc := designFacts{Table: &facts.Stated.Table, GSIs: facts.GSIs, Traffic: &facts.Stated.Traffic, TargetUtilization: facts.Stated.TargetUtilization,
+		Capacity: &facts.Sizing.Capacity, Patterns: facts.Patterns, PatternFacts: facts.Figures, Replicas: facts.Replicas, sizing: facts.Sizing}
 	for _, p := range costInputs {
 		if design.IsUnknown(p) || design.HasUnknownUnder(p) {
 			return nil
@@ -145,7 +145,7 @@ func Estimate(design *model.Model, traffic capacity.TableTraffic, facts Facts) *
 }
 
 // estimate prices the design in one Region: the pricing Region, or a replica Region (the replicas stage).
-func estimate(design *model.Model, traffic capacity.TableTraffic, doc *designFacts, p model.PricingInput) *model.CostEstimate {
+func estimate(design *model.Model, traffic *capacity.TableTraffic, doc *designFacts, p model.PricingInput) *model.CostEstimate {
 	est := &model.CostEstimate{Region: p.Region, RegionSource: p.RegionSource, TableClass: cmp.Or(p.TableClass, model.TableClassStandard),
 		Currency: model.PriceTable.Currency, PricesRetrieved: model.PriceTable.Retrieved, PointInTimeRecovery: p.PointInTimeRecovery,
 		Indexes: []model.IndexCost{}, Reads: []model.ReadCost{}, ItemCount: traffic.Traffic.ItemCount}
@@ -280,7 +280,7 @@ func (m *costModel) modes() {
 	if m.readsKnown {
 		est.ProvisionedReadCapacity = model.Ptr(m.readCapacity)
 	}
-	est.CapacityBasis = capacityBasis(tbl)
+	est.CapacityBasis = capacityBasis(*tbl)
 
 	var storage, pitr *float64
 	if est.StorageGB != nil {

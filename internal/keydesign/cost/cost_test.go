@@ -19,9 +19,9 @@ func priced(t *testing.T, in *model.Input) *model.CostEstimate {
 	st := model.State(m, traffic.Traffic)
 	demand := capacity.Table(m, traffic, st, nil, m.PartitionKey, capacity.PatternReads{})
 	keys := capacity.Keys(m, st.Sharding, demand.ShardCount, m.PartitionKey, m.SortKey)
-	sizing := capacity.Sizing{Table: st.Table, Traffic: st.Traffic, Keys: keys, Capacity: demand.Capacity}
+	sizing := &capacity.Sizing{Table: st.Table, Traffic: st.Traffic, Keys: keys, Capacity: demand.Capacity}
 	gsis, _ := capacity.Indexes(m, sizing, demand.ShardCount)
-	est := Estimate(m, traffic, Facts{Stated: st, Sizing: sizing, GSIs: gsis})
+	est := Estimate(m, traffic, &Facts{Stated: st, Sizing: sizing, GSIs: gsis})
 	if est == nil || est.OnDemand == nil || est.Prices == nil {
 		t.Fatalf("no estimate: %+v", est)
 	}

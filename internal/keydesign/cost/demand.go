@@ -17,7 +17,7 @@ type costModel struct {
 	design *model.Model
 	// in is the design, traffic the table's.
 	in      *model.Input
-	traffic capacity.TableTraffic
+	traffic *capacity.TableTraffic
 	doc     *designFacts
 	est     *model.CostEstimate
 	u       float64
@@ -45,7 +45,7 @@ type indexWrite struct {
 	peakUnits  float64
 }
 
-func newCostModel(design *model.Model, traffic capacity.TableTraffic, doc *designFacts, est *model.CostEstimate) *costModel {
+func newCostModel(design *model.Model, traffic *capacity.TableTraffic, doc *designFacts, est *model.CostEstimate) *costModel {
 	table := design.Input
 	m := &costModel{design: design, in: table, traffic: traffic, doc: doc, est: est, u: doc.TargetUtilization, tableUnits: doc.Capacity.WriteUnitsPerWrite}
 	txn := doc.Traffic.TransactionalWrites
@@ -57,7 +57,7 @@ func newCostModel(design *model.Model, traffic capacity.TableTraffic, doc *desig
 	for _, g := range table.GlobalSecondaryIndexes {
 		shares[index{"gsi", g.Name}] = traffic.IndexShare(g.Name)
 	}
-	m.indexes = make([]indexWrite, 0, len(doc.Table.LSIs)+len(doc.Table.GSIs))
+	m.indexes = make([]indexWrite, 0, len(doc.Table.LSIs)+len(doc.GSIs))
 	add := func(kind, name string, path model.Path, projection string, nonKey []string, indexKeys []model.IndexKeyDoc, g *model.GSIDoc) {
 		keyBytes := capacity.EntryKeyBytes(design, doc.sizing, nil, indexKeys)
 		entry := capacity.ProjectedEntryBytes(projection, doc.Traffic.ItemSizeBytes, keyBytes, nonKey)
@@ -86,8 +86,8 @@ func newCostModel(design *model.Model, traffic capacity.TableTraffic, doc *desig
 		ic := m.indexes[len(m.indexes)-1].cost
 		m.lsiUnits += ic.WriteUnitsPerWrite * ic.ItemShare
 	}
-	for i := range doc.Table.GSIs {
-		g := &doc.Table.GSIs[i]
+	for i := range doc.GSIs {
+		g := &doc.GSIs[i]
 		add("gsi", g.Name, model.Path{"global_secondary_indexes", g.Name}, g.ProjectionType, g.NonKeyAttributes, slices.Concat(g.PartitionKey, g.SortKey), g)
 		for _, o := range table.Observed {
 			if o.IndexName == g.Name {
@@ -113,7 +113,7 @@ func (m *costModel) keepProjectionsPatternsRead() {
 		keys[sk.Name] = true
 	}
 	for name := range m.design.Segments {
-		if patterns.TableSegment(doc.Table, name, &doc.sizing.Keys.PartitionKey, doc.sizing.Keys.SortKey) {
+		if patterns.TableSegment(*doc.Table, name, &doc.sizing.Keys.PartitionKey, doc.sizing.Keys.SortKey) {
 			keys[name] = true
 		}
 	}
@@ -121,7 +121,7 @@ func (m *costModel) keepProjectionsPatternsRead() {
 	for _, l := range doc.Table.LSIs {
 		indexKeys[l.Name] = []string{l.SortKey.Name}
 	}
-	for _, g := range doc.Table.GSIs {
+	for _, g := range doc.GSIs {
 		for _, k := range slices.Concat(g.PartitionKey, g.SortKey) {
 			indexKeys[g.Name] = append(indexKeys[g.Name], k.Name)
 		}

@@ -21,7 +21,7 @@ import (
 // incur storage or write costs", V2globaltables_HowItWorks.html).
 
 // replicaCosts prices every replica Region (est is the pricing Region's estimate) and sums them.
-func replicaCosts(design *model.Model, traffic capacity.TableTraffic, doc *designFacts, est *model.CostEstimate, p model.PricingInput) {
+func replicaCosts(design *model.Model, traffic *capacity.TableTraffic, doc *designFacts, est *model.CostEstimate, p model.PricingInput) {
 	f := doc.Replicas
 	est.Replicas = []model.RegionCost{}
 	all := &model.AllRegionsCost{OnDemand: model.Ptr(0.0), Provisioned: model.Ptr(0.0)}

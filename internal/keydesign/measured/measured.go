@@ -91,7 +91,7 @@ func Validate(design *model.Model) model.FieldErrors {
 // Facts are the measured facts of each observation, and the GSIs with each one's demand: measured, else
 // declared. st is the stated design, s the table's key facts and demand, shardCount its shards, indexes the
 // GSIs with their partitions (capacity.Indexes); pk is the table's partition-key template.
-func Facts(design *model.Model, st *model.Stated, s capacity.Sizing, shardCount int64, indexes []model.GSIDoc, pk *model.Template) ([]model.ObservedDoc, []model.GSIDoc) {
+func Facts(design *model.Model, st *model.Stated, s *capacity.Sizing, shardCount int64, indexes []model.GSIDoc, pk *model.Template) ([]model.ObservedDoc, []model.GSIDoc) {
 	doc := designFacts{Stated: st, sizing: s, shardCount: shardCount, gsis: indexes}
 	observedDocs := make([]model.ObservedDoc, 0, len(design.Input.Observed))
 	byIndex := map[string]*observed.Observation{}
@@ -127,7 +127,7 @@ func Facts(design *model.Model, st *model.Stated, s capacity.Sizing, shardCount 
 // designFacts are the facts of the design a measurement is held against.
 type designFacts struct {
 	*model.Stated
-	sizing     capacity.Sizing
+	sizing     *capacity.Sizing
 	shardCount int64
 	gsis       []model.GSIDoc
 }

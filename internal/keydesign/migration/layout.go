@@ -33,7 +33,7 @@ import (
 // Analysis is one layout's analysis as this stage reads it: its model, the table's traffic and its facts.
 type Analysis struct {
 	Model   *model.Model
-	Traffic capacity.TableTraffic
+	Traffic *capacity.TableTraffic
 	Facts   *Design
 }
 
@@ -46,7 +46,7 @@ type Design struct {
 	AccessPatterns    []model.AccessPatternDoc
 	Derived           DerivedFacts
 	// Sizing sizes the index entries an item write carries.
-	Sizing capacity.Sizing
+	Sizing *capacity.Sizing
 }
 
 // DerivedFacts are the earlier stages' results the migration stage reads: the routing (capacity.Keys), the
@@ -65,7 +65,7 @@ type DerivedFacts struct {
 type layout struct {
 	m        *model.Model
 	in       *model.Input
-	traffic  capacity.TableTraffic
+	traffic  *capacity.TableTraffic
 	segments map[string]model.ResolvedSegment
 	entities *model.Entities
 	// entityFacts are the entities as the document states them (their demand and keys), the entity model's
@@ -76,7 +76,7 @@ type layout struct {
 	errs        model.FieldErrors
 }
 
-func newLayout(m *model.Model, traffic capacity.TableTraffic, doc *Design) *layout {
+func newLayout(m *model.Model, traffic *capacity.TableTraffic, doc *Design) *layout {
 	a := &layout{m: m, in: m.Input, traffic: traffic, segments: m.Segments, entities: m.Entities, doc: doc}
 	switch {
 	case doc != nil && doc.Derived.Entities != nil:
@@ -102,7 +102,7 @@ func (a *layout) migrationUnknown() bool {
 // Validate checks the migration block of the design: its phase, its backfill rate and that `from` states
 // the old layout the way the design states its own.
 func Validate(design *model.Model) model.FieldErrors {
-	a := newLayout(design, capacity.TableTraffic{}, nil)
+	a := newLayout(design, nil, nil)
 	entities := design.Entities
 	m := a.in.Migration
 	if m == nil || a.migrationUnknown() {
@@ -219,7 +219,7 @@ func oldLayoutPath(p model.Path) (model.Path, bool) {
 
 // Layout is derived.layout: the layout this design writes, nil while its keys or sharding are unknown. doc
 // holds the design's routing and access patterns with their figures.
-func Layout(design *model.Model, traffic capacity.TableTraffic, doc *Design) *model.LayoutDoc {
+func Layout(design *model.Model, traffic *capacity.TableTraffic, doc *Design) *model.LayoutDoc {
 	return newLayout(design, traffic, doc).layout(doc)
 }
 
@@ -400,5 +400,5 @@ func hclKey(k string) string {
 // Stated reports whether the design states a migration known at plan time: its old layout is then
 // analysed, as a design of its own (OldInput).
 func Stated(design *model.Model) bool {
-	return design.Input.Migration != nil && !newLayout(design, capacity.TableTraffic{}, nil).migrationUnknown()
+	return design.Input.Migration != nil && !newLayout(design, nil, nil).migrationUnknown()
 }
