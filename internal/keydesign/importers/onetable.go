@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/lazyregexp"
 )
 
 // A dynamodb-onetable schema (format onetable:1.x: indexes, models, params, queries) as the inputs of a
@@ -30,7 +30,7 @@ import (
 //     templates render that value (or on its model), with its sort operation; Scans are listed in Skipped.
 
 // oneTablePlaceholder is ${name}, ${name:size} or ${name:size:pad}.
-var oneTablePlaceholder = regexp.MustCompile(`\$\{([^}:]+)(?::(\d+)(?::([^}]*))?)?\}`)
+var oneTablePlaceholder = lazyregexp.New(`\$\{([^}:]+)(?::(\d+)(?::([^}]*))?)?\}`)
 
 // oneTableOperations are the sort operations of a saved query, as conditions of the design.
 var oneTableOperations = map[string]string{
