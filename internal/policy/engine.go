@@ -384,7 +384,8 @@ var ErrPanic = errors.New("the policy evaluation failed unexpectedly")
 
 // Evaluate runs the rules on doc and returns its findings, errors first, then by rule and path. The
 // context's deadline bounds the evaluation.
-func (e *Engine) Evaluate(ctx context.Context, doc *model.Document) ([]Finding, error) {
+func (e *Engine) Evaluate(ctx context.Context, doc *model.Document) (findings []Finding, err error) {
+	defer recoverPanic(&findings, &err)
 	input, err := ToValue(doc)
 	if err != nil {
 		return nil, fmt.Errorf("converting the design document: %w", err)
@@ -396,11 +397,7 @@ func (e *Engine) Evaluate(ctx context.Context, doc *model.Document) ([]Finding, 
 // evaluation (a bug in OPA or in a rule) comes back as an error, so that the provider reports it instead of
 // crashing the plan.
 func (e *Engine) EvaluateValue(ctx context.Context, input ast.Value) (findings []Finding, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			findings, err = nil, fmt.Errorf("%w: %v", ErrPanic, r)
-		}
-	}()
+	defer recoverPanic(&findings, &err)
 	query, err := e.prepared()
 	if err != nil {
 		return nil, err
@@ -437,6 +434,14 @@ func (e *Engine) EvaluateValue(ctx context.Context, input ast.Value) (findings [
 	}
 	SortFindings(findings)
 	return findings, nil
+}
+
+// recoverPanic turns a panic of an evaluation (a bug in OPA, in a rule or in the document's conversion) into
+// ErrPanic, so that the provider reports it instead of crashing the plan.
+func recoverPanic(findings *[]Finding, err *error) {
+	if r := recover(); r != nil {
+		*findings, *err = nil, fmt.Errorf("%w: %v", ErrPanic, r)
+	}
 }
 
 func decodeFinding(item any) (Finding, error) {

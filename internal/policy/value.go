@@ -55,15 +55,24 @@ func encoderOf(t reflect.Type) encoder {
 		}
 	}
 	// A recursive type (a struct holding a pointer to its own type, as a document holds its prior) finds
-	// this indirection while its encoder is being built.
-	var built encoder
-	indirect := encoder(func(e *encodeState, v reflect.Value) (*ast.Term, error) { return built(e, v) })
+	// this indirection while its encoder is being built, and so does a conversion on another goroutine,
+	// which waits for it: encoding/json's typeEncoder does the same.
+	var (
+		ready sync.WaitGroup
+		built encoder
+	)
+	ready.Add(1)
+	indirect := encoder(func(e *encodeState, v reflect.Value) (*ast.Term, error) {
+		ready.Wait()
+		return built(e, v)
+	})
 	if e, loaded := encoders.LoadOrStore(t, indirect); loaded {
 		if enc, ok := e.(encoder); ok {
 			return enc
 		}
 	}
 	built = newEncoder(t)
+	ready.Done()
 	encoders.Store(t, built)
 	return built
 }
