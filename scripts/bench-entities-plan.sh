@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # Measures what single-table designs cost a real `terraform plan`: 40 dynamokeys_keydesign data sources of
-# 10 entities each (two overloaded GSIs, 20 access patterns), planned with every rule on and with every rule
-# disabled, against 40 one-entity designs with the same indexes. Prints the median wall time of each and the
-# two ratios (targets: rules on/off at most 1.10; entities/one entity at most 2).
+# 10 entities each in two shapes, each planned with every rule on and with every rule disabled, and 40
+# one-entity designs with the same indexes:
+#  - customer: ten entities in one CUSTOMER#{customer_id} collection writing two overloaded GSIs, four segments,
+#    two access patterns per entity;
+#  - tenant: ten entities under a shared TENANT#{tenant_id} partition key, each with its own sort-key segment,
+#    GSI1 overloaded with E{n}#{id}, a KEYS_ONLY GSI2 on S{n}#{status}, 13 segments, 20 access patterns
+#    (internal/policy's tenantDesign, whose findings the tests fix).
+# The five configurations are planned in alternating rounds; prints the median wall time of each and the
+# ratios (targets: rules on/off at most 1.10 for each shape; entities/one entity at most 2).
 set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-runs="${RUNS:-11}"
+runs="${RUNS:-5}"
 designs="${DESIGNS:-40}"
 work="$(mktemp -d)"
 trap 'rm -rf "${work}"' EXIT
@@ -17,7 +23,7 @@ use_dev_provider "${work}"
 
 all_rules="$(all_rule_ids)"
 
-common() { # the table's keys, segments and indexes, shared by both shapes
+common() { # the keys, segments and indexes of the customer shape and the one-entity designs
   cat <<HCL
   partition_key = { name = "PK" }
   sort_key      = { name = "SK" }
@@ -34,7 +40,7 @@ common() { # the table's keys, segments and indexes, shared by both shapes
 HCL
 }
 
-entities() { # ten entities in one CUSTOMER#{customer_id} collection, writing both GSIs, two patterns each
+customer() { # ten entities in one CUSTOMER#{customer_id} collection, writing both GSIs, two patterns each
   local gsi1=("DAY#{day}" "STATUS#{status}" "ITEM#{item_id}") e
   echo "  entities = {"
   for e in $(seq 0 9); do
@@ -54,7 +60,45 @@ entities() { # ten entities in one CUSTOMER#{customer_id} collection, writing bo
   echo "  }"
 }
 
-write_config() { # $1: dir, $2: provider policy block, $3: entities | table
+tenant() { # the tenant shape: its own keys, indexes and segments
+  local n
+  cat <<HCL
+  partition_key = { name = "PK" }
+  sort_key      = { name = "SK" }
+  global_secondary_indexes = {
+    GSI1 = { partition_key = [{ name = "GSI1PK" }], sort_key = [{ name = "GSI1SK" }] }
+    GSI2 = { partition_key = [{ name = "GSI2PK" }], sort_key = [{ name = "GSI2SK" }], projection_type = "KEYS_ONLY" }
+  }
+  segments = {
+    tenant_id = { kind = "id", max_length = 26 }
+    id        = { kind = "id", max_length = 26 }
+    status    = { kind = "enum", values = ["new", "open", "done", "void"] }
+HCL
+  for n in $(seq 0 9); do printf '    ref%d      = { kind = "id", max_length = 20 }\n' "${n}"; done
+  echo "  }"
+  echo "  entities = {"
+  for n in $(seq 0 9); do
+    printf '    e%d = {\n' "${n}"
+    printf '      keys    = { PK = "TENANT#{tenant_id}", SK = "E%d#{ref%d}#{id}", GSI1PK = "E%d#{id}", GSI1SK = "E%d", GSI2PK = "S%d#{status}", GSI2SK = "{tenant_id}#{id}" }\n' \
+      "${n}" "${n}" "${n}" "${n}" "${n}"
+    printf '      traffic = { writes_per_second = %d, reads_per_second = 20, item_size_bytes = %d, max_items_per_partition_key = 1000 }\n' \
+      "$((10 * (n + 1)))" "$((500 + 100 * n))"
+    echo "    }"
+  done
+  echo "  }"
+  echo "  access_patterns = {"
+  for n in $(seq 0 9); do
+    printf '    e%d_of_tenant = { entities = ["e%d"], equals = ["tenant_id"], sort = { on = "ref%d", condition = "begins_with" }, reads_per_second = 5 }\n' "${n}" "${n}" "${n}"
+    if ((n % 2 == 0)); then
+      printf '    e%d_by_id = { entities = ["e%d"], index = "GSI1", equals = ["id"], reads_per_second = 2 }\n' "${n}" "${n}"
+    else
+      printf '    e%d_by_status = { entities = ["e%d"], index = "GSI2", equals = ["status"], reads_per_second = 2 }\n' "${n}" "${n}"
+    fi
+  done
+  echo "  }"
+}
+
+write_config() { # $1: dir, $2: provider policy block, $3: customer | tenant | table
   mkdir -p "$1"
   {
     echo 'terraform {'
@@ -67,47 +111,42 @@ write_config() { # $1: dir, $2: provider policy block, $3: entities | table
     echo '}'
     for i in $(seq 1 "${designs}"); do
       echo "data \"dynamokeys_keydesign\" \"t${i}\" {"
-      if [[ "$3" == entities ]]; then
-        common
-        entities
-      else
-        common | sed -e 's/name = "PK" }/name = "PK", template = "CUSTOMER#{customer_id}" }/' \
-          -e 's/name = "SK" }/name = "SK", template = "KIND#{item_id}" }/'
-        echo "  traffic = { writes_per_second = $((500 + i)), reads_per_second = 200, max_items_per_partition_key = 1000 }"
-      fi
+      case "$3" in
+        customer) common && customer ;;
+        tenant) tenant ;;
+        table)
+          common | sed -e 's/name = "PK" }/name = "PK", template = "CUSTOMER#{customer_id}" }/' \
+            -e 's/name = "SK" }/name = "SK", template = "KIND#{item_id}" }/'
+          echo "  traffic = { writes_per_second = $((500 + i)), reads_per_second = 200, max_items_per_partition_key = 1000 }"
+          ;;
+      esac
       echo "}"
     done
   } >"$1/main.tf"
 }
 
-write_config "${work}/on" "" entities
-write_config "${work}/off" "policy = { disabled_rules = [${all_rules}] }" entities
+off="policy = { disabled_rules = [${all_rules}] }"
+write_config "${work}/customer_on" "" customer
+write_config "${work}/customer_off" "${off}" customer
+write_config "${work}/tenant_on" "" tenant
+write_config "${work}/tenant_off" "${off}" tenant
 write_config "${work}/table" "" table
+configs=(customer_on customer_off tenant_on tenant_off table)
 
-plan_ms() { # $1: dir; one plan's wall time in ms
-  local start end
-  start=$(date +%s%N)
-  (cd "$1" && "${tf}" plan -no-color -refresh=false >/dev/null 2>&1)
-  end=$(date +%s%N)
-  echo $(((end - start) / 1000000))
-}
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-
-for dir in on table; do # warm-up; fail on a broken configuration
-  (cd "${work}/${dir}" && "${tf}" plan -no-color >"${work}/warmup.log" 2>&1) || { tail -40 "${work}/warmup.log"; exit 1; }
-done
+warm_up "${configs[@]/#/${work}/}" # fail on a broken configuration
 # Alternate the configurations so that drift in machine load hits each alike.
 for _ in $(seq 1 "${runs}"); do
-  plan_ms "${work}/on" >>"${work}/on.times"
-  plan_ms "${work}/off" >>"${work}/off.times"
-  plan_ms "${work}/table" >>"${work}/table.times"
+  for c in "${configs[@]}"; do plan_ms "${work}/${c}" >>"${work}/${c}.times"; done
 done
-on=$(median <"${work}/on.times")
-off=$(median <"${work}/off.times")
-table=$(median <"${work}/table.times")
-echo "terraform plan, ${designs} dynamokeys_keydesign data sources, median of ${runs}:"
-echo "  10 entities each, rules on:           ${on} ms"
-echo "  10 entities each, all rules disabled: ${off} ms"
-echo "  one entity each (same indexes):       ${table} ms"
-awk -v on="${on}" -v off="${off}" 'BEGIN { printf "  ratio rules on/off:          %.3f (target <= 1.10)\n", on / off }'
-awk -v on="${on}" -v t="${table}" 'BEGIN { printf "  ratio entities/one entity:   %.3f (target <= 2)\n", on / t }'
+declare -A ms
+for c in "${configs[@]}"; do ms[${c}]=$(median <"${work}/${c}.times"); done
+echo "terraform plan, ${designs} dynamokeys_keydesign data sources, median of ${runs} alternating rounds:"
+echo "  customer shape, 10 entities each, rules on:           ${ms[customer_on]} ms"
+echo "  customer shape, 10 entities each, all rules disabled: ${ms[customer_off]} ms"
+echo "  tenant shape, 10 entities each, rules on:             ${ms[tenant_on]} ms"
+echo "  tenant shape, 10 entities each, all rules disabled:   ${ms[tenant_off]} ms"
+echo "  one entity each (the customer shape's indexes):       ${ms[table]} ms"
+ratio() { awk -v a="$2" -v b="$3" -v label="$1" -v target="$4" 'BEGIN { printf "  %-36s %.3f (target <= %s)\n", label, a / b, target }'; }
+ratio "ratio customer rules on/off:" "${ms[customer_on]}" "${ms[customer_off]}" 1.10
+ratio "ratio tenant rules on/off:" "${ms[tenant_on]}" "${ms[tenant_off]}" 1.10
+ratio "ratio customer entities/one entity:" "${ms[customer_on]}" "${ms[table]}" 2

@@ -51,16 +51,7 @@ HCL
 write_config "${work}/on" ""
 write_config "${work}/off" "policy = { disabled_rules = [${all_rules}] }"
 
-plan_ms() { # $1: dir; one plan's wall time in ms
-  local start end
-  start=$(date +%s%N)
-  (cd "$1" && "${tf}" plan -no-color -refresh=false >/dev/null 2>&1)
-  end=$(date +%s%N)
-  echo $(((end - start) / 1000000))
-}
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-
-(cd "${work}/on" && "${tf}" plan -no-color >"${work}/warmup.log" 2>&1) || { tail -40 "${work}/warmup.log"; exit 1; } # warm-up; fail on a broken config
+warm_up "${work}/on" # fail on a broken config
 # Alternate the two configurations so that drift in machine load hits both alike.
 for _ in $(seq 1 "${runs}"); do
   plan_ms "${work}/on" >>"${work}/on.times"

@@ -27,3 +27,27 @@ use_local_aws() {
 all_rule_ids() {
   grep -rhoE '^#   id: DK[0-9]+' "${repo_root}"/policies/*.rego | awk '{print "\"" $3 "\""}' | sort -u | paste -sd, -
 }
+
+# plan_ms DIR: the wall time in ms of one `terraform plan` in DIR, with DIR's own CLI configuration when it has
+# a terraformrc. The benchmarks time the two sides of a ratio alternately with it, so that load hits both.
+plan_ms() {
+  local start end rc="${TF_CLI_CONFIG_FILE:-}"
+  [[ -f "$1/terraformrc" ]] && rc="$1/terraformrc"
+  start=$(date +%s%N)
+  (cd "$1" && TF_CLI_CONFIG_FILE="${rc}" "${tf}" plan -no-color -refresh=false >/dev/null 2>&1)
+  end=$(date +%s%N)
+  echo $(((end - start) / 1000000))
+}
+
+# median: the median of the numbers on stdin, one a line.
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+# warm_up DIR...: one plan in each DIR (page cache, plugin cache); fails with the plan's output when one fails.
+warm_up() {
+  local dir rc
+  for dir in "$@"; do
+    rc="${TF_CLI_CONFIG_FILE:-}"
+    [[ -f "${dir}/terraformrc" ]] && rc="${dir}/terraformrc"
+    (cd "${dir}" && TF_CLI_CONFIG_FILE="${rc}" "${tf}" plan -no-color >"${dir}/warmup.log" 2>&1) || { tail -40 "${dir}/warmup.log"; return 1; }
+  done
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -78,9 +79,12 @@ type Case struct {
 
 // Engine evaluates design documents with a compiled, prepared policy bundle. It is safe for concurrent use.
 type Engine struct {
-	query     rego.PreparedEvalQuery
 	catalogue []Rule
 	emptyDirs []int
+	// prepared compiles the modules and prepares the findings query, once, when first needed: a provider
+	// process that never evaluates a design (every rule disabled, an apply, a destroy) or a TFLint run without
+	// a design never pays for the compile, which is most of what an engine costs.
+	prepared func() (rego.PreparedEvalQuery, error)
 }
 
 // Options add user policies to the built-in bundle.
@@ -91,7 +95,8 @@ type Options struct {
 
 var builtinEngine = sync.OnceValues(func() (*Engine, error) { return NewEngine(context.Background(), Options{}) })
 
-// Builtin returns the engine of the embedded bundle, compiled once per process.
+// Builtin returns the engine of the embedded bundle: parsed once per process, compiled on its first
+// evaluation.
 func Builtin() (*Engine, error) { return builtinEngine() }
 
 func parserOptions() ast.ParserOptions {
@@ -161,8 +166,9 @@ func loadCustom(dirs []string) (map[string]*ast.Module, []int, error) {
 	return modules, empty, nil
 }
 
-// NewEngine compiles the embedded bundle plus any user policies in the sandbox and prepares the query.
-// Compile errors name the file and line.
+// NewEngine parses the embedded bundle plus any user policies and reads the rule catalogue. User policies
+// are compiled at once in the sandbox, so that their errors, naming the file and line, come back here; the
+// embedded bundle alone is compiled on the first evaluation (or Prepare).
 func NewEngine(ctx context.Context, opts Options) (*Engine, error) {
 	modules, err := BundleModules(false)
 	if err != nil {
@@ -175,39 +181,125 @@ func NewEngine(ctx context.Context, opts Options) (*Engine, error) {
 	for name, m := range custom {
 		modules[name] = m
 	}
-	engine, err := compileEngine(ctx, modules)
-	if err != nil {
-		return nil, err
+	// By module name, as the compiler builds its annotation set.
+	sorted := make([]*ast.Module, 0, len(modules))
+	for _, name := range slices.Sorted(maps.Keys(modules)) {
+		sorted = append(sorted, modules[name])
 	}
-	engine.emptyDirs = emptyDirs
+	annotations, errs := ast.BuildAnnotationSet(sorted)
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("compiling the policies: %w", errs)
+	}
+	engine := &Engine{catalogue: catalogue(annotations), emptyDirs: emptyDirs}
+	engine.prepared = sync.OnceValues(func() (rego.PreparedEvalQuery, error) {
+		// Not the caller's context: a compile cut short by one evaluation's deadline would fail every later one.
+		return compileEngine(context.WithoutCancel(ctx), findingsModules(modules))
+	})
+	if len(custom) > 0 {
+		if err := engine.Prepare(ctx); err != nil {
+			return nil, err
+		}
+	}
 	return engine, nil
+}
+
+// findingsModules are the modules the engine's queries (findings, custom problems, the data guard) can reach:
+// the packages they name and every package a reached module imports or refers to. The plan adapter and the
+// conftest, HCP Terraform, Spacelift and env0 entry points read designs out of plan JSON, which the engine is
+// given already made; compiling them too cost a quarter of the compile.
+func findingsModules(modules map[string]*ast.Module) map[string]*ast.Module {
+	reached := map[string]*ast.Module{}
+	seen := map[string]bool{}
+	var pending []string
+	refer := func(r ast.Ref) {
+		path, isData := dataPath(r)
+		if isData && !seen[path] {
+			seen[path] = true
+			pending = append(pending, path)
+		}
+	}
+	for _, query := range []string{FindingsQuery, CustomProblemsQuery, DataProblemQuery} {
+		refer(ast.MustParseRef(query))
+	}
+	for len(pending) > 0 {
+		ref := pending[len(pending)-1]
+		pending = pending[:len(pending)-1]
+		for name, m := range modules {
+			pkg := strings.TrimPrefix(m.Package.Path.String(), "data.")
+			if reached[name] != nil || !within(ref, pkg) && !within(pkg, ref) {
+				continue
+			}
+			reached[name] = m
+			for _, imp := range m.Imports {
+				if path, ok := imp.Path.Value.(ast.Ref); ok {
+					refer(path)
+				}
+			}
+			for _, rule := range m.Rules {
+				ast.WalkRefs(rule, func(r ast.Ref) bool {
+					refer(r)
+					return false
+				})
+			}
+		}
+	}
+	return reached
+}
+
+// dataPath is the dotted path of the ground prefix of a reference into data; "" for data itself or data[x],
+// which reach every package.
+func dataPath(r ast.Ref) (string, bool) {
+	if !r.HasPrefix(ast.DefaultRootRef) {
+		return "", false
+	}
+	parts := make([]string, 0, len(r)-1)
+	for _, t := range r[1:] {
+		s, ok := t.Value.(ast.String)
+		if !ok {
+			break
+		}
+		parts = append(parts, string(s))
+	}
+	return strings.Join(parts, "."), true
+}
+
+// within tells whether the dotted path a is b or below it; every path is within "".
+func within(a, b string) bool {
+	return b == "" || a == b || strings.HasPrefix(a, b+".")
+}
+
+// Prepare compiles the policies if no evaluation has yet. Evaluations prepare the engine themselves; a
+// caller that bounds an evaluation's time prepares it first, so that the bound is the evaluation's alone.
+func (e *Engine) Prepare(context.Context) error {
+	_, err := e.prepared()
+	return err
 }
 
 // compileEngine compiles modules in the sandbox and prepares the findings query. It refuses a bundle whose
 // rules cannot evaluate: one without its limits (data.rego) or with the limits of another data format.
-func compileEngine(ctx context.Context, modules map[string]*ast.Module) (*Engine, error) {
+func compileEngine(ctx context.Context, modules map[string]*ast.Module) (rego.PreparedEvalQuery, error) {
 	compiler := ast.NewCompiler().WithCapabilities(Capabilities()).WithEnablePrintStatements(false)
 	if compiler.Compile(modules); compiler.Failed() {
-		return nil, fmt.Errorf("compiling the policies: %w", compiler.Errors)
+		return rego.PreparedEvalQuery{}, fmt.Errorf("compiling the policies: %w", compiler.Errors)
 	}
 	if err := checkBundleData(ctx, compiler); err != nil {
-		return nil, err
+		return rego.PreparedEvalQuery{}, err
 	}
 	query, err := rego.New(rego.Query("findings := "+FindingsQuery+"; problems := "+CustomProblemsQuery), rego.Compiler(compiler), rego.Capabilities(Capabilities()),
 		rego.StrictBuiltinErrors(false)).PrepareForEval(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("preparing the policy query: %w", err)
+		return rego.PreparedEvalQuery{}, fmt.Errorf("preparing the policy query: %w", err)
 	}
-	return &Engine{query: query, catalogue: catalogue(compiler)}, nil
+	return query, nil
 }
 
 // EmptyPolicyDirs are the indexes of Options.PolicyDirs that hold no .rego policy.
 func (e *Engine) EmptyPolicyDirs() []int { return e.emptyDirs }
 
 // catalogue reads every rule's id, name, severity, title and remedy from its METADATA.
-func catalogue(compiler *ast.Compiler) []Rule {
+func catalogue(annotations *ast.AnnotationSet) []Rule {
 	byID := map[string]*Rule{}
-	for _, ref := range compiler.GetAnnotationSet().Flatten() {
+	for _, ref := range annotations.Flatten() {
 		a := ref.Annotations
 		id, _ := a.Custom["id"].(string)
 		if id == "" {
@@ -292,7 +384,8 @@ var ErrPanic = errors.New("the policy evaluation failed unexpectedly")
 
 // Evaluate runs the rules on doc and returns its findings, errors first, then by rule and path. The
 // context's deadline bounds the evaluation.
-func (e *Engine) Evaluate(ctx context.Context, doc *model.Document) ([]Finding, error) {
+func (e *Engine) Evaluate(ctx context.Context, doc *model.Document) (findings []Finding, err error) {
+	defer recoverPanic(&findings, &err)
 	input, err := ToValue(doc)
 	if err != nil {
 		return nil, fmt.Errorf("converting the design document: %w", err)
@@ -304,12 +397,12 @@ func (e *Engine) Evaluate(ctx context.Context, doc *model.Document) ([]Finding, 
 // evaluation (a bug in OPA or in a rule) comes back as an error, so that the provider reports it instead of
 // crashing the plan.
 func (e *Engine) EvaluateValue(ctx context.Context, input ast.Value) (findings []Finding, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			findings, err = nil, fmt.Errorf("%w: %v", ErrPanic, r)
-		}
-	}()
-	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(input))
+	defer recoverPanic(&findings, &err)
+	query, err := e.prepared()
+	if err != nil {
+		return nil, err
+	}
+	rs, err := query.Eval(ctx, rego.EvalParsedInput(input))
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("%w (%w)", ErrTimeout, ctx.Err())
@@ -341,6 +434,14 @@ func (e *Engine) EvaluateValue(ctx context.Context, input ast.Value) (findings [
 	}
 	SortFindings(findings)
 	return findings, nil
+}
+
+// recoverPanic turns a panic of an evaluation (a bug in OPA, in a rule or in the document's conversion) into
+// ErrPanic, so that the provider reports it instead of crashing the plan.
+func recoverPanic(findings *[]Finding, err *error) {
+	if r := recover(); r != nil {
+		*findings, *err = nil, fmt.Errorf("%w: %v", ErrPanic, r)
+	}
 }
 
 func decodeFinding(item any) (Finding, error) {

@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
@@ -124,6 +127,40 @@ findings contains {"rule": "ORG001", "name": "table-prefix", "severity": "warnin
 		}
 	}
 	t.Errorf("custom finding missing: %v", findings)
+}
+
+// The engine compiles the modules its queries reach: not the plan adapter or the conftest and platform entry
+// points, which read plan JSON, unless a user policy refers to them.
+func TestEngineCompilesWhatItsQueriesReach(t *testing.T) {
+	modules, err := BundleModules(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entryPoint := func(m *ast.Module) bool {
+		pkg := m.Package.Path.String()
+		return strings.HasPrefix(pkg, "data.dynamokeys.plan") ||
+			slices.Contains([]string{"data.dynamokeys.conftest", "data.dynamokeys.hcp", "data.dynamokeys.spacelift", "data.dynamokeys.env0"}, pkg)
+	}
+	reached := findingsModules(modules)
+	for name, m := range modules {
+		if _, in := reached[name]; in == entryPoint(m) {
+			t.Errorf("%s (package %s) compiled: %t", name, m.Package.Path, in)
+		}
+	}
+	custom, err := ast.ParseModuleWithOpts("org.rego", `package dynamokeys.custom.org
+
+findings contains {"rule": "ORG002", "severity": "warning", "message": "planned", "path": []} if data.dynamokeys.plan.candidates[_]
+`, parserOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	modules["org.rego"] = custom
+	reached = findingsModules(modules)
+	for name, m := range modules {
+		if _, in := reached[name]; !in && strings.HasPrefix(m.Package.Path.String(), "data.dynamokeys.plan") {
+			t.Errorf("%s not compiled although a user policy reads the plan adapter", name)
+		}
+	}
 }
 
 // TestSandboxRefusesUnsafeBuiltins: user policies cannot reach the network, the clock, randomness or the
@@ -299,7 +336,11 @@ func benchmarkEvaluate(b *testing.B, in *model.Input) {
 func BenchmarkCompileBundle(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := NewEngine(b.Context(), Options{}); err != nil {
+		e, err := NewEngine(b.Context(), Options{})
+		if err == nil {
+			err = e.Prepare(b.Context())
+		}
+		if err != nil {
 			b.Fatal(err)
 		}
 	}

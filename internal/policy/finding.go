@@ -28,5 +28,8 @@ type Finding struct {
 // Evaluator turns a design document into findings. The provider calls it from the data source and the
 // resource; a nil Evaluator means no rules.
 type Evaluator interface {
+	// Prepare compiles the rules if no evaluation has yet. A caller that bounds an evaluation's time calls it
+	// first, so that the bound is the evaluation's alone.
+	Prepare(ctx context.Context) error
 	Evaluate(ctx context.Context, doc *model.Document) ([]Finding, error)
 }

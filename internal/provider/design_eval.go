@@ -25,6 +25,11 @@ func evaluateDesign(ctx context.Context, settings policySettings, doc *model.Doc
 	if settings.evaluator == nil {
 		return nil, diags
 	}
+	// The rules compile on the process's first evaluation, outside its eval_timeout.
+	if err := settings.evaluator.Prepare(ctx); err != nil {
+		diags.AddError("Key-design policy evaluation failed", fmt.Sprintf("The built-in policies failed to compile: %v. Please report this issue.", err))
+		return nil, diags
+	}
 	ctx, cancel := context.WithTimeout(ctx, settings.evalTimeout)
 	defer cancel()
 	start := time.Now()

@@ -218,6 +218,11 @@ func auditTable(ctx context.Context, settings policySettings, t dynamo.Table) ([
 	if !ok {
 		return nil, diags // no rules: every rule is disabled
 	}
+	// The rules compile on the process's first evaluation, outside its eval_timeout.
+	if err := settings.evaluator.Prepare(ctx); err != nil {
+		diags.AddWarning("Auditing the table failed", fmt.Sprintf("The key-design rules could not be compiled: %v. The table is listed without findings.", err))
+		return nil, diags
+	}
 	ctx, cancel := context.WithTimeout(ctx, settings.evalTimeout)
 	defer cancel()
 	all, err := auditor.EvaluateAWSTable(ctx, "aws_dynamodb_table."+t.Name, awsTableAttributes(t))

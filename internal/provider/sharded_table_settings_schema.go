@@ -2,7 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -11,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/dynamo"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/lazyregexp"
 )
 
 // Table settings beyond keys and indexes: point-in-time recovery, stream, server-side encryption, on-demand
@@ -22,7 +22,7 @@ import (
 
 // kmsKeyARN matches a KMS key ARN. Aliases and key ids are refused: DynamoDB reports the key's ARN, so any
 // other form would show a change on every plan.
-var kmsKeyARN = regexp.MustCompile(`^arn:aws[a-z-]*:kms:[a-z0-9-]+:[0-9]{12}:key/[A-Za-z0-9-]+$`)
+var kmsKeyARN = lazyregexp.New(`^arn:aws[a-z-]*:kms:[a-z0-9-]+:[0-9]{12}:key/[A-Za-z0-9-]+$`)
 
 type pitrModel struct {
 	Enabled              types.Bool   `tfsdk:"enabled"`
@@ -137,7 +137,7 @@ func encryptionAttribute() rschema.SingleNestedAttribute {
 			"kms_key_arn": rschema.StringAttribute{Optional: true,
 				Description: "ARN of a customer managed KMS key (arn:aws:kms:REGION:ACCOUNT:key/ID). Aliases and key ids are refused: " +
 					"DynamoDB reports the key ARN, so another form would show a change on every plan; use e.g. aws_kms_key.x.arn.",
-				Validators: []validator.String{stringvalidator.RegexMatches(kmsKeyARN,
+				Validators: []validator.String{stringvalidator.RegexMatches(kmsKeyARN.Regexp(),
 					"must be a KMS key ARN such as arn:aws:kms:us-east-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab (not an alias or key id)")}},
 		}}
 }

@@ -2,7 +2,6 @@ package tflintruleset
 
 import (
 	"errors"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -11,6 +10,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/terraform-linters/tflint-plugin-sdk/tflint"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/lazyregexp"
 )
 
 // failures are the expressions of a module that TFLint could not evaluate: a reference to an undeclared
@@ -68,7 +69,7 @@ func failureReason(err error) string {
 }
 
 // rangePrefix is the "file.tf:3,10-20: " that TFLint's diagnostics start with.
-var rangePrefix = regexp.MustCompile(`^[^\s:]+:\d+,\d+(-\d+)?(,\d+)?: `)
+var rangePrefix = lazyregexp.New(`^[^\s:]+:\d+,\d+(-\d+)?(,\d+)?: `)
 
 // failedEvaluation tells an expression TFLint could not evaluate from a value that is not known yet.
 func failedEvaluation(err error) bool {

@@ -35,22 +35,33 @@ data_problem := concat("", [
 	loaded_data_format != rules_data_format
 }
 
-# finding builds a finding from the METADATA of the rule that calls it.
-finding(meta, message, path) := finding_of(meta, meta.custom.severity, meta.custom.remediation, message, path)
+# finding builds a finding from the METADATA of the rule that calls it. finding and finding_case write the
+# object themselves rather than through a shared helper: each call of a function with arguments no other
+# call has is one more entry in the evaluation's cache, and a design can have a hundred findings.
+finding(meta, message, path) := {
+	"rule": meta.custom.id,
+	"name": meta.custom.name,
+	"severity": meta.custom.severity,
+	"message": message,
+	"path": path,
+	"remediation": expand(meta.custom.remediation),
+	"docs_url": docs_url(meta.custom.id),
+}
 
 # finding_case builds a finding of a rule whose severity and remedy depend on the case: the custom.cases of
 # the rule's annotations name each case's severity and remediation.
-finding_case(meta, case, message, path) := finding_of(meta, meta.custom.cases[case].severity, meta.custom.cases[case].remediation, message, path)
-
-finding_of(meta, severity, remediation, message, path) := {
+finding_case(meta, case, message, path) := {
 	"rule": meta.custom.id,
 	"name": meta.custom.name,
-	"severity": severity,
+	"severity": meta.custom.cases[case].severity,
 	"message": message,
 	"path": path,
-	"remediation": expand(remediation),
-	"docs_url": sprintf("%s#%s", [data.dynamokeys.docs_base, lower(meta.custom.id)]),
+	"remediation": expand(meta.custom.cases[case].remediation),
+	"docs_url": docs_url(meta.custom.id),
 }
+
+# docs_url is where a rule is documented; a function, so that the findings of one rule share one result.
+docs_url(id) := sprintf("%s#%s", [data.dynamokeys.docs_base, lower(id)])
 
 # unknown_prefixes are the dotted paths not known at plan time with a trailing dot, to match their children.
 unknown_prefixes contains concat("", [u, "."]) if some u in input.unknown
@@ -63,7 +74,14 @@ unknown(p) if {
 	startswith(p, prefix)
 }
 
-known(p) if not unknown(p)
+# known(p) holds when the dotted path p is known at plan time. Most documents have no unknown path, and then
+# it holds without looking p up: the rules ask it hundreds of times per design.
+known(p) if all_known
+
+else if not unknown(p)
+
+# all_known holds when no path of the document is unknown at plan time.
+all_known if count(input.unknown) == 0
 
 # Traffic-derived facts are usable only when known and numeric.
 number(x) if is_number(x)
@@ -252,14 +270,17 @@ collection_demand(c) := {
 	"path": entity_paths(c.hottest).partition_key,
 }
 
-entity_paths(name) := {key: ["entities", name, "keys", object.get(input.table, [key, "name"], "")] |
-	some key in ["partition_key", "sort_key"]
-}
+entity_paths(name) := {key: ["entities", name, "keys", attribute] | some key, attribute in key_attribute_names}
 
-entity_key_known(name, key) if {
+# key_attribute_names are the table's key attribute names, which an entity's keys are named by.
+key_attribute_names[key] := object.get(input.table, [key, "name"], "") if some key in ["partition_key", "sort_key"]
+
+entity_key_known(name, key) if all_known
+
+else if {
 	known("segments")
 	known(concat(".", ["entities", name, "keys"]))
-	known(concat(".", ["entities", name, "keys", object.get(input.table, [key, "name"], "")]))
+	known(concat(".", ["entities", name, "keys", key_attribute_names[key]]))
 } else := false
 
 is_known(p) if known(p)

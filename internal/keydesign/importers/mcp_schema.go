@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/lazyregexp"
 )
 
 // The DynamoDB MCP server's data model (its schema.json: tables, each with a table_config, a gsi_list and
@@ -85,7 +85,7 @@ type mcpEntity struct {
 }
 
 // mcpPlaceholder is {name} or {name:format}, as the model's templates write them.
-var mcpPlaceholder = regexp.MustCompile(`\{(\w+)(:[^}]*)?\}`)
+var mcpPlaceholder = lazyregexp.New(`\{(\w+)(:[^}]*)?\}`)
 
 // mcpKeyFieldTypes are the field types a key placeholder can hold: an array or an object renders no key.
 var mcpKeyFieldTypes = []string{"string", "integer", "decimal", "boolean", "uuid"}

@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/lazyregexp"
 )
 
 // A dynamodb-onetable schema (format onetable:1.x: indexes, models, params, queries) as the inputs of a
@@ -36,7 +36,7 @@ import (
 // another type than S, N or B, a key attribute two models write as two types) is an error.
 
 // oneTablePlaceholder is ${name}, ${name:size} or ${name:size:pad}.
-var oneTablePlaceholder = regexp.MustCompile(`\$\{([^}:]+)(?::(\d+)(?::([^}]*))?)?\}`)
+var oneTablePlaceholder = lazyregexp.New(`\$\{([^}:]+)(?::(\d+)(?::([^}]*))?)?\}`)
 
 // oneTableOperations are the sort operations of a saved query, as conditions of the design.
 var oneTableOperations = map[string]string{

@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/lazyregexp"
 )
 
 // Key templates from sample values: a value is split into literal separators (the delimiters single-table
@@ -23,15 +24,15 @@ func isDelimiter(c byte) bool { return strings.IndexByte(delimiters, c) >= 0 }
 
 // dateValue is an ISO 8601 date or time at the start of a value part: 2026, 2026-01, 2026-W01,
 // 2026-01-05, 2026-01-05T10, ...T10:30, ...T10:30:15, ...T10:30:15.123, with an optional zone.
-var dateValue = regexp.MustCompile(`^\d{4}-(?:W\d{2}|\d{2}(?:-\d{2}(?:T\d{2}(?::\d{2}(?::\d{2}(\.\d+)?)?)?)?)?)(?:Z|[+-]\d{2}:\d{2})?`)
+var dateValue = lazyregexp.New(`^\d{4}-(?:W\d{2}|\d{2}(?:-\d{2}(?:T\d{2}(?::\d{2}(?::\d{2}(\.\d+)?)?)?)?)?)(?:Z|[+-]\d{2}:\d{2})?`)
 
 var (
-	digitsValue = regexp.MustCompile(`^-?[0-9]+$`)
-	uuidValue   = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
-	ulidValue   = regexp.MustCompile(`^[0-9A-HJKMNP-TV-Z]{26}$`)
-	wordValue   = regexp.MustCompile(`^[A-Za-z][A-Za-z_]*$`)
-	identifier  = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
-	zoneOffset  = regexp.MustCompile(`[+-]\d{2}:\d{2}$`)
+	digitsValue = lazyregexp.New(`^-?[0-9]+$`)
+	uuidValue   = lazyregexp.New(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+	ulidValue   = lazyregexp.New(`^[0-9A-HJKMNP-TV-Z]{26}$`)
+	wordValue   = lazyregexp.New(`^[A-Za-z][A-Za-z_]*$`)
+	identifier  = lazyregexp.New(`^[A-Za-z][A-Za-z0-9_]*$`)
+	zoneOffset  = lazyregexp.New(`[+-]\d{2}:\d{2}$`)
 )
 
 type token struct {
@@ -168,7 +169,7 @@ func all(values []string, f func(string) bool) bool {
 }
 
 // placeholderSyntax finds a modeler's placeholders: <Name>, ${name} and {name}.
-var placeholderSyntax = regexp.MustCompile(`<([A-Za-z_][A-Za-z0-9_]*)>|\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+var placeholderSyntax = lazyregexp.New(`<([A-Za-z_][A-Za-z0-9_]*)>|\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 
 // aliasTemplate is the alias as a template of the design when it is written as one (TENANT#<TenantId>),
 // its placeholders in snake_case; nil for an alias written as a label or a value (PK, USER#UserId), and an

@@ -5,9 +5,11 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/lazyregexp"
 )
 
 // keyMatcher tells whether a partition-key value could have been written by the design: the template's
@@ -26,16 +28,17 @@ type keyMatcher struct {
 
 const numberPattern = `-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?`
 
-// wholeTimeLayouts and wholeNumber match a whole value, for the reasons a key does not match.
+// wholeTimeLayouts and wholeNumber match a whole value, for the reasons a key does not match. Compiled when
+// first used: most provider processes measure nothing.
 var (
-	wholeTimeLayouts = func() map[string]*regexp.Regexp {
+	wholeTimeLayouts = sync.OnceValue(func() map[string]*regexp.Regexp {
 		out := make(map[string]*regexp.Regexp, len(model.TimeLayouts))
 		for g, l := range model.TimeLayouts {
 			out[g] = regexp.MustCompile(`\A` + l + `\z`)
 		}
 		return out
-	}()
-	wholeNumber = regexp.MustCompile(`\A` + numberPattern + `\z`)
+	})
+	wholeNumber = lazyregexp.New(`\A` + numberPattern + `\z`)
 )
 
 // newKeyMatcher builds the matcher of a parsed template; nil when a placeholder has no segment (DK104
@@ -175,7 +178,7 @@ func checkSegmentValue(s model.ResolvedSegment, v string) string {
 		}
 		return fmt.Sprintf("{%s} = %q is not one of its values (%s)", s.Name, v, strings.Join(s.Values, ", "))
 	case model.KindTime:
-		if re, ok := wholeTimeLayouts[s.Granularity]; ok && !re.MatchString(v) {
+		if re, ok := wholeTimeLayouts()[s.Granularity]; ok && !re.MatchString(v) {
 			return fmt.Sprintf("{%s} = %q is not a %s bucket like %s", s.Name, v, s.Granularity, model.TimeExamples[s.Granularity])
 		}
 	case model.KindNumber:

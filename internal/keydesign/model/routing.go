@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 )
 
@@ -34,30 +35,29 @@ func ShardWidth(count int64) int {
 const paddedTableWidth = 4
 
 // paddedTables[w] holds every w-digit zero-padded number back to back ("000102…99" for w = 2), so that a
-// suffix is a substring of a string built once: no allocation on the routing hot path.
-var paddedTables = func() [paddedTableWidth + 1]string {
+// suffix is a substring of a string built once: no allocation on the routing hot path. Built when first
+// used, as most provider processes route nothing.
+var paddedTables = sync.OnceValue(func() [paddedTableWidth + 1]string {
 	var tables [paddedTableWidth + 1]string
+	n := 1
 	for w := 1; w <= paddedTableWidth; w++ {
-		n := 1
-		for range w {
-			n *= 10
-		}
-		var b strings.Builder
-		b.Grow(n * w)
+		n *= 10
+		b := make([]byte, n*w)
 		for i := range n {
-			s := strconv.Itoa(i)
-			b.WriteString(strings.Repeat("0", w-len(s)) + s)
+			for d, v := (i+1)*w-1, i; d >= i*w; d, v = d-1, v/10 {
+				b[d] = byte('0' + v%10)
+			}
 		}
-		tables[w] = b.String()
+		tables[w] = string(b)
 	}
 	return tables
-}()
+})
 
 // FormatShard zero-pads shard to width digits, like JavaScript's String(n).padStart(width, "0").
 func FormatShard(shard int64, width int) string {
 	if width >= 1 && width <= paddedTableWidth && shard >= 0 && ShardWidth(shard+1) <= width {
 		start := int(shard) * width
-		return paddedTables[width][start : start+width]
+		return paddedTables()[width][start : start+width]
 	}
 	var digitBuf [20]byte
 	digits := strconv.AppendInt(digitBuf[:0], shard, 10)

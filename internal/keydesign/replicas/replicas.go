@@ -6,11 +6,11 @@ import (
 	"cmp"
 	"maps"
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/lazyregexp"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/textfmt"
 )
 
@@ -36,7 +36,7 @@ import (
 const writeShareTolerance = 1e-6
 
 // regionName is the shape of an AWS Region code (us-east-1, ap-southeast-5, us-gov-west-1).
-var regionName = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-[0-9]+$`)
+var regionName = lazyregexp.New(`^[a-z]{2}(-[a-z]+)+-[0-9]+$`)
 
 // WithRegionWrites returns the input with traffic.writes_per_second (and its average, scaled alike) set to
 // the sum of the Regions' writes when the Regions give theirs: every later stage then reads the global
