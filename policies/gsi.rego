@@ -54,13 +54,18 @@ warnings contains lib.finding_case(hot_partition, "hot-key", msg, ["global_secon
 }
 
 # writers names the entities of a single-table design whose templates write the index's hot partition key,
-# each with its templates of the key's attributes; "" without entities.
-writers(gsi, names) := sprintf(", written by %s", [concat(" and ", [sprintf("entity %q as %s", [e.entity, concat(" + ", e.partition_key)]) |
-	some e in gsi.entities
-	e.entity in names
-])]) if {
-	count(names) > 0
+# each with its templates of the key's attributes, the first three by name; "" without entities.
+writers(gsi, names) := sprintf(", written by %s%s", [concat(" and ", array.slice(named, 0, 3)), more(count(named))]) if {
+	named := [sprintf("entity %q as %s", [e.entity, concat(" + ", e.partition_key)]) |
+		some e in gsi.entities
+		e.entity in names
+	]
+	count(named) > 0
 } else := ""
+
+more(n) := sprintf(" and %d more", [n - 3]) if n > 3
+
+else := ""
 
 # hot_key_entities are the entities whose templates make the index's partition key hot: time-bucketed, or
 # writing few values.

@@ -79,3 +79,14 @@ test_21_gsis_warn if {
 	doc := fixtures.doc({"table": {"gsis": [fixtures.gsi(sprintf("gsi_%d", [i])) | some i in numbers.range(1, 21)]}})
 	fixtures.severities(gsi.findings, "DK503") == {"warning"} with input as doc
 }
+
+test_gsi_hot_key_names_three_entities_and_counts_the_rest if {
+	entities := [{"entity": sprintf("e%d", [i]), "partition_key": ["S#{status}"], "time_bucketed": false, "cardinality": 3} | some i in numbers.range(1, 5)]
+	doc := object.union(
+		with_gsi({"partition_key_cardinality": 15, "hot_partition_write_units": 10, "peak_write_units": 50, "entities": entities}),
+		{"derived": {"entities": {"items": []}}},
+	)
+	some f in gsi.findings with input as doc
+	f.rule == "DK501"
+	contains(f.message, `written by entity "e1" as S#{status} and entity "e2" as S#{status} and entity "e3" as S#{status} and 2 more:`)
+}
