@@ -60,7 +60,7 @@ errors contains lib.finding(rego.metadata.rule(), msg, ["local_secondary_indexes
 #       remediation: Alarm on ReturnItemCollectionMetrics=SIZE, bound items per partition-key value, or replace the LSIs with GSIs.
 #     unbounded:
 #       severity: warning
-#       when: the items per partition-key value have no bound
+#       when: the design describes its items (a key template, entities or a write rate) and nothing bounds the items per partition-key value
 #       remediation: Set traffic.max_items_per_partition_key to the real bound, or bound the collections with a time bucket.
 collection_limit := rego.metadata.rule()
 
@@ -90,6 +90,7 @@ warnings contains lib.finding_case(collection_limit, "unbounded", msg, collectio
 	count(input.table.lsis) > 0
 	input.derived.collection.basis == "unbounded"
 	lib.known("traffic.max_items_per_partition_key")
+	describes_items
 	msg := sprintf(
 		"the table has an LSI and the items under one partition-key value can grow without bound; an item collection stops taking writes at %s GB",
 		[lib.fmt(limits.item_collection_gb)],
@@ -122,6 +123,16 @@ errors contains lib.finding(rego.metadata.rule(), msg, ["local_secondary_indexes
 		[d.note, lib.fmt(per_shard), unit, lib.fmt(limit), unit],
 	)
 }
+
+# describes_items holds for a design that says something of its items: a key template, entities or a write
+# rate. A table known only by its key names (adopted or imported without a design, audited, or an
+# aws_dynamodb_table) says nothing of how many items one key holds, so "unbounded" would be a guess: it gets
+# the verdict the audit gives, silence, until the design states its traffic.
+describes_items if is_string(input.table.partition_key.template)
+
+describes_items if input.derived.entities
+
+describes_items if lib.number(input.traffic.writes_per_second)
 
 no_sort_key if not input.table.sort_key
 

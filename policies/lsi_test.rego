@@ -65,6 +65,25 @@ test_unbounded_collection_silent_when_max_items_unknown if {
 	not "DK203" in fixtures.ids(lsi.findings) with input as doc
 }
 
+test_unbounded_collection_silent_when_the_design_says_nothing_of_its_items if {
+	# An adopted table: keys without templates, no entities, no traffic.
+	doc := fixtures.doc({
+		"table": {"lsis": lsis(1), "partition_key": {"name": "customer_id", "type": "S", "template": null}},
+		"traffic": {"writes_per_second": null, "reads_per_second": null, "max_items_per_partition_key": null},
+		"derived": {"collection": {"basis": "unbounded", "bytes": null, "items_per_key": null}},
+	})
+	not "DK203" in fixtures.ids(lsi.findings) with input as doc
+}
+
+test_unbounded_collection_warns_once_traffic_is_stated if {
+	doc := fixtures.doc({
+		"table": {"lsis": lsis(1), "partition_key": {"name": "customer_id", "type": "S", "template": null}},
+		"traffic": {"writes_per_second": 50, "max_items_per_partition_key": null},
+		"derived": {"collection": {"basis": "unbounded", "bytes": null, "items_per_key": null}},
+	})
+	fixtures.severities(lsi.findings, "DK203") == {"warning"} with input as doc
+}
+
 test_lsi_with_hot_key_over_partition_is_error if {
 	doc := fixtures.doc({"table": {"lsis": lsis(1)}, "derived": {"capacity": {"per_shard_write_units": 1001}}})
 	some f in lsi.findings with input as doc

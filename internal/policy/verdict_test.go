@@ -13,6 +13,7 @@ import (
 // no template and the AWS provider's aws_dynamodb_table know it, with the rule ids every front must report.
 type verdictFixture struct {
 	pk, pkType, sk, gsiPK string
+	lsiSK                 string // the sort key of an LSI, when the table has one
 	want                  []string
 }
 
@@ -26,6 +27,9 @@ var verdictFixtures = []verdictFixture{
 	{pk: "is_active", pkType: "S", want: []string{"DK302"}},
 	{pk: "customer_id", pkType: "S", sk: "order_id", want: nil},
 	{pk: "customer_id", pkType: "S", sk: "order_id", gsiPK: "status", want: []string{"DK302"}},
+	// Nothing says how many items one customer holds: no collection warning, adopted or audited.
+	{pk: "customer_id", pkType: "S", sk: "order_id", lsiSK: "created_at", want: nil},
+	{pk: "order_status", pkType: "S", sk: "order_id", lsiSK: "created_at", want: []string{"DK302"}},
 }
 
 // designInput is the fixture as the resource and the data source give it to keydesign: keys without templates.
@@ -37,6 +41,9 @@ func (f verdictFixture) designInput(kind string) *model.Input {
 	if f.gsiPK != "" {
 		in.GlobalSecondaryIndexes = []model.GlobalSecondaryIndex{{Name: "by_" + f.gsiPK, PartitionKey: []model.IndexKeyAttribute{{Name: f.gsiPK, Type: "S"}},
 			ProjectionType: "KEYS_ONLY"}}
+	}
+	if f.lsiSK != "" {
+		in.LocalSecondaryIndexes = []model.LocalSecondaryIndex{{Name: "by_" + f.lsiSK, SortKey: model.IndexKeyAttribute{Name: f.lsiSK, Type: "S"}, ProjectionType: "KEYS_ONLY"}}
 	}
 	return in
 }
@@ -52,6 +59,10 @@ func (f verdictFixture) awsAfter() map[string]any {
 	if f.gsiPK != "" {
 		after["global_secondary_index"] = []any{map[string]any{"name": "by_" + f.gsiPK, "hash_key": f.gsiPK, "projection_type": "KEYS_ONLY"}}
 		attrs = append(attrs, map[string]any{"name": f.gsiPK, "type": "S"})
+	}
+	if f.lsiSK != "" {
+		after["local_secondary_index"] = []any{map[string]any{"name": "by_" + f.lsiSK, "range_key": f.lsiSK, "projection_type": "KEYS_ONLY"}}
+		attrs = append(attrs, map[string]any{"name": f.lsiSK, "type": "S"})
 	}
 	after["attribute"] = attrs
 	return after
@@ -76,7 +87,7 @@ func TestOneVerdictPerTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range verdictFixtures {
-		name := f.pk + "_" + f.pkType + "_" + f.gsiPK
+		name := f.pk + "_" + f.pkType + "_" + f.gsiPK + "_" + f.lsiSK
 		t.Run(name, func(t *testing.T) {
 			got := map[string][]string{}
 			var changes []any

@@ -451,8 +451,9 @@ func TestAccShardedTableQuery(t *testing.T) {
 		Steps: []resource.TestStep{
 			{Config: providerBlock(endpoint)},
 			{
+				// The query file holds the list block alone: the provider is configured in the step's .tf file.
 				Query: true,
-				Config: providerBlock(endpoint) + `
+				Config: `
 list "dynamokeys_sharded_table" "audit" {
   provider         = dynamokeys
   include_resource = true
