@@ -45,7 +45,7 @@ func (a *layout) itemWrites(doc *Design, entity string) itemWrite {
 	}
 	for _, g := range doc.Table.GSIs {
 		if share, ok := carries(g.Name); ok {
-			entry := capacity.ProjectedEntryBytes(g.ProjectionType, size, capacity.EntryKeyBytes(a.m, doc.Sizing, d, slices.Concat(g.PartitionKey, g.SortKey)), g.NonKeyAttributes)
+			entry := capacity.ProjectedEntryBytes(g.ProjectionType, size, capacity.EntryKeyBytes(a.m, doc.Sizing, d, g.PartitionKey, g.SortKey), g.NonKeyAttributes)
 			w.gsis[g.Name] = share * capacity.WriteUnitsPerWrite(entry, false)
 		}
 	}
