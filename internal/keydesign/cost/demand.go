@@ -45,9 +45,11 @@ type indexWrite struct {
 	peakUnits  float64
 }
 
-func newCostModel(design *model.Model, traffic *capacity.TableTraffic, doc *designFacts, est *model.CostEstimate) *costModel {
+// newCostModel is the cost model of one estimate: each index's write demand, and what the patterns keep
+// projected. It is a value, so that the estimate keeps it (and the facts it points at) off the heap.
+func newCostModel(design *model.Model, traffic *capacity.TableTraffic, doc *designFacts, est *model.CostEstimate) costModel {
 	table := design.Input
-	m := &costModel{design: design, in: table, traffic: traffic, doc: doc, est: est, u: doc.TargetUtilization, tableUnits: doc.Capacity.WriteUnitsPerWrite}
+	m := costModel{design: design, in: table, traffic: traffic, doc: doc, est: est, u: doc.TargetUtilization, tableUnits: doc.Capacity.WriteUnitsPerWrite}
 	txn := doc.Traffic.TransactionalWrites
 	type index struct{ kind, name string }
 	shares := make(map[index]*float64, len(table.LocalSecondaryIndexes)+len(table.GlobalSecondaryIndexes))
