@@ -95,7 +95,11 @@ func routingAlgorithm(strategy string) string {
 }
 
 func keyAttributes(t model.TableDoc) []model.KeyAttributeRef {
-	refs := []model.KeyAttributeRef{}
+	n := 2 + len(t.LSIs)
+	for _, g := range t.GSIs {
+		n += len(g.PartitionKey) + len(g.SortKey)
+	}
+	refs := make([]model.KeyAttributeRef, 0, n)
 	add := func(p model.Path, name, typ string) {
 		refs = append(refs, model.KeyAttributeRef{Path: p, Name: name, NameBytes: len(name), Type: typ})
 	}

@@ -238,7 +238,7 @@ type readSource struct {
 // Declared access patterns (the patterns stage) raise the table's peak reads above the declared
 // ones, and give an index without a measurement its reads: where they do and no average is declared, their
 // reads, held all month, are the figure (an upper bound, like a declared peak).
-func (m *costModel) readSources() []readSource {
+func (m *costModel) readSources(sources []readSource) []readSource {
 	t, tbl := m.traffic.Traffic, m.doc.Table
 	ru := m.doc.Capacity.ReadUnitsPerRead
 	var mAvg, mPeak *float64
@@ -259,8 +259,7 @@ func (m *costModel) readSources() []readSource {
 	if tbl.Autoscaling != nil {
 		table.scaling = tbl.Autoscaling.Read
 	}
-	sources := make([]readSource, 1, 1+len(m.indexes))
-	sources[0] = table
+	sources = append(sources, table)
 	for _, iw := range m.indexes {
 		if iw.gsi == nil {
 			continue
@@ -285,7 +284,9 @@ func (m *costModel) reads() {
 	est, pr := m.est, m.est.Prices
 	sec := secondsPerMonth()
 	total, capacity := 0.0, 0.0
-	sources := m.readSources()
+	// The table's and a few indexes' sources fit the buffer on the stack.
+	var buf [8]readSource
+	sources := m.readSources(buf[:0])
 	est.Reads = make([]model.ReadCost, 0, len(sources))
 	est.ReadsBasis = sources[0].basis
 	m.readsKnown = est.ReadsBasis != model.BasisNone
