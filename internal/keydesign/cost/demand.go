@@ -113,7 +113,7 @@ func newCostModel(design *model.Model, traffic *capacity.TableTraffic, doc *desi
 // DK902's remedy does not apply.
 func (m *costModel) keepProjectionsPatternsRead() {
 	doc := m.doc
-	if len(doc.PatternFacts) != len(doc.Patterns) {
+	if len(doc.PatternFacts) != len(doc.Patterns) || len(doc.PatternFacts) == 0 {
 		return
 	}
 	keys := map[string]bool{doc.Table.PartitionKey.Name: true}
