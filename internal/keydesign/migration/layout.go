@@ -38,23 +38,22 @@ type Analysis struct {
 }
 
 // Design are the facts of one layout that the migration stage reads: the stated table (with each GSI's
-// demand), traffic and target utilization, the access patterns, and the derived facts below.
+// demand), the target utilization, the access patterns, the derived facts below, and the table's sizing.
 type Design struct {
 	Table             model.TableDoc
-	Traffic           model.TrafficDoc
 	TargetUtilization float64
 	AccessPatterns    []model.AccessPatternDoc
 	Derived           DerivedFacts
-	// Sizing sizes the index entries an item write carries.
+	// Sizing is the stated traffic, the table's key facts with their routing (Sizing.Keys.Routing) and its
+	// demand (Sizing.Capacity); it sizes the index entries an item write carries. The Design points at it
+	// rather than copying what it holds.
 	Sizing *capacity.Sizing
 }
 
-// DerivedFacts are the earlier stages' results the migration stage reads: the routing (capacity.Keys), the
-// table's demand (capacity), the patterns' figures (patterns.Finish), the entities with their demand and
-// keys, a global table's Regions, and the layout (Layout, once it is known).
+// DerivedFacts are the earlier stages' results the migration stage reads: the patterns' figures
+// (patterns.Finish), the entities with their demand and keys, a global table's Regions, and the layout
+// (Layout, once it is known). The routing and the table's demand are the Sizing's.
 type DerivedFacts struct {
-	Routing        model.Routing
-	Capacity       model.Capacity
 	AccessPatterns []model.PatternFacts
 	Entities       *model.EntitiesDoc
 	Replicas       *model.ReplicasFacts
@@ -229,7 +228,7 @@ func (a *layout) layout(doc *Design) *model.LayoutDoc {
 		a.isUnknown("sharding") || a.m.HasUnknownUnder("sharding") {
 		return nil
 	}
-	l := &model.LayoutDoc{Keys: a.entityKeys(), Sharding: doc.Derived.Routing, Patterns: map[string][]string{}}
+	l := &model.LayoutDoc{Keys: a.entityKeys(), Sharding: doc.Sizing.Keys.Routing, Patterns: map[string][]string{}}
 	for i, f := range doc.Derived.AccessPatterns {
 		l.Patterns[f.Name] = a.patternReads(doc, doc.AccessPatterns[i], f, l)
 	}
