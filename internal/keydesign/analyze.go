@@ -188,10 +188,9 @@ func (r *results) entitiesDoc() *model.EntitiesDoc {
 
 // migrationFacts are the results the migration stage reads of this layout, but its layout.
 func (r *results) migrationFacts() *migration.Design {
-	return &migration.Design{Table: r.table(), Traffic: r.stated.Traffic, TargetUtilization: r.stated.TargetUtilization,
+	return &migration.Design{Table: r.table(), TargetUtilization: r.stated.TargetUtilization,
 		AccessPatterns: r.matched.Patterns, Sizing: r.sizing,
-		Derived: migration.DerivedFacts{Routing: r.keys.Routing, Capacity: r.sizing.Capacity, AccessPatterns: r.figures.Facts,
-			Entities: r.entitiesDoc(), Replicas: r.replicas}}
+		Derived: migration.DerivedFacts{AccessPatterns: r.figures.Facts, Entities: r.entitiesDoc(), Replicas: r.replicas}}
 }
 
 // document assembles the Document from the stages' results.

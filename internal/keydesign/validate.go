@@ -15,21 +15,21 @@ import (
 // policies compare numbers and an infinity or NaN has no JSON form. The input bounds make this unreachable;
 // should it ever trip, the user gets an error instead of a crash.
 func checkFinite(doc *model.Document) []*model.FieldError {
-	c, col := doc.Derived.Capacity, doc.Derived.Collection
-	values := []*float64{c.PeakWriteUnits, c.PeakReadUnits, c.HotKeyWriteUnits, c.HotKeyReadUnits, c.PerShardWriteUnits,
+	c, col := &doc.Derived.Capacity, &doc.Derived.Collection
+	ok := finite(c.PeakWriteUnits, c.PeakReadUnits, c.HotKeyWriteUnits, c.HotKeyReadUnits, c.PerShardWriteUnits,
 		c.PerShardReadUnits, c.HottestItemWriteUnits, c.HottestItemReadUnits, &c.HotKeyShare, &c.WriteUnitsPerWrite,
-		&c.ReadUnitsPerRead, col.ItemsPerKey, col.Bytes}
-	for _, g := range doc.Table.GSIs {
-		values = append(values, g.HotPartitionWriteUnits, g.PatternReadUnits)
+		&c.ReadUnitsPerRead, col.ItemsPerKey, col.Bytes)
+	for i := 0; ok && i < len(doc.Table.GSIs); i++ {
+		g := &doc.Table.GSIs[i]
+		ok = finite(g.HotPartitionWriteUnits, g.PatternReadUnits)
 	}
-	for _, f := range doc.Derived.AccessPatterns {
-		values = append(values, &f.ReadUnitsPerSecond, &f.HotKeyReadUnits, &f.FetchReadUnitsPerSecond, &f.HotKeyShare)
+	for i := 0; ok && i < len(doc.Derived.AccessPatterns); i++ {
+		f := &doc.Derived.AccessPatterns[i]
+		ok = finite(&f.ReadUnitsPerSecond, &f.HotKeyReadUnits, &f.FetchReadUnitsPerSecond, &f.HotKeyShare)
 	}
-	for _, v := range values {
-		if v != nil && (math.IsInf(*v, 0) || math.IsNaN(*v)) {
-			return []*model.FieldError{{Path: model.Path{"traffic"}, Message: "the traffic numbers give a capacity too large to compute; " +
-				"give realistic peak rates and sizes"}}
-		}
+	if !ok {
+		return []*model.FieldError{{Path: model.Path{"traffic"}, Message: "the traffic numbers give a capacity too large to compute; " +
+			"give realistic peak rates and sizes"}}
 	}
 	if c := doc.Derived.Cost; c != nil && !costFinite(c) {
 		return []*model.FieldError{{Path: model.Path{"pricing"}, Message: "the traffic, item count and prices give a monthly cost too large " +
@@ -40,23 +40,29 @@ func checkFinite(doc *model.Document) []*model.FieldError {
 
 // costFinite reports whether every figure of the cost estimate is finite.
 func costFinite(c *model.CostEstimate) bool {
-	values := []*float64{c.TableWriteUnitsPerSecond, c.ReadUnitsPerSecond, c.MonthlyWriteRequestUnits, c.MonthlyReadRequestUnits,
+	ok := finite(c.TableWriteUnitsPerSecond, c.ReadUnitsPerSecond, c.MonthlyWriteRequestUnits, c.MonthlyReadRequestUnits,
 		c.TableMonthlyWriteUnits, c.StorageGB, c.PITRGB, c.ProvisionedWriteCapacity, c.ProvisionedReadCapacity,
-		c.ChosenExcessShare, c.ChosenExcessMonthly, c.BreakEvenUtilization, c.Utilization}
-	for _, m := range []*model.ModeCost{c.OnDemand, c.Provisioned} {
-		if m != nil {
-			values = append(values, &m.TableWrites, &m.IndexWrites, &m.Reads, m.Storage, m.PITR, m.Total)
+		c.ChosenExcessShare, c.ChosenExcessMonthly, c.BreakEvenUtilization, c.Utilization)
+	for _, m := range [...]*model.ModeCost{c.OnDemand, c.Provisioned} {
+		if ok && m != nil {
+			ok = finite(&m.TableWrites, &m.IndexWrites, &m.Reads, m.Storage, m.PITR, m.Total)
 		}
 	}
-	for i := range c.Indexes {
+	for i := 0; ok && i < len(c.Indexes); i++ {
 		ic := &c.Indexes[i]
-		values = append(values, &ic.WriteUnitsPerWrite, &ic.ReducibleWriteUnits, &ic.ItemShare, ic.MonthlyWriteUnits,
+		ok = finite(&ic.WriteUnitsPerWrite, &ic.ReducibleWriteUnits, &ic.ItemShare, ic.MonthlyWriteUnits,
 			ic.OnDemandWriteCost, ic.ProvisionedCapacity, ic.ProvisionedCost, ic.ShareOfTableWrites)
 	}
-	for i := range c.Reads {
+	for i := 0; ok && i < len(c.Reads); i++ {
 		r := &c.Reads[i]
-		values = append(values, &r.MonthlyReadUnits, &r.OnDemandCost, &r.ProvisionedUnits, &r.ProvisionedCost, r.PeakUnitsPerSec, &r.AverageUnitsPerSec)
+		ok = finite(&r.MonthlyReadUnits, &r.OnDemandCost, &r.ProvisionedUnits, &r.ProvisionedCost, r.PeakUnitsPerSec, &r.AverageUnitsPerSec)
 	}
+	return ok
+}
+
+// finite reports whether every figure given is finite or absent (nil). It reads the figures where they are,
+// so a check copies and allocates nothing.
+func finite(values ...*float64) bool {
 	return !slices.ContainsFunc(values, func(v *float64) bool { return v != nil && (math.IsInf(*v, 0) || math.IsNaN(*v)) })
 }
 

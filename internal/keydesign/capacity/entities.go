@@ -267,13 +267,15 @@ func EntityGSIFacts(md *model.Model, g *model.GSIDoc, shardCount int64) {
 
 // EntityEntryKeyBytes bounds an entity's key attributes in an index entry: the table's keys and the index's,
 // each its name and its template's longest value.
-func EntityEntryKeyBytes(m *model.Entities, d *model.EntityDoc, indexKeys []model.IndexKeyDoc) int64 {
+func EntityEntryKeyBytes(m *model.Entities, d *model.EntityDoc, indexKeys ...[]model.IndexKeyDoc) int64 {
 	var n int64
 	for _, k := range m.TableKeys {
 		n += int64(len(k)) + model.Deref(d.MaxBytes[k])
 	}
-	for _, k := range indexKeys {
-		n += int64(len(k.Name)) + model.Deref(d.MaxBytes[k.Name])
+	for _, keys := range indexKeys {
+		for _, k := range keys {
+			n += int64(len(k.Name)) + model.Deref(d.MaxBytes[k.Name])
+		}
 	}
 	return n
 }

@@ -95,23 +95,32 @@ func routingAlgorithm(strategy string) string {
 }
 
 func keyAttributes(t model.TableDoc) []model.KeyAttributeRef {
-	refs := []model.KeyAttributeRef{}
-	add := func(p model.Path, name, typ string) {
-		refs = append(refs, model.KeyAttributeRef{Path: p, Name: name, NameBytes: len(name), Type: typ})
+	n, elems := 2+len(t.LSIs), 2+3*len(t.LSIs)
+	for _, g := range t.GSIs {
+		n += len(g.PartitionKey) + len(g.SortKey)
+		elems += 4 * (len(g.PartitionKey) + len(g.SortKey))
 	}
-	add(model.Path{"partition_key"}, t.PartitionKey.Name, t.PartitionKey.Type)
+	refs := make([]model.KeyAttributeRef, 0, n)
+	// The paths share one backing array, each capped at its own end so that appending to one copies it.
+	parts := make([]string, 0, elems)
+	add := func(name, typ string, p ...string) {
+		start := len(parts)
+		parts = append(parts, p...)
+		refs = append(refs, model.KeyAttributeRef{Path: parts[start:len(parts):len(parts)], Name: name, NameBytes: len(name), Type: typ})
+	}
+	add(t.PartitionKey.Name, t.PartitionKey.Type, "partition_key")
 	if t.SortKey != nil {
-		add(model.Path{"sort_key"}, t.SortKey.Name, t.SortKey.Type)
+		add(t.SortKey.Name, t.SortKey.Type, "sort_key")
 	}
 	for _, l := range t.LSIs {
-		add(model.Path{"local_secondary_indexes", l.Name, "sort_key"}, l.SortKey.Name, l.SortKey.Type)
+		add(l.SortKey.Name, l.SortKey.Type, "local_secondary_indexes", l.Name, "sort_key")
 	}
 	for _, g := range t.GSIs {
 		for i, k := range g.PartitionKey {
-			add(model.Path{"global_secondary_indexes", g.Name, "partition_key", strconv.Itoa(i)}, k.Name, k.Type)
+			add(k.Name, k.Type, "global_secondary_indexes", g.Name, "partition_key", strconv.Itoa(i))
 		}
 		for i, k := range g.SortKey {
-			add(model.Path{"global_secondary_indexes", g.Name, "sort_key", strconv.Itoa(i)}, k.Name, k.Type)
+			add(k.Name, k.Type, "global_secondary_indexes", g.Name, "sort_key", strconv.Itoa(i))
 		}
 	}
 	return refs

@@ -318,21 +318,23 @@ func tableKeyBytes(s *Sizing) int64 {
 // the index's own. d is the item's entity, whose templates bound its keys; nil for a table without
 // entities, whose templates (or an id's default length) bound them.
 // s holds the stated table and its key facts.
-func EntryKeyBytes(m *model.Model, s *Sizing, d *model.EntityDoc, indexKeys []model.IndexKeyDoc) int64 {
+func EntryKeyBytes(m *model.Model, s *Sizing, d *model.EntityDoc, indexKeys ...[]model.IndexKeyDoc) int64 {
 	if d == nil {
 		n := tableKeyBytes(s)
-		for _, k := range indexKeys {
-			n += attributeBytes(k, m.Segments)
+		for _, keys := range indexKeys {
+			for _, k := range keys {
+				n += attributeBytes(k, m.Segments)
+			}
 		}
 		return n
 	}
-	return EntityEntryKeyBytes(m.Entities, d, indexKeys)
+	return EntityEntryKeyBytes(m.Entities, d, indexKeys...)
 }
 
 // GSIWriteUnitsPerWrite is what one table write that carries a GSI's key costs the index: its projected
 // entry in 1 KB write units (×2 transactional), the IndexCost.WriteUnitsPerWrite the cost model prices.
 func GSIWriteUnitsPerWrite(m *model.Model, s *Sizing, g *model.GSIDoc) float64 {
-	entry := ProjectedEntryBytes(g.ProjectionType, s.Traffic.ItemSizeBytes, EntryKeyBytes(m, s, nil, slices.Concat(g.PartitionKey, g.SortKey)), g.NonKeyAttributes)
+	entry := ProjectedEntryBytes(g.ProjectionType, s.Traffic.ItemSizeBytes, EntryKeyBytes(m, s, nil, g.PartitionKey, g.SortKey), g.NonKeyAttributes)
 	return WriteUnitsPerWrite(entry, s.Traffic.TransactionalWrites)
 }
 

@@ -166,9 +166,6 @@ func estimate(design *model.Model, traffic *capacity.TableTraffic, doc *designFa
 	m.reads()
 	m.storage()
 	m.modes()
-	for _, iw := range m.indexes {
-		est.Indexes = append(est.Indexes, *iw.cost)
-	}
 	return est
 }
 

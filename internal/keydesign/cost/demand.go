@@ -45,9 +45,11 @@ type indexWrite struct {
 	peakUnits  float64
 }
 
-func newCostModel(design *model.Model, traffic *capacity.TableTraffic, doc *designFacts, est *model.CostEstimate) *costModel {
+// newCostModel is the cost model of one estimate: each index's write demand, and what the patterns keep
+// projected. It is a value, so that the estimate keeps it (and the facts it points at) off the heap.
+func newCostModel(design *model.Model, traffic *capacity.TableTraffic, doc *designFacts, est *model.CostEstimate) costModel {
 	table := design.Input
-	m := &costModel{design: design, in: table, traffic: traffic, doc: doc, est: est, u: doc.TargetUtilization, tableUnits: doc.Capacity.WriteUnitsPerWrite}
+	m := costModel{design: design, in: table, traffic: traffic, doc: doc, est: est, u: doc.TargetUtilization, tableUnits: doc.Capacity.WriteUnitsPerWrite}
 	txn := doc.Traffic.TransactionalWrites
 	type index struct{ kind, name string }
 	shares := make(map[index]*float64, len(table.LocalSecondaryIndexes)+len(table.GlobalSecondaryIndexes))
@@ -57,9 +59,12 @@ func newCostModel(design *model.Model, traffic *capacity.TableTraffic, doc *desi
 	for _, g := range table.GlobalSecondaryIndexes {
 		shares[index{"gsi", g.Name}] = traffic.IndexShare(g.Name)
 	}
-	m.indexes = make([]indexWrite, 0, len(doc.Table.LSIs)+len(doc.GSIs))
-	add := func(kind, name string, path model.Path, projection string, nonKey []string, indexKeys []model.IndexKeyDoc, g *model.GSIDoc) {
-		keyBytes := capacity.EntryKeyBytes(design, doc.sizing, nil, indexKeys)
+	// Each index's cost is written where the estimate lists it: est.Indexes holds every index, so appending
+	// never moves the costs m.indexes point at.
+	n := len(doc.Table.LSIs) + len(doc.GSIs)
+	m.indexes = make([]indexWrite, 0, n)
+	est.Indexes = make([]model.IndexCost, 0, n)
+	add := func(kind, name string, path model.Path, projection string, nonKey []string, keyBytes int64, g *model.GSIDoc) {
 		entry := capacity.ProjectedEntryBytes(projection, doc.Traffic.ItemSizeBytes, keyBytes, nonKey)
 		// An LSI entry's write counts its 100 bytes of overhead, a GSI entry's does not: what DynamoDB
 		// Local, AWS's emulator, reports with ReturnConsumedCapacity = INDEXES
@@ -69,7 +74,8 @@ func newCostModel(design *model.Model, traffic *capacity.TableTraffic, doc *desi
 			written += model.IndexEntryOverheadBytes
 		}
 		keysOnly := min(doc.Traffic.ItemSizeBytes, keyBytes) + (written - entry)
-		ic := &model.IndexCost{Name: name, Kind: kind, EntryBytes: entry, WriteUnitsPerWrite: capacity.WriteUnitsPerWrite(written, txn), ItemShare: 1, Path: path}
+		est.Indexes = append(est.Indexes, model.IndexCost{Name: name, Kind: kind, EntryBytes: entry, WriteUnitsPerWrite: capacity.WriteUnitsPerWrite(written, txn), ItemShare: 1, Path: path})
+		ic := &est.Indexes[len(est.Indexes)-1]
 		ic.ReducibleWriteUnits = ic.WriteUnitsPerWrite - capacity.WriteUnitsPerWrite(keysOnly, txn)
 		if design.Entities != nil {
 			// Each entity writes its own entry: the index's units per write are their write-weighted mean.
@@ -82,13 +88,15 @@ func newCostModel(design *model.Model, traffic *capacity.TableTraffic, doc *desi
 		m.indexes = append(m.indexes, indexWrite{cost: ic, gsi: g, entryBytes: entry})
 	}
 	for _, l := range doc.Table.LSIs {
-		add("lsi", l.Name, model.Path{"local_secondary_indexes", l.Name}, l.ProjectionType, l.NonKeyAttributes, []model.IndexKeyDoc{l.SortKey}, nil)
+		add("lsi", l.Name, model.Path{"local_secondary_indexes", l.Name}, l.ProjectionType, l.NonKeyAttributes,
+			capacity.EntryKeyBytes(design, doc.sizing, nil, []model.IndexKeyDoc{l.SortKey}), nil)
 		ic := m.indexes[len(m.indexes)-1].cost
 		m.lsiUnits += ic.WriteUnitsPerWrite * ic.ItemShare
 	}
 	for i := range doc.GSIs {
 		g := &doc.GSIs[i]
-		add("gsi", g.Name, model.Path{"global_secondary_indexes", g.Name}, g.ProjectionType, g.NonKeyAttributes, slices.Concat(g.PartitionKey, g.SortKey), g)
+		add("gsi", g.Name, model.Path{"global_secondary_indexes", g.Name}, g.ProjectionType, g.NonKeyAttributes,
+			capacity.EntryKeyBytes(design, doc.sizing, nil, g.PartitionKey, g.SortKey), g)
 		for _, o := range table.Observed {
 			if o.IndexName == g.Name {
 				m.indexes[len(m.indexes)-1].observed = &o.Observation
@@ -105,7 +113,7 @@ func newCostModel(design *model.Model, traffic *capacity.TableTraffic, doc *desi
 // DK902's remedy does not apply.
 func (m *costModel) keepProjectionsPatternsRead() {
 	doc := m.doc
-	if len(doc.PatternFacts) != len(doc.Patterns) {
+	if len(doc.PatternFacts) != len(doc.Patterns) || len(doc.PatternFacts) == 0 {
 		return
 	}
 	keys := map[string]bool{doc.Table.PartitionKey.Name: true}
@@ -122,8 +130,10 @@ func (m *costModel) keepProjectionsPatternsRead() {
 		indexKeys[l.Name] = []string{l.SortKey.Name}
 	}
 	for _, g := range doc.GSIs {
-		for _, k := range slices.Concat(g.PartitionKey, g.SortKey) {
-			indexKeys[g.Name] = append(indexKeys[g.Name], k.Name)
+		for _, keys := range [...][]model.IndexKeyDoc{g.PartitionKey, g.SortKey} {
+			for _, k := range keys {
+				indexKeys[g.Name] = append(indexKeys[g.Name], k.Name)
+			}
 		}
 	}
 	for i, f := range doc.PatternFacts {
@@ -228,7 +238,7 @@ type readSource struct {
 // Declared access patterns (the patterns stage) raise the table's peak reads above the declared
 // ones, and give an index without a measurement its reads: where they do and no average is declared, their
 // reads, held all month, are the figure (an upper bound, like a declared peak).
-func (m *costModel) readSources() []readSource {
+func (m *costModel) readSources(sources []readSource) []readSource {
 	t, tbl := m.traffic.Traffic, m.doc.Table
 	ru := m.doc.Capacity.ReadUnitsPerRead
 	var mAvg, mPeak *float64
@@ -249,7 +259,7 @@ func (m *costModel) readSources() []readSource {
 	if tbl.Autoscaling != nil {
 		table.scaling = tbl.Autoscaling.Read
 	}
-	sources := []readSource{table}
+	sources = append(sources, table)
 	for _, iw := range m.indexes {
 		if iw.gsi == nil {
 			continue
@@ -274,7 +284,10 @@ func (m *costModel) reads() {
 	est, pr := m.est, m.est.Prices
 	sec := secondsPerMonth()
 	total, capacity := 0.0, 0.0
-	sources := m.readSources()
+	// The table's and a few indexes' sources fit the buffer on the stack.
+	var buf [8]readSource
+	sources := m.readSources(buf[:0])
+	est.Reads = make([]model.ReadCost, 0, len(sources))
 	est.ReadsBasis = sources[0].basis
 	m.readsKnown = est.ReadsBasis != model.BasisNone
 	for _, s := range sources {

@@ -22,10 +22,6 @@ import (
 func Validate(design *model.Model) model.FieldErrors {
 	var errs model.FieldErrors
 	targets := map[string]bool{}
-	gsis := map[string]model.GlobalSecondaryIndex{}
-	for _, g := range design.Input.GlobalSecondaryIndexes {
-		gsis[g.Name] = g
-	}
 	gsisKnown := !design.IsUnknown("global_secondary_indexes")
 	for _, o := range design.Input.Observed {
 		check := func(attr string, v *float64, most float64) {
@@ -62,7 +58,7 @@ func Validate(design *model.Model) model.FieldErrors {
 			check(fmt.Sprintf("top_keys[%d].units_per_second", i), k.UnitsPerSecond, model.MaxRequestsPerSecond*observed.WriteUnitWeight)
 			check(fmt.Sprintf("top_keys[%d].throttle_events", i), &k.ThrottleEvents, math.MaxFloat64)
 		}
-		g, isGSI := gsis[o.IndexName]
+		g, isGSI := gsiNamed(design.Input.GlobalSecondaryIndexes, o.IndexName)
 		if o.IndexName != "" && gsisKnown && !isGSI {
 			errs.Add(append(slices.Clone(o.Path), "index_name"), "names index %q, which is not among global_secondary_indexes: observe an index the design has, or the table (index_name = null)", o.IndexName)
 		}
@@ -86,6 +82,17 @@ func Validate(design *model.Model) model.FieldErrors {
 		targets[o.IndexName] = true
 	}
 	return errs
+}
+
+// gsiNamed is the GSI of that name (the last, should two share it), without building a map for the few
+// observations a design has.
+func gsiNamed(gsis []model.GlobalSecondaryIndex, name string) (model.GlobalSecondaryIndex, bool) {
+	for i := len(gsis) - 1; i >= 0; i-- {
+		if gsis[i].Name == name {
+			return gsis[i], true
+		}
+	}
+	return model.GlobalSecondaryIndex{}, false
 }
 
 // Facts are the measured facts of each observation, and the GSIs with each one's demand: measured, else

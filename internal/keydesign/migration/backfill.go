@@ -45,7 +45,7 @@ func (a *layout) itemWrites(doc *Design, entity string) itemWrite {
 	}
 	for _, g := range doc.Table.GSIs {
 		if share, ok := carries(g.Name); ok {
-			entry := capacity.ProjectedEntryBytes(g.ProjectionType, size, capacity.EntryKeyBytes(a.m, doc.Sizing, d, slices.Concat(g.PartitionKey, g.SortKey)), g.NonKeyAttributes)
+			entry := capacity.ProjectedEntryBytes(g.ProjectionType, size, capacity.EntryKeyBytes(a.m, doc.Sizing, d, g.PartitionKey, g.SortKey), g.NonKeyAttributes)
 			w.gsis[g.Name] = share * capacity.WriteUnitsPerWrite(entry, false)
 		}
 	}
@@ -71,7 +71,7 @@ func (a *layout) itemSize(doc *Design, entity string) int64 {
 	if d := a.entityDoc(entity); d != nil {
 		return d.ItemSizeBytes
 	}
-	return doc.Traffic.ItemSizeBytes
+	return doc.Sizing.Traffic.ItemSizeBytes
 }
 
 // backfill computes the rewrite of the changed entities' items and the deletion of their old copies.
@@ -236,7 +236,7 @@ func (a *layout) pricingOverrides() model.PriceOverrides {
 func (a *layout) backfillRate(doc *Design, md *model.MigrationDoc, gsiPerTable map[string]float64) {
 	b := &md.Backfill
 	u := doc.TargetUtilization
-	c := doc.Derived.Capacity
+	c := doc.Sizing.Capacity
 	// Production table writes during the backfill: the design's peak, plus the old copies of the changed
 	// entities' writes.
 	production := model.Deref(c.PeakWriteUnits) + a.changedWriteUnits(doc, md)
@@ -312,7 +312,7 @@ func (a *layout) backfillRate(doc *Design, md *model.MigrationDoc, gsiPerTable m
 func (a *layout) changedWriteUnits(doc *Design, md *model.MigrationDoc) float64 {
 	if a.entities == nil {
 		if len(md.Changed) > 0 {
-			return model.Deref(doc.Derived.Capacity.PeakWriteUnits)
+			return model.Deref(doc.Sizing.Capacity.PeakWriteUnits)
 		}
 		return 0
 	}

@@ -30,7 +30,7 @@ func (a *layout) migrationFacts(doc *Design) (*model.MigrationDoc, bool) {
 	}
 	old := a.old.doc
 	md := &model.MigrationDoc{Phase: m.Phase, PhaseIndex: slices.Index(model.MigrationPhases, m.Phase), From: *old.Derived.Layout,
-		OldRouting: old.Derived.Routing, NewRouting: doc.Derived.Routing, Changed: []string{}}
+		OldRouting: old.Sizing.Keys.Routing, NewRouting: doc.Sizing.Keys.Routing, Changed: []string{}}
 	md.ReachedPhaseIndex = md.PhaseIndex
 	if prior := a.in.Prior; prior != nil && prior.Derived.Migration != nil && SameLayout(prior.Derived.Migration.From, md.From) {
 		md.ReachedPhaseIndex = max(md.PhaseIndex, prior.Derived.Migration.ReachedPhaseIndex)

@@ -38,23 +38,22 @@ type Analysis struct {
 }
 
 // Design are the facts of one layout that the migration stage reads: the stated table (with each GSI's
-// demand), traffic and target utilization, the access patterns, and the derived facts below.
+// demand), the target utilization, the access patterns, the derived facts below, and the table's sizing.
 type Design struct {
 	Table             model.TableDoc
-	Traffic           model.TrafficDoc
 	TargetUtilization float64
 	AccessPatterns    []model.AccessPatternDoc
 	Derived           DerivedFacts
-	// Sizing sizes the index entries an item write carries.
+	// Sizing is the stated traffic, the table's key facts with their routing (Sizing.Keys.Routing) and its
+	// demand (Sizing.Capacity); it sizes the index entries an item write carries. The Design points at it
+	// rather than copying what it holds.
 	Sizing *capacity.Sizing
 }
 
-// DerivedFacts are the earlier stages' results the migration stage reads: the routing (capacity.Keys), the
-// table's demand (capacity), the patterns' figures (patterns.Finish), the entities with their demand and
-// keys, a global table's Regions, and the layout (Layout, once it is known).
+// DerivedFacts are the earlier stages' results the migration stage reads: the patterns' figures
+// (patterns.Finish), the entities with their demand and keys, a global table's Regions, and the layout
+// (Layout, once it is known). The routing and the table's demand are the Sizing's.
 type DerivedFacts struct {
-	Routing        model.Routing
-	Capacity       model.Capacity
 	AccessPatterns []model.PatternFacts
 	Entities       *model.EntitiesDoc
 	Replicas       *model.ReplicasFacts
@@ -229,7 +228,7 @@ func (a *layout) layout(doc *Design) *model.LayoutDoc {
 		a.isUnknown("sharding") || a.m.HasUnknownUnder("sharding") {
 		return nil
 	}
-	l := &model.LayoutDoc{Keys: a.entityKeys(), Sharding: doc.Derived.Routing, Patterns: map[string][]string{}}
+	l := &model.LayoutDoc{Keys: a.entityKeys(), Sharding: doc.Sizing.Keys.Routing, Patterns: map[string][]string{}}
 	for i, f := range doc.Derived.AccessPatterns {
 		l.Patterns[f.Name] = a.patternReads(doc, doc.AccessPatterns[i], f, l)
 	}
@@ -332,39 +331,59 @@ func (a *layout) patternReads(doc *Design, ap model.AccessPatternDoc, f model.Pa
 	return reads
 }
 
-// layoutHCL is a layout as the `from` of a migration block.
+// layoutHCL is a layout as the `from` of a migration block. It is written into one buffer: the parts and
+// their separators as strings.Join would place them.
 func layoutHCL(l *model.LayoutDoc, entities bool, pkName, skName string) string {
-	var parts []string
+	var b strings.Builder
+	b.Grow(160)
+	b.WriteString("{ ")
 	if entities {
-		var es []string
-		for _, name := range slices.Sorted(maps.Keys(l.Keys)) {
-			var keys []string
-			for _, attr := range slices.Sorted(maps.Keys(l.Keys[name])) {
-				keys = append(keys, hclKey(attr)+" = "+hclString(l.Keys[name][attr]))
+		b.WriteString("entities = { ")
+		for i, name := range slices.Sorted(maps.Keys(l.Keys)) {
+			if i > 0 {
+				b.WriteString(", ")
 			}
-			es = append(es, hclKey(name)+" = { keys = { "+strings.Join(keys, ", ")+" } }")
+			writeHCLKey(&b, name)
+			b.WriteString(" = { keys = { ")
+			for j, attr := range slices.Sorted(maps.Keys(l.Keys[name])) {
+				if j > 0 {
+					b.WriteString(", ")
+				}
+				writeHCLKey(&b, attr)
+				b.WriteString(" = ")
+				writeHCLString(&b, l.Keys[name][attr])
+			}
+			b.WriteString(" } }")
 		}
-		parts = append(parts, "entities = { "+strings.Join(es, ", ")+" }")
+		b.WriteString(" }, ")
 	} else {
 		keys := l.Keys[""]
 		if t, ok := keys[pkName]; ok {
-			parts = append(parts, "partition_key_template = "+hclString(t))
+			b.WriteString("partition_key_template = ")
+			writeHCLString(&b, t)
+			b.WriteString(", ")
 		}
 		if t, ok := keys[skName]; ok && skName != "" {
-			parts = append(parts, "sort_key_template = "+hclString(t))
+			b.WriteString("sort_key_template = ")
+			writeHCLString(&b, t)
+			b.WriteString(", ")
 		}
 	}
-	s := l.Sharding
-	sharding := "sharding = { strategy = " + hclString(strategyOf(s.Algorithm))
+	s, num := l.Sharding, [20]byte{}
+	b.WriteString("sharding = { strategy = ")
+	writeHCLString(&b, strategyOf(s.Algorithm))
 	if s.Algorithm != "none" {
 		if s.Source != "" {
-			sharding += ", source = " + hclString(s.Source)
+			b.WriteString(", source = ")
+			writeHCLString(&b, s.Source)
 		}
-		sharding += ", count = " + strconv.FormatInt(s.Count, 10)
+		b.WriteString(", count = ")
+		b.Write(strconv.AppendInt(num[:0], s.Count, 10))
 	}
-	sharding += ", scheme_version = " + strconv.FormatInt(s.SchemeVersion, 10) + " }"
-	parts = append(parts, sharding)
-	return "{ " + strings.Join(parts, ", ") + " }"
+	b.WriteString(", scheme_version = ")
+	b.Write(strconv.AppendInt(num[:0], s.SchemeVersion, 10))
+	b.WriteString(" } }")
+	return b.String()
 }
 
 func strategyOf(algorithm string) string {
@@ -384,6 +403,27 @@ func hclString(s string) string {
 		q = strings.ReplaceAll(strings.ReplaceAll(q, "${", "$${"), "%{", "%%{")
 	}
 	return q
+}
+
+// writeHCLString writes hclString(s) to b.
+func writeHCLString(b *strings.Builder, s string) {
+	var buf [64]byte
+	q := strconv.AppendQuote(buf[:0], s)
+	for i, c := range q {
+		if (c == '$' || c == '%') && i+1 < len(q) && q[i+1] == '{' {
+			b.WriteByte(c)
+		}
+		b.WriteByte(c)
+	}
+}
+
+// writeHCLKey writes hclKey(k) to b.
+func writeHCLKey(b *strings.Builder, k string) {
+	if q := hclKey(k); q != k {
+		b.WriteString(q)
+		return
+	}
+	b.WriteString(k)
 }
 
 // hclKey is a map key: bare when it is an identifier, quoted otherwise.
