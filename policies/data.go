@@ -100,6 +100,11 @@ type Limits struct {
 	// MaxPriceUSD bounds each pricing.prices override: far above any list price (cents per unit), so that
 	// every cost stays a finite number.
 	MaxPriceUSD float64 `json:"max_price_usd"`
+	// IndexUpdatesPerUpdateTable is how many GSI creates or deletes one UpdateTable call takes (GSI.OnlineOps),
+	// and BillingSwitchesToOnDemandPerDay how often a table may switch from provisioned to on-demand in a
+	// 24-hour window (switching.capacitymode): the change-quota rule (DK008).
+	IndexUpdatesPerUpdateTable      int64 `json:"index_updates_per_update_table"`
+	BillingSwitchesToOnDemandPerDay int64 `json:"billing_switches_to_on_demand_per_day"`
 	// Multi-Region strong consistency (DK604, DK605): the Regions an MRSC global table must span (replicas
 	// and witness together), the Region sets it cannot leave, and the AWS page that states both (global
 	// tables' "Consistency modes").

@@ -58,6 +58,8 @@ limits := {
 	"hours_per_month": 730,
 	"backfill_max_hours": 72,
 	"max_price_usd": 1000000,
+	"index_updates_per_update_table": 1,
+	"billing_switches_to_on_demand_per_day": 4,
 	"mrsc_regions": 3,
 	"mrsc_region_sets": {
 		"AP": [

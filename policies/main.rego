@@ -17,32 +17,53 @@ findings := errors | warnings
 # METADATA
 # entrypoint: true
 # description: Error findings on the design document in input, built-in and custom.
-errors contains f if some f in data.dynamokeys.rules.keys.errors
+errors contains f if {
+	design
+	some f in data.dynamokeys.rules.keys.errors
+}
 
-errors contains f if some f in data.dynamokeys.rules.lsi.errors
+errors contains f if {
+	design
+	some f in data.dynamokeys.rules.lsi.errors
+}
 
 # The entity rules read only a single-table design's entities.
 errors contains f if {
+	design
 	input.derived.entities
 	some f in data.dynamokeys.rules.entities.errors
 }
 
-errors contains f if some f in data.dynamokeys.rules.hot.errors
+errors contains f if {
+	design
+	some f in data.dynamokeys.rules.hot.errors
+}
 
-errors contains f if some f in data.dynamokeys.rules.sharding.errors
+errors contains f if {
+	design
+	some f in data.dynamokeys.rules.sharding.errors
+}
 
 # The migration rules read a prior state or a declared migration.
 errors contains f if {
+	design
 	migration
 	some f in data.dynamokeys.rules.migration.errors
 }
 
-errors contains f if some f in data.dynamokeys.rules.gsi.errors
+errors contains f if {
+	design
+	some f in data.dynamokeys.rules.gsi.errors
+}
 
-errors contains f if some f in data.dynamokeys.rules.capacity.errors
+errors contains f if {
+	design
+	some f in data.dynamokeys.rules.capacity.errors
+}
 
 # The access-pattern rules read only declared patterns: the check keeps them out of designs without any.
 errors contains f if {
+	design
 	patterns
 	some f in data.dynamokeys.rules.access_patterns.errors
 }
@@ -50,11 +71,13 @@ errors contains f if {
 # The measured rules have nothing to read without a measurement: the check keeps them out of most
 # evaluations.
 errors contains f if {
+	design
 	measured
 	some f in data.dynamokeys.rules.measured.errors
 }
 
 errors contains f if {
+	design
 	some f in custom_findings
 	f.severity == "error"
 }
@@ -62,31 +85,69 @@ errors contains f if {
 # METADATA
 # entrypoint: true
 # description: Warnings on the design document in input, built-in and custom.
-warnings contains f if some f in data.dynamokeys.rules.keys.warnings
-
-warnings contains f if some f in data.dynamokeys.rules.lsi.warnings
-
-warnings contains f if some f in data.dynamokeys.rules.hot.warnings
-
-warnings contains f if some f in data.dynamokeys.rules.sharding.warnings
+warnings contains f if {
+	design
+	some f in data.dynamokeys.rules.keys.warnings
+}
 
 warnings contains f if {
+	design
+	some f in data.dynamokeys.rules.lsi.warnings
+}
+
+warnings contains f if {
+	design
+	some f in data.dynamokeys.rules.hot.warnings
+}
+
+warnings contains f if {
+	design
+	some f in data.dynamokeys.rules.sharding.warnings
+}
+
+warnings contains f if {
+	design
 	migration
 	some f in data.dynamokeys.rules.migration.warnings
 }
 
-warnings contains f if some f in data.dynamokeys.rules.gsi.warnings
-
-warnings contains f if some f in data.dynamokeys.rules.capacity.warnings
-
-warnings contains f if some f in data.dynamokeys.rules.cost.warnings
+warnings contains f if {
+	design
+	some f in data.dynamokeys.rules.gsi.warnings
+}
 
 warnings contains f if {
+	design
+	some f in data.dynamokeys.rules.capacity.warnings
+}
+
+warnings contains f if {
+	design
+	some f in data.dynamokeys.rules.cost.warnings
+}
+
+warnings contains f if {
+	design
 	measured
 	some f in data.dynamokeys.rules.measured.warnings
 }
 
 measured if count(input.observed) > 0
+
+# design holds for a document of a table as it will be. A document of a change alone (a destroyed table, or
+# an index or replica change whose table is not otherwise in the plan) is judged by the change rules only.
+design if not input.change.only
+
+# The change rules read what the plan does to a live table: only documents with a change have one.
+errors contains f if {
+	input.change
+	some f in data.dynamokeys.rules.changes.errors
+}
+
+warnings contains f if {
+	input.change
+	some f in data.dynamokeys.rules.changes.warnings
+}
 
 migration if is_object(input.prior)
 
@@ -95,11 +156,13 @@ migration if is_object(input.derived.migration)
 patterns if count(input.derived.access_patterns) > 0
 
 warnings contains f if {
+	design
 	patterns
 	some f in data.dynamokeys.rules.access_patterns.warnings
 }
 
 warnings contains f if {
+	design
 	some f in custom_findings
 	f.severity == "warning"
 }

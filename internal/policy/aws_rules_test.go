@@ -63,6 +63,42 @@ func TestAWSTableRulesAreDeclared(t *testing.T) {
 		awsTable("twice", map[string]any{"region": "us-east-1", "replica": []any{map[string]any{"region_name": "us-east-1"}}}),
 		awsTable("by-day", map[string]any{"hash_key": "eventDate", "attribute": []any{map[string]any{"name": "eventDate", "type": "S"}, map[string]any{"name": "orderId", "type": "S"}}}),
 	}}
+	// Changes to live tables: each trips one of the change rules (DK001–DK008).
+	gsi := func(name, rangeKey string) map[string]any {
+		return map[string]any{"name": name, "hash_key": "customerId", "range_key": rangeKey, "projection_type": "ALL", "read_capacity": 5, "write_capacity": 5}
+	}
+	live := func(name string, actions []any, before, after map[string]any) map[string]any {
+		base := awsTable(name, nil)["change"].(map[string]any)["after"].(map[string]any)
+		merged := func(attrs map[string]any) map[string]any {
+			if attrs == nil {
+				return nil
+			}
+			out := maps.Clone(base)
+			maps.Copy(out, attrs)
+			return out
+		}
+		rc := awsTable(name, nil)
+		rc["change"] = map[string]any{"actions": actions, "before": merged(before), "after": merged(after), "after_unknown": map[string]any{},
+			"replace_paths": []any{[]any{"hash_key"}}}
+		return rc
+	}
+	update := []any{"update"}
+	stream := "arn:aws:dynamodb:us-east-1:111122223333:table/streamed/stream/1"
+	prov := map[string]any{"billing_mode": "PROVISIONED", "read_capacity": 900, "write_capacity": 5}
+	plan["resource_changes"] = append(plan["resource_changes"].([]any),
+		live("replaced", []any{"delete", "create"}, map[string]any{}, map[string]any{"hash_key": "tenantId"}),
+		live("destroyed", []any{"delete"}, map[string]any{}, nil),
+		live("rebuilt", update, map[string]any{"global_secondary_index": []any{gsi("by_a", "x"), gsi("by_b", "")}},
+			map[string]any{"global_secondary_index": []any{gsi("by_a", "y")}}),
+		live("replicated", update, map[string]any{"replica": []any{map[string]any{"region_name": "eu-west-1"}}}, map[string]any{"replica": []any{}}),
+		live("streamed", update, map[string]any{"stream_enabled": true, "stream_view_type": "NEW_IMAGE", "stream_arn": stream}, map[string]any{"stream_enabled": false}),
+		map[string]any{"address": "aws_lambda_event_source_mapping.reader", "mode": "managed", "type": "aws_lambda_event_source_mapping",
+			"change": map[string]any{"actions": []any{"no-op"}, "before": map[string]any{"event_source_arn": stream}, "after": map[string]any{"event_source_arn": stream}}},
+		live("autoscaled", update, prov, map[string]any{"billing_mode": "PROVISIONED", "read_capacity": 5, "write_capacity": 5}),
+		map[string]any{"address": "aws_appautoscaling_target.reads", "mode": "managed", "type": "aws_appautoscaling_target",
+			"change": map[string]any{"actions": []any{"no-op"}, "after": map[string]any{"resource_id": "table/autoscaled", "scalable_dimension": "dynamodb:table:ReadCapacityUnits"}}},
+		live("switched", update, prov, map[string]any{}),
+	)
 	raw, err := json.Marshal(plan)
 	if err != nil {
 		t.Fatal(err)

@@ -15,7 +15,18 @@ design_types := {"dynamokeys_sharded_table", "dynamokeys_keydesign"}
 # documents maps the address of each checked resource or data source to its design document. Comprehensions,
 # not partial object rules: OPA checks each new key of a partial object against every earlier one, quadratic
 # in tables.
-documents := object.union_n([aws_documents, joined_documents, lone_gsi_documents, {address: doc |
+documents := object.union(design_documents, {address: with_change_facts(object.get(design_documents, address, null), doc) |
+	some address, doc in change_documents
+})
+
+# with_change_facts is a change's document, or, for a resource that also has a design document (a replaced
+# standalone GSI checked on its own), that document with the change: both the design rules and the change
+# rules judge it.
+with_change_facts(null, doc) := doc
+
+with_change_facts(design, doc) := object.union(design, {"change": object.union(doc.change, {"only": false})}) if design != null
+
+design_documents := object.union_n([aws_documents, joined_documents, lone_gsi_documents, {address: doc |
 	some address, entry in designs
 	entry.status == "decoded"
 	entry.doc.schema_version in supported_schema_versions
@@ -27,7 +38,7 @@ documents := object.union_n([aws_documents, joined_documents, lone_gsi_documents
 
 # The mapping gets only the attributes it reads: OPA keys its cache of function results by the arguments,
 # and hashing a whole planned resource for every call costs more than the mapping.
-aws_documents := {rc.address: with_replicas(aws_document(rc.address, after, after_unknown), after, after_unknown) |
+aws_documents := {rc.address: with_change(with_replicas(aws_document(rc.address, after, after_unknown), after, after_unknown)) |
 	some i in candidates
 	rc := input.resource_changes[i]
 	rc.type == "aws_dynamodb_table"
@@ -38,6 +49,11 @@ aws_documents := {rc.address: with_replicas(aws_document(rc.address, after, afte
 	after := object.filter(rc.change.after, relevant_attributes)
 	after_unknown := object.filter(map_entries(rc.change.after_unknown), relevant_attributes)
 }
+
+# with_change adds to a live table's document what the plan does to it (table_changes.rego).
+with_change(doc) := object.union(doc, changes) if {
+	changes := aws_table_changes[doc.address]
+} else := doc
 
 # designs maps the address of each of our resources and data sources in the plan to what its design_document
 # holds: decoded (with the document and, for an in-place update, the prior state's document), not_known

@@ -3,18 +3,24 @@
 # sources read during planning (prior_state), and the helpers the mapping of aws_dynamodb_table shares.
 package dynamokeys.plan
 
-# candidates are the indexes of the resource changes the adapter checks: our resource and the AWS provider's
-# table when created or updated (replacements included), and our data source when its read was deferred to
-# apply. Indexes rather than the changes themselves: a set of whole resource changes would hash every one.
-# One pass over the plan, its first test the type against a set literal: most resources of a large plan are
-# of other types, and this form costs half of iterating with `some i, rc in` and testing `rc.type in` a set
-# rule (which OPA resolves through the data tree for every resource).
-candidates contains i if {
+# dynamodb_changes are the indexes of the plan's resource changes of the types the adapter reads. One pass over
+# the plan, its first test the type against a set literal: most resources of a large plan are of other types,
+# and this form costs half of iterating with `some i, rc in` and testing `rc.type in` a set rule (which OPA
+# resolves through the data tree for every resource). Indexes rather than the changes themselves: a set of
+# whole resource changes would hash every one.
+dynamodb_changes contains i if {
 	some i
 	input.resource_changes[i].type in {
 		"dynamokeys_sharded_table", "aws_dynamodb_table", "aws_dynamodb_global_secondary_index",
 		"aws_dynamodb_table_replica", "dynamokeys_keydesign",
 	}
+}
+
+# candidates are the resource changes the adapter checks as designs: our resource and the AWS provider's
+# table when created or updated (replacements included), and our data source when its read was deferred to
+# apply. What a change does to a live table (updates, replacements, destroys) is table_changes.rego's.
+candidates contains i if {
+	some i in dynamodb_changes
 	rc := input.resource_changes[i]
 	checked_change(rc.type, rc.mode, rc.change.actions)
 }

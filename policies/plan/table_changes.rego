@@ -1,0 +1,256 @@
+# Terraform plan adapter, changes to live tables
+# What a plan does to the AWS provider's live tables, as the document's `change` (read by the change rules,
+# DK001–DK008): an aws_dynamodb_table updated, replaced (and the attributes that force it) or destroyed; its
+# replicas removed, its stream turned off or replaced (and the aws_lambda_event_source_mapping resources that
+# read the old stream), its billing mode switched, its provisioned capacity lowered where an
+# aws_appautoscaling_target manages it; an aws_dynamodb_global_secondary_index deleted or replaced, and an
+# aws_dynamodb_table_replica deleted. The table before the change becomes the document's `prior` (its table
+# part), so the rules compare indexes as they do for dynamokeys_sharded_table, whose change the provider
+# computes itself (the design document carries it).
+package dynamokeys.plan
+
+# changed are the indexes of the AWS provider's table, index and replica resources that the plan updates,
+# replaces or destroys (a subset of dynamodb_changes, the plan's DynamoDB resources).
+changed contains i if {
+	some i in dynamodb_changes
+	rc := input.resource_changes[i]
+	rc.type in {"aws_dynamodb_table", "aws_dynamodb_global_secondary_index", "aws_dynamodb_table_replica"}
+	some action in rc.change.actions
+	action in {"update", "delete"}
+}
+
+# change_action is update, replace (deleted and created, in either order) or delete.
+change_action(actions) := "replace" if {
+	"delete" in actions
+	"create" in actions
+} else := "delete" if {
+	"delete" in actions
+} else := "update" if "update" in actions
+
+# aws_table_changes maps the address of each changed aws_dynamodb_table to what its document gains: the
+# change and the table before it.
+aws_table_changes := {rc.address: {"change": table_change(rc, action, before, after), "prior": prior_of(action, rc.address, before)} |
+	some i in changed
+	rc := input.resource_changes[i]
+	rc.type == "aws_dynamodb_table"
+	is_string(rc.address)
+	before := rc.change.before
+	is_object(before)
+	action := change_action(rc.change.actions)
+	after := object.get(rc.change, "after", null)
+}
+
+# prior_of is the table before an in-place update; a replacement starts a new table, with no prior.
+prior_of("update", address, before) := {"table": aws_document(address, object.filter(before, relevant_attributes), {}).table}
+
+prior_of(action, _, _) := null if action != "update"
+
+table_change(rc, action, before, after) := {
+	"action": action,
+	"only": action == "delete",
+	"replaced_by": replaced_by(rc.change),
+	"disposable": disposable_table(before, after),
+	"item_count": null,
+	"item_count_source": "",
+	"replicas_removed": replicas_removed(action, before, after),
+	"stream": stream_change(action, before, after),
+	"billing_mode_before": object.get(before, "billing_mode", "PROVISIONED"),
+	"capacity_resets": capacity_resets(action, before, after),
+	"index_changes": [],
+}
+
+# replaced_by are the attribute paths Terraform says force the replacement (replace_paths), as paths of
+# attribute names: a list index into a set is left out.
+replaced_by(change) := [[step | some step in path; is_string(step)] | some path in array_or_empty(object.get(change, "replace_paths", []))]
+
+# disposable_table holds for a table tagged dynamokeys:disposable = "true", before or after the change.
+disposable_table(before, after) if {
+	some values in [before, after]
+	is_object(values)
+	some tags in [object.get(values, "tags_all", null), object.get(values, "tags", null)]
+	is_object(tags)
+	tags["dynamokeys:disposable"] == "true"
+}
+
+default disposable_table(_, _) := false
+
+replicas_removed("update", before, after) := sort([r |
+	some r in replica_regions(before)
+	not r in {a | some a in replica_regions(after)}
+])
+
+replicas_removed(action, _, _) := [] if action != "update"
+
+replica_regions(values) := [b.region_name |
+	some b in array_or_empty(object.get(values, "replica", []))
+	is_object(b)
+	is_string(b.region_name)
+]
+
+# stream_change is the stream's view type before and after ("" when off) and the consumers of the old
+# stream; null when the stream does not change or was off.
+stream_change("update", before, after) := {"before": view_before, "after": view_after, "consumers": stream_consumers(before.stream_arn)} if {
+	view_before := stream_view(before)
+	view_before != ""
+	view_after := stream_view(after)
+	view_after != view_before
+} else := null
+
+stream_change(action, _, _) := null if action != "update"
+
+stream_view(values) := v if {
+	object.get(values, "stream_enabled", false) == true
+	v := object.get(values, "stream_view_type", "")
+	is_string(v)
+} else := ""
+
+# stream_consumers are the event source mappings that read the stream ARN, from the plan's changes and its
+# prior state.
+stream_consumers(arn) := sort({m.address |
+	is_string(arn)
+	arn != ""
+	some m in event_source_mappings
+	arn in m.arns
+})
+
+event_source_mappings := array.concat(
+	[{"address": rc.address, "arns": [a |
+		some values in [rc.change.before, rc.change.after]
+		is_object(values)
+		a := values.event_source_arn
+	]} |
+		some rc in input.resource_changes
+		rc.type == "aws_lambda_event_source_mapping"
+		not "delete" == concat(",", rc.change.actions)
+	],
+	[{"address": r.address, "arns": [r.values.event_source_arn]} |
+		some m in state_modules
+		some r in array_or_empty(object.get(m, "resources", []))
+		r.type == "aws_lambda_event_source_mapping"
+		r.mode == "managed"
+	],
+)
+
+# capacity_resets are the provisioned capacities of the table and its GSIs that the plan changes where an
+# aws_appautoscaling_target manages them; the rule fires on those it lowers.
+capacity_resets("update", before, after) := array.concat(
+	[reset |
+		some attribute, dimension in capacity_dimensions
+		reset := capacity_reset("", attribute, [attribute], before, after, [sprintf("table/%s", [before.name]), sprintf("dynamodb:table:%s", [dimension])])
+	],
+	[reset |
+		some g in array_or_empty(object.get(after, "global_secondary_index", []))
+		is_object(g)
+		some b in array_or_empty(object.get(before, "global_secondary_index", []))
+		is_object(b)
+		b.name == g.name
+		some attribute, dimension in capacity_dimensions
+		scaled := [sprintf("table/%s/index/%s", [before.name, g.name]), sprintf("dynamodb:index:%s", [dimension])]
+		reset := capacity_reset(g.name, attribute, ["global_secondary_indexes", g.name, attribute], b, g, scaled)
+	],
+) if {
+	object.get(before, "billing_mode", "PROVISIONED") == "PROVISIONED"
+	object.get(after, "billing_mode", "PROVISIONED") == "PROVISIONED"
+} else := []
+
+capacity_resets(action, _, _) := [] if action != "update"
+
+capacity_dimensions := {"read_capacity": "ReadCapacityUnits", "write_capacity": "WriteCapacityUnits"}
+
+# capacity_reset is a capacity the plan changes, with the autoscaling target that manages it (scaled: its
+# resource id and scalable dimension); the targets are looked up only for a capacity that changes.
+capacity_reset(index, attribute, path, before, after, scaled) := {
+	"index": index, "attribute": attribute, "path": path, "before": b, "after": a, "managed_by": target,
+} if {
+	b := object.get(before, attribute, null)
+	a := object.get(after, attribute, null)
+	is_number(b)
+	is_number(a)
+	a != b
+	target := autoscaling_target(scaled[0], scaled[1])
+	target != null
+}
+
+# autoscaling_target is the address of the aws_appautoscaling_target (planned, or in the prior state) that
+# scales the resource id's dimension; null when none does.
+autoscaling_target(resource_id, dimension) := address if {
+	some address in sort([t.address | some t in autoscaling_targets; t.resource_id == resource_id; t.dimension == dimension])
+} else := null
+
+autoscaling_targets := array.concat(
+	[{"address": rc.address, "resource_id": rc.change.after.resource_id, "dimension": rc.change.after.scalable_dimension} |
+		some rc in input.resource_changes
+		rc.type == "aws_appautoscaling_target"
+		is_object(rc.change.after)
+	],
+	[{"address": r.address, "resource_id": r.values.resource_id, "dimension": r.values.scalable_dimension} |
+		some m in state_modules
+		some r in array_or_empty(object.get(m, "resources", []))
+		r.type == "aws_appautoscaling_target"
+		r.mode == "managed"
+	],
+)
+
+# change_documents are the documents of changes with no table document of their own: a destroyed table, a
+# standalone GSI deleted or replaced, a replica resource deleted. The change rules alone judge them.
+change_documents := object.union_n([
+	{address: object.union(aws_document(address, object.filter(c.prior_values, relevant_attributes), {}), {"change": c.change}) |
+		some address, c in destroyed_tables
+	},
+	{rc.address: change_only_document(rc.address, table_name, {"index_changes": [{"name": name, "action": action}]}) |
+		some i in changed
+		rc := input.resource_changes[i]
+		rc.type == "aws_dynamodb_global_secondary_index"
+		before := rc.change.before
+		is_object(before)
+		action := object.get({"replace": "rebuilt", "delete": "deleted"}, change_action(rc.change.actions), null)
+		action != null
+		table_name := object.get(before, "table_name", "")
+		name := object.get(before, "index_name", "")
+	},
+	{rc.address: change_only_document(rc.address, table_from_arn(before.global_table_arn), {"replicas_removed": [region]}) |
+		some i in changed
+		rc := input.resource_changes[i]
+		rc.type == "aws_dynamodb_table_replica"
+		change_action(rc.change.actions) == "delete"
+		before := rc.change.before
+		is_object(before)
+		region := object.get(before, "region", "")
+		is_string(region)
+	},
+])
+
+destroyed_tables := {rc.address: {"prior_values": rc.change.before, "change": table_change(rc, "delete", rc.change.before, null)} |
+	some i in changed
+	rc := input.resource_changes[i]
+	rc.type == "aws_dynamodb_table"
+	change_action(rc.change.actions) == "delete"
+	is_object(rc.change.before)
+	is_string(rc.address)
+}
+
+change_only_document(address, table_name, facts) := {
+	"schema_version": 1,
+	"kind": "change",
+	"address": address,
+	"table": {"name": table_name, "billing_mode": "", "gsis": [], "lsis": []},
+	"prior": null,
+	"unknown": [],
+	"observed": [],
+	"derived": {"access_patterns": []},
+	"change": object.union(
+		{
+			"action": "update", "only": true, "replaced_by": [], "disposable": false, "item_count": null,
+			"item_count_source": "", "replicas_removed": [], "stream": null, "billing_mode_before": "",
+			"capacity_resets": [], "index_changes": [],
+		},
+		facts,
+	),
+}
+
+table_from_arn(arn) := name if {
+	is_string(arn)
+	parts := split(arn, "/")
+	count(parts) >= 2
+	name := parts[1]
+} else := ""
