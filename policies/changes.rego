@@ -19,19 +19,22 @@ change := input.change
 
 table_name := object.get(input, ["table", "name"], "")
 
-# items_note is " (N items)" when the plan knows the table's item count.
+# item_count is the table's item count: the plan's (the table's own, as DescribeTable last reported it),
+# else the design's traffic.item_count (derived.cost.item_count); item_count_source says which.
+item_count := change.item_count if lib.number(change.item_count)
+
+else := input.derived.cost.item_count if lib.number(input.derived.cost.item_count)
+
+else := input.prior.derived.cost.item_count if lib.number(input.prior.derived.cost.item_count)
+
+item_count_source := "DescribeTable's ItemCount" if lib.number(change.item_count)
+
+else := "traffic.item_count"
+
+# items_note is " (N items)" when the item count is known.
 default items_note := ""
 
-items_note := sprintf(" (%s items, by %s)", [lib.fmt(change.item_count), item_count_source]) if lib.number(change.item_count)
-
-item_count_source := object.get(
-	{
-		"design": "traffic.item_count",
-		"table": "DescribeTable's ItemCount",
-		"observed": "dynamokeys_observed_traffic",
-	},
-	change.item_count_source, "the plan",
-)
+items_note := sprintf(" (%s items, by %s)", [lib.fmt(item_count), item_count_source]) if lib.number(item_count)
 
 # disposable holds for a table tagged dynamokeys:disposable = "true": its items may go.
 disposable if change.disposable == true
@@ -59,13 +62,26 @@ errors contains lib.finding(rego.metadata.rule(), msg, replace_path) if {
 	])
 }
 
+# replaced_paths are the attributes that force the replacement, each named once: a path inside another
+# listed one (Terraform lists sort_key.name beside sort_key when the sort key is added) is left out.
+replaced_paths := sort([p |
+	some p in object.get(change, "replaced_by", [])
+	not inside_another(p)
+])
+
+inside_another(p) if {
+	some q in change.replaced_by
+	count(q) < count(p)
+	array.slice(p, 0, count(q)) == q
+}
+
 default forced_by := "an attribute that cannot change in place"
 
-forced_by := concat(", ", [lib.path_string(p) | some p in change.replaced_by]) if count(change.replaced_by) > 0
+forced_by := concat(", ", [lib.path_string(p) | some p in replaced_paths]) if count(replaced_paths) > 0
 
 default replace_path := ["name"]
 
-replace_path := change.replaced_by[0] if count(change.replaced_by) > 0
+replace_path := replaced_paths[0] if count(replaced_paths) > 0
 
 # METADATA
 # title: Table destroyed
@@ -133,9 +149,9 @@ backfill(name) := {
 	"dollars": backfill_dollars(units),
 	"hours": backfill_hours(name, units),
 } if {
-	lib.number(change.item_count)
+	lib.number(item_count)
 	[per_item, basis, share] := entry_units(name)
-	items := change.item_count * share
+	items := item_count * share
 	units := items * per_item
 }
 
@@ -303,7 +319,9 @@ errors contains lib.finding(rego.metadata.rule(), msg, ["replicas"]) if {
 # description: |
 #   The plan turns the table's stream off or changes its view type: DynamoDB ends the stream, and a new one
 #   has a new ARN. Consumers of the old ARN (an aws_lambda_event_source_mapping) stop receiving changes, and
-#   the records of the old stream are readable for 24 hours only.
+#   the records of the old stream are readable for 24 hours only. On an AWS provider's table it fires when the
+#   plan shows a consumer; on dynamokeys_sharded_table, whose plan the provider judges without seeing other
+#   resources, on every replacement.
 # custom:
 #   id: DK006
 #   name: stream-replaced
@@ -317,10 +335,17 @@ warnings contains lib.finding(rego.metadata.rule(), msg, ["stream"]) if {
 	is_object(s)
 	s.before != ""
 	s.before != s.after
-	count(s.consumers) > 0
-	msg := sprintf("the stream of table %s %s: %s read the old stream ARN and stop receiving changes", [
-		table_name, stream_change(s), concat(", ", s.consumers),
-	])
+	consumers := stream_consumers(s.consumers)
+	msg := sprintf("the stream of table %s %s: %s", [table_name, stream_change(s), consumers])
+}
+
+# stream_consumers names the consumers of the old stream the plan shows. The provider sees no other
+# resource, so for dynamokeys_sharded_table every stream replacement warns; an AWS provider's table warns
+# only when the plan shows a consumer.
+stream_consumers(consumers) := sprintf("%s read the old stream ARN and stop receiving changes", [concat(", ", consumers)]) if {
+	count(consumers) > 0
+} else := "its consumers (Lambda triggers, pipes, the Kinesis adapter) read the old stream ARN and stop receiving changes" if {
+	input.kind == "sharded_table"
 }
 
 stream_change(s) := "is turned off" if s.after == ""

@@ -199,7 +199,7 @@ func (r *results) document() *model.Document {
 	doc := &model.Document{
 		SchemaVersion: model.DocumentSchemaVersion, Kind: st.Kind, Address: st.Address, Table: r.table(),
 		Segments: st.Segments, Sharding: st.Sharding, Traffic: st.Traffic, TargetUtilization: st.TargetUtilization,
-		Prior: st.Prior, Observed: r.observed, AccessPatterns: r.matched.Patterns,
+		Prior: st.Prior, Change: st.Change, Observed: r.observed, AccessPatterns: r.matched.Patterns,
 	}
 	doc.Unknown = append(slices.Clone(st.Unknown), slices.Concat(r.matched.Unknown, r.replicasUnknown, r.demand.Unknown)...)
 	if r.cost == nil {

@@ -24,7 +24,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/dynamo"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
@@ -178,7 +177,9 @@ func (r *shardedTableResource) ModifyPlan(ctx context.Context, req resource.Modi
 		if state.DeletionProtection.ValueBool() {
 			resp.Diagnostics.AddError("Table has deletion protection",
 				fmt.Sprintf("Table %s has deletion_protection = true, so it cannot be destroyed. Set deletion_protection = false and apply, then destroy.", state.Name.ValueString()))
+			return
 		}
+		resp.Diagnostics.Append(destroyFindings(ctx, policySettingsOf(r.data), state)...)
 		return
 	}
 	var plan shardedTableModel
@@ -188,6 +189,7 @@ func (r *shardedTableResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	var prior *model.Document
 	var priorState *shardedTableModel
+	var change *model.Change
 	if !req.State.Raw.IsNull() {
 		var state shardedTableModel
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -196,9 +198,11 @@ func (r *shardedTableResource) ModifyPlan(ctx context.Context, req resource.Modi
 		}
 		priorState = &state
 		// A plan that replaces the table starts from an empty one: no items to migrate, no scheme to keep.
-		if !replacesTable(ctx, state, plan) {
+		replacedBy := replacementPaths(ctx, state, plan)
+		if len(replacedBy) == 0 {
 			prior, _ = priorDocument(state)
 		}
+		change = planChange(ctx, state, plan, replacedBy)
 	}
 
 	in, diags := readTableDesign(plan)
@@ -206,7 +210,7 @@ func (r *shardedTableResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	in.Prior = prior
+	in.Prior, in.Change = prior, change
 	out, diags, ok := designOutputs(ctx, policySettingsOf(r.data), in, plan.Enforce)
 	resp.Diagnostics.Append(diags...)
 	if !ok {
@@ -220,28 +224,28 @@ func (r *shardedTableResource) ModifyPlan(ctx context.Context, req resource.Modi
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
+// destroyFindings are the change rules' findings on destroying the table of state (DK002: what goes with
+// it), as warnings: a destroy is meant, and the plan goes on. A state without a readable design is judged
+// as the table it shows.
+func destroyFindings(ctx context.Context, settings policySettings, state shardedTableModel) diag.Diagnostics {
+	doc, ok := priorDocument(state)
+	if !ok {
+		return nil
+	}
+	doc.Change = destroyChange(state)
+	findings, diags := evaluateDesign(ctx, settings, doc)
+	if diags.HasError() {
+		return diags
+	}
+	diags.Append(findingDiagnostics(findings, false)...)
+	return diags
+}
+
 // replacesTable reports whether the plan replaces the table: the attributes whose plan modifiers require
-// replacement (the framework gives ModifyPlan none of their verdicts) differ between state and plan. A value
-// unknown at plan time replaces it, as those modifiers decide.
+// replacement (the framework gives ModifyPlan none of their verdicts) differ between state and plan
+// (replacementPaths).
 func replacesTable(ctx context.Context, state, plan shardedTableModel) bool {
-	if !plan.Name.Equal(state.Name) {
-		return true
-	}
-	var sk, pk [2]keyModel
-	for i, v := range []shardedTableModel{state, plan} {
-		if v.PartitionKey.IsUnknown() || v.SortKey.IsUnknown() {
-			return true
-		}
-		if !v.PartitionKey.IsNull() && v.PartitionKey.As(ctx, &pk[i], basetypes.ObjectAsOptions{}).HasError() {
-			return false
-		}
-		if !v.SortKey.IsNull() && v.SortKey.As(ctx, &sk[i], basetypes.ObjectAsOptions{}).HasError() {
-			return false
-		}
-	}
-	sameKey := func(x, y keyModel) bool { return x.Name.Equal(y.Name) && x.Type.Equal(y.Type) }
-	return !sameKey(pk[0], pk[1]) || state.SortKey.IsNull() != plan.SortKey.IsNull() || !sameKey(sk[0], sk[1]) ||
-		!lsisEqual(ctx, state.LocalSecondaryIndexes, plan.LocalSecondaryIndexes)
+	return len(replacementPaths(ctx, state, plan)) > 0
 }
 
 // lsisEqual compares LSI maps as DynamoDB sees them: null and empty maps alike, a null projection_type as

@@ -31,9 +31,9 @@ design_documents := object.union_n([aws_documents, joined_documents, lone_gsi_do
 	entry.status == "decoded"
 	entry.doc.schema_version in supported_schema_versions
 
-	# The Terraform address, which the provider cannot know, and the prior state's document for DK402,
-	# which the provider leaves out of the planned value.
-	doc := object.union(entry.doc, {"address": address, "prior": entry.prior})
+	# The Terraform address, which the provider cannot know, the prior state's document (DK402 and the
+	# change rules) and the change, both of which the provider leaves out of the planned value.
+	doc := with_sharded_change(address, object.union(entry.doc, {"address": address, "prior": entry.prior}))
 }])
 
 # The mapping gets only the attributes it reads: OPA keys its cache of function results by the arguments,
@@ -53,6 +53,10 @@ aws_documents := {rc.address: with_change(with_replicas(aws_document(rc.address,
 # with_change adds to a live table's document what the plan does to it (table_changes.rego).
 with_change(doc) := object.union(doc, changes) if {
 	changes := aws_table_changes[doc.address]
+} else := doc
+
+with_sharded_change(address, doc) := object.union(doc, {"change": c}) if {
+	c := sharded_changes[address]
 } else := doc
 
 # designs maps the address of each of our resources and data sources in the plan to what its design_document

@@ -14,7 +14,7 @@ package dynamokeys.plan
 changed contains i if {
 	some i in dynamodb_changes
 	rc := input.resource_changes[i]
-	rc.type in {"aws_dynamodb_table", "aws_dynamodb_global_secondary_index", "aws_dynamodb_table_replica"}
+	rc.type in {"aws_dynamodb_table", "aws_dynamodb_global_secondary_index", "aws_dynamodb_table_replica", "dynamokeys_sharded_table"}
 	some action in rc.change.actions
 	action in {"update", "delete"}
 }
@@ -194,6 +194,7 @@ autoscaling_targets := array.concat(
 # change_documents are the documents of changes with no table document of their own: a destroyed table, a
 # standalone GSI deleted or replaced, a replica resource deleted. The change rules alone judge them.
 change_documents := object.union_n([
+	sharded_destroyed,
 	{address: object.union(aws_document(address, object.filter(c.prior_values, relevant_attributes), {}), {"change": c.change}) |
 		some address, c in destroyed_tables
 	},
@@ -219,6 +220,19 @@ change_documents := object.union_n([
 		is_string(region)
 	},
 ])
+
+# sharded_destroyed are the documents of destroyed dynamokeys_sharded_table resources: the design their state
+# recorded, with the change.
+sharded_destroyed := {rc.address: object.union(doc, {"address": rc.address, "change": sharded_change(rc, "delete", rc.change.before, null)}) |
+	some i in changed
+	rc := input.resource_changes[i]
+	rc.type == "dynamokeys_sharded_table"
+	change_action(rc.change.actions) == "delete"
+	is_object(rc.change.before)
+	is_string(rc.address)
+	doc := parsed(object.get(rc.change.before, "design_document", null))
+	doc.schema_version in supported_schema_versions
+}
 
 destroyed_tables := {rc.address: {"prior_values": rc.change.before, "change": table_change(rc, "delete", rc.change.before, null)} |
 	some i in changed
@@ -253,4 +267,54 @@ table_from_arn(arn) := name if {
 	parts := split(arn, "/")
 	count(parts) >= 2
 	name := parts[1]
+} else := ""
+
+# sharded_changes maps each dynamokeys_sharded_table the plan updates or replaces to its change: the fields
+# the provider computes for its own findings (planChange, internal/provider/sharded_table_change.go). The
+# design document leaves the change out, as it leaves the prior out, so that no change stays in the state.
+# The resource creates no replicas and its autoscaling owns the capacities it sets: those stay empty.
+sharded_changes := {rc.address: sharded_change(rc, action, rc.change.before, rc.change.after) |
+	some i in changed
+	rc := input.resource_changes[i]
+	rc.type == "dynamokeys_sharded_table"
+	action := change_action(rc.change.actions)
+	action in {"update", "replace"}
+	is_object(rc.change.before)
+	is_string(rc.address)
+}
+
+sharded_change(rc, action, before, after) := {
+	"action": action,
+	"only": action == "delete",
+	"replaced_by": replaced_by_if(action, rc.change),
+	"disposable": disposable_table(before, after),
+	"item_count": null,
+	"item_count_source": "",
+	"replicas_removed": [],
+	"stream": sharded_stream(action, before, after),
+	"billing_mode_before": object.get(before, "billing_mode", ""),
+	"capacity_resets": [],
+	"index_changes": [],
+}
+
+replaced_by_if("replace", change) := replaced_by(change)
+
+replaced_by_if(action, _) := [] if action != "replace"
+
+# sharded_stream is the stream's change: a stream that was on, turned off or given another view type.
+sharded_stream("update", before, after) := {"before": had, "after": want, "consumers": []} if {
+	had := sharded_stream_view(before)
+	had != ""
+	want := sharded_stream_view(after)
+	want != had
+} else := null
+
+sharded_stream(action, _, _) := null if action != "update"
+
+sharded_stream_view(values) := v if {
+	s := object.get(values, "stream", null)
+	is_object(s)
+	s.enabled == true
+	v := s.view_type
+	is_string(v)
 } else := ""

@@ -21,7 +21,9 @@ type Document struct {
 	TargetUtilization float64                    `json:"target_utilization"`
 	Derived           Derived                    `json:"derived"`
 	Prior             *Document                  `json:"prior"`
-	Unknown           []string                   `json:"unknown"`
+	// Change is what the plan does to the live table; absent on create and outside a plan.
+	Change  *Change  `json:"change,omitempty"`
+	Unknown []string `json:"unknown"`
 	// Policy is how the provider applied the rules to this design, so that the policy bundle applies them
 	// the same way on plan JSON; nil where no provider evaluated it (the plan adapter's AWS tables).
 	Policy *PolicySettings `json:"policy,omitempty"`
@@ -294,12 +296,12 @@ const DocumentSchemaVersion = 1
 const AttributeEncoding = "dk1:"
 
 // AttributeJSON is the document as the design_document attribute carries it, before encoding: the same JSON
-// the policies evaluate, without prior. The prior state's document inside a planned value would make every
-// plan differ from the state it planned against; the plan adapter takes the prior from the resource
-// change's before value instead.
+// the policies evaluate, without prior and change. The prior state's document inside a planned value would
+// make every plan differ from the state it planned against, and a change would stay in the state after its
+// apply; the plan adapter takes both from the resource change's before and after values instead.
 func (d *Document) AttributeJSON() ([]byte, error) {
 	c := *d
-	c.Prior = nil
+	c.Prior, c.Change = nil, nil
 	return json.Marshal(&c)
 }
 

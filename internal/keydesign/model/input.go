@@ -74,6 +74,8 @@ type Input struct {
 	Unknown []Path
 	// Prior is the document built from the prior state (resource updates only).
 	Prior *Document
+	// Change is what the plan does to the live table (resource updates and replacements); nil otherwise.
+	Change *Change
 }
 
 // Key is a table key attribute with an optional value template.

@@ -17,6 +17,7 @@ type Stated struct {
 	Traffic           TrafficDoc
 	TargetUtilization float64
 	Prior             *Document
+	Change            *Change
 	// Unknown lists the input paths not known at plan time, sorted.
 	Unknown []string
 }
@@ -30,6 +31,7 @@ func State(m *Model, traffic Traffic) *Stated {
 		Address:  in.Address,
 		Segments: m.Segments,
 		Prior:    in.Prior,
+		Change:   in.Change,
 		Unknown:  make([]string, 0, len(m.Unknown)),
 	}
 	for p := range m.Unknown {

@@ -1,0 +1,67 @@
+package model
+
+// Change is what a plan does to a live table: the facts the change rules (DK001–DK008, policies/changes.rego)
+// read beside the design before the change (Document.Prior) and after it. The provider computes it for
+// dynamokeys_sharded_table from the prior state and the plan; the plan adapter computes the same fields for
+// the AWS provider's resources from a plan's before and after values (policies/plan/table_changes.rego).
+// Nil on create and wherever no plan is judged (the data source).
+type Change struct {
+	// Action is ChangeUpdate, ChangeReplace or ChangeDelete.
+	Action string `json:"action"`
+	// Only marks a document that is judged for its change alone (a destroyed table): the design rules skip it.
+	Only bool `json:"only"`
+	// ReplacedBy are the attribute paths whose change forces a replacement, as Terraform's replace_paths.
+	ReplacedBy [][]string `json:"replaced_by"`
+	// Disposable is true for a table tagged dynamokeys:disposable = "true": its items may go.
+	Disposable bool `json:"disposable"`
+	// ItemCount is the table's item count as DescribeTable last reported it (ItemCountSource "table"); nil
+	// when unknown, and the rules then take the design's traffic.item_count.
+	ItemCount       *int64 `json:"item_count"`
+	ItemCountSource string `json:"item_count_source"`
+	// ReplicasRemoved are the Regions whose replica the plan deletes.
+	ReplicasRemoved []string `json:"replicas_removed"`
+	// Stream is the stream's view type before and after ("" when off); nil when the stream does not change
+	// or was off.
+	Stream *StreamChange `json:"stream"`
+	// BillingModeBefore is the table's billing mode before the change.
+	BillingModeBefore string `json:"billing_mode_before"`
+	// CapacityResets are provisioned capacities the plan changes where Application Auto Scaling manages them.
+	CapacityResets []CapacityReset `json:"capacity_resets"`
+	// IndexChanges are indexes created or deleted by resources of their own (the AWS provider's standalone
+	// GSIs); a table's own indexes are compared between Prior and the document.
+	IndexChanges []IndexChange `json:"index_changes"`
+}
+
+// The actions of a Change.
+const (
+	ChangeUpdate  = "update"
+	ChangeReplace = "replace"
+	ChangeDelete  = "delete"
+)
+
+// DisposableTag marks a table whose items may be lost: the change rules let it be replaced or destroyed.
+const DisposableTag = "dynamokeys:disposable"
+
+// StreamChange is a stream's view type before and after a change, and the consumers of the old stream the
+// plan shows (the provider sees none: a consumer is another resource).
+type StreamChange struct {
+	Before    string   `json:"before"`
+	After     string   `json:"after"`
+	Consumers []string `json:"consumers"`
+}
+
+// CapacityReset is a provisioned capacity the plan changes under an autoscaling target.
+type CapacityReset struct {
+	Index     string   `json:"index"`
+	Attribute string   `json:"attribute"`
+	Path      []string `json:"path"`
+	Before    int64    `json:"before"`
+	After     int64    `json:"after"`
+	ManagedBy string   `json:"managed_by"`
+}
+
+// IndexChange is an index a resource of its own creates, deletes or rebuilds.
+type IndexChange struct {
+	Name   string `json:"name"`
+	Action string `json:"action"`
+}
