@@ -240,22 +240,12 @@ func (a *layout) layout(doc *Design) *model.LayoutDoc {
 	return l
 }
 
-// entityKeys are the templates each entity writes ("" for a table without entities).
+// entityKeys are the templates each entity writes: each scope's ("" the implicit entity of a table without
+// entities, whose templates are the table's own).
 func (a *layout) entityKeys() map[string]map[string]string {
-	out := map[string]map[string]string{}
-	if a.entities == nil {
-		keys := map[string]string{}
-		if t := a.in.PartitionKey.Template; t != nil {
-			keys[a.in.PartitionKey.Name] = *t
-		}
-		if sk := a.in.SortKey; sk != nil && sk.Template != nil {
-			keys[sk.Name] = *sk.Template
-		}
-		out[""] = keys
-		return out
-	}
-	for _, e := range a.in.Entities {
-		out[e.Name] = maps.Clone(e.Keys)
+	out := make(map[string]map[string]string, len(a.m.Scopes))
+	for _, s := range a.m.Scopes {
+		out[s.Name] = maps.Clone(s.Keys)
 	}
 	return out
 }
@@ -288,18 +278,16 @@ func (a *layout) indexAttributes(doc *Design, index string) []string {
 	return tableKeys
 }
 
-// patternEntities are the entities a pattern reads: those it names, else every entity its index holds.
+// patternEntities are the entities a pattern reads: those it names, else every scope its index holds (the
+// implicit entity, "", of a table without entities).
 func (a *layout) patternEntities(ap model.AccessPatternDoc, index string) []string {
-	if a.entities == nil {
-		return []string{""}
-	}
 	if len(ap.Entities) > 0 {
 		return ap.Entities
 	}
 	var out []string
-	for _, d := range a.entityFacts.Items {
-		if index == "" || index == model.TableKeyIndex || slices.Contains(d.Indexes, index) {
-			out = append(out, d.Name)
+	for _, s := range a.m.Scopes {
+		if index == "" || index == model.TableKeyIndex || slices.Contains(s.Indexes, index) {
+			out = append(out, s.Name)
 		}
 	}
 	return out
