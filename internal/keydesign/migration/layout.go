@@ -67,8 +67,8 @@ type layout struct {
 	traffic  *capacity.TableTraffic
 	segments map[string]model.ResolvedSegment
 	entities *model.Entities
-	// entityFacts are the entities as the document states them (their demand and keys), the entity model's
-	// own before there is a document.
+	// entityFacts are the entities as the document states them (their demand and keys); nil without entities,
+	// and before there is a document (the checks read none).
 	entityFacts *model.EntitiesDoc
 	doc         *Design
 	old         *layout
@@ -77,11 +77,8 @@ type layout struct {
 
 func newLayout(m *model.Model, traffic *capacity.TableTraffic, doc *Design) *layout {
 	a := &layout{m: m, in: m.Input, traffic: traffic, segments: m.Segments, entities: m.Entities, doc: doc}
-	switch {
-	case doc != nil && doc.Derived.Entities != nil:
+	if doc != nil {
 		a.entityFacts = doc.Derived.Entities
-	case m.Entities != nil:
-		a.entityFacts = &m.Entities.Doc
 	}
 	return a
 }

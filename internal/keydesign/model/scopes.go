@@ -51,3 +51,12 @@ func (m *Model) scopes() []Scope {
 	}
 	return []Scope{{Keys: keys, PartitionKey: m.PartitionKey, KeysUnknown: m.IsUnknown("partition_key.template"), Indexes: indexes}}
 }
+
+// IDChars is what an id segment without declared characters may hold: the entity model's (IDCharacters),
+// any byte but NUL for a design without entities.
+func (m *Model) IDChars() ByteSet {
+	if m.Entities != nil {
+		return m.Entities.IDChars
+	}
+	return AnyByte.Without(Single(0))
+}
