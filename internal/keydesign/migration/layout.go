@@ -66,7 +66,6 @@ type layout struct {
 	in       *model.Input
 	traffic  *capacity.TableTraffic
 	segments map[string]model.ResolvedSegment
-	entities *model.Entities
 	// entityFacts are the entities as the document states them (their demand and keys); nil without entities,
 	// and before there is a document (the checks read none).
 	entityFacts *model.EntitiesDoc
@@ -76,7 +75,7 @@ type layout struct {
 }
 
 func newLayout(m *model.Model, traffic *capacity.TableTraffic, doc *Design) *layout {
-	a := &layout{m: m, in: m.Input, traffic: traffic, segments: m.Segments, entities: m.Entities, doc: doc}
+	a := &layout{m: m, in: m.Input, traffic: traffic, segments: m.Segments, doc: doc}
 	if doc != nil {
 		a.entityFacts = doc.Derived.Entities
 	}
@@ -233,7 +232,7 @@ func (a *layout) layout(doc *Design) *model.LayoutDoc {
 	if a.in.SortKey != nil {
 		skName = a.in.SortKey.Name
 	}
-	l.From = layoutHCL(l, a.entities != nil, a.in.PartitionKey.Name, skName)
+	l.From = layoutHCL(l, a.in.PartitionKey.Name, skName)
 	return l
 }
 
@@ -316,13 +315,25 @@ func (a *layout) patternReads(doc *Design, ap model.AccessPatternDoc, f model.Pa
 	return reads
 }
 
-// layoutHCL is a layout as the `from` of a migration block. It is written into one buffer: the parts and
-// their separators as strings.Join would place them.
-func layoutHCL(l *model.LayoutDoc, entities bool, pkName, skName string) string {
+// layoutHCL is a layout as the `from` of a migration block: the implicit entity's templates ("", a table
+// without entities) as the table's, each entity's under entities. It is written into one buffer: the parts
+// and their separators as strings.Join would place them.
+func layoutHCL(l *model.LayoutDoc, pkName, skName string) string {
 	var b strings.Builder
 	b.Grow(160)
 	b.WriteString("{ ")
-	if entities {
+	if keys, implicit := l.Keys[""]; implicit {
+		if t, ok := keys[pkName]; ok {
+			b.WriteString("partition_key_template = ")
+			writeHCLString(&b, t)
+			b.WriteString(", ")
+		}
+		if t, ok := keys[skName]; ok && skName != "" {
+			b.WriteString("sort_key_template = ")
+			writeHCLString(&b, t)
+			b.WriteString(", ")
+		}
+	} else {
 		b.WriteString("entities = { ")
 		for i, name := range slices.Sorted(maps.Keys(l.Keys)) {
 			if i > 0 {
@@ -341,18 +352,6 @@ func layoutHCL(l *model.LayoutDoc, entities bool, pkName, skName string) string 
 			b.WriteString(" } }")
 		}
 		b.WriteString(" }, ")
-	} else {
-		keys := l.Keys[""]
-		if t, ok := keys[pkName]; ok {
-			b.WriteString("partition_key_template = ")
-			writeHCLString(&b, t)
-			b.WriteString(", ")
-		}
-		if t, ok := keys[skName]; ok && skName != "" {
-			b.WriteString("sort_key_template = ")
-			writeHCLString(&b, t)
-			b.WriteString(", ")
-		}
 	}
 	s, num := l.Sharding, [20]byte{}
 	b.WriteString("sharding = { strategy = ")
