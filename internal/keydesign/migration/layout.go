@@ -237,11 +237,12 @@ func (a *layout) layout(doc *Design) *model.LayoutDoc {
 }
 
 // entityKeys are the templates each entity writes: each scope's ("" the implicit entity of a table without
-// entities, whose templates are the table's own).
+// entities, whose templates are the table's own). The maps are the model's, as derived.entities' keys are;
+// nothing changes them.
 func (a *layout) entityKeys() map[string]map[string]string {
 	out := make(map[string]map[string]string, len(a.m.Scopes))
 	for _, s := range a.m.Scopes {
-		out[s.Name] = maps.Clone(s.Keys)
+		out[s.Name] = s.Keys
 	}
 	return out
 }
@@ -282,7 +283,7 @@ func (a *layout) patternEntities(ap model.AccessPatternDoc, index string) []stri
 	}
 	var out []string
 	for _, s := range a.m.Scopes {
-		if index == "" || index == model.TableKeyIndex || slices.Contains(s.Indexes, index) {
+		if index == "" || index == model.TableKeyIndex || s.Carries(index) {
 			out = append(out, s.Name)
 		}
 	}

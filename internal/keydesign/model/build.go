@@ -32,6 +32,8 @@ type Model struct {
 	// Scopes are the kinds of item the design writes, which the later stages iterate: each entity of a
 	// single-table design, or the one implicit entity of a design without entities (scopes.go).
 	Scopes []Scope
+	// implicit holds the implicit entity's scope, which Scopes holds without another allocation.
+	implicit [1]Scope
 }
 
 // IsUnknown reports whether the dotted attribute path is unknown at plan time.

@@ -1,5 +1,7 @@
 package model
 
+import "slices"
+
 // Scope is one kind of item a design writes, as the later stages iterate them: an entity of a single-table
 // design, or, for a design without entities, the one implicit entity whose items carry the table's templates
 // and traffic. The Document states the implicit entity nowhere (derived.entities is absent without entities),
@@ -15,10 +17,13 @@ type Scope struct {
 	// KeysUnknown is whether its templates of the table's partition key are not known at plan time
 	// (entities.<name>.keys; partition_key.template for the implicit entity).
 	KeysUnknown bool
-	// Indexes are the LSIs and GSIs whose keys its items carry: an entity's those whose every key attribute
-	// it writes, the implicit entity's every index (item_share states the share of its items).
+	// Indexes are the LSIs and GSIs an entity's items carry: those whose every key attribute it writes. The
+	// implicit entity's items carry every index (item_share states their share): see Carries.
 	Indexes []string
 }
+
+// Carries reports whether the scope's items carry the index's keys.
+func (s *Scope) Carries(index string) bool { return s.Name == "" || slices.Contains(s.Indexes, index) }
 
 // scopes are the model's scopes: each entity's, in name order, or the implicit entity's; nil for a design
 // with entities whose model is incomplete.
@@ -28,7 +33,7 @@ func (m *Model) scopes() []Scope {
 		out := make([]Scope, len(in.Entities))
 		for i, e := range in.Entities {
 			out[i] = Scope{Name: e.Name, Keys: e.Keys, PartitionKey: m.Entities.Templates[i][m.Entities.TableKeys[0]],
-				KeysUnknown: m.IsUnknown(Path{"entities", e.Name, "keys"}.String()), Indexes: m.Entities.Doc.Items[i].Indexes}
+				KeysUnknown: len(m.Unknown) > 0 && m.IsUnknown(Path{"entities", e.Name, "keys"}.String()), Indexes: m.Entities.Doc.Items[i].Indexes}
 		}
 		return out
 	}
@@ -42,14 +47,8 @@ func (m *Model) scopes() []Scope {
 	if sk := in.SortKey; sk != nil && sk.Template != nil {
 		keys[sk.Name] = *sk.Template
 	}
-	indexes := make([]string, 0, len(in.LocalSecondaryIndexes)+len(in.GlobalSecondaryIndexes))
-	for _, l := range in.LocalSecondaryIndexes {
-		indexes = append(indexes, l.Name)
-	}
-	for _, g := range in.GlobalSecondaryIndexes {
-		indexes = append(indexes, g.Name)
-	}
-	return []Scope{{Keys: keys, PartitionKey: m.PartitionKey, KeysUnknown: m.IsUnknown("partition_key.template"), Indexes: indexes}}
+	m.implicit[0] = Scope{Keys: keys, PartitionKey: m.PartitionKey, KeysUnknown: m.IsUnknown("partition_key.template")}
+	return m.implicit[:]
 }
 
 // IDChars is what an id segment without declared characters may hold: the entity model's (IDCharacters),
