@@ -150,7 +150,7 @@ func run(m *model.Model, old *migration.Analysis) results {
 	// Each GSI's partitions and demand, from the entities it holds.
 	indexes, projectedNonKey := capacity.Indexes(m, sizing, shards)
 	// Measured traffic against the design, and each GSI's measured demand.
-	observed, measuredGSIs := measured.Facts(m, stated, sizing, shards, indexes, pk)
+	observed, measuredGSIs := measured.Facts(m, stated, sizing, shards, indexes)
 	r := results{entities: entities, traffic: traffic, stated: stated, entityKeys: entityKeys, matched: matched, replicas: global, replicasUnknown: replicasUnknown,
 		demand: demand, figures: figures, keys: keys, sizing: sizing, projectedNonKey: projectedNonKey, observed: observed}
 	// The patterns' reads on each GSI.

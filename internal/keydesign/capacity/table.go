@@ -112,8 +112,8 @@ func Table(m *model.Model, traffic *TableTraffic, stated *model.Stated, entities
 
 // Collection estimates the item collection of one partition-key value: items per key × (item size + one
 // entry per LSI). ALL and INCLUDE entries are bounded by item size + 100 bytes; KEYS_ONLY entries by the
-// key bytes + 100. Items per key are given, bounded by the sort-key template sk, or follow from a time
-// bucket's writes. s are the stated table, its key facts and its demand, shardCount the table's shards,
+// key bytes + 100. Items per key are given, bounded by the sort-key template sk (the table's own; nil with
+// entities, whose collections bound theirs), or follow from a time bucket's writes. s are the stated table, its key facts and its demand, shardCount the table's shards,
 // entities the entities with their key facts (EntityKeys; nil without entities).
 func Collection(m *model.Model, s *Sizing, shardCount int64, entities *model.EntitiesDoc, sk *model.Template) model.CollectionEstimate {
 	keys, t := s.Keys, s.Traffic
@@ -138,7 +138,7 @@ func Collection(m *model.Model, s *Sizing, shardCount int64, entities *model.Ent
 	case t.MaxItemsPerPartitionKey != nil:
 		est.ItemsPerKey = model.Ptr(float64(*t.MaxItemsPerPartitionKey))
 		est.Basis = model.CollectionGiven
-	case m.Entities == nil && sk != nil && keys.SortKey != nil && keys.SortKey.MaxBytes != nil && model.TemplateValues(sk, m.Segments, m.Input.Segments, shardCount) != nil:
+	case sk != nil && keys.SortKey != nil && keys.SortKey.MaxBytes != nil && model.TemplateValues(sk, m.Segments, m.Input.Segments, shardCount) != nil:
 		// The sort-key template bounds the items: a constant is one item, bounded segments their product.
 		est.ItemsPerKey = model.Ptr(float64(*model.TemplateValues(sk, m.Segments, m.Input.Segments, shardCount)))
 		est.Basis = model.CollectionTemplate

@@ -97,8 +97,9 @@ func gsiNamed(gsis []model.GlobalSecondaryIndex, name string) (model.GlobalSecon
 
 // Facts are the measured facts of each observation, and the GSIs with each one's demand: measured, else
 // declared. st is the stated design, s the table's key facts and demand, shardCount its shards, indexes the
-// GSIs with their partitions (capacity.Indexes); pk is the table's partition-key template.
-func Facts(design *model.Model, st *model.Stated, s *capacity.Sizing, shardCount int64, indexes []model.GSIDoc, pk *model.Template) ([]model.ObservedDoc, []model.GSIDoc) {
+// GSIs with their partitions (capacity.Indexes). A top key is held against the partition-key templates of the
+// model's scopes: each entity's, or the table's own.
+func Facts(design *model.Model, st *model.Stated, s *capacity.Sizing, shardCount int64, indexes []model.GSIDoc) ([]model.ObservedDoc, []model.GSIDoc) {
 	doc := designFacts{Stated: st, sizing: s, shardCount: shardCount, gsis: indexes}
 	observedDocs := make([]model.ObservedDoc, 0, len(design.Input.Observed))
 	byIndex := map[string]*observed.Observation{}
@@ -107,7 +108,7 @@ func Facts(design *model.Model, st *model.Stated, s *capacity.Sizing, shardCount
 		byIndex[o.IndexName] = &o.Observation
 		od := model.ObservedDoc{Observation: o.Observation, Path: o.Path}
 		if o.IndexName == "" {
-			od.Measured = tableMeasured(design, doc, pk, o.Observation)
+			od.Measured = tableMeasured(design, doc, o.Observation)
 		} else {
 			od.Measured = indexMeasured(design, doc, o.Observation)
 		}
@@ -139,7 +140,7 @@ type designFacts struct {
 	gsis       []model.GSIDoc
 }
 
-func tableMeasured(design *model.Model, doc designFacts, pk *model.Template, o observed.Observation) model.MeasuredFacts {
+func tableMeasured(design *model.Model, doc designFacts, o observed.Observation) model.MeasuredFacts {
 	c := doc.sizing.Capacity
 	m := model.MeasuredFacts{DeclaredWriteUnits: c.PeakWriteUnits, DeclaredReadUnits: c.PeakReadUnits, ShardCount: doc.shardCount}
 	measuredDemand(&m, o, c.HotKeyShare, doc.shardCount, doc.TargetUtilization)
@@ -149,25 +150,16 @@ func tableMeasured(design *model.Model, doc designFacts, pk *model.Template, o o
 	if doc.Table.PartitionKey.Type == model.KeyTypeBinary || len(doc.sizing.Keys.Undeclared) > 0 || design.IsUnknown("partition_key.template") || design.IsUnknown("sharding") {
 		return m
 	}
-	// A key is outside the design when no entity's partition-key template can produce it (the table's, for a
-	// design of one entity).
-	templates := []*model.Template{pk}
-	if design.Entities != nil {
-		templates = templates[:0]
-		for i, byAttr := range design.Entities.Templates {
-			t := byAttr[design.Entities.TableKeys[0]]
-			if t == nil || design.IsUnknown(model.Path{"entities", design.Input.Entities[i].Name, "keys"}.String()) {
-				return m // a template not known yet: any key may be its
-			}
-			templates = append(templates, t)
+	// A key is outside the design when no entity's partition-key template can produce it (the implicit
+	// entity's, the table's own, for a design without entities).
+	for _, s := range design.Scopes {
+		if s.PartitionKey == nil || s.KeysUnknown {
+			return m // a template not known yet, or none: any key may be its
 		}
 	}
-	var matchers []*keyMatcher
-	for _, t := range templates {
-		if t == nil {
-			return m
-		}
-		matcher := newKeyMatcher(t, design.Segments, doc.shardCount, doc.Sharding.Strategy, doc.Sharding.Source)
+	matchers := make([]*keyMatcher, 0, len(design.Scopes))
+	for _, s := range design.Scopes {
+		matcher := newKeyMatcher(s.PartitionKey, design.Segments, doc.shardCount, doc.Sharding.Strategy, doc.Sharding.Source)
 		if matcher == nil {
 			return m
 		}

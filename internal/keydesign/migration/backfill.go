@@ -310,19 +310,21 @@ func (a *layout) backfillRate(doc *Design, md *model.MigrationDoc, gsiPerTable m
 // changedWriteUnits are the production write units of the changed entities: the second copy dual
 // writes add.
 func (a *layout) changedWriteUnits(doc *Design, md *model.MigrationDoc) float64 {
-	if a.entities == nil {
-		if len(md.Changed) > 0 {
-			return model.Deref(doc.Sizing.Capacity.PeakWriteUnits)
-		}
-		return 0
-	}
 	var sum float64
-	for _, d := range a.entityFacts.Items {
-		if slices.Contains(md.Changed, d.Name) {
-			sum += model.Deref(d.WriteUnits)
+	for _, s := range a.m.Scopes {
+		if slices.Contains(md.Changed, s.Name) {
+			sum += a.writeUnits(doc, s.Name)
 		}
 	}
 	return sum
+}
+
+// writeUnits are one entity's peak write units ("" the table's).
+func (a *layout) writeUnits(doc *Design, entity string) float64 {
+	if d := a.entityDoc(entity); d != nil {
+		return model.Deref(d.WriteUnits)
+	}
+	return model.Deref(doc.Sizing.Capacity.PeakWriteUnits)
 }
 
 // backfillSpread is the number of new partition-key values the items of one old value land on; 0 when

@@ -177,7 +177,6 @@ func sameKeysApartFromShards(x, y []string) bool {
 // change that keeps the templates and the suffix width keeps the key of the ids whose suffix is the same:
 // min(a, b) of every lcm(a, b) hash values.
 func (a *layout) layoutOverlap(md *model.MigrationDoc) *model.LayoutOverlap {
-	oldM, newM := a.old.entities, a.entities
 	tableKeys := []string{a.in.PartitionKey.Name}
 	if a.in.SortKey != nil {
 		tableKeys = append(tableKeys, a.in.SortKey.Name)
@@ -194,13 +193,7 @@ func (a *layout) layoutOverlap(md *model.MigrationDoc) *model.LayoutOverlap {
 		}
 		return model.KeyAutomaton(parts)
 	}
-	oldChars, newChars := model.AnyByte.Without(model.Single(0)), model.AnyByte.Without(model.Single(0))
-	if oldM != nil {
-		oldChars = oldM.IDChars
-	}
-	if newM != nil {
-		newChars = newM.IDChars
-	}
+	oldChars, newChars := a.old.m.IDChars(), a.m.IDChars()
 	var first *model.LayoutOverlap
 	for i := range md.Entities {
 		e := &md.Entities[i]

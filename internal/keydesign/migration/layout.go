@@ -66,9 +66,8 @@ type layout struct {
 	in       *model.Input
 	traffic  *capacity.TableTraffic
 	segments map[string]model.ResolvedSegment
-	entities *model.Entities
-	// entityFacts are the entities as the document states them (their demand and keys), the entity model's
-	// own before there is a document.
+	// entityFacts are the entities as the document states them (their demand and keys); nil without entities,
+	// and before there is a document (the checks read none).
 	entityFacts *model.EntitiesDoc
 	doc         *Design
 	old         *layout
@@ -76,12 +75,9 @@ type layout struct {
 }
 
 func newLayout(m *model.Model, traffic *capacity.TableTraffic, doc *Design) *layout {
-	a := &layout{m: m, in: m.Input, traffic: traffic, segments: m.Segments, entities: m.Entities, doc: doc}
-	switch {
-	case doc != nil && doc.Derived.Entities != nil:
+	a := &layout{m: m, in: m.Input, traffic: traffic, segments: m.Segments, doc: doc}
+	if doc != nil {
 		a.entityFacts = doc.Derived.Entities
-	case m.Entities != nil:
-		a.entityFacts = &m.Entities.Doc
 	}
 	return a
 }
@@ -236,26 +232,17 @@ func (a *layout) layout(doc *Design) *model.LayoutDoc {
 	if a.in.SortKey != nil {
 		skName = a.in.SortKey.Name
 	}
-	l.From = layoutHCL(l, a.entities != nil, a.in.PartitionKey.Name, skName)
+	l.From = layoutHCL(l, a.in.PartitionKey.Name, skName)
 	return l
 }
 
-// entityKeys are the templates each entity writes ("" for a table without entities).
+// entityKeys are the templates each entity writes: each scope's ("" the implicit entity of a table without
+// entities, whose templates are the table's own). The maps are the model's, as derived.entities' keys are;
+// nothing changes them.
 func (a *layout) entityKeys() map[string]map[string]string {
-	out := map[string]map[string]string{}
-	if a.entities == nil {
-		keys := map[string]string{}
-		if t := a.in.PartitionKey.Template; t != nil {
-			keys[a.in.PartitionKey.Name] = *t
-		}
-		if sk := a.in.SortKey; sk != nil && sk.Template != nil {
-			keys[sk.Name] = *sk.Template
-		}
-		out[""] = keys
-		return out
-	}
-	for _, e := range a.in.Entities {
-		out[e.Name] = maps.Clone(e.Keys)
+	out := make(map[string]map[string]string, len(a.m.Scopes))
+	for _, s := range a.m.Scopes {
+		out[s.Name] = s.Keys
 	}
 	return out
 }
@@ -288,18 +275,16 @@ func (a *layout) indexAttributes(doc *Design, index string) []string {
 	return tableKeys
 }
 
-// patternEntities are the entities a pattern reads: those it names, else every entity its index holds.
+// patternEntities are the entities a pattern reads: those it names, else every scope its index holds (the
+// implicit entity, "", of a table without entities).
 func (a *layout) patternEntities(ap model.AccessPatternDoc, index string) []string {
-	if a.entities == nil {
-		return []string{""}
-	}
 	if len(ap.Entities) > 0 {
 		return ap.Entities
 	}
 	var out []string
-	for _, d := range a.entityFacts.Items {
-		if index == "" || index == model.TableKeyIndex || slices.Contains(d.Indexes, index) {
-			out = append(out, d.Name)
+	for _, s := range a.m.Scopes {
+		if index == "" || index == model.TableKeyIndex || s.Carries(index) {
+			out = append(out, s.Name)
 		}
 	}
 	return out
@@ -331,13 +316,25 @@ func (a *layout) patternReads(doc *Design, ap model.AccessPatternDoc, f model.Pa
 	return reads
 }
 
-// layoutHCL is a layout as the `from` of a migration block. It is written into one buffer: the parts and
-// their separators as strings.Join would place them.
-func layoutHCL(l *model.LayoutDoc, entities bool, pkName, skName string) string {
+// layoutHCL is a layout as the `from` of a migration block: the implicit entity's templates ("", a table
+// without entities) as the table's, each entity's under entities. It is written into one buffer: the parts
+// and their separators as strings.Join would place them.
+func layoutHCL(l *model.LayoutDoc, pkName, skName string) string {
 	var b strings.Builder
 	b.Grow(160)
 	b.WriteString("{ ")
-	if entities {
+	if keys, implicit := l.Keys[""]; implicit {
+		if t, ok := keys[pkName]; ok {
+			b.WriteString("partition_key_template = ")
+			writeHCLString(&b, t)
+			b.WriteString(", ")
+		}
+		if t, ok := keys[skName]; ok && skName != "" {
+			b.WriteString("sort_key_template = ")
+			writeHCLString(&b, t)
+			b.WriteString(", ")
+		}
+	} else {
 		b.WriteString("entities = { ")
 		for i, name := range slices.Sorted(maps.Keys(l.Keys)) {
 			if i > 0 {
@@ -356,18 +353,6 @@ func layoutHCL(l *model.LayoutDoc, entities bool, pkName, skName string) string 
 			b.WriteString(" } }")
 		}
 		b.WriteString(" }, ")
-	} else {
-		keys := l.Keys[""]
-		if t, ok := keys[pkName]; ok {
-			b.WriteString("partition_key_template = ")
-			writeHCLString(&b, t)
-			b.WriteString(", ")
-		}
-		if t, ok := keys[skName]; ok && skName != "" {
-			b.WriteString("sort_key_template = ")
-			writeHCLString(&b, t)
-			b.WriteString(", ")
-		}
 	}
 	s, num := l.Sharding, [20]byte{}
 	b.WriteString("sharding = { strategy = ")

@@ -29,6 +29,11 @@ type Model struct {
 	PartitionKey, SortKey *Template
 	// Entities is the entity model of a single-table design; nil for a design of one entity.
 	Entities *Entities
+	// Scopes are the kinds of item the design writes, which the later stages iterate: each entity of a
+	// single-table design, or the one implicit entity of a design without entities (scopes.go).
+	Scopes []Scope
+	// implicit holds the implicit entity's scope, which Scopes holds without another allocation.
+	implicit [1]Scope
 }
 
 // IsUnknown reports whether the dotted attribute path is unknown at plan time.
@@ -95,6 +100,7 @@ func Build(in *Input) (*Model, []*FieldError) {
 			}
 		}
 	}
+	m.Scopes = m.scopes()
 	return m, a.errs
 }
 

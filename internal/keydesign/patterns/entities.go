@@ -109,9 +109,10 @@ func entityParts(parts []keyPart, templates map[string]*model.Template, segments
 }
 
 // entityKnownAttributes are the key attributes a pattern on entities knows whole: every entity it reads
-// writes the attribute with a template whose every segment the pattern knows, and no {shard}.
+// writes the attribute with a template whose every segment the pattern knows, and no {shard}. A pattern names
+// entities only in a design that has them (validatePatternEntities), so one without names reads none.
 func (an *analysis) entityKnownAttributes(ap model.AccessPatternDoc) []string {
-	if len(ap.Entities) == 0 || an.entities == nil {
+	if len(ap.Entities) == 0 {
 		return nil
 	}
 	known := map[string]bool{}
