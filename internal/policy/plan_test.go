@@ -36,6 +36,21 @@ var planExpectations = map[string][]string{
 		"warn:DK302@aws_dynamodb_table.orders_by_status",
 	},
 	"broken.json": {"warn:@aws_dynamodb_table.broken"},
+	// hashicorp/aws 5: changes of live tables. scratch (tagged disposable, replaced) and quiet (tags, PITR on,
+	// a capacity raised inside its autoscaler's range) report nothing; the destroyed sessions only DK002.
+	"aws_changes_v5.json": {
+		"deny:DK001@aws_dynamodb_table.events", "deny:DK005@aws_dynamodb_table.global",
+		"deny:DK007@aws_dynamodb_table.inventory", "deny:DK007@aws_dynamodb_table.inventory",
+		"warn:DK003@aws_dynamodb_table.orders", "warn:DK008@aws_dynamodb_table.orders",
+		"warn:DK002@aws_dynamodb_table.sessions", "warn:DK006@aws_dynamodb_table.carts",
+		"warn:DK008@aws_dynamodb_table.billing",
+	},
+	// hashicorp/aws 6.28: a standalone GSI replaced and one deleted, a replica resource deleted (their tables
+	// not otherwise in the plan), a key_schema table switched to on-demand, a table with PITR turned on.
+	"aws_changes_v6.json": {
+		"warn:DK003@aws_dynamodb_global_secondary_index.ledger_by_account", "warn:DK004@aws_dynamodb_global_secondary_index.ledger_by_entry",
+		"deny:DK005@aws_dynamodb_table_replica.ledger_eu", "warn:DK008@aws_dynamodb_table.accounts",
+	},
 	// hashicorp/aws 6: key_schema GSIs beside classic ones, standalone aws_dynamodb_global_secondary_index
 	// resources joined by table_name and through the configuration, and one whose table is not in the plan.
 	"aws_v6.json": {
