@@ -19,17 +19,20 @@ change := input.change
 
 table_name := object.get(input, ["table", "name"], "")
 
-# item_count is the table's item count: the plan's (the table's own, as DescribeTable last reported it),
-# else the design's traffic.item_count (derived.cost.item_count); item_count_source says which.
-item_count := change.item_count if lib.number(change.item_count)
-
-else := input.derived.cost.item_count if lib.number(input.derived.cost.item_count)
+# item_count is the table's item count: the design's traffic.item_count when stated (derived.cost.item_count,
+# of the design after the change, else before it), else the table's own as DescribeTable last reported it
+# (the plan's change); item_count_source says which.
+item_count := input.derived.cost.item_count if lib.number(input.derived.cost.item_count)
 
 else := input.prior.derived.cost.item_count if lib.number(input.prior.derived.cost.item_count)
 
-item_count_source := "DescribeTable's ItemCount" if lib.number(change.item_count)
+else := change.item_count if lib.number(change.item_count)
 
-else := "traffic.item_count"
+default item_count_source := "DescribeTable's ItemCount"
+
+item_count_source := "traffic.item_count" if lib.number(input.derived.cost.item_count)
+
+item_count_source := "traffic.item_count" if lib.number(input.prior.derived.cost.item_count)
 
 # items_note is " (N items)" when the item count is known.
 default items_note := ""
@@ -103,9 +106,9 @@ warnings contains lib.finding(rego.metadata.rule(), msg, ["name"]) if {
 
 # prior_gsis and after_gsis are the GSIs before and after the change, by name; an index created or deleted
 # with a standalone resource (aws_dynamodb_global_secondary_index) is in change.index_changes.
-prior_gsis := {g.name: g | some g in object.get(input, ["prior", "table", "gsis"], [])}
+prior_gsis[g.name] := g if some g in object.get(input, ["prior", "table", "gsis"], [])
 
-after_gsis := {g.name: g | some g in object.get(input, ["table", "gsis"], [])}
+after_gsis[g.name] := g if some g in object.get(input, ["table", "gsis"], [])
 
 # index_actions maps each GSI the change touches to created, deleted or rebuilt (deleted and created again:
 # its key or projection changed, which DynamoDB cannot change in place). Only an update of a live table
@@ -144,15 +147,15 @@ index_shape(g) := {
 backfill(name) := {
 	"items": items,
 	"write_units_per_item": per_item,
-	"per_item_basis": basis,
-	"write_units": units,
-	"dollars": backfill_dollars(units),
-	"hours": backfill_hours(name, units),
+	"per_item_basis": per_item_basis,
+	"write_units": total,
+	"dollars": backfill_dollars(total),
+	"hours": backfill_hours(name, total),
 } if {
 	lib.number(item_count)
-	[per_item, basis, share] := entry_units(name)
+	[per_item, per_item_basis, share] := entry_units(name)
 	items := item_count * share
-	units := items * per_item
+	total := items * per_item
 }
 
 entry_units(name) := [max([1, ceil(c.entry_bytes / limits.write_unit_bytes)]), "entry", object.get(c, "item_share", 1)] if {
@@ -162,17 +165,17 @@ entry_units(name) := [max([1, ceil(c.entry_bytes / limits.write_unit_bytes)]), "
 	c.entry_bytes > 0
 } else := [1, "at_least", 1]
 
-backfill_dollars(units) := (units * price) / 1000000 if {
+backfill_dollars(write_units) := (write_units * per_million) / 1000000 if {
 	lib.on_demand
-	price := input.derived.cost.prices.write_request_units_per_million
-	lib.number(price)
+	per_million := input.derived.cost.prices.write_request_units_per_million
+	lib.number(per_million)
 } else := null
 
-backfill_hours(name, units) := (units / capacity) / 3600 if {
+backfill_hours(name, write_units) := (write_units / write_capacity) / 3600 if {
 	not lib.on_demand
-	capacity := after_gsis[name].write_capacity
-	lib.number(capacity)
-	capacity > 0
+	write_capacity := after_gsis[name].write_capacity
+	lib.number(write_capacity)
+	write_capacity > 0
 } else := null
 
 # backfill_note says what the backfill costs, or which input sizes it.
@@ -202,9 +205,9 @@ hours_note(h, name) := sprintf(", %s hours at the index's %s WCU", [lib.fmt(h), 
 
 # served maps each access pattern of the design before the change that a GSI served to its reads per
 # second (null when not stated).
-prior_patterns := {p.name: p | some p in object.get(input, ["prior", "derived", "access_patterns"], [])}
+prior_patterns[p.name] := p if some p in object.get(input, ["prior", "derived", "access_patterns"], [])
 
-prior_reads := {p.name: object.get(p, "reads_per_second", null) | some p in object.get(input, ["prior", "access_patterns"], [])}
+prior_reads[p.name] := object.get(p, "reads_per_second", null) if some p in object.get(input, ["prior", "access_patterns"], [])
 
 served_by(name) := sort([p.name |
 	some p in prior_patterns
@@ -401,8 +404,9 @@ quota := rego.metadata.rule()
 
 warnings contains lib.finding_case(quota, "index-updates", msg, ["global_secondary_indexes"]) if {
 	count(index_actions) > limits.index_updates_per_update_table
-	msg := sprintf("this plan changes %d GSIs of table %s (%s); DynamoDB takes one index create or delete per UpdateTable call, so they run one after another, each after the last backfill", [
+	msg := sprintf("this plan changes %d GSIs of table %s (%s); DynamoDB takes one index create or delete per UpdateTable call, %s", [
 		count(index_actions), table_name, concat(", ", sort([sprintf("%s %s", [n, a]) | some n, a in index_actions])),
+		"so they run one after another, each after the last backfill",
 	])
 }
 

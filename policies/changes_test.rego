@@ -33,6 +33,9 @@ live(facts, overrides) := object.union(
 	overrides,
 )
 
+# unchanged_table is the table with its GSI as before the change.
+unchanged_table := object.union(fixtures.doc({}).table, {"gsis": [fixtures.gsi("by_email")]})
+
 after_gsis := [object.union(fixtures.gsi("by_email"), {"sort_key": [{"name": "created", "type": "S", "cardinality": null}]})]
 
 test_unchanged_index_is_silent if {
@@ -101,20 +104,33 @@ test_disposable_replacement_and_destroy_are_silent if {
 }
 
 test_replica_removal_on_a_disposable_table_is_silent if {
-	count(changes.findings) == 0 with input as live({"replicas_removed": ["eu-west-1"], "disposable": true}, {"table": object.union(fixtures.doc({}).table, {"gsis": [fixtures.gsi("by_email")]})})
+	doc := live({"replicas_removed": ["eu-west-1"], "disposable": true}, {"table": unchanged_table})
+	count(changes.findings) == 0 with input as doc
 }
 
 test_stream_turned_off_under_a_consumer_warns if {
-	doc := live({"stream": {"before": "NEW_IMAGE", "after": "", "consumers": ["aws_lambda_event_source_mapping.x"]}}, {"table": object.union(fixtures.doc({}).table, {"gsis": [fixtures.gsi("by_email")]})})
+	stream := {"before": "NEW_IMAGE", "after": "", "consumers": ["aws_lambda_event_source_mapping.x"]}
+	doc := live({"stream": stream}, {"table": unchanged_table})
 	some f in changes.warnings with input as doc
 	f.rule == "DK006"
 	contains(f.message, "is turned off")
 }
 
 test_capacity_reset_of_a_gsi_is_an_error if {
-	reset := {"index": "by_email", "attribute": "write_capacity", "path": ["global_secondary_indexes", "by_email", "write_capacity"], "before": 900, "after": 50, "managed_by": "aws_appautoscaling_target.w"}
+	reset := {
+		"index": "by_email", "attribute": "write_capacity", "path": ["global_secondary_indexes", "by_email", "write_capacity"],
+		"before": 900, "after": 50, "managed_by": "aws_appautoscaling_target.w",
+	}
 	doc := live({"capacity_resets": [reset]}, {"table": object.union(fixtures.doc({}).table, {"gsis": [fixtures.gsi("by_email")]})})
 	some f in changes.errors with input as doc
 	f.rule == "DK007"
 	contains(f.message, "lowers write_capacity of GSI by_email from 900 to 50")
+}
+
+test_the_designs_item_count_before_the_tables if {
+	derived := object.union(fixtures.doc({}).derived, {"cost": {"item_count": 5000, "indexes": [], "prices": {}}})
+	doc := live({"action": "delete", "item_count": 0, "item_count_source": "table"}, {"prior": null, "derived": derived})
+	some f in changes.warnings with input as doc
+	f.rule == "DK002"
+	contains(f.message, "(5,000 items, by traffic.item_count)")
 }

@@ -16,6 +16,7 @@ func flattenTable(d *types.TableDescription) *Table {
 		TableClass:         TableClassStandard,
 		DeletionProtection: d.DeletionProtectionEnabled,
 	}
+	t.ItemCount, t.SizeBytes = d.ItemCount, d.TableSizeBytes
 	if d.BillingModeSummary != nil && d.BillingModeSummary.BillingMode != "" {
 		t.BillingMode = string(d.BillingModeSummary.BillingMode)
 	}

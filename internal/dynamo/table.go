@@ -33,6 +33,10 @@ type Index struct {
 	Autoscaled Autoscaled
 	OnDemand   *Throughput // on-demand caps of the index; nil when not managed
 	Warm       *Throughput // warm throughput of the index; nil when not managed
+	// ItemCount and SizeBytes are DescribeTable's ItemCount and TableSizeBytes, which DynamoDB updates about
+	// every six hours; nil when not reported (only on read).
+	ItemCount *int64
+	SizeBytes *int64
 	// ContributorInsights is the Contributor Insights mode, "" when off; nil when not managed or not
 	// reported.
 	ContributorInsights *string
@@ -84,6 +88,10 @@ type Table struct {
 	Warm *Throughput
 	// Autoscaled says which sides of the table's provisioned capacity an autoscaler owns (see Index).
 	Autoscaled Autoscaled
+	// ItemCount and SizeBytes are DescribeTable's ItemCount and TableSizeBytes, which DynamoDB updates about
+	// every six hours; nil when not reported (only on read).
+	ItemCount *int64
+	SizeBytes *int64
 	// ContributorInsights is the Contributor Insights mode (ACCESSED_AND_THROTTLED_KEYS or
 	// THROTTLED_KEYS), "" when off; nil when not managed or not reported.
 	ContributorInsights *string

@@ -9,13 +9,19 @@ import (
 	"testing"
 )
 
-// awsTable is a planned aws_dynamodb_table change with the given attributes over a clean table.
-func awsTable(name string, attrs map[string]any) map[string]any {
-	after := map[string]any{
+// cleanTable is a clean aws_dynamodb_table's values, with the given attributes over them.
+func cleanTable(name string, attrs map[string]any) map[string]any {
+	values := map[string]any{
 		"name": name, "hash_key": "customerId", "range_key": "orderId", "billing_mode": "PAY_PER_REQUEST",
 		"attribute": []any{map[string]any{"name": "customerId", "type": "S"}, map[string]any{"name": "orderId", "type": "S"}},
 	}
-	maps.Copy(after, attrs)
+	maps.Copy(values, attrs)
+	return values
+}
+
+// awsTable is a planned aws_dynamodb_table change with the given attributes over a clean table.
+func awsTable(name string, attrs map[string]any) map[string]any {
+	after := cleanTable(name, attrs)
 	return map[string]any{
 		"address": "aws_dynamodb_table." + strings.ReplaceAll(name, "-", "_"), "mode": "managed", "type": "aws_dynamodb_table", "name": name,
 		"change": map[string]any{"actions": []any{"create"}, "before": nil, "after": after, "after_unknown": map[string]any{}},
@@ -49,7 +55,7 @@ func TestAWSTableRulesAreDeclared(t *testing.T) {
 	for i := range 6 {
 		lsis = append(lsis, map[string]any{"name": fmt.Sprintf("lsi_%d", i), "range_key": "orderId", "projection_type": "ALL"})
 	}
-	plan := map[string]any{"resource_changes": []any{
+	changes := []any{
 		awsTable("bool-key", map[string]any{"attribute": []any{map[string]any{"name": "customerId", "type": "BOOL"}, map[string]any{"name": "orderId", "type": "S"}}}),
 		awsTable("ab", nil),
 		awsTable("wide-gsi", map[string]any{"global_secondary_index": gsis(1, 5)}),
@@ -62,20 +68,17 @@ func TestAWSTableRulesAreDeclared(t *testing.T) {
 		awsTable("mrsc-pair", map[string]any{"region": "us-east-1", "replica": []any{map[string]any{"region_name": "us-east-2", "consistency_mode": "STRONG"}}}),
 		awsTable("twice", map[string]any{"region": "us-east-1", "replica": []any{map[string]any{"region_name": "us-east-1"}}}),
 		awsTable("by-day", map[string]any{"hash_key": "eventDate", "attribute": []any{map[string]any{"name": "eventDate", "type": "S"}, map[string]any{"name": "orderId", "type": "S"}}}),
-	}}
+	}
 	// Changes to live tables: each trips one of the change rules (DK001–DK008).
 	gsi := func(name, rangeKey string) map[string]any {
 		return map[string]any{"name": name, "hash_key": "customerId", "range_key": rangeKey, "projection_type": "ALL", "read_capacity": 5, "write_capacity": 5}
 	}
 	live := func(name string, actions []any, before, after map[string]any) map[string]any {
-		base := awsTable(name, nil)["change"].(map[string]any)["after"].(map[string]any)
 		merged := func(attrs map[string]any) map[string]any {
 			if attrs == nil {
 				return nil
 			}
-			out := maps.Clone(base)
-			maps.Copy(out, attrs)
-			return out
+			return cleanTable(name, attrs)
 		}
 		rc := awsTable(name, nil)
 		rc["change"] = map[string]any{"actions": actions, "before": merged(before), "after": merged(after), "after_unknown": map[string]any{},
@@ -85,7 +88,7 @@ func TestAWSTableRulesAreDeclared(t *testing.T) {
 	update := []any{"update"}
 	stream := "arn:aws:dynamodb:us-east-1:111122223333:table/streamed/stream/1"
 	prov := map[string]any{"billing_mode": "PROVISIONED", "read_capacity": 900, "write_capacity": 5}
-	plan["resource_changes"] = append(plan["resource_changes"].([]any),
+	changes = append(changes,
 		live("replaced", []any{"delete", "create"}, map[string]any{}, map[string]any{"hash_key": "tenantId"}),
 		live("destroyed", []any{"delete"}, map[string]any{}, nil),
 		live("rebuilt", update, map[string]any{"global_secondary_index": []any{gsi("by_a", "x"), gsi("by_b", "")}},
@@ -99,6 +102,7 @@ func TestAWSTableRulesAreDeclared(t *testing.T) {
 			"change": map[string]any{"actions": []any{"no-op"}, "after": map[string]any{"resource_id": "table/autoscaled", "scalable_dimension": "dynamodb:table:ReadCapacityUnits"}}},
 		live("switched", update, prov, map[string]any{}),
 	)
+	plan := map[string]any{"resource_changes": changes}
 	raw, err := json.Marshal(plan)
 	if err != nil {
 		t.Fatal(err)

@@ -119,6 +119,7 @@ func designOutputs(ctx context.Context, settings policySettings, in *model.Input
 		return designOutputModel{}, diags, false
 	}
 	diags.Append(findingDiagnostics(findings, enforce)...)
+	findings = slices.DeleteFunc(findings, func(f policy.Finding) bool { return model.IsChangeRule(f.Rule) })
 	if len(in.Unknown) > 0 {
 		return unknownDesignOutputs(), diags, true
 	}

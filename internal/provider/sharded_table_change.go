@@ -23,6 +23,9 @@ func planChange(ctx context.Context, state, plan shardedTableModel, replacedBy [
 	}
 	c.Disposable = disposable(state.TagsAll) || disposable(state.Tags) || disposable(plan.TagsAll) || disposable(plan.Tags)
 	c.BillingModeBefore = state.BillingMode.ValueString()
+	if n := state.ItemCount; !n.IsNull() && !n.IsUnknown() {
+		c.ItemCount, c.ItemCountSource = n.ValueInt64Pointer(), "table"
+	}
 	if c.Action == model.ChangeUpdate {
 		c.Stream = streamChange(ctx, state.Stream, plan.Stream)
 	}
@@ -31,9 +34,13 @@ func planChange(ctx context.Context, state, plan shardedTableModel, replacedBy [
 
 // destroyChange is the change of a plan that destroys the table of state.
 func destroyChange(state shardedTableModel) *model.Change {
-	return &model.Change{Action: model.ChangeDelete, Only: true, ReplacedBy: [][]string{}, ReplicasRemoved: []string{},
+	c := &model.Change{Action: model.ChangeDelete, Only: true, ReplacedBy: [][]string{}, ReplicasRemoved: []string{},
 		CapacityResets: []model.CapacityReset{}, IndexChanges: []model.IndexChange{},
 		Disposable: disposable(state.TagsAll) || disposable(state.Tags), BillingModeBefore: state.BillingMode.ValueString()}
+	if n := state.ItemCount; !n.IsNull() && !n.IsUnknown() {
+		c.ItemCount, c.ItemCountSource = n.ValueInt64Pointer(), "table"
+	}
+	return c
 }
 
 // disposable holds for tags that mark the table's items as disposable.
@@ -106,4 +113,15 @@ func keyChanges(ctx context.Context, attribute string, before, after types.Objec
 		paths = append(paths, []string{attribute, "type"})
 	}
 	return paths
+}
+
+// planTableSize keeps the item count and size the last refresh read through an in-place update (DynamoDB
+// reports new figures about every six hours, at a refresh, not at an apply); a new table's are known after
+// apply.
+func planTableSize(state *shardedTableModel, change *model.Change, plan *shardedTableModel) {
+	if state != nil && change != nil && change.Action == model.ChangeUpdate {
+		plan.ItemCount, plan.TableSizeBytes = state.ItemCount, state.TableSizeBytes
+		return
+	}
+	plan.ItemCount, plan.TableSizeBytes = types.Int64Unknown(), types.Int64Unknown()
 }

@@ -37,6 +37,8 @@ type shardedTableModel struct {
 	Stream               types.Object `tfsdk:"stream"`
 	StreamARN            types.String `tfsdk:"stream_arn"`
 	StreamLabel          types.String `tfsdk:"stream_label"`
+	ItemCount            types.Int64  `tfsdk:"item_count"`
+	TableSizeBytes       types.Int64  `tfsdk:"table_size_bytes"`
 	ServerSideEncryption types.Object `tfsdk:"server_side_encryption"`
 	OnDemandThroughput   types.Object `tfsdk:"on_demand_throughput"`
 	WarmThroughput       types.Object `tfsdk:"warm_throughput"`

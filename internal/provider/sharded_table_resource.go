@@ -221,6 +221,7 @@ func (r *shardedTableResource) ModifyPlan(ctx context.Context, req resource.Modi
 	resp.Diagnostics.Append(diags...)
 	validateTagsAll(plan.TagsAll, &resp.Diagnostics)
 	planStreamIdentity(ctx, priorState, &plan, &resp.Diagnostics)
+	planTableSize(priorState, change, &plan)
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
@@ -239,13 +240,6 @@ func destroyFindings(ctx context.Context, settings policySettings, state sharded
 	}
 	diags.Append(findingDiagnostics(findings, false)...)
 	return diags
-}
-
-// replacesTable reports whether the plan replaces the table: the attributes whose plan modifiers require
-// replacement (the framework gives ModifyPlan none of their verdicts) differ between state and plan
-// (replacementPaths).
-func replacesTable(ctx context.Context, state, plan shardedTableModel) bool {
-	return len(replacementPaths(ctx, state, plan)) > 0
 }
 
 // lsisEqual compares LSI maps as DynamoDB sees them: null and empty maps alike, a null projection_type as
@@ -414,6 +408,10 @@ func setComputed(m *shardedTableModel, t *dynamo.Table) {
 			m.TagsAll = stringMap(t.Tags)
 		}
 	}
+	// An update keeps the figures its plan took from the last refresh; a new table's are read now.
+	if m.ItemCount.IsUnknown() || m.TableSizeBytes.IsUnknown() {
+		m.ItemCount, m.TableSizeBytes = types.Int64PointerValue(t.ItemCount), types.Int64PointerValue(t.SizeBytes)
+	}
 	m.StreamARN, m.StreamLabel = types.StringNull(), types.StringNull()
 	if t.Stream != nil && t.Stream.Enabled {
 		m.StreamARN, m.StreamLabel = types.StringValue(t.StreamARN), types.StringValue(t.StreamLabel)
@@ -467,6 +465,7 @@ func (r *shardedTableResource) Read(ctx context.Context, req resource.ReadReques
 		return
 	}
 	resp.Diagnostics.Append(flattenTable(ctx, table, &state)...)
+	state.ItemCount, state.TableSizeBytes = types.Int64PointerValue(table.ItemCount), types.Int64PointerValue(table.SizeBytes)
 	readTags(table.Tags, defaultTagsOf(r.data), &state)
 	refreshDesignDocument(ctx, policySettingsOf(r.data), &state)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)

@@ -87,7 +87,12 @@ func tableSettingsAttributes() map[string]rschema.Attribute {
 		"stream_arn": rschema.StringAttribute{Computed: true,
 			Description: "ARN of the enabled stream, e.g. for an aws_lambda_event_source_mapping; null while the stream is off. A stream " +
 				"enabled again, or with a new view_type, has a new ARN."},
-		"stream_label":           rschema.StringAttribute{Computed: true, Description: "Timestamp label of the enabled stream; null while the stream is off."},
+		"stream_label": rschema.StringAttribute{Computed: true, Description: "Timestamp label of the enabled stream; null while the stream is off."},
+		"item_count": rschema.Int64Attribute{Computed: true,
+			Description: "Items in the table, as DescribeTable last reported them (DynamoDB updates the figure about every six hours), read " +
+				"at each refresh. A plan that rebuilds a GSI sizes its backfill with it; without it, with traffic.item_count."},
+		"table_size_bytes": rschema.Int64Attribute{Computed: true,
+			Description: "Bytes in the table (DescribeTable's TableSizeBytes, updated about every six hours), read at each refresh."},
 		"server_side_encryption": encryptionAttribute(),
 		"on_demand_throughput":   onDemandAttribute("an on-demand table"),
 		"warm_throughput":        warmAttribute("table"),

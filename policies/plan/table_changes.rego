@@ -63,6 +63,8 @@ table_change(rc, action, before, after) := {
 # attribute names: a list index into a set is left out.
 replaced_by(change) := [[step | some step in path; is_string(step)] | some path in array_or_empty(object.get(change, "replace_paths", []))]
 
+default disposable_table(_, _) := false
+
 # disposable_table holds for a table tagged dynamokeys:disposable = "true", before or after the change.
 disposable_table(before, after) if {
 	some values in [before, after]
@@ -71,8 +73,6 @@ disposable_table(before, after) if {
 	is_object(tags)
 	tags["dynamokeys:disposable"] == "true"
 }
-
-default disposable_table(_, _) := false
 
 replicas_removed("update", before, after) := sort([r |
 	some r in replica_regions(before)
@@ -99,7 +99,7 @@ stream_change("update", before, after) := {"before": view_before, "after": view_
 stream_change(action, _, _) := null if action != "update"
 
 stream_view(values) := v if {
-	object.get(values, "stream_enabled", false) == true
+	values.stream_enabled == true
 	v := object.get(values, "stream_view_type", "")
 	is_string(v)
 } else := ""
@@ -114,14 +114,13 @@ stream_consumers(arn) := sort({m.address |
 })
 
 event_source_mappings := array.concat(
-	[{"address": rc.address, "arns": [a |
+	[{"address": rc.address, "arns": [values.event_source_arn |
 		some values in [rc.change.before, rc.change.after]
 		is_object(values)
-		a := values.event_source_arn
 	]} |
 		some rc in input.resource_changes
 		rc.type == "aws_lambda_event_source_mapping"
-		not "delete" == concat(",", rc.change.actions)
+		rc.change.actions != ["delete"]
 	],
 	[{"address": r.address, "arns": [r.values.event_source_arn]} |
 		some m in state_modules
@@ -288,8 +287,8 @@ sharded_change(rc, action, before, after) := {
 	"only": action == "delete",
 	"replaced_by": replaced_by_if(action, rc.change),
 	"disposable": disposable_table(before, after),
-	"item_count": null,
-	"item_count_source": "",
+	"item_count": table_item_count(before),
+	"item_count_source": item_count_source(before),
 	"replicas_removed": [],
 	"stream": sharded_stream(action, before, after),
 	"billing_mode_before": object.get(before, "billing_mode", ""),
@@ -318,3 +317,13 @@ sharded_stream_view(values) := v if {
 	v := s.view_type
 	is_string(v)
 } else := ""
+
+# table_item_count is the item count the last refresh read (the resource's item_count), null when none.
+table_item_count(before) := n if {
+	n := object.get(before, "item_count", null)
+	is_number(n)
+} else := null
+
+item_count_source(before) := "table" if is_number(object.get(before, "item_count", null))
+
+else := ""

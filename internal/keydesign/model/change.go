@@ -1,5 +1,7 @@
 package model
 
+import "strings"
+
 // Change is what a plan does to a live table: the facts the change rules (DK001–DK008, policies/changes.rego)
 // read beside the design before the change (Document.Prior) and after it. The provider computes it for
 // dynamokeys_sharded_table from the prior state and the plan; the plan adapter computes the same fields for
@@ -38,6 +40,14 @@ const (
 	ChangeReplace = "replace"
 	ChangeDelete  = "delete"
 )
+
+// changeRulePrefix starts the ids of the change rules (DK001–DK008).
+const changeRulePrefix = "DK00"
+
+// IsChangeRule reports whether a rule id is one of the change rules: their findings are about the plan, not
+// the design, so the provider reports them as the plan's diagnostics and keeps them out of the resource's
+// findings, ok and report, which would otherwise keep a change in the state after its apply.
+func IsChangeRule(id string) bool { return strings.HasPrefix(id, changeRulePrefix) }
 
 // DisposableTag marks a table whose items may be lost: the change rules let it be replaced or destroyed.
 const DisposableTag = "dynamokeys:disposable"

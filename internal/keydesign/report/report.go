@@ -129,7 +129,6 @@ func Text(doc *model.Document, findings []Finding) string {
 	writeAccessPatterns(&b, doc, findings)
 	writeMigration(&b, doc)
 	writeCost(&b, doc)
-	findings = writeChange(&b, doc, findings)
 
 	b.WriteString("\nFindings\n")
 	if len(findings) == 0 {
@@ -322,32 +321,4 @@ func writeEntityIndexes(b *strings.Builder, gsis []model.GSIDoc) {
 		}
 		fmt.Fprintf(b, "  %s: %s; %s values%s\n", g.Name, strings.Join(held, ", "), cardinalityLabel(g.PartitionKeyCardinality), hot)
 	}
-}
-
-// changeRulePrefix starts the ids of the change rules (DK001–DK008): what a plan does to a live table.
-const changeRulePrefix = "DK00"
-
-// writeChange writes "This plan changes": the change rules' findings on a plan that changes a live table,
-// which the Findings section then leaves out. A change that touches nothing the rules read writes nothing.
-// It returns the other findings.
-func writeChange(b *strings.Builder, doc *model.Document, findings []Finding) []Finding {
-	if doc.Change == nil {
-		return findings
-	}
-	var changed, rest []Finding
-	for _, f := range findings {
-		if strings.HasPrefix(f.Rule, changeRulePrefix) {
-			changed = append(changed, f)
-		} else {
-			rest = append(rest, f)
-		}
-	}
-	if len(changed) == 0 {
-		return findings
-	}
-	b.WriteString("\nThis plan changes\n")
-	for _, f := range changed {
-		fmt.Fprintf(b, "  %-7s %s %s: %s\n", strings.ToUpper(f.Severity), f.Rule, f.Name, f.Message)
-	}
-	return rest
 }

@@ -53,29 +53,3 @@ func TestTextListsTheFindings(t *testing.T) {
 		t.Errorf("report lacks the finding:\n%s", got)
 	}
 }
-
-// TestChangeFindingsHaveASectionOfTheirOwn: on a plan that changes a live table, the change rules' findings
-// are listed under "This plan changes" and not again under Findings; without a change nothing moves.
-func TestChangeFindingsHaveASectionOfTheirOwn(t *testing.T) {
-	findings := []Finding{
-		{Rule: "DK003", Name: "index-rebuilt", Severity: "warning", Message: "GSI by_order is deleted and created again"},
-		{Rule: "DK302", Name: "low-cardinality-partition-key", Severity: "warning", Message: "few values"},
-	}
-	doc := &model.Document{Table: model.TableDoc{Name: "orders"}, Change: &model.Change{Action: model.ChangeUpdate}}
-	text := Text(doc, findings)
-	_, rest, ok := strings.Cut(text, "\nThis plan changes\n")
-	if !ok {
-		t.Fatalf("no change section:\n%s", text)
-	}
-	section, others, _ := strings.Cut(rest, "\nFindings\n")
-	if !strings.Contains(section, "WARNING DK003 index-rebuilt: GSI by_order is deleted and created again") || strings.Contains(section, "DK302") {
-		t.Errorf("change section:\n%s", section)
-	}
-	if strings.Contains(others, "DK003") || !strings.Contains(others, "DK302") {
-		t.Errorf("findings section:\n%s", others)
-	}
-	doc.Change = nil
-	if text := Text(doc, findings); strings.Contains(text, "This plan changes") || !strings.Contains(text, "DK003") {
-		t.Errorf("without a change:\n%s", text)
-	}
-}
