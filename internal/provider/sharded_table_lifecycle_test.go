@@ -173,7 +173,8 @@ func TestAccShardedTablePITRWithoutEndpointSupport(t *testing.T) {
 }
 
 // TestAccShardedTableKeyChangeReplaces: a template change is design metadata (an in-place update that leaves
-// the table as it was created), while a key attribute change replaces the table.
+// the table as it was created), while a key attribute change replaces the table: DK001 stops that plan
+// until the table is tagged disposable.
 func TestAccShardedTableKeyChangeReplaces(t *testing.T) {
 	endpoint := testAccDynoxide(t)
 	api := testAPI(t, endpoint)
@@ -206,6 +207,7 @@ resource "dynamokeys_sharded_table" "t" {
 				Check: created.unchanged(api, name, "pk", "sk"),
 			},
 			{
+				// A replacement deletes every item: DK001 stops the plan.
 				Config: providerBlock(endpoint) + fmt.Sprintf(`
 resource "dynamokeys_sharded_table" "t" {
   name                = %q
@@ -213,6 +215,19 @@ resource "dynamokeys_sharded_table" "t" {
   partition_key       = { name = "customer", template = "CUSTOMER#{customer_id}" }
   sort_key            = { name = "sk", template = "ORDER#{order_id}" }
   segments            = { customer_id = { kind = "id" }, order_id = { kind = "id" } }
+}`, name),
+				ExpectError: regexp.MustCompile(`DK001 table-replaced: this plan replaces table replaced-orders\s+\(partition_key.name forces it\)`),
+			},
+			{
+				// Tagged disposable, it is replaced.
+				Config: providerBlock(endpoint) + fmt.Sprintf(`
+resource "dynamokeys_sharded_table" "t" {
+  name                = %q
+  deletion_protection = false
+  partition_key       = { name = "customer", template = "CUSTOMER#{customer_id}" }
+  sort_key            = { name = "sk", template = "ORDER#{order_id}" }
+  segments            = { customer_id = { kind = "id" }, order_id = { kind = "id" } }
+  tags                = { "dynamokeys:disposable" = "true" }
 }`, name),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(smallAddress, plancheck.ResourceActionDestroyBeforeCreate),
@@ -415,6 +430,7 @@ resource "dynamokeys_sharded_table" "t" {
   deletion_protection = false
   partition_key       = { name = "pk", template = "CUSTOMER#{customer_id}" }
   segments            = { customer_id = { kind = "id" }, order_id = { kind = "id" } }
+  tags                = { "dynamokeys:disposable" = "true" } # replaced on purpose (DK001)
   %s
   %s
 }`, name, sortKey, lsi)
