@@ -385,7 +385,9 @@ capacity_subject(index) := sprintf("GSI %s", [index]) if index != ""
 # description: |
 #   DynamoDB takes one GSI create or delete per UpdateTable call and the table must be ACTIVE between
 #   them (GSI.OnlineOps): several index changes in one apply run one after another, each waiting for the
-#   last backfill. A table switches from provisioned to on-demand at most ${billing_switches_to_on_demand_per_day}
+#   last backfill. DynamoDB takes one UpdateTimeToLive call per table per hour (UpdateTimeToLive), and moving
+#   TTL to another attribute takes two, turning it off and on. A table switches from provisioned to on-demand at
+#   most ${billing_switches_to_on_demand_per_day}
 #   times in a 24-hour window (switching.capacitymode): an apply that fails half-way may not be able to
 #   switch again the same day.
 # custom:
@@ -396,6 +398,12 @@ capacity_subject(index) := sprintf("GSI %s", [index]) if index != ""
 #       severity: warning
 #       when: the plan creates, deletes or rebuilds more than one GSI of a table in one apply
 #       remediation: Apply the index changes in separate plans, each after the last index is ACTIVE, or budget the time for all of them in one.
+#     ttl-attribute:
+#       severity: warning
+#       when: the plan moves TTL from one attribute to another
+#       remediation: >-
+#         Turn TTL off in one apply and on with the new attribute in another, an hour or more later, or keep
+#         the attribute and write the new expiry into it.
 #     billing-switch:
 #       severity: warning
 #       when: the plan switches a table from provisioned to on-demand
@@ -416,5 +424,16 @@ warnings contains lib.finding_case(quota, "billing-switch", msg, ["billing_mode"
 	lib.on_demand
 	msg := sprintf("this plan switches table %s from provisioned to on-demand, which DynamoDB allows %d times in 24 hours", [
 		table_name, limits.billing_switches_to_on_demand_per_day,
+	])
+}
+
+warnings contains lib.finding_case(quota, "ttl-attribute", msg, ["ttl"]) if {
+	t := change.ttl
+	is_object(t)
+	t.before != ""
+	t.after != ""
+	msg := sprintf("this plan moves TTL of table %s from %s to %s, which takes turning TTL off and on: %s within %d hour, %s", [
+		table_name, t.before, t.after, "DynamoDB refuses a second TTL change on the table",
+		limits.ttl_changes_interval_hours, sprintf("so the apply can stop with TTL off, and items that carry only %s no longer expire", [t.before]),
 	])
 }

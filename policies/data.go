@@ -105,6 +105,9 @@ type Limits struct {
 	// 24-hour window (switching.capacitymode): the change-quota rule (DK008).
 	IndexUpdatesPerUpdateTable      int64 `json:"index_updates_per_update_table"`
 	BillingSwitchesToOnDemandPerDay int64 `json:"billing_switches_to_on_demand_per_day"`
+	// TTLChangesIntervalHours is how long DynamoDB refuses another UpdateTimeToLive call on a table after one
+	// (UpdateTimeToLive): moving TTL to another attribute takes two (DK008).
+	TTLChangesIntervalHours int64 `json:"ttl_changes_interval_hours"`
 	// Multi-Region strong consistency (DK604, DK605): the Regions an MRSC global table must span (replicas
 	// and witness together), the Region sets it cannot leave, and the AWS page that states both (global
 	// tables' "Consistency modes").

@@ -60,6 +60,7 @@ limits := {
 	"max_price_usd": 1000000,
 	"index_updates_per_update_table": 1,
 	"billing_switches_to_on_demand_per_day": 4,
+	"ttl_changes_interval_hours": 1,
 	"mrsc_regions": 3,
 	"mrsc_region_sets": {
 		"AP": [

@@ -78,7 +78,7 @@ func bundleResults(t *testing.T, plan *tfjson.Plan) map[string][]string {
 
 // TestAccPlanChangesOfALiveTable applies a table on dynoxide, then plans changes of it with the real CLI: a
 // GSI rebuilt (its key changed), a GSI dropped that a declared pattern alone reads, the partition key
-// renamed (a replacement), and a destroy. The provider's diagnostics on each plan name the change with its
+// renamed (a replacement), TTL moved to another attribute, and a destroy. The provider's diagnostics on each plan name the change with its
 // figures (2,000,000 items of 1,500 bytes: 4,000,000 index write units, $2.50 on demand), the policy bundle
 // reports the same rules with the same messages on the same plan JSON, and the planned findings, which the
 // state keeps, hold none of them; a change of tags alone is silent.
@@ -157,6 +157,14 @@ func TestAccPlanChangesOfALiveTable(t *testing.T) {
 		c.write(devRequiredProviders + providerBlock(endpoint) + changingTable("tenant_pk", byOrder, ""))
 		human, plan := c.plan()
 		sameAsBundle(t, human, plan, "DK001", "replaces table changes-orders (partition_key.name forces it)", "(2,000,000 items, by traffic.item_count)")
+	})
+
+	t.Run("ttl moved", func(t *testing.T) {
+		c.write(devRequiredProviders + providerBlock(endpoint) + changingTable("pk", byOrder, `ttl = { attribute_name = "expires_at" }`))
+		c.mustRun("apply", "-auto-approve", "-no-color", "-input=false")
+		c.write(devRequiredProviders + providerBlock(endpoint) + changingTable("pk", byOrder, `ttl = { attribute_name = "ttl" }`))
+		human, plan := c.plan()
+		sameAsBundle(t, human, plan, "DK008", "moves TTL of table changes-orders from expires_at to ttl", "items that carry only expires_at no longer expire")
 	})
 
 	t.Run("destroyed", func(t *testing.T) {

@@ -28,8 +28,35 @@ func planChange(ctx context.Context, state, plan shardedTableModel, replacedBy [
 	}
 	if c.Action == model.ChangeUpdate {
 		c.Stream = streamChange(ctx, state.Stream, plan.Stream)
+		c.TTL = ttlChange(ctx, state.TTL, plan.TTL)
 	}
 	return c
+}
+
+// ttlChange is the TTL attribute before and after when the plan changes which attribute TTL reads, or
+// turns TTL on or off; nil otherwise, and while the planned TTL is unknown.
+func ttlChange(ctx context.Context, before, after types.Object) *model.TTLChange {
+	if after.IsUnknown() {
+		return nil
+	}
+	had, want := ttlAttributeOf(ctx, before), ttlAttributeOf(ctx, after)
+	if had == want {
+		return nil
+	}
+	return &model.TTLChange{Before: had, After: want}
+}
+
+// ttlAttributeOf is the attribute an enabled TTL reads, "" when TTL is off or not set.
+func ttlAttributeOf(ctx context.Context, ttl types.Object) string {
+	if ttl.IsNull() || ttl.IsUnknown() {
+		return ""
+	}
+	var t ttlModel
+	var diags diag.Diagnostics
+	if !objectAs(ctx, ttl, &t, &diags) || !t.Enabled.ValueBool() {
+		return ""
+	}
+	return t.AttributeName.ValueString()
 }
 
 // destroyChange is the change of a plan that destroys the table of state.

@@ -54,6 +54,7 @@ table_change(rc, action, before, after) := {
 	"item_count_source": "",
 	"replicas_removed": replicas_removed(action, before, after),
 	"stream": stream_change(action, before, after),
+	"ttl": ttl_change(action, aws_ttl_attribute(before), aws_ttl_attribute(after)),
 	"billing_mode_before": object.get(before, "billing_mode", "PROVISIONED"),
 	"capacity_resets": capacity_resets(action, before, after),
 	"index_changes": [],
@@ -254,7 +255,7 @@ change_only_document(address, table_name, facts) := {
 	"change": object.union(
 		{
 			"action": "update", "only": true, "replaced_by": [], "disposable": false, "item_count": null,
-			"item_count_source": "", "replicas_removed": [], "stream": null, "billing_mode_before": "",
+			"item_count_source": "", "replicas_removed": [], "stream": null, "ttl": null, "billing_mode_before": "",
 			"capacity_resets": [], "index_changes": [],
 		},
 		facts,
@@ -291,6 +292,7 @@ sharded_change(rc, action, before, after) := {
 	"item_count_source": item_count_source(before),
 	"replicas_removed": [],
 	"stream": sharded_stream(action, before, after),
+	"ttl": ttl_change(action, sharded_ttl_attribute(before), sharded_ttl_attribute(after)),
 	"billing_mode_before": object.get(before, "billing_mode", ""),
 	"capacity_resets": [],
 	"index_changes": [],
@@ -327,3 +329,30 @@ table_item_count(before) := n if {
 item_count_source(before) := "table" if is_number(object.get(before, "item_count", null))
 
 else := ""
+
+# ttl_change is the attribute TTL reads before and after an in-place update ("" when off); null when it
+# does not change.
+ttl_change("update", had, want) := {"before": had, "after": want} if had != want
+
+else := null
+
+ttl_change(action, _, _) := null if action != "update"
+
+# aws_ttl_attribute is the attribute of an aws_dynamodb_table's enabled ttl block, "" when TTL is off.
+aws_ttl_attribute(values) := name if {
+	is_object(values)
+	some t in array_or_empty(object.get(values, "ttl", []))
+	t.enabled == true
+	name := t.attribute_name
+	is_string(name)
+} else := ""
+
+# sharded_ttl_attribute is the attribute of a dynamokeys_sharded_table's enabled ttl, "" when off.
+sharded_ttl_attribute(values) := name if {
+	is_object(values)
+	t := object.get(values, "ttl", null)
+	is_object(t)
+	t.enabled == true
+	name := t.attribute_name
+	is_string(name)
+} else := ""

@@ -212,3 +212,17 @@ test_created_table_has_no_change if {
 	plan_in := {"resource_changes": [table_change(["create"], null, orders({}), {})]}
 	not plan.documents["aws_dynamodb_table.orders"].change with input as plan_in
 }
+
+test_ttl_moved_to_another_attribute_warns if {
+	before := orders({"ttl": [{"attribute_name": "expires_at", "enabled": true}]})
+	after := orders({"ttl": [{"attribute_name": "ttl", "enabled": true}]})
+	plan_in := update(before, after)
+	rules(plan_in) == {"DK008"}
+	some w in conftest.warn with input as plan_in
+	contains(w.msg, "moves TTL of table orders from expires_at to ttl")
+}
+
+test_ttl_turned_on_is_silent if {
+	after := orders({"ttl": [{"attribute_name": "expires_at", "enabled": true}]})
+	count(fired(update(orders({}), after))) == 0
+}

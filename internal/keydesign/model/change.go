@@ -25,6 +25,8 @@ type Change struct {
 	// Stream is the stream's view type before and after ("" when off); nil when the stream does not change
 	// or was off.
 	Stream *StreamChange `json:"stream"`
+	// TTL is the TTL attribute before and after ("" when TTL is off); nil when it does not change.
+	TTL *TTLChange `json:"ttl"`
 	// BillingModeBefore is the table's billing mode before the change.
 	BillingModeBefore string `json:"billing_mode_before"`
 	// CapacityResets are provisioned capacities the plan changes where Application Auto Scaling manages them.
@@ -58,6 +60,12 @@ type StreamChange struct {
 	Before    string   `json:"before"`
 	After     string   `json:"after"`
 	Consumers []string `json:"consumers"`
+}
+
+// TTLChange is the attribute TTL reads before and after a change, "" when TTL is off.
+type TTLChange struct {
+	Before string `json:"before"`
+	After  string `json:"after"`
 }
 
 // CapacityReset is a provisioned capacity the plan changes under an autoscaling target.
