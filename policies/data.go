@@ -114,6 +114,22 @@ type Limits struct {
 	MRSCRegions    int64               `json:"mrsc_regions"`
 	MRSCRegionSets map[string][]string `json:"mrsc_region_sets"`
 	MRSCDocs       string              `json:"mrsc_docs"`
+	// Vector indexes (DK504–DK510): at most MaxVectorIndexes per table, dimensions and TopK within their
+	// bounds (VectorSearchWorkingWith; VectorSearchTroubleshooting), each dimension a 32-bit float
+	// (VectorSearchWorkingWith), VectorHashWriteBytesPerSecond of vector writes per HASH value
+	// (VectorSearchBestPractices), responses of at most VectorResponseBytes with no pagination
+	// (VectorSearch.Requirements), VectorRequestMinBytes metered per request (VectorSearchMonitoring), and
+	// VectorHashFewValues, the design threshold below which a HASH gives no spread.
+	MaxVectorIndexes              int64 `json:"max_vector_indexes"`
+	MinVectorDimensions           int64 `json:"min_vector_dimensions"`
+	MaxVectorDimensions           int64 `json:"max_vector_dimensions"`
+	VectorBytesPerDimension       int64 `json:"vector_bytes_per_dimension"`
+	MinVectorTopK                 int64 `json:"min_vector_top_k"`
+	MaxVectorTopK                 int64 `json:"max_vector_top_k"`
+	VectorHashWriteBytesPerSecond int64 `json:"vector_hash_write_bytes_per_second"`
+	VectorResponseBytes           int64 `json:"vector_response_bytes"`
+	VectorHashFewValues           int64 `json:"vector_hash_few_values"`
+	VectorRequestMinBytes         int64 `json:"vector_request_min_bytes"`
 }
 
 // Pricing is the dated, sourced DynamoDB price table the cost model reads: list prices per region and
@@ -126,6 +142,24 @@ type Pricing struct {
 	Note      string   `json:"note"`
 	// Regions maps a region and a table class (STANDARD, STANDARD_INFREQUENT_ACCESS) to its prices.
 	Regions map[string]map[string]Prices `json:"regions"`
+	// Vector is the price table of vector indexes, apart from the table's.
+	Vector VectorPricing `json:"vector"`
+}
+
+// VectorPricing is the price table of vector indexes: bytes written, bytes searched and index storage, per
+// Region; Note says where the prices come from.
+type VectorPricing struct {
+	Note    string                  `json:"note"`
+	Regions map[string]VectorPrices `json:"regions"`
+}
+
+// VectorPrices are one Region's vector index prices in dollars; Confirmed names those confirmed as list
+// prices (none yet: the others are the secondary copies' figures, which the cost output marks unconfirmed).
+type VectorPrices struct {
+	WriteGB        float64  `json:"write_gb"`
+	SearchGB       float64  `json:"search_gb"`
+	StorageGBMonth float64  `json:"storage_gb_month"`
+	Confirmed      []string `json:"confirmed"`
 }
 
 // Prices are one region's and table class's list prices in dollars; Note says which are not confirmed.

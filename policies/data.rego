@@ -3,7 +3,7 @@
 # the entry points refuse to evaluate a plan without them (lib.data_problem).
 package dynamokeys
 
-data_format := 4
+data_format := 5
 
 version := "dev"
 
@@ -81,6 +81,16 @@ limits := {
 		],
 	},
 	"mrsc_docs": "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/V2globaltables_HowItWorks.html#V2globaltables_HowItWorks.consistency-modes",
+	"max_vector_indexes": 5,
+	"min_vector_dimensions": 1,
+	"max_vector_dimensions": 4096,
+	"vector_bytes_per_dimension": 4,
+	"min_vector_top_k": 1,
+	"max_vector_top_k": 100,
+	"vector_hash_write_bytes_per_second": 10485760,
+	"vector_response_bytes": 16777216,
+	"vector_hash_few_values": 10,
+	"vector_request_min_bytes": 1024,
 }
 
 pricing := {
@@ -209,6 +219,17 @@ pricing := {
 				"storage_gb_month": 0.1,
 				"pitr_gb_month": 0.2,
 				"note": "Taken as us-east-1's, which AWS lists at the same prices; not confirmed from a stored source.",
+				"confirmed": [],
+			},
+		},
+	},
+	"vector": {
+		"note": "Unconfirmed list prices (secondary copies of AWS's page); pricing.vector_prices overrides them.",
+		"regions": {
+			"us-east-1": {
+				"write_gb": 0.52,
+				"search_gb": 0.002,
+				"storage_gb_month": 0.25,
 				"confirmed": [],
 			},
 		},

@@ -76,6 +76,13 @@ errors contains f if {
 	some f in data.dynamokeys.rules.measured.errors
 }
 
+# The vector rules read vector indexes: the check keeps them out of designs without any.
+errors contains f if {
+	design
+	vectors
+	some f in data.dynamokeys.rules.vectors.errors
+}
+
 errors contains f if {
 	design
 	some f in custom_findings
@@ -132,7 +139,15 @@ warnings contains f if {
 	some f in data.dynamokeys.rules.measured.warnings
 }
 
+warnings contains f if {
+	design
+	vectors
+	some f in data.dynamokeys.rules.vectors.warnings
+}
+
 measured if count(input.observed) > 0
+
+vectors if count(input.derived.vector_indexes) > 0
 
 # design holds for a document of a table as it will be. A document of a change alone (a destroyed table, or
 # an index or replica change whose table is not otherwise in the plan) is judged by the change rules only.

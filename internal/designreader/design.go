@@ -16,7 +16,7 @@ const (
 var (
 	DesignAttributes = []string{
 		"partition_key", "sort_key", "segments", "sharding", "traffic", "target_utilization", "local_secondary_indexes",
-		"global_secondary_indexes", "entities", "observed", "observed_indexes", "pricing", "replicas", "access_patterns", "migration",
+		"global_secondary_indexes", "vector_indexes", "entities", "observed", "observed_indexes", "pricing", "replicas", "access_patterns", "migration",
 	}
 	TableAttributes = []string{
 		"name", "billing_mode", "read_capacity", "write_capacity", "on_demand_throughput", "warm_throughput", "autoscaling",
@@ -124,6 +124,7 @@ func (r *reader) design(f field) *model.Input {
 		}
 		in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, gsi)
 	}
+	in.VectorIndexes = vectorIndexes(f.at("vector_indexes"))
 	in.Entities = entities(f.at("entities"))
 	in.Observed = r.observations(f.at("observed"), f.at("observed_indexes"))
 	in.Pricing = pricing(f.at("pricing"))
@@ -292,6 +293,7 @@ func entities(f field) []model.Entity {
 				TransactionalWrites:     t.at("transactional_writes").boolPtr(),
 			}
 		}
+		e.VectorAttributes = ef.at("vector_attributes").strings()
 		out = append(out, e)
 	}
 	return out
@@ -318,6 +320,9 @@ func accessPatterns(f field) []model.AccessPattern {
 		if s := m.at("sort"); s.object() {
 			ap.Sort = &model.SortCondition{On: s.at("on").str(), Condition: s.at("condition").str()}
 		}
+		if v := m.at("vector_search"); v.object() {
+			ap.VectorSearch = &model.VectorSearch{Index: v.at("index").str(), TopK: v.at("top_k").int64Ptr()}
+		}
 		out = append(out, ap)
 	}
 	return out
@@ -336,6 +341,41 @@ func pricing(f field) *model.PricingInput {
 		out.PointInTimeRecovery = *b
 	}
 	out.Prices = prices(f.at("prices"))
+	if v := f.at("vector_prices"); v.object() {
+		out.VectorPrices = model.VectorPriceOverrides{
+			WriteGB:        v.at("write_gb").floatPtr(),
+			SearchGB:       v.at("search_gb").floatPtr(),
+			StorageGBMonth: v.at("storage_gb_month").floatPtr(),
+		}
+	}
+	return out
+}
+
+// vectorIndexes reads the table's vector indexes, sorted by name; the projection defaults to ALL and the
+// attribute types to S, as the schema's do.
+func vectorIndexes(f field) []model.VectorIndex {
+	var out []model.VectorIndex
+	for _, v := range f.entries() {
+		if !v.object() {
+			continue
+		}
+		vi := model.VectorIndex{Name: v.name(),
+			VectorAttribute:  v.at("vector_attribute").str(),
+			Dimensions:       v.at("dimensions").int64Ptr(),
+			DistanceFunction: v.at("distance_function").str(),
+			ProjectionType:   v.at("projection_type").defaulted(model.ProjectionAll),
+			NonKeyAttributes: v.at("non_key_attributes").strings(),
+		}
+		if pk := v.at("partition_key"); pk.object() {
+			vi.PartitionKey = &model.IndexKeyAttribute{Name: pk.at("name").str(), Type: pk.at("type").defaulted(model.KeyTypeString)}
+		}
+		for _, el := range v.at("inline_filters").elements() {
+			if el.object() {
+				vi.InlineFilters = append(vi.InlineFilters, model.IndexKeyAttribute{Name: el.at("name").str(), Type: el.at("type").defaulted(model.KeyTypeString)})
+			}
+		}
+		out = append(out, vi)
+	}
 	return out
 }
 

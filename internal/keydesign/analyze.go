@@ -7,6 +7,7 @@
 package keydesign
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/capacity"
@@ -16,6 +17,7 @@ import (
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/patterns"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/replicas"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/vectors"
 )
 
 // Analyze validates an input and builds its Document. Bad input (malformed templates, unknown kinds,
@@ -42,11 +44,14 @@ type analysis struct {
 func analyzeDesign(given *model.Input) (*analysis, []*model.FieldError) {
 	// The model stage, then each later stage's checks of its own inputs.
 	in, summed := replicas.WithRegionWrites(given)
+	// A vector search is no Query of the table's keys: the vectors stage reads it, the patterns stage never.
+	in, searches := vectors.WithoutSearches(in)
 	m, errs := model.Build(in)
 	errs = append(errs, measured.Validate(m)...)
 	errs = append(errs, cost.Validate(m)...)
 	errs = append(errs, replicas.Validate(m, summed)...)
 	errs = append(errs, patterns.Validate(m, m.SortKey)...)
+	errs = append(errs, vectors.Validate(m, searches)...)
 	if len(errs) == 0 {
 		errs = append(errs, migration.Validate(m)...)
 	}
@@ -63,7 +68,7 @@ func analyzeDesign(given *model.Input) (*analysis, []*model.FieldError) {
 	if old != nil {
 		oldAnalysis = &old.Analysis
 	}
-	r := run(m, oldAnalysis)
+	r := run(m, oldAnalysis, searches)
 	if old != nil {
 		if err := migration.SameLayoutError(r.layout, old.Facts.Derived.Layout); err != nil {
 			return nil, []*model.FieldError{err}
@@ -109,12 +114,15 @@ type results struct {
 	migrationUnknown bool
 	keyAttributes    []model.KeyAttributeRef
 	conventions      model.Conventions
+	// vectors are the vector indexes with their facts.
+	vectors []model.VectorIndexDoc
 }
 
 // run runs the stages on a validated design, in the order of what each reads. Each result is a local
 // variable that only its stage assigns, and each stage's signature names the results it reads: a stage
-// called before what it reads exists does not compile. old is a migration's old layout (nil without one).
-func run(m *model.Model, old *migration.Analysis) results {
+// called before what it reads exists does not compile. old is a migration's old layout (nil without one),
+// searches the access patterns that search a vector index.
+func run(m *model.Model, old *migration.Analysis, searches []model.AccessPattern) results {
 	pk, sk := m.PartitionKey, m.SortKey
 	// Each entity's demand (a single-table design's), and the traffic of the table as a whole.
 	entities := capacity.EntityDemand(m)
@@ -168,6 +176,10 @@ func run(m *model.Model, old *migration.Analysis) results {
 	r.migration, r.migrationUnknown = migration.Facts(migration.Analysis{Model: m, Traffic: traffic, Facts: r.design}, old)
 	// The key attributes and conventions the name rules read.
 	r.keyAttributes, r.conventions = capacity.Names(m, r.table(), pk, sk)
+	// The vector indexes: their members, their HASH's busiest value, their searches and cost.
+	t := m.Input.Traffic
+	r.vectors = vectors.Facts(m, vectors.Traffic{WritesPerSecond: t.WritesPerSecond, AverageWritesPerSecond: t.AverageWritesPerSecond,
+		ItemSizeBytes: cmp.Or(model.Deref(t.ItemSizeBytes), model.DefaultItemSizeBytes), ItemCount: t.ItemCount}, searches, shards, stated.TargetUtilization)
 	return r
 }
 
@@ -215,7 +227,7 @@ func (r *results) document() *model.Document {
 		PartitionKeyMaxBytes: k.PartitionKey.MaxBytes, PartitionKeySegments: k.PartitionKey.Segments, HasTimeBucket: k.PartitionKey.HasTimeBucket,
 		Entities: r.entitiesDoc(), UndeclaredPlaceholders: k.Undeclared, KeyAttributes: r.keyAttributes, Conventions: r.conventions,
 		Collection: r.collection, ProjectedNonKeyAttributes: r.projectedNonKey, Replicas: r.replicas, Cost: r.cost,
-		AccessPatterns: r.figures.Facts, Layout: r.layout, Migration: r.migration,
+		AccessPatterns: r.figures.Facts, Layout: r.layout, Migration: r.migration, VectorIndexes: r.vectors,
 	}
 	return doc
 }

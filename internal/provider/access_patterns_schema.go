@@ -54,6 +54,7 @@ func accessPatternsAttribute() rschema.MapNestedAttribute {
 				Description: "The entities the query reads, in a design with entities: it is matched against the keys as the first writes them, knows " +
 					"a key attribute whose template it can fill in every entity it reads (customer_id fills CUSTOMER#{customer_id}; PROFILE needs " +
 					"nothing), and reads their item size by default. Rule DK110 warns when its Query also returns another entity's items."},
+			"vector_search": vectorSearchAttribute,
 		}},
 	}
 }

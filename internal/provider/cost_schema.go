@@ -33,6 +33,7 @@ func pricingAttribute() rschema.SingleNestedAttribute {
 			"point_in_time_recovery": optionalBool("Whether continuous backups (PITR) are priced, per GB-month of the table and its LSIs."),
 			"prices": rschema.SingleNestedAttribute{Optional: true, Description: "Explicit prices; each one left out comes from the price table.",
 				Attributes: pricesAttributes()},
+			"vector_prices": vectorPricesAttribute,
 		}}
 }
 

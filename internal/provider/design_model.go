@@ -15,6 +15,7 @@ type designInputModel struct {
 	TargetUtilization      types.Number `tfsdk:"target_utilization"`
 	LocalSecondaryIndexes  types.Map    `tfsdk:"local_secondary_indexes"`
 	GlobalSecondaryIndexes types.Map    `tfsdk:"global_secondary_indexes"`
+	VectorIndexes          types.Map    `tfsdk:"vector_indexes"`
 	Enforce                types.Bool   `tfsdk:"enforce"`
 	Observed               types.Object `tfsdk:"observed"`
 	ObservedIndexes        types.Map    `tfsdk:"observed_indexes"`

@@ -132,6 +132,7 @@ func designInputAttributes() map[string]rschema.Attribute {
 		"global_secondary_indexes": rschema.MapNestedAttribute{Optional: true,
 			Description:  "Global secondary indexes keyed by index name. A changed key or projection deletes and creates that one index; the others are untouched.",
 			NestedObject: rschema.NestedAttributeObject{Attributes: gsiAttributes()}},
+		"vector_indexes":   vectorIndexesAttribute(),
 		"enforce":          optionalBool("When true (the default, or the provider's policy.enforce), error findings fail the plan; when false, every finding is a warning."),
 		"observed":         observedInputAttributes()["observed"],
 		"observed_indexes": observedInputAttributes()["observed_indexes"],

@@ -34,6 +34,7 @@ func entitiesAttribute() rschema.MapNestedAttribute {
 					"max_items_per_partition_key": optionalInt("Most items of the entity under one partition-key value. Omit for unbounded growth."),
 					"transactional_writes":        optionalBool("Whether the entity's writes are transactional, which doubles their write units."),
 				}},
+			"vector_attributes": vectorAttributesAttribute,
 		}},
 	}
 }

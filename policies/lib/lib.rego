@@ -12,7 +12,7 @@ package dynamokeys.lib
 import data.dynamokeys.limits
 
 # rules_data_format is the shape of the bundle data these rules read (data_format of the data file).
-rules_data_format := 4
+rules_data_format := 5
 
 default loaded_data_format := "none"
 

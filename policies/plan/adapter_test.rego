@@ -323,9 +323,9 @@ test_missing_limits_deny_with_one_reason_instead_of_findings if {
 }
 
 test_limits_of_another_data_format_deny_naming_both if {
-	denied := conftest.deny with input as bad_key_plan with data.dynamokeys.data_format as 5
+	denied := conftest.deny with input as bad_key_plan with data.dynamokeys.data_format as 6
 	denied == {{"msg": concat("", [
-		"dynamokeys: the policy bundle's limits (data.rego) are of data format 5, but its rules read format 4, so nothing was checked: ",
+		"dynamokeys: the policy bundle's limits (data.rego) are of data format 6, but its rules read format 5, so nothing was checked: ",
 		"the files come from different releases; load one release's bundle directory or archive whole",
 	])}}
 }

@@ -417,6 +417,12 @@ func (a *builder) parseEntities() *Entities {
 			known[k.Name] = true
 		}
 	}
+	// A vector index's HASH is a key attribute too: an entity's template of it gives its values.
+	for _, v := range a.in.VectorIndexes {
+		if v.PartitionKey != nil {
+			known[v.PartitionKey.Name] = true
+		}
+	}
 	for _, e := range in.Entities {
 		p := Path{"entities", e.Name}
 		if !ValidEntityName(e.Name) {
@@ -426,7 +432,7 @@ func (a *builder) parseEntities() *Entities {
 		for _, attr := range slices.Sorted(maps.Keys(e.Keys)) {
 			kp := Path{"entities", e.Name, "keys", attr}
 			if !known[attr] {
-				a.fail(kp, "%q is no key attribute of the table or of an index: name the table's partition or sort key (%s) or an index key attribute",
+				a.fail(kp, "%q is no key attribute of the table or of an index: name the table's partition or sort key (%s), an index key attribute or a vector index's partition_key",
 					attr, strings.Join(m.TableKeys, ", "))
 				continue
 			}

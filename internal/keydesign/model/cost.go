@@ -63,6 +63,8 @@ type PricingInput struct {
 	TableClass          string
 	PointInTimeRecovery bool
 	Prices              PriceOverrides
+	// VectorPrices replace the vector index prices of the price table.
+	VectorPrices VectorPriceOverrides
 }
 
 // WithPricingDefaults fills what the design's `pricing` leaves out: the provider's region, and on a table the

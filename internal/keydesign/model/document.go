@@ -195,6 +195,8 @@ type Derived struct {
 	Layout *LayoutDoc `json:"layout"`
 	// Migration is a key-scheme migration from an old layout; nil without one, or while it is unknown.
 	Migration *MigrationDoc `json:"migration"`
+	// VectorIndexes are the table's vector indexes with their facts (the vectors stage); absent without any.
+	VectorIndexes []VectorIndexDoc `json:"vector_indexes,omitempty"`
 }
 
 // Capacity is the result of the capacity stage (capacity.Table). Nil values need traffic that was not given.

@@ -10,6 +10,8 @@ type Entity struct {
 	Name    string
 	Keys    map[string]string
 	Traffic EntityTraffic
+	// VectorAttributes are the vector attributes its items carry (vector_attributes); nil carries none.
+	VectorAttributes []string
 }
 
 // EntityTraffic is one entity's traffic; nil means not stated.

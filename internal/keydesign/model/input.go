@@ -52,6 +52,8 @@ type Input struct {
 
 	LocalSecondaryIndexes  []LocalSecondaryIndex
 	GlobalSecondaryIndexes []GlobalSecondaryIndex
+	// VectorIndexes are the table's vector indexes, sorted by name (the vectors stage).
+	VectorIndexes []VectorIndex
 
 	// Observed is the measured traffic of the table and of its GSIs (the measured stage).
 	Observed []ObservedInput

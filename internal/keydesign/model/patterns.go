@@ -26,6 +26,8 @@ type AccessPattern struct {
 	HotKeyShare *float64
 	// Entities are the entities of a single-table design the query reads (patterns/entities.go).
 	Entities []string
+	// VectorSearch makes the pattern a search of a vector index (the vectors stage), not a Query.
+	VectorSearch *VectorSearch
 }
 
 // SortCondition is a condition on one sort segment or sort attribute.
