@@ -29,7 +29,7 @@ change_action(actions) := "replace" if {
 
 # aws_table_changes maps the address of each changed aws_dynamodb_table to what its document gains: the
 # change and the table before it.
-aws_table_changes := {rc.address: {"change": table_change(rc, action, before, after), "prior": prior_of(action, rc.address, before)} |
+aws_table_changes := {rc.address: {"change": table_change(rc, action, before, after), "prior": prior_of(indexes_known(action, rc.change), rc.address, before)} |
 	some i in changed
 	rc := input.resource_changes[i]
 	rc.type == "aws_dynamodb_table"
@@ -39,6 +39,25 @@ aws_table_changes := {rc.address: {"change": table_change(rc, action, before, af
 	action := change_action(rc.change.actions)
 	after := object.get(rc.change, "after", null)
 }
+
+# known_after is the action, or "unknown" for an update where one of the attributes is known only after
+# apply: a value the plan does not know is no change the rules can judge (a replica list or a stream read as
+# removed or off).
+known_after("update", change, attributes) := "unknown" if {
+	some a in attributes
+	holds_unknown(object.get(change, ["after_unknown", a], false))
+} else := "update"
+
+known_after(action, _, _) := action if action != "update"
+
+# indexes_known is the action, or "unknown" for an update whose planned GSIs are known only after apply (a
+# hashicorp/aws 6 table whose indexes are standalone resources computes its global_secondary_index list):
+# without the list, every index would read as deleted, so the table gets no prior to compare indexes with.
+indexes_known("update", change) := "unknown" if holds_unknown(object.get(change, ["after_unknown", "global_secondary_index"], false))
+
+else := "update"
+
+indexes_known(action, _) := action if action != "update"
 
 # prior_of is the table before an in-place update; a replacement starts a new table, with no prior.
 prior_of("update", address, before) := {"table": aws_document(address, object.filter(before, relevant_attributes), {}).table}
@@ -52,9 +71,9 @@ table_change(rc, action, before, after) := {
 	"disposable": disposable_table(before, after),
 	"item_count": null,
 	"item_count_source": "",
-	"replicas_removed": replicas_removed(action, before, after),
-	"stream": stream_change(action, before, after),
-	"ttl": ttl_change(action, aws_ttl_attribute(before), aws_ttl_attribute(after)),
+	"replicas_removed": replicas_removed(known_after(action, rc.change, ["replica"]), before, after),
+	"stream": stream_change(known_after(action, rc.change, ["stream_enabled", "stream_view_type"]), before, after),
+	"ttl": ttl_change(known_after(action, rc.change, ["ttl"]), aws_ttl_attribute(before), aws_ttl_attribute(after)),
 	"billing_mode_before": object.get(before, "billing_mode", "PROVISIONED"),
 	"capacity_resets": capacity_resets(action, before, after),
 	"index_changes": [],
@@ -291,8 +310,8 @@ sharded_change(rc, action, before, after) := {
 	"item_count": table_item_count(before),
 	"item_count_source": item_count_source(before),
 	"replicas_removed": [],
-	"stream": sharded_stream(action, before, after),
-	"ttl": ttl_change(action, sharded_ttl_attribute(before), sharded_ttl_attribute(after)),
+	"stream": sharded_stream(known_after(action, rc.change, ["stream"]), before, after),
+	"ttl": ttl_change(known_after(action, rc.change, ["ttl"]), sharded_ttl_attribute(before), sharded_ttl_attribute(after)),
 	"billing_mode_before": object.get(before, "billing_mode", ""),
 	"capacity_resets": [],
 	"index_changes": [],
