@@ -180,6 +180,18 @@ func TestAccShardedTableKeyChangeReplaces(t *testing.T) {
 	api := testAPI(t, endpoint)
 	name := "replaced-orders"
 	created := &tableCreation{}
+	// rekeyed is the table with its partition key attribute renamed, which replaces it.
+	rekeyed := func(extra string) string {
+		return providerBlock(endpoint) + fmt.Sprintf(`
+resource "dynamokeys_sharded_table" "t" {
+  name                = %q
+  deletion_protection = false
+  partition_key       = { name = "customer", template = "CUSTOMER#{customer_id}" }
+  sort_key            = { name = "sk", template = "ORDER#{order_id}" }
+  segments            = { customer_id = { kind = "id" }, order_id = { kind = "id" } }
+  %s
+}`, name, extra)
+	}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             checkTableGone(api, name),
@@ -208,27 +220,12 @@ resource "dynamokeys_sharded_table" "t" {
 			},
 			{
 				// A replacement deletes every item: DK001 stops the plan.
-				Config: providerBlock(endpoint) + fmt.Sprintf(`
-resource "dynamokeys_sharded_table" "t" {
-  name                = %q
-  deletion_protection = false
-  partition_key       = { name = "customer", template = "CUSTOMER#{customer_id}" }
-  sort_key            = { name = "sk", template = "ORDER#{order_id}" }
-  segments            = { customer_id = { kind = "id" }, order_id = { kind = "id" } }
-}`, name),
+				Config:      rekeyed(""),
 				ExpectError: regexp.MustCompile(`DK001 table-replaced: this plan replaces table replaced-orders\s+\(partition_key.name forces it\)`),
 			},
 			{
 				// Tagged disposable, it is replaced.
-				Config: providerBlock(endpoint) + fmt.Sprintf(`
-resource "dynamokeys_sharded_table" "t" {
-  name                = %q
-  deletion_protection = false
-  partition_key       = { name = "customer", template = "CUSTOMER#{customer_id}" }
-  sort_key            = { name = "sk", template = "ORDER#{order_id}" }
-  segments            = { customer_id = { kind = "id" }, order_id = { kind = "id" } }
-  tags                = { "dynamokeys:disposable" = "true" }
-}`, name),
+				Config: rekeyed(`tags = { "dynamokeys:disposable" = "true" }`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(smallAddress, plancheck.ResourceActionDestroyBeforeCreate),
 				}},

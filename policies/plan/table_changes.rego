@@ -64,19 +64,23 @@ prior_of("update", address, before) := {"table": aws_document(address, object.fi
 
 prior_of(action, _, _) := null if action != "update"
 
-table_change(rc, action, before, after) := {
+table_change(rc, action, before, after) := object.union(no_change, {
 	"action": action,
 	"only": action == "delete",
 	"replaced_by": replaced_by(rc.change),
 	"disposable": disposable_table(before, after),
-	"item_count": null,
-	"item_count_source": "",
 	"replicas_removed": replicas_removed(known_after(action, rc.change, ["replica"]), before, after),
 	"stream": stream_change(known_after(action, rc.change, ["stream_enabled", "stream_view_type"]), before, after),
 	"ttl": ttl_change(known_after(action, rc.change, ["ttl"]), aws_ttl_attribute(before), aws_ttl_attribute(after)),
 	"billing_mode_before": object.get(before, "billing_mode", "PROVISIONED"),
 	"capacity_resets": capacity_resets(action, before, after),
-	"index_changes": [],
+})
+
+# no_change is a change's every field as an update that touches nothing: each builder sets what it knows.
+no_change := {
+	"action": "update", "only": false, "replaced_by": [], "disposable": false, "item_count": null,
+	"item_count_source": "", "replicas_removed": [], "stream": null, "ttl": null, "billing_mode_before": "",
+	"capacity_resets": [], "index_changes": [],
 }
 
 # replaced_by are the attribute paths Terraform says force the replacement (replace_paths), as paths of
@@ -271,14 +275,7 @@ change_only_document(address, table_name, facts) := {
 	"unknown": [],
 	"observed": [],
 	"derived": {"access_patterns": []},
-	"change": object.union(
-		{
-			"action": "update", "only": true, "replaced_by": [], "disposable": false, "item_count": null,
-			"item_count_source": "", "replicas_removed": [], "stream": null, "ttl": null, "billing_mode_before": "",
-			"capacity_resets": [], "index_changes": [],
-		},
-		facts,
-	),
+	"change": object.union_n([no_change, {"only": true}, facts]),
 }
 
 table_from_arn(arn) := name if {
@@ -302,24 +299,17 @@ sharded_changes := {rc.address: sharded_change(rc, action, rc.change.before, rc.
 	is_string(rc.address)
 }
 
-sharded_change(rc, action, before, after) := {
+sharded_change(rc, action, before, after) := object.union(no_change, {
 	"action": action,
 	"only": action == "delete",
-	"replaced_by": replaced_by_if(action, rc.change),
+	"replaced_by": replaced_by(rc.change),
 	"disposable": disposable_table(before, after),
 	"item_count": table_item_count(before),
 	"item_count_source": item_count_source(before),
-	"replicas_removed": [],
 	"stream": sharded_stream(known_after(action, rc.change, ["stream"]), before, after),
 	"ttl": ttl_change(known_after(action, rc.change, ["ttl"]), sharded_ttl_attribute(before), sharded_ttl_attribute(after)),
 	"billing_mode_before": object.get(before, "billing_mode", ""),
-	"capacity_resets": [],
-	"index_changes": [],
-}
-
-replaced_by_if("replace", change) := replaced_by(change)
-
-replaced_by_if(action, _) := [] if action != "replace"
+})
 
 # sharded_stream is the stream's change: a stream that was on, turned off or given another view type.
 sharded_stream("update", before, after) := {"before": had, "after": want, "consumers": []} if {
