@@ -2,12 +2,11 @@ package policies
 
 import (
 	_ "embed" // the data file
-	"fmt"
 )
 
 // DataJSON is the bundle's data file, dynamokeys/source/data.json: every DynamoDB limit, the rules'
-// thresholds, the design defaults, the docs base URL and the bundle version. Go decodes it into Data; Rego
-// reads it from data.rego, the module generated from it (internal/cmd/datamodule), so that loading the
+// thresholds, the design defaults, the docs base URL and the bundle version. Go reads it as Data from
+// data_gen.go, Rego from data.rego, both generated from it (internal/cmd/datamodule), so that loading the
 // rules loads the limits with them.
 //
 //go:embed dynamokeys/source/data.json
@@ -177,14 +176,6 @@ type Prices struct {
 	Confirmed []string `json:"confirmed"`
 }
 
-// Bundle is the data file, decoded once. A malformed file is a build defect: the tests of every package
-// that reads it fail at once.
-var Bundle = mustDecode(DataJSON)
-
-func mustDecode(raw []byte) Data {
-	var d Data
-	if err := decodeStrict(raw, &d); err != nil {
-		panic(fmt.Sprintf("policies/dynamokeys/source/data.json: %v", err))
-	}
-	return d
-}
+// Bundle is the data file as Go reads it: the literal internal/cmd/datamodule writes from it into data_gen.go
+// (TestDataGoIsGenerated there fails when it is stale).
+var Bundle = bundle

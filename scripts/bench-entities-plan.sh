@@ -9,6 +9,8 @@
 #    (internal/policy's tenantDesign, whose findings the tests fix).
 # The five configurations are planned in alternating rounds; prints the median wall time of each and the
 # ratios (targets: rules on/off at most 1.10 for each shape; entities/one entity at most 2).
+# BENCH_BASELINE_REF=<git ref> also plans both shapes, rules on and off, with the provider built from that ref
+# in the same rounds, and prints its ratios beside this tree's.
 set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -132,6 +134,17 @@ write_config "${work}/tenant_on" "" tenant
 write_config "${work}/tenant_off" "${off}" tenant
 write_config "${work}/table" "" table
 configs=(customer_on customer_off tenant_on tenant_off table)
+if [[ -n "${BENCH_BASELINE_REF:-}" ]]; then
+  mkdir -p "${work}/src" "${work}/baseline"
+  git -C "${repo_root}" archive "${BENCH_BASELINE_REF}" | tar -x -C "${work}/src"
+  (cd "${work}/src" && go build -o "${work}/baseline/terraform-provider-dynamokeys" .)
+  for c in customer_on customer_off tenant_on tenant_off; do
+    mkdir -p "${work}/baseline_${c}"
+    cp "${work}/${c}/main.tf" "${work}/baseline_${c}/"
+    sed "s|${work}/bin|${work}/baseline|" "${TF_CLI_CONFIG_FILE}" >"${work}/baseline_${c}/terraformrc"
+    configs+=("baseline_${c}")
+  done
+fi
 
 warm_up "${configs[@]/#/${work}/}" # fail on a broken configuration
 # Alternate the configurations so that drift in machine load hits each alike.
@@ -150,3 +163,9 @@ ratio() { awk -v a="$2" -v b="$3" -v label="$1" -v target="$4" 'BEGIN { printf "
 ratio "ratio customer rules on/off:" "${ms[customer_on]}" "${ms[customer_off]}" 1.10
 ratio "ratio tenant rules on/off:" "${ms[tenant_on]}" "${ms[tenant_off]}" 1.10
 ratio "ratio customer entities/one entity:" "${ms[customer_on]}" "${ms[table]}" 2
+if [[ -n "${BENCH_BASELINE_REF:-}" ]]; then
+  echo "  the provider built from ${BENCH_BASELINE_REF}, in the same rounds:"
+  for c in customer_on customer_off tenant_on tenant_off; do echo "    ${c}: ${ms[baseline_${c}]} ms"; done
+  ratio "ratio customer rules on/off:" "${ms[baseline_customer_on]}" "${ms[baseline_customer_off]}" 1.10
+  ratio "ratio tenant rules on/off:" "${ms[baseline_tenant_on]}" "${ms[baseline_tenant_off]}" 1.10
+fi

@@ -10,7 +10,7 @@ tfplugindocs="$(bash "${repo_root}/scripts/go-tool.sh" tfplugindocs)"
 work="$(mktemp -d)"
 trap 'rm -rf "${work}"' EXIT
 
-(cd "${repo_root}" && go run ./internal/cmd/datamodule policies/data.rego)
+(cd "${repo_root}" && go run ./internal/cmd/datamodule policies/data.rego policies/data_gen.go)
 (cd "${repo_root}" && go run ./internal/cmd/rulesdoc -o templates/guides/rule-reference.md.tmpl -plugin templates/guides/policy-plugin.md.tmpl)
 (cd "${repo_root}" && go run ./internal/cmd/routingdoc -vectors internal/keydesign/model/testdata/routing_vectors.json -guide templates/guides/write-sharding.md.tmpl)
 # shellcheck source=scripts/lib.sh

@@ -23,9 +23,15 @@ const DataModulePath = "data.rego"
 // without them. `make generate` writes it (internal/cmd/datamodule); TestDataModuleIsGenerated fails when
 // it is stale.
 func DataModule() ([]byte, error) {
+	// The generator renders data.rego from data.json itself, not from the Go literal generated from it
+	// (data_gen.go), which is stale until the same run rewrites it.
+	d, err := policies.DecodeData(policies.DataJSON)
+	if err != nil {
+		return nil, fmt.Errorf("policies/dynamokeys/source/data.json: %w", err)
+	}
 	// The typed view fixes the order of the keys (encoding/json writes struct fields in order) and refuses a
 	// data file that the Go side does not read.
-	encoded, err := json.Marshal(policies.Bundle)
+	encoded, err := json.Marshal(d)
 	if err != nil {
 		return nil, err
 	}

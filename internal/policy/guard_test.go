@@ -27,7 +27,7 @@ func TestDataModuleIsGenerated(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("policies/%s is stale: run make generate (go run ./internal/cmd/datamodule policies/%s)", DataModulePath, DataModulePath)
+		t.Errorf("policies/%s is stale: run make generate (go run ./internal/cmd/datamodule policies/%s policies/data_gen.go)", DataModulePath, DataModulePath)
 	}
 }
 
