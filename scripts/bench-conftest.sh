@@ -16,34 +16,9 @@ conftest="$(bash "${repo_root}/scripts/go-tool.sh" conftest)"
 work="$(mktemp -d)"
 trap 'rm -rf "${work}"' EXIT
 fixtures="${repo_root}/internal/policy/testdata/plans"
+# shellcheck source=scripts/lib.sh
+source "${repo_root}/scripts/lib.sh"
 
-generate() { # $1: copies of each resource type, $2: output file, $3: other resources to add (default 0)
-  python3 - "${fixtures}" "$1" "$2" "${3:-0}" <<'PY'
-import copy, json, sys
-fixtures, copies, out, others = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
-aws = [rc for rc in json.load(open(f"{fixtures}/aws_create.json"))["resource_changes"]]
-ours = [rc for rc in json.load(open(f"{fixtures}/sharded_create.json"))["resource_changes"]]
-changes = []
-for i in range(copies):
-    for source in (aws, ours):
-        rc = copy.deepcopy(source[i % len(source)])
-        rc["name"] = f"{rc['name']}_{i}"
-        rc["address"] = f"{rc['type']}.{rc['name']}"
-        # Each copy gets its own table name, as in a real plan: identical planned values would let OPA's
-        # function-result cache answer for all but the first copy and flatter the policy.
-        for state in ("after", "before"):
-            if isinstance(rc["change"].get(state), dict) and "name" in rc["change"][state]:
-                rc["change"][state]["name"] = f"{rc['change'][state]['name']}-{i}"
-        changes.append(rc)
-# Resources of other types, as in a large plan where tables are few: each with a handful of attributes.
-for i in range(others):
-    after = {"bucket": f"logs-{i}", "tags": {"team": "data", "env": "prod"}, "force_destroy": False, "acl": None}
-    changes.append({"address": f"aws_s3_bucket.b{i}", "mode": "managed", "type": "aws_s3_bucket", "name": f"b{i}",
-                    "provider_name": "registry.terraform.io/hashicorp/aws",
-                    "change": {"actions": ["create"], "before": None, "after": after, "after_unknown": {"id": True, "arn": True}}})
-json.dump({"format_version": "1.2", "terraform_version": "1.11.4", "resource_changes": changes}, open(out, "w"))
-PY
-}
 generate 1000 "${work}/plan.json"
 generate 500 "${work}/half.json"
 generate 10 "${work}/large.json" 19980

@@ -27,7 +27,8 @@ const TrivyCustomID = "DKCUSTOM"
 // WriteTrivyChecks writes the embedded bundle in the form Trivy loads as custom checks into out: every module
 // v0-compatible under out/policies (Trivy parses user checks as Rego v0), and under out/checks one check
 // package per rule id and severity (Trivy reads one id and severity per package, from its METADATA), namespace
-// dynamokeys_trivy, reporting the conftest entry points' results of that id on plan JSON (input selector json).
+// dynamokeys_trivy, reporting the conftest entry points' results of that id on plan JSON (input selector json);
+// a rule that reports only warnings has no error check.
 // policyDirs are the user's rules, as the provider's policy.policy_dirs: their modules are written beside the
 // bundle's, and the TrivyCustomID checks report their findings.
 func WriteTrivyChecks(out string, policyDirs ...string) error {
@@ -65,11 +66,16 @@ func WriteTrivyChecks(out string, policyDirs ...string) error {
 			return err
 		}
 	}
-	// Both severities for every rule: an error of a design with enforce = false is a warning in conftest.
+	// A warning check for every rule (an error of a design with enforce = false is a warning in conftest) and
+	// an error check for the rules that can report errors: Trivy evaluates each check as a query of its own,
+	// the plan adapter and every rule again, so a check that can never fire is not free.
 	var builtin []string
 	for _, rule := range engine.Catalogue() {
 		builtin = append(builtin, rule.ID)
 		for _, severity := range []string{SeverityError, SeverityWarning} {
+			if severity == SeverityError && !slices.Contains(rule.Severities, SeverityError) {
+				continue
+			}
 			if err := writeFile(filepath.Join(out, "checks", strings.ToLower(rule.ID)+"_"+severity+".rego"), trivyCheck(rule, severity)); err != nil {
 				return err
 			}
