@@ -196,6 +196,36 @@ func TestAccPlanChangesOfALiveTable(t *testing.T) {
 		}
 	})
 
+	// A vector index with other dimensions is rebuilt (nothing of it changes in place), and a table class
+	// changed names the quota: the provider and the bundle give the same figures (2,000,000 items by
+	// traffic.item_count).
+	rebuiltGSI := `by_order = { partition_key = [{ name = "order_id" }], sort_key = [{ name = "created_at" }] }`
+	vectorIndex := func(dimensions int) string {
+		return fmt.Sprintf(`ttl = { attribute_name = "expires_at" }
+  vector_indexes = { by_embedding = { vector_attribute = "embedding", dimensions = %d, distance_function = "COSINE", projection_type = "KEYS_ONLY" } }`, dimensions)
+	}
+	t.Run("vector index rebuilt", func(t *testing.T) {
+		c.write(devRequiredProviders + providerBlock(endpoint) + changingTable("pk", rebuiltGSI, vectorIndex(1024)))
+		c.mustRun("apply", "-auto-approve", "-no-color", "-input=false")
+		c.write(devRequiredProviders + providerBlock(endpoint) + changingTable("pk", rebuiltGSI, vectorIndex(1536)))
+		human, plan := c.plan()
+		sameAsBundle(t, human, plan, "DK003", "vector index by_embedding is deleted and created again, as dimensions changed",
+			"each of 2,000,000 items that carry its vector and HASH attributes")
+		if section := changeSection(human); !strings.Contains(section, "DK003 index-rebuilt at vector_indexes.by_embedding") {
+			t.Errorf("the section This plan changes lacks the vector index:\n%s", section)
+		}
+		checkParity(t, plan)
+	})
+
+	t.Run("table class changed", func(t *testing.T) {
+		c.write(devRequiredProviders + providerBlock(endpoint) + changingTable("pk", rebuiltGSI, vectorIndex(1024)+`
+  table_class = "STANDARD_INFREQUENT_ACCESS"`))
+		human, plan := c.plan()
+		sameAsBundle(t, human, plan, "DK008", "changes the table class of table changes-orders from STANDARD to STANDARD_INFREQUENT_ACCESS",
+			"DynamoDB takes 2 table class updates in a 30-day trailing period")
+		checkParity(t, plan)
+	})
+
 	t.Run("destroyed", func(t *testing.T) {
 		c.write(devRequiredProviders + providerBlock(endpoint) + changingTable("pk", byOrder, ""))
 		human := c.mustRun("plan", "-destroy", "-no-color", "-input=false", "-out=destroy.bin")

@@ -345,7 +345,7 @@ sharded_change(rc, action, before, after) := object.union(no_change, {
 	"stream": sharded_stream(known_after(action, rc.change, ["stream"]), before, after),
 	"ttl": ttl_change(known_after(action, rc.change, ["ttl"]), sharded_ttl_attribute(before), sharded_ttl_attribute(after)),
 	"billing_mode_before": object.get(before, "billing_mode", ""),
-	"table_class": table_class_change(known_after(action, rc.change, ["table_class"]), object.get(before, "table_class", ""), object.get(after, "table_class", "")),
+	"table_class": table_class_change(known_after(action, rc.change, ["table_class"]), sharded_table_class(before), sharded_table_class(after)),
 })
 
 # sharded_stream is the stream's change: a stream that was on, turned off or given another view type.
@@ -443,3 +443,10 @@ aws_table_class(values) := c if {
 	is_string(c)
 	c != ""
 } else := "STANDARD"
+
+# sharded_table_class is a dynamokeys_sharded_table's table_class, "" when not known (a destroy has no after).
+sharded_table_class(values) := c if {
+	is_object(values)
+	c := object.get(values, "table_class", "")
+	is_string(c)
+} else := ""
