@@ -21,7 +21,8 @@ table_name := object.get(input, ["table", "name"], "")
 
 # item_count is the table's item count: the design's traffic.item_count when stated (derived.cost.item_count,
 # of the design after the change, else before it), else the table's own as DescribeTable last reported it
-# (the plan's change); item_count_source says which.
+# (the plan's change: our resource's item_count, or for the AWS provider's tables that of a live
+# dynamokeys_observed_traffic of the table in the plan); item_count_source says which.
 item_count := input.derived.cost.item_count if lib.number(input.derived.cost.item_count)
 
 else := input.prior.derived.cost.item_count if lib.number(input.prior.derived.cost.item_count)
@@ -33,6 +34,12 @@ default item_count_source := "DescribeTable's ItemCount"
 item_count_source := "traffic.item_count" if lib.number(input.derived.cost.item_count)
 
 item_count_source := "traffic.item_count" if lib.number(input.prior.derived.cost.item_count)
+
+item_count_source := "the item_count of data.dynamokeys_observed_traffic" if {
+	not lib.number(input.derived.cost.item_count)
+	not lib.number(input.prior.derived.cost.item_count)
+	change.item_count_source == "observed_traffic"
+}
 
 # items_note is " (N items)" when the item count is known.
 default items_note := ""
@@ -186,8 +193,9 @@ backfill_note(name) := sprintf("; the rebuild writes an entry for each of %s ite
 	b := backfill(name)
 } else := sprintf("; the plan does not know the table's item count, so the backfill is not sized%s", [item_count_hint])
 
-# item_count_hint says where a design gives the item count; the AWS provider's resources have no such input.
-default item_count_hint := ""
+# item_count_hint says which input gives the item count: a design's traffic.item_count, or for the AWS
+# provider's resources, which hold none, a live dynamokeys_observed_traffic of the table in the same plan.
+default item_count_hint := ": read the table with a live data \"dynamokeys_observed_traffic\" (table_name) in the same plan"
 
 item_count_hint := ": set traffic.item_count" if input.kind in {"sharded_table", "keydesign"}
 
@@ -236,17 +244,36 @@ else := n
 # description: |
 #   The plan deletes a GSI and creates it again under the same name (its key or projection changed, which
 #   DynamoDB cannot change in place): from the delete until the new index is ACTIVE and backfilled, every
-#   query on it fails, and the backfill writes an index entry for each item, at the index's write cost.
+#   query on it fails, and the backfill writes an index entry for each item, at the index's write cost. A
+#   vector index changes nothing in place (API_VectorIndexUpdate: Create or Delete only): any change of its
+#   vector attribute, dimensions, distance function, search schema or projection rebuilds it, and its
+#   backfill writes each item that carries the vector and the HASH attribute (dimensions × 4 bytes of vector
+#   plus the projection), at the vector write price.
 # custom:
 #   id: DK003
 #   name: index-rebuilt
-#   aws_dynamodb_table: fires there, without the backfill's size (the plan has no item count) or the patterns (it has none).
-#   severity: warning
-#   remediation: >-
-#     Create the new index under a new name beside the old one, move the queries to it once it is ACTIVE,
-#     then delete the old one: no query fails in between. Run the rebuild when its backfill fits the write
-#     budget.
-warnings contains lib.finding(rego.metadata.rule(), msg, index_path(name)) if {
+#   aws_dynamodb_table: >-
+#     fires there, with the backfill's size where a live dynamokeys_observed_traffic of the table in the plan
+#     gives the item count, and without the patterns (it has none).
+#   cases:
+#     gsi:
+#       severity: warning
+#       when: a GSI's key or projection changes
+#       remediation: >-
+#         Create the new index under a new name beside the old one, move the queries to it once it is ACTIVE,
+#         then delete the old one: no query fails in between. Run the rebuild when its backfill fits the write
+#         budget.
+#     vector:
+#       severity: warning
+#       when: >-
+#         a vector index's vector attribute, dimensions, distance function, search schema or projection changes
+#         (dynamokeys_sharded_table's vector_indexes, or an aws_dynamodb_vector_index replaced)
+#       remediation: >-
+#         Create the new vector index under a new name beside the old one (a table holds five), move the
+#         searches to it once it is ACTIVE and no longer backfilling, then delete the old one.
+rebuilt := rego.metadata.rule()
+
+warnings contains lib.finding_case(rebuilt, "gsi", msg, index_path(name)) if {
 	some name, action in index_actions
 	action == "rebuilt"
 	msg := sprintf("GSI %s is deleted and created again, as its key or projection changed%s%s", [
@@ -257,8 +284,8 @@ warnings contains lib.finding(rego.metadata.rule(), msg, index_path(name)) if {
 # METADATA
 # title: Index dropped
 # description: |
-#   The plan deletes a GSI. Queries on it fail from the apply on; a declared access pattern that it alone
-#   served has no key left (error).
+#   The plan deletes a GSI or a vector index. Queries or vector searches on it fail from the apply on; a
+#   declared access pattern that it alone served has no key left, or a vector search no index (error).
 # custom:
 #   id: DK004
 #   name: index-dropped
@@ -380,60 +407,37 @@ capacity_subject("") := sprintf("table %s", [table_name])
 
 capacity_subject(index) := sprintf("GSI %s", [index]) if index != ""
 
-# METADATA
-# title: Change quotas
-# description: |
-#   DynamoDB takes one GSI create or delete per UpdateTable call and the table must be ACTIVE between
-#   them (GSI.OnlineOps): several index changes in one apply run one after another, each waiting for the
-#   last backfill. DynamoDB takes one UpdateTimeToLive call per table per hour (UpdateTimeToLive), and moving
-#   TTL to another attribute takes two, turning it off and on. A table switches from provisioned to on-demand at
-#   most ${billing_switches_to_on_demand_per_day}
-#   times in a 24-hour window (switching.capacitymode): an apply that fails half-way may not be able to
-#   switch again the same day.
-# custom:
-#   id: DK008
-#   name: change-quota
-#   cases:
-#     index-updates:
-#       severity: warning
-#       when: the plan creates, deletes or rebuilds more than one GSI of a table in one apply
-#       remediation: Apply the index changes in separate plans, each after the last index is ACTIVE, or budget the time for all of them in one.
-#     ttl-attribute:
-#       severity: warning
-#       when: the plan moves TTL from one attribute to another
-#       remediation: >-
-#         Turn TTL off in one apply and on with the new attribute in another, an hour or more later, or keep
-#         the attribute and write the new expiry into it.
-#     billing-switch:
-#       severity: warning
-#       when: the plan switches a table from provisioned to on-demand
-#       remediation: Switch once and keep the mode for the day; a table may switch back to provisioned at any time.
-quota := rego.metadata.rule()
-
-warnings contains lib.finding_case(quota, "index-updates", msg, ["global_secondary_indexes"]) if {
-	count(index_actions) > limits.index_updates_per_update_table
-	msg := sprintf("this plan changes %d GSIs of table %s (%s); DynamoDB takes one index create or delete per UpdateTable call, %s", [
-		count(index_actions), table_name, concat(", ", sort([sprintf("%s %s", [n, a]) | some n, a in index_actions])),
-		"so they run one after another, each after the last backfill",
+warnings contains lib.finding_case(rebuilt, "vector", msg, vector_path(name)) if {
+	some name, action in vector_actions
+	action == "rebuilt"
+	msg := sprintf("vector index %s is deleted and created again, as %s changed and nothing of a vector index changes in place%s%s", [
+		name, concat(", ", vector_changed(prior_vectors[name], after_vectors[name])), searches_note(name, searched_by(name)), vector_backfill_note(name),
 	])
 }
 
-warnings contains lib.finding_case(quota, "billing-switch", msg, ["billing_mode"]) if {
-	change.action == "update"
-	change.billing_mode_before == "PROVISIONED"
-	lib.on_demand
-	msg := sprintf("this plan switches table %s from provisioned to on-demand, which DynamoDB allows %d times in 24 hours", [
-		table_name, limits.billing_switches_to_on_demand_per_day,
+warnings contains lib.finding_case(rebuilt, "vector", msg, vector_path(name)) if {
+	some c in object.get(change, "vector_index_changes", [])
+	c.action == "rebuilt"
+	name := c.name
+	not prior_vectors[name]
+	msg := sprintf("vector index %s is deleted and created again, as nothing of a vector index changes in place%s", [name, vector_backfill_note(name)])
+}
+
+errors contains lib.finding_case(dropped, "only-index", msg, vector_path(name)) if {
+	some name, action in vector_actions
+	action == "deleted"
+	lost := [n | some n in searched_by(name); not after_searched(n)]
+	count(lost) > 0
+	msg := sprintf("vector index %s is deleted, and searches %s have no other index: they fail from the apply on", [
+		name, concat(", ", [search_reads(name, n) | some n in lost]),
 	])
 }
 
-warnings contains lib.finding_case(quota, "ttl-attribute", msg, ["ttl"]) if {
-	t := change.ttl
-	is_object(t)
-	t.before != ""
-	t.after != ""
-	msg := sprintf("this plan moves TTL of table %s from %s to %s, which takes turning TTL off and on: %s within %d hour, %s", [
-		table_name, t.before, t.after, "DynamoDB refuses a second TTL change on the table",
-		limits.ttl_changes_interval_hours, sprintf("so the apply can stop with TTL off, and items that carry only %s no longer expire", [t.before]),
-	])
+warnings contains lib.finding_case(dropped, "dropped", msg, vector_path(name)) if {
+	some name, action in vector_actions
+	action == "deleted"
+	every n in searched_by(name) {
+		after_searched(n)
+	}
+	msg := sprintf("vector index %s is deleted: vector searches on it fail from the apply on", [name])
 }

@@ -134,3 +134,112 @@ test_the_designs_item_count_before_the_tables if {
 	f.rule == "DK002"
 	contains(f.message, "(5,000 items, by traffic.item_count)")
 }
+
+# vector is a vector index of the vectors stage (derived.vector_indexes) on embedding, 1,024 dimensions,
+# HASH tenant_id, whose one member writes 4,196 bytes an item (4,096 of vector and 100 projected), searched
+# by pattern similar (20 searches/s), priced at $0.1 per GB written; with overrides.
+vector(overrides) := object.union(
+	{
+		"name": "by_embedding", "vector_attribute": "embedding", "dimensions": 1024, "distance_function": "COSINE",
+		"partition_key": {"name": "tenant_id", "type": "S"}, "inline_filters": [], "projection_type": "KEYS_ONLY",
+		"non_key_attributes": [], "vector_bytes": 4096,
+		"entities": [{"entity": "", "member": true, "write_bytes_per_item": 4196}],
+		"searches": [{"pattern": "similar", "reads_per_second": 20}],
+		"cost": {"prices": {"write_gb": 0.1}},
+	},
+	overrides,
+)
+
+# with_vectors is the live table whose vector indexes are before and after before and after the change.
+with_vectors(facts, before, after) := object.union(live(facts, {"table": unchanged_table}), {
+	"derived": object.union(live({}, {}).derived, {"vector_indexes": after}),
+	"prior": object.union(live({}, {}).prior, {"derived": object.union(live({}, {}).prior.derived, {"vector_indexes": before})}),
+})
+
+test_unchanged_vector_index_is_silent if {
+	count(changes.findings) == 0 with input as with_vectors({}, [vector({})], [vector({})])
+}
+
+test_vector_index_with_other_dimensions_is_rebuilt_with_its_backfill_and_searches if {
+	doc := with_vectors({"item_count": 1048576}, [vector({})], [vector({"dimensions": 1536})])
+	some f in changes.warnings with input as doc
+	f.rule == "DK003"
+	f.path == ["vector_indexes", "by_embedding"]
+	contains(f.message, "vector index by_embedding is deleted and created again, as dimensions changed")
+	contains(f.message, "searches similar (20 searches/s) fail until it is ACTIVE and backfilled again")
+
+	# 1,048,576 items of 4,196 bytes: 4.1 GB (4,196 MiB), $0.4 at $0.1 per GB.
+	contains(f.message, "each of 1,048,576 items that carry its vector and HASH attributes: 4.1 GB (4,196 bytes each), $0.4 at the vector write price")
+}
+
+test_vector_index_with_another_hash_is_rebuilt if {
+	doc := with_vectors({}, [vector({})], [vector({"partition_key": {"name": "org_id", "type": "S"}})])
+	some f in changes.warnings with input as doc
+	f.rule == "DK003"
+	contains(f.message, "as search_schema changed")
+	contains(f.message, "the backfill is not sized: set traffic.item_count")
+}
+
+test_dropping_a_searchs_only_vector_index_is_an_error if {
+	doc := with_vectors({}, [vector({})], [])
+	some f in changes.errors with input as doc
+	f.rule == "DK004"
+	f.path == ["vector_indexes", "by_embedding"]
+	contains(f.message, "vector index by_embedding is deleted, and searches similar (20 searches/s) have no other index")
+}
+
+test_dropped_vector_index_whose_search_moved_is_a_warning if {
+	doc := with_vectors({}, [vector({})], [vector({"name": "by_embedding_v2"})])
+	fixtures.severities(changes.findings, "DK004") == {"warning"} with input as doc
+}
+
+test_vector_index_and_gsi_changes_count_against_one_index_update_at_a_time if {
+	doc := with_vectors({}, [], [vector({})])
+	some f in changes.warnings with input as object.union(doc, {"table": object.union(fixtures.doc({}).table, {"gsis": after_gsis})})
+	f.rule == "DK008"
+	contains(f.message, "changes 2 indexes of table")
+	contains(f.message, "GSI by_email rebuilt, vector index by_embedding created")
+}
+
+test_table_class_change_names_the_quota if {
+	doc := live({"table_class": {"before": "STANDARD", "after": "STANDARD_INFREQUENT_ACCESS"}}, {"table": unchanged_table})
+	some f in changes.warnings with input as doc
+	f.rule == "DK008"
+	f.path == ["table_class"]
+	contains(f.message, "changes the table class of table orders from STANDARD to STANDARD_INFREQUENT_ACCESS")
+	contains(f.message, "DynamoDB takes 2 table class updates in a 30-day trailing period")
+}
+
+# provisioned is the live table provisioned at 500 RCU and 200 WCU before the change, its GSI at 100 and 50,
+# with the table part after the change overridden.
+provisioned_table := object.union(unchanged_table, {
+	"billing_mode": "PROVISIONED", "read_capacity": 500, "write_capacity": 200,
+	"gsis": [object.union(fixtures.gsi("by_email"), {"read_capacity": 100, "write_capacity": 50})],
+})
+
+provisioned(after) := object.union(
+	live({}, {"table": object.union(provisioned_table, after)}),
+	{"prior": object.union(live({}, {}).prior, {"table": provisioned_table})},
+)
+
+test_lowered_capacity_names_the_daily_decreases if {
+	doc := provisioned({"read_capacity": 300, "gsis": [object.union(fixtures.gsi("by_email"), {"read_capacity": 100, "write_capacity": 20})]})
+	some f in changes.warnings with input as doc
+	f.rule == "DK008"
+	contains(f.message, "lowers read_capacity of table orders from 500 to 300, write_capacity of GSI by_email from 50 to 20")
+	contains(f.message, "DynamoDB takes 4 decreases of a table's or GSI's capacity at any time of a UTC day, and one more in each hour without one, 27 a day at most")
+}
+
+test_raised_capacity_is_silent if {
+	doc := provisioned({"read_capacity": 800})
+	count(changes.findings) == 0 with input as doc
+}
+
+test_lowered_capacity_under_autoscaling_is_dk007s if {
+	doc := object.union(provisioned({"read_capacity": 300}), {"change": object.union(no_change, {"capacity_resets": [{
+		"index": "", "attribute": "read_capacity", "path": ["read_capacity"], "before": 500, "after": 300,
+		"managed_by": "aws_appautoscaling_target.orders_read",
+	}]})})
+	fixtures.severities(changes.findings, "DK008") == set() with input as doc
+	fixtures.severities(changes.findings, "DK007") == {"error"} with input as doc
+}

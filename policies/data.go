@@ -107,6 +107,18 @@ type Limits struct {
 	// TTLChangesIntervalHours is how long DynamoDB refuses another UpdateTimeToLive call on a table after one
 	// (UpdateTimeToLive): moving TTL to another attribute takes two (DK008).
 	TTLChangesIntervalHours int64 `json:"ttl_changes_interval_hours"`
+	// TableClassUpdates is how many table class updates (STANDARD ⇄ STANDARD_INFREQUENT_ACCESS) a table takes
+	// in a trailing period of TableClassUpdateWindowDays, 30 (Developer Guide, "Table classes",
+	// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.TableClasses.html): DK008.
+	TableClassUpdates          int64 `json:"table_class_updates"`
+	TableClassUpdateWindowDays int64 `json:"table_class_update_window_days"`
+	// CapacityDecreasesAnyTimePerDay is how many decreases of a table's or GSI's provisioned read or write
+	// capacity DynamoDB takes at any time in a UTC day, and CapacityDecreasesPerDay the most in a day with the
+	// one more it takes in each hour that had no decrease (Developer Guide, "Quotas in Amazon DynamoDB",
+	// "Decreasing provisioned throughput",
+	// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html): DK008.
+	CapacityDecreasesAnyTimePerDay int64 `json:"capacity_decreases_any_time_per_day"`
+	CapacityDecreasesPerDay        int64 `json:"capacity_decreases_per_day"`
 	// Multi-Region strong consistency (DK604, DK605): the Regions an MRSC global table must span (replicas
 	// and witness together), the Region sets it cannot leave, and the AWS page that states both (global
 	// tables' "Consistency modes").

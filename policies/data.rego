@@ -61,6 +61,10 @@ limits := {
 	"index_updates_per_update_table": 1,
 	"billing_switches_to_on_demand_per_day": 4,
 	"ttl_changes_interval_hours": 1,
+	"table_class_updates": 2,
+	"table_class_update_window_days": 30,
+	"capacity_decreases_any_time_per_day": 4,
+	"capacity_decreases_per_day": 27,
 	"mrsc_regions": 3,
 	"mrsc_region_sets": {
 		"AP": [

@@ -70,6 +70,7 @@ const (
 	ActionDescribeContributorInsights = "dynamodb:DescribeContributorInsights"
 	ActionGetInsightRuleReport        = "cloudwatch:GetInsightRuleReport"
 	ActionGetMetricData               = "cloudwatch:GetMetricData"
+	ActionDescribeTable               = "dynamodb:DescribeTable"
 )
 
 // TrafficQuery names what to read and over which window.
@@ -99,6 +100,11 @@ type TrafficExport struct {
 	InsightsFailure string
 	// RuleNames are the Contributor Insights rules of the table or index.
 	RuleNames []string
+	// ItemCount and SizeBytes are the table's (or the index's) item count and size as DescribeTable reports
+	// them (AWS updates them about every six hours); nil when the endpoint does not report them or the call
+	// was denied.
+	ItemCount *int64
+	SizeBytes *int64
 	// Denied are the optional calls' IAM actions that were refused: the export has the metrics only.
 	Denied []string
 }
@@ -129,10 +135,10 @@ func (c *Client) CloudWatch(ctx context.Context) (*cloudwatch.Client, error) {
 }
 
 // ExportTraffic reads a table's or index's measured traffic: its Contributor Insights rules
-// (DescribeContributorInsights), the consumed capacity and throttle metrics (GetMetricData, every page), and
+// (DescribeContributorInsights), its item count and size (DescribeTable), the consumed capacity and throttle metrics (GetMetricData, every page), and
 // the reports of the most accessed and most throttled keys rules (GetInsightRuleReport, a day at a time).
-// Access denied on DescribeContributorInsights or GetInsightRuleReport leaves the metrics, with the action in
-// Denied.
+// Access denied on DescribeContributorInsights, DescribeTable or GetInsightRuleReport leaves the metrics, with
+// the action in Denied.
 func (c *Client) ExportTraffic(ctx context.Context, q TrafficQuery) (*TrafficExport, error) {
 	what := "table " + q.TableName
 	if q.IndexName != "" {
@@ -141,6 +147,9 @@ func (c *Client) ExportTraffic(ctx context.Context, q TrafficQuery) (*TrafficExp
 	out := &TrafficExport{}
 	if err := c.findInsightsRules(ctx, q, out); err != nil {
 		return nil, fmt.Errorf("reading the Contributor Insights rules of %s: %w", what, err)
+	}
+	if err := c.describeSize(ctx, q, out); err != nil {
+		return nil, fmt.Errorf("describing %s: %w", what, err)
 	}
 	cw, err := c.CloudWatch(ctx)
 	if err != nil {
@@ -171,6 +180,41 @@ func (c *Client) ExportTraffic(ctx context.Context, q TrafficQuery) (*TrafficExp
 		*into = report
 	}
 	return out, nil
+}
+
+// describeSize reads the item count and size of the table, or of its index, from DescribeTable. An endpoint
+// that does not implement it, or a denied call (with the action in Denied), leaves them nil.
+func (c *Client) describeSize(ctx context.Context, q TrafficQuery, out *TrafficExport) error {
+	api, err := c.API(ctx)
+	if err != nil {
+		return err
+	}
+	desc, err := api.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(q.TableName)})
+	switch {
+	case IsUnknownOperation(err):
+		return nil
+	case IsAccessDenied(err):
+		out.Denied = appendOnce(out.Denied, ActionDescribeTable)
+		return nil
+	case isNotFound(err):
+		return ErrTableNotFound
+	case err != nil:
+		return err
+	}
+	t := desc.Table
+	if t == nil {
+		return nil
+	}
+	if q.IndexName == "" {
+		out.ItemCount, out.SizeBytes = t.ItemCount, t.TableSizeBytes
+		return nil
+	}
+	for _, g := range t.GlobalSecondaryIndexes {
+		if aws.ToString(g.IndexName) == q.IndexName {
+			out.ItemCount, out.SizeBytes = g.ItemCount, g.IndexSizeBytes
+		}
+	}
+	return nil
 }
 
 // IsAccessDenied reports whether AWS refused a call for lack of permission.

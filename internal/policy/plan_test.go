@@ -51,6 +51,14 @@ var planExpectations = map[string][]string{
 		"warn:DK003@aws_dynamodb_global_secondary_index.ledger_by_account", "warn:DK004@aws_dynamodb_global_secondary_index.ledger_by_entry",
 		"deny:DK005@aws_dynamodb_table_replica.ledger_eu", "warn:DK008@aws_dynamodb_table.accounts",
 	},
+	// hashicorp/aws 6 with the aws_dynamodb_vector_index of terraform-provider-aws PR #49375: a vector index
+	// replaced (its dimensions changed) and one deleted, a table's class changed, a table's read capacity
+	// lowered with a GSI rebuilt; live dynamokeys_observed_traffic data sources of docs and orders give the
+	// item counts (changeFigures asserts the messages).
+	"aws_changes_vector.json": {
+		"warn:DK003@aws_dynamodb_vector_index.docs_by_embedding", "warn:DK004@aws_dynamodb_vector_index.docs_by_title",
+		"warn:DK008@aws_dynamodb_table.docs", "warn:DK003@aws_dynamodb_table.orders", "warn:DK008@aws_dynamodb_table.orders",
+	},
 	// hashicorp/aws 6: key_schema GSIs beside classic ones, standalone aws_dynamodb_global_secondary_index
 	// resources joined by table_name and through the configuration, and one whose table is not in the plan.
 	"aws_v6.json": {
@@ -157,5 +165,44 @@ func TestStrictCompile(t *testing.T) {
 	compiler := ast.NewCompiler().WithCapabilities(Capabilities()).WithStrict(true)
 	if compiler.Compile(modules); compiler.Failed() {
 		t.Fatal(compiler.Errors)
+	}
+}
+
+// changeFigures are parts of the messages the change rules give on aws_changes_vector.json, by address: the
+// item counts come from the dynamokeys_observed_traffic data sources of the tables in the plan's prior state.
+var changeFigures = map[string][]string{
+	"aws_dynamodb_vector_index.docs_by_embedding": {"vector index by_embedding is deleted and created again",
+		// 1,048,576 items of at least 1,536 × 4 bytes: 6 GB.
+		"each of 1,048,576 items that carry its vector and HASH attributes: 6 GB (6,144 bytes each, at least)"},
+	"aws_dynamodb_vector_index.docs_by_title": {"vector index by_title is deleted: vector searches on it fail from the apply on"},
+	"aws_dynamodb_table.orders": {
+		// 2,000,000 entries of at least 1 write unit at the index's 50 WCU: 40,000 seconds.
+		"GSI by_sku is deleted and created again", "an entry for each of 2,000,000 items: 2,000,000 write units (1 each, at least), 11.1 hours at the index's 50 WCU",
+		"lowers read_capacity of table orders from 500 to 200: DynamoDB takes 4 decreases", "27 a day at most",
+	},
+	"aws_dynamodb_table.docs": {"changes the table class of table docs from STANDARD to STANDARD_INFREQUENT_ACCESS: DynamoDB takes 2 table class updates in a 30-day trailing period"},
+}
+
+// TestChangeFiguresOfTheAWSProvidersVectorIndexes: the change rules on a plan of the AWS provider's vector
+// indexes and tables name each change with its figures, the item counts joined from observed traffic.
+func TestChangeFiguresOfTheAWSProvidersVectorIndexes(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "plans", "aws_changes_vector.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deny, warn, err := EvaluatePlan(t.Context(), raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	messages := map[string]string{}
+	for _, r := range slices.Concat(deny, warn) {
+		messages[r.Address] += r.Msg + "\n"
+	}
+	for address, parts := range changeFigures {
+		for _, p := range parts {
+			if !strings.Contains(messages[address], p) {
+				t.Errorf("%s: the messages\n%s lack %q", address, messages[address], p)
+			}
+		}
 	}
 }

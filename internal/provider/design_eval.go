@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/report"
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/policy"
 )
 
@@ -119,6 +121,7 @@ func designOutputs(ctx context.Context, settings policySettings, in *model.Input
 		return designOutputModel{}, diags, false
 	}
 	diags.Append(findingDiagnostics(findings, enforce)...)
+	diags.Append(changeSectionDiagnostic(doc, findings)...)
 	findings = slices.DeleteFunc(findings, func(f policy.Finding) bool { return model.IsChangeRule(f.Rule) })
 	if len(in.Unknown) > 0 {
 		return unknownDesignOutputs(), diags, true
@@ -126,4 +129,22 @@ func designOutputs(ctx context.Context, settings policySettings, in *model.Input
 	out, flattenDiags := flattenDesign(ctx, doc, findings)
 	diags.Append(flattenDiags...)
 	return out, diags, true
+}
+
+// changeSectionDiagnostic is the report's section "This plan changes" (report.Changes) as one warning of the
+// plan: every change the plan makes to the live table, with its figures and the patterns it breaks, in one
+// place. It is a diagnostic and not part of the report attribute: the state keeps that attribute, and after
+// the apply the next refresh computes it without a change, so a section kept there would show as a change
+// of the report (and of every output that reads it) on the next plan. Nothing when no change rule fired.
+func changeSectionDiagnostic(doc *model.Document, findings []policy.Finding) diag.Diagnostics {
+	var diags diag.Diagnostics
+	reported := make([]report.Finding, 0, len(findings))
+	for _, f := range findings {
+		reported = append(reported, report.Finding{Rule: f.Rule, Name: f.Name, Severity: f.Severity, Message: f.Message, Path: f.Path})
+	}
+	if section := report.Changes(doc, reported); section != "" {
+		title, changes, _ := strings.Cut(section, "\n")
+		diags.AddWarning(title, changes)
+	}
+	return diags
 }

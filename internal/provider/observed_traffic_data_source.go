@@ -54,6 +54,8 @@ type observedTrafficSourceModel struct {
 	Timeouts            timeouts.Value `tfsdk:"timeouts"`
 	Observed            types.Object   `tfsdk:"observed"`
 	Report              types.String   `tfsdk:"report"`
+	ItemCount           types.Int64    `tfsdk:"item_count"`
+	TableSizeBytes      types.Int64    `tfsdk:"table_size_bytes"`
 }
 
 func (d *observedTrafficDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -91,6 +93,11 @@ func (d *observedTrafficDataSource) Schema(ctx context.Context, _ datasource.Sch
 			"timeouts": timeouts.Attributes(ctx),
 			"observed": observedOutputAttribute(),
 			"report":   dschema.StringAttribute{Computed: true, Description: "A readable text report of the measured traffic."},
+			"item_count": dschema.Int64Attribute{Computed: true, Description: "Live: the table's (or the index's) item count as DescribeTable " +
+				"reports it (AWS updates it about every six hours); null offline, or when the endpoint does not report it. The policy bundle " +
+				"takes it as the item count of the AWS provider's table of the same name in the same plan, to size what a change backfills (rule DK003)."},
+			"table_size_bytes": dschema.Int64Attribute{Computed: true, Description: "Live: the table's (or the index's) size in bytes as " +
+				"DescribeTable reports it (updated about every six hours); null offline, or when the endpoint does not report it."},
 		},
 	}
 }
@@ -190,13 +197,14 @@ func (d *observedTrafficDataSource) Read(ctx context.Context, req datasource.Rea
 	export := observed.Export{TableName: m.TableName.ValueString(), IndexName: m.IndexName.ValueString()}
 	var diags diag.Diagnostics
 	var obs *observed.Observation
+	m.ItemCount, m.TableSizeBytes = types.Int64Null(), types.Int64Null()
 	if !m.MetricData.IsNull() {
 		export.MetricData = []byte(m.MetricData.ValueString())
 		export.AccessedKeysReport = []byte(m.AccessedKeysReport.ValueString())
 		export.ThrottledKeysReport = []byte(m.ThrottledKeysReport.ValueString())
 		obs, diags = observeExport(export, nil)
 	} else {
-		obs, diags = d.readLive(ctx, m, export)
+		obs, diags = d.readLive(ctx, &m, export)
 	}
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
@@ -273,8 +281,8 @@ func liveWindow(m observedTrafficSourceModel, now time.Time) (start, end time.Ti
 	return start, end, diags
 }
 
-func (d *observedTrafficDataSource) readLive(ctx context.Context, m observedTrafficSourceModel, export observed.Export) (*observed.Observation, diag.Diagnostics) {
-	start, end, diags := liveWindow(m, time.Now())
+func (d *observedTrafficDataSource) readLive(ctx context.Context, m *observedTrafficSourceModel, export observed.Export) (*observed.Observation, diag.Diagnostics) {
+	start, end, diags := liveWindow(*m, time.Now())
 	if diags.HasError() {
 		return nil, diags
 	}
@@ -311,6 +319,7 @@ func (d *observedTrafficDataSource) readLive(ctx context.Context, m observedTraf
 		return nil, diags
 	}
 	export.MetricData, export.AccessedKeysReport, export.ThrottledKeysReport = live.MetricData, live.AccessedKeysReport, live.ThrottledKeysReport
+	m.ItemCount, m.TableSizeBytes = types.Int64PointerValue(live.ItemCount), types.Int64PointerValue(live.SizeBytes)
 	// The window asked for, not the span of the datapoints: CloudWatch publishes none for an idle minute, and
 	// the averages spread the units over every minute of the window.
 	export.Start, export.End = start, end
@@ -352,7 +361,15 @@ func insightsWarnings(export observed.Export, live *dynamo.TrafficExport) diag.D
 		attr = path.Root("index_name")
 	}
 	what := liveTarget(export)
+	insightsDenied := false
 	for _, action := range live.Denied {
+		if action == dynamo.ActionDescribeTable {
+			diags.AddAttributeWarning(attr, "Permission missing for the item count",
+				fmt.Sprintf("The credentials may not call %s: item_count and table_size_bytes of %s are null, so a plan's change of the table "+
+					"is not sized by them. Grant %s (the IAM permissions guide lists every action the live read calls).", action, what, action))
+			continue
+		}
+		insightsDenied = true
 		diags.AddAttributeWarning(attr, "Permission missing for Contributor Insights",
 			fmt.Sprintf("The credentials may not call %s: the figures of %s are the metrics only, without key figures. Grant %s (the IAM permissions guide "+
 				"lists every action the live read calls) to name the busiest and throttled keys.", action, what, action))
@@ -377,7 +394,7 @@ func insightsWarnings(export observed.Export, live *dynamo.TrafficExport) diag.D
 				what, cmp.Or(live.InsightsFailure, "no failure reported")))
 	case "":
 	default:
-		if len(live.Denied) == 0 {
+		if !insightsDenied {
 			diags.AddAttributeWarning(attr, "Contributor Insights is off",
 				fmt.Sprintf("Contributor Insights is not enabled for %s (status %q): the key figures (hot_key_units_per_second, top_keys) are null and rules "+
 					"DK702 and DK703 cannot check keys; key-range throttling still shows in the metrics. %s", what, live.InsightsStatus, turnOn))

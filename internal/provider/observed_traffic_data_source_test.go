@@ -138,6 +138,9 @@ func TestObservedTrafficOfflineFigures(t *testing.T) {
 			statecheck.ExpectKnownValue(ds, tfjsonpath.New("observed").AtMapKey("throttle_events").AtMapKey("write_key_range"), num(28800)),
 			statecheck.ExpectKnownValue(ds, tfjsonpath.New("observed").AtMapKey("throttle_events").AtMapKey("read_account_limit"), num(0)),
 			statecheck.ExpectKnownValue(ds, tfjsonpath.New("observed").AtMapKey("key_attributes"), num(1)),
+			// Offline there is no table to describe: the item figures are null.
+			statecheck.ExpectKnownValue(ds, tfjsonpath.New("item_count"), knownvalue.Null()),
+			statecheck.ExpectKnownValue(ds, tfjsonpath.New("table_size_bytes"), knownvalue.Null()),
 			statecheck.ExpectKnownValue(ds, tfjsonpath.New("observed").AtMapKey("window"), knownvalue.ObjectExact(map[string]knownvalue.Check{
 				"start": knownvalue.StringExact("2026-11-29T10:00:00Z"), "end": knownvalue.StringExact("2026-11-30T12:00:00Z"), "datapoints": num(26 * 60),
 			})),
@@ -276,6 +279,46 @@ func TestAccObservedTrafficLiveFourteenDays(t *testing.T) {
 	// Each read: 14 day-long reports of each of the two rules.
 	if counts["GetInsightRuleReport"] == 0 || counts["GetInsightRuleReport"]%28 != 0 {
 		t.Errorf("requests = %v", counts)
+	}
+}
+
+// A live read also reports the table's item count and size as DescribeTable answers them (the figures a plan's
+// change of the table is sized by); credentials that may not call DescribeTable leave them null with a
+// warning naming the action, and the metrics are read all the same.
+func TestAccObservedTrafficLiveItemCount(t *testing.T) {
+	t.Parallel()
+	ds := "data.dynamokeys_observed_traffic.measured"
+	for name, denied := range map[string]bool{"described": false, "denied": true} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			stub, end := liveStub(t, awsstub.ScenarioCalm)
+			stub.Tables["orders"] = awsstub.TableSize{ItemCount: 2000000, TableSizeBytes: 3000000000}
+			stub.Denied["DescribeTable"] = denied
+			var count, size knownvalue.Check = knownvalue.Int64Exact(2000000), knownvalue.Int64Exact(3000000000)
+			if denied {
+				count, size = knownvalue.Null(), knownvalue.Null()
+			}
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config: liveProviderBlock(stub.URL) + liveTraffic(end, ""),
+					ConfigStateChecks: []statecheck.StateCheck{
+						statecheck.ExpectKnownValue(ds, tfjsonpath.New("item_count"), count),
+						statecheck.ExpectKnownValue(ds, tfjsonpath.New("table_size_bytes"), size),
+						statecheck.ExpectKnownValue(ds, tfjsonpath.New("observed").AtMapKey("complete"), knownvalue.Bool(true)),
+					},
+				}},
+			})
+			described := 0
+			for _, r := range stub.Requests() {
+				if r.Operation == "DescribeTable" && r.Input["TableName"] == "orders" {
+					described++
+				}
+			}
+			if described == 0 {
+				t.Errorf("the live read did not describe table orders: %v", stub.Requests())
+			}
+		})
 	}
 }
 

@@ -136,6 +136,14 @@ func TestAccPlanChangesOfALiveTable(t *testing.T) {
 		human, plan := c.plan()
 		sameAsBundle(t, human, plan, "DK003", "GSI by_order is deleted and created again", "patterns by_order (20 reads/s) fail until it is ACTIVE again",
 			"2,000,000 items: 4,000,000 write units (2 each), $2.5 on demand")
+		// The report's section "This plan changes" is one warning of the plan, naming the table, the change
+		// with its figures and the pattern it breaks.
+		section := changeSection(human)
+		if !strings.Contains(section, "This plan changes table changes-orders (updated in place)") ||
+			!strings.Contains(section, "WARNING DK003 index-rebuilt at global_secondary_indexes.by_order: GSI by_order is deleted and created again") ||
+			!strings.Contains(section, "patterns by_order (20 reads/s) fail") || !strings.Contains(section, "4,000,000 write units") {
+			t.Errorf("the plan's section This plan changes:\n%s\nof the plan:\n%s", section, human)
+		}
 		// The change is the plan's, not the design's: it stays out of the planned findings, so that the
 		// state after the apply holds none.
 		for _, f := range planFindings(t, plan, address) {
@@ -167,6 +175,57 @@ func TestAccPlanChangesOfALiveTable(t *testing.T) {
 		sameAsBundle(t, human, plan, "DK008", "moves TTL of table changes-orders from expires_at to ttl", "items that carry only expires_at no longer expire")
 	})
 
+	// The rebuild applied: the plan showed the section; the apply is consistent with the plan, and the next
+	// plan has no change and no section, and the report the state keeps holds none.
+	t.Run("rebuilt, applied, then silent", func(t *testing.T) {
+		rebuilt := changingTable("pk", `by_order = { partition_key = [{ name = "order_id" }], sort_key = [{ name = "created_at" }] }`,
+			`ttl = { attribute_name = "expires_at" }`)
+		c.write(devRequiredProviders + providerBlock(endpoint) + rebuilt)
+		if human, _ := c.plan(); !strings.Contains(changeSection(human), "DK003 index-rebuilt") {
+			t.Fatalf("the plan does not show the rebuild under This plan changes:\n%s", human)
+		}
+		c.mustRun("apply", "-auto-approve", "-no-color", "-input=false")
+		human, plan := c.plan()
+		if !strings.Contains(human, "No changes.") || strings.Contains(human, "This plan changes") || strings.Contains(human, "DK00") {
+			t.Errorf("the plan after the apply is not empty and silent:\n%s", human)
+		}
+		for _, rc := range plan.ResourceChanges {
+			if after, _ := rc.Change.After.(map[string]any); rc.Address == address && strings.Contains(fmt.Sprint(after["report"]), "This plan changes") {
+				t.Errorf("the report kept in the state holds the plan's section:\n%v", after["report"])
+			}
+		}
+	})
+
+	// A vector index with other dimensions is rebuilt (nothing of it changes in place), and a table class
+	// changed names the quota: the provider and the bundle give the same figures (2,000,000 items by
+	// traffic.item_count).
+	rebuiltGSI := `by_order = { partition_key = [{ name = "order_id" }], sort_key = [{ name = "created_at" }] }`
+	vectorIndex := func(dimensions int) string {
+		return fmt.Sprintf(`ttl = { attribute_name = "expires_at" }
+  vector_indexes = { by_embedding = { vector_attribute = "embedding", dimensions = %d, distance_function = "COSINE", projection_type = "KEYS_ONLY" } }`, dimensions)
+	}
+	t.Run("vector index rebuilt", func(t *testing.T) {
+		c.write(devRequiredProviders + providerBlock(endpoint) + changingTable("pk", rebuiltGSI, vectorIndex(1024)))
+		c.mustRun("apply", "-auto-approve", "-no-color", "-input=false")
+		c.write(devRequiredProviders + providerBlock(endpoint) + changingTable("pk", rebuiltGSI, vectorIndex(1536)))
+		human, plan := c.plan()
+		sameAsBundle(t, human, plan, "DK003", "vector index by_embedding is deleted and created again, as dimensions changed",
+			"each of 2,000,000 items that carry its vector and HASH attributes")
+		if section := changeSection(human); !strings.Contains(section, "DK003 index-rebuilt at vector_indexes.by_embedding") {
+			t.Errorf("the section This plan changes lacks the vector index:\n%s", section)
+		}
+		checkParity(t, plan)
+	})
+
+	t.Run("table class changed", func(t *testing.T) {
+		c.write(devRequiredProviders + providerBlock(endpoint) + changingTable("pk", rebuiltGSI, vectorIndex(1024)+`
+  table_class = "STANDARD_INFREQUENT_ACCESS"`))
+		human, plan := c.plan()
+		sameAsBundle(t, human, plan, "DK008", "changes the table class of table changes-orders from STANDARD to STANDARD_INFREQUENT_ACCESS",
+			"DynamoDB takes 2 table class updates in a 30-day trailing period")
+		checkParity(t, plan)
+	})
+
 	t.Run("destroyed", func(t *testing.T) {
 		c.write(devRequiredProviders + providerBlock(endpoint) + changingTable("pk", byOrder, ""))
 		human := c.mustRun("plan", "-destroy", "-no-color", "-input=false", "-out=destroy.bin")
@@ -181,4 +240,15 @@ func TestAccPlanChangesOfALiveTable(t *testing.T) {
 			t.Errorf("the bundle reports %q on the destroy; want DK002 alone", bundle)
 		}
 	})
+}
+
+// changeSection is the warning "This plan changes" of a human plan, from its title to the end of its
+// detail; "" when the plan has none.
+func changeSection(human string) string {
+	_, rest, ok := strings.Cut(human, "Warning: This plan changes")
+	if !ok {
+		return ""
+	}
+	section, _, _ := strings.Cut(rest, "\u2575") // the end of the diagnostic's box
+	return "This plan changes" + section
 }

@@ -17,7 +17,7 @@ import (
 // capacities it sets, so those fields stay empty.
 func planChange(ctx context.Context, state, plan shardedTableModel, replacedBy [][]string) *model.Change {
 	c := &model.Change{Action: model.ChangeUpdate, ReplacedBy: [][]string{}, ReplicasRemoved: []string{},
-		CapacityResets: []model.CapacityReset{}, IndexChanges: []model.IndexChange{}}
+		CapacityResets: []model.CapacityReset{}, IndexChanges: []model.IndexChange{}, VectorIndexChanges: []model.VectorIndexChange{}}
 	if len(replacedBy) > 0 {
 		c.Action, c.ReplacedBy = model.ChangeReplace, replacedBy
 	}
@@ -29,8 +29,18 @@ func planChange(ctx context.Context, state, plan shardedTableModel, replacedBy [
 	if c.Action == model.ChangeUpdate {
 		c.Stream = streamChange(ctx, state.Stream, plan.Stream)
 		c.TTL = ttlChange(ctx, state.TTL, plan.TTL)
+		c.TableClass = tableClassChange(state.TableClass, plan.TableClass)
 	}
 	return c
+}
+
+// tableClassChange is the table class before and after when the plan changes it; nil otherwise, and while the
+// planned class is unknown.
+func tableClassChange(before, after types.String) *model.TableClassChange {
+	if after.IsUnknown() || before.IsNull() || before.IsUnknown() || after.IsNull() || before.Equal(after) {
+		return nil
+	}
+	return &model.TableClassChange{Before: before.ValueString(), After: after.ValueString()}
 }
 
 // ttlChange is the TTL attribute before and after when the plan changes which attribute TTL reads, or
@@ -62,7 +72,7 @@ func ttlAttributeOf(ctx context.Context, ttl types.Object) string {
 // destroyChange is the change of a plan that destroys the table of state.
 func destroyChange(state shardedTableModel) *model.Change {
 	c := &model.Change{Action: model.ChangeDelete, Only: true, ReplacedBy: [][]string{}, ReplicasRemoved: []string{},
-		CapacityResets: []model.CapacityReset{}, IndexChanges: []model.IndexChange{},
+		CapacityResets: []model.CapacityReset{}, IndexChanges: []model.IndexChange{}, VectorIndexChanges: []model.VectorIndexChange{},
 		Disposable: disposable(state.TagsAll) || disposable(state.Tags), BillingModeBefore: state.BillingMode.ValueString()}
 	if n := state.ItemCount; !n.IsNull() && !n.IsUnknown() {
 		c.ItemCount, c.ItemCountSource = n.ValueInt64Pointer(), "table"

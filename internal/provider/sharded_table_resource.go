@@ -239,6 +239,7 @@ func destroyFindings(ctx context.Context, settings policySettings, state sharded
 		return diags
 	}
 	diags.Append(findingDiagnostics(findings, false)...)
+	diags.Append(changeSectionDiagnostic(doc, findings)...)
 	return diags
 }
 

@@ -12,7 +12,7 @@ dynamodb_changes contains i if {
 	some i
 	input.resource_changes[i].type in {
 		"dynamokeys_sharded_table", "aws_dynamodb_table", "aws_dynamodb_global_secondary_index",
-		"aws_dynamodb_table_replica", "dynamokeys_keydesign",
+		"aws_dynamodb_table_replica", "aws_dynamodb_vector_index", "dynamokeys_keydesign",
 	}
 }
 

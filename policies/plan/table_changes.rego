@@ -4,7 +4,8 @@
 # replicas removed, its stream turned off or replaced (and the aws_lambda_event_source_mapping resources that
 # read the old stream), its billing mode switched, its provisioned capacity lowered where an
 # aws_appautoscaling_target manages it; an aws_dynamodb_global_secondary_index deleted or replaced, and an
-# aws_dynamodb_table_replica deleted. The table before the change becomes the document's `prior` (its table
+# aws_dynamodb_table_replica deleted, and an aws_dynamodb_vector_index deleted or replaced (every argument of
+# it forces a replacement: a vector index changes nothing in place). The table before the change becomes the document's `prior` (its table
 # part), so the rules compare indexes as they do for dynamokeys_sharded_table, whose change the provider
 # computes itself (the design document carries it).
 package dynamokeys.plan
@@ -14,7 +15,10 @@ package dynamokeys.plan
 changed contains i if {
 	some i in dynamodb_changes
 	rc := input.resource_changes[i]
-	rc.type in {"aws_dynamodb_table", "aws_dynamodb_global_secondary_index", "aws_dynamodb_table_replica", "dynamokeys_sharded_table"}
+	rc.type in {
+		"aws_dynamodb_table", "aws_dynamodb_global_secondary_index", "aws_dynamodb_table_replica",
+		"aws_dynamodb_vector_index", "dynamokeys_sharded_table",
+	}
 	some action in rc.change.actions
 	action in {"update", "delete"}
 }
@@ -64,23 +68,27 @@ prior_of("update", address, before) := {"table": aws_document(address, object.fi
 
 prior_of(action, _, _) := null if action != "update"
 
-table_change(rc, action, before, after) := object.union(no_change, {
-	"action": action,
-	"only": action == "delete",
-	"replaced_by": replaced_by(rc.change),
-	"disposable": disposable_table(before, after),
-	"replicas_removed": replicas_removed(known_after(action, rc.change, ["replica"]), before, after),
-	"stream": stream_change(known_after(action, rc.change, ["stream_enabled", "stream_view_type"]), before, after),
-	"ttl": ttl_change(known_after(action, rc.change, ["ttl"]), aws_ttl_attribute(before), aws_ttl_attribute(after)),
-	"billing_mode_before": object.get(before, "billing_mode", "PROVISIONED"),
-	"capacity_resets": capacity_resets(action, before, after),
-})
+table_change(rc, action, before, after) := object.union_n([
+	no_change, {
+		"action": action,
+		"only": action == "delete",
+		"replaced_by": replaced_by(rc.change),
+		"disposable": disposable_table(before, after),
+		"replicas_removed": replicas_removed(known_after(action, rc.change, ["replica"]), before, after),
+		"stream": stream_change(known_after(action, rc.change, ["stream_enabled", "stream_view_type"]), before, after),
+		"ttl": ttl_change(known_after(action, rc.change, ["ttl"]), aws_ttl_attribute(before), aws_ttl_attribute(after)),
+		"billing_mode_before": object.get(before, "billing_mode", "PROVISIONED"),
+		"capacity_resets": capacity_resets(action, before, after),
+		"table_class": table_class_change(known_after(action, rc.change, ["table_class"]), aws_table_class(before), aws_table_class(after)),
+	},
+	observed_item_count(object.get(before, "name", "")),
+])
 
 # no_change is a change's every field as an update that touches nothing: each builder sets what it knows.
 no_change := {
 	"action": "update", "only": false, "replaced_by": [], "disposable": false, "item_count": null,
 	"item_count_source": "", "replicas_removed": [], "stream": null, "ttl": null, "billing_mode_before": "",
-	"capacity_resets": [], "index_changes": [],
+	"capacity_resets": [], "index_changes": [], "vector_index_changes": [], "table_class": null,
 }
 
 # replaced_by are the attribute paths Terraform says force the replacement (replace_paths), as paths of
@@ -232,6 +240,18 @@ change_documents := object.union_n([
 		table_name := object.get(before, "table_name", "")
 		name := object.get(before, "index_name", "")
 	},
+	{rc.address: change_only_document(rc.address, table_name, {"vector_index_changes": [vector_index_change(name, action, before, after)]}) |
+		some i in changed
+		rc := input.resource_changes[i]
+		rc.type == "aws_dynamodb_vector_index"
+		before := rc.change.before
+		is_object(before)
+		action := object.get({"replace": "rebuilt", "delete": "deleted"}, change_action(rc.change.actions), null)
+		action != null
+		after := object.get(rc.change, "after", null)
+		table_name := object.get(before, "table_name", "")
+		name := object.get(before, "index_name", "")
+	},
 	{rc.address: change_only_document(rc.address, table_from_arn(before.global_table_arn), {"replicas_removed": [region]}) |
 		some i in changed
 		rc := input.resource_changes[i]
@@ -266,6 +286,22 @@ destroyed_tables := {rc.address: {"prior_values": rc.change.before, "change": ta
 	is_string(rc.address)
 }
 
+# observed_item_count is the item count a live data "dynamokeys_observed_traffic" of the table read while
+# planning (DescribeTable's ItemCount, which AWS updates about every six hours), as the change's item count:
+# the AWS provider's table holds none. Empty when no such data source of the table is in the plan.
+observed_item_count(table_name) := {"item_count": n, "item_count_source": "observed_traffic"} if {
+	table_name != ""
+	some n in sort([r.values.item_count |
+		some m in state_modules
+		some r in array_or_empty(object.get(m, "resources", []))
+		r.type == "dynamokeys_observed_traffic"
+		r.mode == "data"
+		r.values.table_name == table_name
+		object.get(r.values, "index_name", null) in {null, ""}
+		is_number(r.values.item_count)
+	])
+} else := {}
+
 change_only_document(address, table_name, facts) := {
 	"schema_version": 1,
 	"kind": "change",
@@ -275,7 +311,7 @@ change_only_document(address, table_name, facts) := {
 	"unknown": [],
 	"observed": [],
 	"derived": {"access_patterns": []},
-	"change": object.union_n([no_change, {"only": true}, facts]),
+	"change": object.union_n([no_change, {"only": true}, observed_item_count(table_name), facts]),
 }
 
 table_from_arn(arn) := name if {
@@ -309,6 +345,7 @@ sharded_change(rc, action, before, after) := object.union(no_change, {
 	"stream": sharded_stream(known_after(action, rc.change, ["stream"]), before, after),
 	"ttl": ttl_change(known_after(action, rc.change, ["ttl"]), sharded_ttl_attribute(before), sharded_ttl_attribute(after)),
 	"billing_mode_before": object.get(before, "billing_mode", ""),
+	"table_class": table_class_change(known_after(action, rc.change, ["table_class"]), sharded_table_class(before), sharded_table_class(after)),
 })
 
 # sharded_stream is the stream's change: a stream that was on, turned off or given another view type.
@@ -364,4 +401,52 @@ sharded_ttl_attribute(values) := name if {
 	t.enabled == true
 	name := t.attribute_name
 	is_string(name)
+} else := ""
+
+# vector_index_change is an aws_dynamodb_vector_index deleted or rebuilt, with the dimensions of the index
+# the plan creates (a rebuild's, else the deleted one's) that size its backfill: dimensions × 4 bytes an item
+# at least, as the plan knows no projection's size.
+vector_index_change(name, action, before, after) := {
+	"name": name,
+	"action": action,
+	"dimensions": vector_dimensions(action, before, after),
+}
+
+vector_dimensions("rebuilt", _, after) := d if {
+	is_object(after)
+	d := after.dimensions
+	is_number(d)
+} else := null
+
+vector_dimensions("deleted", before, _) := d if {
+	d := before.dimensions
+	is_number(d)
+} else := null
+
+# table_class_change is the table class before and after an in-place update; null when it does not change or
+# either side is not known.
+table_class_change("update", had, want) := {"before": had, "after": want} if {
+	is_string(had)
+	is_string(want)
+	had != ""
+	want != ""
+	had != want
+} else := null
+
+table_class_change(action, _, _) := null if action != "update"
+
+# aws_table_class is an aws_dynamodb_table's table_class; the AWS provider plans "" or null for the default,
+# STANDARD.
+aws_table_class(values) := c if {
+	is_object(values)
+	c := object.get(values, "table_class", "")
+	is_string(c)
+	c != ""
+} else := "STANDARD"
+
+# sharded_table_class is a dynamokeys_sharded_table's table_class, "" when not known (a destroy has no after).
+sharded_table_class(values) := c if {
+	is_object(values)
+	c := object.get(values, "table_class", "")
+	is_string(c)
 } else := ""

@@ -27,6 +27,8 @@ type Change struct {
 	Stream *StreamChange `json:"stream"`
 	// TTL is the TTL attribute before and after ("" when TTL is off); nil when it does not change.
 	TTL *TTLChange `json:"ttl"`
+	// TableClass is the table class before and after; nil when it does not change.
+	TableClass *TableClassChange `json:"table_class"`
 	// BillingModeBefore is the table's billing mode before the change.
 	BillingModeBefore string `json:"billing_mode_before"`
 	// CapacityResets are provisioned capacities the plan changes where Application Auto Scaling manages them.
@@ -34,6 +36,9 @@ type Change struct {
 	// IndexChanges are indexes created or deleted by resources of their own (the AWS provider's standalone
 	// GSIs); a table's own indexes are compared between Prior and the document.
 	IndexChanges []IndexChange `json:"index_changes"`
+	// VectorIndexChanges are vector indexes deleted or rebuilt by resources of their own (the AWS provider's
+	// aws_dynamodb_vector_index); a table's own vector indexes are compared between Prior and the document.
+	VectorIndexChanges []VectorIndexChange `json:"vector_index_changes"`
 }
 
 // The actions of a Change.
@@ -82,4 +87,18 @@ type CapacityReset struct {
 type IndexChange struct {
 	Name   string `json:"name"`
 	Action string `json:"action"`
+}
+
+// VectorIndexChange is a vector index a resource of its own deletes or rebuilds, with the dimensions of the
+// index it creates (nil when not known) that size the backfill.
+type VectorIndexChange struct {
+	Name       string `json:"name"`
+	Action     string `json:"action"`
+	Dimensions *int64 `json:"dimensions"`
+}
+
+// TableClassChange is a table's class (STANDARD or STANDARD_INFREQUENT_ACCESS) before and after a change.
+type TableClassChange struct {
+	Before string `json:"before"`
+	After  string `json:"after"`
 }

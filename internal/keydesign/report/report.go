@@ -322,3 +322,45 @@ func writeEntityIndexes(b *strings.Builder, gsis []model.GSIDoc) {
 		fmt.Fprintf(b, "  %s: %s; %s values%s\n", g.Name, strings.Join(held, ", "), cardinalityLabel(g.PartitionKeyCardinality), hot)
 	}
 }
+
+// Changes renders "This plan changes": what a plan does to the live table, one line per finding of the change
+// rules (DK001–DK008, each with its figures: the backfill's items, write units, dollars and hours, and the
+// access patterns that fail meanwhile). It is the plan's, never the design's: "" when the document judges no
+// change or no change rule fired, so that a benign change (tags, PITR) says nothing. The provider shows it as
+// one warning of the plan instead of in the report attribute, which the state keeps: after the apply the
+// change is history, and a report holding it would differ from the next refresh's.
+func Changes(doc *model.Document, findings []Finding) string {
+	if doc.Change == nil {
+		return ""
+	}
+	var changed []Finding
+	for _, f := range findings {
+		if model.IsChangeRule(f.Rule) {
+			changed = append(changed, f)
+		}
+	}
+	if len(changed) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "This plan changes table %s (%s)\n", cmp.Or(doc.Table.Name, doc.Address), changeActionLabel(doc.Change.Action))
+	for _, f := range changed {
+		fmt.Fprintf(&b, "  %-7s %s %s", strings.ToUpper(f.Severity), f.Rule, f.Name)
+		if len(f.Path) > 0 {
+			fmt.Fprintf(&b, " at %s", f.Path.String())
+		}
+		fmt.Fprintf(&b, ": %s\n", f.Message)
+	}
+	return b.String()
+}
+
+func changeActionLabel(action string) string {
+	switch action {
+	case model.ChangeReplace:
+		return "replaced: destroyed and created empty"
+	case model.ChangeDelete:
+		return "destroyed"
+	default:
+		return "updated in place"
+	}
+}

@@ -53,3 +53,35 @@ func TestTextListsTheFindings(t *testing.T) {
 		t.Errorf("report lacks the finding:\n%s", got)
 	}
 }
+
+// TestChangesListsThePlansChangeFindings: "This plan changes" names the table and what the plan does to it,
+// and lists the change rules' findings with their paths and figures, and no other finding; a document
+// without a change, or a change no change rule fired on (tags alone), has no section.
+func TestChangesListsThePlansChangeFindings(t *testing.T) {
+	findings := []Finding{
+		{Rule: "DK003", Name: "index-rebuilt", Severity: "warning", Path: model.Path{"global_secondary_indexes", "by_order"},
+			Message: "GSI by_order is deleted and created again; patterns by_order (20 reads/s) fail until it is ACTIVE again; the rebuild writes an entry for each of 2,000,000 items"},
+		{Rule: "DK302", Name: "low-cardinality-partition-key", Severity: "warning", Message: "few values"},
+	}
+	doc := &model.Document{Table: model.TableDoc{Name: "orders"}, Change: &model.Change{Action: model.ChangeUpdate}}
+	want := "This plan changes table orders (updated in place)\n" +
+		"  WARNING DK003 index-rebuilt at global_secondary_indexes.by_order: GSI by_order is deleted and created again; " +
+		"patterns by_order (20 reads/s) fail until it is ACTIVE again; the rebuild writes an entry for each of 2,000,000 items\n"
+	if got := Changes(doc, findings); got != want {
+		t.Errorf("Changes:\n%s\nwant:\n%s", got, want)
+	}
+	if got := Changes(doc, findings[1:]); got != "" {
+		t.Errorf("a change no change rule fired on has a section:\n%s", got)
+	}
+	doc.Change.Action = model.ChangeReplace
+	if got := Changes(doc, findings); !strings.HasPrefix(got, "This plan changes table orders (replaced: destroyed and created empty)\n") {
+		t.Errorf("replacement:\n%s", got)
+	}
+	doc.Change = nil
+	if got := Changes(doc, findings); got != "" {
+		t.Errorf("a document without a change has a section:\n%s", got)
+	}
+	if text := Text(doc, findings); strings.Contains(text, "This plan changes") {
+		t.Errorf("the report holds the plan's section:\n%s", text)
+	}
+}

@@ -1,5 +1,5 @@
 // Package awsstub is a stand-in on 127.0.0.1 for the AWS calls of the live measured-traffic path: DynamoDB's
-// DescribeContributorInsights (AWS JSON 1.0) and CloudWatch's GetMetricData and GetInsightRuleReport in
+// DescribeContributorInsights and DescribeTable (AWS JSON 1.0) and CloudWatch's GetMetricData and GetInsightRuleReport in
 // Smithy RPC v2 CBOR, the protocol aws-sdk-go-v2/service/cloudwatch speaks since v1.5x. It answers from
 // workloads generated in DynamoDB's own units (workload.go), refuses what AWS refuses (limits.go, each limit
 // with the page it comes from), pages GetMetricData, and records every request so that tests can also
@@ -33,6 +33,12 @@ type Insights struct {
 	Rules   []string
 }
 
+// TableSize is what DescribeTable reports of a table's items.
+type TableSize struct {
+	ItemCount      int64
+	TableSizeBytes int64
+}
+
 // Request is one recorded call: the operation and its decoded input (CBOR and JSON alike become JSON-like
 // Go values; CBOR timestamps become time.Time).
 type Request struct {
@@ -50,6 +56,10 @@ type Server struct {
 	// Workloads by "table" or "table/index": the traffic the metrics and the Contributor Insights rules of
 	// Insights report.
 	Workloads map[string]*Workload
+	// Tables by name: the item count and size DescribeTable reports (ItemCount and TableSizeBytes, which AWS
+	// updates about every six hours). A table not listed answers UnknownOperationException, as before the
+	// stand-in answered DescribeTable: it claims nothing about a table it was not told of.
+	Tables map[string]TableSize
 	// Denied operations answer AccessDenied, as for credentials without the IAM action.
 	Denied map[string]bool
 	// PageSize, when set, is the most datapoints a GetMetricData page holds (all queries together), below
@@ -64,7 +74,7 @@ type Server struct {
 
 // Start listens on a free port of 127.0.0.1; Close stops it.
 func Start() *Server {
-	s := &Server{Now: time.Now, Insights: map[string]Insights{}, Workloads: map[string]*Workload{}, Denied: map[string]bool{}}
+	s := &Server{Now: time.Now, Insights: map[string]Insights{}, Workloads: map[string]*Workload{}, Tables: map[string]TableSize{}, Denied: map[string]bool{}}
 	s.srv = httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -118,9 +128,14 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.serveCBOR(w, r, op, body)
 		return
 	}
-	if target := r.Header.Get("X-Amz-Target"); target == "DynamoDB_20120810.DescribeContributorInsights" {
+	switch r.Header.Get("X-Amz-Target") {
+	case "DynamoDB_20120810.DescribeContributorInsights":
 		s.serveInsights(w, body)
 		return
+	case "DynamoDB_20120810.DescribeTable":
+		if s.serveDescribeTable(w, body) {
+			return
+		}
 	}
 	writeJSONError(w, "UnknownOperationException", "the stand-in does not implement "+r.Header.Get("X-Amz-Target"))
 }
@@ -136,6 +151,30 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("X-Amz-Crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(b)), 10))
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
+}
+
+// serveDescribeTable answers DescribeTable for a table of Tables with its name, status and item figures; it
+// returns false, answering nothing, for a table it was not told of.
+func (s *Server) serveDescribeTable(w http.ResponseWriter, body []byte) bool {
+	var in map[string]any
+	if err := json.Unmarshal(body, &in); err != nil {
+		writeJSONError(w, "ValidationException", err.Error())
+		return true
+	}
+	name, _ := in["TableName"].(string)
+	size, ok := s.Tables[name]
+	if !ok && !s.Denied["DescribeTable"] {
+		return false
+	}
+	s.record("DescribeTable", in)
+	if s.Denied["DescribeTable"] {
+		writeJSONError(w, "AccessDeniedException", "User is not authorized to perform: dynamodb:DescribeTable")
+		return true
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"Table": map[string]any{
+		"TableName": name, "TableStatus": "ACTIVE", "ItemCount": size.ItemCount, "TableSizeBytes": size.TableSizeBytes,
+	}})
+	return true
 }
 
 func (s *Server) serveInsights(w http.ResponseWriter, body []byte) {
