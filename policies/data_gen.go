@@ -58,6 +58,10 @@ var bundle = Data{
 		IndexUpdatesPerUpdateTable:      1,
 		BillingSwitchesToOnDemandPerDay: 4,
 		TTLChangesIntervalHours:         1,
+		TableClassUpdates:               2,
+		TableClassUpdateWindowDays:      30,
+		CapacityDecreasesAnyTimePerDay:  4,
+		CapacityDecreasesPerDay:         27,
 		MRSCRegions:                     3,
 		MRSCRegionSets: map[string][]string{
 			"AP": []string{"ap-northeast-1", "ap-northeast-2", "ap-northeast-3"},
