@@ -64,9 +64,9 @@ var bundle = Data{
 		CapacityDecreasesPerDay:         27,
 		MRSCRegions:                     3,
 		MRSCRegionSets: map[string][]string{
-			"AP": []string{"ap-northeast-1", "ap-northeast-2", "ap-northeast-3"},
-			"EU": []string{"eu-central-1", "eu-west-1", "eu-west-2", "eu-west-3"},
-			"US": []string{"us-east-1", "us-east-2", "us-west-2"},
+			"AP": {"ap-northeast-1", "ap-northeast-2", "ap-northeast-3"},
+			"EU": {"eu-central-1", "eu-west-1", "eu-west-2", "eu-west-3"},
+			"US": {"us-east-1", "us-east-2", "us-west-2"},
 		},
 		MRSCDocs:                      "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/V2globaltables_HowItWorks.html#V2globaltables_HowItWorks.consistency-modes",
 		MaxVectorIndexes:              5,
@@ -86,8 +86,8 @@ var bundle = Data{
 		Sources:   []string{"https://aws.amazon.com/dynamodb/pricing/on-demand/", "https://aws.amazon.com/dynamodb/pricing/provisioned/", "https://aws.amazon.com/blogs/aws/amazon-dynamodb-on-demand-no-capacity-planning-and-pay-per-request-pricing/"},
 		Note:      "List prices: no free tier, reserved capacity or savings plans; on-demand after the 50% cut of 1 Nov 2024.",
 		Regions: map[string]map[string]Prices{
-			"ap-northeast-1": map[string]Prices{
-				"STANDARD": Prices{
+			"ap-northeast-1": {
+				"STANDARD": {
 					WriteRequestUnitsPerMillion: 0.71345,
 					ReadRequestUnitsPerMillion:  0.1427,
 					WriteCapacityUnitHour:       0.000742,
@@ -97,7 +97,7 @@ var bundle = Data{
 					Note:                        "Last published Tokyo list prices, on-demand halved in 2024; not confirmed from a stored source.",
 					Confirmed:                   []string{},
 				},
-				"STANDARD_INFREQUENT_ACCESS": Prices{
+				"STANDARD_INFREQUENT_ACCESS": {
 					WriteRequestUnitsPerMillion: 0.891813,
 					ReadRequestUnitsPerMillion:  0.178375,
 					WriteCapacityUnitHour:       0.000925,
@@ -108,8 +108,8 @@ var bundle = Data{
 					Confirmed:                   []string{},
 				},
 			},
-			"eu-west-1": map[string]Prices{
-				"STANDARD": Prices{
+			"eu-west-1": {
+				"STANDARD": {
 					WriteRequestUnitsPerMillion: 0.70675,
 					ReadRequestUnitsPerMillion:  0.1415,
 					WriteCapacityUnitHour:       0.000735,
@@ -119,7 +119,7 @@ var bundle = Data{
 					Note:                        "Capacity, storage and pre-2024 on-demand confirmed; on-demand halved; PITR scaled, not confirmed.",
 					Confirmed:                   []string{"write_capacity_unit_hour", "read_capacity_unit_hour", "storage_gb_month"},
 				},
-				"STANDARD_INFREQUENT_ACCESS": Prices{
+				"STANDARD_INFREQUENT_ACCESS": {
 					WriteRequestUnitsPerMillion: 0.883438,
 					ReadRequestUnitsPerMillion:  0.176688,
 					WriteCapacityUnitHour:       0.000916,
@@ -130,8 +130,8 @@ var bundle = Data{
 					Confirmed:                   []string{},
 				},
 			},
-			"us-east-1": map[string]Prices{
-				"STANDARD": Prices{
+			"us-east-1": {
+				"STANDARD": {
 					WriteRequestUnitsPerMillion: 0.625,
 					ReadRequestUnitsPerMillion:  0.125,
 					WriteCapacityUnitHour:       0.00065,
@@ -141,7 +141,7 @@ var bundle = Data{
 					Note:                        "Request and capacity prices confirmed from copies quoting AWS; storage and PITR not confirmed.",
 					Confirmed:                   []string{"write_request_units_per_million", "read_request_units_per_million", "write_capacity_unit_hour", "read_capacity_unit_hour"},
 				},
-				"STANDARD_INFREQUENT_ACCESS": Prices{
+				"STANDARD_INFREQUENT_ACCESS": {
 					WriteRequestUnitsPerMillion: 0.78125,
 					ReadRequestUnitsPerMillion:  0.15625,
 					WriteCapacityUnitHour:       0.00081,
@@ -152,8 +152,8 @@ var bundle = Data{
 					Confirmed:                   []string{},
 				},
 			},
-			"us-east-2": map[string]Prices{
-				"STANDARD": Prices{
+			"us-east-2": {
+				"STANDARD": {
 					WriteRequestUnitsPerMillion: 0.625,
 					ReadRequestUnitsPerMillion:  0.125,
 					WriteCapacityUnitHour:       0.00065,
@@ -163,7 +163,7 @@ var bundle = Data{
 					Note:                        "Taken as us-east-1's, which AWS lists at the same prices; not confirmed from a stored source.",
 					Confirmed:                   []string{},
 				},
-				"STANDARD_INFREQUENT_ACCESS": Prices{
+				"STANDARD_INFREQUENT_ACCESS": {
 					WriteRequestUnitsPerMillion: 0.78125,
 					ReadRequestUnitsPerMillion:  0.15625,
 					WriteCapacityUnitHour:       0.00081,
@@ -174,8 +174,8 @@ var bundle = Data{
 					Confirmed:                   []string{},
 				},
 			},
-			"us-west-2": map[string]Prices{
-				"STANDARD": Prices{
+			"us-west-2": {
+				"STANDARD": {
 					WriteRequestUnitsPerMillion: 0.625,
 					ReadRequestUnitsPerMillion:  0.125,
 					WriteCapacityUnitHour:       0.00065,
@@ -185,7 +185,7 @@ var bundle = Data{
 					Note:                        "Taken as us-east-1's, which AWS lists at the same prices; not confirmed from a stored source.",
 					Confirmed:                   []string{},
 				},
-				"STANDARD_INFREQUENT_ACCESS": Prices{
+				"STANDARD_INFREQUENT_ACCESS": {
 					WriteRequestUnitsPerMillion: 0.78125,
 					ReadRequestUnitsPerMillion:  0.15625,
 					WriteCapacityUnitHour:       0.00081,
@@ -200,7 +200,7 @@ var bundle = Data{
 		Vector: VectorPricing{
 			Note: "Unconfirmed list prices (secondary copies of AWS's page); pricing.vector_prices overrides them.",
 			Regions: map[string]VectorPrices{
-				"us-east-1": VectorPrices{
+				"us-east-1": {
 					WriteGB:        0.52,
 					SearchGB:       0.002,
 					StorageGBMonth: 0.25,
