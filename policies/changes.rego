@@ -1,8 +1,8 @@
 # METADATA
 # title: Plan changes
 # description: |
-#   Rules DK001–DK008 on what a plan does to a live table: a replacement or a destroy, an index rebuilt or
-#   dropped (with the backfill it costs and the access patterns that fail meanwhile), a replica removed, a
+#   Rules DK001–DK009 on what a plan does to a live table: a replacement or a destroy, an index rebuilt,
+#   dropped or added (with the backfill it costs and the access patterns that fail meanwhile), a replica removed, a
 #   stream replaced under its consumers, capacity reset under Application Auto Scaling, and the quotas a
 #   change meets. They read the document's `change` (the plan's facts: the provider's for
 #   dynamokeys_sharded_table, the plan adapter's for the AWS provider's resources) and compare the design
@@ -186,7 +186,7 @@ backfill_hours(name, write_units) := (write_units / write_capacity) / 3600 if {
 } else := null
 
 # backfill_note says what the backfill costs, or which input sizes it.
-backfill_note(name) := sprintf("; the rebuild writes an entry for each of %s items: %s write units (%s each%s)%s%s", [
+backfill_note(name) := sprintf("; the backfill writes an entry for each of %s items: %s write units (%s each%s)%s%s", [
 	lib.fmt(b.items), lib.fmt(b.write_units), lib.fmt(b.write_units_per_item), at_least(b.per_item_basis),
 	dollars_note(b.dollars), hours_note(b.hours, name),
 ]) if {

@@ -243,3 +243,53 @@ test_lowered_capacity_under_autoscaling_is_dk007s if {
 	fixtures.severities(changes.findings, "DK008") == set() with input as doc
 	fixtures.severities(changes.findings, "DK007") == {"error"} with input as doc
 }
+
+# created_gsi is the live table of live() with GSI by_status added beside by_email, which pattern by_status
+# (5 reads/s) reads.
+created_gsi(facts) := object.union(live(facts, {}), {
+	"table": object.union(fixtures.doc({}).table, {"gsis": [fixtures.gsi("by_email"), fixtures.gsi("by_status")]}),
+	"derived": object.union(live({}, {}).derived, {
+		"access_patterns": [
+			{"name": "by_email", "index": "by_email", "serves": true},
+			{"name": "by_status", "index": "by_status", "serves": true},
+		],
+		"cost": {
+			"indexes": [{"name": "by_status", "entry_bytes": 300, "item_share": 0.5}],
+			"prices": {"write_request_units_per_million": 0.625},
+		},
+	}),
+	"access_patterns": [{"name": "by_status", "reads_per_second": 5}],
+})
+
+test_created_index_on_a_live_table_sizes_its_backfill_and_names_who_waits if {
+	doc := created_gsi({"item_count": 4000000, "item_count_source": "table"})
+	some f in changes.warnings with input as doc
+	f.rule == "DK009"
+	f.path == ["global_secondary_indexes", "by_status"]
+	contains(f.message, "GSI by_status is created on a live table and answers no query until it is ACTIVE")
+	contains(f.message, "patterns by_status (5 reads/s) wait for it")
+
+	# Half the 4,000,000 items carry its keys; a 300-byte entry is 1 write unit: 2,000,000 units, $1.25 (lib.fmt: $1.3).
+	contains(f.message, "an entry for each of 2,000,000 items: 2,000,000 write units (1 each), $1.3 on demand")
+}
+
+test_created_index_on_an_empty_table_is_silent if {
+	doc := created_gsi({"item_count": 0, "item_count_source": "table"})
+	not "DK009" in {f.rule | some f in changes.findings} with input as doc
+}
+
+test_created_index_of_unknown_size_says_which_input_sizes_it if {
+	some f in changes.warnings with input as created_gsi({})
+	f.rule == "DK009"
+	contains(f.message, "the backfill is not sized: set traffic.item_count")
+}
+
+test_created_vector_index_names_the_searches_that_wait if {
+	doc := with_vectors({"item_count": 1048576}, [], [vector({})])
+	some f in changes.warnings with input as doc
+	f.rule == "DK009"
+	f.path == ["vector_indexes", "by_embedding"]
+	contains(f.message, "vector index by_embedding is created on a live table and answers no search until it is ACTIVE and backfilled")
+	contains(f.message, "patterns similar (20 searches/s) wait for it")
+	contains(f.message, "each of 1,048,576 items that carry its vector and HASH attributes: 4.1 GB")
+}

@@ -90,7 +90,7 @@ vector_dollars(name, bytes) := (bytes / limits.bytes_per_gb) * price if {
 	lib.number(price)
 } else := null
 
-vector_backfill_note(name) := sprintf("; the rebuild indexes each of %s items that carry its vector and HASH attributes: %s (%s bytes each%s)%s", [
+vector_backfill_note(name) := sprintf("; the backfill indexes each of %s items that carry its vector and HASH attributes: %s (%s bytes each%s)%s", [
 	lib.fmt(b.items), gb_label(b.bytes), lib.fmt(b.bytes_per_item), at_least(b.per_item_basis), vector_dollars_note(b.dollars),
 ]) if {
 	b := vector_backfill(name, item_count)

@@ -69,7 +69,7 @@ func TestAWSTableRulesAreDeclared(t *testing.T) {
 		awsTable("twice", map[string]any{"region": "us-east-1", "replica": []any{map[string]any{"region_name": "us-east-1"}}}),
 		awsTable("by-day", map[string]any{"hash_key": "eventDate", "attribute": []any{map[string]any{"name": "eventDate", "type": "S"}, map[string]any{"name": "orderId", "type": "S"}}}),
 	}
-	// Changes to live tables: each trips one of the change rules (DK001–DK008).
+	// Changes to live tables: each trips one of the change rules (DK001–DK009).
 	gsi := func(name, rangeKey string) map[string]any {
 		return map[string]any{"name": name, "hash_key": "customerId", "range_key": rangeKey, "projection_type": "ALL", "read_capacity": 5, "write_capacity": 5}
 	}
@@ -93,6 +93,7 @@ func TestAWSTableRulesAreDeclared(t *testing.T) {
 		live("destroyed", []any{"delete"}, map[string]any{}, nil),
 		live("rebuilt", update, map[string]any{"global_secondary_index": []any{gsi("by_a", "x"), gsi("by_b", "")}},
 			map[string]any{"global_secondary_index": []any{gsi("by_a", "y")}}),
+		live("indexed", update, map[string]any{}, map[string]any{"global_secondary_index": []any{gsi("by_c", "")}}),
 		live("replicated", update, map[string]any{"replica": []any{map[string]any{"region_name": "eu-west-1"}}}, map[string]any{"replica": []any{}}),
 		live("streamed", update, map[string]any{"stream_enabled": true, "stream_view_type": "NEW_IMAGE", "stream_arn": stream}, map[string]any{"stream_enabled": false}),
 		map[string]any{"address": "aws_lambda_event_source_mapping.reader", "mode": "managed", "type": "aws_lambda_event_source_mapping",

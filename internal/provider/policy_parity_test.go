@@ -431,7 +431,7 @@ resource "dynamokeys_sharded_table" "live" {
 `, count, extra)
 }
 
-// The change rules (DK001–DK008) judge a plan, not a design: the provider reports them as the plan's
+// The change rules (DK001–DK009) judge a plan, not a design: the provider reports them as the plan's
 // diagnostics and keeps them out of the planned findings, so no parity plan puts them there.
 // TestAccPlanChangesOfALiveTable compares them with the bundle's on real plans of a live table, and the AWS
 // provider's plan fixtures cover the rest (TestPlanAdapterEntryPoints).

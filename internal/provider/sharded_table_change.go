@@ -10,7 +10,7 @@ import (
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
 )
 
-// planChange is what the plan does to the live table of state: the facts the change rules (DK001–DK008)
+// planChange is what the plan does to the live table of state: the facts the change rules (DK001–DK009)
 // read. The plan adapter of the policy bundle computes the same fields from the plan's before and after
 // values (policies/plan/table_changes.rego); the index diff and the backfill figures are the rules' own, from
 // the prior document and the planned one. The resource creates no replicas and its autoscaling owns the

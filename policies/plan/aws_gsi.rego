@@ -9,7 +9,7 @@ package dynamokeys.plan
 
 # standalone_gsis are the planned GSI resources: their address, the table they join (null when none in the
 # plan) and the index mapped to the document's GSI shape.
-standalone_gsis := [{"address": rc.address, "table": gsi_table(rc, after), "table_name": after.table_name, "gsi": gsi, "unknown": unknown} |
+standalone_gsis := [{"address": rc.address, "table": gsi_table(rc, after), "table_name": after.table_name, "gsi": gsi, "unknown": unknown, "existed": existed} |
 	some i in candidates
 	rc := input.resource_changes[i]
 	rc.type == "aws_dynamodb_global_secondary_index"
@@ -22,6 +22,7 @@ standalone_gsis := [{"address": rc.address, "table": gsi_table(rc, after), "tabl
 		some attr in ["key_schema", "projection", "index_name"]
 		holds_unknown(object.get(rc.change, ["after_unknown", attr], false))
 	]
+	existed := is_object(rc.change.before)
 ]
 
 # known_or_empty drops a block list whose value is known only after apply: its keys cannot be checked yet.
@@ -187,17 +188,25 @@ lone_gsi_document(g) := object.union(base, {
 }
 
 # with_joined adds the standalone GSIs joined to a planned table to its document, as if they were its
-# global_secondary_index blocks.
-with_joined(doc, gsis) := object.union(doc, {
+# global_secondary_index blocks. Those that existed before the plan join the table's prior too: a change of
+# one (replaced, deleted) is its own document's, and only a GSI resource the plan creates is new to the table.
+with_joined(doc, gsis) := object.union_n([doc, prior_joined(doc), {
 	"table": object.union(doc.table, {"gsis": table.gsis}),
 	"derived": object.union(doc.derived, {
 		"key_attributes": array.concat(doc.derived.key_attributes, [k | some g in gsis; some k in gsi_key_attributes(g)]),
 		"projected_non_key_attributes": projected(table),
 	}),
 	"unknown": array.concat(doc.unknown, [u | some g in standalone_gsis; g.table == doc.address; some u in g.unknown]),
-}) if {
+}]) if {
 	table := object.union(doc.table, {"gsis": array.concat(doc.table.gsis, gsis)})
 }
+
+prior_joined(doc) := {"prior": object.union(doc.prior, {"table": object.union(doc.prior.table, {"gsis": array.concat(
+	doc.prior.table.gsis,
+	[g.gsi | some g in sort_by_name(standalone_gsis); g.table == doc.address; g.existed],
+)})})} if {
+	is_object(object.get(doc, ["prior", "table"], null))
+} else := {}
 
 gsi_key_attributes(g) := array.concat(
 	[key_attribute(["global_secondary_indexes", g.name, "partition_key", format_int(i, 10)], k) | some i, k in g.partition_key],

@@ -1,6 +1,6 @@
 # Terraform plan adapter, changes to live tables
 # What a plan does to the AWS provider's live tables, as the document's `change` (read by the change rules,
-# DK001–DK008): an aws_dynamodb_table updated, replaced (and the attributes that force it) or destroyed; its
+# DK001–DK009): an aws_dynamodb_table updated, replaced (and the attributes that force it) or destroyed; its
 # replicas removed, its stream turned off or replaced (and the aws_lambda_event_source_mapping resources that
 # read the old stream), its billing mode switched, its provisioned capacity lowered where an
 # aws_appautoscaling_target manages it; an aws_dynamodb_global_secondary_index deleted or replaced, and an

@@ -2,7 +2,7 @@ package model
 
 import "strings"
 
-// Change is what a plan does to a live table: the facts the change rules (DK001–DK008, policies/changes.rego)
+// Change is what a plan does to a live table: the facts the change rules (DK001–DK009, policies/changes.rego)
 // read beside the design before the change (Document.Prior) and after it. The provider computes it for
 // dynamokeys_sharded_table from the prior state and the plan; the plan adapter computes the same fields for
 // the AWS provider's resources from a plan's before and after values (policies/plan/table_changes.rego).
@@ -48,7 +48,7 @@ const (
 	ChangeDelete  = "delete"
 )
 
-// changeRulePrefix starts the ids of the change rules (DK001–DK008).
+// changeRulePrefix starts the ids of the change rules (DK001–DK009).
 const changeRulePrefix = "DK00"
 
 // IsChangeRule reports whether a rule id is one of the change rules: their findings are about the plan, not

@@ -324,7 +324,7 @@ func writeEntityIndexes(b *strings.Builder, gsis []model.GSIDoc) {
 }
 
 // Changes renders "This plan changes": what a plan does to the live table, one line per finding of the change
-// rules (DK001–DK008, each with its figures: the backfill's items, write units, dollars and hours, and the
+// rules (DK001–DK009, each with its figures: the backfill's items, write units, dollars and hours, and the
 // access patterns that fail meanwhile). It is the plan's, never the design's: "" when the document judges no
 // change or no change rule fired, so that a benign change (tags, PITR) says nothing. The provider shows it as
 // one warning of the plan instead of in the report attribute, which the state keeps: after the apply the

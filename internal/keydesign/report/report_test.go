@@ -60,13 +60,13 @@ func TestTextListsTheFindings(t *testing.T) {
 func TestChangesListsThePlansChangeFindings(t *testing.T) {
 	findings := []Finding{
 		{Rule: "DK003", Name: "index-rebuilt", Severity: "warning", Path: model.Path{"global_secondary_indexes", "by_order"},
-			Message: "GSI by_order is deleted and created again; patterns by_order (20 reads/s) fail until it is ACTIVE again; the rebuild writes an entry for each of 2,000,000 items"},
+			Message: "GSI by_order is deleted and created again; patterns by_order (20 reads/s) fail until it is ACTIVE again; the backfill writes an entry for each of 2,000,000 items"},
 		{Rule: "DK302", Name: "low-cardinality-partition-key", Severity: "warning", Message: "few values"},
 	}
 	doc := &model.Document{Table: model.TableDoc{Name: "orders"}, Change: &model.Change{Action: model.ChangeUpdate}}
 	want := "This plan changes table orders (updated in place)\n" +
 		"  WARNING DK003 index-rebuilt at global_secondary_indexes.by_order: GSI by_order is deleted and created again; " +
-		"patterns by_order (20 reads/s) fail until it is ACTIVE again; the rebuild writes an entry for each of 2,000,000 items\n"
+		"patterns by_order (20 reads/s) fail until it is ACTIVE again; the backfill writes an entry for each of 2,000,000 items\n"
 	if got := Changes(doc, findings); got != want {
 		t.Errorf("Changes:\n%s\nwant:\n%s", got, want)
 	}
