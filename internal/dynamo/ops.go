@@ -127,26 +127,28 @@ func (c *Client) deleteIndexes(ctx context.Context, api *dynamodb.Client, old, w
 		}
 	}
 	for _, idx := range deletes {
-		if err := c.updateTable(ctx, api, &dynamodb.UpdateTableInput{TableName: aws.String(want.Name),
+		if err := c.deleteIndexAndWait(ctx, api, idx.Name, &dynamodb.UpdateTableInput{TableName: aws.String(want.Name),
 			GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Delete: &types.DeleteGlobalSecondaryIndexAction{IndexName: aws.String(idx.Name)}}}},
 			"deleting index "+idx.Name); err != nil {
 			return err
 		}
-		if err := c.waitIndexDeleted(ctx, want.Name, idx.Name); err != nil {
-			return err
-		}
 	}
 	for _, v := range vectorDeletes {
-		if err := c.updateTable(ctx, api, &dynamodb.UpdateTableInput{TableName: aws.String(want.Name),
+		if err := c.deleteIndexAndWait(ctx, api, v.Name, &dynamodb.UpdateTableInput{TableName: aws.String(want.Name),
 			VectorIndexUpdates: []types.VectorIndexUpdate{{Delete: &types.DeleteVectorIndexAction{IndexName: aws.String(v.Name)}}}},
 			"deleting vector index "+v.Name); err != nil {
 			return err
 		}
-		if err := c.waitIndexDeleted(ctx, want.Name, v.Name); err != nil {
-			return err
-		}
 	}
 	return nil
+}
+
+// deleteIndexAndWait makes the UpdateTable call that deletes index and waits until the index is gone.
+func (c *Client) deleteIndexAndWait(ctx context.Context, api *dynamodb.Client, index string, in *dynamodb.UpdateTableInput, what string) error {
+	if err := c.updateTable(ctx, api, in, what); err != nil {
+		return err
+	}
+	return c.waitIndexDeleted(ctx, aws.ToString(in.TableName), index)
 }
 
 // updateTableSettings is the one call for the table-level settings and the capacity of kept indexes.
