@@ -90,8 +90,9 @@ func TestDiffVectorIndexesRebuildsAChangedIndexAndKeepsTheRest(t *testing.T) {
 	old := vectorTable()
 	old.VectorIndexes = append(old.VectorIndexes, VectorIndex{Name: "gone", VectorAttribute: "embedding", Dimensions: 4, DistanceFunction: "COSINE"})
 	want := vectorTable()
-	want.VectorIndexes[0].InlineFilters = []KeyAttribute{{Name: "year", Type: "N"}, {Name: "category", Type: "S"}} // same set
-	want.VectorIndexes[0].ProjectionType = ""                                                                      // ALL is the default…
+	// The same filters in another order, and ALL given and defaulted: no change.
+	want.VectorIndexes[0].InlineFilters = []KeyAttribute{{Name: "year", Type: "N"}, {Name: "category", Type: "S"}}
+	want.VectorIndexes[0].ProjectionType = ""
 	old.VectorIndexes[0].ProjectionType, old.VectorIndexes[0].NonKeyAttributes = "ALL", nil
 	want.VectorIndexes[0].NonKeyAttributes = nil
 	if deletes, creates := diffVectorIndexes(old, want); len(creates) != 0 || len(deletes) != 1 || deletes[0].Name != "gone" {
