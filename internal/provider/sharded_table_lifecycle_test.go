@@ -325,6 +325,15 @@ func TestShardedTableBadInput(t *testing.T) {
 		{"ttl without attribute", "bad-ttl", `ttl = { enabled = true }`, `Missing TTL attribute`},
 		{"gsi without partition key", "bad-gsi", `global_secondary_indexes = { by_x = { partition_key = [] } }`, `DK108 gsi-key-schema`},
 		{"invalid table name", "bad table!", ``, `DK107 names: table name "bad table!"`},
+		{"vector index INCLUDE without attributes", "bad-vector-include",
+			`vector_indexes = { by_embedding = { vector_attribute = "embedding", dimensions = 4, distance_function = "COSINE", projection_type = "INCLUDE" } }`,
+			`vector_indexes.by_embedding.non_key_attributes: projection_type = "INCLUDE" needs at least one non-key attribute`},
+		{"vector search attribute with the sort key's name and another type", "bad-vector-type",
+			`vector_indexes = { by_embedding = { vector_attribute = "embedding", dimensions = 4, distance_function = "COSINE", inline_filters = [{ name = "sk", type = "N" }] } }`,
+			`vector_indexes.by_embedding.inline_filters\[0\].type: attribute "sk" is type N here but S at sort_key`},
+		{"vector attribute that is a key", "bad-vector-attribute",
+			`vector_indexes = { by_embedding = { vector_attribute = "pk", dimensions = 4, distance_function = "COSINE" } }`,
+			`vector_indexes.by_embedding.vector_attribute: attribute "pk" is also the S attribute at partition_key`},
 	}
 	var cases []errorCase
 	for i, tt := range tests {

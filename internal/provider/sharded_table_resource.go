@@ -307,6 +307,7 @@ func (r *shardedTableResource) Create(ctx context.Context, req resource.CreateRe
 	resp.Diagnostics.Append(diags...)
 	table, diags := expandTable(ctx, plan)
 	resp.Diagnostics.Append(diags...)
+	resp.Diagnostics.Append(refuseVectorIndexes(table)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -484,6 +485,7 @@ func (r *shardedTableResource) Update(ctx context.Context, req resource.UpdateRe
 	resp.Diagnostics.Append(diags...)
 	want, diags := expandTable(ctx, plan)
 	resp.Diagnostics.Append(diags...)
+	resp.Diagnostics.Append(refuseVectorIndexes(want)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

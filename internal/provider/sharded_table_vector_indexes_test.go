@@ -1,0 +1,187 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+)
+
+// The vector indexes of the lifecycle test. byEmbedding has every part of an index: a HASH, inline filters
+// of two types and an INCLUDE projection.
+const (
+	byEmbedding = `by_embedding = {
+      vector_attribute   = "embedding"
+      dimensions         = %d
+      distance_function  = "COSINE"
+      partition_key      = { name = "tenant_id" }
+      inline_filters     = [{ name = "category" }, { name = "year", type = "N" }]
+      projection_type    = "INCLUDE"
+      non_key_attributes = ["title"]
+    }`
+	bySummary = `by_summary = { vector_attribute = "summary_vector", dimensions = 8, distance_function = "EUCLIDEAN", projection_type = "KEYS_ONLY" }`
+)
+
+// vectorIndexesTable is the small table with the given vector indexes and extra attributes.
+func vectorIndexesTable(endpoint, name string, indexes []string, extra ...string) string {
+	return providerBlock(endpoint) + smallTableResource(name, fmt.Sprintf("deletion_protection = false\n  vector_indexes = {\n    %s\n  }\n  %s",
+		strings.Join(indexes, "\n    "), strings.Join(extra, "\n  ")))
+}
+
+// TestAccShardedTableVectorIndexes drives the vector indexes of one table through their lifecycle with the
+// real CLI: created with the table, one changed (deleted and created again under its name, the table kept)
+// while another is added to the live table, one deleted, import, a provisioned table refused before any call,
+// and an index deleted outside Terraform, which the plan creates again. terraform-plugin-testing plans again after every
+// apply and fails on any change, so each step also shows that a refresh reads the indexes back as configured.
+// It runs on dynoxide only: DynamoDB Local and dynalite have no vector indexes (CreateTable VectorIndexes,
+// UpdateTable VectorIndexUpdates and DescribeTable VectorIndexes are missing from both).
+func TestAccShardedTableVectorIndexes(t *testing.T) {
+	endpoint := testAccDynoxide(t)
+	api := testAPI(t, endpoint)
+	name := "vector-docs"
+	created := &tableCreation{}
+	embedding := func(dimensions int) string { return fmt.Sprintf(byEmbedding, dimensions) }
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkTableGone(api, name),
+		Steps: []resource.TestStep{
+			{
+				Config: vectorIndexesTable(endpoint, name, []string{embedding(4)}),
+				Check: resource.ComposeAggregateTestCheckFunc(created.record(api, name),
+					checkVectorIndexes(api, name, map[string]string{"by_embedding": "embedding 4 COSINE HASH tenant_id INLINE_FILTER category INLINE_FILTER year INCLUDE title"}),
+					checkAttributeDefinitions(api, name, "category:S pk:S sk:S tenant_id:S year:N")),
+			},
+			{
+				// A changed index is an in-place update of its entry: the index is deleted and created again
+				// under its name. Another is added. The table stays the one step 1 created.
+				Config: vectorIndexesTable(endpoint, name, []string{embedding(16), bySummary}),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(smallAddress, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(smallAddress, tfjsonpath.New("vector_indexes").AtMapKey("by_embedding").AtMapKey("dimensions"), knownvalue.Int64Exact(16)),
+				}},
+				Check: resource.ComposeAggregateTestCheckFunc(created.unchanged(api, name, "pk", "sk"),
+					checkVectorIndexes(api, name, map[string]string{
+						"by_embedding": "embedding 16 COSINE HASH tenant_id INLINE_FILTER category INLINE_FILTER year INCLUDE title",
+						"by_summary":   "summary_vector 8 EUCLIDEAN KEYS_ONLY",
+					})),
+			},
+			{
+				Config: vectorIndexesTable(endpoint, name, []string{embedding(16)}),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(smallAddress, plancheck.ResourceActionUpdate),
+				}},
+				Check: resource.ComposeAggregateTestCheckFunc(created.unchanged(api, name, "pk", "sk"),
+					checkVectorIndexes(api, name, map[string]string{"by_embedding": "embedding 16 COSINE HASH tenant_id INLINE_FILTER category INLINE_FILTER year INCLUDE title"})),
+			},
+			{
+				ResourceName: smallAddress, ImportState: true, ImportStateId: name, ImportStateVerify: true,
+				ImportStateVerifyIgnore: smallTableMetadata,
+			},
+			{
+				// With enforce = false, rule DK504 only warns; DynamoDB refuses the switch, and so does the apply,
+				// before any call (the next step finds the table on demand).
+				Config: vectorIndexesTable(endpoint, name, []string{embedding(16)}, `enforce = false
+  billing_mode = "PROVISIONED"
+  read_capacity = 1
+  write_capacity = 1`),
+				ExpectError: expectError(`Vector indexes need an on-demand table.*Nothing was changed`),
+			},
+			{
+				// Deleted outside Terraform: the refresh drops it, and the plan creates it again (with the code
+				// that step 2 applied).
+				PreConfig: func() {
+					if err := checkTable(api, name, nil, nil, "PAY_PER_REQUEST")(nil); err != nil {
+						t.Error(err)
+					}
+					if _, err := api.UpdateTable(t.Context(), &dynamodb.UpdateTableInput{TableName: aws.String(name),
+						VectorIndexUpdates: []types.VectorIndexUpdate{{Delete: &types.DeleteVectorIndexAction{IndexName: aws.String("by_embedding")}}}}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:             vectorIndexesTable(endpoint, name, []string{embedding(16)}),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(smallAddress, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(smallAddress, tfjsonpath.New("vector_indexes").AtMapKey("by_embedding").AtMapKey("vector_attribute"), knownvalue.StringExact("embedding")),
+					refreshedWithout{address: smallAddress, index: "by_embedding"},
+				}},
+			},
+		},
+	})
+}
+
+// refreshedWithout checks that the plan's prior value of the resource (the refreshed state) has no vector
+// index of that name: the refresh read the table as it is.
+type refreshedWithout struct{ address, index string }
+
+func (c refreshedWithout) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	for _, rc := range req.Plan.ResourceChanges {
+		if rc.Address != c.address {
+			continue
+		}
+		before, _ := rc.Change.Before.(map[string]any)
+		if indexes, _ := before["vector_indexes"].(map[string]any); indexes[c.index] != nil {
+			resp.Error = fmt.Errorf("the refreshed state of %s still has vector index %s", c.address, c.index)
+		}
+		return
+	}
+	resp.Error = fmt.Errorf("no change of %s in the plan", c.address)
+}
+
+// checkVectorIndexes compares the live table's vector indexes, each written as "vector-attribute dimensions
+// distance [HASH name] [INLINE_FILTER name]... projection [attribute]...", and checks that each is ready
+// (ACTIVE, not backfilling).
+func checkVectorIndexes(api *dynamodb.Client, name string, want map[string]string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		table, err := describeTable(api, name)
+		if err != nil {
+			return err
+		}
+		got := map[string]string{}
+		for _, v := range table.VectorIndexes {
+			if v.IndexStatus != types.IndexStatusActive || aws.ToBool(v.Backfilling) {
+				return fmt.Errorf("vector index %s is %s (backfilling %v) after the apply", aws.ToString(v.IndexName), v.IndexStatus, aws.ToBool(v.Backfilling))
+			}
+			parts := []string{aws.ToString(v.VectorAttribute.AttributeName), fmt.Sprint(aws.ToInt64(v.Dimensions)), string(v.DistanceFunction)}
+			for _, e := range v.SearchSchema {
+				parts = append(parts, string(e.SearchSchemaElementType), aws.ToString(e.AttributeName))
+			}
+			parts = append(parts, string(v.Projection.ProjectionType))
+			got[aws.ToString(v.IndexName)] = strings.Join(append(parts, v.Projection.NonKeyAttributes...), " ")
+		}
+		if !maps.Equal(got, want) {
+			return fmt.Errorf("vector indexes of %s = %v, want %v", name, got, want)
+		}
+		return nil
+	}
+}
+
+// checkAttributeDefinitions compares the table's attribute definitions, written "name:type" in name order.
+func checkAttributeDefinitions(api *dynamodb.Client, name, want string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		table, err := describeTable(api, name)
+		if err != nil {
+			return err
+		}
+		var got []string
+		for _, d := range table.AttributeDefinitions {
+			got = append(got, aws.ToString(d.AttributeName)+":"+string(d.AttributeType))
+		}
+		if slices.Sort(got); strings.Join(got, " ") != want {
+			return fmt.Errorf("attribute definitions of %s = %v, want %s", name, got, want)
+		}
+		return nil
+	}
+}
