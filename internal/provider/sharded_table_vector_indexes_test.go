@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -183,5 +184,39 @@ func checkAttributeDefinitions(api *dynamodb.Client, name, want string) resource
 			return fmt.Errorf("attribute definitions of %s = %v, want %s", name, got, want)
 		}
 		return nil
+	}
+}
+
+// TestAccListReadsVectorIndexes: the list resource (terraform query with include_resource) reads a table's
+// vector indexes as a refresh does, every attribute typed from the table's attribute definitions. It drives
+// the ListResource RPC in-process, so any CLI will do.
+func TestAccListReadsVectorIndexes(t *testing.T) {
+	endpoint := testAccDynoxide(t)
+	t.Parallel()
+	api := testAPI(t, endpoint)
+	name := "listed-vector-docs"
+	_, err := api.CreateTable(t.Context(), &dynamodb.CreateTableInput{TableName: aws.String(name), BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("tenant_id"), AttributeType: types.ScalarAttributeTypeN}},
+		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		VectorIndexes: []types.VectorIndex{{IndexName: aws.String("by_embedding"), VectorAttribute: &types.VectorAttributeDefinition{AttributeName: aws.String("embedding")},
+			Dimensions: aws.Int64(3), DistanceFunction: types.VectorDistanceFunctionDotProduct, Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+			SearchSchema: []types.SearchSchemaElement{{AttributeName: aws.String("tenant_id"), SearchSchemaElementType: types.SearchSchemaElementTypeHash}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_, _ = api.DeleteTable(context.WithoutCancel(t.Context()), &dynamodb.DeleteTableInput{TableName: aws.String(name)})
+	})
+	server, schemas := listServer(t, endpoint)
+	got := listTables(t, server, schemas, map[string]tftypes.Value{"name_regex": tftypes.NewValue(tftypes.String, "^"+name+"$")}, true, 0)
+	if len(got) != 1 || got[0].resource == nil {
+		t.Fatalf("listed %+v; want the table with its resource", got)
+	}
+	indexes, _ := got[0].resource["vector_indexes"].(map[string]any)
+	want := `map[by_embedding:map[dimensions:3 distance_function:DOT_PRODUCT inline_filters:<nil> non_key_attributes:<nil> ` +
+		`partition_key:map[name:tenant_id type:N] projection_type:ALL vector_attribute:embedding]]`
+	if fmt.Sprint(indexes) != want {
+		t.Errorf("vector_indexes = %v\nwant %s", indexes, want)
 	}
 }
