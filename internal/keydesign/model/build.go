@@ -189,15 +189,15 @@ func (a *builder) validateScalars() {
 		a.checkProjection(Path{"global_secondary_indexes", gsi.Name}, gsi.ProjectionType, gsi.NonKeyAttributes)
 	}
 	for _, v := range in.VectorIndexes {
-		p := Path{"vector_indexes", v.Name}
-		if len(a.unknown) > 0 && (a.isUnknown(append(p, "projection_type").String()) || a.isUnknown(append(p, "non_key_attributes").String())) {
-			continue
-		}
-		a.checkProjection(p, v.ProjectionType, v.NonKeyAttributes)
+		a.checkProjection(Path{"vector_indexes", v.Name}, v.ProjectionType, v.NonKeyAttributes)
 	}
 }
 
+// checkProjection checks an index's projection; one unknown at plan time is checked at apply.
 func (a *builder) checkProjection(path Path, projection string, nonKey []string) {
+	if len(a.unknown) > 0 && (a.isUnknown(append(path, "projection_type").String()) || a.isUnknown(append(path, "non_key_attributes").String())) {
+		return
+	}
 	switch projection {
 	case ProjectionAll, ProjectionKeysOnly, "":
 		if len(nonKey) > 0 {
