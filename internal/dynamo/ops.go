@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -68,7 +69,22 @@ func (c *Client) CreateTable(ctx context.Context, t Table) (*Table, Warnings, er
 	if err != nil {
 		return created, warnings, err
 	}
+	if missing := missingVectorIndexes(t, *read); len(missing) > 0 {
+		return read, warnings, fmt.Errorf("the endpoint created table %s without its vector indexes %s: it does not implement vector indexes "+
+			"(DynamoDB-compatible stores without vector search ignore CreateTable's VectorIndexes)", t.Name, strings.Join(missing, ", "))
+	}
 	return read, warnings, nil
+}
+
+// missingVectorIndexes names the vector indexes want has and the table as read back lacks.
+func missingVectorIndexes(want, read Table) []string {
+	var missing []string
+	for _, v := range want.VectorIndexes {
+		if !slices.ContainsFunc(read.VectorIndexes, func(r VectorIndex) bool { return r.Name == v.Name }) {
+			missing = append(missing, v.Name)
+		}
+	}
+	return missing
 }
 
 // UpdateTable moves the table from old to want in steps, each one UpdateTable call (or its own API) that
@@ -103,6 +119,12 @@ func (c *Client) UpdateTable(ctx context.Context, old, want Table) (*Table, Warn
 		return nil, warnings, err
 	}
 	read, err := c.FindTable(ctx, want.Name)
+	if err == nil {
+		if missing := missingVectorIndexes(want, *read); len(missing) > 0 {
+			return nil, warnings, fmt.Errorf("table %s has no vector indexes %s after the update: the endpoint does not implement vector indexes",
+				want.Name, strings.Join(missing, ", "))
+		}
+	}
 	return read, warnings, err
 }
 

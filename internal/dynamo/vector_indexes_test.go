@@ -244,3 +244,23 @@ func TestUpdateTableBuildsOneIndexAtATime(t *testing.T) {
 		t.Errorf("definitions of the GSI create = %s: only what exists after that call", got)
 	}
 }
+
+// TestCreateTableFailsWhenTheEndpointIgnoresVectorIndexes: a store without vector search (DynamoDB Local
+// answers so) creates the table and drops VectorIndexes without an error; CreateTable says so, with the table
+// it created, instead of a state that shows indexes the table lacks.
+func TestCreateTableFailsWhenTheEndpointIgnoresVectorIndexes(t *testing.T) {
+	var sleeps []time.Duration
+	c, _ := newFakeDynamoDB(t, func(op string, _ int) (int, string) {
+		switch op {
+		case "CreateTable":
+			return http.StatusOK, `{"TableDescription":{"TableName":"docs","TableStatus":"ACTIVE"}}`
+		case "DescribeTable":
+			return http.StatusOK, `{"Table":{"TableName":"docs","TableStatus":"ACTIVE"}}`
+		}
+		return http.StatusOK, `{}`
+	}, recordingPolling(&sleeps))
+	created, warnings, err := c.CreateTable(t.Context(), vectorTable())
+	if created == nil || len(warnings) > 0 || err == nil || !strings.Contains(err.Error(), "created table docs without its vector indexes by_embedding") {
+		t.Errorf("created %+v, warnings %v, err %v; want the table and an error naming the missing index", created, warnings, err)
+	}
+}

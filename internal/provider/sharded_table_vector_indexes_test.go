@@ -45,8 +45,10 @@ func vectorIndexesTable(endpoint, name string, indexes []string, extra ...string
 // while another is added to the live table, one deleted, import, a provisioned table refused before any call,
 // and an index deleted outside Terraform, which the plan creates again. terraform-plugin-testing plans again after every
 // apply and fails on any change, so each step also shows that a refresh reads the indexes back as configured.
-// It runs on dynoxide only: DynamoDB Local and dynalite have no vector indexes (CreateTable VectorIndexes,
-// UpdateTable VectorIndexUpdates and DescribeTable VectorIndexes are missing from both).
+// It runs on dynoxide only: DynamoDB Local and dynalite have no vector indexes. Both create a table and drop
+// its VectorIndexes without an error, report none in DescribeTable, and refuse an UpdateTable that carries only
+// VectorIndexUpdates (a ValidationException: "Nothing to update", and a list of the updates dynalite knows).
+// TestAccShardedTableVectorIndexesWithoutEndpointSupport shows what the resource makes of that.
 func TestAccShardedTableVectorIndexes(t *testing.T) {
 	endpoint := testAccDynoxide(t)
 	api := testAPI(t, endpoint)
@@ -219,4 +221,21 @@ func TestAccListReadsVectorIndexes(t *testing.T) {
 	if fmt.Sprint(indexes) != want {
 		t.Errorf("vector_indexes = %v\nwant %s", indexes, want)
 	}
+}
+
+// TestAccShardedTableVectorIndexesWithoutEndpointSupport: DynamoDB Local has no vector indexes and creates
+// the table without them, silently. The apply fails saying so, and the table is recorded as tainted (destroyed
+// after the test), instead of a state that shows an index the table lacks.
+func TestAccShardedTableVectorIndexesWithoutEndpointSupport(t *testing.T) {
+	endpoint := testAccDynamoDBLocal(t)
+	api := testAPI(t, endpoint)
+	name := "unsupported-vector-docs"
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkTableGone(api, name),
+		Steps: []resource.TestStep{{
+			Config:      vectorIndexesTable(endpoint, name, []string{bySummary}),
+			ExpectError: expectError(`created table unsupported-vector-docs without its vector indexes by_summary: it does not implement vector indexes`),
+		}},
+	})
 }
