@@ -10,13 +10,17 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	dtypes "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/dynamo"
 )
 
 // The vector indexes of the lifecycle test. byEmbedding has every part of an index: a HASH, inline filters
@@ -108,7 +112,7 @@ func TestAccShardedTableVectorIndexes(t *testing.T) {
 						t.Error(err)
 					}
 					if _, err := api.UpdateTable(t.Context(), &dynamodb.UpdateTableInput{TableName: aws.String(name),
-						VectorIndexUpdates: []types.VectorIndexUpdate{{Delete: &types.DeleteVectorIndexAction{IndexName: aws.String("by_embedding")}}}}); err != nil {
+						VectorIndexUpdates: []dtypes.VectorIndexUpdate{{Delete: &dtypes.DeleteVectorIndexAction{IndexName: aws.String("by_embedding")}}}}); err != nil {
 						t.Fatal(err)
 					}
 				},
@@ -154,7 +158,7 @@ func checkVectorIndexes(api *dynamodb.Client, name string, want map[string]strin
 		}
 		got := map[string]string{}
 		for _, v := range table.VectorIndexes {
-			if v.IndexStatus != types.IndexStatusActive || aws.ToBool(v.Backfilling) {
+			if v.IndexStatus != dtypes.IndexStatusActive || aws.ToBool(v.Backfilling) {
 				return fmt.Errorf("vector index %s is %s (backfilling %v) after the apply", aws.ToString(v.IndexName), v.IndexStatus, aws.ToBool(v.Backfilling))
 			}
 			parts := []string{aws.ToString(v.VectorAttribute.AttributeName), fmt.Sprint(aws.ToInt64(v.Dimensions)), string(v.DistanceFunction)}
@@ -197,13 +201,13 @@ func TestAccListReadsVectorIndexes(t *testing.T) {
 	t.Parallel()
 	api := testAPI(t, endpoint)
 	name := "listed-vector-docs"
-	_, err := api.CreateTable(t.Context(), &dynamodb.CreateTableInput{TableName: aws.String(name), BillingMode: types.BillingModePayPerRequest,
-		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: aws.String("tenant_id"), AttributeType: types.ScalarAttributeTypeN}},
-		KeySchema: []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
-		VectorIndexes: []types.VectorIndex{{IndexName: aws.String("by_embedding"), VectorAttribute: &types.VectorAttributeDefinition{AttributeName: aws.String("embedding")},
-			Dimensions: aws.Int64(3), DistanceFunction: types.VectorDistanceFunctionDotProduct, Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
-			SearchSchema: []types.SearchSchemaElement{{AttributeName: aws.String("tenant_id"), SearchSchemaElementType: types.SearchSchemaElementTypeHash}}}}})
+	_, err := api.CreateTable(t.Context(), &dynamodb.CreateTableInput{TableName: aws.String(name), BillingMode: dtypes.BillingModePayPerRequest,
+		AttributeDefinitions: []dtypes.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: dtypes.ScalarAttributeTypeS},
+			{AttributeName: aws.String("tenant_id"), AttributeType: dtypes.ScalarAttributeTypeN}},
+		KeySchema: []dtypes.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: dtypes.KeyTypeHash}},
+		VectorIndexes: []dtypes.VectorIndex{{IndexName: aws.String("by_embedding"), VectorAttribute: &dtypes.VectorAttributeDefinition{AttributeName: aws.String("embedding")},
+			Dimensions: aws.Int64(3), DistanceFunction: dtypes.VectorDistanceFunctionDotProduct, Projection: &dtypes.Projection{ProjectionType: dtypes.ProjectionTypeAll},
+			SearchSchema: []dtypes.SearchSchemaElement{{AttributeName: aws.String("tenant_id"), SearchSchemaElementType: dtypes.SearchSchemaElementTypeHash}}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,4 +242,48 @@ func TestAccShardedTableVectorIndexesWithoutEndpointSupport(t *testing.T) {
 			ExpectError: expectError(`created table unsupported-vector-docs without its vector indexes by_summary: it does not implement vector indexes`),
 		}},
 	})
+}
+
+// TestFlattenVectorIndexesKeepsTheConfiguredForm: DescribeTable's inline filters in another order, and no
+// projected attributes where the configuration wrote an empty list, read back as configured (no change in the
+// plan); a filter the configuration lacks reads back as DynamoDB reports it (a change).
+func TestFlattenVectorIndexesKeepsTheConfiguredForm(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	var diags diag.Diagnostics
+	filter := func(name, typ string) indexKeyModel {
+		return indexKeyModel{Name: types.StringValue(name), Type: types.StringValue(typ)}
+	}
+	filters := func(fs ...indexKeyModel) types.List {
+		l, d := types.ListValueFrom(ctx, searchSchemaType, fs)
+		diags.Append(d...)
+		return l
+	}
+	configured := vectorIndexModel{VectorAttribute: types.StringValue("embedding"), Dimensions: int64Value(aws.Int64(4)),
+		DistanceFunction: types.StringValue("COSINE"), PartitionKey: types.ObjectNull(searchSchemaType.AttrTypes),
+		InlineFilters: filters(filter("year", "N"), filter("category", "S")), ProjectionType: types.StringValue("KEYS_ONLY"),
+		NonKeyAttributes: types.ListValueMust(types.StringType, nil)}
+	prior, d := types.MapValueFrom(ctx, vectorIndexType, map[string]vectorIndexModel{"by_embedding": configured})
+	diags.Append(d...)
+	reported := dynamo.VectorIndex{Name: "by_embedding", VectorAttribute: "embedding", Dimensions: 4, DistanceFunction: "COSINE",
+		InlineFilters: []dynamo.KeyAttribute{{Name: "category", Type: "S"}, {Name: "year", Type: "N"}}, ProjectionType: "KEYS_ONLY"}
+	got, d := flattenVectorIndexes(ctx, []dynamo.VectorIndex{reported}, prior)
+	diags.Append(d...)
+	if !got.Equal(prior) {
+		t.Errorf("read back %v\nwant the configured %v", got, prior)
+	}
+	reported.InlineFilters = append(reported.InlineFilters, dynamo.KeyAttribute{Name: "region", Type: "S"})
+	got, d = flattenVectorIndexes(ctx, []dynamo.VectorIndex{reported}, prior)
+	diags.Append(d...)
+	var back map[string]vectorIndexModel
+	diags.Append(got.ElementsAs(ctx, &back, false)...)
+	if want := filters(filter("category", "S"), filter("year", "N"), filter("region", "S")); !back["by_embedding"].InlineFilters.Equal(want) {
+		t.Errorf("inline filters %v, want DynamoDB's %v", back["by_embedding"].InlineFilters, want)
+	}
+	if none, d := flattenVectorIndexes(ctx, nil, types.MapNull(vectorIndexType)); d.HasError() || !none.IsNull() {
+		t.Errorf("a table without vector indexes reads back %v, want null", none)
+	}
+	if diags.HasError() {
+		t.Fatal(diags)
+	}
 }
