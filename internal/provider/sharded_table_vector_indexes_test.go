@@ -287,3 +287,44 @@ func TestFlattenVectorIndexesKeepsTheConfiguredForm(t *testing.T) {
 		t.Fatal(diags)
 	}
 }
+
+// TestRefuseVectorIndexes: what DynamoDB refuses of vector indexes is an error on its attribute, whatever the
+// rules' enforce; a table DynamoDB takes has none.
+func TestRefuseVectorIndexes(t *testing.T) {
+	t.Parallel()
+	index := func(name, attribute string, dimensions int64) dynamo.VectorIndex {
+		return dynamo.VectorIndex{Name: name, VectorAttribute: attribute, Dimensions: dimensions, DistanceFunction: "COSINE"}
+	}
+	tests := []struct {
+		name    string
+		table   dynamo.Table
+		summary string
+		at      string
+	}{
+		{"on demand", dynamo.Table{BillingMode: dynamo.BillingPayPerRequest, VectorIndexes: []dynamo.VectorIndex{index("a", "e", 4), index("b", "e", 4)}}, "", ""},
+		{"provisioned", dynamo.Table{BillingMode: dynamo.BillingProvisioned, VectorIndexes: []dynamo.VectorIndex{index("a", "e", 4)}},
+			"Vector indexes need an on-demand table", "billing_mode"},
+		{"six", dynamo.Table{BillingMode: dynamo.BillingPayPerRequest, VectorIndexes: []dynamo.VectorIndex{index("a", "a", 4), index("b", "b", 4),
+			index("c", "c", 4), index("d", "d", 4), index("e", "e", 4), index("f", "f", 4)}}, "Too many vector indexes", "vector_indexes"},
+		{"dimensions", dynamo.Table{BillingMode: dynamo.BillingPayPerRequest, VectorIndexes: []dynamo.VectorIndex{index("a", "e", 4097)}},
+			"Vector dimensions out of range", `vector_indexes["a"].dimensions`},
+		{"shared attribute", dynamo.Table{BillingMode: dynamo.BillingPayPerRequest, VectorIndexes: []dynamo.VectorIndex{index("a", "e", 4), index("b", "e", 8)}},
+			"Vector indexes on one attribute with other dimensions", `vector_indexes["b"].dimensions`},
+	}
+	for _, tt := range tests {
+		diags := refuseVectorIndexes(tt.table)
+		if tt.summary == "" {
+			if diags.HasError() {
+				t.Errorf("%s: %v", tt.name, diags)
+			}
+			continue
+		}
+		if len(diags) != 1 || diags[0].Summary() != tt.summary {
+			t.Errorf("%s: %v, want one error %q", tt.name, diags, tt.summary)
+			continue
+		}
+		if at, ok := diags[0].(diag.DiagnosticWithPath); !ok || at.Path().String() != tt.at {
+			t.Errorf("%s: at %v, want %s", tt.name, diags[0], tt.at)
+		}
+	}
+}
