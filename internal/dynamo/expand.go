@@ -10,8 +10,10 @@ import (
 )
 
 // attributeDefinitions derives the AttributeDefinitions CreateTable and UpdateTable need from the key
-// attributes of the table and its indexes: every definition is used by a key. That one name has one type is
-// the design's rule, checked before any call (keydesign's validation fails the plan otherwise).
+// attributes of the table and its indexes and the search-schema attributes of its vector indexes (DynamoDB
+// requires those defined like keys; the vector attribute itself is a list and is never defined): every
+// definition is used. That one name has one type is the design's rule, checked before any call (keydesign's
+// validation fails the plan otherwise).
 func attributeDefinitions(t Table) []types.AttributeDefinition {
 	byName := map[string]string{t.PartitionKey.Name: t.PartitionKey.Type}
 	if t.SortKey != nil {
@@ -19,6 +21,11 @@ func attributeDefinitions(t Table) []types.AttributeDefinition {
 	}
 	for _, idx := range slices.Concat(t.LSIs, t.GSIs) {
 		for _, k := range slices.Concat(idx.PartitionKey, idx.SortKey) {
+			byName[k.Name] = k.Type
+		}
+	}
+	for _, v := range t.VectorIndexes {
+		for _, k := range v.searchAttributes() {
 			byName[k.Name] = k.Type
 		}
 	}
@@ -73,6 +80,42 @@ func expandGSI(t Table, idx Index) types.GlobalSecondaryIndex {
 	return g
 }
 
+// searchAttributes are the index's search-schema attributes: the HASH first, then the inline filters.
+func (v VectorIndex) searchAttributes() []KeyAttribute {
+	var out []KeyAttribute
+	if v.PartitionKey != nil {
+		out = append(out, *v.PartitionKey)
+	}
+	return append(out, v.InlineFilters...)
+}
+
+// expandVectorIndex is the index as CreateTable takes it.
+func expandVectorIndex(v VectorIndex) types.VectorIndex {
+	out := types.VectorIndex{
+		IndexName:        aws.String(v.Name),
+		VectorAttribute:  &types.VectorAttributeDefinition{AttributeName: aws.String(v.VectorAttribute)},
+		Dimensions:       aws.Int64(v.Dimensions),
+		DistanceFunction: types.VectorDistanceFunction(v.DistanceFunction),
+		Projection:       expandProjection(Index{ProjectionType: v.ProjectionType, NonKeyAttributes: v.NonKeyAttributes}),
+	}
+	if v.PartitionKey != nil {
+		out.SearchSchema = append(out.SearchSchema, types.SearchSchemaElement{AttributeName: aws.String(v.PartitionKey.Name),
+			SearchSchemaElementType: types.SearchSchemaElementTypeHash})
+	}
+	for _, f := range v.InlineFilters {
+		out.SearchSchema = append(out.SearchSchema, types.SearchSchemaElement{AttributeName: aws.String(f.Name),
+			SearchSchemaElementType: types.SearchSchemaElementTypeInlineFilter})
+	}
+	return out
+}
+
+// createVectorIndexAction is the UpdateTable action that adds v to a live table, as CreateTable would.
+func createVectorIndexAction(v VectorIndex) *types.CreateVectorIndexAction {
+	x := expandVectorIndex(v)
+	return &types.CreateVectorIndexAction{IndexName: x.IndexName, VectorAttribute: x.VectorAttribute, Dimensions: x.Dimensions,
+		DistanceFunction: x.DistanceFunction, Projection: x.Projection, SearchSchema: x.SearchSchema}
+}
+
 func expandTags(tags map[string]string) []types.Tag {
 	out := make([]types.Tag, 0, len(tags))
 	for _, k := range slices.Sorted(maps.Keys(tags)) {
@@ -109,6 +152,9 @@ func expandCreateTable(t Table) *dynamodb.CreateTableInput {
 	}
 	for _, idx := range t.GSIs {
 		in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, expandGSI(t, idx))
+	}
+	for _, v := range t.VectorIndexes {
+		in.VectorIndexes = append(in.VectorIndexes, expandVectorIndex(v))
 	}
 	if len(t.Tags) > 0 {
 		in.Tags = expandTags(t.Tags)

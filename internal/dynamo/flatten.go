@@ -80,7 +80,31 @@ func flattenTable(d *types.TableDescription) *Table {
 		}
 		t.GSIs = append(t.GSIs, idx)
 	}
+	for _, v := range d.VectorIndexes {
+		t.VectorIndexes = append(t.VectorIndexes, flattenVectorIndex(v, types_))
+	}
 	return t
+}
+
+// flattenVectorIndex reads a vector index of DescribeTable, its search-schema attributes typed from the
+// table's AttributeDefinitions. Its item count and size are left out: DynamoDB refreshes them about every six
+// hours, and nothing here decides on them.
+func flattenVectorIndex(d types.VectorIndexDescription, attributeTypes map[string]string) VectorIndex {
+	v := VectorIndex{Name: aws.ToString(d.IndexName), Dimensions: aws.ToInt64(d.Dimensions), DistanceFunction: string(d.DistanceFunction),
+		ProjectionType: projectionType(d.Projection), NonKeyAttributes: nonKeyAttributes(d.Projection),
+		Status: string(d.IndexStatus), Backfilling: aws.ToBool(d.Backfilling)}
+	if d.VectorAttribute != nil {
+		v.VectorAttribute = aws.ToString(d.VectorAttribute.AttributeName)
+	}
+	for _, e := range d.SearchSchema {
+		k := KeyAttribute{Name: aws.ToString(e.AttributeName), Type: attributeTypes[aws.ToString(e.AttributeName)]}
+		if e.SearchSchemaElementType == types.SearchSchemaElementTypeHash {
+			v.PartitionKey = &k
+		} else {
+			v.InlineFilters = append(v.InlineFilters, k)
+		}
+	}
+	return v
 }
 
 // flattenKeySchema splits a key schema into its HASH and RANGE attributes, in order.

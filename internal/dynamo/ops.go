@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -68,15 +69,32 @@ func (c *Client) CreateTable(ctx context.Context, t Table) (*Table, Warnings, er
 	if err != nil {
 		return created, warnings, err
 	}
+	if missing := missingVectorIndexes(t, *read); len(missing) > 0 {
+		return read, warnings, fmt.Errorf("the endpoint created table %s without its vector indexes %s: it does not implement vector indexes "+
+			"(DynamoDB-compatible stores without vector search ignore CreateTable's VectorIndexes)", t.Name, strings.Join(missing, ", "))
+	}
 	return read, warnings, nil
 }
 
+// missingVectorIndexes names the vector indexes want has and the table as read back lacks.
+func missingVectorIndexes(want, read Table) []string {
+	var missing []string
+	for _, v := range want.VectorIndexes {
+		if !slices.ContainsFunc(read.VectorIndexes, func(r VectorIndex) bool { return r.Name == v.Name }) {
+			missing = append(missing, v.Name)
+		}
+	}
+	return missing
+}
+
 // UpdateTable moves the table from old to want in steps, each one UpdateTable call (or its own API) that
-// is waited for: GSI deletes (one per call), the table settings (billing mode and capacity, on-demand caps,
-// index capacity and caps, deletion protection, table class), GSI creates (one per call), the stream, the
-// encryption key, warm throughput of the table and the indexes, Contributor Insights, TTL, point-in-time
-// recovery and tags. A GSI whose key or projection changed is deleted and created again; the other indexes
-// are not touched. It returns the table as read back.
+// is waited for: GSI then vector index deletes (one per call, each waited for until gone), the table settings
+// (billing mode and capacity, on-demand caps, index capacity and caps, deletion protection, table class), GSI
+// then vector index creates (one per call, each waited for until ACTIVE and no longer backfilling: DynamoDB
+// builds one index at a time per table, GSIs and vector indexes alike), the stream, the encryption key, warm
+// throughput of the table and the indexes, Contributor Insights, TTL, point-in-time recovery and tags. A GSI
+// whose key or projection changed, and a vector index that changed in anything, is deleted and created again
+// under its name; the other indexes are not touched. It returns the table as read back.
 func (c *Client) UpdateTable(ctx context.Context, old, want Table) (*Table, Warnings, error) {
 	api, err := c.API(ctx)
 	if err != nil {
@@ -101,6 +119,12 @@ func (c *Client) UpdateTable(ctx context.Context, old, want Table) (*Table, Warn
 		return nil, warnings, err
 	}
 	read, err := c.FindTable(ctx, want.Name)
+	if err == nil {
+		if missing := missingVectorIndexes(want, *read); len(missing) > 0 {
+			return nil, warnings, fmt.Errorf("table %s has no vector indexes %s after the update: the endpoint does not implement vector indexes",
+				want.Name, strings.Join(missing, ", "))
+		}
+	}
 	return read, warnings, err
 }
 
@@ -112,21 +136,41 @@ func (c *Client) updateAndWait(ctx context.Context, api *dynamodb.Client, in *dy
 	return c.waitTableActive(ctx, aws.ToString(in.TableName))
 }
 
-// deleteIndexes deletes the indexes want no longer has or has with another key or projection, one per
-// call, each waited for until it is gone.
+// deleteIndexes deletes the GSIs want no longer has or has with another key or projection, then the vector
+// indexes want no longer has or has otherwise, one per call, each waited for until it is gone. When the plan
+// changes any index, it first waits for the indexes already building (an apply that was interrupted): DynamoDB
+// refuses a second index operation while one is in progress (LimitExceededException).
 func (c *Client) deleteIndexes(ctx context.Context, api *dynamodb.Client, old, want Table) error {
-	deletes, _, _ := diffGSIs(old, want)
+	deletes, creates, _ := diffGSIs(old, want)
+	vectorDeletes, vectorCreates := diffVectorIndexes(old, want)
+	if len(deletes)+len(creates)+len(vectorDeletes)+len(vectorCreates) > 0 && !indexesSettled(old) {
+		if err := c.waitTableActive(ctx, want.Name); err != nil {
+			return err
+		}
+	}
 	for _, idx := range deletes {
-		if err := c.updateTable(ctx, api, &dynamodb.UpdateTableInput{TableName: aws.String(want.Name),
+		if err := c.deleteIndexAndWait(ctx, api, idx.Name, &dynamodb.UpdateTableInput{TableName: aws.String(want.Name),
 			GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Delete: &types.DeleteGlobalSecondaryIndexAction{IndexName: aws.String(idx.Name)}}}},
 			"deleting index "+idx.Name); err != nil {
 			return err
 		}
-		if err := c.waitIndexDeleted(ctx, want.Name, idx.Name); err != nil {
+	}
+	for _, v := range vectorDeletes {
+		if err := c.deleteIndexAndWait(ctx, api, v.Name, &dynamodb.UpdateTableInput{TableName: aws.String(want.Name),
+			VectorIndexUpdates: []types.VectorIndexUpdate{{Delete: &types.DeleteVectorIndexAction{IndexName: aws.String(v.Name)}}}},
+			"deleting vector index "+v.Name); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// deleteIndexAndWait makes the UpdateTable call that deletes index and waits until the index is gone.
+func (c *Client) deleteIndexAndWait(ctx context.Context, api *dynamodb.Client, index string, in *dynamodb.UpdateTableInput, what string) error {
+	if err := c.updateTable(ctx, api, in, what); err != nil {
+		return err
+	}
+	return c.waitIndexDeleted(ctx, aws.ToString(in.TableName), index)
 }
 
 // updateTableSettings is the one call for the table-level settings and the capacity of kept indexes.
@@ -142,13 +186,32 @@ func (c *Client) updateTableSettings(ctx context.Context, api *dynamodb.Client, 
 	return c.settleIndexThroughput(ctx, api, want, throughput)
 }
 
-// createIndexes adds the indexes want has and the table does not (with the same shape), one per call.
+// createIndexes adds the GSIs, then the vector indexes, that want has and the table does not (with the same
+// shape), one per call, each waited for until it is ACTIVE and backfilled. Each call defines the attributes of
+// the table as that call leaves it: the kept indexes', those created before it and its own.
 func (c *Client) createIndexes(ctx context.Context, api *dynamodb.Client, old, want Table) error {
 	_, creates, _ := diffGSIs(old, want)
+	_, vectorCreates := diffVectorIndexes(old, want)
+	built := want
+	built.GSIs = slices.DeleteFunc(slices.Clone(want.GSIs), func(idx Index) bool {
+		return slices.ContainsFunc(creates, func(c Index) bool { return c.Name == idx.Name })
+	})
+	built.VectorIndexes = slices.DeleteFunc(slices.Clone(want.VectorIndexes), func(v VectorIndex) bool {
+		return slices.ContainsFunc(vectorCreates, func(c VectorIndex) bool { return c.Name == v.Name })
+	})
 	for _, idx := range creates {
-		if err := c.updateAndWait(ctx, api, &dynamodb.UpdateTableInput{TableName: aws.String(want.Name), AttributeDefinitions: attributeDefinitions(want),
+		built.GSIs = append(built.GSIs, idx)
+		if err := c.updateAndWait(ctx, api, &dynamodb.UpdateTableInput{TableName: aws.String(want.Name), AttributeDefinitions: attributeDefinitions(built),
 			GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: createIndexAction(expandGSI(want, idx))}}},
 			"creating index "+idx.Name); err != nil {
+			return err
+		}
+	}
+	for _, v := range vectorCreates {
+		built.VectorIndexes = append(built.VectorIndexes, v)
+		if err := c.updateAndWait(ctx, api, &dynamodb.UpdateTableInput{TableName: aws.String(want.Name), AttributeDefinitions: attributeDefinitions(built),
+			VectorIndexUpdates: []types.VectorIndexUpdate{{Create: createVectorIndexAction(v)}}},
+			"creating vector index "+v.Name); err != nil {
 			return err
 		}
 	}
@@ -311,6 +374,44 @@ func keepAutoscaled(have, want Index) *types.ProvisionedThroughput {
 		write = have.WriteCapacity
 	}
 	return expandThroughput(read, write)
+}
+
+// diffVectorIndexes splits the vector index changes: indexes to delete (removed or changed) and to create
+// (new or changed), each in name order. Nothing of a vector index changes in place (UpdateTable's
+// VectorIndexUpdates hold only Create and Delete), so a changed index is in both.
+func diffVectorIndexes(old, want Table) (deletes, creates []VectorIndex) {
+	byName := func(vs []VectorIndex) map[string]VectorIndex {
+		out := make(map[string]VectorIndex, len(vs))
+		for _, v := range vs {
+			out[v.Name] = v
+		}
+		return out
+	}
+	had, wanted := byName(old.VectorIndexes), byName(want.VectorIndexes)
+	for _, name := range slices.Sorted(maps.Keys(had)) {
+		if w, ok := wanted[name]; !ok || !sameVectorIndex(had[name], w) {
+			deletes = append(deletes, had[name])
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(wanted)) {
+		if h, ok := had[name]; !ok || !sameVectorIndex(h, wanted[name]) {
+			creates = append(creates, wanted[name])
+		}
+	}
+	return deletes, creates
+}
+
+// sameVectorIndex compares everything DynamoDB fixes when it creates the index. The inline filters and
+// projected attributes are sets: their order means nothing to a search.
+func sameVectorIndex(a, b VectorIndex) bool {
+	sortedKeys := func(ks []KeyAttribute) []KeyAttribute {
+		return slices.SortedFunc(slices.Values(ks), func(x, y KeyAttribute) int { return cmp.Compare(x.Name+"\x00"+x.Type, y.Name+"\x00"+y.Type) })
+	}
+	samePartition := (a.PartitionKey == nil) == (b.PartitionKey == nil) && (a.PartitionKey == nil || *a.PartitionKey == *b.PartitionKey)
+	return a.VectorAttribute == b.VectorAttribute && a.Dimensions == b.Dimensions && a.DistanceFunction == b.DistanceFunction && samePartition &&
+		slices.Equal(sortedKeys(a.InlineFilters), sortedKeys(b.InlineFilters)) &&
+		sameIndexShape(Index{ProjectionType: a.ProjectionType, NonKeyAttributes: a.NonKeyAttributes},
+			Index{ProjectionType: b.ProjectionType, NonKeyAttributes: b.NonKeyAttributes})
 }
 
 // sameIndexShape compares what cannot change in place: keys and projection.

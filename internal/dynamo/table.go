@@ -42,6 +42,23 @@ type Index struct {
 	ContributorInsights *string
 }
 
+// VectorIndex is a vector index (approximate nearest-neighbour search with SearchVectors). Every field but
+// the read-back ones is fixed at creation: a change is a delete and a create under the same name.
+type VectorIndex struct {
+	Name             string
+	VectorAttribute  string // not a key attribute: it holds a list of numbers, not in AttributeDefinitions
+	Dimensions       int64
+	DistanceFunction string        // COSINE, DOT_PRODUCT or EUCLIDEAN
+	PartitionKey     *KeyAttribute // the search schema's HASH; nil for an index searched as a whole
+	InlineFilters    []KeyAttribute
+	ProjectionType   string
+	NonKeyAttributes []string
+
+	// Read back only: IndexStatus, and Backfilling while an index added to a live table is filled.
+	Status      string
+	Backfilling bool
+}
+
 // Autoscaled says which sides of a provisioned capacity an autoscaler owns.
 type Autoscaled struct {
 	Read  bool
@@ -69,6 +86,8 @@ type Table struct {
 	SortKey      *KeyAttribute
 	LSIs         []Index
 	GSIs         []Index
+	// VectorIndexes are searched with SearchVectors; nothing of one changes in place.
+	VectorIndexes []VectorIndex
 
 	TTL                 *TTL
 	PointInTimeRecovery *PITR
@@ -144,6 +163,9 @@ func StreamViewTypes() []string { return enumValues(types.StreamViewType("").Val
 func ContributorInsightsModes() []string {
 	return enumValues(types.ContributorInsightsMode("").Values())
 }
+
+// VectorDistanceFunctions are how a vector index measures neighbours (COSINE, DOT_PRODUCT, EUCLIDEAN).
+func VectorDistanceFunctions() []string { return enumValues(types.VectorDistanceFunction("").Values()) }
 
 func enumValues[E ~string](values []E) []string {
 	out := make([]string, len(values))

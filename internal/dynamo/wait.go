@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -95,8 +96,8 @@ func (e *errTableStuck) Error() string {
 	return fmt.Sprintf("table %s is %s, not ACTIVE: %s", e.name, e.status, e.why)
 }
 
-// waitTableActive waits until the table and every one of its indexes are ACTIVE. A table status the wait
-// cannot leave ends it at once instead of at the timeout.
+// waitTableActive waits until the table and every one of its indexes are ACTIVE, and its vector indexes
+// backfilled. A table status the wait cannot leave ends it at once instead of at the timeout.
 func (c *Client) waitTableActive(ctx context.Context, name string) error {
 	return c.cfg.Polling.poll(ctx, "table "+name+" to become ACTIVE", func(ctx context.Context) (bool, error) {
 		t, err := c.describe(ctx, name)
@@ -110,26 +111,36 @@ func (c *Client) waitTableActive(ctx context.Context, name string) error {
 		if status != types.TableStatusActive {
 			return false, nil // CREATING, UPDATING, or a state newer than this SDK: keep waiting
 		}
-		for _, g := range t.GSIs {
-			if g.Status != "" && types.IndexStatus(g.Status) != types.IndexStatusActive {
-				return false, nil
-			}
-		}
-		return true, nil
+		return indexesSettled(*t), nil
 	})
 }
 
-// waitIndexDeleted waits until the named GSI is gone and the table is ACTIVE again.
+// indexesSettled says whether every index of t that reports a status is ACTIVE, and no vector index is still
+// backfilling (a search may answer ValidationException until it is done).
+func indexesSettled(t Table) bool {
+	for _, g := range t.GSIs {
+		if g.Status != "" && types.IndexStatus(g.Status) != types.IndexStatusActive {
+			return false
+		}
+	}
+	for _, v := range t.VectorIndexes {
+		if v.Status != "" && types.IndexStatus(v.Status) != types.IndexStatusActive || v.Backfilling {
+			return false
+		}
+	}
+	return true
+}
+
+// waitIndexDeleted waits until the named GSI or vector index is gone and the table is ACTIVE again.
 func (c *Client) waitIndexDeleted(ctx context.Context, table, index string) error {
 	return c.cfg.Polling.poll(ctx, "index "+index+" of "+table+" to be deleted", func(ctx context.Context) (bool, error) {
 		t, err := c.describe(ctx, table)
 		if err != nil {
 			return false, err
 		}
-		for _, g := range t.GSIs {
-			if g.Name == index {
-				return false, nil
-			}
+		if slices.ContainsFunc(t.GSIs, func(g Index) bool { return g.Name == index }) ||
+			slices.ContainsFunc(t.VectorIndexes, func(v VectorIndex) bool { return v.Name == index }) {
+			return false, nil
 		}
 		return types.TableStatus(t.Status) == types.TableStatusActive, nil
 	})

@@ -27,10 +27,6 @@ import (
 
 // validateSettingCombinations adds the checks of combinations within and across the nested settings.
 func validateSettingCombinations(ctx context.Context, m shardedTableModel, diags *diag.Diagnostics) {
-	if !m.VectorIndexes.IsNull() && !m.VectorIndexes.IsUnknown() && len(m.VectorIndexes.Elements()) > 0 {
-		diags.AddAttributeWarning(path.Root("vector_indexes"), "Vector indexes are designed, not created",
-			"This version of dynamokeys_sharded_table checks vector_indexes as design metadata (rules DK504–DK512) but does not create them on the table yet.")
-	}
 	validateSwitchedOff(ctx, m, diags)
 	validateTTLAttribute(ctx, m, diags)
 	validateThroughputBlocks(ctx, path.Empty(), "the table", m.OnDemandThroughput, m.WarmThroughput, m.Autoscaling, diags)

@@ -325,6 +325,15 @@ func TestShardedTableBadInput(t *testing.T) {
 		{"ttl without attribute", "bad-ttl", `ttl = { enabled = true }`, `Missing TTL attribute`},
 		{"gsi without partition key", "bad-gsi", `global_secondary_indexes = { by_x = { partition_key = [] } }`, `DK108 gsi-key-schema`},
 		{"invalid table name", "bad table!", ``, `DK107 names: table name "bad table!"`},
+		{"vector index INCLUDE without attributes", "bad-vector-include",
+			`vector_indexes = { by_embedding = { vector_attribute = "embedding", dimensions = 4, distance_function = "COSINE", projection_type = "INCLUDE" } }`,
+			`vector_indexes.by_embedding.non_key_attributes: projection_type = "INCLUDE" needs at least one non-key attribute`},
+		{"vector search attribute with the sort key's name and another type", "bad-vector-type",
+			`vector_indexes = { by_embedding = { vector_attribute = "embedding", dimensions = 4, distance_function = "COSINE", inline_filters = [{ name = "sk", type = "N" }] } }`,
+			`vector_indexes.by_embedding.inline_filters\[0\].type: attribute "sk" is type N here but S at sort_key`},
+		{"vector attribute that is a key", "bad-vector-attribute",
+			`vector_indexes = { by_embedding = { vector_attribute = "pk", dimensions = 4, distance_function = "COSINE" } }`,
+			`vector_indexes.by_embedding.vector_attribute: attribute "pk" is also the S attribute at partition_key`},
 	}
 	var cases []errorCase
 	for i, tt := range tests {
@@ -382,8 +391,9 @@ func TestAccShardedTableWaitersOnDynalite(t *testing.T) {
 	})
 }
 
-// TestAccShardedTableUnknownAtPlan: a name and traffic known only at apply plan without error, with the
-// design outputs unknown, and apply creates the table.
+// TestAccShardedTableUnknownAtPlan: a name, traffic and a vector index's dimensions and projected attributes
+// known only at apply plan without error, with the design outputs unknown, and apply creates the table with
+// its index.
 func TestAccShardedTableUnknownAtPlan(t *testing.T) {
 	endpoint := testAccDynoxide(t)
 	api := testAPI(t, endpoint)
@@ -393,7 +403,7 @@ func TestAccShardedTableUnknownAtPlan(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config: providerBlock(endpoint) + `
 resource "terraform_data" "late" {
-  input = { name = "late-orders", writes = 500 }
+  input = { name = "late-orders", writes = 500, dimensions = 8, projected = ["title"] }
 }
 resource "dynamokeys_sharded_table" "t" {
   name                = terraform_data.late.output.name
@@ -401,6 +411,15 @@ resource "dynamokeys_sharded_table" "t" {
   partition_key       = { name = "pk", template = "CUSTOMER#{customer_id}" }
   segments            = { customer_id = { kind = "id" } }
   traffic             = { writes_per_second = terraform_data.late.output.writes }
+  vector_indexes = {
+    by_embedding = {
+      vector_attribute   = "embedding"
+      dimensions         = terraform_data.late.output.dimensions
+      distance_function  = "COSINE"
+      projection_type    = "INCLUDE"
+      non_key_attributes = terraform_data.late.output.projected
+    }
+  }
 }`,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectUnknownValue(smallAddress, tfjsonpath.New("report")),
@@ -410,6 +429,7 @@ resource "dynamokeys_sharded_table" "t" {
 				statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("report"), knownvalue.StringRegexp(regexp.MustCompile(`writes 500/s = 500 WCU`))),
 				statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("status"), knownvalue.StringExact("ACTIVE")),
 			},
+			Check: checkVectorIndexes(api, "late-orders", map[string]string{"by_embedding": "embedding 8 COSINE INCLUDE title"}),
 		}},
 	})
 }

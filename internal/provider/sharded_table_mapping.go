@@ -123,6 +123,7 @@ func expandTable(ctx context.Context, m shardedTableModel) (dynamo.Table, diag.D
 		expandIndexSettings(ctx, g, &idx, &diags)
 		t.GSIs = append(t.GSIs, idx)
 	}
+	t.VectorIndexes = expandVectorIndexes(ctx, m.VectorIndexes, &diags)
 	var ttl ttlModel
 	if objectAs(ctx, m.TTL, &ttl, &diags) {
 		t.TTL = &dynamo.TTL{AttributeName: ttl.AttributeName.ValueString(), Enabled: ttl.Enabled.ValueBool()}
@@ -144,9 +145,9 @@ func keyAttributes(keys ...indexKeyModel) []dynamo.KeyAttribute {
 	return out
 }
 
-// flattenTable writes what DynamoDB reports into the model. Design metadata (templates, segments,
-// sharding, traffic, GSI cardinalities) is config-only and kept from the prior model; so are settings the
-// endpoint does not report.
+// flattenTable writes what DynamoDB reports into the model, vector indexes included. Design metadata
+// (templates, segments, sharding, traffic, GSI cardinalities) is config-only and kept from the prior model;
+// so are settings the endpoint does not report.
 // Tags are read by readTags, which needs the provider's default tags.
 func flattenTable(ctx context.Context, t *dynamo.Table, m *shardedTableModel) diag.Diagnostics {
 	var diags diag.Diagnostics
@@ -173,6 +174,8 @@ func flattenTable(ctx context.Context, t *dynamo.Table, m *shardedTableModel) di
 	m.LocalSecondaryIndexes, dg = flattenLSIs(ctx, t.LSIs, m.LocalSecondaryIndexes)
 	diags.Append(dg...)
 	m.GlobalSecondaryIndexes, dg = flattenGSIs(ctx, t.GSIs, m.GlobalSecondaryIndexes, t.BillingMode == dynamo.BillingProvisioned)
+	diags.Append(dg...)
+	m.VectorIndexes, dg = flattenVectorIndexes(ctx, t.VectorIndexes, m.VectorIndexes)
 	diags.Append(dg...)
 
 	var ttl ttlModel
@@ -254,18 +257,30 @@ func flattenLSIs(ctx context.Context, lsis []dynamo.Index, prior types.Map) (typ
 	return m, diags
 }
 
+// emptyIndexMap is an index map of which DynamoDB reports no index: the prior empty map when the
+// configuration writes one (so that it shows no change), null otherwise.
+func emptyIndexMap(prior types.Map, typ types.ObjectType) types.Map {
+	if !prior.IsNull() && !prior.IsUnknown() && len(prior.Elements()) == 0 {
+		return prior
+	}
+	return types.MapNull(typ)
+}
+
+// priorEntries are the entries of a prior index map by name; none when it is null or unknown.
+func priorEntries[T any](ctx context.Context, prior types.Map, diags *diag.Diagnostics) map[string]T {
+	out := map[string]T{}
+	if !prior.IsNull() && !prior.IsUnknown() {
+		diags.Append(prior.ElementsAs(ctx, &out, false)...)
+	}
+	return out
+}
+
 func flattenGSIs(ctx context.Context, gsis []dynamo.Index, prior types.Map, provisioned bool) (types.Map, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	if len(gsis) == 0 {
-		if !prior.IsNull() && !prior.IsUnknown() && len(prior.Elements()) == 0 {
-			return prior, diags
-		}
-		return types.MapNull(gsiType), diags
+		return emptyIndexMap(prior, gsiType), diags
 	}
-	priorByName := map[string]gsiModel{}
-	if !prior.IsNull() && !prior.IsUnknown() {
-		diags.Append(prior.ElementsAs(ctx, &priorByName, false)...)
-	}
+	priorByName := priorEntries[gsiModel](ctx, prior, &diags)
 	out := make(map[string]gsiModel, len(gsis))
 	for _, idx := range gsis {
 		before := priorByName[idx.Name]

@@ -308,6 +308,7 @@ func (r *shardedTableResource) Create(ctx context.Context, req resource.CreateRe
 	resp.Diagnostics.Append(diags...)
 	table, diags := expandTable(ctx, plan)
 	resp.Diagnostics.Append(diags...)
+	resp.Diagnostics.Append(refuseVectorIndexes(table)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -485,6 +486,7 @@ func (r *shardedTableResource) Update(ctx context.Context, req resource.UpdateRe
 	resp.Diagnostics.Append(diags...)
 	want, diags := expandTable(ctx, plan)
 	resp.Diagnostics.Append(diags...)
+	resp.Diagnostics.Append(refuseVectorIndexes(want)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

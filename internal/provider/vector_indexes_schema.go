@@ -23,7 +23,10 @@ func vectorIndexesAttribute() rschema.MapNestedAttribute {
 			"approximate nearest-neighbour search with SearchVectors. The optional partition_key (the search schema's HASH) confines a search to " +
 			"one value, and each value is a unit of throughput: the provider computes the vector write bytes per second of its busiest value " +
 			"from the entities' templates of it and their traffic, each entity's membership (an item without the HASH attribute is never " +
-			"indexed), a search's response size and the index's cost; rules DK504–DK512 judge them. Nothing of an index changes in place.",
+			"indexed), a search's response size and the index's cost; rules DK504–DK512 judge them. The resource creates them with the table or " +
+			"adds them to it, one index at a time, each waited for until ACTIVE and backfilled. Nothing of an index changes in place: a changed " +
+			"index is an in-place update of its entry that deletes the index and creates it again under its name (it answers no search until " +
+			"backfilled), never a new table.",
 		NestedObject: rschema.NestedAttributeObject{Attributes: vectorIndexAttributes()}}
 }
 

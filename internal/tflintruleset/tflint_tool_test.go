@@ -149,6 +149,7 @@ var exampleIssues = map[string][]string{
 	"examples/scenarios/single-table-customer":      {"dynamokeys_dk109 error main.tf:34", "dynamokeys_dk110 warning main.tf:45"},
 	"examples/tables/minimal":                       nil,
 	"examples/tables/provisioned-autoscaled":        {"dynamokeys_dk902 warning main.tf:23"},
+	"examples/tables/vector-search":                 nil,
 }
 
 // exampleNotices are the notices the examples add when asked for, one per input, on the line that sets it.

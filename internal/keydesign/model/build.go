@@ -188,9 +188,16 @@ func (a *builder) validateScalars() {
 	for _, gsi := range in.GlobalSecondaryIndexes {
 		a.checkProjection(Path{"global_secondary_indexes", gsi.Name}, gsi.ProjectionType, gsi.NonKeyAttributes)
 	}
+	for _, v := range in.VectorIndexes {
+		a.checkProjection(Path{"vector_indexes", v.Name}, v.ProjectionType, v.NonKeyAttributes)
+	}
 }
 
+// checkProjection checks an index's projection; one unknown at plan time is checked at apply.
 func (a *builder) checkProjection(path Path, projection string, nonKey []string) {
+	if len(a.unknown) > 0 && (a.isUnknown(append(path, "projection_type").String()) || a.isUnknown(append(path, "non_key_attributes").String())) {
+		return
+	}
 	switch projection {
 	case ProjectionAll, ProjectionKeysOnly, "":
 		if len(nonKey) > 0 {
@@ -306,6 +313,26 @@ func (a *builder) validateStructure() {
 			check(k.Name, k.Type, keyDeclaration{index: g.Name, part: "sort_key", i: i})
 		}
 	}
+	// A vector index's search-schema attributes are attribute definitions too, beside the keys'.
+	for _, v := range slices.SortedFunc(slices.Values(in.VectorIndexes), func(x, y VectorIndex) int { return strings.Compare(x.Name, y.Name) }) {
+		if v.PartitionKey != nil {
+			check(v.PartitionKey.Name, v.PartitionKey.Type, keyDeclaration{index: v.Name, vector: true, part: "partition_key"})
+		}
+		for i, k := range v.InlineFilters {
+			check(k.Name, k.Type, keyDeclaration{index: v.Name, vector: true, part: "inline_filters", i: i})
+		}
+	}
+	// The vector attribute holds a list and is never defined: DynamoDB refuses one that is also a key or
+	// search attribute. (Its own HASH is the vectors stage's message.)
+	for _, v := range in.VectorIndexes {
+		at, defined := seen[v.VectorAttribute]
+		if !defined || at.at == (keyDeclaration{index: v.Name, vector: true, part: "partition_key"}) ||
+			len(a.unknown) > 0 && unknown(Path{"vector_indexes", v.Name, "vector_attribute"}) {
+			continue
+		}
+		a.fail(Path{"vector_indexes", v.Name, "vector_attribute"}, "attribute %q is also the %s attribute at %s: a vector attribute holds a list "+
+			"of numbers and cannot be a key or search attribute; name another attribute", v.VectorAttribute, at.typ, at.at.path())
+	}
 	if in.SortKey != nil && in.SortKey.Name != "" && in.SortKey.Name == in.PartitionKey.Name {
 		a.fail(Path{"sort_key", "name"}, "the sort key and the partition key are both %q: a table key uses two different attributes", in.SortKey.Name)
 	}
@@ -348,9 +375,11 @@ func (a *builder) validateStructure() {
 
 // keyDeclaration is where a key attribute is declared: a part (partition_key or sort_key) of the table's
 // key, of an LSI's or of a GSI's (the i-th attribute of its part), named by path only for a message.
+// A vector index's search-schema attribute is declared the same way: its partition_key, or the i-th of its
+// inline_filters.
 type keyDeclaration struct {
 	index, part string // index is "" for the table's own key
-	lsi         bool
+	lsi, vector bool
 	i           int
 }
 
@@ -362,6 +391,10 @@ func (k keyDeclaration) path(leaf ...string) Path {
 		p = Path{k.part}
 	case k.lsi:
 		p = Path{"local_secondary_indexes", k.index, k.part}
+	case k.vector && k.part == "partition_key":
+		p = Path{"vector_indexes", k.index, k.part}
+	case k.vector:
+		p = Path{"vector_indexes", k.index, k.part, strconv.Itoa(k.i)}
 	default:
 		p = Path{"global_secondary_indexes", k.index, k.part, strconv.Itoa(k.i)}
 	}

@@ -2,6 +2,7 @@ package vectors
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign/model"
@@ -159,5 +160,39 @@ func TestValidate(t *testing.T) {
 		if !seen {
 			t.Errorf("no error on %s: %v", p, errs)
 		}
+	}
+}
+
+// DynamoDB defines a search-schema attribute like a key, once per name: a type that conflicts with a key's or
+// another index's, a vector attribute that is also a key or search attribute, and an INCLUDE projection
+// without attributes are refused at the attribute's path, before any call.
+func TestBuildRefusesWhatCreateTableRefuses(t *testing.T) {
+	t.Parallel()
+	in := multiTenant(1000, model.ProjectionInclude)
+	in.VectorIndexes[0].InlineFilters = []model.IndexKeyAttribute{{Name: "PK", Type: "N"}}
+	in.VectorIndexes = append(in.VectorIndexes, model.VectorIndex{Name: "by_summary", VectorAttribute: "tenant_id", Dimensions: model.Ptr(int64(8)),
+		DistanceFunction: model.DistanceCosine, PartitionKey: &model.IndexKeyAttribute{Name: "tenant_id", Type: "B"}, ProjectionType: model.ProjectionAll})
+	in, _ = WithoutSearches(in)
+	_, errs := model.Build(in)
+	want := map[string]string{
+		"vector_indexes.by_embedding.inline_filters[0].type": `attribute "PK" is type N here but S at partition_key`,
+		"vector_indexes.by_embedding.non_key_attributes":     `INCLUDE" needs at least one non-key attribute`,
+		"vector_indexes.by_summary.partition_key.type":       `attribute "tenant_id" is type B here but S at vector_indexes.by_embedding.partition_key`,
+	}
+	for _, e := range errs {
+		if fragment, ok := want[e.Path.String()]; ok && strings.Contains(e.Error(), fragment) {
+			delete(want, e.Path.String())
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("missing errors %v; got %v", want, errs)
+	}
+
+	in = multiTenant(1000, model.ProjectionKeysOnly)
+	in.VectorIndexes[0].VectorAttribute = "SK"
+	in, _ = WithoutSearches(in)
+	if _, errs := model.Build(in); len(errs) != 1 || errs[0].Path.String() != "vector_indexes.by_embedding.vector_attribute" ||
+		!strings.Contains(errs[0].Error(), `"SK" is also the S attribute at sort_key`) {
+		t.Errorf("a vector attribute that is the sort key: %v", errs)
 	}
 }
