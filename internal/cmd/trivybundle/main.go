@@ -10,12 +10,14 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/policy"
 )
 
 func main() {
-	if len(os.Args) < 2 {
+	// A flag (-h, --help) is not a directory to write into.
+	if len(os.Args) < 2 || strings.HasPrefix(os.Args[1], "-") {
 		fmt.Fprintln(os.Stderr, "usage: trivybundle OUTPUT_DIR [POLICY_DIR ...]")
 		os.Exit(2)
 	}
