@@ -22,7 +22,7 @@ standalone_gsis := [{"address": rc.address, "table": gsi_table(rc, after), "tabl
 		some attr in ["key_schema", "projection", "index_name"]
 		holds_unknown(object.get(rc.change, ["after_unknown", attr], false))
 	]
-	existed := is_object(rc.change.before)
+	existed := is_object(object.get(rc.change, "before", null))
 ]
 
 # known_or_empty drops a block list whose value is known only after apply: its keys cannot be checked yet.
