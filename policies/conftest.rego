@@ -10,8 +10,8 @@ import data.dynamokeys.lib
 import data.dynamokeys.plan
 
 # result is one conftest result: the message conftest prints, and the fields --output json and sarif carry.
-# A finding on a standalone GSI joined to its table carries the GSI resource's address: that is where the
-# user changes it.
+# A finding on a standalone GSI or vector index joined to its table carries the index resource's address:
+# that is where the user changes it.
 result(table_address, owners, finding) := {
 	"msg": sprintf("%s %s: %s%s", [finding.rule, address, finding.message, remedy(finding.remediation)]),
 	"rule": finding.rule,
@@ -38,7 +38,7 @@ deny contains result(address, owners, f) if {
 	some address, doc in plan.documents
 
 	# Bound here, under the plan as input, before the evaluation under the document.
-	owners := object.get(plan.standalone_gsi_addresses, address, {})
+	owners := object.get(plan.standalone_index_addresses, address, {})
 	settings := plan.settings(object.get(doc, "policy", null))
 	settings.enforce
 	some f in data.dynamokeys.errors with input as doc
@@ -64,7 +64,7 @@ warn contains result(address, owners, f) if {
 	some address, doc in plan.documents
 
 	# Bound here, under the plan as input, before the evaluation under the document.
-	owners := object.get(plan.standalone_gsi_addresses, address, {})
+	owners := object.get(plan.standalone_index_addresses, address, {})
 	settings := plan.settings(object.get(doc, "policy", null))
 	some f in data.dynamokeys.warnings with input as doc
 	not f.rule in settings.disabled
@@ -76,7 +76,7 @@ warn contains result(address, owners, f) if {
 	some address, doc in plan.documents
 
 	# Bound here, under the plan as input, before the evaluation under the document.
-	owners := object.get(plan.standalone_gsi_addresses, address, {})
+	owners := object.get(plan.standalone_index_addresses, address, {})
 	settings := plan.settings(object.get(doc, "policy", null))
 	not settings.enforce
 	some f in data.dynamokeys.errors with input as doc
@@ -100,6 +100,17 @@ warn contains {"msg": msg, "address": address} if {
 	msg := sprintf(
 		"dynamokeys: the table %s of %s is not in this plan, so the index was checked on its own: %s",
 		[table_label(table_name), address, "the table's GSI count (DK503), its projected attributes in all (DK502) and its other keys were not checked"],
+	)
+}
+
+warn contains {"msg": msg, "address": address} if {
+	some address, table_name in plan.lone_vectors
+	msg := sprintf(
+		"dynamokeys: the table %s of %s is not in this plan, so the index was checked on its own: %s",
+		[table_label(table_name), address, concat("", [
+			"the table's billing mode (DK504), its vector index count (DK505), the dimensions of its other indexes (DK506) ",
+			"and its keys (DK509) were not checked",
+		])],
 	)
 }
 

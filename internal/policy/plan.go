@@ -15,9 +15,9 @@ import (
 const (
 	PlanDenyQuery = "data.dynamokeys.conftest.deny"
 	PlanWarnQuery = "data.dynamokeys.conftest.warn"
-	// PlanDocumentsQuery is the plan adapter's design documents by address, and the standalone GSIs whose
-	// findings belong to the GSI's address rather than the table's.
-	PlanDocumentsQuery = "documents := data.dynamokeys.plan.documents; gsi_owners := data.dynamokeys.plan.standalone_gsi_addresses"
+	// PlanDocumentsQuery is the plan adapter's design documents by address, and the standalone GSIs and
+	// vector indexes whose findings belong to the index resource's address rather than the table's.
+	PlanDocumentsQuery = "documents := data.dynamokeys.plan.documents; owners := data.dynamokeys.plan.standalone_index_addresses"
 )
 
 // PlanResult is one result of the conftest entry points: the message, and for a finding its rule id and
@@ -85,10 +85,22 @@ func EvaluatePlan(ctx context.Context, planJSON []byte) (deny, warn []PlanResult
 	return deny, warn, nil
 }
 
+// IndexOwners maps a table's address to the standalone index resources joined to it: by the document path's
+// first part (global_secondary_indexes, vector_indexes), then by index name, the resource's address.
+type IndexOwners map[string]map[string]map[string]string
+
+// Owner is the address of the standalone index resource a finding's path at the table's address lies in, or "".
+func (o IndexOwners) Owner(table string, path []string) string {
+	if len(path) < 2 {
+		return ""
+	}
+	return o[table][path[0]][path[1]]
+}
+
 // PlanDocuments runs the bundle's plan adapter (policies/plan) on a plan-JSON-shaped input and returns the
-// design document of each address it maps, and for each table address the standalone GSIs joined to it (index
-// name to the GSI resource's address). The documents are what conftest evaluates; EvaluateValue evaluates one.
-func PlanDocuments(ctx context.Context, plan any) (documents map[string]ast.Value, gsiOwners map[string]map[string]string, err error) {
+// design document of each address it maps, and for each table address the standalone GSIs and vector indexes
+// joined to it. The documents are what conftest evaluates; EvaluateValue evaluates one.
+func PlanDocuments(ctx context.Context, plan any) (documents map[string]ast.Value, owners IndexOwners, err error) {
 	q, err := preparedPlanQueries()
 	if err != nil {
 		return nil, nil, fmt.Errorf("preparing the bundle: %w", err)
@@ -106,16 +118,20 @@ func PlanDocuments(ctx context.Context, plan any) (documents map[string]ast.Valu
 		}
 		documents[address] = v
 	}
-	owners, _ := rs[0].Bindings["gsi_owners"].(map[string]any)
-	gsiOwners = make(map[string]map[string]string, len(owners))
-	for table, byName := range owners {
-		m, _ := byName.(map[string]any)
-		gsiOwners[table] = make(map[string]string, len(m))
-		for name, address := range m {
-			gsiOwners[table][name] = fmt.Sprint(address)
+	tables, _ := rs[0].Bindings["owners"].(map[string]any)
+	owners = make(IndexOwners, len(tables))
+	for table, kinds := range tables {
+		byKind, _ := kinds.(map[string]any)
+		owners[table] = make(map[string]map[string]string, len(byKind))
+		for kind, names := range byKind {
+			byName, _ := names.(map[string]any)
+			owners[table][kind] = make(map[string]string, len(byName))
+			for name, address := range byName {
+				owners[table][kind][name] = fmt.Sprint(address)
+			}
 		}
 	}
-	return documents, gsiOwners, nil
+	return documents, owners, nil
 }
 
 // EvaluateAWSTable evaluates one table known only by what DynamoDB says of it, given in the attributes of the

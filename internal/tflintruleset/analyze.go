@@ -329,8 +329,7 @@ func attributeRanges(body *hclext.BodyContent) []hcl.Range {
 	return out
 }
 
-// checkAWS maps the module's aws_dynamodb_table and aws_dynamodb_global_secondary_index blocks through the
-// bundle's plan adapter (plan.go) and evaluates each document.
+// tableRefs are the tables a standalone index's or a replica's table argument refers to.
 func tableRefs(b *hclext.Block) []any {
 	if tn, ok := b.Body.Attributes[tableRefAttribute(b)]; ok {
 		return tableReferences(tn.Expr)
@@ -338,7 +337,7 @@ func tableRefs(b *hclext.Block) []any {
 	return nil
 }
 
-// tableRefAttribute is the argument that names a GSI's or a replica's table.
+// tableRefAttribute is the argument that names a GSI's, a vector index's or a replica's table.
 func tableRefAttribute(b *hclext.Block) string {
 	if b.Labels[0] == "aws_dynamodb_table_replica" {
 		return "global_table_arn"
@@ -346,19 +345,23 @@ func tableRefAttribute(b *hclext.Block) string {
 	return "table_name"
 }
 
+// checkAWS maps the module's aws_dynamodb_table, aws_dynamodb_global_secondary_index and
+// aws_dynamodb_vector_index blocks through the bundle's plan adapter (plan.go) and evaluates each document.
 func checkAWS(ctx context.Context, runner tflint.Runner, engine *policy.Engine, eval func(hcl.Expression) cty.Value) ([]issue, []addressed) {
 	tables, tableNotices := resourceInstances(runner, "aws_dynamodb_table", awsTableSchema, eval)
 	gsis, gsiNotices := resourceInstances(runner, "aws_dynamodb_global_secondary_index", awsGSISchema, eval)
+	vectors, vectorNotices := resourceInstances(runner, "aws_dynamodb_vector_index", awsVectorIndexSchema, eval)
 	replicas, replicaNotices := resourceInstances(runner, "aws_dynamodb_table_replica", awsReplicaSchema, eval)
-	out := append(append(tableNotices, gsiNotices...), replicaNotices...)
-	checked := append(slices.Clone(tables), gsis...)
+	out := slices.Concat(tableNotices, gsiNotices, vectorNotices, replicaNotices)
+	checked := slices.Concat(tables, gsis, vectors)
 	if len(checked) == 0 {
 		return out, nil
 	}
 	// blocks are the expanded blocks, whose nested blocks include what dynamic blocks made (the lines of a
 	// finding on an index); sources the blocks as written, whose expressions show the variables they read.
 	blocks, sources := map[string]*hclext.Block{}, map[string]*hclext.Block{}
-	standalone := map[string]bool{}
+	// standalone maps a standalone index resource's address to its document path's first part.
+	standalone := map[string]string{}
 	instances := map[string]bool{}
 	configured := map[string]bool{}
 	var changes, configResources []any
@@ -383,7 +386,7 @@ func checkAWS(ctx context.Context, runner tflint.Runner, engine *policy.Engine, 
 			}
 			changes = append(changes, change)
 			if resourceType != "aws_dynamodb_table" {
-				standalone[b.address] = resourceType == "aws_dynamodb_global_secondary_index"
+				standalone[b.address] = standaloneKinds[resourceType]
 				// The configuration holds one entry per block, not per instance.
 				if refs := tableRefs(b.block); len(refs) > 0 && !configured[resourceType+"."+b.block.Labels[1]] {
 					configured[resourceType+"."+b.block.Labels[1]] = true
@@ -402,6 +405,7 @@ func checkAWS(ctx context.Context, runner tflint.Runner, engine *policy.Engine, 
 	}
 	add("aws_dynamodb_table", tables)
 	add("aws_dynamodb_global_secondary_index", gsis)
+	add("aws_dynamodb_vector_index", vectors)
 	// Replicas join their table's document; they have none of their own, and no notices of their own.
 	replicaStart := len(out)
 	add("aws_dynamodb_table_replica", replicas)
@@ -440,13 +444,13 @@ func checkAWS(ctx context.Context, runner tflint.Runner, engine *policy.Engine, 
 			about := address
 			block := blocks[address]
 			rng := awsTableRange(block, f.Path, indexName)
-			if standalone[address] {
-				rng = standaloneGSIRange(block, f.Path)
-			} else if len(f.Path) > 1 && f.Path[0] == "global_secondary_indexes" && owners[address][f.Path[1]] != "" {
-				// A finding on a standalone GSI joined to this table is the GSI resource's.
-				about = owners[address][f.Path[1]]
+			if standalone[address] != "" {
+				rng = standaloneRange(block, f.Path)
+			} else if owner := owners.Owner(address, f.Path); owner != "" {
+				// A finding on a standalone GSI or vector index joined to this table is the index resource's.
+				about = owner
 				block = blocks[about]
-				rng = standaloneGSIRange(block, f.Path)
+				rng = standaloneRange(block, f.Path)
 			}
 			out = append(out, issue{rule: tflintRule(f.Rule), severity: severityOf(f.Severity, true), message: findingMessage(f), rng: rng,
 				block: sources[about], instance: instanceName(addressed{address: about, instance: instances[about]}), part: awsPart(f.Path)})

@@ -16,7 +16,7 @@ import (
 // values known only after apply, and configuration.root_module.resources with the references of a standalone
 // GSI's table_name. One mapping of the AWS schema to a design, in Rego, for the plan and for TFLint alike.
 
-// awsTableSchema and awsGSISchema are the parts of the AWS provider's schemas the adapter reads.
+// awsTableSchema, awsGSISchema and awsVectorIndexSchema are the parts of the AWS provider's schemas the adapter reads.
 var (
 	awsTableSchema = &hclext.BodySchema{
 		Attributes: attributeSchemas("name", "billing_mode", "read_capacity", "write_capacity", "hash_key", "range_key", "region"),
@@ -43,6 +43,16 @@ var (
 			{Type: "key_schema", Body: &hclext.BodySchema{Attributes: attributeSchemas("attribute_name", "attribute_type", "key_type")}},
 			{Type: "projection", Body: &hclext.BodySchema{Attributes: attributeSchemas("projection_type", "non_key_attributes")}},
 			{Type: "provisioned_throughput", Body: &hclext.BodySchema{Attributes: attributeSchemas("read_capacity_units", "write_capacity_units")}},
+		},
+	}
+	// awsVectorIndexSchema is an aws_dynamodb_vector_index (terraform-provider-aws PR #49375): vector_attribute
+	// is a single nested block, projection and search_schema are block lists.
+	awsVectorIndexSchema = &hclext.BodySchema{
+		Attributes: attributeSchemas("index_name", "table_name", "dimensions", "distance_function"),
+		Blocks: []hclext.BlockSchema{
+			{Type: "vector_attribute", Body: &hclext.BodySchema{Attributes: attributeSchemas("attribute_name")}},
+			{Type: "projection", Body: &hclext.BodySchema{Attributes: attributeSchemas("projection_type", "non_key_attributes")}},
+			{Type: "search_schema", Body: &hclext.BodySchema{Attributes: attributeSchemas("attribute_name", "attribute_type", "type")}},
 		},
 	}
 	// awsReplicaSchema is an aws_dynamodb_table_replica: the table it joins and its Region.

@@ -162,6 +162,45 @@ func keySchemaRange(b *hclext.Block, rest model.Path) (hcl.Range, bool) {
 	return matching[i].DefRange, true
 }
 
+// standaloneKinds are the standalone index resources and the document path their findings lie under.
+var standaloneKinds = map[string]string{
+	"aws_dynamodb_global_secondary_index": "global_secondary_indexes",
+	"aws_dynamodb_vector_index":           "vector_indexes",
+}
+
+// standaloneRange is where a finding's path lies in a standalone index resource's block.
+func standaloneRange(block *hclext.Block, path model.Path) hcl.Range {
+	if len(path) > 0 && path[0] == "vector_indexes" {
+		return vectorIndexRange(block, path)
+	}
+	return standaloneGSIRange(block, path)
+}
+
+// vectorIndexRange is where a finding's path lies in an aws_dynamodb_vector_index block: the dimensions, the
+// HASH's search_schema block (partition_key), or the index_name.
+func vectorIndexRange(block *hclext.Block, path model.Path) hcl.Range {
+	fallback := attributeRange(block.Body, "index_name", block.DefRange)
+	if len(path) < 3 {
+		return fallback
+	}
+	switch path[2] {
+	case "dimensions", "distance_function":
+		return attributeRange(block.Body, path[2], fallback)
+	case "partition_key":
+		for _, b := range block.Body.Blocks {
+			if b.Type != "search_schema" {
+				continue
+			}
+			if t, ok := b.Body.Attributes["type"]; ok {
+				if v, diags := t.Expr.Value(nil); !diags.HasErrors() && v.Type() == cty.String && v.IsKnown() && v.AsString() == "HASH" {
+					return b.DefRange
+				}
+			}
+		}
+	}
+	return fallback
+}
+
 // standaloneGSIRange is where a finding's path lies in an aws_dynamodb_global_secondary_index block: the
 // key_schema block of the key, the projection block, the provisioned_throughput block, or the index_name.
 func standaloneGSIRange(block *hclext.Block, path model.Path) hcl.Range {

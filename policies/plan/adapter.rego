@@ -26,7 +26,8 @@ with_change_facts(null, doc) := doc
 
 with_change_facts(design, doc) := object.union(design, {"change": object.union(doc.change, {"only": false})}) if design != null
 
-design_documents := object.union_n([aws_documents, joined_documents, lone_gsi_documents, {address: doc |
+design_documents := object.union_n([
+	aws_documents, joined_documents, vector_documents, lone_gsi_documents, lone_vector_documents, {address: doc |
 	some address, entry in designs
 	entry.status == "decoded"
 	entry.doc.schema_version in supported_schema_versions

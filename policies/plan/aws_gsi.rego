@@ -103,8 +103,9 @@ one_instance(instances, index) := address if {
 	aws_tables[address].index == index
 }
 
-# config_table_refs maps each GSI and replica resource of the configuration (module path and type.name) to the
-# table resource its table_name (a GSI's) or global_table_arn (a replica's) refers to, in the same module.
+# config_table_refs maps each GSI, vector index and replica resource of the configuration (module path and
+# type.name) to the table resource its table_name (an index's) or global_table_arn (a replica's) refers to, in
+# the same module.
 config_table_refs[key] := concat("", [prefix, table]) if {
 	some [prefix, r] in config_resources
 	attribute := table_reference[r.type]
@@ -114,7 +115,10 @@ config_table_refs[key] := concat("", [prefix, table]) if {
 	table := parts[0][1]
 }
 
-table_reference := {"aws_dynamodb_global_secondary_index": "table_name", "aws_dynamodb_table_replica": "global_table_arn"}
+table_reference := {
+	"aws_dynamodb_global_secondary_index": "table_name", "aws_dynamodb_vector_index": "table_name",
+	"aws_dynamodb_table_replica": "global_table_arn",
+}
 
 # config_expressions maps each resource of the configuration (module path and type.name) to its expressions.
 config_expressions[key] := object.get(r, "expressions", {}) if {
@@ -219,10 +223,9 @@ standalone_gsi_addresses := {table: {g.gsi.name: g.address | some g in standalon
 	some table in {g.table | some g in standalone_gsis; g.table != null}
 }
 
-# finding_address is the address a finding of the document at address belongs to: the standalone GSI's when
-# the finding's path is in one joined to that table (owners: the table's entry of standalone_gsi_addresses),
-# else the document's own.
-finding_address(address, owners, path) := gsi_address if {
-	path[0] == "global_secondary_indexes"
-	gsi_address := owners[path[1]]
+# finding_address is the address a finding of the document at address belongs to: the standalone GSI's or
+# vector index's when the finding's path is in one joined to that table (owners: the table's entry of
+# standalone_index_addresses, aws_vectors.rego), else the document's own.
+finding_address(address, owners, path) := index_address if {
+	index_address := owners[path[0]][path[1]]
 } else := address

@@ -76,8 +76,8 @@ test_findings_on_a_joined_gsi_carry_its_address if {
 	]}
 	warned := {[w.rule, w.address] | some w in conftest.warn; w.rule} with input as joined
 	warned == {["DK302", "aws_dynamodb_global_secondary_index.by_status"]}
-	owners := plan.standalone_gsi_addresses["aws_dynamodb_table.orders"] with input as joined
-	owners == {"by_status": "aws_dynamodb_global_secondary_index.by_status"}
+	owners := plan.standalone_index_addresses["aws_dynamodb_table.orders"] with input as joined
+	owners == {"global_secondary_indexes": {"by_status": "aws_dynamodb_global_secondary_index.by_status"}, "vector_indexes": {}}
 	in_index := ["global_secondary_indexes", "by_status", "partition_key"]
 	plan.finding_address("aws_dynamodb_table.orders", owners, in_index) == "aws_dynamodb_global_secondary_index.by_status"
 	plan.finding_address("aws_dynamodb_table.orders", owners, ["global_secondary_indexes", "inline"]) == "aws_dynamodb_table.orders"

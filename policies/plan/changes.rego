@@ -26,7 +26,10 @@ candidates contains i if {
 }
 
 checked_change(type, _, actions) if {
-	type in {"dynamokeys_sharded_table", "aws_dynamodb_table", "aws_dynamodb_global_secondary_index", "aws_dynamodb_table_replica"}
+	type in {
+		"dynamokeys_sharded_table", "aws_dynamodb_table", "aws_dynamodb_global_secondary_index",
+		"aws_dynamodb_table_replica", "aws_dynamodb_vector_index",
+	}
 	some action in actions
 	action in {"create", "update"}
 }
