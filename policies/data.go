@@ -127,8 +127,8 @@ type Limits struct {
 	MRSCDocs       string              `json:"mrsc_docs"`
 	// Vector indexes (DK504–DK510): at most MaxVectorIndexes per table, dimensions and TopK within their
 	// bounds (VectorSearchWorkingWith; VectorSearchTroubleshooting), each dimension a 32-bit float
-	// (VectorSearchWorkingWith), VectorHashWriteBytesPerSecond of vector writes per HASH value
-	// (VectorSearchBestPractices), responses of at most VectorResponseBytes with no pagination
+	// (VectorSearchWorkingWith), VectorHashWriteBytesPerSecond of vector writes and
+	// VectorHashSearchBytesPerSecond of search (data examined) per HASH value (VectorSearchBestPractices), responses of at most VectorResponseBytes with no pagination
 	// (VectorSearch.Requirements), VectorRequestMinBytes metered per request (VectorSearchMonitoring), and
 	// VectorHashFewValues, the design threshold below which a HASH gives no spread.
 	MaxVectorIndexes              int64 `json:"max_vector_indexes"`
@@ -138,9 +138,11 @@ type Limits struct {
 	MinVectorTopK                 int64 `json:"min_vector_top_k"`
 	MaxVectorTopK                 int64 `json:"max_vector_top_k"`
 	VectorHashWriteBytesPerSecond int64 `json:"vector_hash_write_bytes_per_second"`
-	VectorResponseBytes           int64 `json:"vector_response_bytes"`
-	VectorHashFewValues           int64 `json:"vector_hash_few_values"`
-	VectorRequestMinBytes         int64 `json:"vector_request_min_bytes"`
+	// VectorHashSearchBytesPerSecond is the search one HASH value takes, in bytes examined a second.
+	VectorHashSearchBytesPerSecond int64 `json:"vector_hash_search_bytes_per_second"`
+	VectorResponseBytes            int64 `json:"vector_response_bytes"`
+	VectorHashFewValues            int64 `json:"vector_hash_few_values"`
+	VectorRequestMinBytes          int64 `json:"vector_request_min_bytes"`
 }
 
 // Pricing is the dated, sourced DynamoDB price table the cost model reads: list prices per region and

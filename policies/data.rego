@@ -92,6 +92,7 @@ limits := {
 	"min_vector_top_k": 1,
 	"max_vector_top_k": 100,
 	"vector_hash_write_bytes_per_second": 10485760,
+	"vector_hash_search_bytes_per_second": 1073741824,
 	"vector_response_bytes": 16777216,
 	"vector_hash_few_values": 10,
 	"vector_request_min_bytes": 1024,

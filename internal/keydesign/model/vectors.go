@@ -30,6 +30,8 @@ var (
 	VectorBytesPerDimension = Limits.VectorBytesPerDimension
 	// VectorHashWriteBytesPerSecond is the vector writes one HASH value takes (VectorSearchBestPractices).
 	VectorHashWriteBytesPerSecond = float64(Limits.VectorHashWriteBytesPerSecond)
+	// VectorHashSearchBytesPerSecond is the search, in bytes examined, one HASH value takes (VectorSearchBestPractices).
+	VectorHashSearchBytesPerSecond = float64(Limits.VectorHashSearchBytesPerSecond)
 	// VectorResponseBytes is the largest SearchVectors response, which has no pagination (VectorSearch.Requirements).
 	VectorResponseBytes = Limits.VectorResponseBytes
 	// VectorRequestMinBytes is what a request is metered at least (VectorSearchMonitoring).

@@ -125,6 +125,7 @@ func Text(doc *model.Document, findings []Finding) string {
 			len(doc.Table.LSIs), bytesLabel(*doc.Derived.Collection.Bytes), bytesLabel(float64(model.ItemCollectionLimitBytes)))
 	}
 
+	writeVectors(&b, doc)
 	writeMeasured(&b, doc)
 	writeAccessPatterns(&b, doc, findings)
 	writeMigration(&b, doc)
