@@ -21,7 +21,7 @@ mib := 1048576
 #   id: DK504
 #   name: vector-on-demand-only
 #   severity: error
-#   aws_dynamodb_table: aws_dynamodb_table declares no vector index (the AWS provider's standalone aws_dynamodb_vector_index is not mapped yet).
+#   aws_dynamodb_table: fires on the aws_dynamodb_vector_index resources joined to the table (by table_name) in the same plan, on the table's billing_mode.
 #   remediation: Set billing_mode to PAY_PER_REQUEST, or remove the vector indexes.
 errors contains lib.finding(rego.metadata.rule(), msg, ["billing_mode"]) if {
 	input.table.billing_mode == "PROVISIONED"
@@ -39,7 +39,7 @@ errors contains lib.finding(rego.metadata.rule(), msg, ["billing_mode"]) if {
 #   id: DK505
 #   name: vector-index-count
 #   severity: error
-#   aws_dynamodb_table: aws_dynamodb_table declares no vector index (the AWS provider's standalone aws_dynamodb_vector_index is not mapped yet).
+#   aws_dynamodb_table: fires on the aws_dynamodb_vector_index resources joined to the table (by table_name) in the same plan.
 #   remediation: Keep at most ${max_vector_indexes} vector indexes; share one index between searches, or put the vectors of another use in another table.
 errors contains lib.finding(rego.metadata.rule(), msg, ["vector_indexes"]) if {
 	n := count(input.derived.vector_indexes)
@@ -56,7 +56,7 @@ errors contains lib.finding(rego.metadata.rule(), msg, ["vector_indexes"]) if {
 # custom:
 #   id: DK506
 #   name: vector-dimensions
-#   aws_dynamodb_table: aws_dynamodb_table declares no vector index (the AWS provider's standalone aws_dynamodb_vector_index is not mapped yet).
+#   aws_dynamodb_table: fires on aws_dynamodb_vector_index, at the index's address; the shared-attribute case among the indexes joined to one table in the same plan.
 #   cases:
 #     out-of-range:
 #       severity: error
@@ -164,7 +164,7 @@ else := "a hot one"
 # custom:
 #   id: DK509
 #   name: vector-hash-spread
-#   aws_dynamodb_table: needs the entities' templates of the HASH; aws_dynamodb_table has none.
+#   aws_dynamodb_table: the unique case fires on an aws_dynamodb_vector_index whose HASH is the partition key of a table without a sort key (joined in the same plan); few-values needs the HASH's templates.
 #   cases:
 #     unique:
 #       severity: warning
