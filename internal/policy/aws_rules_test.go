@@ -103,6 +103,29 @@ func TestAWSTableRulesAreDeclared(t *testing.T) {
 			"change": map[string]any{"actions": []any{"no-op"}, "after": map[string]any{"resource_id": "table/autoscaled", "scalable_dimension": "dynamodb:table:ReadCapacityUnits"}}},
 		live("switched", update, prov, map[string]any{}),
 	)
+	// Vector indexes of the AWS provider (terraform-provider-aws PR #49375) joined to their tables: on a
+	// PROVISIONED table (DK504), six on one table with one of 8,192 dimensions (DK505, DK506), a HASH that is
+	// the only key of its table (DK509).
+	vector := func(table, index string, dimensions int, hash string) map[string]any {
+		var schema []any
+		if hash != "" {
+			schema = append(schema, map[string]any{"attribute_name": hash, "attribute_type": "S", "type": "HASH"})
+		}
+		return map[string]any{"address": "aws_dynamodb_vector_index." + strings.ReplaceAll(table, "-", "_") + "_" + index, "mode": "managed",
+			"type": "aws_dynamodb_vector_index", "change": map[string]any{"actions": []any{"create"}, "after_unknown": map[string]any{}, "after": map[string]any{
+				"table_name": table, "index_name": index, "dimensions": dimensions, "distance_function": "COSINE",
+				"vector_attribute": map[string]any{"attribute_name": "embedding_" + index}, "search_schema": schema,
+				"projection": []any{map[string]any{"projection_type": "KEYS_ONLY"}},
+			}}}
+	}
+	changes = append(changes,
+		awsTable("vec-prov", map[string]any{"billing_mode": "PROVISIONED", "read_capacity": 5, "write_capacity": 5}), vector("vec-prov", "v", 16, ""),
+		awsTable("vec-unique", map[string]any{"range_key": nil}), vector("vec-unique", "v", 16, "customerId"),
+		awsTable("vec-many", nil),
+	)
+	for i := range 6 {
+		changes = append(changes, vector("vec-many", fmt.Sprintf("v%d", i), 16<<(2*i), ""))
+	}
 	plan := map[string]any{"resource_changes": changes}
 	raw, err := json.Marshal(plan)
 	if err != nil {
