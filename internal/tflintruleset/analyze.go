@@ -453,7 +453,7 @@ func checkAWS(ctx context.Context, runner tflint.Runner, engine *policy.Engine, 
 				rng = standaloneRange(block, f.Path)
 			}
 			out = append(out, issue{rule: tflintRule(f.Rule), severity: severityOf(f.Severity, true), message: findingMessage(f), rng: rng,
-				block: sources[about], instance: instanceName(addressed{address: about, instance: instances[about]}), part: awsPart(f.Path)})
+				block: sources[about], instance: instanceName(addressed{address: about, instance: instances[about]}), part: findingPart(f.Path)})
 		}
 	}
 	return out, checked

@@ -83,6 +83,15 @@ func awsPart(path model.Path) string {
 	}[path[0]]
 }
 
+// findingPart is the argument or block of the AWS provider's resources a finding's path is set by: a vector
+// index's dimensions or search_schema, else the table's (awsPart).
+func findingPart(path model.Path) string {
+	if len(path) > 2 && path[0] == "vector_indexes" {
+		return map[string]string{"dimensions": "dimensions", "distance_function": "distance_function", "partition_key": "search_schema"}[path[2]]
+	}
+	return awsPart(path)
+}
+
 // awsTableRange is where a finding's path lies in an aws_dynamodb_table block: the attribute or nested block
 // the AWS provider sets it with (partition_key is hash_key, a GSI is its global_secondary_index block).
 func awsTableRange(block *hclext.Block, path model.Path, name func(*hclext.Block) string) hcl.Range {
