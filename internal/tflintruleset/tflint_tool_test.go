@@ -233,6 +233,13 @@ func TestTFLintFixtures(t *testing.T) {
 		assertLint(t, lintJSON(t, fixture("aws"), noticesConfig),
 			"dynamokeys_dk302 warning main.tf:8", "dynamokeys_dk302 warning main.tf:37", "dynamokeys_unknown_inputs info main.tf:49")
 	})
+	t.Run("aws vector indexes", func(t *testing.T) {
+		t.Parallel()
+		// DK504 on the table's billing_mode; DK506 (8,192 dimensions) and DK509 (the HASH is the table's only
+		// key) on the aws_dynamodb_vector_index.
+		assertLint(t, lintJSON(t, fixture("aws_vectors"), tflintConfig),
+			"dynamokeys_dk504 error main.tf:4", "dynamokeys_dk506 error main.tf:19", "dynamokeys_dk509 warning main.tf:28")
+	})
 	t.Run("count and for_each", func(t *testing.T) {
 		t.Parallel()
 		dir := fixture("instances")
