@@ -164,7 +164,7 @@ else := "a hot one"
 # custom:
 #   id: DK509
 #   name: vector-hash-spread
-#   aws_dynamodb_table: fires in the unique case, on an aws_dynamodb_vector_index whose HASH is the partition key of a table without a sort key (joined in the same plan); few-values needs the HASH's templates.
+#   aws_dynamodb_table: fires in the unique case, on an aws_dynamodb_vector_index whose HASH is the only key of its table; few-values needs templates.
 #   cases:
 #     unique:
 #       severity: warning
