@@ -172,3 +172,14 @@ test_existing_vector_index_is_not_created_again if {
 	created := ids({"resource_changes": [live_table, by_tenant]})
 	["DK009", "aws_dynamodb_vector_index.by_tenant"] in created
 }
+
+# The API's name of a search schema element's kind, key_type, is read as the provider's type is.
+test_search_schema_key_type if {
+	keyed := json.patch(by_tenant, [{"op": "replace", "path": "/change/after/search_schema", "value": [
+		{"attribute_name": "tenantId", "attribute_type": "S", "key_type": "HASH"},
+		{"attribute_name": "category", "attribute_type": "N", "key_type": "INLINE_FILTER"},
+	]}])
+	[v] := plan.documents["aws_dynamodb_table.docs"].derived.vector_indexes with input as {"resource_changes": [docs, keyed]}
+	v.partition_key == {"name": "tenantId", "type": "S"}
+	v.inline_filters == [{"name": "category", "type": "N"}]
+}
