@@ -199,6 +199,21 @@ func requireProviderFunctions(t *testing.T) {
 	}
 }
 
+// expectEachFunctionError plans the provider function calls together (expectEachError), each the value of
+// an output of its own, after skipping where the CLI has no provider functions.
+func expectEachFunctionError(t *testing.T, calls []functionErrorCase) {
+	t.Helper()
+	requireProviderFunctions(t)
+	cases := make([]errorCase, len(calls))
+	for i, c := range calls {
+		cases[i] = errorCaseOf(c.name, fmt.Sprintf("output %q { value = provider::dynamokeys::%s }", caseLabel(i), c.call), c.expect)
+	}
+	expectEachError(t, `provider "dynamokeys" {}`, cases)
+}
+
+// functionErrorCase is a provider function call that must fail the plan, with the error it must get.
+type functionErrorCase struct{ name, call, expect string }
+
 // caseLabel is the label of case i's blocks in a batch.
 func caseLabel(i int) string { return fmt.Sprintf("case_%02d", i) }
 

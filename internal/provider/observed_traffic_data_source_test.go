@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -202,8 +203,10 @@ func TestObservedTrafficBadInput(t *testing.T) {
 	expectEachError(t, `provider "dynamokeys" {}`, cases)
 }
 
+// TestObservedTrafficInputErrorsOnTheDesign plans the bad observations of a design together (expectEachError).
 func TestObservedTrafficInputErrorsOnTheDesign(t *testing.T) {
 	t.Parallel()
+	var cases []errorCase
 	for name, tc := range map[string]struct{ observed, err string }{
 		"index elsewhere": {`observed_indexes = { by_status = { index_name = "by_region", traffic = { writes_per_second = 10 } } }`,
 			`observed_indexes.by_status.index_name: is the observation of index "by_region", but it is given for index "by_status"`},
@@ -211,11 +214,12 @@ func TestObservedTrafficInputErrorsOnTheDesign(t *testing.T) {
 		"twice an index":  {`observed = { index_name = "by_status" }` + "\n" + `observed_indexes = { by_status = {} }`, `is a second observation of index by_status`},
 		"sort-key report": {`observed = { key_attributes = 2 }`, `observed.key_attributes: is 2: the Contributor Insights reports list 2 key value\(s\) per contributor, but the table's partition key is one attribute`},
 	} {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			unitSteps(t, resource.TestStep{Config: ordersDesign(tc.observed), ExpectError: expectError(tc.err)})
-		})
+		// The design alone (its outputs name data.dynamokeys_keydesign.orders), labelled for the batch.
+		design, _, _ := strings.Cut(ordersDesign(tc.observed), "\noutput ")
+		design = strings.Replace(design, `"dynamokeys_keydesign" "orders"`, fmt.Sprintf(`"dynamokeys_keydesign" %q`, caseLabel(len(cases))), 1)
+		cases = append(cases, errorCaseOf(name, design, tc.err))
 	}
+	expectEachError(t, `provider "dynamokeys" {}`, cases)
 }
 
 // liveStub serves a scenario that ends now on a stand-in the provider reaches through its endpoint and
