@@ -50,6 +50,7 @@ func TestTagProblems(t *testing.T) {
 // together (expectEachError), each with a provider block of its own (an alias) that its table uses.
 func TestAccTagRulesOnDefaultTagsAndTagsAll(t *testing.T) {
 	endpoint := testAccDynoxide(t)
+	t.Parallel()
 	api := testAPI(t, endpoint)
 	var cases []errorCase
 	for i, tt := range []struct {
