@@ -172,32 +172,29 @@ func planDiagnostics(t *testing.T, tf, rc, dir, config string) []planDiagnostic 
 // (Terraform below 1.8), as functionsAvailable does for a resource.Test.
 func requireProviderFunctions(t *testing.T) {
 	t.Helper()
-	tf, err := testutil.EnsureTerraformCLI()
+	ok, version, err := testutil.CLIAtLeast(1, 8)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command(tf, "version", "-json").Output()
-	if err != nil {
-		t.Fatalf("%s version -json: %v", tf, err)
-	}
-	var v struct {
-		Version string `json:"terraform_version"`
-	}
-	// OpenTofu prints a warning about a missing CLI configuration before the JSON, on standard output.
-	if i := bytes.IndexByte(out, '{'); i > 0 {
-		out = out[i:]
-	}
-	if err := json.NewDecoder(bytes.NewReader(out)).Decode(&v); err != nil {
-		t.Fatalf("%s version -json: %v\n%s", tf, err, out)
-	}
-	var major, minor int
-	if _, err := fmt.Sscanf(v.Version, "%d.%d", &major, &minor); err != nil {
-		t.Fatalf("%s version -json: version %q: %v", tf, v.Version, err)
-	}
-	if major == 1 && minor < 8 {
-		t.Skipf("the CLI is %s: provider functions need 1.8 or later", v.Version)
+	if !ok {
+		t.Skipf("the CLI is %s: provider functions need 1.8 or later", version)
 	}
 }
+
+// expectEachFunctionError plans the provider function calls together (expectEachError), each the value of
+// an output of its own, after skipping where the CLI has no provider functions.
+func expectEachFunctionError(t *testing.T, calls []functionErrorCase) {
+	t.Helper()
+	requireProviderFunctions(t)
+	cases := make([]errorCase, len(calls))
+	for i, c := range calls {
+		cases[i] = errorCaseOf(c.name, fmt.Sprintf("output %q { value = provider::dynamokeys::%s }", caseLabel(i), c.call), c.expect)
+	}
+	expectEachError(t, `provider "dynamokeys" {}`, cases)
+}
+
+// functionErrorCase is a provider function call that must fail the plan, with the error it must get.
+type functionErrorCase struct{ name, call, expect string }
 
 // caseLabel is the label of case i's blocks in a batch.
 func caseLabel(i int) string { return fmt.Sprintf("case_%02d", i) }

@@ -32,22 +32,11 @@ output "plain" {
 	})
 }
 
+// TestDecodeDesignDocumentFunctionErrors plans the bad arguments together (expectEachFunctionError).
 func TestDecodeDesignDocumentFunctionErrors(t *testing.T) {
 	t.Parallel()
-	for _, c := range []struct{ name, arg, expect string }{
-		{"not a document", `"hello"`, `Invalid value for "design_document" parameter: not a design document: it starts\s+neither with "dk1:" nor with a JSON object`},
-		{"not JSON after the prefix", `"dk1:***"`, `Invalid value for "design_document" parameter.*is not a JSON object`},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			resource.UnitTest(t, resource.TestCase{
-				TerraformVersionChecks:   functionsAvailable,
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				Steps: []resource.TestStep{{
-					Config:      `output "x" { value = provider::dynamokeys::decode_design_document(` + c.arg + `) }`,
-					ExpectError: expectError(c.expect),
-				}},
-			})
-		})
-	}
+	expectEachFunctionError(t, []functionErrorCase{
+		{"not a document", `decode_design_document("hello")`, `Invalid value for "design_document" parameter: not a design document: it starts\s+neither with "dk1:" nor with a JSON object`},
+		{"not JSON after the prefix", `decode_design_document("dk1:***")`, `Invalid value for "design_document" parameter.*is not a JSON object`},
+	})
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -202,8 +203,10 @@ func TestObservedTrafficBadInput(t *testing.T) {
 	expectEachError(t, `provider "dynamokeys" {}`, cases)
 }
 
+// TestObservedTrafficInputErrorsOnTheDesign plans the bad observations of a design together (expectEachError).
 func TestObservedTrafficInputErrorsOnTheDesign(t *testing.T) {
 	t.Parallel()
+	var cases []errorCase
 	for name, tc := range map[string]struct{ observed, err string }{
 		"index elsewhere": {`observed_indexes = { by_status = { index_name = "by_region", traffic = { writes_per_second = 10 } } }`,
 			`observed_indexes.by_status.index_name: is the observation of index "by_region", but it is given for index "by_status"`},
@@ -211,11 +214,12 @@ func TestObservedTrafficInputErrorsOnTheDesign(t *testing.T) {
 		"twice an index":  {`observed = { index_name = "by_status" }` + "\n" + `observed_indexes = { by_status = {} }`, `is a second observation of index by_status`},
 		"sort-key report": {`observed = { key_attributes = 2 }`, `observed.key_attributes: is 2: the Contributor Insights reports list 2 key value\(s\) per contributor, but the table's partition key is one attribute`},
 	} {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			unitSteps(t, resource.TestStep{Config: ordersDesign(tc.observed), ExpectError: expectError(tc.err)})
-		})
+		// The design alone (its outputs name data.dynamokeys_keydesign.orders), labelled for the batch.
+		design, _, _ := strings.Cut(ordersDesign(tc.observed), "\noutput ")
+		design = strings.Replace(design, `"dynamokeys_keydesign" "orders"`, fmt.Sprintf(`"dynamokeys_keydesign" %q`, caseLabel(len(cases))), 1)
+		cases = append(cases, errorCaseOf(name, design, tc.err))
 	}
+	expectEachError(t, `provider "dynamokeys" {}`, cases)
 }
 
 // liveStub serves a scenario that ends now on a stand-in the provider reaches through its endpoint and
@@ -288,37 +292,39 @@ func TestAccObservedTrafficLiveFourteenDays(t *testing.T) {
 func TestAccObservedTrafficLiveItemCount(t *testing.T) {
 	t.Parallel()
 	ds := "data.dynamokeys_observed_traffic.measured"
-	for name, denied := range map[string]bool{"described": false, "denied": true} {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			stub, end := liveStub(t, awsstub.ScenarioCalm)
-			stub.Tables["orders"] = awsstub.TableSize{ItemCount: 2000000, TableSizeBytes: 3000000000}
-			stub.Denied["DescribeTable"] = denied
-			var count, size knownvalue.Check = knownvalue.Int64Exact(2000000), knownvalue.Int64Exact(3000000000)
-			if denied {
-				count, size = knownvalue.Null(), knownvalue.Null()
-			}
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				Steps: []resource.TestStep{{
-					Config: liveProviderBlock(stub.URL) + liveTraffic(end, ""),
-					ConfigStateChecks: []statecheck.StateCheck{
-						statecheck.ExpectKnownValue(ds, tfjsonpath.New("item_count"), count),
-						statecheck.ExpectKnownValue(ds, tfjsonpath.New("table_size_bytes"), size),
-						statecheck.ExpectKnownValue(ds, tfjsonpath.New("observed").AtMapKey("complete"), knownvalue.Bool(true)),
-					},
-				}},
-			})
-			described := 0
-			for _, r := range stub.Requests() {
-				if r.Operation == "DescribeTable" && r.Input["TableName"] == "orders" {
-					described++
-				}
-			}
-			if described == 0 {
-				t.Errorf("the live read did not describe table orders: %v", stub.Requests())
-			}
+	// One TestCase, a step (and a stand-in) per case: the steps hold data sources and outputs only.
+	stubs := map[string]*awsstub.Server{}
+	var steps []resource.TestStep
+	for _, name := range []string{"described", "denied"} {
+		denied := name == "denied"
+		stub, end := liveStub(t, awsstub.ScenarioCalm)
+		stubs[name] = stub
+		stub.Tables["orders"] = awsstub.TableSize{ItemCount: 2000000, TableSizeBytes: 3000000000}
+		stub.Denied["DescribeTable"] = denied
+		var count, size knownvalue.Check = knownvalue.Int64Exact(2000000), knownvalue.Int64Exact(3000000000)
+		if denied {
+			count, size = knownvalue.Null(), knownvalue.Null()
+		}
+		steps = append(steps, resource.TestStep{
+			Config: liveProviderBlock(stub.URL) + liveTraffic(end, ""),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(ds, tfjsonpath.New("item_count"), count),
+				statecheck.ExpectKnownValue(ds, tfjsonpath.New("table_size_bytes"), size),
+				statecheck.ExpectKnownValue(ds, tfjsonpath.New("observed").AtMapKey("complete"), knownvalue.Bool(true)),
+			},
 		})
+	}
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
+	for name, stub := range stubs {
+		described := 0
+		for _, r := range stub.Requests() {
+			if r.Operation == "DescribeTable" && r.Input["TableName"] == "orders" {
+				described++
+			}
+		}
+		if described == 0 {
+			t.Errorf("%s: the live read did not describe table orders: %v", name, stub.Requests())
+		}
 	}
 }
 
@@ -327,43 +333,40 @@ func TestAccObservedTrafficLiveItemCount(t *testing.T) {
 func TestAccObservedTrafficLiveAverageOverTheWindowRead(t *testing.T) {
 	t.Parallel()
 	end := time.Now().UTC().Truncate(time.Minute)
-	for name, tc := range map[string]struct {
+	// One TestCase, a step (and a stand-in) per window: the steps hold data sources and outputs only.
+	var steps []resource.TestStep
+	for _, tc := range []struct {
 		lookback string
 		window   time.Duration
-	}{"default 14 days": {"", 14 * 24 * time.Hour}, "36 hours": {`lookback = "36h"`, 36 * time.Hour}} {
+	}{{"", 14 * 24 * time.Hour}, {`lookback = "36h"`, 36 * time.Hour}} { // the default 14 days, 36 hours
 		// One minute of 100 WCU/s and 30 RCU/s, three hours before the end.
 		w := &awsstub.Workload{Start: end.Add(-3 * time.Hour), Minutes: 1, KeyLabels: []string{"pk"},
 			Keys: []awsstub.KeyLoad{{Key: []string{"CUSTOMER#1"}, WCU: awsstub.Constant(100), RCU: awsstub.Constant(30)}}}
 		start := end.Add(-tc.window)
 		traffic := tfjsonpath.New("observed").AtMapKey("traffic")
 		ds := "data.dynamokeys_observed_traffic.measured"
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			stub := awsstub.Start()
-			t.Cleanup(stub.Close)
-			stub.Insights["orders"] = awsstub.Insights{Status: "DISABLED"}
-			stub.Workloads["orders"] = w
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				Steps: []resource.TestStep{{
-					Config: liveProviderBlock(stub.URL) + liveTraffic(end.Format(time.RFC3339), tc.lookback),
-					ConfigStateChecks: []statecheck.StateCheck{
-						statecheck.ExpectKnownValue(ds, traffic.AtMapKey("writes_per_second"), knownvalue.Float64Exact(100)),
-						statecheck.ExpectKnownValue(ds, traffic.AtMapKey("average_writes_per_second"),
-							closeTo(w.MetricTotal("ConsumedWriteCapacityUnits", start, end)/tc.window.Seconds())),
-						statecheck.ExpectKnownValue(ds, traffic.AtMapKey("average_reads_per_second"),
-							closeTo(w.MetricTotal("ConsumedReadCapacityUnits", start, end)/tc.window.Seconds())),
-						statecheck.ExpectKnownValue(ds, tfjsonpath.New("observed").AtMapKey("window"), knownvalue.ObjectExact(map[string]knownvalue.Check{
-							"start": knownvalue.StringExact(start.Format(time.RFC3339)), "end": knownvalue.StringExact(end.Format(time.RFC3339)),
-							"datapoints": knownvalue.Int64Exact(1),
-						})),
-						// CloudWatch answered Complete: the idle minutes are not gaps.
-						statecheck.ExpectKnownValue(ds, tfjsonpath.New("observed").AtMapKey("complete"), knownvalue.Bool(true)),
-					},
-				}},
-			})
+		stub := awsstub.Start()
+		t.Cleanup(stub.Close)
+		stub.Insights["orders"] = awsstub.Insights{Status: "DISABLED"}
+		stub.Workloads["orders"] = w
+		steps = append(steps, resource.TestStep{
+			Config: liveProviderBlock(stub.URL) + liveTraffic(end.Format(time.RFC3339), tc.lookback),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(ds, traffic.AtMapKey("writes_per_second"), knownvalue.Float64Exact(100)),
+				statecheck.ExpectKnownValue(ds, traffic.AtMapKey("average_writes_per_second"),
+					closeTo(w.MetricTotal("ConsumedWriteCapacityUnits", start, end)/tc.window.Seconds())),
+				statecheck.ExpectKnownValue(ds, traffic.AtMapKey("average_reads_per_second"),
+					closeTo(w.MetricTotal("ConsumedReadCapacityUnits", start, end)/tc.window.Seconds())),
+				statecheck.ExpectKnownValue(ds, tfjsonpath.New("observed").AtMapKey("window"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"start": knownvalue.StringExact(start.Format(time.RFC3339)), "end": knownvalue.StringExact(end.Format(time.RFC3339)),
+					"datapoints": knownvalue.Int64Exact(1),
+				})),
+				// CloudWatch answered Complete: the idle minutes are not gaps.
+				statecheck.ExpectKnownValue(ds, tfjsonpath.New("observed").AtMapKey("complete"), knownvalue.Bool(true)),
+			},
 		})
 	}
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
 }
 
 // A live read takes the reports' period it asked for: a key read only every 5 minutes (a batch job) leaves
@@ -400,6 +403,9 @@ func TestAccObservedTrafficLiveSparseHotKey(t *testing.T) {
 
 func TestAccObservedTrafficLiveVerdicts(t *testing.T) {
 	t.Parallel()
+	// One TestCase, a step (and a stand-in) per verdict: the steps hold data sources and outputs only.
+	stubs := map[string]*awsstub.Server{}
+	var steps []resource.TestStep
 	for name, tc := range map[string]struct {
 		scenario, extra, observed string
 		checks                    []statecheck.StateCheck
@@ -416,20 +422,18 @@ func TestAccObservedTrafficLiveVerdicts(t *testing.T) {
 			[]statecheck.StateCheck{expectMeasured("DK701:error", "DK702:error"),
 				expectMessages(`DK702 the busiest key "shipped" of index by_status took 6,040 units/s`)}, ""},
 	} {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			stub, end := liveStub(t, tc.scenario)
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				Steps: []resource.TestStep{{
-					Config:            liveProviderBlock(stub.URL) + liveTraffic(end, tc.extra) + ordersDesign(tc.observed),
-					ConfigStateChecks: tc.checks,
-				}},
-			})
-			if refused := stub.Refused(); len(refused) > 0 {
-				t.Errorf("the stand-in refused %d calls, e.g. %s", len(refused), refused[0])
-			}
+		stub, end := liveStub(t, tc.scenario)
+		stubs[name] = stub
+		steps = append(steps, resource.TestStep{
+			Config:            liveProviderBlock(stub.URL) + liveTraffic(end, tc.extra) + ordersDesign(tc.observed),
+			ConfigStateChecks: tc.checks,
 		})
+	}
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
+	for name, stub := range stubs {
+		if refused := stub.Refused(); len(refused) > 0 {
+			t.Errorf("%s: the stand-in refused %d calls, e.g. %s", name, len(refused), refused[0])
+		}
 	}
 }
 
@@ -437,7 +441,9 @@ func TestAccObservedTrafficLiveVerdicts(t *testing.T) {
 // without key figures (the warnings it gives are TestInsightsWarnings').
 func TestAccObservedTrafficLiveDegrades(t *testing.T) {
 	t.Parallel()
-	for name, setup := range map[string]func(*awsstub.Server){
+	// One TestCase, a step (and a stand-in) per case: the steps hold data sources and outputs only.
+	var steps []resource.TestStep
+	for _, setup := range map[string]func(*awsstub.Server){
 		"insights failed": func(s *awsstub.Server) {
 			s.Insights["orders"] = awsstub.Insights{Status: "FAILED", Failure: [2]string{"LimitExceededException", "too many rules"}}
 		},
@@ -445,25 +451,20 @@ func TestAccObservedTrafficLiveDegrades(t *testing.T) {
 		"describe denied":   func(s *awsstub.Server) { s.Denied["DescribeContributorInsights"] = true },
 		"insights enabling": func(s *awsstub.Server) { s.Insights["orders"] = awsstub.Insights{Status: "ENABLING"} },
 	} {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			stub, end := liveStub(t, awsstub.ScenarioReadHeavyWriteHotKey)
-			setup(stub)
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				Steps: []resource.TestStep{{
-					Config: liveProviderBlock(stub.URL) + liveTraffic(end, `lookback = "1d"`) + ordersDesign("observed = data.dynamokeys_observed_traffic.measured.observed"),
-					ConfigStateChecks: []statecheck.StateCheck{
-						statecheck.ExpectKnownValue("data.dynamokeys_observed_traffic.measured", tfjsonpath.New("observed").AtMapKey("top_keys"), knownvalue.Null()),
-						statecheck.ExpectKnownValue("data.dynamokeys_observed_traffic.measured", tfjsonpath.New("observed").AtMapKey("traffic").AtMapKey("writes_per_second"),
-							knownvalue.Float64Exact(1500)),
-						// Key-range throttling still shows without the keys.
-						expectMessages(`DK704 the table was throttled on key range .*Contributor Insights is off, so the key is not named`),
-					},
-				}},
-			})
+		stub, end := liveStub(t, awsstub.ScenarioReadHeavyWriteHotKey)
+		setup(stub)
+		steps = append(steps, resource.TestStep{
+			Config: liveProviderBlock(stub.URL) + liveTraffic(end, `lookback = "1d"`) + ordersDesign("observed = data.dynamokeys_observed_traffic.measured.observed"),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.dynamokeys_observed_traffic.measured", tfjsonpath.New("observed").AtMapKey("top_keys"), knownvalue.Null()),
+				statecheck.ExpectKnownValue("data.dynamokeys_observed_traffic.measured", tfjsonpath.New("observed").AtMapKey("traffic").AtMapKey("writes_per_second"),
+					knownvalue.Float64Exact(1500)),
+				// Key-range throttling still shows without the keys.
+				expectMessages(`DK704 the table was throttled on key range .*Contributor Insights is off, so the key is not named`),
+			},
 		})
 	}
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
 }
 
 func TestInsightsWarnings(t *testing.T) {

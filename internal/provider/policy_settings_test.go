@@ -52,7 +52,9 @@ func (c bundleReports) CheckPlan(ctx context.Context, req plancheck.CheckPlanReq
 // on this design (the provider would fail the plan).
 func TestPolicySettingsReachTheBundle(t *testing.T) {
 	t.Parallel()
-	for name, c := range map[string]struct {
+	// One TestCase, a step per setting: the steps hold a data source only.
+	var steps []resource.TestStep
+	for _, c := range map[string]struct {
 		policy string
 		want   []string
 	}{
@@ -60,14 +62,12 @@ func TestPolicySettingsReachTheBundle(t *testing.T) {
 		"enforce off":           {`enforce = false`, []string{"DK301:error:warn", "DK303:error:warn"}},
 		"enforce off, disabled": {"enforce = false\n    disabled_rules = [\"DK301\"]", []string{"DK303:error:warn"}},
 	} {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			unitSteps(t, resource.TestStep{
-				Config: fmt.Sprintf("provider \"dynamokeys\" {\n  policy = {\n    %s\n  }\n}\n", c.policy) + fmt.Sprintf(dailyLogUnsharded, ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					bundleReports{"data.dynamokeys_keydesign.log", c.want},
-				}},
-			})
+		steps = append(steps, resource.TestStep{
+			Config: fmt.Sprintf("provider \"dynamokeys\" {\n  policy = {\n    %s\n  }\n}\n", c.policy) + fmt.Sprintf(dailyLogUnsharded, ""),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				bundleReports{"data.dynamokeys_keydesign.log", c.want},
+			}},
 		})
 	}
+	unitSteps(t, steps...)
 }

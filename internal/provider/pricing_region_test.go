@@ -13,6 +13,9 @@ import (
 // the provider resolves: its region, else AWS_REGION, else AWS_DEFAULT_REGION (the SDK's order), else
 // us-east-1. The data source stays offline: no endpoint, no credentials.
 func TestAccPricingRegionFollowsTheProvidersRegion(t *testing.T) {
+	// One TestCase, a step per case; each step sets the environment before its CLI runs configure the
+	// provider (in this process). Not parallel: the steps set the process's environment.
+	var steps []resource.TestStep
 	for _, tt := range []struct {
 		name, providerRegion, awsRegion, awsDefaultRegion, want string
 	}{
@@ -21,15 +24,16 @@ func TestAccPricingRegionFollowsTheProvidersRegion(t *testing.T) {
 		{"provider region first", "ap-northeast-1", "eu-west-1", "", "ap-northeast-1"},
 		{"none", "", "", "", "us-east-1"},
 	} {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Setenv("AWS_REGION", tt.awsRegion)
-			t.Setenv("AWS_DEFAULT_REGION", tt.awsDefaultRegion)
-			provider := `provider "dynamokeys" {}`
-			if tt.providerRegion != "" {
-				provider = fmt.Sprintf(`provider "dynamokeys" { region = %q }`, tt.providerRegion)
-			}
-			unitSteps(t, resource.TestStep{
-				Config: provider + `
+		provider := `provider "dynamokeys" {}`
+		if tt.providerRegion != "" {
+			provider = fmt.Sprintf(`provider "dynamokeys" { region = %q }`, tt.providerRegion)
+		}
+		steps = append(steps, resource.TestStep{
+			PreConfig: func() {
+				t.Setenv("AWS_REGION", tt.awsRegion)
+				t.Setenv("AWS_DEFAULT_REGION", tt.awsDefaultRegion)
+			},
+			Config: provider + `
 data "dynamokeys_keydesign" "d" {
   partition_key = { name = "pk", template = "USER#{user_id}" }
   segments      = { user_id = { kind = "id" } }
@@ -37,10 +41,11 @@ data "dynamokeys_keydesign" "d" {
 }
 output "region" { value = data.dynamokeys_keydesign.d.cost.region }
 `,
-				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownOutputValue("region", knownvalue.StringExact(tt.want))},
-			})
+			// tt.name says which setting the region comes from.
+			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownOutputValue("region", knownvalue.StringExact(tt.want))},
 		})
 	}
+	unitSteps(t, steps...)
 }
 
 func TestPricingRegionOrder(t *testing.T) {

@@ -36,6 +36,16 @@ func TestMain(m *testing.M) {
 	if os.Getenv("GOGC") == "" {
 		_ = os.Setenv("GOGC", "400")
 	}
+	// terraform-plugin-testing asks the CLI its version for every TestCase and working directory: a script
+	// answers that from one run (testutil.CacheCLIVersion; contributing/testing.md).
+	cliDir, err := os.MkdirTemp("", "dynamokeys-cli-")
+	if err == nil {
+		err = testutil.CacheCLIVersion(cliDir)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	undo := localddb.StopAllOnInterrupt()
 	code := m.Run()
 	undo()
@@ -43,6 +53,7 @@ func TestMain(m *testing.M) {
 	if devBuildDir != "" {
 		_ = os.RemoveAll(devBuildDir)
 	}
+	_ = os.RemoveAll(cliDir)
 	os.Exit(code)
 }
 

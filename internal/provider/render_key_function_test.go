@@ -49,27 +49,13 @@ output "key" {
 	})
 }
 
+// TestRenderKeyFunctionErrors plans the bad templates and values together (expectEachFunctionError).
 func TestRenderKeyFunctionErrors(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name, call, expect string
-	}{
+	expectEachFunctionError(t, []functionErrorCase{
 		{"missing value", `render_key("DAY#{day}", {})`, `Invalid value for "values" parameter.*no entry for placeholder \{day\}`},
 		{"unclosed brace", `render_key("DAY#{day", { day = "x" })`, `Invalid value for "template" parameter.*character 5.*never closed`},
 		{"bad placeholder name", `render_key("DAY#{Day}", { Day = "x" })`, `Invalid value for "template" parameter.*\[a-z\]\[a-z0-9_\]\*`},
 		{"stray closing brace", `render_key("A}", {})`, `Invalid value for "template" parameter.*without a matching`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			resource.UnitTest(t, resource.TestCase{
-				TerraformVersionChecks:   functionsAvailable,
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				Steps: []resource.TestStep{{
-					Config:      `output "x" { value = provider::dynamokeys::` + tt.call + ` }`,
-					ExpectError: expectError(tt.expect),
-				}},
-			})
-		})
-	}
+	})
 }

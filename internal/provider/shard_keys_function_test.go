@@ -36,11 +36,10 @@ output "single" {
 	})
 }
 
+// TestShardKeysFunctionErrors plans the bad arguments together (expectEachFunctionError).
 func TestShardKeysFunctionErrors(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name, call, expect string
-	}{
+	expectEachFunctionError(t, []functionErrorCase{
 		{"count below one", `shard_keys("A#{shard}", {}, 0)`, `Invalid value for "count" parameter.*from 1 to 100000 shards,\s+got 0`},
 		{"count above the maximum", `shard_keys("A#{shard}", {}, 100001)`, `Invalid value for "count" parameter.*from 1 to 100000 shards,\s+got 100001`},
 		{"count not whole", `shard_keys("A#{shard}", {}, 2.5)`, `Invalid value for "count" parameter.*whole number of shards, got 2.5`},
@@ -48,18 +47,5 @@ func TestShardKeysFunctionErrors(t *testing.T) {
 		{"missing value", `shard_keys("A#{day}#{shard}", {}, 4)`, `Invalid value for "values" parameter.*\{day\}`},
 		{"shard given", `shard_keys("A#{shard}", { shard = "1" }, 4)`, `Invalid value for "values" parameter.*must not set shard`},
 		{"malformed template", `shard_keys("A#{shard", {}, 4)`, `Invalid value for "template" parameter.*never closed`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			resource.UnitTest(t, resource.TestCase{
-				TerraformVersionChecks:   functionsAvailable,
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				Steps: []resource.TestStep{{
-					Config:      `output "x" { value = provider::dynamokeys::` + tt.call + ` }`,
-					ExpectError: expectError(tt.expect),
-				}},
-			})
-		})
-	}
+	})
 }

@@ -18,27 +18,36 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
 
-// unchangedTableConfig describes an audited table as it is, with no design metadata: what
-// `terraform query -generate-config-out` writes for it.
-func unchangedTableConfig(endpoint string, table auditedTable) string {
+// unchangedTableConfig describes audited tables as they are, with no design metadata: what
+// `terraform query -generate-config-out` writes for them, one resource each, named by auditedTableAddress.
+func unchangedTableConfig(endpoint string, tables ...auditedTable) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "resource \"dynamokeys_sharded_table\" \"t\" {\n  name                = %q\n  deletion_protection = false\n", table.name)
-	fmt.Fprintf(&b, "  partition_key       = { name = %q, type = \"S\" }\n", table.pk)
-	if table.sk != "" {
-		fmt.Fprintf(&b, "  sort_key            = { name = %q, type = \"S\" }\n", table.sk)
-	}
-	if table.gsiPK != "" {
-		fmt.Fprintf(&b, "  global_secondary_indexes = {\n    by_%[1]s = { partition_key = [{ name = %[1]q, type = \"S\" }], projection_type = \"KEYS_ONLY\" }\n  }\n", table.gsiPK)
-	}
-	if len(table.tags) > 0 {
-		b.WriteString("  tags = {\n")
-		for _, k := range slices.Sorted(maps.Keys(table.tags)) {
-			fmt.Fprintf(&b, "    %s = %q\n", k, table.tags[k])
+	b.WriteString(providerBlock(endpoint))
+	for _, table := range tables {
+		fmt.Fprintf(&b, "resource \"dynamokeys_sharded_table\" %q {\n  name                = %q\n  deletion_protection = false\n",
+			strings.TrimPrefix(auditedTableAddress(table), "dynamokeys_sharded_table."), table.name)
+		fmt.Fprintf(&b, "  partition_key       = { name = %q, type = \"S\" }\n", table.pk)
+		if table.sk != "" {
+			fmt.Fprintf(&b, "  sort_key            = { name = %q, type = \"S\" }\n", table.sk)
 		}
-		b.WriteString("  }\n")
+		if table.gsiPK != "" {
+			fmt.Fprintf(&b, "  global_secondary_indexes = {\n    by_%[1]s = { partition_key = [{ name = %[1]q, type = \"S\" }], projection_type = \"KEYS_ONLY\" }\n  }\n", table.gsiPK)
+		}
+		if len(table.tags) > 0 {
+			b.WriteString("  tags = {\n")
+			for _, k := range slices.Sorted(maps.Keys(table.tags)) {
+				fmt.Fprintf(&b, "    %s = %q\n", k, table.tags[k])
+			}
+			b.WriteString("  }\n")
+		}
+		b.WriteString("}\n")
 	}
-	b.WriteString("}\n")
-	return providerBlock(endpoint) + b.String()
+	return b.String()
+}
+
+// auditedTableAddress is the address unchangedTableConfig gives a table's resource.
+func auditedTableAddress(table auditedTable) string {
+	return "dynamokeys_sharded_table." + strings.ReplaceAll(table.name, "-", "_")
 }
 
 // expectFindingRules checks the rule ids of the resource's findings, in the plan or the state.
@@ -55,7 +64,9 @@ func expectFindingRules(rules []string) knownvalue.Check {
 // no change: `terraform import` then a plan, an import block by name, by identity (Terraform or OpenTofu ≥
 // 1.12) and by generated configuration. The read that follows an import fills the computed design outputs
 // from what the table shows, so the first plan does not "change" them, and their findings are the audit's:
-// DK302 on a status-named partition key, DK301 on a date-named one, none on a clean table.
+// DK302 on a status-named partition key, DK301 on a date-named one, none on a clean table. One TestCase
+// holds the three tables, one resource each: every import step imports one of them (an import-block step
+// plans it out of a copy of the state without it), and the plan and state checks look at each.
 func TestAccShardedTableImportUnchanged(t *testing.T) {
 	endpoint := testAccDynoxide(t)
 	t.Parallel()
@@ -86,54 +97,54 @@ func TestAccShardedTableImportUnchanged(t *testing.T) {
 		}
 	}
 
+	config := unchangedTableConfig(endpoint, tables...)
+	findings := func(table auditedTable) knownvalue.Check { return expectFindingRules(want[table.name]) }
+	quiet := func(table auditedTable, address string) resource.ImportPlanChecks {
+		return resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
+			plancheck.ExpectEmptyPlan(),
+			plancheck.ExpectKnownValue(address, tfjsonpath.New("findings"), findings(table)),
+		}}
+	}
+	var (
+		imports, importBlocks, identities, generated []resource.TestStep
+		planChecks                                   = []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}
+		stateChecks                                  []statecheck.StateCheck
+	)
 	for _, table := range tables {
-		t.Run(table.name, func(t *testing.T) {
-			t.Parallel()
-			config := unchangedTableConfig(endpoint, table)
-			findings := expectFindingRules(want[table.name])
-			quiet := resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectEmptyPlan(),
-				plancheck.ExpectKnownValue(smallAddress, tfjsonpath.New("findings"), findings),
-			}}
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				Steps: []resource.TestStep{
-					{Config: providerBlock(endpoint)},
-					{
-						// terraform import, then a plan of the same configuration.
-						Config: config, ResourceName: smallAddress, ImportState: true, ImportStateId: table.name, ImportStatePersist: true,
-					},
-					{
-						Config: config,
-						ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-							plancheck.ExpectEmptyPlan(),
-							plancheck.ExpectKnownValue(smallAddress, tfjsonpath.New("findings"), findings),
-						}},
-						ConfigStateChecks: []statecheck.StateCheck{
-							statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("findings"), findings),
-							statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("design_document"), knownvalue.StringRegexp(expectError(`^dk1:`))),
-						},
-					},
-					{
-						Config: config, ResourceName: smallAddress, ImportState: true, ImportStateKind: resource.ImportBlockWithID, ImportStateId: table.name,
-						ImportPlanChecks: quiet,
-					},
-					{
-						Config: config, ResourceName: smallAddress, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity,
-						SkipFunc:         stepNeedsCLI(t, 1, 12, "import by resource identity"),
-						ImportPlanChecks: quiet,
-					},
-					{
-						// The configuration Terraform generates for an import block, planned as generated.
-						Config: config, ResourceName: smallAddress, ImportState: true, ImportStateKind: resource.ImportBlockWithID, ImportStateId: table.name,
-						GenerateConfig: true,
-						ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
-							plancheck.ExpectEmptyPlan(),
-							plancheck.ExpectKnownValue("dynamokeys_sharded_table.generated", tfjsonpath.New("findings"), findings),
-						}},
-					},
-				},
-			})
+		address := auditedTableAddress(table)
+		// terraform import (into the TestCase's state), then a plan of the same configuration.
+		imports = append(imports, resource.TestStep{
+			Config: config, ResourceName: address, ImportState: true, ImportStateId: table.name, ImportStatePersist: true,
+		})
+		planChecks = append(planChecks, plancheck.ExpectKnownValue(address, tfjsonpath.New("findings"), findings(table)))
+		stateChecks = append(stateChecks,
+			statecheck.ExpectKnownValue(address, tfjsonpath.New("findings"), findings(table)),
+			statecheck.ExpectKnownValue(address, tfjsonpath.New("design_document"), knownvalue.StringRegexp(expectError(`^dk1:`))),
+		)
+		importBlocks = append(importBlocks, resource.TestStep{
+			Config: config, ResourceName: address, ImportState: true, ImportStateKind: resource.ImportBlockWithID, ImportStateId: table.name,
+			ImportPlanChecks: quiet(table, address),
+		})
+		identities = append(identities, resource.TestStep{
+			Config: config, ResourceName: address, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity,
+			SkipFunc:         stepNeedsCLI(t, 1, 12, "import by resource identity"),
+			ImportPlanChecks: quiet(table, address),
+		})
+		// The configuration Terraform generates for an import block, planned as generated: the step imports
+		// the table again as dynamokeys_sharded_table.generated, next to the three in the state.
+		generated = append(generated, resource.TestStep{
+			Config: config, ResourceName: address, ImportState: true, ImportStateKind: resource.ImportBlockWithID, ImportStateId: table.name,
+			GenerateConfig:   true,
+			ImportPlanChecks: quiet(table, "dynamokeys_sharded_table.generated"),
 		})
 	}
+	steps := append(imports, resource.TestStep{
+		Config:            config,
+		ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: planChecks},
+		ConfigStateChecks: stateChecks,
+	})
+	steps = append(steps, importBlocks...)
+	steps = append(steps, identities...)
+	steps = append(steps, generated...)
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
 }

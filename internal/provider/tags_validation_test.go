@@ -46,10 +46,13 @@ func TestTagProblems(t *testing.T) {
 }
 
 // TestAccTagRulesOnDefaultTagsAndTagsAll: the provider's default_tags are checked like a table's tags, and
-// the merged tags_all must fit on one table; each fails at plan and creates nothing.
+// the merged tags_all must fit on one table; each fails at plan and creates nothing. The cases are planned
+// together (expectEachError), each with a provider block of its own (an alias) that its table uses.
 func TestAccTagRulesOnDefaultTagsAndTagsAll(t *testing.T) {
 	endpoint := testAccDynoxide(t)
+	t.Parallel()
 	api := testAPI(t, endpoint)
+	var cases []errorCase
 	for i, tt := range []struct {
 		name, defaultTags, tags, expect string
 	}{
@@ -62,23 +65,23 @@ func TestAccTagRulesOnDefaultTagsAndTagsAll(t *testing.T) {
 		{"default_tags and tags together above the limit", `{ for i in range(30) : "d${i}" => "v" }`, `{ for i in range(30) : "t${i}" => "v" }`,
 			`tags_all \(the provider's default_tags merged with tags\) has 60 tags; DynamoDB allows at most 50 tags per table\. Remove 10`},
 	} {
-		t.Run(tt.name, func(t *testing.T) {
-			name := fmt.Sprintf("bad-tags-%02d", i)
-			config := providerBlockWith(endpoint, "default_tags = { tags = "+tt.defaultTags+" }") + fmt.Sprintf(`
-resource "dynamokeys_sharded_table" "t" {
+		name, label := fmt.Sprintf("bad-tags-%02d", i), caseLabel(i)
+		provider := strings.Replace(providerBlockWith(endpoint, "default_tags = { tags = "+tt.defaultTags+" }"),
+			`provider "dynamokeys" {`, fmt.Sprintf("provider \"dynamokeys\" {\n  alias = %q", label), 1)
+		cases = append(cases, errorCaseOf(tt.name, provider+fmt.Sprintf(`
+resource "dynamokeys_sharded_table" %q {
+  provider      = dynamokeys.%s
   name          = %q
   partition_key = { name = "pk" }
   tags          = %s
 }
-`, name, tt.tags)
-			resource.ParallelTest(t, resource.TestCase{
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				Steps:                    []resource.TestStep{{Config: config, ExpectError: expectError(tt.expect)}},
-			})
-			if tableNames(t, api)[name] {
-				t.Errorf("table %s exists after its plan was rejected", name)
-			}
-		})
+`, label, label, name, tt.tags), tt.expect))
+	}
+	expectEachError(t, providerBlock(endpoint), cases)
+	for i, tt := range cases {
+		if name := fmt.Sprintf("bad-tags-%02d", i); tableNames(t, api)[name] {
+			t.Errorf("%s: table %s exists after its plan was rejected", tt.name, name)
+		}
 	}
 }
 

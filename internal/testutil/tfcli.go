@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 )
@@ -97,4 +98,37 @@ func CLIName() string {
 		return "OpenTofu"
 	}
 	return "Terraform"
+}
+
+// CacheCLIVersion points TF_ACC_TERRAFORM_PATH (EnsureTerraformCLI's CLI) at a shell script in dir that
+// answers `version -json` with what the CLI printed once, and runs the CLI for everything else.
+// terraform-plugin-testing asks each TestCase and each working directory for the version (some 250 runs of
+// the CLI in internal/provider, each ~0.1 s of CPU) and reads only the CLI's own version from the answer,
+// not the providers it lists. The script has the CLI's file name, so that CLIName still tells OpenTofu.
+// On Windows (no /bin/sh) it changes nothing.
+func CacheCLIVersion(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	cli, err := EnsureTerraformCLI()
+	if err != nil {
+		return err
+	}
+	if env := os.Getenv("TF_ACC_TERRAFORM_PATH"); env != "" {
+		cli = env
+	}
+	out, err := exec.Command(cli, "version", "-json").Output()
+	if err != nil {
+		return fmt.Errorf("%s version -json: %w", cli, err)
+	}
+	quote := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+	script := "#!/bin/sh\n" +
+		"if [ \"$#\" -eq 2 ] && [ \"$1\" = version ] && [ \"$2\" = -json ]; then\n" +
+		"  printf '%s' " + quote(string(out)) + "\n  exit 0\nfi\n" +
+		"exec " + quote(cli) + " \"$@\"\n"
+	shim := filepath.Join(dir, filepath.Base(cli))
+	if err := os.WriteFile(shim, []byte(script), 0o755); err != nil { //nolint:gosec // an executable script
+		return err
+	}
+	return os.Setenv("TF_ACC_TERRAFORM_PATH", shim)
 }
