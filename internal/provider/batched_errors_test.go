@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,7 +34,8 @@ type planDiagnostic struct {
 	Detail   string `json:"detail"`
 	Address  string `json:"address"`
 	Range    *struct {
-		Start struct {
+		Filename string `json:"filename"`
+		Start    struct {
 			Line int `json:"line"`
 		} `json:"start"`
 	} `json:"range"`
@@ -53,7 +55,7 @@ func (d planDiagnostic) text() string {
 }
 
 // expectEachError plans the cases' blocks together in one configuration, after header (provider blocks and
-// whatever the cases share), with the CLI and the provider built from this tree, and checks that each case
+// whatever the cases share), with the CLI and the provider served in this process, and checks that each case
 // gets an error on its own lines that matches its expectation. One plan instead of one test case each: the
 // CLI runs were most of the test suite's time.
 //
@@ -63,7 +65,10 @@ func (d planDiagnostic) text() string {
 // once the others are gone fails, as does an error that lies outside every case.
 func expectEachError(t *testing.T, header string, cases []errorCase) {
 	t.Helper()
-	tf, rc := devCLIConfig(t, t.TempDir())
+	tf, err := testutil.EnsureTerraformCLI()
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
 	prefix := devRequiredProviders + header + "\n"
 	pending := make([]int, len(cases))
@@ -71,29 +76,26 @@ func expectEachError(t *testing.T, header string, cases []errorCase) {
 		pending[i] = i
 	}
 	for len(pending) > 0 {
-		var config strings.Builder
-		config.WriteString(prefix)
-		firstLine := make([]int, len(pending)+1) // the line each pending case starts on; the last is the end
+		// Each case is a file of its own: Terraform parses a diagnostic's whole file again to name the block
+		// it is in, so one file of every case cost a parse of all of them per diagnostic.
+		files := map[string]string{"main.tf": prefix}
+		fileCase := map[string]int{} // a case's file name -> its place in pending
 		for n, c := range pending {
-			firstLine[n] = strings.Count(config.String(), "\n") + 1
-			config.WriteString(strings.TrimSpace(cases[c].config) + "\n\n")
+			name := caseLabel(c) + ".tf"
+			files[name] = strings.TrimSpace(cases[c].config) + "\n"
+			fileCase[name] = n
 		}
-		firstLine[len(pending)] = strings.Count(config.String(), "\n") + 1
 		errors := map[int][]planDiagnostic{}
-		for _, d := range planDiagnostics(t, tf, rc, dir, config.String()) {
-			if d.Severity != "error" && d.Severity != "warning" || strings.Contains(d.Summary, "development overrides") {
-				continue // the CLI's own warning about the dev_overrides that install this build
+		for _, d := range planDiagnostics(t, tf, dir, files) {
+			if d.Severity != "error" && d.Severity != "warning" {
+				continue
 			}
-			at := -1
+			at, ok := -1, false
 			if d.Range != nil {
-				for n := range pending {
-					if d.Range.Start.Line >= firstLine[n] && d.Range.Start.Line < firstLine[n+1] {
-						at = n
-					}
-				}
+				at, ok = fileCase[d.Range.Filename]
 			}
-			if at < 0 {
-				t.Fatalf("an %s outside every case:\n%s\n\nconfiguration:\n%s", d.Severity, d.text(), config.String())
+			if !ok {
+				t.Fatalf("an %s outside every case:\n%s\n\nconfiguration:\n%s", d.Severity, d.text(), configText(files))
 			}
 			if d.Severity == "error" || cases[pending[at]].warns {
 				errors[at] = append(errors[at], d)
@@ -131,16 +133,39 @@ func expectEachError(t *testing.T, header string, cases []errorCase) {
 	}
 }
 
-// planDiagnostics writes config into dir and plans it with the CLI, which finds the provider through the
-// dev_overrides of rc (so no init), and returns the plan's diagnostics.
-func planDiagnostics(t *testing.T, tf, rc, dir, config string) []planDiagnostic {
+// configText is a configuration's files, each under its name, for a failure's message.
+func configText(files map[string]string) string {
+	var b strings.Builder
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		fmt.Fprintf(&b, "# %s\n%s\n", name, files[name])
+	}
+	return b.String()
+}
+
+// planDiagnostics writes the files (name -> text) into dir, in place of the .tf files there, plans them with
+// the CLI and the provider served in this process (serveInProcess: no init, no provider process to start),
+// and returns the plan's diagnostics.
+func planDiagnostics(t *testing.T, tf, dir string, files map[string]string) []planDiagnostic {
 	t.Helper()
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
+	server := serveInProcess(t)
+	defer server.stop()
+	old, err := filepath.Glob(filepath.Join(dir, "*.tf"))
+	if err != nil {
 		t.Fatal(err)
+	}
+	for _, name := range old {
+		if err := os.Remove(name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
 	cmd := exec.Command(tf, "plan", "-json", "-input=false", "-no-color", "-lock=false")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+	cmd.Env = append(os.Environ(), "TF_REATTACH_PROVIDERS="+server.reattach, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	runErr := cmd.Run()

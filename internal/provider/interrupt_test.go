@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"context"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,50 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/go-hclog"
-	"github.com/hashicorp/go-plugin"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
-
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil"
 )
-
-// serveInProcess serves the provider from this test process the way Terraform's debug mode does, and returns
-// the TF_REATTACH_PROVIDERS value that points a Terraform or OpenTofu CLI at it.
-func serveInProcess(t *testing.T) string {
-	t.Helper()
-	ctx, cancel := context.WithCancel(t.Context())
-	reattach := make(chan *plugin.ReattachConfig, 1)
-	closed := make(chan struct{})
-	go func() {
-		_ = tf6server.Serve("registry.terraform.io/dynamokeys/dynamokeys", providerserver.NewProtocol6(New("test")()),
-			tf6server.WithDebug(ctx, reattach, closed), tf6server.WithGoPluginLogger(hclog.NewNullLogger()), tf6server.WithoutLogStderrOverride())
-	}()
-	t.Cleanup(func() {
-		cancel()
-		<-closed
-	})
-	var cfg *plugin.ReattachConfig
-	select {
-	case cfg = <-reattach:
-	case <-time.After(testutil.Scaled(time.Minute)):
-		t.Fatal("the in-process provider did not start within a minute")
-	}
-	provider := map[string]any{
-		"Protocol": string(cfg.Protocol), "ProtocolVersion": cfg.ProtocolVersion, "Pid": cfg.Pid, "Test": true,
-		"Addr": map[string]string{"Network": cfg.Addr.Network(), "String": cfg.Addr.String()},
-	}
-	// The source "dynamokeys/dynamokeys" means registry.terraform.io to Terraform and registry.opentofu.org to
-	// OpenTofu: name the server under both, so that either CLI finds it instead of looking in its registry.
-	raw, err := json.Marshal(map[string]any{
-		"registry.terraform.io/dynamokeys/dynamokeys": provider,
-		"registry.opentofu.org/dynamokeys/dynamokeys": provider,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(raw)
-}
 
 // TestInterruptStopsAHangingApply: against an endpoint that never answers, with generous timeouts, one
 // interrupt (Ctrl-C) ends the apply promptly, and no table is recorded.
@@ -83,7 +39,7 @@ resource "dynamokeys_sharded_table" "t" {
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	env := append(os.Environ(), "TF_REATTACH_PROVIDERS="+serveInProcess(t), "TF_IN_AUTOMATION=1", "TF_INPUT=0", "CHECKPOINT_DISABLE=1")
+	env := append(os.Environ(), "TF_REATTACH_PROVIDERS="+serveInProcess(t).reattach, "TF_IN_AUTOMATION=1", "TF_INPUT=0", "CHECKPOINT_DISABLE=1")
 	run := func(args ...string) *exec.Cmd {
 		cmd := exec.Command(tf, args...)
 		cmd.Dir, cmd.Env = dir, env

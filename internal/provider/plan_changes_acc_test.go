@@ -88,7 +88,7 @@ func TestAccPlanChangesOfALiveTable(t *testing.T) {
 	endpoint := testAccDynoxide(t)
 	t.Parallel()
 	const address = "dynamokeys_sharded_table.orders"
-	c := newCLIDir(t, endpoint, devRequiredProviders+providerBlock(endpoint)+changingTable("pk", byOrder, ""))
+	c := newCLIDir(t, devRequiredProviders+providerBlock(endpoint)+changingTable("pk", byOrder, ""))
 	c.mustRun("apply", "-auto-approve", "-no-color", "-input=false")
 	t.Cleanup(func() { c.run("destroy", "-auto-approve", "-no-color", "-input=false") })
 

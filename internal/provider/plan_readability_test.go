@@ -14,23 +14,28 @@ import (
 
 	tfjson "github.com/hashicorp/terraform-json"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil"
 )
 
-// cliDir is a Terraform working directory run with the real CLI and a fresh provider build (devCLIConfig),
+// cliDir is a Terraform working directory run with the real CLI and the provider served in this process
+// (serveInProcess; its configurations name their endpoint in the provider block),
 // for tests that read what the CLI prints or swap the state file, which terraform-plugin-testing does not
 // expose.
 type cliDir struct {
-	t        *testing.T
-	dir      string
-	tf, rc   string
-	endpoint string
+	t   *testing.T
+	dir string
+	tf  string
 }
 
-func newCLIDir(t *testing.T, endpoint, config string) *cliDir {
+func newCLIDir(t *testing.T, config string) *cliDir {
 	t.Helper()
 	dir := t.TempDir()
-	tf, rc := devCLIConfig(t, dir)
-	c := &cliDir{t: t, dir: dir, tf: tf, rc: rc, endpoint: endpoint}
+	tf, err := testutil.EnsureTerraformCLI()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &cliDir{t: t, dir: dir, tf: tf}
 	c.write(config)
 	return c
 }
@@ -46,10 +51,11 @@ func (c *cliDir) write(config string) {
 // cannot start.
 func (c *cliDir) run(args ...string) (string, int) {
 	c.t.Helper()
+	server := serveInProcess(c.t)
+	defer server.stop()
 	cmd := exec.Command(c.tf, args...)
 	cmd.Dir = c.dir
-	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+c.rc, "AWS_ENDPOINT_URL_DYNAMODB="+c.endpoint, "TF_IN_AUTOMATION=1",
-		"AWS_ACCESS_KEY_ID=test", "AWS_SECRET_ACCESS_KEY=test", "AWS_REGION=us-east-1")
+	cmd.Env = append(os.Environ(), "TF_REATTACH_PROVIDERS="+server.reattach, "TF_IN_AUTOMATION=1")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
@@ -138,13 +144,8 @@ func checkParity(t *testing.T, plan *tfjson.Plan) {
 }
 
 // readableTable has sharded keys, two GSIs, an LSI and a stream: the plan the readability test reads.
-func readableTable(name string, writes int) string {
-	return fmt.Sprintf(`terraform {
-  required_providers {
-    dynamokeys = { source = "dynamokeys/dynamokeys" }
-  }
-}
-
+func readableTable(endpoint, name string, writes int) string {
+	return devRequiredProviders + providerBlock(endpoint) + fmt.Sprintf(`
 resource "dynamokeys_sharded_table" "orders" {
   name                = %[1]q
   deletion_protection = false
@@ -181,7 +182,7 @@ func TestAccPlanIsReadable(t *testing.T) {
 	endpoint := testAccDynoxide(t)
 	t.Parallel()
 	const address = "dynamokeys_sharded_table.orders"
-	c := newCLIDir(t, endpoint, readableTable("readable-orders", 3000))
+	c := newCLIDir(t, readableTable(endpoint, "readable-orders", 3000))
 
 	human, plan := c.plan()
 	create := planBlock(t, human, address)
@@ -205,7 +206,7 @@ func TestAccPlanIsReadable(t *testing.T) {
 		t.Fatalf("the plan after apply is not empty (exit %d):\n%s", code, out)
 	}
 
-	c.write(readableTable("readable-orders", 3500))
+	c.write(readableTable(endpoint, "readable-orders", 3500))
 	human, plan = c.plan()
 	update := planBlock(t, human, address)
 	text := strings.Join(update, "\n")

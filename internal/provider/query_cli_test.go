@@ -53,7 +53,7 @@ func TestAccQueryGeneratesAQuietImport(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c := newCLIDir(t, server.Endpoint, devRequiredProviders+providerBlock(server.Endpoint))
+	c := newCLIDir(t, devRequiredProviders+providerBlock(server.Endpoint))
 	query := func(config string, args ...string) []queryResult {
 		t.Helper()
 		if err := os.WriteFile(filepath.Join(c.dir, "audit.tfquery.hcl"), []byte(config), 0o600); err != nil {

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil"
 )
 
 // cliDiagnostic is a diagnostic of `terraform validate -json`, as compared here.
@@ -89,14 +91,17 @@ func nestedLines(lines []string, attrs string) []string {
 	return out
 }
 
-// TestAccSettingWarnings validates each case with the real CLI and the provider built from this tree, and
+// TestAccSettingWarnings validates each case with the real CLI and the provider served in this process, and
 // compares the whole list of warnings.
 func TestAccSettingWarnings(t *testing.T) {
 	t.Parallel()
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1 to build the provider and run the CLI")
 	}
-	tf, rc := devCLIConfig(t, t.TempDir())
+	tf, err := testutil.EnsureTerraformCLI()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range settingWarningCases {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
@@ -112,9 +117,11 @@ resource "dynamokeys_sharded_table" "t" {
 			if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
 				t.Fatal(err)
 			}
+			server := serveInProcess(t)
+			defer server.stop()
 			cmd := exec.Command(tf, "validate", "-json", "-no-color")
 			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc, "CHECKPOINT_DISABLE=1")
+			cmd.Env = append(os.Environ(), "TF_REATTACH_PROVIDERS="+server.reattach, "CHECKPOINT_DISABLE=1")
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			runErr := cmd.Run()
@@ -130,8 +137,8 @@ resource "dynamokeys_sharded_table" "t" {
 			}
 			var got, lines []string
 			for _, d := range result.Diagnostics {
-				if d.Severity != "warning" || strings.Contains(d.Summary, "development overrides") {
-					continue // the CLI's own warning about the dev_overrides that install this build
+				if d.Severity != "warning" {
+					continue
 				}
 				got = append(got, d.Summary+": "+d.Detail)
 				if d.Snippet != nil {

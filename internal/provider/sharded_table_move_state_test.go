@@ -27,6 +27,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/dynamo"
+	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/testutil"
 )
 
 const movedTargetType = "dynamokeys_sharded_table"
@@ -913,20 +914,25 @@ const requiredProviders = `terraform {
 }
 `
 
-// devTerraform returns a function that runs the Terraform CLI in dir
-// with a dev_overrides configuration for that build (no registry, no init), failing the test on a
-// non-zero exit code and returning the standard output.
+// devTerraform returns a function that runs the Terraform CLI in dir with the provider served in this
+// process (serveInProcess: no registry, no init), failing the test on a non-zero exit code and returning
+// the standard output.
 func devTerraform(t *testing.T, dir string) func(args ...string) string {
 	t.Helper()
-	tf, rc := devCLIConfig(t, dir)
+	tf, err := testutil.EnsureTerraformCLI()
+	if err != nil {
+		t.Fatal(err)
+	}
 	return func(args ...string) string {
 		t.Helper()
+		server := serveInProcess(t)
+		defer server.stop()
 		cmd := exec.Command(tf, append(args[:1:1], append([]string{"-no-color", "-input=false"}, args[1:]...)...)...)
 		if args[0] == "show" {
 			cmd = exec.Command(tf, append([]string{"show", "-no-color"}, args[1:]...)...)
 		}
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc, "TF_IN_AUTOMATION=1")
+		cmd.Env = append(os.Environ(), "TF_REATTACH_PROVIDERS="+server.reattach, "TF_IN_AUTOMATION=1")
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		if err := cmd.Run(); err != nil {

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -165,7 +166,14 @@ func TestAccProviderUpgradeShowsNoChanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := newCLIDir(t, endpoint, string(config))
+	// The fixture leaves the endpoint to the environment; the provider served in this process reads this
+	// process's, so the endpoint goes in the block.
+	const unconfigured = `provider "dynamokeys" {}`
+	if !bytes.Contains(config, []byte(unconfigured)) {
+		t.Fatalf("%s/main.tf no longer holds %s", upgradeFixture, unconfigured)
+	}
+	configured := strings.Replace(string(config), unconfigured, providerBlock(endpoint), 1)
+	c := newCLIDir(t, configured)
 	c.mustRun("apply", "-no-color", "-input=false", "-auto-approve")
 	t.Cleanup(func() { c.run("destroy", "-no-color", "-input=false", "-auto-approve") })
 
@@ -204,7 +212,7 @@ func TestAccProviderUpgradeShowsNoChanges(t *testing.T) {
 			t.Fatalf("identity after the upgrade and refresh: %v; want the account, us-east-1 and the name", identity)
 		}
 		c.mustRun("state", "rm", "-no-color", "dynamokeys_sharded_table.orders")
-		c.write(string(config) + `
+		c.write(configured + `
 import {
   to       = dynamokeys_sharded_table.orders
   identity = { name = "upgrade-orders" }
