@@ -138,14 +138,23 @@ func TestPolicyBundleArchive(t *testing.T) {
 		queries = append(queries, q[1])
 	}
 
+	// Each query is prepared once per source, each a compile of the whole bundle, and evaluated on every plan.
 	ctx := t.Context()
-	fromArchive := func(query string) *rego.Rego { return rego.New(rego.Query(query), rego.LoadBundle(archive)) }
-	fromDir := func(query string) *rego.Rego {
-		opts := []func(*rego.Rego){rego.Query(query)}
-		for _, m := range dirModules {
-			opts = append(opts, rego.ParsedModule(m))
+	prepare := func(query string, opts ...func(*rego.Rego)) rego.PreparedEvalQuery {
+		pq, err := rego.New(append(opts, rego.Query(query))...).PrepareForEval(ctx)
+		if err != nil {
+			t.Fatalf("%s: %v", query, err)
 		}
-		return rego.New(opts...)
+		return pq
+	}
+	dirOpts := make([]func(*rego.Rego), 0, len(dirModules))
+	for _, m := range dirModules {
+		dirOpts = append(dirOpts, rego.ParsedModule(m))
+	}
+	type prepared struct{ archive, dir rego.PreparedEvalQuery }
+	byQuery := map[string]prepared{}
+	for _, query := range queries {
+		byQuery[query] = prepared{archive: prepare(query, rego.LoadBundle(archive)), dir: prepare(query, dirOpts...)}
 	}
 	plans, err := filepath.Glob(filepath.Join("testdata", "plans", "*.json"))
 	if err != nil || len(plans) < 5 {
@@ -159,11 +168,7 @@ func TestPolicyBundleArchive(t *testing.T) {
 			if strings.HasPrefix(query, "data.dynamokeys.hcp.") {
 				input = ast.NewObject(ast.Item(ast.StringTerm("plan"), ast.NewTerm(plan))) // HCP Terraform's input.plan
 			}
-			eval := func(r *rego.Rego) string {
-				pq, err := r.PrepareForEval(ctx)
-				if err != nil {
-					t.Fatalf("%s: %v", query, err)
-				}
+			eval := func(pq rego.PreparedEvalQuery) string {
 				rs, err := pq.Eval(ctx, rego.EvalParsedInput(input))
 				if err != nil || len(rs) != 1 {
 					t.Fatalf("%s on %s: %v (%d results)", query, planFile, err, len(rs))
@@ -171,7 +176,7 @@ func TestPolicyBundleArchive(t *testing.T) {
 				out, _ := json.Marshal(rs[0].Expressions[0].Value)
 				return string(out)
 			}
-			got, want := eval(fromArchive(query)), eval(fromDir(query))
+			got, want := eval(byQuery[query].archive), eval(byQuery[query].dir)
 			if got != want {
 				t.Errorf("%s on %s:\narchive   %s\npolicies/ %s", query, filepath.Base(planFile), got, want)
 			}
