@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -32,6 +33,30 @@ func expectRules(ok bool, rules ...string) []statecheck.StateCheck {
 	return []statecheck.StateCheck{
 		statecheck.ExpectKnownOutputValue("rules", knownvalue.SetExact(checks)),
 		statecheck.ExpectKnownOutputValue("ok", knownvalue.Bool(ok)),
+	}
+}
+
+// namedFindingRules is findingRules for one design among others: its outputs are rules_<name> and ok_<name>.
+func namedFindingRules(name string) string {
+	return fmt.Sprintf(`
+output "rules_%[1]s" {
+  value = distinct([for f in data.dynamokeys_keydesign.%[1]s.findings : "${f.rule}:${f.severity}"])
+}
+output "ok_%[1]s" {
+  value = data.dynamokeys_keydesign.%[1]s.ok
+}
+`, name)
+}
+
+// expectNamedRules is expectRules on namedFindingRules' outputs.
+func expectNamedRules(name string, ok bool, rules ...string) []statecheck.StateCheck {
+	checks := make([]knownvalue.Check, len(rules))
+	for i, r := range rules {
+		checks[i] = knownvalue.StringExact(r)
+	}
+	return []statecheck.StateCheck{
+		statecheck.ExpectKnownOutputValue("rules_"+name, knownvalue.SetExact(checks)),
+		statecheck.ExpectKnownOutputValue("ok_"+name, knownvalue.Bool(ok)),
 	}
 }
 
@@ -65,19 +90,28 @@ func TestScenarioDailyEventLogFails(t *testing.T) {
 	})
 }
 
-func TestScenarioDailyEventLogWithoutEnforceWarns(t *testing.T) {
-	t.Parallel()
-	unitSteps(t, resource.TestStep{
-		Config:            fmt.Sprintf(dailyLogUnsharded, "enforce = false") + findingRules("log"),
-		ConfigStateChecks: expectRules(false, "DK301:error", "DK303:error"),
-	})
+// scenario is a design of the partition-key guidance and the findings it gets: its data source is named
+// by the scenario, so that the scenarios plan together, in one configuration (a test case each cost some
+// twelve CLI runs).
+type scenario struct {
+	name   string // the data source's name, and the outputs' suffix
+	config string // the data source
+	ok     bool
+	rules  []string // rule:severity, each once
+	checks []statecheck.StateCheck
 }
 
-func TestScenarioDailyEventLogShardedPasses(t *testing.T) {
+// TestScenariosWarnOrPass plans the guidance's designs that warn or pass, each with the rules it must get.
+func TestScenariosWarnOrPass(t *testing.T) {
 	t.Parallel()
-	unitSteps(t, resource.TestStep{
-		Config: `
-data "dynamokeys_keydesign" "log" {
+	scenarios := []scenario{{
+		// The daily event log with enforce = false: its errors come back as findings, and the plan passes.
+		name: "log_unenforced", config: strings.Replace(fmt.Sprintf(dailyLogUnsharded, "enforce = false"), `"log"`, `"log_unenforced"`, 1),
+		ok: false, rules: []string{"DK301:error", "DK303:error"},
+	}, {
+		// Sharded: no findings, ok, and the 4 shards that bring 2,500 WCU under 800 WCU (80% of a partition) each.
+		name: "log_sharded", config: `
+data "dynamokeys_keydesign" "log_sharded" {
   partition_key = { name = "pk", template = "DAY#{day}#SHARD#{shard}" }
   sort_key      = { name = "sk", template = "EVENT#{event_id}" }
   segments = {
@@ -87,18 +121,14 @@ data "dynamokeys_keydesign" "log" {
   sharding = { strategy = "calculated", source = "event_id" }
   traffic  = { writes_per_second = 2500 }
 }
-` + findingRules("log"),
-		// No findings, ok, and the 4 shards that bring 2,500 WCU under 800 WCU (80% of a partition) each.
-		ConfigStateChecks: append(expectRules(true),
-			statecheck.ExpectKnownValue("data.dynamokeys_keydesign.log", tfjsonpath.New("shard_count"), knownvalue.Int64Exact(4))),
-	})
-}
-
-func TestScenarioStatusPartitionKeyWarns(t *testing.T) {
-	t.Parallel()
-	unitSteps(t, resource.TestStep{
-		Config: `
-data "dynamokeys_keydesign" "orders" {
+`,
+		ok: true,
+		checks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue("data.dynamokeys_keydesign.log_sharded", tfjsonpath.New("shard_count"), knownvalue.Int64Exact(4)),
+		},
+	}, {
+		name: "status_orders", config: `
+data "dynamokeys_keydesign" "status_orders" {
   partition_key = { name = "status", template = "{status}" }
   sort_key      = { name = "sk", template = "ORDER#{order_id}" }
   segments = {
@@ -107,15 +137,10 @@ data "dynamokeys_keydesign" "orders" {
   }
   traffic = { writes_per_second = 100 }
 }
-` + findingRules("orders"),
-		ConfigStateChecks: expectRules(true, "DK302:warning"),
-	})
-}
-
-func TestScenarioLSIWithUnboundedTenantCollectionsWarns(t *testing.T) {
-	t.Parallel()
-	unitSteps(t, resource.TestStep{
-		Config: `
+`,
+		ok: true, rules: []string{"DK302:warning"},
+	}, {
+		name: "tenants", config: `
 data "dynamokeys_keydesign" "tenants" {
   partition_key = { name = "pk", template = "TENANT#{tenant_id}" }
   sort_key      = { name = "sk", template = "DOC#{doc_id}" }
@@ -128,9 +153,27 @@ data "dynamokeys_keydesign" "tenants" {
   }
   traffic = { writes_per_second = 50 }
 }
-` + findingRules("tenants"),
-		ConfigStateChecks: expectRules(true, "DK203:warning"),
-	})
+`,
+		ok: true, rules: []string{"DK203:warning"},
+	}, {
+		name: "votes", config: `
+data "dynamokeys_keydesign" "votes" {
+  partition_key = { name = "pk", template = "CANDIDATE#{candidate}#{shard}" }
+  segments      = { candidate = { kind = "id" } }
+  sharding      = { strategy = "random", count = 4 }
+  traffic       = { writes_per_second = 3000, hot_key_share = 0.5 }
+}
+`,
+		ok: true, rules: []string{"DK401:warning"},
+	}}
+	var config strings.Builder
+	var checks []statecheck.StateCheck
+	for _, sc := range scenarios {
+		config.WriteString(sc.config + namedFindingRules(sc.name))
+		checks = append(checks, expectNamedRules(sc.name, sc.ok, sc.rules...)...)
+		checks = append(checks, sc.checks...)
+	}
+	unitSteps(t, resource.TestStep{Config: config.String(), ConfigStateChecks: checks})
 }
 
 func TestScenarioBoolKeyTypeFails(t *testing.T) {
@@ -142,21 +185,6 @@ data "dynamokeys_keydesign" "flags" {
 }
 `,
 		ExpectError: expectError(`DK101 key-attribute-type: key attribute "enabled" has type "BOOL"`),
-	})
-}
-
-func TestScenarioRandomShardingWarns(t *testing.T) {
-	t.Parallel()
-	unitSteps(t, resource.TestStep{
-		Config: `
-data "dynamokeys_keydesign" "votes" {
-  partition_key = { name = "pk", template = "CANDIDATE#{candidate}#{shard}" }
-  segments      = { candidate = { kind = "id" } }
-  sharding      = { strategy = "random", count = 4 }
-  traffic       = { writes_per_second = 3000, hot_key_share = 0.5 }
-}
-` + findingRules("votes"),
-		ConfigStateChecks: expectRules(true, "DK401:warning"),
 	})
 }
 
