@@ -3,33 +3,28 @@ package provider
 import (
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 )
 
-// The function returns the indented JSON of an encoded document and of the plain JSON earlier versions
-// recorded; the data source test decodes a real document with it.
-func TestDecodeDesignDocumentFunction(t *testing.T) {
-	t.Parallel()
+// decodeDesignDocumentParts check that the function returns the indented JSON of an encoded document and of
+// the plain JSON earlier versions recorded; the data source test decodes a real document with it.
+func decodeDesignDocumentParts() []functionPart {
 	encoded := `dk1:{\"schema_version\":1,\"derived\":{\"shard_count\":4}}`
-	resource.UnitTest(t, resource.TestCase{
-		TerraformVersionChecks:   functionsAvailable,
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: `
-output "encoded" {
+	return []functionPart{{
+		config: `
+output "decoded_encoded" {
   value = provider::dynamokeys::decode_design_document("` + encoded + `")
 }
-output "plain" {
+output "decoded_plain" {
   value = provider::dynamokeys::decode_design_document("{\"schema_version\":1}")
-}`,
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownOutputValue("encoded", knownvalue.StringExact("{\n  \"schema_version\": 1,\n  \"derived\": {\n    \"shard_count\": 4\n  }\n}")),
-				statecheck.ExpectKnownOutputValue("plain", knownvalue.StringExact("{\n  \"schema_version\": 1\n}")),
-			},
-		}},
-	})
+}
+`,
+		state: []statecheck.StateCheck{
+			statecheck.ExpectKnownOutputValue("decoded_encoded", knownvalue.StringExact("{\n  \"schema_version\": 1,\n  \"derived\": {\n    \"shard_count\": 4\n  }\n}")),
+			statecheck.ExpectKnownOutputValue("decoded_plain", knownvalue.StringExact("{\n  \"schema_version\": 1\n}")),
+		},
+	}}
 }
 
 // TestDecodeDesignDocumentFunctionErrors plans the bad arguments together (expectEachFunctionError).

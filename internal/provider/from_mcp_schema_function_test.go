@@ -32,51 +32,45 @@ func exampleFunctionFile(t *testing.T, function, file string) string {
 
 // The function's output is a design's inputs: the example's schema.json, planned with the keydesign data
 // source, has no finding; its write pattern is listed as skipped.
-func TestFromMCPSchemaFunction(t *testing.T) {
-	t.Parallel()
-	config := fmt.Sprintf(`
+func mcpSchemaPart(t *testing.T) functionPart {
+	return functionPart{
+		config: fmt.Sprintf(`
 locals {
-  shop = provider::dynamokeys::from_mcp_schema(file(%q), "Shop")
+  mcp_shop = provider::dynamokeys::from_mcp_schema(file(%q), "Shop")
 }
 
-data "dynamokeys_keydesign" "shop" {
-  partition_key            = local.shop.partition_key
-  sort_key                 = local.shop.sort_key
-  global_secondary_indexes = local.shop.global_secondary_indexes
-  segments                 = local.shop.segments
-  entities                 = { for name, e in local.shop.entities : name => merge(e, { traffic = { writes_per_second = 100 } }) }
-  access_patterns          = local.shop.access_patterns
+data "dynamokeys_keydesign" "mcp_shop" {
+  partition_key            = local.mcp_shop.partition_key
+  sort_key                 = local.mcp_shop.sort_key
+  global_secondary_indexes = local.mcp_shop.global_secondary_indexes
+  segments                 = local.mcp_shop.segments
+  entities                 = { for name, e in local.mcp_shop.entities : name => merge(e, { traffic = { writes_per_second = 100 } }) }
+  access_patterns          = local.mcp_shop.access_patterns
 }
 
-output "entities" { value = keys(local.shop.entities) }
-output "order_keys" { value = local.shop.entities["order"].keys }
-output "between" { value = local.shop.access_patterns["get_orders_between"].sort }
-output "orders" { value = local.shop.access_patterns["get_customer_orders"].sort }
-output "skipped" { value = local.shop.skipped }
-output "customer_id" { value = local.shop.segments["customer_id"] }
-output "findings" { value = length(data.dynamokeys_keydesign.shop.findings) }
-`, exampleSchema(t))
-	resource.UnitTest(t, resource.TestCase{
-		TerraformVersionChecks:   functionsAvailable,
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: config,
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownOutputValue("entities", knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("customer"), knownvalue.StringExact("order")})),
-				statecheck.ExpectKnownOutputValue("order_keys", knownvalue.MapExact(map[string]knownvalue.Check{
-					"pk": knownvalue.StringExact("CUSTOMER#{customer_id}"), "sk": knownvalue.StringExact("ORDER#{order_date}#{order_id}")})),
-				statecheck.ExpectKnownOutputValue("between", knownvalue.ObjectExact(map[string]knownvalue.Check{
-					"on": knownvalue.StringExact("order_date"), "condition": knownvalue.StringExact("between")})),
-				// A Query of an entity's items reads them by their sort key's prefix.
-				statecheck.ExpectKnownOutputValue("orders", knownvalue.ObjectExact(map[string]knownvalue.Check{
-					"on": knownvalue.StringExact("order_date"), "condition": knownvalue.StringExact("begins_with")})),
-				statecheck.ExpectKnownOutputValue("skipped", knownvalue.ListExact([]knownvalue.Check{
-					knownvalue.StringExact("create_customer (PutItem): a write, which is no access pattern")})),
-				statecheck.ExpectKnownOutputValueAtPath("customer_id", tfjsonpath.New("characters"), knownvalue.StringExact("0-9a-f-")),
-				statecheck.ExpectKnownOutputValue("findings", knownvalue.Int64Exact(0)),
-			},
-		}},
-	})
+output "mcp_entities" { value = keys(local.mcp_shop.entities) }
+output "mcp_order_keys" { value = local.mcp_shop.entities["order"].keys }
+output "mcp_between" { value = local.mcp_shop.access_patterns["get_orders_between"].sort }
+output "mcp_orders" { value = local.mcp_shop.access_patterns["get_customer_orders"].sort }
+output "mcp_skipped" { value = local.mcp_shop.skipped }
+output "mcp_customer_id" { value = local.mcp_shop.segments["customer_id"] }
+output "mcp_findings" { value = length(data.dynamokeys_keydesign.mcp_shop.findings) }
+`, exampleSchema(t)),
+		state: []statecheck.StateCheck{
+			statecheck.ExpectKnownOutputValue("mcp_entities", knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("customer"), knownvalue.StringExact("order")})),
+			statecheck.ExpectKnownOutputValue("mcp_order_keys", knownvalue.MapExact(map[string]knownvalue.Check{
+				"pk": knownvalue.StringExact("CUSTOMER#{customer_id}"), "sk": knownvalue.StringExact("ORDER#{order_date}#{order_id}")})),
+			statecheck.ExpectKnownOutputValue("mcp_between", knownvalue.ObjectExact(map[string]knownvalue.Check{
+				"on": knownvalue.StringExact("order_date"), "condition": knownvalue.StringExact("between")})),
+			// A Query of an entity's items reads them by their sort key's prefix.
+			statecheck.ExpectKnownOutputValue("mcp_orders", knownvalue.ObjectExact(map[string]knownvalue.Check{
+				"on": knownvalue.StringExact("order_date"), "condition": knownvalue.StringExact("begins_with")})),
+			statecheck.ExpectKnownOutputValue("mcp_skipped", knownvalue.ListExact([]knownvalue.Check{
+				knownvalue.StringExact("create_customer (PutItem): a write, which is no access pattern")})),
+			statecheck.ExpectKnownOutputValueAtPath("mcp_customer_id", tfjsonpath.New("characters"), knownvalue.StringExact("0-9a-f-")),
+			statecheck.ExpectKnownOutputValue("mcp_findings", knownvalue.Int64Exact(0)),
+		},
+	}
 }
 
 func TestFromMCPSchemaFunctionRefusesAnUnknownTable(t *testing.T) {

@@ -18,57 +18,51 @@ import (
 // The example's Workbench model, planned with the keydesign data source: the templates its aliases do not
 // write are inferred (the order's sort alias names their placeholders), the order item of another shape is
 // a mismatch, and the design's one finding is its GSI's two-value partition key.
-func TestFromWorkbenchModelFunction(t *testing.T) {
-	t.Parallel()
-	config := fmt.Sprintf(`
+func workbenchModelPart(t *testing.T) functionPart {
+	return functionPart{
+		config: fmt.Sprintf(`
 locals {
-  shop = provider::dynamokeys::from_workbench_model(file(%q), "Shop")
+  wb_shop = provider::dynamokeys::from_workbench_model(file(%q), "Shop")
 }
 
-data "dynamokeys_keydesign" "shop" {
-  partition_key            = local.shop.partition_key
-  sort_key                 = local.shop.sort_key
-  global_secondary_indexes = local.shop.global_secondary_indexes
-  segments                 = local.shop.segments
-  entities                 = { for name, e in local.shop.entities : name => merge(e, { traffic = { writes_per_second = 100 } }) }
-  access_patterns          = local.shop.access_patterns
+data "dynamokeys_keydesign" "wb_shop" {
+  partition_key            = local.wb_shop.partition_key
+  sort_key                 = local.wb_shop.sort_key
+  global_secondary_indexes = local.wb_shop.global_secondary_indexes
+  segments                 = local.wb_shop.segments
+  entities                 = { for name, e in local.wb_shop.entities : name => merge(e, { traffic = { writes_per_second = 100 } }) }
+  access_patterns          = local.wb_shop.access_patterns
 }
 
-output "order_keys" { value = local.shop.entities["order"].keys }
-output "customer_keys" { value = local.shop.entities["customer"].keys }
-output "inferred" { value = [for i in local.shop.inferred : "${i.entity}.${i.attribute}"] }
-output "mismatches" { value = local.shop.mismatches }
-output "collisions" { value = local.shop.collisions }
-output "order_date" { value = local.shop.segments["order_date"] }
-output "findings" { value = [for f in data.dynamokeys_keydesign.shop.findings : "${f.rule} ${f.message}"] }
-`, exampleFunctionFile(t, "from_workbench_model", "model.json"))
-	resource.UnitTest(t, resource.TestCase{
-		TerraformVersionChecks:   functionsAvailable,
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: config,
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownOutputValue("order_keys", knownvalue.MapExact(map[string]knownvalue.Check{
-					"PK": knownvalue.StringExact("CUSTOMER#{customer_id}"), "SK": knownvalue.StringExact("ORDER#{order_date}#{order_no}"),
-					"GSI1PK": knownvalue.StringExact("STATUS#{status}"), "GSI1SK": knownvalue.StringExact("{order_date}")})),
-				statecheck.ExpectKnownOutputValue("customer_keys", knownvalue.MapExact(map[string]knownvalue.Check{
-					"PK": knownvalue.StringExact("CUSTOMER#{customer_id}"), "SK": knownvalue.StringExact("PROFILE")})),
-				// The customer's partition alias is a template, so it is not inferred.
-				statecheck.ExpectKnownOutputValue("inferred", knownvalue.ListExact([]knownvalue.Check{
-					knownvalue.StringExact("customer.SK"), knownvalue.StringExact("order.PK"), knownvalue.StringExact("order.SK"),
-					knownvalue.StringExact("order.GSI1PK"), knownvalue.StringExact("order.GSI1SK")})),
-				statecheck.ExpectKnownOutputValue("mismatches", knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectExact(map[string]knownvalue.Check{
-					"entity": knownvalue.StringExact("order"), "attribute": knownvalue.StringExact("SK"), "value": knownvalue.StringExact("ORDER#1004"),
-					"template": knownvalue.StringExact("ORDER#{order_date}#{order_no}"),
-					"why":      knownvalue.StringExact("a sample value of another shape than the entity's other samples")})})),
-				statecheck.ExpectKnownOutputValue("collisions", knownvalue.ListExact([]knownvalue.Check{})),
-				statecheck.ExpectKnownOutputValueAtPath("order_date", tfjsonpath.New("granularity"), knownvalue.StringExact("day")),
-				// The GSI by order status, an enum of the two values the samples hold, is the finding the model deserves.
-				statecheck.ExpectKnownOutputValue("findings", knownvalue.ListExact([]knownvalue.Check{
-					knownvalue.StringRegexp(regexp.MustCompile(`^DK501 GSI "GSI1" has a low-cardinality \(2 values\) partition key`))})),
-			},
-		}},
-	})
+output "wb_order_keys" { value = local.wb_shop.entities["order"].keys }
+output "wb_customer_keys" { value = local.wb_shop.entities["customer"].keys }
+output "wb_inferred" { value = [for i in local.wb_shop.inferred : "${i.entity}.${i.attribute}"] }
+output "wb_mismatches" { value = local.wb_shop.mismatches }
+output "wb_collisions" { value = local.wb_shop.collisions }
+output "wb_order_date" { value = local.wb_shop.segments["order_date"] }
+output "wb_findings" { value = [for f in data.dynamokeys_keydesign.wb_shop.findings : "${f.rule} ${f.message}"] }
+`, exampleFunctionFile(t, "from_workbench_model", "model.json")),
+		state: []statecheck.StateCheck{
+			statecheck.ExpectKnownOutputValue("wb_order_keys", knownvalue.MapExact(map[string]knownvalue.Check{
+				"PK": knownvalue.StringExact("CUSTOMER#{customer_id}"), "SK": knownvalue.StringExact("ORDER#{order_date}#{order_no}"),
+				"GSI1PK": knownvalue.StringExact("STATUS#{status}"), "GSI1SK": knownvalue.StringExact("{order_date}")})),
+			statecheck.ExpectKnownOutputValue("wb_customer_keys", knownvalue.MapExact(map[string]knownvalue.Check{
+				"PK": knownvalue.StringExact("CUSTOMER#{customer_id}"), "SK": knownvalue.StringExact("PROFILE")})),
+			// The customer's partition alias is a template, so it is not inferred.
+			statecheck.ExpectKnownOutputValue("wb_inferred", knownvalue.ListExact([]knownvalue.Check{
+				knownvalue.StringExact("customer.SK"), knownvalue.StringExact("order.PK"), knownvalue.StringExact("order.SK"),
+				knownvalue.StringExact("order.GSI1PK"), knownvalue.StringExact("order.GSI1SK")})),
+			statecheck.ExpectKnownOutputValue("wb_mismatches", knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectExact(map[string]knownvalue.Check{
+				"entity": knownvalue.StringExact("order"), "attribute": knownvalue.StringExact("SK"), "value": knownvalue.StringExact("ORDER#1004"),
+				"template": knownvalue.StringExact("ORDER#{order_date}#{order_no}"),
+				"why":      knownvalue.StringExact("a sample value of another shape than the entity's other samples")})})),
+			statecheck.ExpectKnownOutputValue("wb_collisions", knownvalue.ListExact([]knownvalue.Check{})),
+			statecheck.ExpectKnownOutputValueAtPath("wb_order_date", tfjsonpath.New("granularity"), knownvalue.StringExact("day")),
+			// The GSI by order status, an enum of the two values the samples hold, is the finding the model deserves.
+			statecheck.ExpectKnownOutputValue("wb_findings", knownvalue.ListExact([]knownvalue.Check{
+				knownvalue.StringRegexp(regexp.MustCompile(`^DK501 GSI "GSI1" has a low-cardinality \(2 values\) partition key`))})),
+		},
+	}
 }
 
 // Two facets whose samples hold the same primary key: the function lists it, and the planned design's

@@ -3,50 +3,38 @@ package provider
 import (
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 )
 
-func TestRenderKeyFunction(t *testing.T) {
-	t.Parallel()
-	resource.UnitTest(t, resource.TestCase{
-		TerraformVersionChecks:   functionsAvailable,
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: `
-output "key" {
+// renderKeyParts check rendered keys, a literal-only template, and that an unknown value gives an unknown key.
+func renderKeyParts() []functionPart {
+	return []functionPart{{
+		config: `
+output "render_key" {
   value = provider::dynamokeys::render_key("DAY#{day}#SHARD#{shard}", { day = "2026-11-30", shard = provider::dynamokeys::shard_suffix("user-1", 16) })
 }
-output "literal" {
+output "render_key_literal" {
   value = provider::dynamokeys::render_key("CONFIG", {})
-}`,
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownOutputValue("key", knownvalue.StringExact("DAY#2026-11-30#SHARD#04")),
-				statecheck.ExpectKnownOutputValue("literal", knownvalue.StringExact("CONFIG")),
-			},
-		}},
-	})
 }
-
-func TestRenderKeyFunctionUnknownValue(t *testing.T) {
-	t.Parallel()
-	resource.UnitTest(t, resource.TestCase{
-		TerraformVersionChecks:   functionsAvailable,
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: `
+`,
+		state: []statecheck.StateCheck{
+			statecheck.ExpectKnownOutputValue("render_key", knownvalue.StringExact("DAY#2026-11-30#SHARD#04")),
+			statecheck.ExpectKnownOutputValue("render_key_literal", knownvalue.StringExact("CONFIG")),
+		},
+	}, {
+		config: `
 resource "terraform_data" "day" {
   input = "2026-11-30"
 }
-output "key" {
+output "render_key_of_unknown_day" {
   value = provider::dynamokeys::render_key("DAY#{day}", { day = terraform_data.day.output })
-}`,
-			ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectUnknownOutputValue("key")}},
-			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownOutputValue("key", knownvalue.StringExact("DAY#2026-11-30"))},
-		}},
-	})
+}
+`,
+		preApply: []plancheck.PlanCheck{plancheck.ExpectUnknownOutputValue("render_key_of_unknown_day")},
+		state:    []statecheck.StateCheck{statecheck.ExpectKnownOutputValue("render_key_of_unknown_day", knownvalue.StringExact("DAY#2026-11-30"))},
+	}}
 }
 
 // TestRenderKeyFunctionErrors plans the bad templates and values together (expectEachFunctionError).

@@ -11,43 +11,31 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 )
 
-// TestShardFunctionMatchesNode checks provider::dynamokeys::shard through the Terraform CLI against
-// shard numbers that Node.js computed.
-func TestShardFunctionMatchesNode(t *testing.T) {
-	t.Parallel()
+// shardParts check provider::dynamokeys::shard against shard numbers that Node.js computed (every fifth
+// vector: one plan stays small while covering all ids and counts), and that an unknown id gives an unknown
+// shard.
+func shardParts(t *testing.T) []functionPart {
 	var config strings.Builder
 	var checks []statecheck.StateCheck
 	for i, v := range nodeVectors(t) {
-		if i%5 != 0 { // every fifth vector keeps one plan small while covering all ids and counts
+		if i%5 != 0 {
 			continue
 		}
-		fmt.Fprintf(&config, "output \"v%d\" {\n  value = provider::dynamokeys::shard(%q, %d)\n}\n", i, v.ID, v.Count)
-		checks = append(checks, statecheck.ExpectKnownOutputValue(fmt.Sprintf("v%d", i), knownvalue.Int64Exact(v.Shard)))
+		fmt.Fprintf(&config, "output \"shard_v%d\" {\n  value = provider::dynamokeys::shard(%q, %d)\n}\n", i, v.ID, v.Count)
+		checks = append(checks, statecheck.ExpectKnownOutputValue(fmt.Sprintf("shard_v%d", i), knownvalue.Int64Exact(v.Shard)))
 	}
-	resource.UnitTest(t, resource.TestCase{
-		TerraformVersionChecks:   functionsAvailable,
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps:                    []resource.TestStep{{Config: config.String(), ConfigStateChecks: checks}},
-	})
-}
-
-func TestShardFunctionUnknownIDGivesUnknownResult(t *testing.T) {
-	t.Parallel()
-	resource.UnitTest(t, resource.TestCase{
-		TerraformVersionChecks:   functionsAvailable,
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: `
+	return []functionPart{{config: config.String(), state: checks}, {
+		config: `
 resource "terraform_data" "id" {
   input = "user-1"
 }
-output "shard" {
+output "shard_of_unknown_id" {
   value = provider::dynamokeys::shard(terraform_data.id.output, 16)
-}`,
-			ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectUnknownOutputValue("shard")}},
-			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownOutputValue("shard", knownvalue.Int64Exact(4))},
-		}},
-	})
+}
+`,
+		preApply: []plancheck.PlanCheck{plancheck.ExpectUnknownOutputValue("shard_of_unknown_id")},
+		state:    []statecheck.StateCheck{statecheck.ExpectKnownOutputValue("shard_of_unknown_id", knownvalue.Int64Exact(4))},
+	}}
 }
 
 func TestShardFunctionRejectsCountBelowOne(t *testing.T) {

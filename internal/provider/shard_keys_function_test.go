@@ -3,37 +3,33 @@ package provider
 import (
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 )
 
-func TestShardKeysFunction(t *testing.T) {
-	t.Parallel()
-	resource.UnitTest(t, resource.TestCase{
-		TerraformVersionChecks:   functionsAvailable,
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: `
-output "keys" {
+// shardKeysParts check every shard's key of a template, and a single shard's.
+func shardKeysParts() []functionPart {
+	return []functionPart{{
+		config: `
+output "shard_keys" {
   value = provider::dynamokeys::shard_keys("DAY#{day}#SHARD#{shard}", { day = "2026-11-30" }, 12)
 }
-output "single" {
+output "shard_keys_single" {
   value = provider::dynamokeys::shard_keys("{shard}", {}, 1)
-}`,
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownOutputValue("keys", knownvalue.ListExact([]knownvalue.Check{
-					knownvalue.StringExact("DAY#2026-11-30#SHARD#00"), knownvalue.StringExact("DAY#2026-11-30#SHARD#01"),
-					knownvalue.StringExact("DAY#2026-11-30#SHARD#02"), knownvalue.StringExact("DAY#2026-11-30#SHARD#03"),
-					knownvalue.StringExact("DAY#2026-11-30#SHARD#04"), knownvalue.StringExact("DAY#2026-11-30#SHARD#05"),
-					knownvalue.StringExact("DAY#2026-11-30#SHARD#06"), knownvalue.StringExact("DAY#2026-11-30#SHARD#07"),
-					knownvalue.StringExact("DAY#2026-11-30#SHARD#08"), knownvalue.StringExact("DAY#2026-11-30#SHARD#09"),
-					knownvalue.StringExact("DAY#2026-11-30#SHARD#10"), knownvalue.StringExact("DAY#2026-11-30#SHARD#11"),
-				})),
-				statecheck.ExpectKnownOutputValue("single", knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("0")})),
-			},
-		}},
-	})
+}
+`,
+		state: []statecheck.StateCheck{
+			statecheck.ExpectKnownOutputValue("shard_keys", knownvalue.ListExact([]knownvalue.Check{
+				knownvalue.StringExact("DAY#2026-11-30#SHARD#00"), knownvalue.StringExact("DAY#2026-11-30#SHARD#01"),
+				knownvalue.StringExact("DAY#2026-11-30#SHARD#02"), knownvalue.StringExact("DAY#2026-11-30#SHARD#03"),
+				knownvalue.StringExact("DAY#2026-11-30#SHARD#04"), knownvalue.StringExact("DAY#2026-11-30#SHARD#05"),
+				knownvalue.StringExact("DAY#2026-11-30#SHARD#06"), knownvalue.StringExact("DAY#2026-11-30#SHARD#07"),
+				knownvalue.StringExact("DAY#2026-11-30#SHARD#08"), knownvalue.StringExact("DAY#2026-11-30#SHARD#09"),
+				knownvalue.StringExact("DAY#2026-11-30#SHARD#10"), knownvalue.StringExact("DAY#2026-11-30#SHARD#11"),
+			})),
+			statecheck.ExpectKnownOutputValue("shard_keys_single", knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("0")})),
+		},
+	}}
 }
 
 // TestShardKeysFunctionErrors plans the bad arguments together (expectEachFunctionError).

@@ -10,23 +10,18 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 )
 
-// TestShardSuffixFunctionMatchesNode checks zero-padded suffixes against Node.js's padStart output.
-func TestShardSuffixFunctionMatchesNode(t *testing.T) {
-	t.Parallel()
+// shardSuffixParts check zero-padded suffixes against Node.js's padStart output.
+func shardSuffixParts(t *testing.T) []functionPart {
 	var config strings.Builder
 	var checks []statecheck.StateCheck
 	for i, v := range nodeVectors(t) {
 		if i%5 != 2 {
 			continue
 		}
-		fmt.Fprintf(&config, "output \"v%d\" {\n  value = provider::dynamokeys::shard_suffix(%q, %d)\n}\n", i, v.ID, v.Count)
-		checks = append(checks, statecheck.ExpectKnownOutputValue(fmt.Sprintf("v%d", i), knownvalue.StringExact(v.Suffix)))
+		fmt.Fprintf(&config, "output \"suffix_v%d\" {\n  value = provider::dynamokeys::shard_suffix(%q, %d)\n}\n", i, v.ID, v.Count)
+		checks = append(checks, statecheck.ExpectKnownOutputValue(fmt.Sprintf("suffix_v%d", i), knownvalue.StringExact(v.Suffix)))
 	}
-	resource.UnitTest(t, resource.TestCase{
-		TerraformVersionChecks:   functionsAvailable,
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps:                    []resource.TestStep{{Config: config.String(), ConfigStateChecks: checks}},
-	})
+	return []functionPart{{config: config.String(), state: checks}}
 }
 
 func TestShardSuffixFunctionRejectsZeroCount(t *testing.T) {
