@@ -1,6 +1,9 @@
 package provider
 
 import (
+	"fmt"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -28,20 +31,64 @@ data "dynamokeys_keydesign" "events" {
 }
 `
 
-func TestKeydesignDataSourceComputesShards(t *testing.T) {
+// TestKeydesignDataSourceReads plans designs together, each a data source of its own (a test case each cost
+// some twelve CLI runs):
+//   - events: the shards, suffixes, capacity and routing a day-bucketed event log needs, and no per-Region
+//     cost without replicas;
+//   - unmeasured: without traffic, the demand is null, and nothing is found;
+//   - defaults: types and projections left out come back as the values the table gets (S, ALL), so a module
+//     can pass them on as they are; given values are kept;
+//   - later: an input unknown at plan time defers the read: the computed attributes are unknown in the plan,
+//     known after apply, and nothing fails;
+//   - global_events: a global table (globalEventLog): each Region's partitions take the 1,800 writes/s of all
+//     three, so the key needs 3 shards (one Region alone needs 1), and every Region pays for all of them:
+//     1,800 × 2,628,000 s / 10^6 × $0.625 = $2,956.50 of table writes a month each.
+func TestKeydesignDataSourceReads(t *testing.T) {
 	t.Parallel()
-	ds := "data.dynamokeys_keydesign.events"
+	events, unmeasured, defaults, global := "data.dynamokeys_keydesign.events", "data.dynamokeys_keydesign.unmeasured",
+		"data.dynamokeys_keydesign.defaults", "data.dynamokeys_keydesign.global_events"
+	region := func(name string) tfjsonpath.Path {
+		return tfjsonpath.New("cost").AtMapKey("replica_regions").AtMapKey(name)
+	}
+	config := shardedEventLog + strings.Replace(minimalDesign, `"orders"`, `"unmeasured"`, 1) + `
+data "dynamokeys_keydesign" "defaults" {
+  partition_key = { name = "pk", template = "CUSTOMER#{customer_id}" }
+  sort_key      = { name = "sk", type = "N" }
+  segments      = { customer_id = { kind = "id" } }
+  local_secondary_indexes = {
+    by_total = { sort_key = { name = "total" } }
+  }
+  global_secondary_indexes = {
+    by_status = { partition_key = [{ name = "status" }], sort_key = [{ name = "created", type = "N" }], projection_type = "KEYS_ONLY" }
+  }
+}
+
+resource "terraform_data" "measured" {
+  input = 4000
+}
+data "dynamokeys_keydesign" "later" {
+  partition_key = { name = "pk", template = "DAY#{day}#SHARD#{shard}" }
+  sort_key      = { name = "sk", template = "EVENT#{event_id}" }
+  segments      = { day = { kind = "time", granularity = "day" }, event_id = { kind = "id" } }
+  sharding      = { strategy = "calculated", source = "event_id" }
+  traffic       = { writes_per_second = terraform_data.measured.output }
+}
+output "later_shards" {
+  value = data.dynamokeys_keydesign.later.shard_count
+}
+` + strings.Replace(globalEventLog, `"events"`, `"global_events"`, 1)
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config: shardedEventLog,
+			Config:           config,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectUnknownOutputValue("later_shards")}},
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(ds, tfjsonpath.New("shard_count"), knownvalue.Int64Exact(4)),
-				statecheck.ExpectKnownValue(ds, tfjsonpath.New("shard_width"), knownvalue.Int64Exact(1)),
-				statecheck.ExpectKnownValue(ds, tfjsonpath.New("shard_suffixes"), knownvalue.ListExact([]knownvalue.Check{
+				statecheck.ExpectKnownValue(events, tfjsonpath.New("shard_count"), knownvalue.Int64Exact(4)),
+				statecheck.ExpectKnownValue(events, tfjsonpath.New("shard_width"), knownvalue.Int64Exact(1)),
+				statecheck.ExpectKnownValue(events, tfjsonpath.New("shard_suffixes"), knownvalue.ListExact([]knownvalue.Check{
 					knownvalue.StringExact("0"), knownvalue.StringExact("1"), knownvalue.StringExact("2"), knownvalue.StringExact("3")})),
-				statecheck.ExpectKnownValue(ds, tfjsonpath.New("partition_key_template"), knownvalue.StringExact("DAY#{day}#SHARD#{shard}")),
-				statecheck.ExpectKnownValue(ds, tfjsonpath.New("capacity"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+				statecheck.ExpectKnownValue(events, tfjsonpath.New("partition_key_template"), knownvalue.StringExact("DAY#{day}#SHARD#{shard}")),
+				statecheck.ExpectKnownValue(events, tfjsonpath.New("capacity"), knownvalue.ObjectExact(map[string]knownvalue.Check{
 					"write_units_per_write": knownvalue.Float64Exact(1),
 					"read_units_per_read":   knownvalue.Float64Exact(0.5),
 					"peak_write_units":      knownvalue.Float64Exact(2500),
@@ -54,38 +101,59 @@ func TestKeydesignDataSourceComputesShards(t *testing.T) {
 					"read_fanout":           knownvalue.Int64Exact(4),
 					"required_shard_count":  knownvalue.Int64Exact(4),
 				})),
-				statecheck.ExpectKnownValue(ds, tfjsonpath.New("routing"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+				statecheck.ExpectKnownValue(events, tfjsonpath.New("routing"), knownvalue.ObjectExact(map[string]knownvalue.Check{
 					"algorithm":      knownvalue.StringExact("sha256-be32-mod"),
 					"count":          knownvalue.Int64Exact(4),
 					"width":          knownvalue.Int64Exact(1),
 					"source":         knownvalue.StringExact("event_id"),
 					"scheme_version": knownvalue.Int64Exact(1),
 				})),
-				statecheck.ExpectKnownValue(ds, tfjsonpath.New("report"), knownvalue.StringRegexp(expectError(`per shard #+\.+\| 625 WCU`))),
+				statecheck.ExpectKnownValue(events, tfjsonpath.New("report"), knownvalue.StringRegexp(expectError(`per shard #+\.+\| 625 WCU`))),
+				statecheck.ExpectKnownValue(events, tfjsonpath.New("cost").AtMapKey("replica_regions"), knownvalue.Null()),
+				statecheck.ExpectKnownValue(events, tfjsonpath.New("cost").AtMapKey("all_regions"), knownvalue.Null()),
+
+				statecheck.ExpectKnownValue(unmeasured, tfjsonpath.New("capacity").AtMapKey("peak_write_units"), knownvalue.Null()),
+				statecheck.ExpectKnownValue(unmeasured, tfjsonpath.New("capacity").AtMapKey("hot_key_share"), knownvalue.Float64Exact(0)),
+				statecheck.ExpectKnownValue(unmeasured, tfjsonpath.New("routing").AtMapKey("algorithm"), knownvalue.StringExact("none")),
+				statecheck.ExpectKnownValue(unmeasured, tfjsonpath.New("findings"), knownvalue.ListSizeExact(0)),
+
+				statecheck.ExpectKnownValue(defaults, tfjsonpath.New("partition_key").AtMapKey("type"), knownvalue.StringExact("S")),
+				statecheck.ExpectKnownValue(defaults, tfjsonpath.New("sort_key").AtMapKey("type"), knownvalue.StringExact("N")),
+				statecheck.ExpectKnownValue(defaults, tfjsonpath.New("local_secondary_indexes").AtMapKey("by_total").AtMapKey("projection_type"), knownvalue.StringExact("ALL")),
+				statecheck.ExpectKnownValue(defaults, tfjsonpath.New("local_secondary_indexes").AtMapKey("by_total").AtMapKey("sort_key").AtMapKey("type"), knownvalue.StringExact("S")),
+				statecheck.ExpectKnownValue(defaults, tfjsonpath.New("global_secondary_indexes").AtMapKey("by_status").AtMapKey("partition_key").AtSliceIndex(0).AtMapKey("type"), knownvalue.StringExact("S")),
+				statecheck.ExpectKnownValue(defaults, tfjsonpath.New("global_secondary_indexes").AtMapKey("by_status").AtMapKey("sort_key").AtSliceIndex(0).AtMapKey("type"), knownvalue.StringExact("N")),
+				statecheck.ExpectKnownValue(defaults, tfjsonpath.New("global_secondary_indexes").AtMapKey("by_status").AtMapKey("projection_type"), knownvalue.StringExact("KEYS_ONLY")),
+
+				statecheck.ExpectKnownOutputValue("later_shards", knownvalue.Int64Exact(5)), // 4,000 WCU / (1,000 × 0.8)
+
+				statecheck.ExpectKnownValue(global, tfjsonpath.New("shard_count"), knownvalue.Int64Exact(3)),
+				statecheck.ExpectKnownValue(global, tfjsonpath.New("capacity").AtMapKey("hot_key_write_units"), knownvalue.Float64Exact(1800)),
+				statecheck.ExpectKnownValue(global, tfjsonpath.New("capacity").AtMapKey("hot_key_read_units"), knownvalue.Float64Exact(50)),
+				statecheck.ExpectKnownValue(global, region("us-east-2").AtMapKey("on_demand").AtMapKey("table_writes"), knownvalue.Float64Exact(2956.5)),
+				statecheck.ExpectKnownValue(global, region("us-east-1").AtMapKey("write_share"), knownvalue.Float64Func(func(v float64) error {
+					if v < 0.3333 || v > 0.3334 {
+						return fmt.Errorf("write share %v, want a third", v)
+					}
+					return nil
+				})),
+				statecheck.ExpectKnownValue(global, region("us-west-2").AtMapKey("prices"),
+					knownvalue.StringRegexp(expectError(`^estimates, not confirmed list prices, for write request units`))),
+				statecheck.ExpectKnownValue(global, tfjsonpath.New("cost").AtMapKey("prices"),
+					knownvalue.StringRegexp(expectError(`^confirmed list prices \(sources as of \d{4}-\d\d-\d\d\) for write request units`))),
+				statecheck.ExpectKnownValue(global, tfjsonpath.New("cost").AtMapKey("all_regions").AtMapKey("on_demand"), knownvalue.Float64Func(func(v float64) error {
+					if v < 3*2972.92 || v > 3*2972.94 {
+						return fmt.Errorf("all Regions on-demand %v, want 3 × $2,972.93", v)
+					}
+					return nil
+				})),
+				statecheck.ExpectKnownValue(global, tfjsonpath.New("report"),
+					knownvalue.StringRegexp(regexp.MustCompile(`us-east-1 +600 writes/s made here \(33\.3%\) \+ 1,200/s replicated`))),
 			},
 		}},
 	})
 }
 
-func TestKeydesignDataSourceWithoutTrafficLeavesDemandNull(t *testing.T) {
-	t.Parallel()
-	ds := "data.dynamokeys_keydesign.orders"
-	resource.UnitTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: minimalDesign,
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(ds, tfjsonpath.New("capacity").AtMapKey("peak_write_units"), knownvalue.Null()),
-				statecheck.ExpectKnownValue(ds, tfjsonpath.New("capacity").AtMapKey("hot_key_share"), knownvalue.Float64Exact(0)),
-				statecheck.ExpectKnownValue(ds, tfjsonpath.New("routing").AtMapKey("algorithm"), knownvalue.StringExact("none")),
-				statecheck.ExpectKnownValue(ds, tfjsonpath.New("findings"), knownvalue.ListSizeExact(0)),
-			},
-		}},
-	})
-}
-
-// TestKeydesignDataSourceUnknownInput shows that an input unknown at plan time defers the read: the
-// computed attributes are unknown in the plan, known after apply, and nothing fails.
 // The design_document attribute is the analyzed design, encoded, versioned, with the provider's version and
 // no address (the provider cannot know it); decode_design_document and Terraform's own functions read it
 // back; the plan is unknown while an input is.
@@ -147,33 +215,6 @@ output "decoded" {
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectUnknownOutputValue("document"), plancheck.ExpectUnknownOutputValue("decoded"),
 			}},
-		}},
-	})
-}
-
-func TestKeydesignDataSourceUnknownInput(t *testing.T) {
-	t.Parallel()
-	resource.UnitTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: `
-resource "terraform_data" "measured" {
-  input = 4000
-}
-data "dynamokeys_keydesign" "events" {
-  partition_key = { name = "pk", template = "DAY#{day}#SHARD#{shard}" }
-  sort_key      = { name = "sk", template = "EVENT#{event_id}" }
-  segments      = { day = { kind = "time", granularity = "day" }, event_id = { kind = "id" } }
-  sharding      = { strategy = "calculated", source = "event_id" }
-  traffic       = { writes_per_second = terraform_data.measured.output }
-}
-output "shards" {
-  value = data.dynamokeys_keydesign.events.shard_count
-}`,
-			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectUnknownOutputValue("shards")}},
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownOutputValue("shards", knownvalue.Int64Exact(5)), // 4,000 WCU / (1,000 × 0.8)
-			},
 		}},
 	})
 }
@@ -281,37 +322,4 @@ func TestDiagnosticPathStopsAtTheElement(t *testing.T) {
 			t.Errorf("diagnosticPath(%v) = %s, want %s", tt.in, got, tt.want)
 		}
 	}
-}
-
-// TestKeydesignDataSourceReturnsResolvedDefaults: types and projections left out come back as the values
-// the table gets (S, ALL), so a module can pass them on as they are; given values are kept.
-func TestKeydesignDataSourceReturnsResolvedDefaults(t *testing.T) {
-	t.Parallel()
-	ds := "data.dynamokeys_keydesign.orders"
-	resource.UnitTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: `
-data "dynamokeys_keydesign" "orders" {
-  partition_key = { name = "pk", template = "CUSTOMER#{customer_id}" }
-  sort_key      = { name = "sk", type = "N" }
-  segments      = { customer_id = { kind = "id" } }
-  local_secondary_indexes = {
-    by_total = { sort_key = { name = "total" } }
-  }
-  global_secondary_indexes = {
-    by_status = { partition_key = [{ name = "status" }], sort_key = [{ name = "created", type = "N" }], projection_type = "KEYS_ONLY" }
-  }
-}`,
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(ds, tfjsonpath.New("partition_key").AtMapKey("type"), knownvalue.StringExact("S")),
-				statecheck.ExpectKnownValue(ds, tfjsonpath.New("sort_key").AtMapKey("type"), knownvalue.StringExact("N")),
-				statecheck.ExpectKnownValue(ds, tfjsonpath.New("local_secondary_indexes").AtMapKey("by_total").AtMapKey("projection_type"), knownvalue.StringExact("ALL")),
-				statecheck.ExpectKnownValue(ds, tfjsonpath.New("local_secondary_indexes").AtMapKey("by_total").AtMapKey("sort_key").AtMapKey("type"), knownvalue.StringExact("S")),
-				statecheck.ExpectKnownValue(ds, tfjsonpath.New("global_secondary_indexes").AtMapKey("by_status").AtMapKey("partition_key").AtSliceIndex(0).AtMapKey("type"), knownvalue.StringExact("S")),
-				statecheck.ExpectKnownValue(ds, tfjsonpath.New("global_secondary_indexes").AtMapKey("by_status").AtMapKey("sort_key").AtSliceIndex(0).AtMapKey("type"), knownvalue.StringExact("N")),
-				statecheck.ExpectKnownValue(ds, tfjsonpath.New("global_secondary_indexes").AtMapKey("by_status").AtMapKey("projection_type"), knownvalue.StringExact("KEYS_ONLY")),
-			},
-		}},
-	})
 }

@@ -1,9 +1,7 @@
 package provider
 
 import (
-	"fmt"
 	"math/big"
-	"regexp"
 	"slices"
 	"testing"
 
@@ -11,15 +9,11 @@ import (
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
-	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
 )
 
-// globalEventLog is a held-out global table: 600 writes/s of 1 KB items in each of three US Regions on a
+// globalEventLog is a held-out global table (TestKeydesignDataSourceReads plans it): 600 writes/s of 1 KB items in each of three US Regions on a
 // day-bucketed key, calculated sharding sized from traffic.
 const globalEventLog = `
 data "dynamokeys_keydesign" "events" {
@@ -41,62 +35,6 @@ data "dynamokeys_keydesign" "events" {
   }
 }
 `
-
-// TestKeydesignDataSourceGlobalTable plans the global table with the Terraform CLI: each Region's partitions
-// take the 1,800 writes/s of all three, so the key needs 3 shards (one Region alone needs 1), and every
-// Region pays for all of them: 1,800 × 2,628,000 s / 10^6 × $0.625 = $2,956.50 of table writes a month each.
-func TestKeydesignDataSourceGlobalTable(t *testing.T) {
-	t.Parallel()
-	ds := "data.dynamokeys_keydesign.events"
-	region := func(name string) tfjsonpath.Path {
-		return tfjsonpath.New("cost").AtMapKey("replica_regions").AtMapKey(name)
-	}
-	resource.UnitTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: globalEventLog,
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(ds, tfjsonpath.New("shard_count"), knownvalue.Int64Exact(3)),
-				statecheck.ExpectKnownValue(ds, tfjsonpath.New("capacity").AtMapKey("hot_key_write_units"), knownvalue.Float64Exact(1800)),
-				statecheck.ExpectKnownValue(ds, tfjsonpath.New("capacity").AtMapKey("hot_key_read_units"), knownvalue.Float64Exact(50)),
-				statecheck.ExpectKnownValue(ds, region("us-east-2").AtMapKey("on_demand").AtMapKey("table_writes"), knownvalue.Float64Exact(2956.5)),
-				statecheck.ExpectKnownValue(ds, region("us-east-1").AtMapKey("write_share"), knownvalue.Float64Func(func(v float64) error {
-					if v < 0.3333 || v > 0.3334 {
-						return fmt.Errorf("write share %v, want a third", v)
-					}
-					return nil
-				})),
-				statecheck.ExpectKnownValue(ds, region("us-west-2").AtMapKey("prices"),
-					knownvalue.StringRegexp(expectError(`^estimates, not confirmed list prices, for write request units`))),
-				statecheck.ExpectKnownValue(ds, tfjsonpath.New("cost").AtMapKey("prices"),
-					knownvalue.StringRegexp(expectError(`^confirmed list prices \(sources as of \d{4}-\d\d-\d\d\) for write request units`))),
-				statecheck.ExpectKnownValue(ds, tfjsonpath.New("cost").AtMapKey("all_regions").AtMapKey("on_demand"), knownvalue.Float64Func(func(v float64) error {
-					if v < 3*2972.92 || v > 3*2972.94 {
-						return fmt.Errorf("all Regions on-demand %v, want 3 × $2,972.93", v)
-					}
-					return nil
-				})),
-				statecheck.ExpectKnownValue(ds, tfjsonpath.New("report"),
-					knownvalue.StringRegexp(regexp.MustCompile(`us-east-1 +600 writes/s made here \(33\.3%\) \+ 1,200/s replicated`))),
-			},
-		}},
-	})
-}
-
-// TestKeydesignDataSourceSingleRegionHasNoRegionCosts: without replicas the per-Region cost is null.
-func TestKeydesignDataSourceSingleRegionHasNoRegionCosts(t *testing.T) {
-	t.Parallel()
-	resource.UnitTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: shardedEventLog,
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("data.dynamokeys_keydesign.events", tfjsonpath.New("cost").AtMapKey("replica_regions"), knownvalue.Null()),
-				statecheck.ExpectKnownValue("data.dynamokeys_keydesign.events", tfjsonpath.New("cost").AtMapKey("all_regions"), knownvalue.Null()),
-			},
-		}},
-	})
-}
 
 // TestUnknownReplicasAreNotErrors: replicas, or one Region's share, known only at apply leave the replica
 // facts, the capacity and the cost unknown, without an error.
