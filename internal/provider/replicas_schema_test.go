@@ -9,7 +9,6 @@ import (
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-
 	"github.com/dynamokeys/terraform-provider-dynamokeys/internal/keydesign"
 )
 
