@@ -22,7 +22,7 @@ import (
 //   - TestAccExamplesPlan plans its dynamokeys half (variables, the data source, the locals that shape its
 //     outputs, and the design outputs), with table.tf, outputs.tf and the aws requirement removed
 //     (multiRegionDataSourceHalf);
-//   - TestMultiRegionExampleWiringValues evaluates that half with the provider and checks the values the
+//   - TestMultiRegionExampleReplicas evaluates that half with the provider and checks the values the
 //     locals hand to aws_dynamodb_table: keys, attribute definitions with resolved types, and the index
 //     blocks (hash_key/range_key, or key_schema for a multi-attribute key; projection ALL by default);
 //   - TestMultiRegionExampleTableText checks that table.tf wires every one of those locals into the right
@@ -63,50 +63,17 @@ func readModuleFile(t *testing.T, name string) string {
 	return string(b)
 }
 
-func TestMultiRegionExampleWiringValues(t *testing.T) {
+// TestMultiRegionExampleReplicas: the module's key design carries its Regions, consistency and witness to the
+// data source, which prices every Region and fails an MRSC plan that breaks a limit before aws_dynamodb_table
+// is applied. Its first step also checks the values the locals hand to aws_dynamodb_table (the wiring).
+func TestMultiRegionExampleReplicas(t *testing.T) {
 	t.Parallel()
-	config := readModuleFile(t, "variables.tf") + readModuleFile(t, "keydesign.tf") + readModuleFile(t, "design_outputs.tf")
 	attr := func(name, typ string) knownvalue.Check {
 		return knownvalue.ObjectExact(map[string]knownvalue.Check{"name": knownvalue.StringExact(name), "type": knownvalue.StringExact(typ)})
 	}
 	element := func(name, keyType string) knownvalue.Check {
 		return knownvalue.ObjectExact(map[string]knownvalue.Check{"attribute_name": knownvalue.StringExact(name), "key_type": knownvalue.StringExact(keyType)})
 	}
-	resource.UnitTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: config,
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownOutputValue("hash_key", knownvalue.StringExact("pk")),
-				statecheck.ExpectKnownOutputValue("range_key", knownvalue.StringExact("sk")),
-				// Sorted by name; created_at is N as declared, the rest resolve to S.
-				statecheck.ExpectKnownOutputValue("attributes", knownvalue.ListExact([]knownvalue.Check{
-					attr("created_at", "N"), attr("pk", "S"), attr("region", "S"), attr("sk", "S"), attr("status", "S"), attr("tenant_id", "S"),
-				})),
-				statecheck.ExpectKnownOutputValue("global_secondary_indexes", knownvalue.ListExact([]knownvalue.Check{
-					knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"name": knownvalue.StringExact("by_status"), "hash_key": knownvalue.StringExact("status"),
-						"range_key": knownvalue.StringExact("created_at"), "key_schema": knownvalue.ListSizeExact(0),
-						"projection_type": knownvalue.StringExact("KEYS_ONLY"), "non_key_attributes": knownvalue.Null(),
-					}),
-					knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"name": knownvalue.StringExact("by_tenant_region"), "hash_key": knownvalue.Null(), "range_key": knownvalue.Null(),
-						"key_schema": knownvalue.ListExact([]knownvalue.Check{
-							element("tenant_id", "HASH"), element("region", "HASH"), element("created_at", "RANGE"),
-						}),
-						"projection_type": knownvalue.StringExact("ALL"), "non_key_attributes": knownvalue.Null(),
-					}),
-				})),
-			},
-		}},
-	})
-}
-
-// TestMultiRegionExampleReplicas: the module's key design carries its Regions, consistency and witness to the
-// data source, which prices every Region and fails an MRSC plan that breaks a limit before aws_dynamodb_table
-// is applied.
-func TestMultiRegionExampleReplicas(t *testing.T) {
-	t.Parallel()
 	variables := readModuleFile(t, "variables.tf")
 	half := readModuleFile(t, "keydesign.tf") + readModuleFile(t, "design_outputs.tf")
 	with := func(defaults ...string) string {
@@ -129,6 +96,26 @@ func TestMultiRegionExampleReplicas(t *testing.T) {
 						"us-east-1": region(), "eu-west-1": region(), "ap-northeast-1": region(),
 					})),
 					statecheck.ExpectKnownOutputValueAtPath("cost_per_region", tfjsonpath.New("all_regions").AtMapKey("on_demand"), knownvalue.NotNull()),
+					statecheck.ExpectKnownOutputValue("hash_key", knownvalue.StringExact("pk")),
+					statecheck.ExpectKnownOutputValue("range_key", knownvalue.StringExact("sk")),
+					// Sorted by name; created_at is N as declared, the rest resolve to S.
+					statecheck.ExpectKnownOutputValue("attributes", knownvalue.ListExact([]knownvalue.Check{
+						attr("created_at", "N"), attr("pk", "S"), attr("region", "S"), attr("sk", "S"), attr("status", "S"), attr("tenant_id", "S"),
+					})),
+					statecheck.ExpectKnownOutputValue("global_secondary_indexes", knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.ObjectExact(map[string]knownvalue.Check{
+							"name": knownvalue.StringExact("by_status"), "hash_key": knownvalue.StringExact("status"),
+							"range_key": knownvalue.StringExact("created_at"), "key_schema": knownvalue.ListSizeExact(0),
+							"projection_type": knownvalue.StringExact("KEYS_ONLY"), "non_key_attributes": knownvalue.Null(),
+						}),
+						knownvalue.ObjectExact(map[string]knownvalue.Check{
+							"name": knownvalue.StringExact("by_tenant_region"), "hash_key": knownvalue.Null(), "range_key": knownvalue.Null(),
+							"key_schema": knownvalue.ListExact([]knownvalue.Check{
+								element("tenant_id", "HASH"), element("region", "HASH"), element("created_at", "RANGE"),
+							}),
+							"projection_type": knownvalue.StringExact("ALL"), "non_key_attributes": knownvalue.Null(),
+						}),
+					})),
 				},
 			},
 			{

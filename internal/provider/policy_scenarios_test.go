@@ -188,6 +188,10 @@ data "dynamokeys_keydesign" "flags" {
 	})
 }
 
+// TestPolicyDisabledRulesDropFindings and TestPolicyProviderEnforceFalse are test cases of their own: a
+// provider configured under two aliases is one provider server in a test (terraform-plugin-testing serves
+// it in-process, and Terraform cannot start a second instance of a server it attached to), so the last
+// configuration would hold for both.
 func TestPolicyDisabledRulesDropFindings(t *testing.T) {
 	t.Parallel()
 	unitSteps(t, resource.TestStep{
