@@ -36,6 +36,12 @@ func TestMain(m *testing.M) {
 	if os.Getenv("GOGC") == "" {
 		_ = os.Setenv("GOGC", "400")
 	}
+	// One P per CLI: the tests run several CLIs at once on 2 cores, where a second P buys a short run nothing
+	// but GC workers and idle threads spinning for work; the CLI's CPU in the suite fell some 5%. The
+	// provider binary the dev_overrides tests start inherits it too; this process keeps its own.
+	if os.Getenv("GOMAXPROCS") == "" {
+		_ = os.Setenv("GOMAXPROCS", "1")
+	}
 	// terraform-plugin-testing asks the CLI its version for every TestCase and working directory: a script
 	// answers that from one run (testutil.CacheCLIVersion; contributing/testing.md).
 	cliDir, err := os.MkdirTemp("", "dynamokeys-cli-")
