@@ -33,6 +33,7 @@ func exampleFunctionFile(t *testing.T, function, file string) string {
 // The function's output is a design's inputs: the example's schema.json, planned with the keydesign data
 // source, has no finding; its write pattern is listed as skipped.
 func mcpSchemaPart(t *testing.T) functionPart {
+	t.Helper()
 	return functionPart{
 		config: fmt.Sprintf(`
 locals {

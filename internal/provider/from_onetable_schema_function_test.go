@@ -13,6 +13,7 @@ import (
 // The example's OneTable schema, planned with the keydesign data source: its models are entities with
 // their value templates, its saved queries access patterns that the design serves, its Scan skipped.
 func oneTableSchemaPart(t *testing.T) functionPart {
+	t.Helper()
 	return functionPart{
 		config: fmt.Sprintf(`
 locals {

@@ -19,6 +19,7 @@ import (
 // write are inferred (the order's sort alias names their placeholders), the order item of another shape is
 // a mismatch, and the design's one finding is its GSI's two-value partition key.
 func workbenchModelPart(t *testing.T) functionPart {
+	t.Helper()
 	return functionPart{
 		config: fmt.Sprintf(`
 locals {

@@ -32,7 +32,7 @@ type inProcessServer struct {
 func serveInProcess(t *testing.T) inProcessServer {
 	t.Helper()
 	// Not t.Context(): that ends before the test's cleanups, which may run the CLI too (a destroy).
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(context.Background()) //nolint:usetesting // see above
 	reattach := make(chan *plugin.ReattachConfig, 1)
 	closed := make(chan struct{})
 	go func() {

@@ -15,6 +15,7 @@ import (
 // vector: one plan stays small while covering all ids and counts), and that an unknown id gives an unknown
 // shard.
 func shardParts(t *testing.T) []functionPart {
+	t.Helper()
 	var config strings.Builder
 	var checks []statecheck.StateCheck
 	for i, v := range nodeVectors(t) {

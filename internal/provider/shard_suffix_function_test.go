@@ -12,6 +12,7 @@ import (
 
 // shardSuffixParts check zero-padded suffixes against Node.js's padStart output.
 func shardSuffixParts(t *testing.T) []functionPart {
+	t.Helper()
 	var config strings.Builder
 	var checks []statecheck.StateCheck
 	for i, v := range nodeVectors(t) {
