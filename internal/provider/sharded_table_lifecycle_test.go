@@ -152,26 +152,6 @@ func TestAccShardedTableDrift(t *testing.T) {
 	})
 }
 
-// TestAccShardedTablePITRWithoutEndpointSupport: dynoxide has no PITR; asking for it does not fail the
-// apply (it warns: the warning text is unit-tested with updatePITR) and the rest of the table is managed.
-func TestAccShardedTablePITRWithoutEndpointSupport(t *testing.T) {
-	endpoint := testAccDynoxide(t)
-	api := testAPI(t, endpoint)
-	name := "pitr-orders"
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkTableGone(api, name),
-		Steps: []resource.TestStep{{
-			Config: smallTable(endpoint, name, `deletion_protection = false
-  point_in_time_recovery = { enabled = true, recovery_period_in_days = 7 }`),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("point_in_time_recovery").AtMapKey("recovery_period_in_days"), knownvalue.Int64Exact(7)),
-				statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("status"), knownvalue.StringExact("ACTIVE")),
-			},
-		}},
-	})
-}
-
 // TestAccShardedTableKeyChangeReplaces: a template change is design metadata (an in-place update that leaves
 // the table as it was created), while a key attribute change replaces the table: DK001 stops that plan
 // until the table is tagged disposable.

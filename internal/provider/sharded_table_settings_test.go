@@ -411,19 +411,23 @@ resource "dynamokeys_sharded_table" "t" {
 	})
 }
 
-// TestAccContributorInsightsWithoutEndpointSupport: dynoxide lacks Contributor Insights; asking for it on
-// the table and an index does not fail the apply (it warns), the table and its index are created, and the
-// next plan is empty (the setting is kept as configured since the endpoint does not report it). The
-// UpdateContributorInsights calls themselves are unit-tested in internal/dynamo.
-func TestAccContributorInsightsWithoutEndpointSupport(t *testing.T) {
+// TestAccSettingsWithoutEndpointSupport: dynoxide has neither point-in-time recovery nor Contributor
+// Insights; asking for them does not fail the apply (it warns: the warning texts are unit-tested with
+// updatePITR, the UpdateContributorInsights calls in internal/dynamo), the rest of each table is managed,
+// and the next plan is empty (the settings are kept as configured since the endpoint does not report them).
+// The two tables are one configuration: a test case each cost some twelve CLI runs.
+func TestAccSettingsWithoutEndpointSupport(t *testing.T) {
 	endpoint := testAccDynoxide(t)
 	api := testAPI(t, endpoint)
-	name := "insights-orders"
+	pitr, insights := "pitr-orders", "insights-orders"
+	const insightsAddress = "dynamokeys_sharded_table.insights"
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkTableGone(api, name),
+		CheckDestroy:             checkTableGone(api, pitr, insights),
 		Steps: []resource.TestStep{{
-			Config: smallTable(endpoint, name, `deletion_protection = false
+			Config: smallTable(endpoint, pitr, `deletion_protection = false
+  point_in_time_recovery = { enabled = true, recovery_period_in_days = 7 }`) +
+				strings.Replace(smallTableResource(insights, `deletion_protection = false
   contributor_insights = { mode = "THROTTLED_KEYS" }
   global_secondary_indexes = {
     by_status = {
@@ -431,11 +435,13 @@ func TestAccContributorInsightsWithoutEndpointSupport(t *testing.T) {
       contributor_insights = { mode = "ACCESSED_AND_THROTTLED_KEYS" }
       on_demand_throughput = { max_write_request_units = 100 }
     }
-  }`),
-			Check: checkTable(api, name, []string{"by_status"}, map[string]string{}, "PAY_PER_REQUEST"),
+  }`), `"dynamokeys_sharded_table" "t"`, `"dynamokeys_sharded_table" "insights"`, 1),
+			Check: checkTable(api, insights, []string{"by_status"}, map[string]string{}, "PAY_PER_REQUEST"),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("contributor_insights").AtMapKey("mode"), knownvalue.StringExact("THROTTLED_KEYS")),
-				statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("global_secondary_indexes").AtMapKey("by_status").AtMapKey("on_demand_throughput").AtMapKey("max_write_request_units"), knownvalue.Int64Exact(100)),
+				statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("point_in_time_recovery").AtMapKey("recovery_period_in_days"), knownvalue.Int64Exact(7)),
+				statecheck.ExpectKnownValue(smallAddress, tfjsonpath.New("status"), knownvalue.StringExact("ACTIVE")),
+				statecheck.ExpectKnownValue(insightsAddress, tfjsonpath.New("contributor_insights").AtMapKey("mode"), knownvalue.StringExact("THROTTLED_KEYS")),
+				statecheck.ExpectKnownValue(insightsAddress, tfjsonpath.New("global_secondary_indexes").AtMapKey("by_status").AtMapKey("on_demand_throughput").AtMapKey("max_write_request_units"), knownvalue.Int64Exact(100)),
 			},
 		}},
 	})
