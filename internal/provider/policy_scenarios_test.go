@@ -13,50 +13,43 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
 
-// findingRules outputs the rule ids of a data source's findings, for assertions.
-func findingRules(name string) string {
-	return fmt.Sprintf(`
-output "rules" {
-  value = distinct([for f in data.dynamokeys_keydesign.%[1]s.findings : "${f.rule}:${f.severity}"])
-}
-output "ok" {
-  value = data.dynamokeys_keydesign.%[1]s.ok
-}
-`, name)
-}
-
-func expectRules(ok bool, rules ...string) []statecheck.StateCheck {
-	checks := make([]knownvalue.Check, len(rules))
-	for i, r := range rules {
-		checks[i] = knownvalue.StringExact(r)
-	}
-	return []statecheck.StateCheck{
-		statecheck.ExpectKnownOutputValue("rules", knownvalue.SetExact(checks)),
-		statecheck.ExpectKnownOutputValue("ok", knownvalue.Bool(ok)),
-	}
-}
+// findingRules outputs the rule ids of a data source's findings (output rules) and its ok (output ok), for
+// assertions.
+func findingRules(name string) string { return findingOutputs(name, "") }
 
 // namedFindingRules is findingRules for one design among others: its outputs are rules_<name> and ok_<name>.
-func namedFindingRules(name string) string {
+func namedFindingRules(name string) string { return findingOutputs(name, "_"+name) }
+
+// findingOutputs are the outputs rules<suffix> and ok<suffix> of data source name.
+func findingOutputs(name, suffix string) string {
 	return fmt.Sprintf(`
-output "rules_%[1]s" {
+output "rules%[2]s" {
   value = distinct([for f in data.dynamokeys_keydesign.%[1]s.findings : "${f.rule}:${f.severity}"])
 }
-output "ok_%[1]s" {
+output "ok%[2]s" {
   value = data.dynamokeys_keydesign.%[1]s.ok
 }
-`, name)
+`, name, suffix)
 }
 
-// expectNamedRules is expectRules on namedFindingRules' outputs.
+// expectRules checks findingRules' outputs: exactly these rule:severity pairs, and ok.
+func expectRules(ok bool, rules ...string) []statecheck.StateCheck {
+	return expectFindingOutputs("", ok, rules)
+}
+
+// expectNamedRules checks namedFindingRules' outputs.
 func expectNamedRules(name string, ok bool, rules ...string) []statecheck.StateCheck {
+	return expectFindingOutputs("_"+name, ok, rules)
+}
+
+func expectFindingOutputs(suffix string, ok bool, rules []string) []statecheck.StateCheck {
 	checks := make([]knownvalue.Check, len(rules))
 	for i, r := range rules {
 		checks[i] = knownvalue.StringExact(r)
 	}
 	return []statecheck.StateCheck{
-		statecheck.ExpectKnownOutputValue("rules_"+name, knownvalue.SetExact(checks)),
-		statecheck.ExpectKnownOutputValue("ok_"+name, knownvalue.Bool(ok)),
+		statecheck.ExpectKnownOutputValue("rules"+suffix, knownvalue.SetExact(checks)),
+		statecheck.ExpectKnownOutputValue("ok"+suffix, knownvalue.Bool(ok)),
 	}
 }
 
